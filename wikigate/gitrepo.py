@@ -1,0 +1,276 @@
+"""The git plumbing the engine needs, all in memory through pygit2.
+
+Nothing here touches the working tree except :func:`checkout_fast_forward`,
+which makes a checked-out ``main`` follow a fast-forward like
+``git merge --ff-only`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TypeVar
+
+import pygit2
+
+from .errors import DirtyWorktreeError, GitError
+
+MAIN = "refs/heads/main"
+NOTES_REF = "refs/notes/wikigate"
+RUN_PREFIX = "refs/heads/wikigate/runs/"
+FAILED_PREFIX = "refs/wikigate/failed/"
+
+T = TypeVar("T")
+
+
+def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
+    try:
+        found = pygit2.discover_repository(str(path))
+    except pygit2.GitError as e:  # pragma: no cover - libgit2 raises on odd paths only
+        raise GitError(f"{path}: not a git repository ({e})") from e
+    if found is None:
+        raise GitError(f"{path}: not a git repository (run `wikigate init {path}` first)")
+    return pygit2.Repository(found)
+
+
+def signature(repo: pygit2.Repository) -> pygit2.Signature:
+    """The committer identity: git config / GIT_* env, else a wikigate default."""
+    name = os.environ.get("GIT_COMMITTER_NAME")
+    email = os.environ.get("GIT_COMMITTER_EMAIL")
+    if not (name and email):
+        try:
+            cfg = repo.config
+            name = name or cfg["user.name"]
+            email = email or cfg["user.email"]
+        except (KeyError, pygit2.GitError):
+            name, email = name or "wikigate", email or "wikigate@localhost"
+    return pygit2.Signature(str(name), str(email))
+
+
+def actor(repo: pygit2.Repository) -> str:
+    sig = signature(repo)
+    return f"{sig.name} <{sig.email}>"
+
+
+# ---------------------------------------------------------------- trees
+
+
+def tree_with(
+    repo: pygit2.Repository, tree: pygit2.Tree | None, path: str, blob: pygit2.Oid | None
+) -> pygit2.Oid:
+    """Return the id of ``tree`` with ``path`` set to ``blob`` (or removed when None)."""
+    head, _, rest = path.partition("/")
+    builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    if rest:
+        sub: pygit2.Tree | None = None
+        if tree is not None and head in tree:
+            entry = tree[head]
+            if entry.type_str != "tree":
+                raise GitError(f"{path}: {head} is a file, not a folder")
+            sub = repo[entry.id]
+        new_sub = tree_with(repo, sub, rest, blob)
+        if len(repo[new_sub]) == 0:
+            if head in (tree or ()):
+                builder.remove(head)
+        else:
+            builder.insert(head, new_sub, pygit2.GIT_FILEMODE_TREE)
+    elif blob is None:
+        if tree is not None and head in tree:
+            builder.remove(head)
+    else:
+        builder.insert(head, blob, pygit2.GIT_FILEMODE_BLOB)
+    return builder.write()
+
+
+def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | None:
+    try:
+        entry = tree[path]
+    except KeyError:
+        return None
+    if entry.type_str != "blob":
+        return None
+    return bytes(repo[entry.id].data)
+
+
+def changed_paths(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree) -> list[str]:
+    diff = repo.diff(old, new)
+    paths: set[str] = set()
+    for delta in diff.deltas:
+        paths.add(delta.old_file.path)
+        paths.add(delta.new_file.path)
+    return sorted(paths)
+
+
+# ---------------------------------------------------------------- trailers
+
+
+def format_message(subject: str, trailers: Mapping[str, str | list[str]]) -> str:
+    lines = []
+    for key, value in trailers.items():
+        for item in value if isinstance(value, list) else [value]:
+            lines.append(f"{key}: {item}")
+    return f"{subject}\n\n" + "\n".join(lines) + "\n"
+
+
+def parse_trailers(message: str) -> dict[str, list[str]]:
+    """Parse the last paragraph of a commit message as ``Key: value`` trailers."""
+    paragraphs = [p for p in message.strip().split("\n\n") if p.strip()]
+    if len(paragraphs) < 2:
+        return {}
+    out: dict[str, list[str]] = {}
+    for line in paragraphs[-1].splitlines():
+        key, sep, value = line.partition(": ")
+        if not sep or " " in key:
+            return {}
+        out.setdefault(key, []).append(value)
+    return out
+
+
+# ---------------------------------------------------------------- ref updates
+
+
+def _locked(e: pygit2.GitError) -> bool:
+    text = str(e).lower()
+    return "lock" in text or "exists" in text
+
+
+def with_ref_lock(
+    repo: pygit2.Repository, refs: list[str], body: Callable[[pygit2.ReferenceTransaction], T]
+) -> T:
+    """Run ``body`` holding locks on ``refs``; retry while another process holds them.
+
+    ``body`` re-reads whatever it compares under the lock (compare-and-swap)
+    and queues its updates on the transaction; they are applied together.
+    """
+    deadline = time.monotonic() + 30
+    delay = 0.005
+    while True:
+        try:
+            with repo.transaction() as txn:
+                for ref in refs:
+                    txn.lock_ref(ref)
+                return body(txn)
+        except pygit2.GitError as e:
+            if not _locked(e) or time.monotonic() > deadline:
+                raise GitError(f"cannot update {', '.join(refs)}: {e}") from e
+        time.sleep(delay * (1 + random.random()))
+        delay = min(delay * 2, 0.2)
+
+
+def ref_target(repo: pygit2.Repository, name: str) -> pygit2.Oid | None:
+    # Re-read from disk: pygit2 caches nothing here, but be explicit about packed refs.
+    try:
+        ref = repo.references.get(name)
+    except pygit2.GitError:
+        return None
+    if ref is None:
+        return None
+    return ref.resolve().target  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- notes
+
+
+def notes_commit_with(
+    repo: pygit2.Repository, annotated: pygit2.Oid, record: dict[str, object]
+) -> pygit2.Oid:
+    """Build (not publish) a notes commit adding ``record`` for ``annotated``.
+
+    Must run under the lock of :data:`NOTES_REF` so the parent is current.
+    """
+    parent = ref_target(repo, NOTES_REF)
+    tree = repo[parent].tree if parent else None
+    name = str(annotated)
+    blob = repo.create_blob(json.dumps(record, indent=2, sort_keys=True).encode() + b"\n")
+    builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
+    # git writes fan-out trees (ab/cdef...) once notes are many; drop any copy there.
+    if tree is not None and name[:2] in tree and tree[name[:2]].type_str == "tree":
+        fanned = tree_with(repo, repo[tree[name[:2]].id], name[2:], None)
+        builder.insert(name[:2], fanned, pygit2.GIT_FILEMODE_TREE)
+    builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
+    sig = signature(repo)
+    return repo.create_commit(
+        None, sig, sig, f"wikigate: record for {name}", builder.write(), [parent] if parent else []
+    )
+
+
+def read_note(repo: pygit2.Repository, annotated: pygit2.Oid | str) -> dict[str, object] | None:
+    try:
+        note = repo.lookup_note(str(annotated), NOTES_REF)
+    except (KeyError, pygit2.GitError):
+        return None
+    try:
+        data = json.loads(note.message)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def iter_notes(repo: pygit2.Repository) -> Iterator[tuple[str, dict[str, object]]]:
+    if ref_target(repo, NOTES_REF) is None:
+        return
+    for note_blob, annotated in repo.notes(NOTES_REF):
+        try:
+            data = json.loads(repo[note_blob].data)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            yield str(annotated), data
+
+
+# ---------------------------------------------------------------- rebase
+
+
+def rebase_commits(
+    repo: pygit2.Repository, commits: list[pygit2.Commit], onto: pygit2.Commit
+) -> tuple[pygit2.Oid | None, list[str]]:
+    """Replay ``commits`` (oldest first) onto ``onto`` in memory.
+
+    Returns the new tip, or ``(None, conflicting_paths)``.
+    """
+    parent = onto
+    for commit in commits:
+        ancestor = commit.parents[0].tree if commit.parents else None
+        index = repo.merge_trees(ancestor, parent.tree, commit.tree)
+        if index.conflicts is not None:
+            paths = sorted(
+                {(o or t or a).path for a, o, t in index.conflicts}  # type: ignore[union-attr]
+            )
+            return None, paths
+        tree = index.write_tree(repo)
+        oid = repo.create_commit(
+            None, commit.author, commit.committer, commit.message, tree, [parent.id]
+        )
+        parent = repo[oid]
+    return parent.id, []
+
+
+# ---------------------------------------------------------------- working tree
+
+
+def main_checked_out(repo: pygit2.Repository) -> bool:
+    if repo.is_bare:
+        return False
+    try:
+        head = repo.references["HEAD"]
+    except KeyError:
+        return False
+    return head.type == pygit2.enums.ReferenceType.SYMBOLIC and head.target == MAIN
+
+
+def checkout_fast_forward(repo: pygit2.Repository, new_tree: pygit2.Tree) -> None:
+    """Make index and working tree follow main's fast-forward (``git merge --ff-only``).
+
+    Refuses, touching nothing, when local changes would be overwritten.
+    """
+    try:
+        repo.checkout_tree(new_tree, strategy=pygit2.enums.CheckoutStrategy.SAFE)
+    except pygit2.GitError as e:
+        raise DirtyWorktreeError(
+            "local changes in the checked-out main would be overwritten "
+            f"({e}); commit or stash them, then finalize again"
+        ) from e

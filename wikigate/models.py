@@ -1,0 +1,161 @@
+"""Pydantic models at the engine's boundaries: run metadata, plans, verdicts, records."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RunType = Literal["ingest", "cascade", "synthesis", "lint", "archive"]
+RUN_TYPES: tuple[str, ...] = ("ingest", "cascade", "synthesis", "lint", "archive")
+Status = Literal["pending", "verifying", "committed", "rejected", "abandoned"]
+STATUSES: tuple[str, ...] = ("pending", "verifying", "committed", "rejected", "abandoned")
+TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
+Verdict = Literal["commit", "reject", "revise"]
+Severity = Literal["critical", "major", "minor"]
+SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
+
+MAX_LOOPS = 3
+
+
+class Budget(BaseModel):
+    """Declared (budget) or attested (usage) spend of a run's writer."""
+
+    model_config = ConfigDict(frozen=True)
+
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=0)
+    usd: float | None = Field(default=None, ge=0)
+
+    def is_empty(self) -> bool:
+        return self.input_tokens is None and self.output_tokens is None and self.usd is None
+
+
+class Usage(BaseModel):
+    """Tokens and dollars a verifier (or writer) spent."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+
+class RunMeta(BaseModel):
+    """What a run is; carried in the run branch's commit trailers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_id: str
+    run_type: RunType
+    triggered_by: str
+    base: str
+    started_at: str
+    budget: Budget = Budget()
+    usage: Budget = Budget()
+
+
+class Op(BaseModel):
+    """One staged operation of a run's plan."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["write", "replace", "delete", "usage", "start"]
+    path: str | None = None
+    blob: str | None = None
+    commit: str
+
+
+class Plan(BaseModel):
+    """The run's metadata and its ops, oldest first, as read back from git."""
+
+    meta: RunMeta
+    ops: list[Op]
+    tip: str
+
+    def paths(self) -> list[str]:
+        return sorted({op.path for op in self.ops if op.path})
+
+
+class Finding(BaseModel):
+    """One located problem the verifier (or the engine) found."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    severity: Severity
+    path: str | None = None
+    line: int | None = None
+    message: str
+    hint: str | None = None
+    claim: str | None = None
+
+
+class VerifierVerdict(BaseModel):
+    """What a Verifier returns: the vote, why, and what it found."""
+
+    verdict: Verdict
+    reasoning: str = ""
+    per_claim_findings: list[Finding] = Field(default_factory=list)
+    per_page_findings: list[Finding] = Field(default_factory=list)
+    tokens_used: Usage = Field(default_factory=Usage)
+    preset: str | None = None
+    report: dict[str, object] | None = None
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [*self.per_claim_findings, *self.per_page_findings]
+
+
+def verdict_for(findings: list[Finding]) -> Verdict:
+    """Severity decides: any critical rejects, else any major revises, else commit."""
+    worst = max((SEVERITY_RANK[f.severity] for f in findings), default=-1)
+    if worst >= SEVERITY_RANK["critical"]:
+        return "reject"
+    if worst >= SEVERITY_RANK["major"]:
+        return "revise"
+    return "commit"
+
+
+class LoggedFinding(BaseModel):
+    """A finding as the telemetry keeps it: with the loop that produced it."""
+
+    loop: int
+    code: str
+    severity: str
+    path: str | None = None
+    line: int | None = None
+    message: str
+
+
+class RunRecord(BaseModel):
+    """The durable JSON record written as a git note on the run's tip.
+
+    SQLite is rebuilt from these records, so they carry everything the
+    ``runs``, ``findings`` and ``overrides`` tables hold.
+    """
+
+    kind: Literal["wikigate.run"] = "wikigate.run"
+    schema_version: int = 1
+    run_id: str
+    workspace: str
+    run_type: str
+    triggered_by: str
+    status: Status
+    started_at: str
+    ended_at: str | None = None
+    recorded_at: str
+    base_commit: str
+    tip_commit: str
+    branch: str
+    verifier_preset: str | None = None
+    verdict: str | None = None
+    reject_reason: str | None = None
+    loop_count: int = 1
+    unverified: bool = False
+    budget: Budget = Budget()
+    usage: Budget = Budget()
+    verifier_usage: Usage = Field(default_factory=Usage)
+    findings: list[LoggedFinding] = Field(default_factory=list)
+    override_actor: str | None = None
+    override_reason: str | None = None
+    override_source: str | None = None
+    override_at: str | None = None

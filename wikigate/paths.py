@@ -1,0 +1,32 @@
+"""Validation of the repo-relative paths a run may write."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from .errors import RunError
+
+
+def normalize(path: str) -> str:
+    """Return ``path`` as a clean repo-relative POSIX path or raise RunError."""
+    if not path or "\x00" in path:
+        raise RunError(f"{path!r}: empty or invalid path")
+    if "\\" in path:
+        raise RunError(f"{path}: use '/' as the path separator")
+    pure = PurePosixPath(path)
+    if pure.is_absolute():
+        raise RunError(f"{path}: paths are relative to the repository root (wiki/..., raw/...)")
+    parts = pure.parts
+    if any(p in ("..", ".", "") for p in path.split("/")):
+        raise RunError(f"{path}: '.', '..' and empty segments are not allowed")
+    if any(p == ".git" for p in parts):
+        raise RunError(f"{path}: writes into .git are not allowed")
+    return "/".join(parts)
+
+
+def area(path: str) -> str:
+    """'wiki', 'raw' or 'other' for a normalized path."""
+    head = path.split("/", 1)[0]
+    if head in ("wiki", "raw") and "/" in path:
+        return head
+    return "other"

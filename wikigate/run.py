@@ -1,0 +1,317 @@
+"""A run: a branch ``wikigate/runs/<id>`` whose commits are the staged ops.
+
+Every op is one commit built in memory (blobs and trees, no checkout).  Its
+message carries trailers with the run's metadata and the op itself, so the
+branch alone describes the run: a fresh clone can re-verify it without the
+database.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pygit2
+
+from . import gitrepo, records
+from .errors import GitError, RunError
+from .gitrepo import RUN_PREFIX
+from .models import TERMINAL, Budget, Finding, Op, Plan, RunMeta
+from .paths import area, normalize
+from .runid import now_iso
+
+if TYPE_CHECKING:
+    from .finalize import FinalizeResult
+    from .workspace import Workspace
+
+T_RUN = "Wikigate-Run"
+T_OP = "Wikigate-Op"
+T_TYPE = "Wikigate-Type"
+T_TRIGGER = "Wikigate-Triggered-By"
+T_STARTED = "Wikigate-Started"
+T_BUDGET = "Wikigate-Budget"
+T_USAGE = "Wikigate-Usage"
+
+
+class ReplaceFailed(RunError):
+    """``str_replace`` found zero or several matches; the whole run was rejected."""
+
+
+class Run:
+    def __init__(self, ws: Workspace, run_id: str, row: dict[str, Any]) -> None:
+        self.ws = ws
+        self.run_id = run_id
+        self.row = row
+        self.branch = RUN_PREFIX + run_id
+
+    # ------------------------------------------------------------ creation
+
+    @classmethod
+    def create(
+        cls,
+        ws: Workspace,
+        run_id: str,
+        run_type: str,
+        triggered_by: str,
+        base: pygit2.Oid,
+        budget: Budget,
+    ) -> Run:
+        meta = RunMeta(
+            run_id=run_id,
+            run_type=run_type,  # type: ignore[arg-type]
+            triggered_by=triggered_by,
+            base=str(base),
+            started_at=now_iso(),
+            budget=budget,
+        )
+        repo = ws.repo
+        sig = gitrepo.signature(repo)
+        message = gitrepo.format_message(
+            f"wikigate: start {run_type} run {run_id}", _trailers(meta, "start")
+        )
+        commit = repo.create_commit(None, sig, sig, message, repo[base].tree.id, [base])
+        branch = RUN_PREFIX + run_id
+
+        def publish(txn: pygit2.ReferenceTransaction) -> None:
+            if gitrepo.ref_target(repo, branch) is not None:
+                raise GitError(f"branch {branch} already exists")
+            txn.set_target(branch, commit, message=f"wikigate: start run {run_id}")
+
+        gitrepo.with_ref_lock(repo, [branch], publish)
+        record = records.pending_record(ws, meta, str(commit))
+        with ws.store.immediate():
+            ws.store.apply_record(record)
+        return cls(ws, run_id, ws.store.get(run_id) or {})
+
+    # ------------------------------------------------------------ reading
+
+    def refresh(self) -> dict[str, Any]:
+        row = self.ws.store.get(self.run_id)
+        if row is None:
+            raise RunError(f"unknown run {self.run_id!r}")
+        self.row = row
+        return row
+
+    @property
+    def status(self) -> str:
+        return str(self.refresh()["status"])
+
+    def tip(self) -> pygit2.Oid:
+        oid = gitrepo.ref_target(self.ws.repo, self.branch)
+        if oid is None:
+            oid = gitrepo.ref_target(self.ws.repo, self.ws.failed_ref(self.run_id))
+        if oid is None and self.row.get("tip_commit"):
+            oid = pygit2.Oid(hex=self.row["tip_commit"])
+        if oid is None:
+            raise RunError(f"run {self.run_id}: its branch {self.branch} is gone")
+        return oid
+
+    def plan(self, tip: pygit2.Oid | None = None) -> Plan:
+        return read_plan(self.ws.repo, tip or self.tip(), self.run_id)
+
+    def staged_tree(self) -> pygit2.Tree:
+        return self.ws.repo[self.tip()].tree  # type: ignore[no-any-return]
+
+    def read(self, path: str) -> bytes | None:
+        return gitrepo.read_blob(self.ws.repo, self.staged_tree(), normalize(path))
+
+    # ------------------------------------------------------------ staging
+
+    def _require_open(self) -> None:
+        self.ws.sweep()
+        status = self.refresh()["status"]
+        if status in TERMINAL:
+            raise RunError(f"run {self.run_id} is {status}; start a new run")
+        if status == "verifying":
+            raise RunError(f"run {self.run_id} is being finalized; wait for it")
+
+    def _check_target(self, path: str) -> str:
+        path = normalize(path)
+        where = area(path)
+        run_type = self.row["run_type"]
+        if where == "raw":
+            if run_type != "ingest":
+                raise RunError(f"{path}: only ingest runs may add raw sources")
+            if gitrepo.read_blob(self.ws.repo, self.staged_tree(), path) is not None:
+                raise RunError(f"{path}: raw sources are immutable; it exists already")
+            base_tree = self.ws.repo[self.plan().meta.base].tree
+            if path in base_tree:
+                raise RunError(f"{path}: raw sources are immutable; it exists on main")
+        elif where != "wiki":
+            raise RunError(f"{path}: runs may only write under wiki/ (and raw/ in ingest runs)")
+        return path
+
+    def stage_write(self, path: str, content: str | bytes) -> pygit2.Oid:
+        """Stage a whole file; wiki pages must be UTF-8 text."""
+        self._require_open()
+        path = self._check_target(path)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        if area(path) == "wiki":
+            _check_text(path, data)
+        blob = self.ws.repo.create_blob(data)
+        return self._commit("write", path, blob)
+
+    def str_replace(self, path: str, old: str, new: str) -> pygit2.Oid:
+        """Replace the one occurrence of ``old`` in the staged copy of ``path``.
+
+        Zero or several matches abort the whole run: it is rejected at once,
+        with the reason recorded, and nothing reaches main.
+        """
+        self._require_open()
+        path = self._check_target(path)
+        if area(path) != "wiki":
+            raise RunError(f"{path}: only wiki pages can be edited")
+        current = self.read(path)
+        if current is None:
+            problem = f"{path} does not exist in the run"
+        else:
+            text = _check_text(path, current)
+            count = text.count(old) if old else 0
+            if count == 1:
+                blob = self.ws.repo.create_blob(text.replace(old, new, 1).encode("utf-8"))
+                return self._commit("replace", path, blob)
+            problem = (
+                f"--old text found {count} times in {path}; it must match exactly once"
+                if old
+                else "--old text is empty"
+            )
+        from .finalize import abort
+
+        abort(self, Finding(code="run.replace_failed", severity="critical", path=path,
+                            message=problem, hint="re-read the staged page and quote a unique span"))
+        raise ReplaceFailed(f"run {self.run_id} rejected: {problem}")
+
+    def stage_delete(self, path: str) -> pygit2.Oid:
+        self._require_open()
+        path = normalize(path)
+        if area(path) != "wiki":
+            raise RunError(f"{path}: runs may only delete wiki pages")
+        if self.read(path) is None:
+            raise RunError(f"{path}: no such file in the run")
+        return self._commit("delete", path, None)
+
+    def attest_usage(self, usage: Budget) -> pygit2.Oid:
+        """The writer attests what it spent; the verifier checks it against the budget."""
+        self._require_open()
+        return self._commit("usage", None, None, usage=usage)
+
+    def finalize(
+        self, *, verify: bool = True, draft_only: bool = False, verifier: Any = None
+    ) -> FinalizeResult:
+        from .finalize import finalize
+
+        return finalize(self, verify=verify, draft_only=draft_only, verifier=verifier)
+
+    # ------------------------------------------------------------ internals
+
+    def _commit(
+        self, kind: str, path: str | None, blob: pygit2.Oid | None, usage: Budget | None = None
+    ) -> pygit2.Oid:
+        repo = self.ws.repo
+        parent = self.tip()
+        plan = read_plan(repo, parent, self.run_id)
+        meta = plan.meta if usage is None else plan.meta.model_copy(update={"usage": usage})
+        tree = repo[parent].tree
+        tree_id = tree.id if path is None else gitrepo.tree_with(repo, tree, path, blob)
+        op = kind if path is None else f"{kind} {path}" + (f" {blob}" if blob else "")
+        sig = gitrepo.signature(repo)
+        subject = f"wikigate: {kind} {path or ''}".rstrip()
+        commit = repo.create_commit(
+            None, sig, sig, gitrepo.format_message(subject, _trailers(meta, op)), tree_id, [parent]
+        )
+
+        def publish(txn: pygit2.ReferenceTransaction) -> None:
+            if gitrepo.ref_target(repo, self.branch) != parent:
+                raise RunError(f"run {self.run_id} changed while staging; retry the op")
+            txn.set_target(self.branch, commit, message=f"wikigate: {kind}")
+
+        gitrepo.with_ref_lock(repo, [self.branch], publish)
+        with self.ws.store.immediate():
+            values: dict[str, Any] = {"tip_commit": str(commit)}
+            if usage is not None:
+                values.update(
+                    budget_input_tokens_used=usage.input_tokens or 0,
+                    budget_output_tokens_used=usage.output_tokens or 0,
+                    budget_usd_used=usage.usd or 0.0,
+                )
+            self.ws.store.update_run(self.run_id, **values)
+        return commit
+
+
+def _check_text(path: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RunError(f"{path}: content is not UTF-8 (byte {e.start}); wiki pages are text") from e
+    if "\x00" in text:
+        raise RunError(f"{path}: content holds NUL bytes; wiki pages are text")
+    return text
+
+
+def _trailers(meta: RunMeta, op: str) -> dict[str, str]:
+    out = {
+        T_RUN: meta.run_id,
+        T_TYPE: meta.run_type,
+        T_TRIGGER: meta.triggered_by,
+        T_STARTED: meta.started_at,
+        T_OP: op,
+    }
+    if not meta.budget.is_empty():
+        out[T_BUDGET] = meta.budget.model_dump_json(exclude_none=True)
+    if not meta.usage.is_empty():
+        out[T_USAGE] = meta.usage.model_dump_json(exclude_none=True)
+    return out
+
+
+def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = None) -> Plan:
+    """Read a run's metadata and ops back from its commits (tip back to the start commit)."""
+    ops: list[Op] = []
+    meta: RunMeta | None = None
+    commit: pygit2.Commit = repo[tip]
+    while True:
+        trailers = gitrepo.parse_trailers(commit.message)
+        rid = (trailers.get(T_RUN) or [None])[0]
+        if rid is None or (run_id is not None and rid != run_id):
+            raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
+        run_id = rid
+        op_text = (trailers.get(T_OP) or [""])[0]
+        if meta is None:
+            meta = _meta_from(trailers, rid)
+        kind, _, rest = op_text.partition(" ")
+        if kind == "start":
+            if not commit.parents:
+                raise RunError(f"run {rid}: start commit has no base")
+            meta = meta.model_copy(update={"base": str(commit.parents[0].id)})
+            ops.append(Op(kind="start", commit=str(commit.id)))
+            break
+        path, _, blob = rest.partition(" ")
+        if kind not in ("write", "replace", "delete", "usage"):
+            raise RunError(f"commit {commit.short_id}: unknown op {op_text!r}")
+        ops.append(Op(kind=kind, path=path or None, blob=blob or None, commit=str(commit.id)))  # type: ignore[arg-type]
+        if len(commit.parents) != 1:
+            raise RunError(f"run {rid}: commit {commit.short_id} is a merge; runs are linear")
+        commit = commit.parents[0]
+    ops.reverse()
+    return Plan(meta=meta, ops=ops, tip=str(tip))
+
+
+def _meta_from(trailers: dict[str, list[str]], run_id: str) -> RunMeta:
+    def one(key: str) -> str:
+        values = trailers.get(key)
+        if not values:
+            raise RunError(f"run {run_id}: commit trailer {key} is missing")
+        return values[0]
+
+    def budget(key: str) -> Budget:
+        raw = trailers.get(key)
+        return Budget.model_validate(json.loads(raw[0])) if raw else Budget()
+
+    return RunMeta(
+        run_id=run_id,
+        run_type=one(T_TYPE),  # type: ignore[arg-type]
+        triggered_by=one(T_TRIGGER),
+        base="",
+        started_at=one(T_STARTED),
+        budget=budget(T_BUDGET),
+        usage=budget(T_USAGE),
+    )

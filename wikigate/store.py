@@ -1,0 +1,200 @@
+"""Telemetry: the queryable SQLite index of runs, findings and overrides.
+
+Git notes under ``refs/notes/wikigate`` are the durable record; this database
+can always be rebuilt from them (``wikigate telemetry rebuild``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from .errors import TelemetryError
+from .models import RunRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+  run_id           TEXT PRIMARY KEY,
+  workspace        TEXT NOT NULL,
+  triggered_by     TEXT NOT NULL,
+  run_type         TEXT NOT NULL,
+  status           TEXT NOT NULL,
+  started_at       TEXT NOT NULL,
+  ended_at         TEXT,
+  verifier_preset  TEXT,
+  verdict          TEXT,
+  reject_reason    TEXT,
+  loop_count       INTEGER NOT NULL DEFAULT 1,
+  budget_input_tokens_used  INTEGER DEFAULT 0,
+  budget_output_tokens_used INTEGER DEFAULT 0,
+  budget_usd_used  REAL DEFAULT 0,
+  budget_input_tokens  INTEGER,
+  budget_output_tokens INTEGER,
+  budget_usd       REAL,
+  verifier_input_tokens  INTEGER DEFAULT 0,
+  verifier_output_tokens INTEGER DEFAULT 0,
+  verifier_usd     REAL DEFAULT 0,
+  branch           TEXT NOT NULL,
+  base_commit      TEXT NOT NULL,
+  tip_commit       TEXT,
+  unverified       INTEGER NOT NULL DEFAULT 0,
+  finalizer_pid    INTEGER,
+  finalizer_host   TEXT,
+  CHECK (status IN ('pending','verifying','committed','rejected','abandoned'))
+);
+CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
+CREATE INDEX IF NOT EXISTS idx_runs_status_started    ON runs(status, started_at DESC);
+CREATE TABLE IF NOT EXISTS overrides (
+  id        INTEGER PRIMARY KEY,
+  run_id    TEXT NOT NULL REFERENCES runs(run_id),
+  actor     TEXT NOT NULL,
+  reason    TEXT NOT NULL,
+  source    TEXT NOT NULL CHECK (source IN ('cli','github-label')),
+  at        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS findings (
+  id        INTEGER PRIMARY KEY,
+  run_id    TEXT NOT NULL REFERENCES runs(run_id),
+  loop      INTEGER NOT NULL,
+  code      TEXT NOT NULL,
+  severity  TEXT NOT NULL,
+  path      TEXT,
+  line      INTEGER,
+  message   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_findings_run ON findings(run_id, loop);
+CREATE INDEX IF NOT EXISTS idx_overrides_run ON overrides(run_id);
+"""
+
+# Columns that describe a live process, not the run; rebuilds leave them empty.
+VOLATILE = ("finalizer_pid", "finalizer_host")
+
+
+class Store:
+    """A sqlite-utils database with WAL, a busy timeout and immediate transactions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            self.db = sqlite_utils.Database(conn)
+            if self.db.journal_mode != "wal":
+                self.db.enable_wal()
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise TelemetryError(
+                f"telemetry database {path} is unreadable ({e}); "
+                "run `wikigate telemetry rebuild` to re-create it from git notes"
+            ) from e
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    @contextmanager
+    def immediate(self) -> Iterator[sqlite_utils.Database]:
+        """``BEGIN IMMEDIATE``: take the write lock before reading what we will change."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as e:
+            raise TelemetryError(f"telemetry database {self.path}: {e}") from e
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------ reads
+
+    def get(self, run_id: str) -> dict[str, Any] | None:
+        rows = list(self.db["runs"].rows_where("run_id = ?", [run_id]))
+        return rows[0] if rows else None
+
+    def list(self, status: str | None = None) -> list[dict[str, Any]]:
+        where, args = ("status = ?", [status]) if status else (None, [])
+        return list(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
+
+    def findings(self, run_id: str) -> list[dict[str, Any]]:
+        return list(self.db["findings"].rows_where("run_id = ?", [run_id], order_by="loop, id"))
+
+    def overrides(self, run_id: str) -> list[dict[str, Any]]:
+        return list(self.db["overrides"].rows_where("run_id = ?", [run_id], order_by="id"))
+
+    # ------------------------------------------------------------ writes
+    # All writes go through raw SQL inside ``immediate()``; sqlite-utils' own
+    # insert helpers commit on their own and would end our transaction early.
+
+    def insert_run(self, row: dict[str, Any]) -> None:
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        self.db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", list(row.values()))
+
+    def update_run(self, run_id: str, **values: Any) -> None:
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.db.execute(f"UPDATE runs SET {sets} WHERE run_id = ?", [*values.values(), run_id])
+
+    def apply_record(self, record: RunRecord) -> None:
+        """Make the database say what ``record`` says (upsert run, replace findings)."""
+        row = record_to_row(record)
+        self.db.execute("DELETE FROM findings WHERE run_id = ?", [record.run_id])
+        if self.get(record.run_id) is None:
+            self.insert_run(row)
+        else:
+            self.update_run(record.run_id, **row)
+        for f in record.findings:
+            self.db.execute(
+                "INSERT INTO findings (run_id, loop, code, severity, path, line, message)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [record.run_id, f.loop, f.code, f.severity, f.path, f.line, f.message],
+            )
+        if record.override_actor:
+            self.db.execute("DELETE FROM overrides WHERE run_id = ?", [record.run_id])
+            self.db.execute(
+                "INSERT INTO overrides (run_id, actor, reason, source, at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    record.run_id,
+                    record.override_actor,
+                    record.override_reason or "",
+                    record.override_source or "cli",
+                    record.override_at or record.recorded_at,
+                ],
+            )
+
+
+def record_to_row(record: RunRecord) -> dict[str, Any]:
+    return {
+        "run_id": record.run_id,
+        "workspace": record.workspace,
+        "triggered_by": record.triggered_by,
+        "run_type": record.run_type,
+        "status": record.status,
+        "started_at": record.started_at,
+        "ended_at": record.ended_at,
+        "verifier_preset": record.verifier_preset,
+        "verdict": record.verdict,
+        "reject_reason": record.reject_reason,
+        "loop_count": record.loop_count,
+        "budget_input_tokens_used": record.usage.input_tokens or 0,
+        "budget_output_tokens_used": record.usage.output_tokens or 0,
+        "budget_usd_used": record.usage.usd or 0.0,
+        "budget_input_tokens": record.budget.input_tokens,
+        "budget_output_tokens": record.budget.output_tokens,
+        "budget_usd": record.budget.usd,
+        "verifier_input_tokens": record.verifier_usage.input_tokens,
+        "verifier_output_tokens": record.verifier_usage.output_tokens,
+        "verifier_usd": record.verifier_usage.usd,
+        "branch": record.branch,
+        "base_commit": record.base_commit,
+        "tip_commit": record.tip_commit,
+        "unverified": int(record.unverified),
+        "finalizer_pid": None,
+        "finalizer_host": None,
+    }
