@@ -51,6 +51,7 @@ class VerifierSection(BaseModel):
     strictness: Strictness = "SKEPTICAL"
     severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
     verify_on_push: bool = False
+    plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
 class FrontmatterSection(BaseModel):

@@ -155,17 +155,19 @@ def _reason(verdict: VerifierVerdict) -> str:
     return f"{where}{first.code}: {first.message}{more}"
 
 
-def _record(run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int, **update: Any) -> RunRecord:
+def _record(
+    run: Run, plan: Plan, vote: VerifierVerdict | None, loop: int, **update: Any
+) -> RunRecord:
     base = records.record_from_db(run.ws, run.run_id)
     findings = [f for f in base.findings if f.loop != loop]
-    if verdict is not None:
+    if vote is not None:
         findings += [
             LoggedFinding(loop=loop, code=f.code, severity=f.severity, path=f.path,
                           line=f.line, message=f.message)
-            for f in verdict.findings
+            for f in vote.findings
         ]
-        update.setdefault("verifier_preset", verdict.preset)
-        update.setdefault("verifier_usage", verdict.tokens_used)
+        update.setdefault("verifier_preset", vote.preset)
+        update.setdefault("verifier_usage", vote.tokens_used)
     values: dict[str, Any] = {
         "tip_commit": plan.tip, "loop_count": loop, "findings": findings,
         "base_commit": plan.meta.base, "usage": plan.meta.usage, "budget": plan.meta.budget,

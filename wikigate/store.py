@@ -137,7 +137,7 @@ class Store:
         marks = ", ".join("?" for _ in row)
         self.db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", list(row.values()))
 
-    def update_run(self, run_id: str, **values: Any) -> None:
+    def update_run(self, run_id: str, /, **values: Any) -> None:
         sets = ", ".join(f"{k} = ?" for k in values)
         self.db.execute(f"UPDATE runs SET {sets} WHERE run_id = ?", [*values.values(), run_id])
 
@@ -148,6 +148,7 @@ class Store:
         if self.get(record.run_id) is None:
             self.insert_run(row)
         else:
+            row.pop("run_id")
             self.update_run(record.run_id, **row)
         for f in record.findings:
             self.db.execute(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
 from pathlib import Path
@@ -11,7 +12,7 @@ import pygit2
 
 from . import gitrepo, records
 from .config import CONFIG_FILE, DEFAULT_TOML, Config, env_timeout_override, load_config
-from .errors import GitError, RunError, TelemetryError, UsageError
+from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import RUN_TYPES, Budget, RunRecord
 from .runid import new_run_id, now_iso, parse_iso
@@ -165,9 +166,13 @@ class Workspace:
     @property
     def verifier(self) -> Verifier:
         if self._verifier is None:
-            from wikigate.verifier.default import default_verifier
+            spec = os.environ.get("WIKIGATE_VERIFIER") or self.config.verifier.plugin
+            if spec:
+                self._verifier = load_plugin(spec, self)
+            else:
+                from wikigate.verifier.default import default_verifier
 
-            self._verifier = default_verifier(self)
+                self._verifier = default_verifier(self)
         return self._verifier
 
     @verifier.setter
@@ -276,3 +281,15 @@ def pid_alive(pid: int | None) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def load_plugin(spec: str, ws: Workspace) -> Verifier:
+    """``module:factory`` → ``factory(ws)``: a Verifier from outside wikigate."""
+    module, sep, attr = spec.partition(":")
+    if not sep:
+        raise ConfigError(f"verifier plugin {spec!r}: expected 'module:factory'")
+    try:
+        factory = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"verifier plugin {spec!r} cannot be loaded: {e}") from e
+    return factory(ws)  # type: ignore[no-any-return]

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from wikigate.workspace import Workspace
+
+TESTS = Path(__file__).parent
+sys.path.insert(0, str(TESTS))
+
+from support.markers_verifier import MarkersVerifier  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Pin git identity, keep $HOME and system git config out of every test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    for var, value in {
+        "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer", "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+    }.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.delenv("WIKIGATE_VERIFIER", raising=False)
+    monkeypatch.delenv("WIKIGATE_TELEMETRY_DB", raising=False)
+    monkeypatch.delenv("WIKIGATE_RUN_TIMEOUT_MINUTES", raising=False)
+    # pythonpath for subprocesses that load the test verifier plug-in
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+    yield
+    leaked = [p.name for p in home.iterdir()] if home.exists() else []
+    assert not [p for p in leaked if p not in (".config", ".cache")], f"test wrote to $HOME: {leaked}"
+
+
+@pytest.fixture
+def ws(tmp_path: Path):
+    w = Workspace.init(tmp_path / "wiki-repo")
+    w.verifier = MarkersVerifier()
+    yield w
+    w.close()

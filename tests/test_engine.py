@@ -1,0 +1,320 @@
+"""The run engine's lifecycle on real git repositories and real SQLite files."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+import pygit2
+import pytest
+from support.helpers import git
+from support.markers_verifier import MarkersVerifier
+
+from wikigate.errors import RunError
+from wikigate.gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, read_note
+from wikigate.models import Budget
+from wikigate.run import ReplaceFailed
+from wikigate.workspace import Workspace
+
+PAGE = "---\ntitle: {t}\n---\n# {t}\n\n{body}\n"
+
+
+def main_tip(ws: Workspace) -> pygit2.Oid:
+    return ws.repo.references[MAIN].target
+
+
+def page(t: str, body: str = "Text.") -> str:
+    return PAGE.format(t=t, body=body)
+
+
+def test_init_creates_workspace_with_first_commit(tmp_path):
+    ws = Workspace.init(tmp_path / "w")
+    files = {e.name for e in ws.repo[main_tip(ws)].tree}
+    assert files == {"raw", "wiki", "wikigate.toml"}
+    assert (tmp_path / "w" / "wiki" / "index.md").read_text().startswith("---\ntitle: Index")
+    assert git(tmp_path / "w", "status", "--porcelain").stdout == ""
+
+
+def test_init_on_existing_repo_adds_only_what_is_missing(tmp_path):
+    root = tmp_path / "existing"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "wiki").mkdir()
+    (root / "wiki" / "index.md").write_text("# Mine\n")
+    (root / "notes.txt").write_text("keep me staged\n")
+    git(root, "add", "wiki/index.md")
+    git(root, "commit", "-qm", "mine")
+    git(root, "add", "notes.txt")  # the user's staging must survive
+    Workspace.init(root)
+    assert (root / "wiki" / "index.md").read_text() == "# Mine\n"
+    assert (root / "wiki" / "log.md").exists()
+    status = git(root, "status", "--porcelain").stdout
+    assert status == "A  notes.txt\n"
+    assert git(root, "log", "--format=%s").stdout.splitlines() == [
+        "wikigate: add workspace files", "mine"]
+
+
+def test_commit_lifecycle_fast_forwards_checked_out_main(ws):
+    base = main_tip(ws)
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A"))
+    run.stage_write("raw/src.txt", b"a raw source\n")
+    tip = run.tip()
+    result = run.finalize()
+    assert (result.status, result.verdict, result.exit_code) == ("committed", "commit", 0)
+    assert main_tip(ws) == tip and ws.repo.descendant_of(tip, base)
+    # index and working tree followed main like `git merge --ff-only`
+    assert (ws.root / "wiki" / "a.md").read_text() == page("A")
+    assert git(ws.root, "status", "--porcelain").stdout == ""
+    assert run.branch not in ws.repo.references
+    note = read_note(ws.repo, tip)
+    assert note["status"] == "committed" and note["verdict"] == "commit"
+    row = ws.store.get(run.run_id)
+    assert row["status"] == "committed" and row["ended_at"] and row["tip_commit"] == str(tip)
+
+
+def test_reject_keeps_tip_in_failed_ref_and_main_untouched(ws):
+    base = main_tip(ws)
+    run = ws.start_run("cascade", "mcp:edit")
+    run.stage_write("wiki/a.md", page("A", "REJECT-ME please"))
+    tip = run.tip()
+    result = run.finalize()
+    assert (result.status, result.exit_code) == ("rejected", 1)
+    assert "wiki/a.md:6: test.reject" in result.reason
+    assert main_tip(ws) == base
+    assert ws.repo.references[FAILED_PREFIX + run.run_id].target == tip
+    assert run.branch not in ws.repo.references
+    assert [f["code"] for f in ws.store.findings(run.run_id)] == ["test.reject"]
+    assert not (ws.root / "wiki" / "a.md").exists()
+
+
+def test_revise_keeps_run_open_then_commits(ws):
+    run = ws.start_run("synthesis", "daemon:nightly")
+    run.stage_write("wiki/a.md", page("A", "REVISE-ME"))
+    first = run.finalize()
+    assert (first.status, first.verdict, first.exit_code, first.loop) == ("pending", "revise", 3, 1)
+    assert read_note(ws.repo, run.tip())["verdict"] == "revise"
+    run.str_replace("wiki/a.md", "REVISE-ME", "Fixed.")
+    second = run.finalize()
+    assert (second.status, second.loop) == ("committed", 2)
+    loops = [(f["loop"], f["code"]) for f in ws.store.findings(run.run_id)]
+    assert loops == [(1, "test.revise")]
+
+
+def test_third_revise_rejects(ws):
+    run = ws.start_run("synthesis", "daemon:nightly")
+    run.stage_write("wiki/a.md", page("A", "REVISE-ME"))
+    assert run.finalize().verdict == "revise"
+    assert run.finalize().verdict == "revise"
+    third = run.finalize()
+    assert third.status == "rejected" and "revise limit reached (3 loops)" in third.reason
+
+
+@pytest.mark.parametrize("old", ["missing text", "Text"])
+def test_replace_with_zero_or_many_matches_aborts_whole_run(ws, old):
+    base = main_tip(ws)
+    run = ws.start_run("cascade", "cli:cascade")
+    run.stage_write("wiki/a.md", page("A", "Text. Text."))
+    run.stage_write("wiki/b.md", page("B"))
+    with pytest.raises(ReplaceFailed, match="must match exactly once"):
+        run.str_replace("wiki/a.md", old, "new")
+    row = ws.store.get(run.run_id)
+    assert row["status"] == "rejected" and "run.replace_failed" in row["reject_reason"]
+    assert main_tip(ws) == base
+    with pytest.raises(RunError, match="is rejected"):
+        run.stage_write("wiki/c.md", page("C"))
+
+
+def test_main_moved_rebases_and_verifies_again(ws):
+    verifier = ws.verifier
+    first = ws.start_run("ingest", "cli:ingest")
+    second = ws.start_run("ingest", "cli:ingest")
+    first.stage_write("wiki/a.md", page("A"))
+    second.stage_write("wiki/b.md", page("B"))
+    second_tip = second.tip()
+    assert first.finalize().status == "committed"
+    result = second.finalize()
+    assert result.status == "committed"
+    assert verifier.calls.count(second.run_id) == 2  # stale tip, then rebased tip
+    head = ws.repo[main_tip(ws)]
+    assert head.id != second_tip and "wiki/a.md" in head.tree and "wiki/b.md" in head.tree
+    history = list(ws.repo.walk(head.id))
+    assert all(len(c.parents) <= 1 for c in history)  # linear
+
+
+def test_rebase_conflict_rejects(ws):
+    first = ws.start_run("ingest", "cli:ingest")
+    second = ws.start_run("ingest", "cli:ingest")
+    first.stage_write("wiki/a.md", page("A", "one"))
+    second.stage_write("wiki/a.md", page("A", "two"))
+    assert first.finalize().status == "committed"
+    result = second.finalize()
+    assert result.status == "rejected" and result.reason.startswith("conflict:")
+    assert "wiki/a.md" in result.reason
+    assert (ws.root / "wiki" / "a.md").read_text() == page("A", "one")
+
+
+def test_override_commits_rejected_run_and_records_actor(ws):
+    run = ws.start_run("cascade", "cli:cascade")
+    run.stage_write("wiki/a.md", page("A", "REJECT-ME"))
+    assert run.finalize().status == "rejected"
+    other = ws.start_run("ingest", "cli:ingest")  # main moves meanwhile: override rebases
+    other.stage_write("wiki/b.md", page("B"))
+    other.finalize()
+    record = ws.override(run.run_id, "quote checked by hand")
+    assert record.status == "committed" and record.verdict == "commit_override"
+    head = ws.repo[main_tip(ws)].tree
+    assert "wiki/a.md" in head and "wiki/b.md" in head
+    (override,) = ws.store.overrides(run.run_id)
+    assert override["actor"] == "Test Committer <committer@example.invalid>"
+    assert (override["reason"], override["source"]) == ("quote checked by hand", "cli")
+    assert read_note(ws.repo, main_tip(ws))["verdict"] == "commit_override"
+    with pytest.raises(RunError, match="only rejected runs"):
+        ws.override(run.run_id, "again")
+
+
+def test_no_verify_commits_unverified_without_calling_verifier(ws):
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A", "REJECT-ME"))
+    result = run.finalize(verify=False)
+    assert result.status == "committed" and result.verdict is None
+    assert ws.store.get(run.run_id)["unverified"] == 1
+    assert ws.verifier.calls == []
+
+
+def test_draft_only_leaves_run_pending_for_inspection(ws):
+    base = main_tip(ws)
+    run = ws.start_run("synthesis", "daemon:weekly")
+    run.stage_write("wiki/a.md", page("A"))
+    result = run.finalize(draft_only=True)
+    assert result.status == "pending" and main_tip(ws) == base
+    assert ws.verifier.calls == []
+    assert run.finalize().status == "committed"
+
+
+def test_log_append_skips_verifier_but_other_log_edits_do_not(ws):
+    log = (ws.root / "wiki" / "log.md").read_text()
+    run = ws.start_run("lint", "cli:lint")
+    run.stage_write("wiki/log.md", log + "- 2026-11-21 REJECT-ME lint pass\n")
+    assert run.finalize().status == "committed"
+    assert ws.verifier.calls == []
+    edit = ws.start_run("lint", "cli:lint")
+    edit.stage_write("wiki/log.md", "REJECT-ME rewritten history\n")
+    assert edit.finalize().status == "rejected"
+    assert ws.verifier.calls == [edit.run_id]
+
+
+def test_verifier_exception_fails_closed(ws):
+    class Broken:
+        def verify(self, *args):
+            raise ValueError("boom")
+
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A"))
+    result = run.finalize(verifier=Broken())
+    assert result.status == "rejected"
+    assert result.findings[0].code == "verifier.error" and "ValueError: boom" in result.reason
+
+
+def test_sweep_abandons_old_pending_and_dead_verifying_runs(ws, monkeypatch):
+    old = ws.start_run("ingest", "cli:ingest")
+    old.stage_write("wiki/a.md", page("A"))
+    dead = ws.start_run("ingest", "cli:ingest")
+    with ws.store.immediate():  # a finalizer that died mid-verification
+        ws.store.update_run(dead.run_id, status="verifying", finalizer_pid=2**22 + 7,
+                            finalizer_host=os.uname().nodename)
+    assert ws.sweep() == [dead.run_id]
+    assert ws.store.get(old.run_id)["status"] == "pending"
+    monkeypatch.setenv("WIKIGATE_RUN_TIMEOUT_MINUTES", "0")
+    assert ws.sweep() == [old.run_id]
+    for r in (old, dead):
+        row = ws.store.get(r.run_id)
+        assert row["status"] == "abandoned" and row["reject_reason"].startswith("abandoned:")
+        assert FAILED_PREFIX + r.run_id in ws.repo.references
+        assert r.branch not in ws.repo.references
+
+
+def test_sweep_recovers_run_whose_finalizer_died_after_moving_main(ws):
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A"))
+    tip = run.tip()
+    with ws.store.immediate():
+        ws.store.update_run(run.run_id, status="verifying", finalizer_pid=2**22 + 7,
+                            finalizer_host=os.uname().nodename)
+    ws.repo.references[MAIN].set_target(tip)  # the ref moved, then the process died
+    ws.sweep()
+    row = ws.store.get(run.run_id)
+    assert row["status"] == "committed"
+    assert read_note(ws.repo, tip)["status"] == "committed"
+
+
+def snapshot(path):
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+    out = {}
+    for table, key in (("runs", "run_id"), ("findings", "run_id, loop, code, line"),
+                       ("overrides", "run_id")):
+        rows = [dict(r) for r in conn.execute(f"SELECT * FROM {table} ORDER BY {key}")]
+        for r in rows:
+            r.pop("id", None)
+            r.pop("finalizer_pid", None)
+            r.pop("finalizer_host", None)
+        out[table] = rows
+    conn.close()
+    return out
+
+
+def test_telemetry_rebuild_equals_live_database(ws):
+    a = ws.start_run("ingest", "cli:ingest", Budget(input_tokens=1000, output_tokens=500, usd=1.0))
+    a.stage_write("wiki/a.md", page("A"))
+    a.attest_usage(Budget(input_tokens=900, output_tokens=400, usd=0.5))
+    a.finalize()
+    b = ws.start_run("cascade", "mcp:edit")
+    b.stage_write("wiki/b.md", page("B", "REJECT-ME"))
+    b.finalize()
+    ws.override(b.run_id, "fine")
+    c = ws.start_run("synthesis", "daemon:x")
+    c.stage_write("wiki/c.md", page("C", "REVISE-ME"))
+    c.finalize()
+    d = ws.start_run("lint", "cli:lint")
+    d.stage_write("wiki/d.md", page("D"))
+    e = ws.start_run("cascade", "cli:cascade")
+    e.stage_write("wiki/e.md", page("E", "Text"))
+    with pytest.raises(ReplaceFailed):
+        e.str_replace("wiki/e.md", "nope", "x")
+    live = snapshot(ws.telemetry_path())
+    assert len(live["runs"]) == 5 and live["overrides"] and live["findings"]
+    count = ws.rebuild_telemetry()
+    assert count == 5
+    assert snapshot(ws.telemetry_path()) == live
+
+
+def test_missing_database_is_rebuilt_from_git(ws):
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A"))
+    run.finalize()
+    path = ws.telemetry_path()
+    ws.close()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{path}{suffix}"):
+            os.unlink(f"{path}{suffix}")
+    again = Workspace.open(ws.root)
+    assert again.store.get(run.run_id)["status"] == "committed"
+    again.close()
+
+
+def test_run_metadata_travels_with_the_branch(ws, tmp_path):
+    run = ws.start_run("ingest", "cli:ingest", Budget(usd=2.0))
+    run.stage_write("wiki/a.md", page("A"))
+    run.attest_usage(Budget(input_tokens=5, output_tokens=6, usd=1.5))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(ws.root), str(clone))
+    git(clone, "fetch", "-q", "origin", f"{run.branch}:{run.branch}")
+    from wikigate.run import read_plan
+
+    repo = pygit2.Repository(str(clone))
+    plan = read_plan(repo, repo.references["refs/heads/" + run.branch.removeprefix("refs/heads/")].target)
+    assert plan.meta.run_type == "ingest" and plan.meta.budget.usd == 2.0
+    assert plan.meta.usage.input_tokens == 5
+    assert [(op.kind, op.path) for op in plan.ops] == [
+        ("start", None), ("write", "wiki/a.md"), ("usage", None)]
