@@ -1,0 +1,63 @@
+"""What every check sees: the base and tip trees, the run's plan, the scope."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pygit2
+
+from wikigate.config import Config
+from wikigate.models import Plan
+
+from ..judge import Judge
+from ..wiki import WikiTree
+
+
+@dataclass
+class Metrics:
+    pages: int = 0
+    pages_checked: int = 0
+    claims: int = 0
+    citations: int = 0
+    anchors_verified: int = 0
+    links: int = 0
+
+
+@dataclass
+class Context:
+    repo: pygit2.Repository
+    tip: WikiTree
+    base: WikiTree | None  # None in lint mode (--all)
+    plan: Plan | None  # None for a branch that is not a wikigate run
+    strictness: str
+    config: Config
+    judge: Judge
+    metrics: Metrics = field(default_factory=Metrics)
+    verified_quotes: dict[tuple[str, str], str] = field(default_factory=dict)
+    anchor_cache: set[str] = field(default_factory=set)
+    new_anchors: set[str] = field(default_factory=set)
+    _changed: list[str] | None = None
+
+    @property
+    def lint(self) -> bool:
+        return self.base is None
+
+    @property
+    def run_type(self) -> str | None:
+        return self.plan.meta.run_type if self.plan else None
+
+    def changed(self) -> list[str]:
+        """Paths whose blob differs between base and tip (all files in lint mode)."""
+        if self._changed is None:
+            if self.base is None:
+                self._changed = sorted(self.tip.entries)
+            else:
+                paths = set(self.tip.entries) | set(self.base.entries)
+                self._changed = sorted(
+                    p for p in paths if self.tip.entries.get(p) != self.base.entries.get(p)
+                )
+        return self._changed
+
+    def pages_in_scope(self) -> list[str]:
+        changed = set(self.changed())
+        return [p for p in self.tip.pages if p in changed]

@@ -1,0 +1,118 @@
+"""Per-page checks: front matter, title, citations present, links, reachability."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import deque
+
+from wikigate.models import Finding
+
+from ..wiki import STRUCTURAL, WikiTree
+from .citations import _f
+from .context import Context
+
+TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,), "int": (int,), "float": (float, int), "bool": (bool,), "list": (list,),
+    "date": (dt.date, str), "any": (object,),
+}
+
+
+def check_pages(ctx: Context) -> list[Finding]:
+    out: list[Finding] = []
+    required = ctx.config.frontmatter.required
+    for path in ctx.pages_in_scope():
+        page = ctx.tip.page(path)
+        if page is None:
+            continue  # unreadable: reported by the citations check
+        if page.frontmatter_error:
+            out.append(_f("page.frontmatter", "major", path, 1, page.frontmatter_error,
+                          "front matter is a YAML mapping between --- lines"))
+        fm = page.frontmatter or {}
+        for name, kind in required.items():
+            if path in STRUCTURAL:
+                break
+            if name not in fm:
+                out.append(_f("page.frontmatter", "major", path, 1,
+                              f"front matter lacks the required field {name!r} ({kind})",
+                              f"add `{name}:` to the front matter"))
+            elif not isinstance(fm[name], TYPES[kind]) or (kind == "int" and isinstance(fm[name], bool)):
+                out.append(_f("page.frontmatter", "major", path, 1,
+                              f"front matter field {name!r} should be {kind}, "
+                              f"not {type(fm[name]).__name__}", None))
+        if not page.title:
+            out.append(_f("page.no_title", "major", path, 1, "the page has no title",
+                          "add `title:` to the front matter or a first-level heading"))
+        if path not in STRUCTURAL and not page.refs:
+            out.append(_f("page.uncited", "major", path, None,
+                          "the page cites no source; every claim needs a citation",
+                          'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}'))
+    return out
+
+
+def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
+    page = tree.page(path)
+    if page is None:
+        return []
+    out = []
+    for link in page.links:
+        target = tree.resolve(path, link)
+        shown = f"[[{link.target}{'#' + link.anchor if link.anchor else ''}]]" if link.kind == "wiki" \
+            else f"({link.target}{'#' + link.anchor if link.anchor else ''})"
+        if target is None:
+            out.append((link.line, f"{shown} resolves to no page"))
+            continue
+        if link.anchor and target.endswith(".md"):
+            tpage = tree.page(target)
+            if tpage is not None and _slug(link.anchor) not in tpage.headings:
+                out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
+    return out
+
+
+def _slug(anchor: str) -> str:
+    from ..markdown import slugify
+
+    return slugify(anchor.replace("-", " ")) if " " in anchor else anchor.lower()
+
+
+def check_links(ctx: Context) -> list[Finding]:
+    out: list[Finding] = []
+    tip, base = ctx.tip, ctx.base
+    scope = set(ctx.pages_in_scope())
+    deleted = base is not None and any(p not in tip.entries for p in base.pages)
+    check = tip.pages if (deleted or ctx.lint) else sorted(scope)
+    for path in check:
+        problems = broken_links(tip, path)
+        if base is not None and path not in scope:
+            before = {m for _, m in broken_links(base, path)} if path in base.entries else set()
+            problems = [(ln, m) for ln, m in problems if m not in before]
+        page = tip.page(path)
+        ctx.metrics.links += len(page.links) if page else 0
+        for line, message in problems:
+            out.append(_f("link.broken", "major", path, line, message,
+                          "link an existing page by file name, title or alias"))
+    orphans_now = orphans(tip)
+    orphans_before = orphans(base) if base is not None else set()
+    for path in sorted(orphans_now):
+        if ctx.lint or path in scope or path not in orphans_before:
+            out.append(_f("page.orphan", "major", path, None,
+                          "no chain of links from wiki/index.md reaches this page",
+                          "link it from wiki/index.md or a page linked from there"))
+    return out
+
+
+def orphans(tree: WikiTree) -> set[str]:
+    if "wiki/index.md" not in tree.entries:
+        return {p for p in tree.pages if p not in STRUCTURAL}
+    tree.load(tree.pages)
+    seen = {"wiki/index.md"}
+    todo = deque(["wiki/index.md"])
+    while todo:
+        page = tree.page(todo.popleft())
+        if page is None:
+            continue
+        for link in page.links:
+            target = tree.resolve(page.path, link)
+            if target is not None and target not in seen and target.endswith(".md"):
+                seen.add(target)
+                todo.append(target)
+    return {p for p in tree.pages if p not in seen and p not in STRUCTURAL}

@@ -1,0 +1,104 @@
+"""Run the checks over a base → tip change and build the report. Fails closed."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from pathlib import Path
+
+import pygit2
+
+from wikigate.config import Config
+from wikigate.models import Finding, Plan, verdict_for
+
+from .checks import CHECKS, Context
+from .checks.context import Metrics
+from .judge import HeuristicJudge, Judge
+from .report import CheckResult, SummaryMetrics, VerificationReport
+from .wiki import PageCache, WikiTree
+
+PROMOTE_MINOR = {"PARANOID"}
+
+
+def verify_trees(
+    repo: pygit2.Repository,
+    tip: pygit2.Commit,
+    base: pygit2.Commit | None,
+    *,
+    config: Config,
+    plan: Plan | None = None,
+    strictness: str | None = None,
+    judge: Judge | None = None,
+    cache_path: Path | None = None,
+    run_id: str | None = None,
+) -> VerificationReport:
+    """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None)."""
+    started = time.perf_counter()
+    level = strictness or config.verifier.strictness
+    cache = PageCache(cache_path)
+    checks: list[CheckResult] = []
+    findings: list[Finding] = []
+    ctx: Context | None = None
+    try:
+        ctx = Context(
+            repo=repo, tip=WikiTree(repo, tip.tree, cache),
+            base=WikiTree(repo, base.tree, cache) if base is not None else None,
+            plan=plan, strictness=level, config=config, judge=judge or HeuristicJudge(),
+            anchor_cache=cache.anchors(),
+        )
+        for name, check, presets in CHECKS:
+            t0 = time.perf_counter()
+            if level not in presets:
+                checks.append(CheckResult(name=name, status="skipped", duration_ms=0.0))
+                continue
+            try:
+                found = _adjust(check(ctx), level, config)
+                status = "failed" if found else "passed"
+            except Exception as e:  # noqa: BLE001 - fail closed, always
+                found = [_error(name, e)]
+                status = "error"
+            findings += found
+            checks.append(CheckResult(name=name, status=status, findings=len(found),
+                                      duration_ms=round((time.perf_counter() - t0) * 1000, 2)))
+        cache.store_anchors(ctx.new_anchors)
+    except Exception as e:  # noqa: BLE001 - even building the context must not crash the gate
+        findings.append(_error("setup", e))
+        checks.append(CheckResult(name="setup", status="error", duration_ms=0.0, findings=1))
+    finally:
+        cache.close()
+    metrics = ctx.metrics if ctx is not None else Metrics()
+    return VerificationReport(
+        run_id=run_id, base=str(base.id) if base is not None else None, tip=str(tip.id),
+        strictness=level,  # type: ignore[arg-type]
+        verdict=verdict_for(findings), checks=checks,
+        findings=sorted(findings, key=_order),
+        summary=SummaryMetrics(**vars(metrics),
+                               elapsed_ms=round((time.perf_counter() - started) * 1000, 2)),
+    )
+
+
+def _order(f: Finding) -> tuple[str, int, str]:
+    return (f.path or "", f.line or 0, f.code)
+
+
+def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
+    out = []
+    overrides = config.verifier.severity
+    for f in found:
+        severity = overrides.get(f.code, f.severity)
+        if severity == "off":
+            continue
+        if level in PROMOTE_MINOR and severity == "minor":
+            severity = "major"
+        if severity != f.severity:
+            f = f.model_copy(update={"severity": severity})
+        out.append(f)
+    return out
+
+
+def _error(where: str, e: Exception) -> Finding:
+    frame = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+    at = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
+    return Finding(code="verifier.error", severity="critical", path=None, line=None,
+                   message=f"check {where!r} failed: {type(e).__name__}: {e}{at}",
+                   hint="a verifier bug or unreadable input; the change cannot land until it verifies")

@@ -1,0 +1,259 @@
+"""Parse a wiki page with markdown-it-py into what the checks need.
+
+Front matter, footnote references and definitions, claims (the sentence, list
+item or table cell holding a reference), links, wikilinks and headings.  No
+regular expressions run over raw markdown: code spans and fences never yield
+citations or links because markdown-it has already set them apart.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+MARK = "\x00"  # stands in for a footnote reference inside claim text
+
+
+@dataclass(frozen=True)
+class Ref:
+    label: str
+    line: int
+    claim: str  # the claim's text, references removed
+    disputed: bool  # inside a ``::: disputed`` block
+
+
+@dataclass(frozen=True)
+class Definition:
+    label: str
+    line: int
+    tail: str  # raw text after ``[^label]:``
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str  # "wiki" | "md"
+    target: str
+    anchor: str | None
+    line: int
+
+
+@dataclass
+class ParsedPage:
+    path: str
+    frontmatter: dict[str, Any] | None = None
+    frontmatter_error: str | None = None
+    title: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)  # anchor slugs
+    refs: list[Ref] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    undefined: list[tuple[str, int]] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    text: str = ""
+
+
+def _wikilink_rule(state: StateInline, silent: bool) -> bool:
+    src, pos = state.src, state.pos
+    if not src.startswith("[[", pos):
+        return False
+    end = src.find("]]", pos + 2)
+    newline = src.find("\n", pos + 2)
+    if end < 0 or (0 <= newline < end):
+        return False
+    inner = src[pos + 2 : end]
+    if not inner.strip() or "[" in inner:
+        return False
+    if not silent:
+        token = state.push("wikilink", "", 0)
+        token.content = inner
+    state.pos = end + 2
+    return True
+
+
+@lru_cache(maxsize=1)
+def markdown() -> MarkdownIt:
+    md = (
+        MarkdownIt("commonmark")
+        .use(front_matter_plugin)
+        .use(footnote_plugin)
+        .use(container_plugin, "disputed")
+        .enable("table")
+    )
+    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    return md
+
+
+def slugify(text: str) -> str:
+    """GitHub-style heading anchors: lowercase, punctuation dropped, spaces to '-'."""
+    text = unicodedata.normalize("NFKC", text).strip().lower()
+    out = []
+    for ch in text:
+        if ch.isalnum() or ch in "-_":
+            out.append(ch)
+        elif ch.isspace():
+            out.append("-")
+    return "".join(out)
+
+
+def parse_page(path: str, text: str) -> ParsedPage:
+    page = ParsedPage(path=path, text=text)
+    env: dict[str, Any] = {}
+    tokens = markdown().parse(text, env)
+    disputed = 0
+    pending_heading = False
+    for i, tok in enumerate(tokens):
+        if tok.type == "front_matter":
+            _front_matter(page, tok)
+        elif tok.type == "container_disputed_open":
+            disputed += 1
+        elif tok.type == "container_disputed_close":
+            disputed -= 1
+        elif tok.type == "heading_open":
+            pending_heading = tok.tag == "h1"
+        elif tok.type == "inline":
+            line = (tok.map[0] + 1) if tok.map else 0
+            if i >= 2 and tokens[i - 2].type == "footnote_open":
+                label = tokens[i - 2].meta.get("label", "")
+                page.definitions.append(Definition(label=label, line=line, tail=tok.content))
+                continue
+            if tokens[i - 1].type == "heading_open":
+                plain = _plain(tok)
+                page.headings.append(slugify(plain))
+                if pending_heading and page.title is None and not _title_from_fm(page):
+                    page.title = plain.strip()
+                pending_heading = False
+            _inline(page, tok, line, disputed > 0)
+    if page.title is None:
+        page.title = _title_from_fm(page)
+    return page
+
+
+def _title_from_fm(page: ParsedPage) -> str | None:
+    fm = page.frontmatter or {}
+    title = fm.get("title")
+    return str(title) if title not in (None, "") else None
+
+
+def _front_matter(page: ParsedPage, tok: Token) -> None:
+    try:
+        data = yaml.safe_load(tok.content) if tok.content.strip() else {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (front matter line {mark.line + 1})" if mark else ""
+        page.frontmatter_error = f"front matter is not valid YAML{where}: {getattr(e, 'problem', e)}"
+        return
+    if not isinstance(data, dict):
+        page.frontmatter_error = f"front matter must be a mapping, not {type(data).__name__}"
+        return
+    page.frontmatter = data
+    aliases = data.get("aliases") or []
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    if isinstance(aliases, list):
+        page.aliases = [str(a) for a in aliases]
+    title = data.get("title")
+    if title not in (None, ""):
+        page.title = str(title)
+
+
+def _plain(tok: Token) -> str:
+    return "".join(
+        c.content for c in tok.children or [] if c.type in ("text", "code_inline")
+    )
+
+
+_UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes, never raw markdown
+
+
+def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
+    parts: list[str] = []
+    labels: list[str] = []
+    text_run: list[str] = []
+
+    def flush_text() -> None:
+        if text_run:
+            joined = "".join(text_run)
+            for m in _UNDEFINED_REF.finditer(joined):
+                page.undefined.append((m.group(1), line))
+            text_run.clear()
+
+    for child in tok.children or []:
+        if child.type == "text":
+            text_run.append(child.content)
+            parts.append(child.content)
+            continue
+        flush_text()
+        if child.type == "code_inline":
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "footnote_ref":
+            labels.append(child.meta["label"])
+            parts.append(MARK + str(len(labels) - 1) + MARK)
+        elif child.type == "wikilink":
+            target, _, label = child.content.partition("|")
+            name, _, anchor = target.partition("#")
+            page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
+            parts.append(label or name)
+        elif child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+            if href and not _external(href):
+                target, _, anchor = href.partition("#")
+                page.links.append(Link("md", target, anchor or None, line))
+    flush_text()
+    if not labels:
+        return
+    text = "".join(parts)
+    for sentence in _sentences(text):
+        for idx in _marks(sentence):
+            claim = _strip_marks(sentence).strip()
+            page.refs.append(Ref(labels[idx], line, claim, disputed))
+
+
+def _external(href: str) -> bool:
+    return "://" in href or href.startswith(("mailto:", "tel:", "data:"))
+
+
+def _marks(text: str) -> list[int]:
+    out = []
+    pieces = text.split(MARK)
+    for j in range(1, len(pieces), 2):
+        out.append(int(pieces[j]))
+    return out
+
+
+def _strip_marks(text: str) -> str:
+    pieces = text.split(MARK)
+    return "".join(pieces[0::2])
+
+
+def _sentences(text: str) -> list[str]:
+    """Split at ., ! or ? followed (after any references) by whitespace."""
+    out, start, i, n = [], 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in ".!?":
+            j = i + 1
+            while j < n and text[j] == MARK:  # a reference right after the stop belongs here
+                close = text.index(MARK, j + 1)
+                j = close + 1
+            if j >= n or text[j].isspace():
+                out.append(text[start:j])
+                start = j
+                i = j
+                continue
+        i += 1
+    if start < n:
+        out.append(text[start:])
+    return [s for s in out if s.strip()]

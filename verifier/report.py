@@ -1,0 +1,75 @@
+"""The verification report (the seed's "verifier contract"), a pydantic model.
+
+Its JSON Schema is published in docs/report.schema.json; a report with an
+unknown ``schema_version`` is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from wikigate.errors import WikigateError
+from wikigate.models import Finding
+
+SCHEMA_VERSION = 1
+Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
+
+
+class CheckResult(BaseModel):
+    name: str
+    status: Literal["passed", "failed", "error", "skipped"]
+    duration_ms: float
+    findings: int = 0
+
+
+class SummaryMetrics(BaseModel):
+    pages: int = 0
+    pages_checked: int = 0
+    claims: int = 0
+    citations: int = 0
+    anchors_verified: int = 0
+    links: int = 0
+    elapsed_ms: float = 0.0
+
+
+class VerificationReport(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    run_id: str | None = None
+    base: str | None = Field(default=None, description="base commit (None in lint mode)")
+    tip: str
+    strictness: Strictness
+    verdict: Literal["commit", "reject", "revise"]
+    checks: list[CheckResult]
+    findings: list[Finding]
+    summary: SummaryMetrics
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_version(cls, v: int) -> int:
+        if v != SCHEMA_VERSION:
+            raise ValueError(f"unknown report schema_version {v}; this wikigate reads {SCHEMA_VERSION}")
+        return v
+
+    def counts(self) -> dict[str, int]:
+        out = {"critical": 0, "major": 0, "minor": 0}
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+
+class ReportError(WikigateError):
+    pass
+
+
+def load_report(text: str) -> VerificationReport:
+    try:
+        return VerificationReport.model_validate(json.loads(text))
+    except ValueError as e:
+        raise ReportError(f"not a wikigate verification report: {e}") from e
+
+
+def json_schema() -> dict[str, object]:
+    return VerificationReport.model_json_schema()
