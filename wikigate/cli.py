@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -46,6 +47,15 @@ def _open(ctx: click.Context) -> Workspace:
 def cli(ctx: click.Context, repo: str) -> None:
     """Staged runs and a hostile verifier for LLM-written wikis kept in git."""
     ctx.obj = {"repo": repo}
+
+
+@cli.command()
+@click.argument("path", default="wikigate-demo", type=click.Path(file_okay=False))
+def demo(path: str) -> None:
+    """Build a sample wiki in PATH and run three runs through the gate."""
+    from .demo import run_demo
+
+    run_demo(Path(path), click.echo)
 
 
 @cli.command()
@@ -249,6 +259,70 @@ def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     record = _open(ctx).override(run_id, reason)
     click.echo(f"committed {run_id} by override of {record.override_actor}: main is at "
                f"{record.tip_commit[:12]}")
+
+
+@verify.command("check", hidden=True)
+@click.argument("ref", required=False)
+@click.option("--base", help="Compare against this commit (default: merge-base with main).")
+@click.option("--strictness", type=click.Choice(["CALM", "SKEPTICAL", "PARANOID", "BOLD"],
+              case_sensitive=False), help="Default: wikigate.toml's [verifier] strictness.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "rdjson", "sarif"]),
+              default="text")
+@click.option("--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report here instead of standard output.")
+@click.option("--all", "lint", is_flag=True, help="Check the whole wiki at HEAD (lint mode).")
+@click.pass_context
+def verify_check(ctx: click.Context, ref: str | None, base: str | None, strictness: str | None,
+                 fmt: str, output: str | None, lint: bool) -> None:
+    """Verify REF (default: the current branch) without committing anything."""
+    from wikigate.verifier.api import verify_ref
+    from wikigate.verifier.reporters import render
+
+    if lint and base:
+        raise UsageError("--all checks the whole wiki; it takes no --base")
+    ws = _open(ctx)
+    report = verify_ref(ws, ref, base, strictness=strictness.upper() if strictness else None,
+                        lint=lint)
+    color = output is None and fmt == "text" and sys.stdout.isatty()
+    text = render(report, fmt, color=color)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+    else:
+        click.echo(text)
+    ctx.exit({"commit": 0, "reject": 1, "revise": 3}[report.verdict])
+
+
+@cli.command()
+@click.argument("args", nargs=-1)
+@click.option("--page", type=click.IntRange(min=1), help="PDF page the quote is on.")
+@click.option("--fix", is_flag=True, help="Add anchors to quote-only footnotes of PAGE… (all pages).")
+@click.option("--run", "run_id", help="With --fix: stage into this open run instead of a new one.")
+@click.pass_context
+def anchor(ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool,
+           run_id: str | None) -> None:
+    """Print a correct anchor: `anchor SOURCE "QUOTE"`, or `anchor --fix [PAGE…]`."""
+    from wikigate.verifier.api import anchor_fix, anchor_tail
+
+    ws = _open(ctx)
+    if not fix:
+        if len(args) != 2:
+            raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N]')
+        click.echo(anchor_tail(ws, args[0], args[1], page))
+        return
+    run = ws.run(run_id) if run_id else ws.start_run("lint", "cli:anchor")
+    fixes = anchor_fix(run, list(args))
+    for f in fixes:
+        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")
+    if not any(f.status == "anchored" for f in fixes):
+        click.echo("nothing to anchor")
+    if run_id:
+        click.echo(f"staged in {run.run_id}; finalize it to land")
+        return
+    result = run.finalize()
+    click.echo(f"{result.status} {run.run_id}" + (f": {result.reason}" if result.reason else ""))
+    for finding in result.findings:
+        click.echo(format_finding(finding))
+    ctx.exit(result.exit_code)
 
 
 # ------------------------------------------------------------------ upkeep

@@ -1,0 +1,149 @@
+"""Library functions behind ``wikigate verify`` and ``wikigate anchor``.
+
+The CLI, the git hooks and the bot call these; none re-implements a check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygit2
+
+from wikigate.errors import GitError, RunError, UsageError, WikigateError
+from wikigate.gitrepo import MAIN
+
+from .citation import format_tail, parse_definition, CitationSyntaxError
+from .default import cache_path
+from .engine import verify_trees
+from .report import VerificationReport
+from .wiki import PageCache, SourceError, WikiTree
+
+if TYPE_CHECKING:
+    from wikigate.run import Run
+    from wikigate.workspace import Workspace
+
+
+def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
+    try:
+        obj = repo.revparse_single(ref)
+        return obj.peel(pygit2.Commit)  # type: ignore[no-any-return]
+    except (KeyError, ValueError, pygit2.GitError) as e:
+        raise UsageError(f"{ref!r} is not a branch or commit in this repository") from e
+
+
+def verify_ref(
+    ws: Workspace, ref: str | None = None, base: str | None = None, *,
+    strictness: str | None = None, lint: bool = False,
+) -> VerificationReport:
+    """Verify a branch/commit against its base (default: merge-base with main)."""
+    from wikigate.run import read_plan
+
+    repo = ws.repo
+    if ref is None:
+        if repo.head_is_unborn:
+            raise GitError("HEAD has no commits")
+        ref = "HEAD"
+    tip = resolve_commit(repo, ref)
+    if lint:
+        return verify_trees(repo, tip, None, config=ws.config, strictness=strictness,
+                            cache_path=cache_path(ws))
+    if base is not None:
+        base_commit = resolve_commit(repo, base)
+    else:
+        main = repo.references[MAIN].target
+        merge_base = repo.merge_base(tip.id, main)
+        if merge_base is None:
+            raise GitError(f"{ref} shares no history with main; pass --base")
+        base_commit = repo[merge_base]
+    try:
+        plan = read_plan(repo, tip.id)
+        run_id: str | None = plan.meta.run_id
+    except (RunError, ValueError):
+        plan, run_id = None, None
+    return verify_trees(repo, tip, base_commit, config=ws.config, plan=plan,
+                        strictness=strictness, cache_path=cache_path(ws), run_id=run_id)
+
+
+# ---------------------------------------------------------------- anchors
+
+
+def occurrences(text: str, quote: str) -> list[int]:
+    out, at = [], text.find(quote)
+    while at >= 0:
+        out.append(at)
+        at = text.find(quote, at + 1)
+    return out
+
+
+def anchor_tail(ws: Workspace, source: str, quote: str, page: int | None = None,
+                tree: WikiTree | None = None) -> str:
+    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique."""
+    if not quote:
+        raise UsageError("the quote is empty")
+    tree = tree or WikiTree(ws.repo, ws.repo[ws.repo.references[MAIN].target].tree, PageCache(None))
+    hits, acl = tree.find_source(source)
+    if acl:
+        raise WikigateError(acl)
+    if len(hits) != 1:
+        raise WikigateError(f"{source}: " + ("no such file under raw/ on main" if not hits
+                                             else f"names {len(hits)} files: {', '.join(hits)}"))
+    try:
+        text = tree.source_text(hits[0], page)
+    except SourceError as e:
+        raise WikigateError(f"{hits[0]} {e}") from e
+    found = occurrences(text, quote)
+    if len(found) != 1:
+        if not found:
+            raise WikigateError(f"the quote does not occur in {hits[0]}")
+        where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
+        raise WikigateError(f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
+                            "quote a longer, unique span")
+    return format_tail(source, page, quote, found[0])
+
+
+@dataclass
+class AnchorFix:
+    path: str
+    line: int
+    label: str
+    status: str  # "anchored" | why not
+
+
+def anchor_fix(run: Run, pages: list[str]) -> list[AnchorFix]:
+    """Stage anchors for quote-only footnotes whose quote occurs exactly once."""
+    ws = run.ws
+    tree = WikiTree(ws.repo, run.staged_tree(), PageCache(None))
+    targets = pages or tree.pages
+    results: list[AnchorFix] = []
+    for path in targets:
+        if path not in tree.entries:
+            raise UsageError(f"{path}: no such page in the run")
+        page = tree.page(path)
+        if page is None:
+            continue
+        text, _ = tree.page_text(path)
+        assert text is not None
+        lines = text.split("\n")
+        changed = False
+        for d in page.definitions:
+            try:
+                c = parse_definition(d.tail)
+            except CitationSyntaxError:
+                continue
+            if c.anchored:
+                continue
+            if "\n" in d.tail or d.tail not in lines[d.line - 1]:
+                results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
+                continue
+            try:
+                tail = anchor_tail(ws, c.source, c.quote, c.page, tree)
+            except WikigateError as e:
+                results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
+                continue
+            lines[d.line - 1] = lines[d.line - 1].replace(d.tail, tail, 1)
+            results.append(AnchorFix(path, d.line, d.label, "anchored"))
+            changed = True
+        if changed:
+            run.stage_write(path, "\n".join(lines))
+    return results
