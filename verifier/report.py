@@ -73,3 +73,7 @@ def load_report(text: str) -> VerificationReport:
 
 def json_schema() -> dict[str, object]:
     return VerificationReport.model_json_schema()
+
+
+if __name__ == "__main__":  # python -m wikigate.verifier.report > docs/report.schema.json
+    print(json.dumps(json_schema(), indent=2))
