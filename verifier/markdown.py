@@ -91,6 +91,9 @@ def markdown() -> MarkdownIt:
         .enable("table")
     )
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    # Keep footnote definitions where they stand (with their line maps), including
+    # unreferenced ones, instead of moving referenced ones to a tail block.
+    md.core.ruler.disable("footnote_tail")
     return md
 
 
@@ -123,7 +126,7 @@ def parse_page(path: str, text: str) -> ParsedPage:
             pending_heading = tok.tag == "h1"
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
-            if i >= 2 and tokens[i - 2].type == "footnote_open":
+            if i >= 2 and tokens[i - 2].type == "footnote_reference_open":
                 label = tokens[i - 2].meta.get("label", "")
                 page.definitions.append(Definition(label=label, line=line, tail=tok.content))
                 continue
