@@ -202,6 +202,8 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
         elif child.type == "footnote_ref":
+            if "label" not in child.meta:  # an inline footnote ^[...]: not a citation
+                continue
             labels.append(child.meta["label"])
             parts.append(MARK + str(len(labels) - 1) + MARK)
         elif child.type == "wikilink":
