@@ -1,0 +1,72 @@
+"""Time full verification and a 10-page run on a wiki from make_wiki.py.
+
+    python benchmarks/verify.py WIKI [--repeat 3]
+
+Targets (issue 3): full verify of 10,000 pages / 100,000 citations / ~1 GB raw ≤ 10 s;
+verify of a 10-page run ≤ 0.5 s (warm cache under .git/wikigate/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from wikigate.verifier.api import verify_ref
+from wikigate.verifier.default import DeterministicVerifier, cache_path
+from wikigate.workspace import Workspace
+
+
+def timed(fn):  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("wiki", type=Path)
+    p.add_argument("--repeat", type=int, default=3)
+    a = p.parse_args()
+    ws = Workspace.open(a.wiki)
+    cache = cache_path(ws)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cache}{suffix}").unlink(missing_ok=True)
+    cold, report = timed(lambda: verify_ref(ws, "main", lint=True))
+    s = report.summary
+    print(f"full verify, cold cache: {cold:.2f}s — {s.pages} pages, {s.citations} citations, "
+          f"{s.anchors_verified} anchors verified, {s.links} links, verdict {report.verdict}")
+    for c in report.checks:
+        print(f"    {c.name:12} {c.status:8} {c.duration_ms / 1000:.2f}s")
+    warm = [timed(lambda: verify_ref(ws, "main", lint=True))[0] for _ in range(a.repeat)]
+    print(f"full verify, warm cache: median {statistics.median(warm):.2f}s")
+
+    run = ws.start_run("cascade", "cli:bench")
+    pages = [p for p in run.plan().paths()] or []
+    tree_pages = sorted(
+        e for e in _pages(ws) if e.startswith("wiki/topics/"))[:10]
+    for path in tree_pages:
+        text = (run.read(path) or b"").decode()
+        run.stage_write(path, text.replace("## Details", "## Details\n\nA new paragraph.", 1))
+    plan = run.plan()
+    tree = ws.repo[run.tip()].tree
+    verifier = DeterministicVerifier()
+    times = [timed(lambda: verifier.verify(run.run_id, ws, plan, tree)) for _ in range(a.repeat + 1)]
+    verdict = times[0][1]
+    print(f"10-page run verify: first {times[0][0]:.2f}s, then median "
+          f"{statistics.median(t for t, _ in times[1:]):.2f}s — verdict {verdict.verdict}, "
+          f"{len(verdict.findings)} findings")
+    del pages
+    ws.close()
+
+
+def _pages(ws: Workspace) -> list[str]:
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    main = ws.repo[ws.repo.references["refs/heads/main"].target]
+    return WikiTree(ws.repo, main.tree, PageCache(None)).pages
+
+
+if __name__ == "__main__":
+    main()
