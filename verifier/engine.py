@@ -31,8 +31,14 @@ def verify_trees(
     judge: Judge | None = None,
     cache_path: Path | None = None,
     run_id: str | None = None,
+    only: frozenset[str] | None = None,
+    scope: list[str] | None = None,
 ) -> VerificationReport:
-    """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None)."""
+    """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
+
+    ``only`` limits the checks by name (the hooks run just one or two); ``scope``
+    limits per-page checks to these pages (e.g. the files pre-commit passes).
+    """
     started = time.perf_counter()
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)
@@ -44,11 +50,11 @@ def verify_trees(
             repo=repo, tip=WikiTree(repo, tip.tree, cache),
             base=WikiTree(repo, base.tree, cache) if base is not None else None,
             plan=plan, strictness=level, config=config, judge=judge or HeuristicJudge(),
-            anchor_cache=cache.anchors(),
+            anchor_cache=cache.anchors(), scope=scope,
         )
         for name, check, presets in CHECKS:
             t0 = time.perf_counter()
-            if level not in presets:
+            if level not in presets or (only is not None and name not in only):
                 checks.append(CheckResult(name=name, status="skipped", duration_ms=0.0))
                 continue
             try:

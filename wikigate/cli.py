@@ -325,6 +325,26 @@ def anchor(ctx: click.Context, args: tuple[str, ...], page: int | None, fix: boo
     ctx.exit(result.exit_code)
 
 
+@cli.group()
+def hooks() -> None:
+    """Git hooks that gate main (local pre-push/reference-transaction, server pre-receive)."""
+
+
+@hooks.command("install")
+@click.option("--uninstall", is_flag=True, help="Remove wikigate's hooks, restoring chained ones.")
+@click.option("--server", metavar="BARE.git", help="Install the pre-receive gate in this bare repo.")
+@click.pass_context
+def hooks_install(ctx: click.Context, uninstall: bool, server: str | None) -> None:
+    """Install (or remove) wikigate's git hooks; existing hooks are kept and chained."""
+    from wikigate.hooks.install import install_local, install_server
+
+    done = (install_server(server, uninstall) if server
+            else install_local(ctx.obj["repo"], uninstall))
+    verb = "removed" if uninstall else "installed"
+    for path in done:
+        click.echo(f"{verb} {path}")
+
+
 # ------------------------------------------------------------------ upkeep
 
 

@@ -44,7 +44,8 @@ class Workspace:
         self.repo = repo
         self.root = Path(repo.workdir or repo.path).resolve()
         self.git_dir = Path(repo.path).resolve()
-        self.config: Config = load_config(self.root) if repo.workdir else Config()
+        # a bare (server) repository keeps its wikigate.toml in the git dir
+        self.config: Config = load_config(self.root)
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None
         self._verifier: Verifier | None = None

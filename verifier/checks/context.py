@@ -36,6 +36,7 @@ class Context:
     verified_quotes: dict[tuple[str, str], str] = field(default_factory=dict)
     anchor_cache: set[str] = field(default_factory=set)
     new_anchors: set[str] = field(default_factory=set)
+    scope: list[str] | None = None  # restrict per-page checks to these pages
     _changed: list[str] | None = None
 
     @property
@@ -59,5 +60,5 @@ class Context:
         return self._changed
 
     def pages_in_scope(self) -> list[str]:
-        changed = set(self.changed())
-        return [p for p in self.tip.pages if p in changed]
+        wanted = set(self.changed()) if self.scope is None else set(self.scope)
+        return [p for p in self.tip.pages if p in wanted]

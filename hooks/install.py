@@ -1,0 +1,113 @@
+"""``wikigate hooks install``: shims in .git/hooks (or core.hooksPath), chaining existing hooks.
+
+An existing hook that is not ours is kept as ``HOOK.legacy`` and still runs
+first (the way pre-commit keeps ``.legacy``); uninstall puts it back.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import stat
+import sys
+from pathlib import Path
+
+import pygit2
+
+from wikigate.errors import GitError
+from wikigate.gitrepo import NOTES_REF
+
+MARKER = "# wikigate-hook-shim"
+LOCAL_HOOKS = ("pre-push", "reference-transaction")
+SERVER_HOOKS = ("pre-receive",)
+
+SHIM = """#!/bin/sh
+{marker} (installed by `wikigate hooks install`; remove with `wikigate hooks install --uninstall`)
+HERE=$(cd "$(dirname "$0")" && pwd)
+INPUT=$(cat)
+if [ -x "$HERE/{hook}.legacy" ]; then
+    printf '%s\\n' "$INPUT" | "$HERE/{hook}.legacy" "$@" || exit $?
+fi
+printf '%s\\n' "$INPUT" | exec {python} -m wikigate.hooks.git_hooks {hook} "$@"
+"""
+
+
+def hooks_dir(repo: pygit2.Repository) -> Path:
+    try:
+        configured = repo.config["core.hooksPath"]
+    except KeyError:
+        configured = None
+    if configured:
+        path = Path(os.path.expanduser(configured))
+        base = Path(repo.workdir) if repo.workdir else Path(repo.path)
+        return path if path.is_absolute() else base / path
+    return Path(repo.path) / "hooks"
+
+
+def install(repo: pygit2.Repository, names: tuple[str, ...]) -> list[str]:
+    folder = hooks_dir(repo)
+    folder.mkdir(parents=True, exist_ok=True)
+    done = []
+    for name in names:
+        hook = folder / name
+        if hook.exists() and not _ours(hook):
+            hook.replace(folder / f"{name}.legacy")
+        hook.write_text(SHIM.format(marker=MARKER, hook=name, python=shlex.quote(sys.executable)))
+        hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        done.append(str(hook))
+    return done
+
+
+def uninstall(repo: pygit2.Repository, names: tuple[str, ...]) -> list[str]:
+    folder = hooks_dir(repo)
+    done = []
+    for name in names:
+        hook = folder / name
+        if hook.exists() and _ours(hook):
+            hook.unlink()
+            legacy = folder / f"{name}.legacy"
+            if legacy.exists():
+                legacy.replace(hook)
+            done.append(str(hook))
+    return done
+
+
+def _ours(path: Path) -> bool:
+    try:
+        return MARKER in path.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
+    """Make `git fetch` bring refs/notes/wikigate from every remote (idempotent)."""
+    spec = f"+{NOTES_REF}:{NOTES_REF}"
+    added = []
+    for remote in repo.remotes:
+        if spec not in remote.fetch_refspecs:
+            repo.remotes.add_fetch(remote.name, spec)
+            added.append(remote.name)
+    return added
+
+
+def install_local(path: str, uninstall_: bool = False) -> list[str]:
+    repo = _open(path)
+    if uninstall_:
+        return uninstall(repo, LOCAL_HOOKS)
+    done = install(repo, LOCAL_HOOKS)
+    fetch_notes_refspec(repo)
+    return done
+
+
+def install_server(path: str, uninstall_: bool = False) -> list[str]:
+    repo = _open(path)
+    if not repo.is_bare:
+        raise GitError(f"{path}: --server expects a bare repository (the one you push to)")
+    return uninstall(repo, SERVER_HOOKS) if uninstall_ else install(repo, SERVER_HOOKS)
+
+
+def _open(path: str) -> pygit2.Repository:
+    found = pygit2.discover_repository(path)
+    if found is None:
+        raise GitError(f"{path}: not a git repository")
+    return pygit2.Repository(found)

@@ -1,0 +1,100 @@
+"""pre-commit entry points: ``wikigate-citations``, ``wikigate-links``, ``wikigate-verify``.
+
+They check what is staged in the git index (not the working tree), print
+``path:line: code: message`` for each blocking finding, and print nothing
+when all pass.  Import-light on purpose: no anthropic, no github here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+import pygit2
+
+from wikigate.errors import WikigateError
+from wikigate.models import Finding
+
+BLOCKING = ("critical", "major")
+
+
+def format_line(f: Finding) -> str:
+    where = f.path or "."
+    if f.line:
+        where += f":{f.line}"
+    return f"{where}: {f.code}: {f.message}"
+
+
+def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | None]:
+    """A commit object for the index (written to the odb, no ref moves) and HEAD."""
+    index = repo.index
+    index.read()
+    tree = index.write_tree()
+    head = None if repo.head_is_unborn else repo[repo.head.target].peel(pygit2.Commit)
+    sig = pygit2.Signature("wikigate", "wikigate@localhost")
+    oid = repo.create_commit(None, sig, sig, "staged\n", tree, [head.id] if head else [])
+    return repo[oid], head
+
+
+def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
+    from wikigate.verifier.default import cache_path
+    from wikigate.verifier.engine import verify_trees
+    from wikigate.workspace import Workspace
+
+    files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
+    try:
+        ws = Workspace(_repo())
+        tip, head = _staged(ws.repo)
+        pages = [f for f in files if f.startswith("wiki/") and f.endswith(".md")]
+        if not pages:
+            return 0
+        report = verify_trees(ws.repo, tip, head, config=ws.config, strictness="CALM"
+                              if checks == frozenset({"citations"}) else "SKEPTICAL",
+                              cache_path=cache_path(ws), only=checks, scope=pages)
+    except WikigateError as e:
+        print(f"wikigate: {e}", file=sys.stderr)
+        return 1
+    blocking = [f for f in report.findings if f.severity in BLOCKING]
+    for f in blocking:
+        print(format_line(f))
+    return 1 if blocking else 0
+
+
+def _repo() -> pygit2.Repository:
+    from wikigate.gitrepo import open_repo
+
+    return open_repo(".")
+
+
+def citations_main(argv: Sequence[str] | None = None) -> int:
+    """Per-claim checks (syntax, source, anchor, hash) on the staged pages, CALM strictness."""
+    return _run_staged(argv, frozenset({"citations"}))
+
+
+def links_main(argv: Sequence[str] | None = None) -> int:
+    """Link integrity and orphans for the staged pages, against the wiki as staged."""
+    return _run_staged(argv, frozenset({"links"}))
+
+
+def verify_main(argv: Sequence[str] | None = None) -> int:
+    """Full verification of what is being pushed, against main (pre-push / manual stage)."""
+    from wikigate.verifier.api import verify_ref
+    from wikigate.workspace import Workspace
+
+    to_ref = os.environ.get("PRE_COMMIT_TO_REF") or "HEAD"
+    from_ref = os.environ.get("PRE_COMMIT_FROM_REF")
+    if from_ref and set(from_ref) == {"0"}:
+        from_ref = None
+    try:
+        ws = Workspace.open(".")
+        report = verify_ref(ws, to_ref, from_ref)
+    except WikigateError as e:
+        print(f"wikigate: {e}", file=sys.stderr)
+        return 1
+    if report.verdict == "commit":
+        return 0
+    for f in report.findings:
+        if f.severity in BLOCKING:
+            print(format_line(f))
+    return 1

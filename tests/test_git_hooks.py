@@ -1,0 +1,179 @@
+"""Installed git hooks, driven by real git: merge, commit, push to a local bare repo."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from support.helpers import git
+from support.markers_verifier import MarkersVerifier
+
+from wikigate.workspace import Workspace
+
+PY = sys.executable
+
+
+def wikigate_cli(cwd, *args):
+    return subprocess.run([PY, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True)
+
+
+def verified_run(ws, name, text="# Page\n"):
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write(f"wiki/{name}.md", text)
+    result = run.finalize(verifier=MarkersVerifier())
+    assert result.status == "committed"
+    return result.tip
+
+
+@pytest.fixture
+def origin(tmp_path):
+    """A workspace, a bare server cloned from it, and the workspace pushing to it."""
+    ws = Workspace.init(tmp_path / "client")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    git(ws.root, "fetch", "-q", "origin")
+    yield ws, bare
+    ws.close()
+
+
+def test_install_is_idempotent_and_chains_an_existing_hook(origin, tmp_path):
+    ws, _bare = origin
+    hooks = ws.git_dir / "hooks"
+    marker = tmp_path / "legacy-ran"
+    (hooks / "pre-push").write_text(f"#!/bin/sh\ncat > /dev/null\ntouch {marker}\n")
+    (hooks / "pre-push").chmod(0o755)
+    for _ in range(2):
+        proc = wikigate_cli(ws.root, "hooks", "install")
+        assert proc.returncode == 0, proc.stderr
+    assert (hooks / "pre-push.legacy").read_text().endswith(f"touch {marker}\n")
+    assert "wikigate-hook-shim" in (hooks / "reference-transaction").read_text()
+    verified_run(ws, "a")
+    push = git(ws.root, "push", "-q", "origin", "main", check=False)
+    assert push.returncode == 0, push.stderr
+    assert marker.exists()  # the user's hook still ran
+    # the notes went along with main
+    assert git(ws.root, "ls-remote", "origin", "refs/notes/wikigate").stdout.strip()
+    assert wikigate_cli(ws.root, "hooks", "install", "--uninstall").returncode == 0
+    assert (hooks / "pre-push").read_text().endswith(f"touch {marker}\n")
+    assert not (hooks / "reference-transaction").exists()
+
+
+def test_local_hooks_refuse_unverified_main_updates(origin):
+    ws, _bare = origin
+    root = ws.root
+    assert wikigate_cli(root, "hooks", "install").returncode == 0
+    before = git(root, "rev-parse", "main").stdout
+    git(root, "checkout", "-q", "-b", "topic")
+    (root / "wiki" / "sneaky.md").write_text("# Sneaky\n")
+    git(root, "add", "wiki/sneaky.md")
+    git(root, "commit", "-qm", "unverified")
+    git(root, "checkout", "-q", "main")
+    merge = git(root, "merge", "--ff-only", "topic", check=False)
+    assert merge.returncode != 0 and "refusing to move main" in merge.stderr
+    assert "git reset --merge HEAD" in merge.stderr
+    assert git(root, "rev-parse", "main").stdout == before
+    git(root, "reset", "-q", "--merge", "HEAD")  # the recovery the message names
+    assert git(root, "status", "--porcelain").stdout == ""
+    upd = git(root, "update-ref", "refs/heads/main", "topic", check=False)
+    assert upd.returncode != 0 and git(root, "rev-parse", "main").stdout == before
+    (root / "wiki" / "direct.md").write_text("# Direct\n")
+    git(root, "add", "wiki/direct.md")
+    commit = git(root, "commit", "-qm", "straight onto main", check=False)
+    assert commit.returncode != 0 and git(root, "rev-parse", "main").stdout == before
+
+
+def test_verified_main_fast_forwards_in_a_clone(origin, tmp_path):
+    ws, bare = origin
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(bare), str(teammate))
+    assert wikigate_cli(teammate, "hooks", "install").returncode == 0
+    tip = verified_run(ws, "a")
+    assert git(ws.root, "push", "-q", "origin", "main", "refs/notes/wikigate").returncode == 0
+    git(teammate, "fetch", "-q", "origin")  # the install added the notes refspec
+    merge = git(teammate, "merge", "--ff-only", "origin/main", check=False)
+    assert merge.returncode == 0, merge.stderr
+    assert git(teammate, "rev-parse", "main").stdout.strip() == str(tip)
+
+
+def test_pre_push_refuses_unverified_main(origin):
+    ws, bare = origin
+    root = ws.root
+    assert wikigate_cli(root, "hooks", "install").returncode == 0
+    git(root, "checkout", "-q", "-b", "topic")
+    (root / "wiki" / "x.md").write_text("# X\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "x")
+    push = git(root, "push", "origin", "topic:main", check=False)
+    assert push.returncode != 0 and "refusing to push main" in push.stderr
+    assert git(bare, "rev-parse", "main").stdout != git(root, "rev-parse", "topic").stdout
+
+
+@pytest.fixture
+def server(origin):
+    ws, bare = origin
+    assert wikigate_cli(ws.root, "hooks", "install", "--server", str(bare)).returncode == 0
+    return ws, bare
+
+
+def test_server_refuses_unverified_and_accepts_verified_with_notes(server):
+    ws, bare = server
+    root = ws.root
+    git(root, "checkout", "-q", "-b", "topic")
+    (root / "wiki" / "x.md").write_text("# X\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "x")
+    git(root, "checkout", "-q", "main")
+    push = git(root, "push", "origin", "topic:main", check=False)
+    assert push.returncode != 0
+    assert "remote: wikigate: refusing main" in push.stderr
+    tip = verified_run(ws, "a")
+    push = git(root, "push", "origin", "main", "refs/notes/wikigate", check=False)
+    assert push.returncode == 0, push.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == str(tip)
+    # run branches pass freely
+    assert git(root, "push", "-q", "origin", "topic:wikigate/runs/x").returncode == 0
+
+
+def test_server_refuses_non_fast_forward(server):
+    ws, bare = server
+    first = git(ws.root, "rev-parse", "main").stdout.strip()
+    verified_run(ws, "a")
+    git(ws.root, "push", "-q", "origin", "main", "refs/notes/wikigate")
+    push = git(ws.root, "push", "origin", f"+{first}:refs/heads/main", check=False)
+    assert push.returncode != 0 and "not a fast-forward" in push.stderr
+
+
+def test_server_verify_on_push_prints_findings(server):
+    ws, bare = server
+    (bare / "wikigate.toml").write_text("[verifier]\nverify_on_push = true\n")
+    root = ws.root
+    git(root, "checkout", "-q", "-b", "topic")
+    (root / "wiki" / "x.md").write_text('# X\n\nClaim.[^1]\n\n[^1]: raw/none.txt — "q"\n')
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "x")
+    push = git(root, "push", "origin", "topic:main", check=False)
+    assert push.returncode != 0
+    assert "remote:   wiki/x.md:5: critical citation.source_missing" in push.stderr
+
+
+def test_racing_pushes_exactly_one_wins(server, tmp_path):
+    ws, bare = server
+    clients = []
+    for name in ("alice", "bob"):
+        path = tmp_path / name
+        git(tmp_path, "clone", "-q", str(bare), str(path))
+        git(path, "fetch", "-q", "origin", "refs/notes/wikigate:refs/notes/wikigate", check=False)
+        cws = Workspace.open(path)
+        verified_run(cws, name)
+        cws.close()
+        clients.append(path)
+    procs = [subprocess.Popen(["git", "-C", str(p), "push", "origin", "main", "refs/notes/wikigate"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for p in clients]
+    results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]
+    codes = sorted(code for code, _ in results)
+    assert codes[0] == 0 and codes[1] != 0, results
+    loser = [err for code, err in results if code != 0][0]
+    assert "rebase" in loser or "fetch first" in loser, loser
