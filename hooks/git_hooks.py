@@ -191,7 +191,7 @@ def _serialize_pushes(git_dir: str) -> None:
     lock (flock is released by the kernel whatever happens) until our parent,
     receive-pack, is gone.
     """
-    receive_pack = os.getppid()
+    receive_pack = int(os.environ.get("WIKIGATE_GIT_PID") or os.getppid())
     fd = os.open(os.path.join(git_dir, "wikigate-receive.lock"), os.O_RDWR | os.O_CREAT, 0o644)
     deadline = time.monotonic() + 60
     while True:

@@ -24,6 +24,7 @@ SERVER_HOOKS = ("pre-receive",)
 SHIM = """#!/bin/sh
 {marker} (installed by `wikigate hooks install`; remove with `wikigate hooks install --uninstall`)
 HERE=$(cd "$(dirname "$0")" && pwd)
+WIKIGATE_GIT_PID=$PPID; export WIKIGATE_GIT_PID   # the git process that runs this hook
 INPUT=$(cat)
 if [ -x "$HERE/{hook}.legacy" ]; then
     printf '%s\\n' "$INPUT" | "$HERE/{hook}.legacy" "$@" || exit $?
