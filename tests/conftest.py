@@ -21,6 +21,9 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    tools = tmp_path_factory.getbasetemp() / "tool-homes"
+    monkeypatch.setenv("RUSTUP_HOME", str(tools / "rustup"))
+    monkeypatch.setenv("CARGO_HOME", str(tools / "cargo"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     for var, value in {
         "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from markdown_it import MarkdownIt
@@ -25,23 +25,20 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 MARK = "\x00"  # stands in for a footnote reference inside claim text
 
 
-@dataclass(frozen=True)
-class Ref:
+class Ref(NamedTuple):
     label: str
     line: int
     claim: str  # the claim's text, references removed
     disputed: bool  # inside a ``::: disputed`` block
 
 
-@dataclass(frozen=True)
-class Definition:
+class Definition(NamedTuple):
     label: str
     line: int
     tail: str  # raw text after ``[^label]:``
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     kind: str  # "wiki" | "md"
     target: str
     anchor: str | None
@@ -61,6 +58,7 @@ class ParsedPage:
     undefined: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     text: str = ""
+    partial: bool = False  # loaded from the cache's nav column: no refs or definitions
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:

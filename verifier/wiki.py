@@ -21,7 +21,7 @@ from .markdown import Definition, Link, ParsedPage, Ref, parse_page
 MAX_PAGE_BYTES = 5 * 1024 * 1024
 MAX_SOURCE_BYTES = 50 * 1024 * 1024
 STRUCTURAL = frozenset({"wiki/index.md", "wiki/log.md"})
-CACHE_VERSION = "1"
+CACHE_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,15 @@ class PageCache:
 
     def __init__(self, path: Path | None) -> None:
         self.conn: sqlite3.Connection | None = None
+        self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
         if path is None:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("CREATE TABLE IF NOT EXISTS pages (blob TEXT PRIMARY KEY, v TEXT, data TEXT)")
+            self.conn.execute(
+                "CREATE TABLE IF NOT EXISTS pages (blob TEXT PRIMARY KEY, v TEXT, data TEXT, nav TEXT)")
             self.conn.execute("CREATE TABLE IF NOT EXISTS anchors (key TEXT PRIMARY KEY)")
         except (OSError, sqlite3.DatabaseError):
             self.conn = None  # a cache is an optimisation: work without it
@@ -76,13 +78,36 @@ class PageCache:
             return {}
         return out
 
+    def navs(self, blobs: list[str]) -> dict[str, ParsedPage]:
+        """Just title, aliases, headings and links: what link and orphan checks need."""
+        if self.conn is None or not blobs:
+            return {}
+        out: dict[str, ParsedPage] = {}
+        try:
+            for i in range(0, len(blobs), 900):
+                chunk = blobs[i : i + 900]
+                marks = ",".join("?" * len(chunk))
+                for blob, nav in self.conn.execute(
+                    f"SELECT blob, nav FROM pages WHERE v = ? AND blob IN ({marks})",
+                    [CACHE_VERSION, *chunk],
+                ):
+                    path, title, aliases, headings, links = json.loads(nav)
+                    out[blob] = ParsedPage(path=path, title=title, aliases=aliases,
+                                           headings=headings, links=[Link(*x) for x in links],
+                                           partial=True)
+        except (sqlite3.DatabaseError, ValueError, TypeError):
+            return {}
+        return out
+
     def store_pages(self, pages: dict[str, ParsedPage]) -> None:
         if self.conn is None or not pages:
             return
-        rows = [(b, CACHE_VERSION, json.dumps(_page_to_json(p))) for b, p in pages.items()]
+        rows = [(b, CACHE_VERSION, json.dumps(_page_to_json(p)),
+                 json.dumps([p.path, p.title, p.aliases, p.headings, p.links]))
+                for b, p in pages.items()]
         try:
             self.conn.execute("BEGIN")
-            self.conn.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?)", rows)
+            self.conn.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", rows)
             self.conn.execute("COMMIT")
         except sqlite3.DatabaseError:
             pass
@@ -111,8 +136,9 @@ class PageCache:
 
 
 def _page_to_json(p: ParsedPage) -> dict[str, Any]:
-    data = asdict(p)
+    data = asdict(p)  # NamedTuples become JSON arrays
     data.pop("text")
+    data.pop("partial")
     return data
 
 
@@ -120,9 +146,9 @@ def _page_from_json(d: dict[str, Any]) -> ParsedPage:
     return ParsedPage(
         path=d["path"], frontmatter=d["frontmatter"], frontmatter_error=d["frontmatter_error"],
         title=d["title"], aliases=d["aliases"], headings=d["headings"],
-        refs=[Ref(**r) for r in d["refs"]], definitions=[Definition(**x) for x in d["definitions"]],
-        undefined=[tuple(u) for u in d["undefined"]],  # type: ignore[misc]
-        links=[Link(**x) for x in d["links"]],
+        refs=[Ref(*r) for r in d["refs"]], definitions=[Definition(*x) for x in d["definitions"]],
+        undefined=[(u[0], u[1]) for u in d["undefined"]],
+        links=[Link(*x) for x in d["links"]],
     )
 
 
@@ -138,6 +164,7 @@ class WikiTree:
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
+        self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
         self._by_name: dict[str, list[str]] | None = None
@@ -155,6 +182,15 @@ class WikiTree:
     def load(self, paths: list[str]) -> None:
         """Parse ``paths`` (cached by blob id) so page()/page_error() answer at once."""
         todo = [p for p in paths if p not in self._parsed and p not in self._page_errors]
+        memo = self.cache.memo
+        for path in todo:
+            entry = self.entries.get(path)
+            hit = memo.get(entry.oid) if entry is not None else None
+            if hit is not None and hit.path == path:
+                self._parsed[path] = hit
+        todo = [p for p in todo if p not in self._parsed]
+        if not todo:
+            return
         cached = self.cache.pages([self.entries[p].oid for p in todo if p in self.entries])
         fresh: dict[str, ParsedPage] = {}
         for path in todo:
@@ -164,6 +200,7 @@ class WikiTree:
             hit = cached.get(entry.oid)
             if hit is not None and hit.path == path:
                 self._parsed[path] = hit
+                memo[entry.oid] = hit
                 continue
             text, error = self.page_text(path)
             if error is not None:
@@ -172,11 +209,45 @@ class WikiTree:
             page = parse_page(path, text or "")
             self._parsed[path] = page
             fresh[entry.oid] = page
+            memo[entry.oid] = page
         self.cache.store_pages(fresh)
 
     def page(self, path: str) -> ParsedPage | None:
         self.load([path])
         return self._parsed.get(path)
+
+    def load_nav(self, paths: list[str]) -> None:
+        """Make nav_page() answer for ``paths``, decoding only what links need."""
+        memo = self.cache.memo
+        todo = []
+        for path in paths:
+            if path in self._parsed or path in self._nav or path in self._page_errors:
+                continue
+            entry = self.entries.get(path)
+            if entry is None:
+                continue
+            hit = memo.get(entry.oid)
+            if hit is not None and hit.path == path:
+                self._nav[path] = hit
+            else:
+                todo.append(path)
+        navs = self.cache.navs([self.entries[p].oid for p in todo])
+        rest = []
+        for path in todo:
+            hit = navs.get(self.entries[path].oid)
+            if hit is not None and hit.path == path:
+                self._nav[path] = hit
+            else:
+                rest.append(path)
+        self.load(rest)
+
+    def nav_page(self, path: str) -> ParsedPage | None:
+        """A page's title, aliases, headings and links (refs may be absent)."""
+        if path in self._parsed:
+            return self._parsed[path]
+        if path not in self._nav:
+            self.load_nav([path])
+        return self._nav.get(path) or self._parsed.get(path)
 
     def page_error(self, path: str) -> str | None:
         self.load([path])
@@ -205,13 +276,13 @@ class WikiTree:
     def by_name(self) -> dict[str, list[str]]:
         """Lower-cased stem, path, title and aliases → pages (for [[links]])."""
         if self._by_name is None:
-            self.load(self.pages)
+            self.load_nav(self.pages)
             names: dict[str, list[str]] = {}
             for path in self.pages:
                 keys = {posixpath.splitext(posixpath.basename(path))[0].lower(),
                         path.lower(), path.removeprefix("wiki/").lower(),
                         path.removeprefix("wiki/").removesuffix(".md").lower()}
-                page = self._parsed.get(path)
+                page = self.nav_page(path)
                 if page is not None:
                     if page.title:
                         keys.add(page.title.lower())

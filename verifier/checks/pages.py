@@ -50,7 +50,7 @@ def check_pages(ctx: Context) -> list[Finding]:
 
 
 def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
-    page = tree.page(path)
+    page = tree.nav_page(path)
     if page is None:
         return []
     out = []
@@ -62,7 +62,7 @@ def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
             out.append((link.line, f"{shown} resolves to no page"))
             continue
         if link.anchor and target.endswith(".md"):
-            tpage = tree.page(target)
+            tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
                 out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
     return out
@@ -85,7 +85,7 @@ def check_links(ctx: Context) -> list[Finding]:
         if base is not None and path not in scope:
             before = {m for _, m in broken_links(base, path)} if path in base.entries else set()
             problems = [(ln, m) for ln, m in problems if m not in before]
-        page = tip.page(path)
+        page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0
         for line, message in problems:
             out.append(_f("link.broken", "major", path, line, message,
@@ -103,11 +103,11 @@ def check_links(ctx: Context) -> list[Finding]:
 def orphans(tree: WikiTree) -> set[str]:
     if "wiki/index.md" not in tree.entries:
         return {p for p in tree.pages if p not in STRUCTURAL}
-    tree.load(tree.pages)
+    tree.load_nav(tree.pages)
     seen = {"wiki/index.md"}
     todo = deque(["wiki/index.md"])
     while todo:
-        page = tree.page(todo.popleft())
+        page = tree.nav_page(todo.popleft())
         if page is None:
             continue
         for link in page.links:

@@ -1,0 +1,120 @@
+"""The pre-commit hooks, driven by the real `pre-commit` from a local copy of this project."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.helpers import git
+
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+PROJECT = Path(__file__).resolve().parents[1]
+SOURCE = "Owls hunt at night. Larks sing at dawn.\n"
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory):
+    """This project as a git repository pre-commit can install (current files, one commit)."""
+    dest = tmp_path_factory.mktemp("hookrepo") / "wikigate"
+    ignore = shutil.ignore_patterns(".git", ".venv", ".ci", "*.egg-info", "__pycache__", "tests",
+                                    "benchmarks", ".pytest_cache", ".hypothesis", "build")
+    shutil.copytree(PROJECT, dest, ignore=ignore)
+    git(dest, "init", "-q", "-b", "main")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-qm", "snapshot")
+    return dest, git(dest, "rev-parse", "HEAD").stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def wiki(tmp_path, hook_repo, pre_commit_home, monkeypatch):
+    repo_path, rev = hook_repo
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    ws = Workspace.init(tmp_path / "wiki")
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/birds.txt", SOURCE)
+    run.finalize(verify=False)
+    ws.close()
+    root = tmp_path / "wiki"
+    (root / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {repo_path}\n  rev: {rev}\n  hooks:\n"
+        "  - id: wikigate-citations\n  - id: wikigate-links\n"
+    )
+    git(root, "add", ".pre-commit-config.yaml")
+    git(root, "commit", "-qm", "pre-commit config")
+    proc = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=root,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def page(definition: str) -> str:
+    return f"---\ntitle: Owls\n---\n# Owls\n\nOwls hunt at night.[^1]\n\n[^1]: {definition}\n"
+
+
+def commit(root, files, message="edit"):
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+        git(root, "add", path)
+    return subprocess.run(["git", "commit", "-m", message], cwd=root, capture_output=True, text=True,
+                          env={**os.environ})
+
+
+def test_bad_quote_blocks_git_commit_with_a_located_message(wiki):
+    bad = page('raw/birds.txt — "Owls hunt all day."')
+    proc = commit(wiki, {"wiki/owls.md": bad,
+                         "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"})
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert "wiki/owls.md:8: citation.quote_not_found:" in out
+    assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "pre-commit config"
+
+
+def test_good_commit_passes_and_non_wiki_commit_is_untouched(wiki):
+    good = page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
+    proc = commit(wiki, {"wiki/owls.md": good,
+                         "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "citation.quote_not_found" not in proc.stdout
+    proc = commit(wiki, {"notes/todo.txt": "not a wiki page\n"}, "notes")
+    assert proc.returncode == 0
+    out = (proc.stdout + proc.stderr).replace(".", "")
+    assert out.count("(no files to check)Skipped") == 2
+
+
+def test_links_hook_checks_the_index_not_the_working_tree(wiki):
+    good = page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
+    # the staged page links to nothing that exists; the working tree copy would be fine
+    (wiki / "wiki").mkdir(exist_ok=True)
+    (wiki / "wiki" / "owls.md").write_text(good.replace("# Owls", "# Owls\n\n[[Ravens]]"))
+    git(wiki, "add", "wiki/owls.md")
+    (wiki / "wiki" / "owls.md").write_text(good)
+    proc = subprocess.run(["git", "commit", "-m", "x"], cwd=wiki, capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert "wiki/owls.md:6: link.broken: [[Ravens]] resolves to no page" in proc.stdout + proc.stderr
+
+
+def test_hook_paths_never_import_anthropic_or_github(tmp_path):
+    code = (
+        "import sys, runpy\n"
+        "sys.argv = ['wikigate-citations', 'wiki/index.md']\n"
+        "from wikigate.hooks import precommit, git_hooks, install\n"
+        "import wikigate.cli\n"
+        "try:\n    precommit.citations_main(['wiki/index.md'])\nexcept SystemExit:\n    pass\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'github'))\n"
+        "print('LOADED', bad)\n"
+    )
+    Workspace.init(tmp_path / "w").close()
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "w", capture_output=True, text=True)
+    assert "LOADED []" in proc.stdout, proc.stdout + proc.stderr
