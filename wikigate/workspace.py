@@ -16,10 +16,11 @@ from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import RUN_TYPES, Budget, RunRecord
 from .runid import new_run_id, now_iso, parse_iso
-from .store import Store
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
+
+    from .store import Store
 
     from .run import Run
 
@@ -128,6 +129,8 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
+            from .store import Store  # sqlite-utils stays off the hook paths
+
             path = self.telemetry_path()
             missing = not path.exists()
             self._store = Store(path)
@@ -145,6 +148,8 @@ class Workspace:
 
     def rebuild_telemetry(self) -> int:
         """Re-create the database from git notes and run branches; return runs indexed."""
+        from .store import Store
+
         if self._store is not None:
             self._store.close()
             self._store = None
