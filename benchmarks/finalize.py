@@ -40,8 +40,10 @@ def main() -> None:
             times.append(time.perf_counter() - t0)
             assert result.status == "committed", result
         ws.close()
-    print(f"finalize, {args.files}-file run, checked-out main, {args.repeat} runs: "
-          f"median {statistics.median(times):.3f}s  min {min(times):.3f}s  max {max(times):.3f}s")
+    print(
+        f"finalize, {args.files}-file run, checked-out main, {args.repeat} runs: "
+        f"median {statistics.median(times):.3f}s  min {min(times):.3f}s  max {max(times):.3f}s"
+    )
 
 
 if __name__ == "__main__":

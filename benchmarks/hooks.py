@@ -28,8 +28,9 @@ class CommitVerifier:
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def main() -> None:
@@ -38,7 +39,9 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=9)
     a = p.parse_args()
     wiki = a.wiki
-    hook = shutil.which("wikigate-citations") or str(Path(sys.executable).parent / "wikigate-citations")
+    hook = shutil.which("wikigate-citations") or str(
+        Path(sys.executable).parent / "wikigate-citations"
+    )
     pages = sorted(str(x.relative_to(wiki)) for x in (wiki / "wiki" / "topics").rglob("*.md"))[:5]
     for page in pages:
         path = wiki / page
@@ -50,16 +53,26 @@ def main() -> None:
         proc = subprocess.run([hook, *pages], cwd=wiki, capture_output=True, text=True)
         times.append(time.perf_counter() - t0)
     git(wiki, "reset", "-q", "--hard", "HEAD")
-    print(f"wikigate-citations, 5 staged pages: median {statistics.median(times[1:]):.3f}s "
-          f"(first {times[0]:.3f}s, exit {proc.returncode})")
+    print(
+        f"wikigate-citations, 5 staged pages: median {statistics.median(times[1:]):.3f}s "
+        f"(first {times[0]:.3f}s, exit {proc.returncode})"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp) / "server.git"
         git(Path(tmp), "clone", "-q", "--bare", str(wiki), str(bare))
-        subprocess.run([sys.executable, "-m", "wikigate", "hooks", "install", "--server", str(bare)],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "wikigate", "hooks", "install", "--server", str(bare)],
+            check=True,
+            capture_output=True,
+        )
         (bare / "wikigate.toml").write_text("[verifier]\nverify_on_push = true\n")
-        git(wiki, "remote", "remove", "bench", ) if "bench" in git(wiki, "remote").split() else None
+        git(
+            wiki,
+            "remote",
+            "remove",
+            "bench",
+        ) if "bench" in git(wiki, "remote").split() else None
         git(wiki, "remote", "add", "bench", str(bare))
         push_times = []
         for i in range(3):
@@ -73,13 +86,18 @@ def main() -> None:
             ws.close()
             # no notes pushed: the server verifies the 10-page change itself
             t0 = time.perf_counter()
-            proc = subprocess.run(["git", "-C", str(wiki), "push", "-q", "bench", "main"],
-                                  capture_output=True, text=True)
+            proc = subprocess.run(
+                ["git", "-C", str(wiki), "push", "-q", "bench", "main"],
+                capture_output=True,
+                text=True,
+            )
             push_times.append(time.perf_counter() - t0)
             assert proc.returncode == 0, proc.stderr
         git(wiki, "remote", "remove", "bench")
-    print(f"git push of a 10-page run, server verifies (verify_on_push): "
-          f"median {statistics.median(push_times):.2f}s (whole push, pre-receive included)")
+    print(
+        f"git push of a 10-page run, server verifies (verify_on_push): "
+        f"median {statistics.median(push_times):.2f}s (whole push, pre-receive included)"
+    )
 
 
 if __name__ == "__main__":

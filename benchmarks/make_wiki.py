@@ -15,17 +15,59 @@ import time
 from pathlib import Path
 
 import pygit2
+from wikigate.verifier.citation import format_tail
 
 from wikigate.gitrepo import signature
-from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
-WORDS = (
-    "river bridge harbour council ledger survey quarry engine signal archive mineral season "
-    "village treaty railway canal market chapel garrison voyage cargo orchard meadow lantern "
-    "furnace charter granary tannery beacon estuary causeway foundry vessel pasture mill "
-    "harvest timber copper weaver saddle anchor compass tide ferry lighthouse warehouse"
-).split()
+WORDS = [
+    "river",
+    "bridge",
+    "harbour",
+    "council",
+    "ledger",
+    "survey",
+    "quarry",
+    "engine",
+    "signal",
+    "archive",
+    "mineral",
+    "season",
+    "village",
+    "treaty",
+    "railway",
+    "canal",
+    "market",
+    "chapel",
+    "garrison",
+    "voyage",
+    "cargo",
+    "orchard",
+    "meadow",
+    "lantern",
+    "furnace",
+    "charter",
+    "granary",
+    "tannery",
+    "beacon",
+    "estuary",
+    "causeway",
+    "foundry",
+    "vessel",
+    "pasture",
+    "mill",
+    "harvest",
+    "timber",
+    "copper",
+    "weaver",
+    "saddle",
+    "anchor",
+    "compass",
+    "tide",
+    "ferry",
+    "lighthouse",
+    "warehouse",
+]
 
 
 def text_chunk(rng: random.Random, size: int) -> str:
@@ -89,8 +131,10 @@ def main() -> None:
         path = f"raw/source-{i:04d}.txt"
         files[path] = repo.create_blob(text.encode())
         sources.append((path, text))
-    print(f"raw: {n_sources} sources, {sum(len(t) for _, t in sources) / 2**20:.0f} MB "
-          f"({time.perf_counter() - t0:.1f}s)")
+    print(
+        f"raw: {n_sources} sources, {sum(len(t) for _, t in sources) / 2**20:.0f} MB "
+        f"({time.perf_counter() - t0:.1f}s)"
+    )
 
     per_page = max(1, a.citations // a.pages)
     names = [f"page-{i:05d}" for i in range(a.pages)]
@@ -98,9 +142,12 @@ def main() -> None:
     for h, members in enumerate(hubs):
         links = "\n".join(f"- [[{m}]]" for m in members)
         files[f"wiki/hubs/hub-{h:03d}.md"] = repo.create_blob(
-            f"---\ntitle: Hub {h}\n---\n# Hub {h}\n\n{links}\n".encode())
+            f"---\ntitle: Hub {h}\n---\n# Hub {h}\n\n{links}\n".encode()
+        )
     index = "\n".join(f"- [[Hub {h}]]" for h in range(len(hubs)))
-    files["wiki/index.md"] = repo.create_blob(f"---\ntitle: Index\n---\n# Index\n\n{index}\n".encode())
+    files["wiki/index.md"] = repo.create_blob(
+        f"---\ntitle: Index\n---\n# Index\n\n{index}\n".encode()
+    )
     for i, name in enumerate(names):
         body, defs = [], []
         for k in range(1, per_page + 1):
@@ -111,9 +158,15 @@ def main() -> None:
             body.append(f"The record states that {quote.lower()}.[^{k}]")
             defs.append(f"[^{k}]: {format_tail(path, None, quote, start)}")
         see = " ".join(f"[[{rng.choice(names)}]]" for _ in range(2))
-        page = (f"---\ntitle: Page {i}\naliases: [{name}]\n---\n# Page {i}\n\n"
-                + " ".join(body[: per_page // 2]) + f"\n\n## Details\n\n"
-                + " ".join(body[per_page // 2 :]) + f"\n\nSee also {see}.\n\n" + "\n".join(defs) + "\n")
+        page = (
+            f"---\ntitle: Page {i}\naliases: [{name}]\n---\n# Page {i}\n\n"
+            + " ".join(body[: per_page // 2])
+            + "\n\n## Details\n\n"
+            + " ".join(body[per_page // 2 :])
+            + f"\n\nSee also {see}.\n\n"
+            + "\n".join(defs)
+            + "\n"
+        )
         files[f"wiki/topics/{i // 100:03d}/{name}.md"] = repo.create_blob(page.encode())
     sig = signature(repo)
     tree = build_tree(repo, files)
@@ -121,8 +174,10 @@ def main() -> None:
     repo.references["refs/heads/main"].set_target(commit)
     repo.checkout_head(strategy=pygit2.enums.CheckoutStrategy.FORCE)
     ws.close()
-    print(f"wiki: {a.pages} pages, {a.pages * per_page} citations at {a.out} "
-          f"({time.perf_counter() - t0:.1f}s)")
+    print(
+        f"wiki: {a.pages} pages, {a.pages * per_page} citations at {a.out} "
+        f"({time.perf_counter() - t0:.1f}s)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from wikigate.verifier.api import verify_ref
 from wikigate.verifier.default import DeterministicVerifier, cache_path
+
 from wikigate.workspace import Workspace
 
 
@@ -35,8 +36,10 @@ def main() -> None:
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
     cold, report = timed(lambda: verify_ref(ws, "main", lint=True))
     s = report.summary
-    print(f"full verify, cold cache: {cold:.2f}s — {s.pages} pages, {s.citations} citations, "
-          f"{s.anchors_verified} anchors verified, {s.links} links, verdict {report.verdict}")
+    print(
+        f"full verify, cold cache: {cold:.2f}s — {s.pages} pages, {s.citations} citations, "
+        f"{s.anchors_verified} anchors verified, {s.links} links, verdict {report.verdict}"
+    )
     for c in report.checks:
         print(f"    {c.name:12} {c.status:8} {c.duration_ms / 1000:.2f}s")
     warm = [timed(lambda: verify_ref(ws, "main", lint=True))[0] for _ in range(a.repeat)]
@@ -44,19 +47,22 @@ def main() -> None:
 
     run = ws.start_run("cascade", "cli:bench")
     pages = [p for p in run.plan().paths()] or []
-    tree_pages = sorted(
-        e for e in _pages(ws) if e.startswith("wiki/topics/"))[:10]
+    tree_pages = sorted(e for e in _pages(ws) if e.startswith("wiki/topics/"))[:10]
     for path in tree_pages:
         text = (run.read(path) or b"").decode()
         run.stage_write(path, text.replace("## Details", "## Details\n\nA new paragraph.", 1))
     plan = run.plan()
     tree = ws.repo[run.tip()].tree
     verifier = DeterministicVerifier()
-    times = [timed(lambda: verifier.verify(run.run_id, ws, plan, tree)) for _ in range(a.repeat + 1)]
+    times = [
+        timed(lambda: verifier.verify(run.run_id, ws, plan, tree)) for _ in range(a.repeat + 1)
+    ]
     verdict = times[0][1]
-    print(f"10-page run verify: first {times[0][0]:.2f}s, then median "
-          f"{statistics.median(t for t, _ in times[1:]):.2f}s — verdict {verdict.verdict}, "
-          f"{len(verdict.findings)} findings")
+    print(
+        f"10-page run verify: first {times[0][0]:.2f}s, then median "
+        f"{statistics.median(t for t, _ in times[1:]):.2f}s — verdict {verdict.verdict}, "
+        f"{len(verdict.findings)} findings"
+    )
     del pages
     ws.close()
 

@@ -75,20 +75,27 @@ def pre_push(argv: list[str], stdin: str) -> int:
             continue
         moves_main = True
         if verdict_of(repo, local_sha) is None:
-            _err(f"wikigate: refusing to push main to {local_sha[:12]}: it has no commit or "
-                 "commit_override verdict in refs/notes/wikigate.",
-                 "  Land changes through a run (`wikigate run finalize`), or check this commit "
-                 "with `wikigate verify`.")
+            _err(
+                f"wikigate: refusing to push main to {local_sha[:12]}: it has no commit or "
+                "commit_override verdict in refs/notes/wikigate.",
+                "  Land changes through a run (`wikigate run finalize`), or check this commit "
+                "with `wikigate verify`.",
+            )
             return 1
     if moves_main and NOTES_REF in repo.references:
-        proc = subprocess.run(["git", "push", "--no-verify", "--quiet", remote,
-                               f"{NOTES_REF}:{NOTES_REF}"], capture_output=True, text=True)
+        proc = subprocess.run(
+            ["git", "push", "--no-verify", "--quiet", remote, f"{NOTES_REF}:{NOTES_REF}"],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
-            _err("wikigate: could not push refs/notes/wikigate along with main:",
-                 *("  " + ln for ln in proc.stderr.strip().splitlines()),
-                 "  Fetch and merge the remote notes (`git fetch origin "
-                 "refs/notes/wikigate:refs/notes/wikigate-remote && git notes --ref=wikigate "
-                 "merge -s union refs/notes/wikigate-remote`), then push again.")
+            _err(
+                "wikigate: could not push refs/notes/wikigate along with main:",
+                *("  " + ln for ln in proc.stderr.strip().splitlines()),
+                "  Fetch and merge the remote notes (`git fetch origin "
+                "refs/notes/wikigate:refs/notes/wikigate-remote && git notes --ref=wikigate "
+                "merge -s union refs/notes/wikigate-remote`), then push again.",
+            )
             return 1
     return 0
 
@@ -113,11 +120,13 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
             continue
         if not isinstance(commit, pygit2.Commit) or verdict_of(repo, new) is not None:
             continue
-        _err(f"wikigate: refusing to move main to {new[:12]}: no commit or commit_override "
-             "verdict in refs/notes/wikigate.",
-             "  Changes reach main through `wikigate run finalize` (or `wikigate verify override`).",
-             "  If `git merge --ff-only` stopped here, your index and files already show the "
-             "merged content; restore them with `git reset --merge HEAD`.")
+        _err(
+            f"wikigate: refusing to move main to {new[:12]}: no commit or commit_override "
+            "verdict in refs/notes/wikigate.",
+            "  Changes reach main through `wikigate run finalize` (or `wikigate verify override`).",
+            "  If `git merge --ff-only` stopped here, your index and files already show the "
+            "merged content; restore them with `git reset --merge HEAD`.",
+        )
         return 1
     return 0
 
@@ -133,7 +142,9 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     if quarantine:  # pushed objects are not in the odb proper until we accept them
         repo.odb.add_disk_alternate(quarantine)
     updates = [line.split() for line in stdin.splitlines() if len(line.split()) == 3]
-    notes_commit = next((new for _old, new, ref in updates if ref == NOTES_REF and new != ZERO), None)
+    notes_commit = next(
+        (new for _old, new, ref in updates if ref == NOTES_REF and new != ZERO), None
+    )
     mains = [(old, new) for old, new, ref in updates if ref == MAIN]
     if not mains:
         return 0  # run branches and everything else pass freely
@@ -144,12 +155,16 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     _serialize_pushes(repo.path)
     current = str(repo.references[MAIN].target) if MAIN in repo.references else ZERO
     if current != old:
-        _err("wikigate: main moved while you were pushing (another push won).",
-             "  Fetch, rebase your run onto the new main, verify again, and push again.")
+        _err(
+            "wikigate: main moved while you were pushing (another push won).",
+            "  Fetch, rebase your run onto the new main, verify again, and push again.",
+        )
         return 1
     if old != ZERO and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
-        _err(f"wikigate: main {old[:12]} → {new[:12]} is not a fast-forward.",
-             "  Rebase onto the server's main, verify again, and push again.")
+        _err(
+            f"wikigate: main {old[:12]} → {new[:12]} is not a fast-forward.",
+            "  Rebase onto the server's main, verify again, and push again.",
+        )
         return 1
     if old == ZERO:
         return 0  # creating main: the gate applies from the next update on
@@ -163,16 +178,17 @@ def _verify_on_push(repo: pygit2.Repository, old: str, new: str) -> int:
 
     ws = Workspace(repo)
     if not ws.config.verifier.verify_on_push:
-        _err(f"wikigate: refusing main → {new[:12]}: no commit or commit_override verdict "
-             "note for it in this push or on the server.",
-             "  Push refs/notes/wikigate together with main "
-             "(`git push origin main refs/notes/wikigate`), after `wikigate run finalize`.")
+        _err(
+            f"wikigate: refusing main → {new[:12]}: no commit or commit_override verdict "
+            "note for it in this push or on the server.",
+            "  Push refs/notes/wikigate together with main "
+            "(`git push origin main refs/notes/wikigate`), after `wikigate run finalize`.",
+        )
         return 1
     from wikigate.verifier.default import cache_path
     from wikigate.verifier.engine import verify_trees
 
-    report = verify_trees(repo, repo[new], repo[old], config=ws.config,
-                          cache_path=cache_path(ws))
+    report = verify_trees(repo, repo[new], repo[old], config=ws.config, cache_path=cache_path(ws))
     if report.verdict == "commit":
         return 0
     _err(f"wikigate: verification of main → {new[:12]} says {report.verdict}:")
@@ -223,8 +239,11 @@ def _serialize_pushes(git_dir: str) -> None:
     os.close(fd)
 
 
-HOOKS = {"pre-push": pre_push, "reference-transaction": reference_transaction,
-         "pre-receive": pre_receive}
+HOOKS = {
+    "pre-push": pre_push,
+    "reference-transaction": reference_transaction,
+    "pre-receive": pre_receive,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,18 +26,24 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("CARGO_HOME", str(tools / "cargo"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     for var, value in {
-        "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",
-        "GIT_COMMITTER_NAME": "Test Committer", "GIT_COMMITTER_EMAIL": "committer@example.invalid",
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Committer",
+        "GIT_COMMITTER_EMAIL": "committer@example.invalid",
     }.items():
         monkeypatch.setenv(var, value)
     monkeypatch.delenv("WIKIGATE_VERIFIER", raising=False)
     monkeypatch.delenv("WIKIGATE_TELEMETRY_DB", raising=False)
     monkeypatch.delenv("WIKIGATE_RUN_TIMEOUT_MINUTES", raising=False)
     # pythonpath for subprocesses that load the test verifier plug-in
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    )
     yield
     leaked = [p.name for p in home.iterdir()] if home.exists() else []
-    assert not [p for p in leaked if p not in (".config", ".cache")], f"test wrote to $HOME: {leaked}"
+    assert not [p for p in leaked if p not in (".config", ".cache")], (
+        f"test wrote to $HOME: {leaked}"
+    )
 
 
 @pytest.fixture

@@ -27,7 +27,11 @@ def state(repo):
     """Everything a bad command must leave alone: refs and the runs table."""
     refs = git(repo, "for-each-ref", "--format=%(refname) %(objectname)").stdout
     db = repo / ".git" / "wikigate" / "telemetry.db"
-    rows = sqlite3.connect(db).execute("SELECT * FROM runs ORDER BY run_id").fetchall() if db.exists() else []
+    rows = (
+        sqlite3.connect(db).execute("SELECT * FROM runs ORDER BY run_id").fetchall()
+        if db.exists()
+        else []
+    )
     return refs, rows
 
 
@@ -35,7 +39,9 @@ def test_scripted_run_commits_and_lists(repo):
     run = start(repo)
     assert "\n" not in run and len(run.split("-")) == 4
     page = "---\ntitle: A\n---\n# A\n\nText.\n"
-    assert wikigate(repo, "run", "write", run, "wiki/a.md", "--from", "-", stdin=page).returncode == 0
+    assert (
+        wikigate(repo, "run", "write", run, "wiki/a.md", "--from", "-", stdin=page).returncode == 0
+    )
     fin = wikigate(repo, "run", "finalize", run)
     assert fin.returncode == 0 and fin.stdout.startswith(f"committed {run}")
     assert (repo / "wiki" / "a.md").read_text() == page
@@ -86,8 +92,13 @@ def test_bad_input_gives_one_line_error_and_changes_nothing(repo, args, stdin, m
     import os
     import subprocess
     import sys
-    proc = subprocess.run([sys.executable, "-m", "wikigate", "-C", str(repo), *argv],
-                          capture_output=True, input=data, env=os.environ)
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(repo), *argv],
+        capture_output=True,
+        input=data,
+        env=os.environ,
+    )
     if message is None:
         assert proc.returncode == 0
         return
@@ -108,7 +119,9 @@ def test_finalizing_a_terminal_run_is_refused(repo):
 
 
 def test_usage_errors_exit_2(repo):
-    assert wikigate(repo, "run", "start", "--type", "poem", "--triggered-by", "cli:x").returncode == 2
+    assert (
+        wikigate(repo, "run", "start", "--type", "poem", "--triggered-by", "cli:x").returncode == 2
+    )
     proc = wikigate(repo, "run", "start", "--type", "ingest", "--triggered-by", "email:x")
     assert proc.returncode == 2 and "mcp:<tool>" in proc.stderr
     assert wikigate(repo, "runs", "list", "--status", "done").returncode == 2

@@ -44,8 +44,12 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
         run = ws.start_run("ingest", "cli:ingest")
         run.stage_write(f"wiki/p{i}.md", f"# P{i}\n")
         before, staged = ws.repo.references[MAIN].target, run.tip()
-        proc = subprocess.Popen(finalize_cmd(repo, run.run_id), env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            finalize_cmd(repo, run.run_id),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0, span))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -89,9 +93,19 @@ def test_concurrent_finalizers_lose_nothing(tmp_path, writers):
     clash = ws.start_run("cascade", "cli:cascade")
     clash.stage_write("wiki/page0.md", "# Page 0, other text\n")
     runs.append(clash.run_id)
-    procs = [subprocess.Popen(finalize_cmd(repo, r), env=plugin_env(), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for r in runs]
-    results = {r: p.communicate(timeout=120) + (p.returncode,) for r, p in zip(runs, procs)}
+    procs = [
+        subprocess.Popen(
+            finalize_cmd(repo, r),
+            env=plugin_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for r in runs
+    ]
+    results = {
+        r: p.communicate(timeout=120) + (p.returncode,) for r, p in zip(runs, procs, strict=False)
+    }
     rows = {r["run_id"]: r for r in ws.store.list()}
     head = ws.repo[ws.repo.references[MAIN].target]
     history = list(ws.repo.walk(head.id))

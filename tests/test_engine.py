@@ -8,10 +8,9 @@ import sqlite3
 import pygit2
 import pytest
 from support.helpers import git
-from support.markers_verifier import MarkersVerifier
 
 from wikigate.errors import RunError
-from wikigate.gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, read_note
+from wikigate.gitrepo import FAILED_PREFIX, MAIN, read_note
 from wikigate.models import Budget
 from wikigate.run import ReplaceFailed
 from wikigate.workspace import Workspace
@@ -51,7 +50,9 @@ def test_init_on_existing_repo_adds_only_what_is_missing(tmp_path):
     status = git(root, "status", "--porcelain").stdout
     assert status == "A  notes.txt\n"
     assert git(root, "log", "--format=%s").stdout.splitlines() == [
-        "wikigate: add workspace files", "mine"]
+        "wikigate: add workspace files",
+        "mine",
+    ]
 
 
 def test_commit_lifecycle_fast_forwards_checked_out_main(ws):
@@ -221,8 +222,12 @@ def test_sweep_abandons_old_pending_and_dead_verifying_runs(ws, monkeypatch):
     old.stage_write("wiki/a.md", page("A"))
     dead = ws.start_run("ingest", "cli:ingest")
     with ws.store.immediate():  # a finalizer that died mid-verification
-        ws.store.update_run(dead.run_id, status="verifying", finalizer_pid=2**22 + 7,
-                            finalizer_host=os.uname().nodename)
+        ws.store.update_run(
+            dead.run_id,
+            status="verifying",
+            finalizer_pid=2**22 + 7,
+            finalizer_host=os.uname().nodename,
+        )
     assert ws.sweep() == [dead.run_id]
     assert ws.store.get(old.run_id)["status"] == "pending"
     monkeypatch.setenv("WIKIGATE_RUN_TIMEOUT_MINUTES", "0")
@@ -239,8 +244,12 @@ def test_sweep_recovers_run_whose_finalizer_died_after_moving_main(ws):
     run.stage_write("wiki/a.md", page("A"))
     tip = run.tip()
     with ws.store.immediate():
-        ws.store.update_run(run.run_id, status="verifying", finalizer_pid=2**22 + 7,
-                            finalizer_host=os.uname().nodename)
+        ws.store.update_run(
+            run.run_id,
+            status="verifying",
+            finalizer_pid=2**22 + 7,
+            finalizer_host=os.uname().nodename,
+        )
     ws.repo.references[MAIN].set_target(tip)  # the ref moved, then the process died
     ws.sweep()
     row = ws.store.get(run.run_id)
@@ -252,8 +261,11 @@ def snapshot(path):
     conn = sqlite3.connect(path)
     conn.row_factory = sqlite3.Row
     out = {}
-    for table, key in (("runs", "run_id"), ("findings", "run_id, loop, code, line"),
-                       ("overrides", "run_id")):
+    for table, key in (
+        ("runs", "run_id"),
+        ("findings", "run_id, loop, code, line"),
+        ("overrides", "run_id"),
+    ):
         rows = [dict(r) for r in conn.execute(f"SELECT * FROM {table} ORDER BY {key}")]
         for r in rows:
             r.pop("id", None)
@@ -313,8 +325,13 @@ def test_run_metadata_travels_with_the_branch(ws, tmp_path):
     from wikigate.run import read_plan
 
     repo = pygit2.Repository(str(clone))
-    plan = read_plan(repo, repo.references["refs/heads/" + run.branch.removeprefix("refs/heads/")].target)
+    plan = read_plan(
+        repo, repo.references["refs/heads/" + run.branch.removeprefix("refs/heads/")].target
+    )
     assert plan.meta.run_type == "ingest" and plan.meta.budget.usd == 2.0
     assert plan.meta.usage.input_tokens == 5
     assert [(op.kind, op.path) for op in plan.ops] == [
-        ("start", None), ("write", "wiki/a.md"), ("usage", None)]
+        ("start", None),
+        ("write", "wiki/a.md"),
+        ("usage", None),
+    ]

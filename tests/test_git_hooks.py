@@ -15,7 +15,9 @@ PY = sys.executable
 
 
 def wikigate_cli(cwd, *args):
-    return subprocess.run([PY, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True)
+    return subprocess.run(
+        [PY, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True
+    )
 
 
 def verified_run(ws, name, text="# Page\n"):
@@ -169,9 +171,15 @@ def test_racing_pushes_exactly_one_wins(server, tmp_path):
         verified_run(cws, name)
         cws.close()
         clients.append(path)
-    procs = [subprocess.Popen(["git", "-C", str(p), "push", "origin", "main", "refs/notes/wikigate"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for p in clients]
+    procs = [
+        subprocess.Popen(
+            ["git", "-C", str(p), "push", "origin", "main", "refs/notes/wikigate"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in clients
+    ]
     results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]
     codes = sorted(code for code, _ in results)
     assert codes[0] == 0 and codes[1] != 0, results

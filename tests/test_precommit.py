@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from support.helpers import git
-
 from wikigate.verifier.citation import format_tail
+
 from wikigate.workspace import Workspace
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -22,8 +22,18 @@ SOURCE = "Owls hunt at night. Larks sing at dawn.\n"
 def hook_repo(tmp_path_factory):
     """This project as a git repository pre-commit can install (current files, one commit)."""
     dest = tmp_path_factory.mktemp("hookrepo") / "wikigate"
-    ignore = shutil.ignore_patterns(".git", ".venv", ".ci", "*.egg-info", "__pycache__", "tests",
-                                    "benchmarks", ".pytest_cache", ".hypothesis", "build")
+    ignore = shutil.ignore_patterns(
+        ".git",
+        ".venv",
+        ".ci",
+        "*.egg-info",
+        "__pycache__",
+        "tests",
+        "benchmarks",
+        ".pytest_cache",
+        ".hypothesis",
+        "build",
+    )
     shutil.copytree(PROJECT, dest, ignore=ignore)
     git(dest, "init", "-q", "-b", "main")
     git(dest, "add", "-A")
@@ -52,8 +62,9 @@ def wiki(tmp_path, hook_repo, pre_commit_home, monkeypatch):
     )
     git(root, "add", ".pre-commit-config.yaml")
     git(root, "commit", "-qm", "pre-commit config")
-    proc = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=root,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=root, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     return root
 
@@ -67,14 +78,21 @@ def commit(root, files, message="edit"):
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(text)
         git(root, "add", path)
-    return subprocess.run(["git", "commit", "-m", message], cwd=root, capture_output=True, text=True,
-                          env={**os.environ})
+    return subprocess.run(
+        ["git", "commit", "-m", message],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+    )
 
 
 def test_bad_quote_blocks_git_commit_with_a_located_message(wiki):
     bad = page('raw/birds.txt — "Owls hunt all day."')
-    proc = commit(wiki, {"wiki/owls.md": bad,
-                         "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"})
+    proc = commit(
+        wiki,
+        {"wiki/owls.md": bad, "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"},
+    )
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     assert "wiki/owls.md:8: citation.quote_not_found:" in out
@@ -83,8 +101,10 @@ def test_bad_quote_blocks_git_commit_with_a_located_message(wiki):
 
 def test_good_commit_passes_and_non_wiki_commit_is_untouched(wiki):
     good = page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
-    proc = commit(wiki, {"wiki/owls.md": good,
-                         "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"})
+    proc = commit(
+        wiki,
+        {"wiki/owls.md": good, "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"},
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "citation.quote_not_found" not in proc.stdout
     proc = commit(wiki, {"notes/todo.txt": "not a wiki page\n"}, "notes")
@@ -102,7 +122,9 @@ def test_links_hook_checks_the_index_not_the_working_tree(wiki):
     (wiki / "wiki" / "owls.md").write_text(good)
     proc = subprocess.run(["git", "commit", "-m", "x"], cwd=wiki, capture_output=True, text=True)
     assert proc.returncode != 0
-    assert "wiki/owls.md:6: link.broken: [[Ravens]] resolves to no page" in proc.stdout + proc.stderr
+    assert (
+        "wiki/owls.md:6: link.broken: [[Ravens]] resolves to no page" in proc.stdout + proc.stderr
+    )
 
 
 def test_hook_paths_never_import_anthropic_or_github(tmp_path):
@@ -116,5 +138,7 @@ def test_hook_paths_never_import_anthropic_or_github(tmp_path):
         "print('LOADED', bad)\n"
     )
     Workspace.init(tmp_path / "w").close()
-    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "w", capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path / "w", capture_output=True, text=True
+    )
     assert "LOADED []" in proc.stdout, proc.stdout + proc.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 import pygit2
@@ -9,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
-
-from wikigate.config import Config
-from wikigate.errors import WikigateError
 from wikigate.verifier.api import anchor_tail
 from wikigate.verifier.citation import CitationSyntaxError, parse_definition
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree
+
+from wikigate.config import Config
+from wikigate.errors import WikigateError
 
 alphabet = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r")
 source_text = st.text(alphabet=alphabet, min_size=5, max_size=300)
@@ -39,15 +40,18 @@ def citation_findings(repo, source, definition):
     return [f for f in report.findings if f.code.startswith(("citation.", "verifier."))]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data(), source=source_text)
 def test_anchor_always_verifies_and_any_mutation_is_caught(repo, data, source):
     start = data.draw(st.integers(0, len(source) - 1))
     end = data.draw(st.integers(start + 1, min(len(source), start + 40)))
     quote = source[start:end]
     assume(source.count(quote) == 1 and quote.strip() == quote and quote)
-    tree = WikiTree(repo, commit_files(repo, None, {"raw/src.txt": source.encode()}).tree,
-                    PageCache(None))
+    tree = WikiTree(
+        repo, commit_files(repo, None, {"raw/src.txt": source.encode()}).tree, PageCache(None)
+    )
     tail = anchor_tail(FakeWs(repo), "raw/src.txt", quote, None, tree)
     c = parse_definition(tail)
     assert (c.quote, c.offset) == (quote, source.index(quote))
@@ -57,7 +61,7 @@ def test_anchor_always_verifies_and_any_mutation_is_caught(repo, data, source):
     if mutation == "quote":
         i = data.draw(st.integers(0, len(quote) - 1))
         new_char = data.draw(alphabet.filter(lambda ch: ch != quote[i]))
-        bad = tail.replace(_json(quote), _json(quote[:i] + new_char + quote[i + 1:]), 1)
+        bad = tail.replace(_json(quote), _json(quote[:i] + new_char + quote[i + 1 :]), 1)
     elif mutation == "offset":
         delta = data.draw(st.integers(-5, 5).filter(lambda d: d != 0 and c.offset + d >= 0))
         bad = tail.replace(f"{{@{c.offset} ", f"{{@{c.offset + delta} ", 1)
@@ -78,14 +82,50 @@ def _json(s):
     return json.dumps(s, ensure_ascii=False)
 
 
-md_atoms = st.sampled_from([
-    "# Title\n", "## Sub heading\n", "---\n", "title: x\n", "aliases: [a, b]\n", "- item[^1]\n",
-    "[^1]: raw/a.txt — \"q\" {@0 sha256:" + "a" * 64 + "}\n", "[^2]: ", "\"", "{@", "}", "[^",
-    "]", "[[", "]]", "[[Page|label]]", "[[#Heading]]", "[t](x.md#h)", "`[^1]`", "```\n",
-    "::: disputed\n", ":::\n", "| a | b[^1] |\n|---|---|\n| c | d |\n", "Sentence. ", "\n\n",
-    "—", "--", "p.3", ", ", "\\", "\t", "> quote\n", "<div>", "*", "_", "\u00e9", "\U0001f600",
-])
-pages = st.lists(st.one_of(md_atoms, st.text(alphabet=alphabet, max_size=12)), max_size=40).map("".join)
+md_atoms = st.sampled_from(
+    [
+        "# Title\n",
+        "## Sub heading\n",
+        "---\n",
+        "title: x\n",
+        "aliases: [a, b]\n",
+        "- item[^1]\n",
+        '[^1]: raw/a.txt — "q" {@0 sha256:' + "a" * 64 + "}\n",
+        "[^2]: ",
+        '"',
+        "{@",
+        "}",
+        "[^",
+        "]",
+        "[[",
+        "]]",
+        "[[Page|label]]",
+        "[[#Heading]]",
+        "[t](x.md#h)",
+        "`[^1]`",
+        "```\n",
+        "::: disputed\n",
+        ":::\n",
+        "| a | b[^1] |\n|---|---|\n| c | d |\n",
+        "Sentence. ",
+        "\n\n",
+        "—",
+        "--",
+        "p.3",
+        ", ",
+        "\\",
+        "\t",
+        "> quote\n",
+        "<div>",
+        "*",
+        "_",
+        "\u00e9",
+        "\U0001f600",
+    ]
+)
+pages = st.lists(st.one_of(md_atoms, st.text(alphabet=alphabet, max_size=12)), max_size=40).map(
+    "".join
+)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -93,26 +133,29 @@ pages = st.lists(st.one_of(md_atoms, st.text(alphabet=alphabet, max_size=12)), m
 def test_parser_never_crashes_on_generated_pages(text):
     page = parse_page("wiki/x.md", text)
     for d in page.definitions:
-        try:
+        with contextlib.suppress(CitationSyntaxError):
             parse_definition(d.tail)
-        except CitationSyntaxError:
-            pass
     for ref in page.refs:
         assert "\x00" not in ref.claim and ref.line >= 1
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=pages, index=pages)
 def test_full_verify_of_generated_pages_yields_only_findings(repo, text, index):
-    tip = commit_files(repo, None, {"raw/a.txt": "q and more", "wiki/x.md": text,
-                                    "wiki/index.md": index})
+    tip = commit_files(
+        repo, None, {"raw/a.txt": "q and more", "wiki/x.md": text, "wiki/index.md": index}
+    )
     base = commit_files(repo, None, {"raw/a.txt": "q and more", "wiki/index.md": "# I\n"})
     report = verify_trees(repo, tip, base, config=Config())
     assert not [f for f in report.findings if f.code == "verifier.error"], report.findings
 
 
 def test_anchor_refuses_repeated_and_missing_quotes(repo):
-    tree = WikiTree(repo, commit_files(repo, None, {"raw/src.txt": b"ab ab ab"}).tree, PageCache(None))
+    tree = WikiTree(
+        repo, commit_files(repo, None, {"raw/src.txt": b"ab ab ab"}).tree, PageCache(None)
+    )
     with pytest.raises(WikigateError, match=r"occurs 3 times .*offset 0 \(line 1\), offset 3"):
         anchor_tail(FakeWs(repo), "raw/src.txt", "ab", None, tree)
     with pytest.raises(WikigateError, match="does not occur"):

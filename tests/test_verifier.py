@@ -7,12 +7,12 @@ import json
 import pygit2
 import pytest
 from support.trees import LINK, commit_files
-
-from wikigate.config import Config, parse_config
-from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.report import SCHEMA_VERSION, json_schema, load_report
+
+from wikigate.config import Config, parse_config
+from wikigate.models import Budget, Plan, RunMeta
 
 SOURCE = (
     "Cats sleep for sixteen hours a day.\n"
@@ -30,7 +30,9 @@ def cats(body_and_defs: str, title: str = "Cats") -> str:
     return f"---\ntitle: {title}\n---\n# {title}\n\n{body_and_defs}\n"
 
 
-GOOD = cats(f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}")
+GOOD = cats(
+    f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}"
+)
 
 
 @pytest.fixture
@@ -40,21 +42,53 @@ def repo(tmp_path):
 
 @pytest.fixture
 def base(repo):
-    return commit_files(repo, None, {"raw/animals.txt": SOURCE, "wiki/index.md": INDEX,
-                                     "wiki/log.md": "# Log\n", "wiki/cats.md": GOOD})
+    return commit_files(
+        repo,
+        None,
+        {
+            "raw/animals.txt": SOURCE,
+            "wiki/index.md": INDEX,
+            "wiki/log.md": "# Log\n",
+            "wiki/cats.md": GOOD,
+        },
+    )
 
 
-def verify(repo, base, files, *, config=None, plan_type=None, budget=None, usage=None,
-           strictness=None, judge=None, lint=False):
+def verify(
+    repo,
+    base,
+    files,
+    *,
+    config=None,
+    plan_type=None,
+    budget=None,
+    usage=None,
+    strictness=None,
+    judge=None,
+    lint=False,
+):
     tip = commit_files(repo, base.id, files)
     plan = None
     if plan_type:
-        meta = RunMeta(run_id="r", run_type=plan_type, triggered_by="cli:t", base=str(base.id),
-                       started_at="2026-01-01T00:00:00Z", budget=budget or Budget(),
-                       usage=usage or Budget())
+        meta = RunMeta(
+            run_id="r",
+            run_type=plan_type,
+            triggered_by="cli:t",
+            base=str(base.id),
+            started_at="2026-01-01T00:00:00Z",
+            budget=budget or Budget(),
+            usage=usage or Budget(),
+        )
         plan = Plan(meta=meta, ops=[], tip=str(tip.id))
-    return verify_trees(repo, tip, None if lint else base, config=config or Config(), plan=plan,
-                        strictness=strictness, judge=judge)
+    return verify_trees(
+        repo,
+        tip,
+        None if lint else base,
+        config=config or Config(),
+        plan=plan,
+        strictness=strictness,
+        judge=judge,
+    )
 
 
 def codes(report):
@@ -70,11 +104,21 @@ def test_anchored_citation_commits(repo, base):
 @pytest.mark.parametrize(
     ("definition", "code", "message"),
     [
-        (tail("Cats sleep for sixteen hours a day.")[:-65] + "0" * 64 + "}",
-         "citation.hash_mismatch", "footnote records 000000000000"),
-        (format_tail("raw/animals.txt", None, "Dogs may bark at night.", 3),
-         "citation.anchor_mismatch", "the quote is at offset 36, line 2"),
-        ('raw/animals.txt — "Cats sleep all day long."', "citation.quote_not_found", "does not occur"),
+        (
+            tail("Cats sleep for sixteen hours a day.")[:-65] + "0" * 64 + "}",
+            "citation.hash_mismatch",
+            "footnote records 000000000000",
+        ),
+        (
+            format_tail("raw/animals.txt", None, "Dogs may bark at night.", 3),
+            "citation.anchor_mismatch",
+            "the quote is at offset 36, line 2",
+        ),
+        (
+            'raw/animals.txt — "Cats sleep all day long."',
+            "citation.quote_not_found",
+            "does not occur",
+        ),
         ('raw/nope.txt — "x"', "citation.source_missing", "does not exist"),
         ('raw/../etc/passwd — "x"', "citation.source_outside_raw", "escapes raw/"),
         ('/etc/passwd — "x"', "citation.source_outside_raw", "escapes raw/"),
@@ -95,7 +139,7 @@ def test_citation_findings_are_critical_and_located(repo, base, definition, code
 
 
 def test_quote_only_footnote_is_major_and_critical_under_paranoid(repo, base):
-    page = cats(f"Dogs may bark at night.[^1]\n\n[^1]: animals.txt -- \"Dogs may bark at night.\"")
+    page = cats('Dogs may bark at night.[^1]\n\n[^1]: animals.txt -- "Dogs may bark at night."')
     report = verify(repo, base, {"wiki/cats.md": page}, lint=True)
     assert codes(report) == [("citation.anchor_missing", "major")]
     assert report.verdict == "revise" and "{@36 sha256:" in report.findings[0].hint
@@ -111,17 +155,20 @@ def test_reference_definition_pairing_and_code_spans(repo, base):
         f"[^7]: {tail('Dogs may bark at night.')}"
     )
     report = verify(repo, base, {"wiki/cats.md": page})
-    found = {(f.code, f.severity, f.message.split(' ')[0]) for f in report.findings}
+    found = {(f.code, f.severity, f.message.split(" ")[0]) for f in report.findings}
     assert ("citation.syntax", "critical", "reference") in found  # [^9] undefined
     assert ("citation.syntax", "minor", "[^7]") in found  # defined, never referenced
     assert not any("[^2]" in f.message or "[^3]" in f.message for f in report.findings)
 
 
 def test_ambiguous_bare_source_and_symlink_source(repo, base):
-    with_dupe = commit_files(repo, base.id, {"raw/other/animals.txt": SOURCE,
-                                             "raw/link.txt": (LINK, "/etc/passwd")})
-    page = cats(f"Dogs may bark at night.[^1] Link.[^2]\n\n[^1]: {tail('Dogs may bark at night.', 'animals.txt')}\n"
-                '[^2]: raw/link.txt — "root"')
+    with_dupe = commit_files(
+        repo, base.id, {"raw/other/animals.txt": SOURCE, "raw/link.txt": (LINK, "/etc/passwd")}
+    )
+    page = cats(
+        f"Dogs may bark at night.[^1] Link.[^2]\n\n[^1]: {tail('Dogs may bark at night.', 'animals.txt')}\n"
+        '[^2]: raw/link.txt — "root"'
+    )
     report = verify(repo, with_dupe, {"wiki/cats.md": page})
     assert ("citation.source_ambiguous", "major") in codes(report)
     outside = [f for f in report.findings if f.code == "citation.source_outside_raw"]
@@ -134,21 +181,28 @@ def test_ambiguous_bare_source_and_symlink_source(repo, base):
         ("Cats sleep for 20 hours a day.", "Cats sleep for sixteen hours a day.", "number"),
         ("Dogs must bark at night.", "Dogs may bark at night.", "modal: claim has [must]"),
         ("Owls are the fastest birds.", "Owls are not the fastest birds.", "negation"),
-        ("Cats sleep the most, sixteen hours a day.", "Cats sleep for sixteen hours a day.",
-         "superlative: claim has [most]"),
+        (
+            "Cats sleep the most, sixteen hours a day.",
+            "Cats sleep for sixteen hours a day.",
+            "superlative: claim has [most]",
+        ),
     ],
 )
 def test_semantic_judge_flags_conflicts_with_words(repo, base, claim, quote, words):
     page = cats(f"{claim}[^1]\n\n[^1]: {tail(quote)}")
     report = verify(repo, base, {"wiki/cats.md": page})
     conflicts = [f for f in report.findings if f.code == "citation.semantic_conflict"]
-    assert len(conflicts) == 1 and words in conflicts[0].message and conflicts[0].severity == "major"
+    assert (
+        len(conflicts) == 1 and words in conflicts[0].message and conflicts[0].severity == "major"
+    )
     assert conflicts[0].claim == claim
 
 
 def test_semantic_judge_accepts_faithful_claim(repo, base):
-    page = cats(f"As the source says, cats sleep for sixteen hours a day.[^1]\n\n"
-                f"[^1]: {tail('Cats sleep for sixteen hours a day.')}")
+    page = cats(
+        f"As the source says, cats sleep for sixteen hours a day.[^1]\n\n"
+        f"[^1]: {tail('Cats sleep for sixteen hours a day.')}"
+    )
     assert verify(repo, base, {"wiki/cats.md": page}, lint=True).verdict == "commit"
 
 
@@ -166,15 +220,22 @@ def test_page_checks(repo, base):
     assert ("page.uncited", "wiki/cats.md") in found
     assert ("page.orphan", "wiki/lonely.md") in found
     broken = sorted(f.message for f in report.findings if f.code == "link.broken")
-    assert broken == ["(cats.md#nope): wiki/cats.md has no heading #nope",
-                      "[[Nowhere]] resolves to no page"]
+    assert broken == [
+        "(cats.md#nope): wiki/cats.md has no heading #nope",
+        "[[Nowhere]] resolves to no page",
+    ]
 
 
 def test_links_resolve_by_stem_path_title_alias_and_heading(repo, base):
-    other = ("---\ntitle: Felines Overview\naliases: [Moggies]\n---\n# Felines Overview\n\n"
-             "## Sleep Habits\n\n" + f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}\n")
-    index = INDEX + ("- [[felines]] [[sub/felines]] [[Felines Overview]] [[moggies]] "
-                     "[[Felines#Sleep Habits]] [s](sub/felines.md#sleep-habits) [w](https://x.example)\n")
+    other = (
+        "---\ntitle: Felines Overview\naliases: [Moggies]\n---\n# Felines Overview\n\n"
+        "## Sleep Habits\n\n"
+        + f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}\n"
+    )
+    index = INDEX + (
+        "- [[felines]] [[sub/felines]] [[Felines Overview]] [[moggies]] "
+        "[[Felines#Sleep Habits]] [s](sub/felines.md#sleep-habits) [w](https://x.example)\n"
+    )
     report = verify(repo, base, {"wiki/sub/felines.md": other, "wiki/index.md": index})
     assert report.verdict == "commit", report.findings
 
@@ -184,13 +245,19 @@ def test_required_frontmatter_fields_from_config(repo, base):
     page = GOOD.replace("title: Cats", "title: Cats\nstatus: 3")
     report = verify(repo, base, {"wiki/cats.md": page}, config=config)
     messages = sorted(f.message for f in report.findings if f.code == "page.frontmatter")
-    assert messages == ["front matter field 'status' should be str, not int",
-                        "front matter lacks the required field 'reviewed' (bool)"]
+    assert messages == [
+        "front matter field 'status' should be str, not int",
+        "front matter lacks the required field 'reviewed' (bool)",
+    ]
 
 
 def test_run_path_and_raw_checks(repo, base):
-    report = verify(repo, base, {"raw/animals.txt": SOURCE + "more\n", "README.md": "hi",
-                                 "raw/new.txt": "new"}, plan_type="cascade")
+    report = verify(
+        repo,
+        base,
+        {"raw/animals.txt": SOURCE + "more\n", "README.md": "hi", "raw/new.txt": "new"},
+        plan_type="cascade",
+    )
     found = {(f.code, f.path) for f in report.findings}
     assert ("run.raw_write", "raw/animals.txt") in found  # modified
     assert ("run.raw_write", "raw/new.txt") in found  # added outside ingest
@@ -198,7 +265,10 @@ def test_run_path_and_raw_checks(repo, base):
     ingest = verify(repo, base, {"raw/new.txt": "new"}, plan_type="ingest")
     assert not [f for f in ingest.findings if f.code.startswith("run.raw")]
     deleted = verify(repo, base, {"raw/animals.txt": None}, plan_type="ingest")
-    assert "deletes or renames" in [f for f in deleted.findings if f.code == "run.raw_write"][0].message
+    assert (
+        "deletes or renames"
+        in [f for f in deleted.findings if f.code == "run.raw_write"][0].message
+    )
 
 
 def test_convergence(repo, base):
@@ -206,24 +276,35 @@ def test_convergence(repo, base):
     report = verify(repo, base, {"wiki/cats.md": altered})
     conv = [f for f in report.findings if f.code == "run.convergence"]
     assert conv and conv[0].severity == "critical" and conv[0].line == 6
-    hedged = GOOD.replace(
-        "Cats sleep for sixteen hours a day.[^1]\n",
-        "::: disputed\nCats sleep for sixteen hours a day.[^1]\n\n"
-        "**Updated 2026-11-21 per raw/animals.txt:** Dogs may bark at night.[^2]\n:::\n",
-    ) + f"[^2]: {tail('Dogs may bark at night.')}\n"
-    assert not [f for f in verify(repo, base, {"wiki/cats.md": hedged}).findings
-                if f.code == "run.convergence"]
+    hedged = (
+        GOOD.replace(
+            "Cats sleep for sixteen hours a day.[^1]\n",
+            "::: disputed\nCats sleep for sixteen hours a day.[^1]\n\n"
+            "**Updated 2026-11-21 per raw/animals.txt:** Dogs may bark at night.[^2]\n:::\n",
+        )
+        + f"[^2]: {tail('Dogs may bark at night.')}\n"
+    )
+    assert not [
+        f
+        for f in verify(repo, base, {"wiki/cats.md": hedged}).findings
+        if f.code == "run.convergence"
+    ]
     index = INDEX.replace("- [[Cats]]\n", "")
-    removed = verify(repo, base, {"wiki/cats.md": None, "wiki/index.md": index}, plan_type="cascade")
+    removed = verify(
+        repo, base, {"wiki/cats.md": None, "wiki/index.md": index}, plan_type="cascade"
+    )
     assert ("run.convergence", "critical") in codes(removed)
-    archived = verify(repo, base, {"wiki/cats.md": None, "wiki/index.md": index}, plan_type="archive")
+    archived = verify(
+        repo, base, {"wiki/cats.md": None, "wiki/index.md": index}, plan_type="archive"
+    )
     assert ("run.convergence", "critical") not in codes(archived)
 
 
 def test_coverage_and_budget(repo, base):
     source = "Felines slumber extensively. Felines slumber extensively while canines patrol.\n"
-    report = verify(repo, base, {"raw/felines.txt": source, "wiki/log.md": "# Log\n\nx\n"},
-                    plan_type="ingest")
+    report = verify(
+        repo, base, {"raw/felines.txt": source, "wiki/log.md": "# Log\n\nx\n"}, plan_type="ingest"
+    )
     assert codes(report) == []  # cats.md mentions none of felines/slumber/extensively
     page = GOOD.replace("# Cats\n", "# Cats\n\nFelines slumber extensively.\n")
     base2 = commit_files(repo, base.id, {"wiki/cats.md": page})
@@ -231,8 +312,14 @@ def test_coverage_and_budget(repo, base):
     assert ("run.coverage", "minor") in codes(report) and report.verdict == "commit"
     bold = verify(repo, base2, {"raw/felines.txt": source}, plan_type="ingest", strictness="BOLD")
     assert ("run.coverage", "major") in codes(bold)
-    over = verify(repo, base, {}, plan_type="cascade", budget=Budget(usd=1.0),
-                  usage=Budget(input_tokens=5, output_tokens=5, usd=1.5))
+    over = verify(
+        repo,
+        base,
+        {},
+        plan_type="cascade",
+        budget=Budget(usd=1.0),
+        usage=Budget(input_tokens=5, output_tokens=5, usd=1.5),
+    )
     assert [f.message for f in over.findings] == ["usd: used 1.5, budget 1"]
     silent = verify(repo, base, {}, plan_type="cascade", budget=Budget(usd=1.0))
     assert "attested no usage" in silent.findings[0].message
@@ -253,14 +340,28 @@ def test_any_exception_in_a_check_becomes_verifier_error(repo, base):
 
 def test_bad_pages_and_sources_give_clear_findings(repo, base):
     huge = b"a" * (50 * 1024 * 1024 + 1)
-    base2 = commit_files(repo, base.id, {"raw/latin1.txt": "caf\xe9".encode("latin-1"),
-                                         "raw/bin.dat": b"\x00\x01\x02binary",
-                                         "raw/empty.txt": b"", "raw/huge.txt": huge})
-    page = cats("One.[^1] Two.[^2] Three.[^3] Four.[^4]\n\n" + "\n".join(
-        f'[^{i}]: raw/{n} — "caf"' for i, n in enumerate(
-            ["latin1.txt", "bin.dat", "empty.txt", "huge.txt"], 1)))
-    files = {"wiki/cats.md": page, "wiki/latin.md": "caf\xe9".encode("latin-1"),
-             "wiki/nul.md": b"# T\x00\x00"}
+    base2 = commit_files(
+        repo,
+        base.id,
+        {
+            "raw/latin1.txt": "caf\xe9".encode("latin-1"),
+            "raw/bin.dat": b"\x00\x01\x02binary",
+            "raw/empty.txt": b"",
+            "raw/huge.txt": huge,
+        },
+    )
+    page = cats(
+        "One.[^1] Two.[^2] Three.[^3] Four.[^4]\n\n"
+        + "\n".join(
+            f'[^{i}]: raw/{n} — "caf"'
+            for i, n in enumerate(["latin1.txt", "bin.dat", "empty.txt", "huge.txt"], 1)
+        )
+    )
+    files = {
+        "wiki/cats.md": page,
+        "wiki/latin.md": "caf\xe9".encode("latin-1"),
+        "wiki/nul.md": b"# T\x00\x00",
+    }
     report = verify(repo, base2, files)
     msgs = {f.message for f in report.findings if f.code == "citation.source_unreadable"}
     assert any("latin1.txt is not UTF-8 text (invalid byte at offset 3)" in m for m in msgs)
@@ -297,7 +398,9 @@ def minimal_pdf(text: str) -> bytes:
 def test_pdf_sources_anchor_into_page_text(repo, base):
     base2 = commit_files(repo, base.id, {"raw/paper.pdf": minimal_pdf("Ravens can count to five.")})
     quote = "count to five"
-    ok = cats(f"Ravens can count to five.[^1]\n\n[^1]: {format_tail('raw/paper.pdf', 1, quote, 11)}")
+    ok = cats(
+        f"Ravens can count to five.[^1]\n\n[^1]: {format_tail('raw/paper.pdf', 1, quote, 11)}"
+    )
     report = verify(repo, base2, {"wiki/cats.md": ok})
     assert report.summary.anchors_verified == 1, report.findings
     no_page = cats(f'Ravens can count to five.[^1]\n\n[^1]: raw/paper.pdf — "{quote}"')
@@ -309,7 +412,9 @@ def test_pdf_sources_anchor_into_page_text(repo, base):
 
 
 def test_severity_override_from_config(repo, base):
-    config = parse_config('[verifier.severity]\n"page.orphan" = "off"\n"page.uncited" = "minor"\n', "t")
+    config = parse_config(
+        '[verifier.severity]\n"page.orphan" = "off"\n"page.uncited" = "minor"\n', "t"
+    )
     report = verify(repo, base, {"wiki/lonely.md": "# Lonely\n"}, config=config)
     assert codes(report) == [("page.uncited", "minor")]
 
@@ -334,10 +439,15 @@ def test_rdjson_and_sarif_renderers(repo, base):
     report = verify(repo, base, {"wiki/cats.md": cats('x[^1]\n\n[^1]: raw/animals.txt — "nope"')})
     rd = json.loads(render(report, "rdjson"))
     d = [x for x in rd["diagnostics"] if x["code"]["value"] == "citation.quote_not_found"][0]
-    assert d["severity"] == "ERROR" and d["location"] == {"path": "wiki/cats.md", "range": {"start": {"line": 8}}}
+    assert d["severity"] == "ERROR" and d["location"] == {
+        "path": "wiki/cats.md",
+        "range": {"start": {"line": 8}},
+    }
     sarif = json.loads(render(report, "sarif"))
     assert sarif["version"] == "2.1.0"
-    result = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "citation.quote_not_found"][0]
+    result = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "citation.quote_not_found"][
+        0
+    ]
     assert result["level"] == "error"
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8}
     text = render(report, "text")

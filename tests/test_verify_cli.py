@@ -12,8 +12,12 @@ from support.helpers import git
 
 def wg(cwd, *args):
     env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
-    return subprocess.run([sys.executable, "-m", "wikigate", "-C", str(cwd), *args],
-                          capture_output=True, text=True, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(cwd), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
 
 
 def test_demo_shows_commit_reject_revise_and_a_runs_table(tmp_path):
@@ -35,14 +39,18 @@ def test_demo_shows_commit_reject_revise_and_a_runs_table(tmp_path):
 def test_verify_branch_formats_and_exit_codes(tmp_path):
     demo = tmp_path / "demo"
     wg(tmp_path, "demo", str(demo))
-    failed = git(demo, "for-each-ref", "--format=%(refname)", "refs/wikigate/failed").stdout.split()[0]
+    failed = git(
+        demo, "for-each-ref", "--format=%(refname)", "refs/wikigate/failed"
+    ).stdout.split()[0]
     text = wg(demo, "verify", failed)
     assert text.returncode == 1 and "REJECT" in text.stdout.splitlines()[-1]
     out = tmp_path / "r.sarif"
     sarif = wg(demo, "verify", failed, "--format", "sarif", "--output", str(out))
     assert sarif.returncode == 1 and sarif.stdout == ""
     assert json.loads(out.read_text())["version"] == "2.1.0"
-    report = json.loads(wg(demo, "verify", failed, "--format", "json", "--strictness", "calm").stdout)
+    report = json.loads(
+        wg(demo, "verify", failed, "--format", "json", "--strictness", "calm").stdout
+    )
     assert report["strictness"] == "CALM" and report["run_id"]
     assert {c["name"]: c["status"] for c in report["checks"]}["links"] == "skipped"
     assert wg(demo, "verify", "no-such-ref").returncode == 2

@@ -13,7 +13,7 @@ import pygit2
 from wikigate.errors import GitError, RunError, UsageError, WikigateError
 from wikigate.gitrepo import MAIN
 
-from .citation import format_tail, parse_definition, CitationSyntaxError
+from .citation import CitationSyntaxError, format_tail, parse_definition
 from .default import cache_path
 from .engine import verify_trees
 from .report import VerificationReport
@@ -33,8 +33,12 @@ def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
 
 
 def verify_ref(
-    ws: Workspace, ref: str | None = None, base: str | None = None, *,
-    strictness: str | None = None, lint: bool = False,
+    ws: Workspace,
+    ref: str | None = None,
+    base: str | None = None,
+    *,
+    strictness: str | None = None,
+    lint: bool = False,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main)."""
     from wikigate.run import read_plan
@@ -46,8 +50,9 @@ def verify_ref(
         ref = "HEAD"
     tip = resolve_commit(repo, ref)
     if lint:
-        return verify_trees(repo, tip, None, config=ws.config, strictness=strictness,
-                            cache_path=cache_path(ws))
+        return verify_trees(
+            repo, tip, None, config=ws.config, strictness=strictness, cache_path=cache_path(ws)
+        )
     if base is not None:
         base_commit = resolve_commit(repo, base)
     else:
@@ -61,8 +66,16 @@ def verify_ref(
         run_id: str | None = plan.meta.run_id
     except (RunError, ValueError):
         plan, run_id = None, None
-    return verify_trees(repo, tip, base_commit, config=ws.config, plan=plan,
-                        strictness=strictness, cache_path=cache_path(ws), run_id=run_id)
+    return verify_trees(
+        repo,
+        tip,
+        base_commit,
+        config=ws.config,
+        plan=plan,
+        strictness=strictness,
+        cache_path=cache_path(ws),
+        run_id=run_id,
+    )
 
 
 # ---------------------------------------------------------------- anchors
@@ -76,8 +89,9 @@ def occurrences(text: str, quote: str) -> list[int]:
     return out
 
 
-def anchor_tail(ws: Workspace, source: str, quote: str, page: int | None = None,
-                tree: WikiTree | None = None) -> str:
+def anchor_tail(
+    ws: Workspace, source: str, quote: str, page: int | None = None, tree: WikiTree | None = None
+) -> str:
     """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique."""
     if not quote:
         raise UsageError("the quote is empty")
@@ -86,8 +100,14 @@ def anchor_tail(ws: Workspace, source: str, quote: str, page: int | None = None,
     if acl:
         raise WikigateError(acl)
     if len(hits) != 1:
-        raise WikigateError(f"{source}: " + ("no such file under raw/ on main" if not hits
-                                             else f"names {len(hits)} files: {', '.join(hits)}"))
+        raise WikigateError(
+            f"{source}: "
+            + (
+                "no such file under raw/ on main"
+                if not hits
+                else f"names {len(hits)} files: {', '.join(hits)}"
+            )
+        )
     try:
         text = tree.source_text(hits[0], page)
     except SourceError as e:
@@ -97,8 +117,10 @@ def anchor_tail(ws: Workspace, source: str, quote: str, page: int | None = None,
         if not found:
             raise WikigateError(f"the quote does not occur in {hits[0]}")
         where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
-        raise WikigateError(f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
-                            "quote a longer, unique span")
+        raise WikigateError(
+            f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
+            "quote a longer, unique span"
+        )
     return format_tail(source, page, quote, found[0])
 
 

@@ -29,9 +29,16 @@ class DeterministicVerifier:
         if tip.tree.id != staged_tree.id:
             raise ValueError("staged tree is not the plan's tip tree")
         base = repo[pygit2.Oid(hex=plan.meta.base)]
-        report = verify_trees(repo, tip, base, config=workspace.config, plan=plan,
-                              strictness=self.strictness, cache_path=cache_path(workspace),
-                              run_id=run_id)
+        report = verify_trees(
+            repo,
+            tip,
+            base,
+            config=workspace.config,
+            plan=plan,
+            strictness=self.strictness,
+            cache_path=cache_path(workspace),
+            run_id=run_id,
+        )
         return verdict_from_report(report)
 
 
@@ -41,10 +48,14 @@ def verdict_from_report(report: VerificationReport) -> VerifierVerdict:
     counts = report.counts()
     return VerifierVerdict(
         verdict=report.verdict,
-        reasoning=(f"{counts['critical']} critical, {counts['major']} major, "
-                   f"{counts['minor']} minor findings ({report.strictness})"),
-        per_claim_findings=claims, per_page_findings=pages,
-        preset=f"deterministic:{report.strictness}", report=report.model_dump(mode="json"),
+        reasoning=(
+            f"{counts['critical']} critical, {counts['major']} major, "
+            f"{counts['minor']} minor findings ({report.strictness})"
+        ),
+        per_claim_findings=claims,
+        per_page_findings=pages,
+        preset=f"deterministic:{report.strictness}",
+        report=report.model_dump(mode="json"),
     )
 
 

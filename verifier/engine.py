@@ -47,10 +47,15 @@ def verify_trees(
     ctx: Context | None = None
     try:
         ctx = Context(
-            repo=repo, tip=WikiTree(repo, tip.tree, cache),
+            repo=repo,
+            tip=WikiTree(repo, tip.tree, cache),
             base=WikiTree(repo, base.tree, cache) if base is not None else None,
-            plan=plan, strictness=level, config=config, judge=judge or HeuristicJudge(),
-            anchor_cache=cache.anchors(), scope=scope,
+            plan=plan,
+            strictness=level,
+            config=config,
+            judge=judge or HeuristicJudge(),
+            anchor_cache=cache.anchors(),
+            scope=scope,
         )
         for name, check, presets in CHECKS:
             t0 = time.perf_counter()
@@ -64,8 +69,14 @@ def verify_trees(
                 found = [_error(name, e)]
                 status = "error"
             findings += found
-            checks.append(CheckResult(name=name, status=status, findings=len(found),
-                                      duration_ms=round((time.perf_counter() - t0) * 1000, 2)))
+            checks.append(
+                CheckResult(
+                    name=name,
+                    status=status,
+                    findings=len(found),
+                    duration_ms=round((time.perf_counter() - t0) * 1000, 2),
+                )
+            )
         cache.store_anchors(ctx.new_anchors)
     except Exception as e:  # noqa: BLE001 - even building the context must not crash the gate
         findings.append(_error("setup", e))
@@ -74,12 +85,16 @@ def verify_trees(
         cache.close()
     metrics = ctx.metrics if ctx is not None else Metrics()
     return VerificationReport(
-        run_id=run_id, base=str(base.id) if base is not None else None, tip=str(tip.id),
+        run_id=run_id,
+        base=str(base.id) if base is not None else None,
+        tip=str(tip.id),
         strictness=level,  # type: ignore[arg-type]
-        verdict=verdict_for(findings), checks=checks,
+        verdict=verdict_for(findings),
+        checks=checks,
         findings=sorted(findings, key=_order),
-        summary=SummaryMetrics(**vars(metrics),
-                               elapsed_ms=round((time.perf_counter() - started) * 1000, 2)),
+        summary=SummaryMetrics(
+            **vars(metrics), elapsed_ms=round((time.perf_counter() - started) * 1000, 2)
+        ),
     )
 
 
@@ -105,6 +120,11 @@ def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
 def _error(where: str, e: Exception) -> Finding:
     frame = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
     at = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    return Finding(code="verifier.error", severity="critical", path=None, line=None,
-                   message=f"check {where!r} failed: {type(e).__name__}: {e}{at}",
-                   hint="a verifier bug or unreadable input; the change cannot land until it verifies")
+    return Finding(
+        code="verifier.error",
+        severity="critical",
+        path=None,
+        line=None,
+        message=f"check {where!r} failed: {type(e).__name__}: {e}{at}",
+        hint="a verifier bug or unreadable input; the change cannot land until it verifies",
+    )

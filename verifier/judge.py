@@ -13,20 +13,109 @@ from dataclasses import dataclass
 from typing import Protocol
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "cannot", "without", "neither"})
-HEDGES = frozenset({"may", "might", "could", "can", "should", "possibly", "perhaps", "likely",
-                    "suggests", "suggest", "sometimes", "often"})
-CERTAIN = frozenset({"must", "always", "is", "are", "will", "definitely", "certainly", "proves",
-                     "prove", "shows"})
-SUPERLATIVES = frozenset({"best", "worst", "largest", "smallest", "biggest", "most", "least",
-                          "first", "only", "fastest", "slowest", "highest", "lowest", "greatest",
-                          "oldest", "newest", "all", "every", "always", "never"})
-UNITS = frozenset({"%", "percent", "km", "m", "cm", "mm", "kg", "g", "mg", "lb", "miles", "mile",
-                   "hours", "hour", "minutes", "minute", "seconds", "second", "days", "day",
-                   "years", "year", "months", "month", "weeks", "week", "°c", "°f", "degrees",
-                   "usd", "$", "€", "£", "million", "billion", "thousand", "feet", "foot", "tons"})
-NUMBER_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-                "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10",
-                "eleven": "11", "twelve": "12", "twenty": "20", "hundred": "100"}
+HEDGES = frozenset(
+    {
+        "may",
+        "might",
+        "could",
+        "can",
+        "should",
+        "possibly",
+        "perhaps",
+        "likely",
+        "suggests",
+        "suggest",
+        "sometimes",
+        "often",
+    }
+)
+CERTAIN = frozenset(
+    {"must", "always", "is", "are", "will", "definitely", "certainly", "proves", "prove", "shows"}
+)
+SUPERLATIVES = frozenset(
+    {
+        "best",
+        "worst",
+        "largest",
+        "smallest",
+        "biggest",
+        "most",
+        "least",
+        "first",
+        "only",
+        "fastest",
+        "slowest",
+        "highest",
+        "lowest",
+        "greatest",
+        "oldest",
+        "newest",
+        "all",
+        "every",
+        "always",
+        "never",
+    }
+)
+UNITS = frozenset(
+    {
+        "%",
+        "percent",
+        "km",
+        "m",
+        "cm",
+        "mm",
+        "kg",
+        "g",
+        "mg",
+        "lb",
+        "miles",
+        "mile",
+        "hours",
+        "hour",
+        "minutes",
+        "minute",
+        "seconds",
+        "second",
+        "days",
+        "day",
+        "years",
+        "year",
+        "months",
+        "month",
+        "weeks",
+        "week",
+        "°c",
+        "°f",
+        "degrees",
+        "usd",
+        "$",
+        "€",
+        "£",
+        "million",
+        "billion",
+        "thousand",
+        "feet",
+        "foot",
+        "tons",
+    }
+)
+NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twenty": "20",
+    "hundred": "100",
+}
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£°]")
 

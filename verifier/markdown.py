@@ -152,7 +152,9 @@ def _front_matter(page: ParsedPage, tok: Token) -> None:
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (front matter line {mark.line + 1})" if mark else ""
-        page.frontmatter_error = f"front matter is not valid YAML{where}: {getattr(e, 'problem', e)}"
+        page.frontmatter_error = (
+            f"front matter is not valid YAML{where}: {getattr(e, 'problem', e)}"
+        )
         return
     if not isinstance(data, dict):
         page.frontmatter_error = f"front matter must be a mapping, not {type(data).__name__}"
@@ -169,9 +171,7 @@ def _front_matter(page: ParsedPage, tok: Token) -> None:
 
 
 def _plain(tok: Token) -> str:
-    return "".join(
-        c.content for c in tok.children or [] if c.type in ("text", "code_inline")
-    )
+    return "".join(c.content for c in tok.children or [] if c.type in ("text", "code_inline"))
 
 
 _UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes, never raw markdown

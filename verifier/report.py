@@ -50,7 +50,9 @@ class VerificationReport(BaseModel):
     @classmethod
     def _known_version(cls, v: int) -> int:
         if v != SCHEMA_VERSION:
-            raise ValueError(f"unknown report schema_version {v}; this wikigate reads {SCHEMA_VERSION}")
+            raise ValueError(
+                f"unknown report schema_version {v}; this wikigate reads {SCHEMA_VERSION}"
+            )
         return v
 
     def counts(self) -> dict[str, int]:

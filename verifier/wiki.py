@@ -56,7 +56,8 @@ class PageCache:
             self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS pages (blob TEXT PRIMARY KEY, v TEXT, data TEXT, nav TEXT)")
+                "CREATE TABLE IF NOT EXISTS pages (blob TEXT PRIMARY KEY, v TEXT, data TEXT, nav TEXT)"
+            )
             self.conn.execute("CREATE TABLE IF NOT EXISTS anchors (key TEXT PRIMARY KEY)")
         except (OSError, sqlite3.DatabaseError):
             self.conn = None  # a cache is an optimisation: work without it
@@ -92,9 +93,14 @@ class PageCache:
                     [CACHE_VERSION, *chunk],
                 ):
                     path, title, aliases, headings, links = json.loads(nav)
-                    out[blob] = ParsedPage(path=path, title=title, aliases=aliases,
-                                           headings=headings, links=[Link(*x) for x in links],
-                                           partial=True)
+                    out[blob] = ParsedPage(
+                        path=path,
+                        title=title,
+                        aliases=aliases,
+                        headings=headings,
+                        links=[Link(*x) for x in links],
+                        partial=True,
+                    )
         except (sqlite3.DatabaseError, ValueError, TypeError):
             return {}
         return out
@@ -102,9 +108,15 @@ class PageCache:
     def store_pages(self, pages: dict[str, ParsedPage]) -> None:
         if self.conn is None or not pages:
             return
-        rows = [(b, CACHE_VERSION, json.dumps(_page_to_json(p)),
-                 json.dumps([p.path, p.title, p.aliases, p.headings, p.links]))
-                for b, p in pages.items()]
+        rows = [
+            (
+                b,
+                CACHE_VERSION,
+                json.dumps(_page_to_json(p)),
+                json.dumps([p.path, p.title, p.aliases, p.headings, p.links]),
+            )
+            for b, p in pages.items()
+        ]
         try:
             self.conn.execute("BEGIN")
             self.conn.executemany("INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)", rows)
@@ -144,9 +156,14 @@ def _page_to_json(p: ParsedPage) -> dict[str, Any]:
 
 def _page_from_json(d: dict[str, Any]) -> ParsedPage:
     return ParsedPage(
-        path=d["path"], frontmatter=d["frontmatter"], frontmatter_error=d["frontmatter_error"],
-        title=d["title"], aliases=d["aliases"], headings=d["headings"],
-        refs=[Ref(*r) for r in d["refs"]], definitions=[Definition(*x) for x in d["definitions"]],
+        path=d["path"],
+        frontmatter=d["frontmatter"],
+        frontmatter_error=d["frontmatter_error"],
+        title=d["title"],
+        aliases=d["aliases"],
+        headings=d["headings"],
+        refs=[Ref(*r) for r in d["refs"]],
+        definitions=[Definition(*x) for x in d["definitions"]],
         undefined=[(u[0], u[1]) for u in d["undefined"]],
         links=[Link(*x) for x in d["links"]],
     )
@@ -261,7 +278,10 @@ class WikiTree:
             return None, "is a submodule, not a page"
         blob = self.repo[pygit2.Oid(hex=entry.oid)]
         if blob.size > MAX_PAGE_BYTES:
-            return None, f"is {blob.size / 1e6:.1f} MB; pages are limited to {MAX_PAGE_BYTES // 2**20} MB"
+            return (
+                None,
+                f"is {blob.size / 1e6:.1f} MB; pages are limited to {MAX_PAGE_BYTES // 2**20} MB",
+            )
         data = bytes(blob.data)
         try:
             text = data.decode("utf-8")
@@ -279,9 +299,12 @@ class WikiTree:
             self.load_nav(self.pages)
             names: dict[str, list[str]] = {}
             for path in self.pages:
-                keys = {posixpath.splitext(posixpath.basename(path))[0].lower(),
-                        path.lower(), path.removeprefix("wiki/").lower(),
-                        path.removeprefix("wiki/").removesuffix(".md").lower()}
+                keys = {
+                    posixpath.splitext(posixpath.basename(path))[0].lower(),
+                    path.lower(),
+                    path.removeprefix("wiki/").lower(),
+                    path.removeprefix("wiki/").removesuffix(".md").lower(),
+                }
                 page = self.nav_page(path)
                 if page is not None:
                     if page.title:
@@ -326,8 +349,10 @@ class WikiTree:
         entry = self.entries[path]
         blob = self.repo[pygit2.Oid(hex=entry.oid)]
         if blob.size > MAX_SOURCE_BYTES:
-            raise SourceError(f"is {blob.size / 2**20:.0f} MB; sources over "
-                              f"{MAX_SOURCE_BYTES // 2**20} MB are not read")
+            raise SourceError(
+                f"is {blob.size / 2**20:.0f} MB; sources over "
+                f"{MAX_SOURCE_BYTES // 2**20} MB are not read"
+            )
         data = bytes(blob.data)
         if not data:
             raise SourceError("is empty")

@@ -27,9 +27,9 @@ class DefaultGroup(click.Group):
     default_cmd = "check"
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args or args[0] not in self.commands or args[0] == self.default_cmd:
-            if not (args and args[0] in ("--help", "-h")):
-                args = [self.default_cmd, *args]
+        wants_help = bool(args) and args[0] in ("--help", "-h")
+        if not wants_help and (not args or args[0] not in self.commands):
+            args = [self.default_cmd, *args]
         return super().parse_args(ctx, args)
 
 
@@ -40,8 +40,14 @@ def _open(ctx: click.Context) -> Workspace:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("-C", "--repo", "repo", default=".", metavar="PATH",
-              help="Run as if started in PATH (the workspace).")
+@click.option(
+    "-C",
+    "--repo",
+    "repo",
+    default=".",
+    metavar="PATH",
+    help="Run as if started in PATH (the workspace).",
+)
 @click.version_option(__version__, prog_name="wikigate")
 @click.pass_context
 def cli(ctx: click.Context, repo: str) -> None:
@@ -76,28 +82,48 @@ def run() -> None:
 
 
 @run.command("start")
-@click.option("--type", "run_type", required=True,
-              type=click.Choice(["ingest", "cascade", "synthesis", "lint", "archive"]))
-@click.option("--triggered-by", required=True, metavar="KIND:NAME",
-              help="mcp:<tool>, cli:<cmd>, daemon:<job> or github:<event>")
+@click.option(
+    "--type",
+    "run_type",
+    required=True,
+    type=click.Choice(["ingest", "cascade", "synthesis", "lint", "archive"]),
+)
+@click.option(
+    "--triggered-by",
+    required=True,
+    metavar="KIND:NAME",
+    help="mcp:<tool>, cli:<cmd>, daemon:<job> or github:<event>",
+)
 @click.option("--budget-input-tokens", type=click.IntRange(min=0))
 @click.option("--budget-output-tokens", type=click.IntRange(min=0))
 @click.option("--budget-usd", type=click.FloatRange(min=0))
 @click.pass_context
-def run_start(ctx: click.Context, run_type: str, triggered_by: str, budget_input_tokens: int | None,
-              budget_output_tokens: int | None, budget_usd: float | None) -> None:
+def run_start(
+    ctx: click.Context,
+    run_type: str,
+    triggered_by: str,
+    budget_input_tokens: int | None,
+    budget_output_tokens: int | None,
+    budget_usd: float | None,
+) -> None:
     """Open a run; prints only its id."""
     ws = _open(ctx)
-    budget = Budget(input_tokens=budget_input_tokens, output_tokens=budget_output_tokens,
-                    usd=budget_usd)
+    budget = Budget(
+        input_tokens=budget_input_tokens, output_tokens=budget_output_tokens, usd=budget_usd
+    )
     click.echo(ws.start_run(run_type, triggered_by, budget).run_id)
 
 
 @run.command("write")
 @click.argument("run_id")
 @click.argument("path")
-@click.option("--from", "source", required=True, type=click.File("rb"),
-              help="File to stage, or - for standard input.")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.File("rb"),
+    help="File to stage, or - for standard input.",
+)
 @click.pass_context
 def run_write(ctx: click.Context, run_id: str, path: str, source: Any) -> None:
     """Stage the whole content of PATH."""
@@ -130,8 +156,9 @@ def run_delete(ctx: click.Context, run_id: str, path: str) -> None:
 @click.option("--output-tokens", type=click.IntRange(min=0), required=True)
 @click.option("--usd", type=click.FloatRange(min=0), required=True)
 @click.pass_context
-def run_usage(ctx: click.Context, run_id: str, input_tokens: int, output_tokens: int,
-              usd: float) -> None:
+def run_usage(
+    ctx: click.Context, run_id: str, input_tokens: int, output_tokens: int, usd: float
+) -> None:
     """Attest what the writer spent on this run."""
     usage = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
     _open(ctx).run(run_id).attest_usage(usage)
@@ -153,8 +180,11 @@ def run_finalize(ctx: click.Context, run_id: str, no_verify: bool, draft_only: b
         "abandoned": f"abandoned {run_id}: {result.reason}",
     }.get(result.status)
     if head is None:
-        head = (f"revise {run_id} (loop {result.loop} of 3): fix the findings, then finalize again"
-                if result.verdict == "revise" else f"pending {run_id}: {result.reason}")
+        head = (
+            f"revise {run_id} (loop {result.loop} of 3): fix the findings, then finalize again"
+            if result.verdict == "revise"
+            else f"pending {run_id}: {result.reason}"
+        )
     click.echo(head)
     for finding in result.findings:
         click.echo(format_finding(finding))
@@ -193,8 +223,14 @@ def runs_list(ctx: click.Context, status: str | None, fmt: str) -> None:
 def runs_table(rows: list[dict[str, Any]]) -> str:
     header = ("RUN", "TYPE", "STATUS", "VERDICT", "LOOPS", "REASON")
     body = [
-        (r["run_id"], r["run_type"], r["status"], r["verdict"] or "-",
-         str(r["loop_count"]), _short(r["reject_reason"] or ""))
+        (
+            r["run_id"],
+            r["run_type"],
+            r["status"],
+            r["verdict"] or "-",
+            str(r["loop_count"]),
+            _short(r["reject_reason"] or ""),
+        )
         for r in rows
     ]
     widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
@@ -227,8 +263,20 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
-    for key in ("run_id", "run_type", "triggered_by", "status", "verdict", "reject_reason",
-                "loop_count", "started_at", "ended_at", "branch", "base_commit", "tip_commit"):
+    for key in (
+        "run_id",
+        "run_type",
+        "triggered_by",
+        "status",
+        "verdict",
+        "reject_reason",
+        "loop_count",
+        "started_at",
+        "ended_at",
+        "branch",
+        "base_commit",
+        "tip_commit",
+    ):
         click.echo(f"{key:14} {row[key] if row[key] is not None else '-'}")
     click.echo("ops:")
     for op in plan.ops:
@@ -257,23 +305,39 @@ def verify() -> None:
 def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     """Commit a rejected run anyway; actor and reason are recorded."""
     record = _open(ctx).override(run_id, reason)
-    click.echo(f"committed {run_id} by override of {record.override_actor}: main is at "
-               f"{record.tip_commit[:12]}")
+    click.echo(
+        f"committed {run_id} by override of {record.override_actor}: main is at "
+        f"{record.tip_commit[:12]}"
+    )
 
 
 @verify.command("check", hidden=True)
 @click.argument("ref", required=False)
 @click.option("--base", help="Compare against this commit (default: merge-base with main).")
-@click.option("--strictness", type=click.Choice(["CALM", "SKEPTICAL", "PARANOID", "BOLD"],
-              case_sensitive=False), help="Default: wikigate.toml's [verifier] strictness.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "rdjson", "sarif"]),
-              default="text")
-@click.option("--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report here instead of standard output.")
+@click.option(
+    "--strictness",
+    type=click.Choice(["CALM", "SKEPTICAL", "PARANOID", "BOLD"], case_sensitive=False),
+    help="Default: wikigate.toml's [verifier] strictness.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "rdjson", "sarif"]), default="text"
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the report here instead of standard output.",
+)
 @click.option("--all", "lint", is_flag=True, help="Check the whole wiki at HEAD (lint mode).")
 @click.pass_context
-def verify_check(ctx: click.Context, ref: str | None, base: str | None, strictness: str | None,
-                 fmt: str, output: str | None, lint: bool) -> None:
+def verify_check(
+    ctx: click.Context,
+    ref: str | None,
+    base: str | None,
+    strictness: str | None,
+    fmt: str,
+    output: str | None,
+    lint: bool,
+) -> None:
     """Verify REF (default: the current branch) without committing anything."""
     from wikigate.verifier.api import verify_ref
     from wikigate.verifier.reporters import render
@@ -281,8 +345,9 @@ def verify_check(ctx: click.Context, ref: str | None, base: str | None, strictne
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
     ws = _open(ctx)
-    report = verify_ref(ws, ref, base, strictness=strictness.upper() if strictness else None,
-                        lint=lint)
+    report = verify_ref(
+        ws, ref, base, strictness=strictness.upper() if strictness else None, lint=lint
+    )
     color = output is None and fmt == "text" and sys.stdout.isatty()
     text = render(report, fmt, color=color)
     if output:
@@ -295,11 +360,14 @@ def verify_check(ctx: click.Context, ref: str | None, base: str | None, strictne
 @cli.command()
 @click.argument("args", nargs=-1)
 @click.option("--page", type=click.IntRange(min=1), help="PDF page the quote is on.")
-@click.option("--fix", is_flag=True, help="Add anchors to quote-only footnotes of PAGE… (all pages).")
+@click.option(
+    "--fix", is_flag=True, help="Add anchors to quote-only footnotes of PAGE… (all pages)."
+)
 @click.option("--run", "run_id", help="With --fix: stage into this open run instead of a new one.")
 @click.pass_context
-def anchor(ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool,
-           run_id: str | None) -> None:
+def anchor(
+    ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
+) -> None:
     """Print a correct anchor: `anchor SOURCE "QUOTE"`, or `anchor --fix [PAGE…]`."""
     from wikigate.verifier.api import anchor_fix, anchor_tail
 
@@ -332,14 +400,17 @@ def hooks() -> None:
 
 @hooks.command("install")
 @click.option("--uninstall", is_flag=True, help="Remove wikigate's hooks, restoring chained ones.")
-@click.option("--server", metavar="BARE.git", help="Install the pre-receive gate in this bare repo.")
+@click.option(
+    "--server", metavar="BARE.git", help="Install the pre-receive gate in this bare repo."
+)
 @click.pass_context
 def hooks_install(ctx: click.Context, uninstall: bool, server: str | None) -> None:
     """Install (or remove) wikigate's git hooks; existing hooks are kept and chained."""
     from wikigate.hooks.install import install_local, install_server
 
-    done = (install_server(server, uninstall) if server
-            else install_local(ctx.obj["repo"], uninstall))
+    done = (
+        install_server(server, uninstall) if server else install_local(ctx.obj["repo"], uninstall)
+    )
     verb = "removed" if uninstall else "installed"
     for path in done:
         click.echo(f"{verb} {path}")

@@ -54,16 +54,27 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
     if draft_only:
         row = run.refresh()
         _require_pending(run, row)
-        return FinalizeResult(run.run_id, "pending", row["verdict"], "draft: left for inspection",
-                              tip=str(run.tip()), loop=row["loop_count"])
+        return FinalizeResult(
+            run.run_id,
+            "pending",
+            row["verdict"],
+            "draft: left for inspection",
+            tip=str(run.tip()),
+            loop=row["loop_count"],
+        )
     loop = _claim(run)
     try:
         return _finalize_claimed(run, loop, verify, verifier)
     except DirtyWorktreeError:
         with ws.store.immediate():
             revised = run.row.get("verdict") == "revise"
-            ws.store.update_run(run.run_id, status="pending", finalizer_pid=None,
-                                finalizer_host=None, loop_count=loop - 1 if revised else loop)
+            ws.store.update_run(
+                run.run_id,
+                status="pending",
+                finalizer_pid=None,
+                finalizer_host=None,
+                loop_count=loop - 1 if revised else loop,
+            )
         raise
 
 
@@ -81,8 +92,13 @@ def _claim(run: Run) -> int:
         row = run.refresh()
         _require_pending(run, row)
         loop = row["loop_count"] if row["verdict"] != "revise" else row["loop_count"] + 1
-        store.update_run(run.run_id, status="verifying", finalizer_pid=os.getpid(),
-                         finalizer_host=socket.gethostname(), loop_count=loop)
+        store.update_run(
+            run.run_id,
+            status="verifying",
+            finalizer_pid=os.getpid(),
+            finalizer_host=socket.gethostname(),
+            loop_count=loop,
+        )
     run.row["loop_count"] = loop
     return int(loop)
 
@@ -98,8 +114,13 @@ def _finalize_claimed(run: Run, loop: int, verify: bool, verifier: Any) -> Final
             return reject(run, plan, verdict, loop, _reason(verdict))
         if verdict.verdict == "revise":
             if loop >= MAX_LOOPS:
-                return reject(run, plan, verdict, loop,
-                              f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}")
+                return reject(
+                    run,
+                    plan,
+                    verdict,
+                    loop,
+                    f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}",
+                )
             return revise(run, plan, verdict, loop)
         result = land(run, plan, verdict, loop)
         if result is not None:
@@ -108,14 +129,21 @@ def _finalize_claimed(run: Run, loop: int, verify: bool, verifier: Any) -> Final
         if isinstance(plan_or_result, FinalizeResult):
             return plan_or_result
         plan = plan_or_result
-    return reject(run, plan, None, loop,
-                  f"stale: main kept moving; gave up after {ws.config.runs.max_rebases} rebases")
+    return reject(
+        run,
+        plan,
+        None,
+        loop,
+        f"stale: main kept moving; gave up after {ws.config.runs.max_rebases} rebases",
+    )
 
 
 def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
     ws = run.ws
     if _log_append_only(run, plan):
-        return VerifierVerdict(verdict="commit", reasoning="append to wiki/log.md only: verifier skipped")
+        return VerifierVerdict(
+            verdict="commit", reasoning="append to wiki/log.md only: verifier skipped"
+        )
     try:
         v = verifier or ws.verifier
         tree = ws.repo[pygit2.Oid(hex=plan.tip)].tree
@@ -125,11 +153,14 @@ def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
         return VerifierVerdict(
             verdict="reject",
             reasoning="the verifier failed; failing closed",
-            per_page_findings=[Finding(
-                code="verifier.error", severity="critical",
-                message=f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
-                hint="this is a wikigate or verifier bug; the run cannot land until it verifies",
-            )],
+            per_page_findings=[
+                Finding(
+                    code="verifier.error",
+                    severity="critical",
+                    message=f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
+                    hint="this is a wikigate or verifier bug; the run cannot land until it verifies",
+                )
+            ],
         )
 
 
@@ -149,8 +180,11 @@ def _reason(verdict: VerifierVerdict) -> str:
     if not worst:
         return verdict.reasoning or verdict.verdict
     first = worst[0]
-    where = f"{first.path}:{first.line}: " if first.path and first.line else (
-        f"{first.path}: " if first.path else "")
+    where = (
+        f"{first.path}:{first.line}: "
+        if first.path and first.line
+        else (f"{first.path}: " if first.path else "")
+    )
     more = f" (+{len(worst) - 1} more)" if len(worst) > 1 else ""
     return f"{where}{first.code}: {first.message}{more}"
 
@@ -162,15 +196,25 @@ def _record(
     findings = [f for f in base.findings if f.loop != loop]
     if vote is not None:
         findings += [
-            LoggedFinding(loop=loop, code=f.code, severity=f.severity, path=f.path,
-                          line=f.line, message=f.message)
+            LoggedFinding(
+                loop=loop,
+                code=f.code,
+                severity=f.severity,
+                path=f.path,
+                line=f.line,
+                message=f.message,
+            )
             for f in vote.findings
         ]
         update.setdefault("verifier_preset", vote.preset)
         update.setdefault("verifier_usage", vote.tokens_used)
     values: dict[str, Any] = {
-        "tip_commit": plan.tip, "loop_count": loop, "findings": findings,
-        "base_commit": plan.meta.base, "usage": plan.meta.usage, "budget": plan.meta.budget,
+        "tip_commit": plan.tip,
+        "loop_count": loop,
+        "findings": findings,
+        "base_commit": plan.meta.base,
+        "usage": plan.meta.usage,
+        "budget": plan.meta.budget,
         "recorded_at": now_iso(),
     }
     values.update(update)
@@ -179,9 +223,14 @@ def _record(
 
 def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResult:
     return FinalizeResult(
-        record.run_id, record.status, record.verdict, record.reject_reason,
-        findings=verdict.findings if verdict else [], tip=record.tip_commit,
-        loop=record.loop_count, report=verdict.report if verdict else None,
+        record.run_id,
+        record.status,
+        record.verdict,
+        record.reject_reason,
+        findings=verdict.findings if verdict else [],
+        tip=record.tip_commit,
+        loop=record.loop_count,
+        report=verdict.report if verdict else None,
     )
 
 
@@ -189,24 +238,41 @@ def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResul
 
 
 def land(
-    run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int, *, unverified: bool = False,
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict | None,
+    loop: int,
+    *,
+    unverified: bool = False,
     override: dict[str, Any] | None = None,
 ) -> FinalizeResult | None:
     """Fast-forward main to the run's tip; None when main moved (caller rebases)."""
     ws = run.ws
     update: dict[str, Any] = {
-        "status": "committed", "ended_at": now_iso(), "unverified": unverified,
-        "verdict": verdict.verdict if verdict else None, "reject_reason": None,
+        "status": "committed",
+        "ended_at": now_iso(),
+        "unverified": unverified,
+        "verdict": verdict.verdict if verdict else None,
+        "reject_reason": None,
     }
     update.update(override or {})
     record = _record(run, plan, verdict, loop, **update)
     base = pygit2.Oid(hex=plan.meta.base)
     tip_tree = ws.repo[pygit2.Oid(hex=plan.tip)].tree
-    checkout = (lambda: gitrepo.checkout_fast_forward(ws.repo, tip_tree)) if (
-        gitrepo.main_checked_out(ws.repo)) else None
+    checkout = (
+        (lambda: gitrepo.checkout_fast_forward(ws.repo, tip_tree))
+        if (gitrepo.main_checked_out(ws.repo))
+        else None
+    )
     try:
-        records.publish_terminal(ws, record, delete_branch=True, keep_failed=False,
-                                 move_main_from=base, before_commit=checkout)
+        records.publish_terminal(
+            ws,
+            record,
+            delete_branch=True,
+            keep_failed=False,
+            move_main_from=base,
+            before_commit=checkout,
+        )
     except MainMoved:
         return None
     if override:
@@ -215,7 +281,9 @@ def land(
     return _result(record, verdict)
 
 
-def _rebase(run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int) -> Plan | FinalizeResult:
+def _rebase(
+    run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int
+) -> Plan | FinalizeResult:
     """Replay the run onto main's new tip and point the run branch there."""
     ws = run.ws
     repo = ws.repo
@@ -224,15 +292,22 @@ def _rebase(run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int) ->
     commits = [repo[pygit2.Oid(hex=op.commit)] for op in plan.ops]
     new_tip, conflicts = gitrepo.rebase_commits(repo, commits, repo[main])
     if new_tip is None:
-        return reject(run, plan, verdict, loop,
-                      f"conflict: main changed {', '.join(conflicts)} since the run started")
+        return reject(
+            run,
+            plan,
+            verdict,
+            loop,
+            f"conflict: main changed {', '.join(conflicts)} since the run started",
+        )
     old_tip = pygit2.Oid(hex=plan.tip)
     branch = run.branch
     if gitrepo.ref_target(repo, branch) is not None:
+
         def body(txn: pygit2.ReferenceTransaction) -> None:
             if gitrepo.ref_target(repo, branch) != old_tip:
                 raise RunError(f"run {run.run_id} changed while it was being finalized")
             txn.set_target(branch, new_tip, message="wikigate: rebase onto main")
+
         gitrepo.with_ref_lock(repo, [branch], body)
     with ws.store.immediate():
         ws.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
@@ -240,16 +315,27 @@ def _rebase(run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int) ->
     return run.plan(new_tip)
 
 
-def reject(run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int, reason: str) -> FinalizeResult:
-    record = _record(run, plan, verdict, loop, status="rejected", ended_at=now_iso(),
-                     verdict="reject", reject_reason=reason)
+def reject(
+    run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int, reason: str
+) -> FinalizeResult:
+    record = _record(
+        run,
+        plan,
+        verdict,
+        loop,
+        status="rejected",
+        ended_at=now_iso(),
+        verdict="reject",
+        reject_reason=reason,
+    )
     records.publish_terminal(run.ws, record, delete_branch=True, keep_failed=True)
     return _result(record, verdict)
 
 
 def revise(run: Run, plan: Plan, verdict: VerifierVerdict, loop: int) -> FinalizeResult:
-    record = _record(run, plan, verdict, loop, status="pending", verdict="revise",
-                     reject_reason=None)
+    record = _record(
+        run, plan, verdict, loop, status="pending", verdict="revise", reject_reason=None
+    )
     records.publish_note(run.ws, record)
     return _result(record, verdict)
 
@@ -257,7 +343,9 @@ def revise(run: Run, plan: Plan, verdict: VerifierVerdict, loop: int) -> Finaliz
 def abort(run: Run, finding: Finding) -> FinalizeResult:
     """Reject a run at once (a failed str_replace): nothing reaches main."""
     loop = int(run.refresh()["loop_count"])
-    verdict = VerifierVerdict(verdict="reject", reasoning="run aborted", per_page_findings=[finding])
+    verdict = VerifierVerdict(
+        verdict="reject", reasoning="run aborted", per_page_findings=[finding]
+    )
     return reject(run, run.plan(), verdict, loop, _reason(verdict))
 
 
@@ -269,8 +357,11 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         raise RunError(f"run {run.run_id} is {row['status']}; only rejected runs can be overridden")
     plan = run.plan()
     details = {
-        "verdict": "commit_override", "override_actor": gitrepo.actor(ws.repo),
-        "override_reason": reason, "override_source": source, "override_at": now_iso(),
+        "verdict": "commit_override",
+        "override_actor": gitrepo.actor(ws.repo),
+        "override_reason": reason,
+        "override_source": source,
+        "override_at": now_iso(),
     }
     for _attempt in range(ws.config.runs.max_rebases + 1):
         result = land(run, plan, None, int(row["loop_count"]), override=details)
@@ -282,7 +373,10 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         if new_tip is None:
             raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
         failed = ws.failed_ref(run.run_id)
-        gitrepo.with_ref_lock(ws.repo, [failed],
-                              lambda txn, t=new_tip: txn.set_target(failed, t, message="rebase"))
+        gitrepo.with_ref_lock(
+            ws.repo,
+            [failed],
+            lambda txn, f=failed, t=new_tip: txn.set_target(f, t, message="rebase"),
+        )
         plan = run.plan(new_tip)
     raise RunError("cannot override: main kept moving; try again")

@@ -45,8 +45,12 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
     assert row is not None
     findings = [
         LoggedFinding(
-            loop=f["loop"], code=f["code"], severity=f["severity"], path=f["path"],
-            line=f["line"], message=f["message"],
+            loop=f["loop"],
+            code=f["code"],
+            severity=f["severity"],
+            path=f["path"],
+            line=f["line"],
+            message=f["message"],
         )
         for f in store.findings(run_id)
     ]
@@ -89,7 +93,11 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
 
 
 def _usage_budget(row: dict[str, Any]) -> Budget:
-    used = (row["budget_input_tokens_used"], row["budget_output_tokens_used"], row["budget_usd_used"])
+    used = (
+        row["budget_input_tokens_used"],
+        row["budget_output_tokens_used"],
+        row["budget_usd_used"],
+    )
     if not any(used):
         return Budget()
     return Budget(input_tokens=used[0], output_tokens=used[1], usd=used[2])
@@ -140,9 +148,12 @@ def rebuild(ws: Workspace, store: Store) -> int:
         if seen is not None:  # revised earlier: keep loop, verdict and findings
             record = record.model_copy(
                 update={
-                    "loop_count": seen.loop_count, "verdict": seen.verdict,
-                    "findings": seen.findings, "verifier_preset": seen.verifier_preset,
-                    "verifier_usage": seen.verifier_usage, "reject_reason": seen.reject_reason,
+                    "loop_count": seen.loop_count,
+                    "verdict": seen.verdict,
+                    "findings": seen.findings,
+                    "verifier_preset": seen.verifier_preset,
+                    "verifier_usage": seen.verifier_usage,
+                    "reject_reason": seen.reject_reason,
                 }
             )
         latest[run_id] = record
@@ -213,8 +224,11 @@ def publish_note(ws: Workspace, record: RunRecord) -> None:
     tip = pygit2.Oid(hex=record.tip_commit)
 
     def body(txn: pygit2.ReferenceTransaction) -> None:
-        txn.set_target(NOTES_REF, gitrepo.notes_commit_with(repo, tip, note_payload(record)),
-                       message=f"wikigate: revise {record.run_id}")
+        txn.set_target(
+            NOTES_REF,
+            gitrepo.notes_commit_with(repo, tip, note_payload(record)),
+            message=f"wikigate: revise {record.run_id}",
+        )
 
     gitrepo.with_ref_lock(repo, [NOTES_REF], body)
     with ws.store.immediate():
@@ -248,20 +262,30 @@ def reconcile(ws: Workspace, row: dict[str, Any], why: str) -> bool:
             return True
     record = record_from_db(ws, run_id)
     main = gitrepo.ref_target(repo, MAIN)
-    if branch_tip is not None and main is not None and (
-        branch_tip == main or repo.descendant_of(main, branch_tip)
+    if (
+        branch_tip is not None
+        and main is not None
+        and (branch_tip == main or repo.descendant_of(main, branch_tip))
     ):
         record = record.model_copy(
-            update={"status": "committed", "verdict": record.verdict or "commit",
-                    "tip_commit": str(branch_tip), "ended_at": now_iso(),
-                    "reject_reason": None}
+            update={
+                "status": "committed",
+                "verdict": record.verdict or "commit",
+                "tip_commit": str(branch_tip),
+                "ended_at": now_iso(),
+                "reject_reason": None,
+            }
         )
         publish_terminal(ws, record, delete_branch=True, keep_failed=False)
         return True
     tip = branch_tip or failed_tip
     record = record.model_copy(
-        update={"status": "abandoned", "reject_reason": f"abandoned: {why}",
-                "ended_at": now_iso(), "tip_commit": str(tip) if tip else record.tip_commit}
+        update={
+            "status": "abandoned",
+            "reject_reason": f"abandoned: {why}",
+            "ended_at": now_iso(),
+            "tip_commit": str(tip) if tip else record.tip_commit,
+        }
     )
     if tip is None:  # nothing left in git to annotate
         with ws.store.immediate():

@@ -177,8 +177,16 @@ class Run:
             )
         from .finalize import abort
 
-        abort(self, Finding(code="run.replace_failed", severity="critical", path=path,
-                            message=problem, hint="re-read the staged page and quote a unique span"))
+        abort(
+            self,
+            Finding(
+                code="run.replace_failed",
+                severity="critical",
+                path=path,
+                message=problem,
+                hint="re-read the staged page and quote a unique span",
+            ),
+        )
         raise ReplaceFailed(f"run {self.run_id} rejected: {problem}")
 
     def stage_delete(self, path: str) -> pygit2.Oid:

@@ -20,9 +20,8 @@ from .runid import new_run_id, now_iso, parse_iso
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
 
-    from .store import Store
-
     from .run import Run
+    from .store import Store
 
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
 LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this wiki.\n"
@@ -115,7 +114,9 @@ class Workspace:
                 tree_id = gitrepo.tree_with(repo, tree, rel, blob)
                 tree = repo[tree_id]
             sig = gitrepo.signature(repo)
-            message = "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
+            message = (
+                "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
+            )
             repo.create_commit("HEAD", sig, sig, message, tree_id, parents)
             index = repo.index  # stage exactly the added files; keep the user's other staging
             index.read()
@@ -192,9 +193,7 @@ class Workspace:
 
     # ------------------------------------------------------------ runs
 
-    def start_run(
-        self, run_type: str, triggered_by: str, budget: Budget | None = None
-    ) -> Run:
+    def start_run(self, run_type: str, triggered_by: str, budget: Budget | None = None) -> Run:
         from .run import Run
 
         if run_type not in RUN_TYPES:

@@ -37,13 +37,31 @@ class MarkersVerifier:
             text = workspace.repo[blob.id].data.decode("utf-8", "replace")
             for lineno, line in enumerate(text.splitlines(), 1):
                 if "REJECT-ME" in line:
-                    findings.append(Finding(code="test.reject", severity="critical", path=path,
-                                            line=lineno, message="page asks to be rejected"))
+                    findings.append(
+                        Finding(
+                            code="test.reject",
+                            severity="critical",
+                            path=path,
+                            line=lineno,
+                            message="page asks to be rejected",
+                        )
+                    )
                 if "REVISE-ME" in line:
-                    findings.append(Finding(code="test.revise", severity="major", path=path,
-                                            line=lineno, message="page asks for a revision"))
-        return VerifierVerdict(verdict=verdict_for(findings), reasoning="markers",
-                               per_page_findings=findings, preset="test-markers")
+                    findings.append(
+                        Finding(
+                            code="test.revise",
+                            severity="major",
+                            path=path,
+                            line=lineno,
+                            message="page asks for a revision",
+                        )
+                    )
+        return VerifierVerdict(
+            verdict=verdict_for(findings),
+            reasoning="markers",
+            per_page_findings=findings,
+            preset="test-markers",
+        )
 
 
 def factory(ws: object) -> MarkersVerifier:

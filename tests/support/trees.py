@@ -9,9 +9,12 @@ from wikigate.gitrepo import tree_with
 LINK = object()
 
 
-def commit_files(repo: pygit2.Repository, parent: pygit2.Oid | None,
-                 files: dict[str, bytes | str | None | tuple[object, str]],
-                 message: str = "test\n") -> pygit2.Commit:
+def commit_files(
+    repo: pygit2.Repository,
+    parent: pygit2.Oid | None,
+    files: dict[str, bytes | str | None | tuple[object, str]],
+    message: str = "test\n",
+) -> pygit2.Commit:
     tree = repo[parent].tree if parent is not None else None
     tree_id = tree.id if tree is not None else repo.TreeBuilder().write()
     for path, content in files.items():
@@ -19,8 +22,11 @@ def commit_files(repo: pygit2.Repository, parent: pygit2.Oid | None,
             blob = repo.create_blob(content[1].encode())
             tree_id = _with_mode(repo, repo[tree_id], path, blob, pygit2.GIT_FILEMODE_LINK)
         else:
-            blob = None if content is None else repo.create_blob(
-                content.encode() if isinstance(content, str) else content)
+            blob = (
+                None
+                if content is None
+                else repo.create_blob(content.encode() if isinstance(content, str) else content)
+            )
             tree_id = tree_with(repo, repo[tree_id], path, blob)
     sig = pygit2.Signature("t", "t@example.invalid")
     oid = repo.create_commit(None, sig, sig, message, tree_id, [parent] if parent else [])

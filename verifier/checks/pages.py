@@ -12,8 +12,13 @@ from .citations import _f
 from .context import Context
 
 TYPES: dict[str, tuple[type, ...]] = {
-    "str": (str,), "int": (int,), "float": (float, int), "bool": (bool,), "list": (list,),
-    "date": (dt.date, str), "any": (object,),
+    "str": (str,),
+    "int": (int,),
+    "float": (float, int),
+    "bool": (bool,),
+    "list": (list,),
+    "date": (dt.date, str),
+    "any": (object,),
 }
 
 
@@ -25,27 +30,67 @@ def check_pages(ctx: Context) -> list[Finding]:
         if page is None:
             continue  # unreadable: reported by the citations check
         if page.frontmatter_error:
-            out.append(_f("page.frontmatter", "major", path, 1, page.frontmatter_error,
-                          "front matter is a YAML mapping between --- lines"))
+            out.append(
+                _f(
+                    "page.frontmatter",
+                    "major",
+                    path,
+                    1,
+                    page.frontmatter_error,
+                    "front matter is a YAML mapping between --- lines",
+                )
+            )
         fm = page.frontmatter or {}
         for name, kind in required.items():
             if path in STRUCTURAL:
                 break
             if name not in fm:
-                out.append(_f("page.frontmatter", "major", path, 1,
-                              f"front matter lacks the required field {name!r} ({kind})",
-                              f"add `{name}:` to the front matter"))
-            elif not isinstance(fm[name], TYPES[kind]) or (kind == "int" and isinstance(fm[name], bool)):
-                out.append(_f("page.frontmatter", "major", path, 1,
-                              f"front matter field {name!r} should be {kind}, "
-                              f"not {type(fm[name]).__name__}", None))
+                out.append(
+                    _f(
+                        "page.frontmatter",
+                        "major",
+                        path,
+                        1,
+                        f"front matter lacks the required field {name!r} ({kind})",
+                        f"add `{name}:` to the front matter",
+                    )
+                )
+            elif not isinstance(fm[name], TYPES[kind]) or (
+                kind == "int" and isinstance(fm[name], bool)
+            ):
+                out.append(
+                    _f(
+                        "page.frontmatter",
+                        "major",
+                        path,
+                        1,
+                        f"front matter field {name!r} should be {kind}, "
+                        f"not {type(fm[name]).__name__}",
+                        None,
+                    )
+                )
         if not page.title:
-            out.append(_f("page.no_title", "major", path, 1, "the page has no title",
-                          "add `title:` to the front matter or a first-level heading"))
+            out.append(
+                _f(
+                    "page.no_title",
+                    "major",
+                    path,
+                    1,
+                    "the page has no title",
+                    "add `title:` to the front matter or a first-level heading",
+                )
+            )
         if path not in STRUCTURAL and not page.refs:
-            out.append(_f("page.uncited", "major", path, None,
-                          "the page cites no source; every claim needs a citation",
-                          'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}'))
+            out.append(
+                _f(
+                    "page.uncited",
+                    "major",
+                    path,
+                    None,
+                    "the page cites no source; every claim needs a citation",
+                    'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
+                )
+            )
     return out
 
 
@@ -56,8 +101,11 @@ def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
     out = []
     for link in page.links:
         target = tree.resolve(path, link)
-        shown = f"[[{link.target}{'#' + link.anchor if link.anchor else ''}]]" if link.kind == "wiki" \
+        shown = (
+            f"[[{link.target}{'#' + link.anchor if link.anchor else ''}]]"
+            if link.kind == "wiki"
             else f"({link.target}{'#' + link.anchor if link.anchor else ''})"
+        )
         if target is None:
             out.append((link.line, f"{shown} resolves to no page"))
             continue
@@ -88,15 +136,30 @@ def check_links(ctx: Context) -> list[Finding]:
         page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0
         for line, message in problems:
-            out.append(_f("link.broken", "major", path, line, message,
-                          "link an existing page by file name, title or alias"))
+            out.append(
+                _f(
+                    "link.broken",
+                    "major",
+                    path,
+                    line,
+                    message,
+                    "link an existing page by file name, title or alias",
+                )
+            )
     orphans_now = orphans(tip)
     orphans_before = orphans(base) if base is not None else set()
     for path in sorted(orphans_now):
         if ctx.lint or path in scope or path not in orphans_before:
-            out.append(_f("page.orphan", "major", path, None,
-                          "no chain of links from wiki/index.md reaches this page",
-                          "link it from wiki/index.md or a page linked from there"))
+            out.append(
+                _f(
+                    "page.orphan",
+                    "major",
+                    path,
+                    None,
+                    "no chain of links from wiki/index.md reaches this page",
+                    "link it from wiki/index.md or a page linked from there",
+                )
+            )
     return out
 
 

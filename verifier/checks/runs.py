@@ -11,11 +11,75 @@ from .citations import _f, parsed_definitions
 from .context import Context
 
 STOPWORDS = frozenset(
-    "about above after again against because before being below between both could does doing "
-    "during each further having here itself just more most other ought ourselves same should "
-    "some such than that their theirs them themselves then there these they this those through "
-    "under until very what when where which while whom would your yours which also into over "
-    "were been have from with will shall upon".split()
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "because",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "could",
+        "does",
+        "doing",
+        "during",
+        "each",
+        "further",
+        "having",
+        "here",
+        "itself",
+        "just",
+        "more",
+        "most",
+        "other",
+        "ought",
+        "ourselves",
+        "same",
+        "should",
+        "some",
+        "such",
+        "than",
+        "that",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "under",
+        "until",
+        "very",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "whom",
+        "would",
+        "your",
+        "yours",
+        "which",
+        "also",
+        "into",
+        "over",
+        "were",
+        "been",
+        "have",
+        "from",
+        "with",
+        "will",
+        "shall",
+        "upon",
+    ]
 )
 
 
@@ -27,28 +91,63 @@ def check_paths(ctx: Context) -> list[Finding]:
     for path in ctx.changed():
         head = path.split("/", 1)[0]
         if head not in ("wiki", "raw") or "/" not in path:
-            out.append(_f("run.path_acl", "critical", path, None,
-                          f"the run changes {path}, outside wiki/ and raw/",
-                          "runs may only write wiki pages (and new raw sources when ingesting)"))
+            out.append(
+                _f(
+                    "run.path_acl",
+                    "critical",
+                    path,
+                    None,
+                    f"the run changes {path}, outside wiki/ and raw/",
+                    "runs may only write wiki pages (and new raw sources when ingesting)",
+                )
+            )
             continue
         if head != "raw":
             continue
         if path in base.entries and path in tip.entries:
-            out.append(_f("run.raw_write", "critical", path, None,
-                          f"the run modifies the raw source {path}; raw sources are immutable",
-                          "add a new source file instead"))
+            out.append(
+                _f(
+                    "run.raw_write",
+                    "critical",
+                    path,
+                    None,
+                    f"the run modifies the raw source {path}; raw sources are immutable",
+                    "add a new source file instead",
+                )
+            )
         elif path in base.entries:
-            out.append(_f("run.raw_write", "critical", path, None,
-                          f"the run deletes or renames the raw source {path}",
-                          "raw sources are never removed by a run"))
+            out.append(
+                _f(
+                    "run.raw_write",
+                    "critical",
+                    path,
+                    None,
+                    f"the run deletes or renames the raw source {path}",
+                    "raw sources are never removed by a run",
+                )
+            )
         elif ctx.plan is not None and ctx.run_type != "ingest":
-            out.append(_f("run.raw_write", "critical", path, None,
-                          f"a {ctx.run_type} run adds the raw source {path}; only ingest runs may",
-                          "start an ingest run for new sources"))
+            out.append(
+                _f(
+                    "run.raw_write",
+                    "critical",
+                    path,
+                    None,
+                    f"a {ctx.run_type} run adds the raw source {path}; only ingest runs may",
+                    "start an ingest run for new sources",
+                )
+            )
         elif tip.entries[path].is_link or tip.entries[path].is_submodule:
-            out.append(_f("run.raw_write", "critical", path, None,
-                          f"{path} is a symlink or submodule; raw sources must be files",
-                          None))
+            out.append(
+                _f(
+                    "run.raw_write",
+                    "critical",
+                    path,
+                    None,
+                    f"{path} is a symlink or submodule; raw sources must be files",
+                    None,
+                )
+            )
     return out
 
 
@@ -82,24 +181,40 @@ def check_convergence(ctx: Context) -> list[Finding]:
             continue
         if path not in tip.entries:
             if ctx.run_type != "archive":
-                out.append(_f("run.convergence", "critical", path, None,
-                              f"the run deletes {path}, which holds {len(before)} cited claims",
-                              "only archive runs may delete pages with cited claims"))
+                out.append(
+                    _f(
+                        "run.convergence",
+                        "critical",
+                        path,
+                        None,
+                        f"the run deletes {path}, which holds {len(before)} cited claims",
+                        "only archive runs may delete pages with cited claims",
+                    )
+                )
             continue
         after = cited_claims(tip, path)
         for (claim, source, _quote), line in before.items():
             if any(k[0] == claim and k[1] == source for k in after):
                 continue
-            out.append(_f("run.convergence", "critical", path, line,
-                          f"the cited claim {claim[:80]!r} ({source}) was removed or altered",
-                          "keep it unchanged inside a `::: disputed` block and add "
-                          "**Updated YYYY-MM-DD per SOURCE:** with the new claim", claim=claim))
+            out.append(
+                _f(
+                    "run.convergence",
+                    "critical",
+                    path,
+                    line,
+                    f"the cited claim {claim[:80]!r} ({source}) was removed or altered",
+                    "keep it unchanged inside a `::: disputed` block and add "
+                    "**Updated YYYY-MM-DD per SOURCE:** with the new claim",
+                    claim=claim,
+                )
+            )
     return out
 
 
 def key_terms(text: str, limit: int = 8) -> list[str]:
     words = collections.Counter(
-        w for w in (t.strip(".,;:!?()[]\"'").lower() for t in text.split())
+        w
+        for w in (t.strip(".,;:!?()[]\"'").lower() for t in text.split())
         if len(w) >= 7 and w.isalpha() and w not in STOPWORDS
     )
     return [w for w, n in words.most_common(limit) if n >= 2]
@@ -108,8 +223,11 @@ def key_terms(text: str, limit: int = 8) -> list[str]:
 def check_coverage(ctx: Context) -> list[Finding]:
     if ctx.base is None:
         return []
-    new_sources = [p for p in ctx.changed() if p.startswith("raw/") and p not in ctx.base.entries
-                   and p in ctx.tip.entries]
+    new_sources = [
+        p
+        for p in ctx.changed()
+        if p.startswith("raw/") and p not in ctx.base.entries and p in ctx.tip.entries
+    ]
     if not new_sources:
         return []
     severity = "major" if ctx.strictness == "BOLD" else "minor"
@@ -132,9 +250,16 @@ def check_coverage(ctx: Context) -> list[Finding]:
         lowered = text.lower()
         hits = sorted(t for t in terms if t in lowered)
         if len(hits) >= 2:
-            out.append(_f("run.coverage", severity, path, None,
-                          f"mentions {', '.join(hits[:5])} from the new source but was not updated",
-                          "review the page against the new source"))
+            out.append(
+                _f(
+                    "run.coverage",
+                    severity,
+                    path,
+                    None,
+                    f"mentions {', '.join(hits[:5])} from the new source but was not updated",
+                    "review the page against the new source",
+                )
+            )
     return out
 
 
@@ -145,14 +270,28 @@ def check_budget(ctx: Context) -> list[Finding]:
     if budget.is_empty():
         return []
     if usage.is_empty():
-        return [_f("run.budget", "critical", None, None,
-                   "the run declares a budget but the writer attested no usage",
-                   "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`")]
+        return [
+            _f(
+                "run.budget",
+                "critical",
+                None,
+                None,
+                "the run declares a budget but the writer attested no usage",
+                "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`",
+            )
+        ]
     out = []
     for name in ("input_tokens", "output_tokens", "usd"):
         cap, used = getattr(budget, name), getattr(usage, name)
         if cap is not None and used is not None and used > cap:
-            out.append(_f("run.budget", "critical", None, None,
-                          f"{name.replace('_', ' ')}: used {used:g}, budget {cap:g}",
-                          "the run overspent its declared budget"))
+            out.append(
+                _f(
+                    "run.budget",
+                    "critical",
+                    None,
+                    None,
+                    f"{name.replace('_', ' ')}: used {used:g}, budget {cap:g}",
+                    "the run overspent its declared budget",
+                )
+            )
     return out

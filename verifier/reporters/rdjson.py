@@ -21,5 +21,11 @@ def render(report: VerificationReport, color: bool = False) -> str:
         if f.line:
             d["location"] = {"path": f.path, "range": {"start": {"line": f.line}}}
         diagnostics.append(d)
-    return json.dumps({"source": {"name": "wikigate"}, "severity": "ERROR" if report.verdict == "reject"
-                       else "WARNING", "diagnostics": diagnostics}, indent=2)
+    return json.dumps(
+        {
+            "source": {"name": "wikigate"},
+            "severity": "ERROR" if report.verdict == "reject" else "WARNING",
+            "diagnostics": diagnostics,
+        },
+        indent=2,
+    )

@@ -19,23 +19,30 @@ def render(report: VerificationReport, color: bool = False) -> str:
         location: dict[str, object] = {"artifactLocation": {"uri": f.path or "."}}
         if f.line:
             location["region"] = {"startLine": f.line}
-        results.append({
-            "ruleId": f.code,
-            "ruleIndex": rules.index(f.code),
-            "level": LEVEL[f.severity],
-            "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
-            "locations": [{"physicalLocation": location}],
-        })
+        results.append(
+            {
+                "ruleId": f.code,
+                "ruleIndex": rules.index(f.code),
+                "level": LEVEL[f.severity],
+                "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
     doc = {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "wikigate", "version": __version__,
-                "rules": [{"id": r, "shortDescription": {"text": r}} for r in rules],
-            }},
-            "results": results,
-            "properties": {"verdict": report.verdict, "strictness": report.strictness},
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "wikigate",
+                        "version": __version__,
+                        "rules": [{"id": r, "shortDescription": {"text": r}} for r in rules],
+                    }
+                },
+                "results": results,
+                "properties": {"verdict": report.verdict, "strictness": report.strictness},
+            }
+        ],
     }
     return json.dumps(doc, indent=2)

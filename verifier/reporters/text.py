@@ -19,13 +19,21 @@ def render(report: VerificationReport, color: bool = False) -> str:
         lines.append(paint(path, BOLD))
         for f in group:
             where = f"{f.line}" if f.line else "-"
-            lines.append(f"  {where:>5}  {paint(f.severity, COLORS[f.severity])} {f.code}: {f.message}")
+            lines.append(
+                f"  {where:>5}  {paint(f.severity, COLORS[f.severity])} {f.code}: {f.message}"
+            )
             if f.hint:
                 lines.append(f"         hint: {f.hint}")
     c = report.counts()
     s = report.summary
-    verdict = paint(report.verdict.upper(), COLORS["critical"] if report.verdict == "reject"
-                    else COLORS["major"] if report.verdict == "revise" else "\033[32m")
+    verdict = paint(
+        report.verdict.upper(),
+        COLORS["critical"]
+        if report.verdict == "reject"
+        else COLORS["major"]
+        if report.verdict == "revise"
+        else "\033[32m",
+    )
     lines.append(
         f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
         f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "

@@ -63,12 +63,14 @@ def run_demo(target: Path, echo: Echo) -> int:
     echo("\n== 2. a sloppy cascade: fabricated quote, paraphrase, broken link, raw/ edit")
     bad = ws.start_run("cascade", "cli:demo")
     bad.str_replace(
-        "wiki/gettysburg-address.md", "## Closing\n",
+        "wiki/gettysburg-address.md",
+        "## Closing\n",
         "Lincoln said the battle was the greatest of the war.[^4] He also said the world "
         "would long remember the speech.[^5] See [[Battle of Gettysburg]].\n\n## Closing\n",
     )
     bad.str_replace(
-        "wiki/gettysburg-address.md", "\n[^1]:",
+        "wiki/gettysburg-address.md",
+        "\n[^1]:",
         f'\n[^4]: {GETTYSBURG} — "This was the greatest battle of the war."\n'
         f'[^5]: {GETTYSBURG} — "The world will long remember what we say here"\n[^1]:',
     )
@@ -81,15 +83,21 @@ def run_demo(target: Path, echo: Echo) -> int:
     # 3 --------------------------------------------------------------------------
     echo("\n== 3. a quote without an anchor: revise, then `wikigate anchor --fix`")
     weak = ws.start_run("synthesis", "cli:demo")
-    weak.stage_write("wiki/declaration.md", (
-        "---\ntitle: Declaration of Independence\n---\n# Declaration of Independence\n\n"
-        "The preamble names Life, Liberty and the pursuit of Happiness among unalienable "
-        "rights.[^1]\n\n"
-        '[^1]: declaration-preamble.txt — "among these are Life, Liberty and the pursuit of '
-        'Happiness"\n'
-    ))
-    weak.str_replace("wiki/index.md", "- [[Gettysburg Address]]\n",
-                     "- [[Gettysburg Address]]\n- [[Declaration of Independence]]\n")
+    weak.stage_write(
+        "wiki/declaration.md",
+        (
+            "---\ntitle: Declaration of Independence\n---\n# Declaration of Independence\n\n"
+            "The preamble names Life, Liberty and the pursuit of Happiness among unalienable "
+            "rights.[^1]\n\n"
+            '[^1]: declaration-preamble.txt — "among these are Life, Liberty and the pursuit of '
+            'Happiness"\n'
+        ),
+    )
+    weak.str_replace(
+        "wiki/index.md",
+        "- [[Gettysburg Address]]\n",
+        "- [[Gettysburg Address]]\n- [[Declaration of Independence]]\n",
+    )
     _show(echo, weak.finalize(), format_finding, ws)
     echo(f"$ wikigate anchor --fix --run {weak.run_id}")
     for fix in anchor_fix(weak, []):
@@ -104,8 +112,10 @@ def run_demo(target: Path, echo: Echo) -> int:
 
 
 def _show(echo: Echo, result, format_finding, ws) -> None:  # type: ignore[no-untyped-def]
-    head = {"committed": f"committed: main fast-forwarded to {str(result.tip)[:12]}",
-            "rejected": f"rejected: {result.reason}"}.get(result.status)
+    head = {
+        "committed": f"committed: main fast-forwarded to {str(result.tip)[:12]}",
+        "rejected": f"rejected: {result.reason}",
+    }.get(result.status)
     if head is None:
         head = f"{result.verdict}: loop {result.loop} of 3, the run stays open"
     echo(f"{result.run_id} → {head}")
