@@ -106,7 +106,7 @@ def test_concurrent_finalizers_lose_nothing(tmp_path, writers):
     results = {
         r: p.communicate(timeout=120) + (p.returncode,) for r, p in zip(runs, procs, strict=False)
     }
-    rows = {r["run_id"]: r for r in ws.store.list()}
+    rows = {r["run_id"]: r for r in ws.store.runs()}
     head = ws.repo[ws.repo.references[MAIN].target]
     history = list(ws.repo.walk(head.id))
     assert all(len(c.parents) <= 1 for c in history), "history must stay linear"

@@ -118,7 +118,7 @@ class Store:
         rows = list(self.db["runs"].rows_where("run_id = ?", [run_id]))
         return rows[0] if rows else None
 
-    def list(self, status: str | None = None) -> list[dict[str, Any]]:
+    def runs(self, status: str | None = None) -> list[dict[str, Any]]:
         where, args = ("status = ?", [status]) if status else (None, [])
         return list(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
 

@@ -222,7 +222,7 @@ class Workspace:
         return Run(self, run_id, row)
 
     def runs(self, status: str | None = None) -> list[dict[str, Any]]:
-        return self.store.list(status)
+        return self.store.runs(status)
 
     # ------------------------------------------------------------ sweep
 
@@ -236,7 +236,7 @@ class Workspace:
         now = parse_iso(now_iso())
         host = socket.gethostname()
         swept = []
-        for row in self.store.list():
+        for row in self.store.runs():
             if row["status"] not in ("pending", "verifying"):
                 continue
             dead = (
