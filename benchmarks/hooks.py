@@ -75,7 +75,7 @@ def main() -> None:
         ) if "bench" in git(wiki, "remote").split() else None
         git(wiki, "remote", "add", "bench", str(bare))
         push_times = []
-        for i in range(3):
+        for i in range(4):
             ws = Workspace.open(wiki)
             ws.verifier = CommitVerifier()
             run = ws.start_run("cascade", "cli:bench")

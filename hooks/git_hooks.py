@@ -14,7 +14,7 @@ import time
 
 import pygit2
 
-from wikigate.gitrepo import MAIN, NOTES_REF
+from wikigate.gitrepo import MAIN, NOTES_REF, blob_at, tree_at
 
 ZERO = "0" * 40
 PASSING = ("commit", "commit_override")
@@ -39,7 +39,7 @@ def verdict_of(repo: pygit2.Repository, commit: str, notes_commit: str | None = 
         entry = _note_entry(repo, tree, commit)
         if entry is None:
             return None
-        data = json.loads(repo[entry].data)
+        data = json.loads(blob_at(repo, entry).data)
     except (KeyError, ValueError, pygit2.GitError):
         return None
     if not isinstance(data, dict) or data.get("status") != "committed":
@@ -51,10 +51,10 @@ def verdict_of(repo: pygit2.Repository, commit: str, notes_commit: str | None = 
 def _note_entry(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.Oid | None:
     """Find a note blob by annotated commit, in flat or fan-out (ab/cdef…) layout."""
     if name in tree:
-        return tree[name].id  # type: ignore[no-any-return]
+        return tree[name].id
     head = name[:2]
     if head in tree and tree[head].type_str == "tree":
-        return _note_entry(repo, repo[tree[head].id], name[2:])
+        return _note_entry(repo, tree_at(repo, tree[head].id), name[2:])
     return None
 
 

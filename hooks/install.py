@@ -85,7 +85,7 @@ def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
     spec = f"+{NOTES_REF}:{NOTES_REF}"
     added = []
     for remote in repo.remotes:
-        if spec not in remote.fetch_refspecs:
+        if remote.name and spec not in remote.fetch_refspecs:
             repo.remotes.add_fetch(remote.name, spec)
             added.append(remote.name)
     return added

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import pygit2
 
 from wikigate.errors import WikigateError
+from wikigate.gitrepo import commit_at
 from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
@@ -31,10 +32,10 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
     index = repo.index
     index.read()
     tree = index.write_tree()
-    head = None if repo.head_is_unborn else repo[repo.head.target].peel(pygit2.Commit)
+    head = None if repo.head_is_unborn else commit_at(repo, repo.head.target)
     sig = pygit2.Signature("wikigate", "wikigate@localhost")
     oid = repo.create_commit(None, sig, sig, "staged\n", tree, [head.id] if head else [])
-    return repo[oid], head
+    return commit_at(repo, oid), head
 
 
 def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.errors import GitError, RunError, UsageError, WikigateError
-from wikigate.gitrepo import MAIN
+from wikigate.gitrepo import MAIN, commit_at
 
 from .citation import CitationSyntaxError, format_tail, parse_definition
 from .default import cache_path
@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
     try:
         obj = repo.revparse_single(ref)
-        return obj.peel(pygit2.Commit)  # type: ignore[no-any-return]
+        commit = obj.peel(pygit2.Commit)
+        assert isinstance(commit, pygit2.Commit)
+        return commit
     except (KeyError, ValueError, pygit2.GitError) as e:
         raise UsageError(f"{ref!r} is not a branch or commit in this repository") from e
 
@@ -60,7 +62,7 @@ def verify_ref(
         merge_base = repo.merge_base(tip.id, main)
         if merge_base is None:
             raise GitError(f"{ref} shares no history with main; pass --base")
-        base_commit = repo[merge_base]
+        base_commit = commit_at(repo, merge_base)
     try:
         plan = read_plan(repo, tip.id)
         run_id: str | None = plan.meta.run_id

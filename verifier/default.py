@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
+from wikigate.gitrepo import commit_at
 from wikigate.models import Plan, VerifierVerdict
 
 from .engine import verify_trees
@@ -25,10 +26,10 @@ class DeterministicVerifier:
         self, run_id: str, workspace: Workspace, plan: Plan, staged_tree: pygit2.Tree
     ) -> VerifierVerdict:
         repo = workspace.repo
-        tip = repo[pygit2.Oid(hex=plan.tip)]
+        tip = commit_at(repo, plan.tip)
         if tip.tree.id != staged_tree.id:
             raise ValueError("staged tree is not the plan's tip tree")
-        base = repo[pygit2.Oid(hex=plan.meta.base)]
+        base = commit_at(repo, plan.meta.base)
         report = verify_trees(
             repo,
             tip,

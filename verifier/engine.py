@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import traceback
 from pathlib import Path
+from typing import Literal
 
 import pygit2
 
@@ -64,7 +65,7 @@ def verify_trees(
                 continue
             try:
                 found = _adjust(check(ctx), level, config)
-                status = "failed" if found else "passed"
+                status: Literal["passed", "failed", "error"] = "failed" if found else "passed"
             except Exception as e:  # noqa: BLE001 - fail closed, always
                 found = [_error(name, e)]
                 status = "error"

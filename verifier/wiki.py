@@ -16,6 +16,8 @@ from typing import Any
 
 import pygit2
 
+from wikigate.gitrepo import blob_at, tree_at
+
 from .markdown import Definition, Link, ParsedPage, Ref, parse_page
 
 MAX_PAGE_BYTES = 5 * 1024 * 1024
@@ -188,9 +190,9 @@ class WikiTree:
 
     def _walk(self, tree: pygit2.Tree, prefix: str) -> None:
         for entry in tree:
-            path = prefix + entry.name
+            path = prefix + (entry.name or "")
             if entry.type_str == "tree":
-                self._walk(self.repo[entry.id], path + "/")
+                self._walk(tree_at(self.repo, entry.id), path + "/")
             else:
                 self.entries[path] = Entry(path, str(entry.id), entry.filemode)
 
@@ -276,7 +278,7 @@ class WikiTree:
             return None, "is a symlink; pages must be regular files"
         if entry.is_submodule:
             return None, "is a submodule, not a page"
-        blob = self.repo[pygit2.Oid(hex=entry.oid)]
+        blob = blob_at(self.repo, entry.oid)
         if blob.size > MAX_PAGE_BYTES:
             return (
                 None,
@@ -347,7 +349,7 @@ class WikiTree:
         if key in self._sources:
             return self._sources[key]
         entry = self.entries[path]
-        blob = self.repo[pygit2.Oid(hex=entry.oid)]
+        blob = blob_at(self.repo, entry.oid)
         if blob.size > MAX_SOURCE_BYTES:
             raise SourceError(
                 f"is {blob.size / 2**20:.0f} MB; sources over "

@@ -107,7 +107,15 @@ def _finalize_claimed(run: Run, loop: int, verify: bool, verifier: Any) -> Final
     ws = run.ws
     plan = run.plan()
     if not verify:
-        return land(run, plan, None, loop, unverified=True)
+        landed = land(run, plan, None, loop, unverified=True)
+        if landed is None:  # main moved: no verification to redo, just rebase and land
+            rebased = _rebase(run, plan, None, loop)
+            if isinstance(rebased, FinalizeResult):
+                return rebased
+            landed = land(run, rebased, None, loop, unverified=True)
+        if landed is None:
+            return reject(run, plan, None, loop, "stale: main kept moving")
+        return landed
     for _attempt in range(ws.config.runs.max_rebases + 1):
         verdict = _vote(run, plan, verifier)
         if verdict.verdict == "reject":
@@ -289,8 +297,8 @@ def _rebase(
     repo = ws.repo
     main = gitrepo.ref_target(repo, MAIN)
     assert main is not None
-    commits = [repo[pygit2.Oid(hex=op.commit)] for op in plan.ops]
-    new_tip, conflicts = gitrepo.rebase_commits(repo, commits, repo[main])
+    commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
+    new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))
     if new_tip is None:
         return reject(
             run,
@@ -368,15 +376,20 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         if result is not None:
             return records.record_from_db(ws, run.run_id)
         main = gitrepo.ref_target(ws.repo, MAIN)
-        commits = [ws.repo[pygit2.Oid(hex=op.commit)] for op in plan.ops]
-        new_tip, conflicts = gitrepo.rebase_commits(ws.repo, commits, ws.repo[main])
+        assert main is not None
+        commits = [gitrepo.commit_at(ws.repo, op.commit) for op in plan.ops]
+        onto = gitrepo.commit_at(ws.repo, main)
+        new_tip, conflicts = gitrepo.rebase_commits(ws.repo, commits, onto)
         if new_tip is None:
             raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
         failed = ws.failed_ref(run.run_id)
-        gitrepo.with_ref_lock(
-            ws.repo,
-            [failed],
-            lambda txn, f=failed, t=new_tip: txn.set_target(f, t, message="rebase"),
-        )
+        _point(ws.repo, failed, new_tip)
         plan = run.plan(new_tip)
     raise RunError("cannot override: main kept moving; try again")
+
+
+def _point(repo: pygit2.Repository, ref: str, target: pygit2.Oid) -> None:
+    def body(txn: pygit2.ReferenceTransaction) -> None:
+        txn.set_target(ref, target, message="wikigate: rebase onto main")
+
+    gitrepo.with_ref_lock(repo, [ref], body)

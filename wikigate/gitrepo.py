@@ -57,6 +57,30 @@ def actor(repo: pygit2.Repository) -> str:
     return f"{sig.name} <{sig.email}>"
 
 
+# ---------------------------------------------------------------- typed objects
+
+
+def commit_at(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Commit:
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Commit):
+        raise GitError(f"{oid} is a {obj.type_str}, not a commit")
+    return obj
+
+
+def tree_at(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Tree:
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Tree):
+        raise GitError(f"{oid} is a {obj.type_str}, not a tree")
+    return obj
+
+
+def blob_at(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Blob:
+    obj = repo[oid]
+    if not isinstance(obj, pygit2.Blob):
+        raise GitError(f"{oid} is a {obj.type_str}, not a file")
+    return obj
+
+
 # ---------------------------------------------------------------- trees
 
 
@@ -72,9 +96,9 @@ def tree_with(
             entry = tree[head]
             if entry.type_str != "tree":
                 raise GitError(f"{path}: {head} is a file, not a folder")
-            sub = repo[entry.id]
+            sub = tree_at(repo, entry.id)
         new_sub = tree_with(repo, sub, rest, blob)
-        if len(repo[new_sub]) == 0:
+        if len(tree_at(repo, new_sub)) == 0:
             if head in (tree or ()):
                 builder.remove(head)
         else:
@@ -94,11 +118,11 @@ def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | 
         return None
     if entry.type_str != "blob":
         return None
-    return bytes(repo[entry.id].data)
+    return bytes(blob_at(repo, entry.id).data)
 
 
 def changed_paths(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree) -> list[str]:
-    diff = repo.diff(old, new)
+    diff = old.diff_to_tree(new)
     paths: set[str] = set()
     for delta in diff.deltas:
         paths.add(delta.old_file.path)
@@ -208,7 +232,8 @@ def ref_target(repo: pygit2.Repository, name: str) -> pygit2.Oid | None:
         return None
     if ref is None:
         return None
-    return ref.resolve().target  # type: ignore[no-any-return]
+    target = ref.resolve().target
+    return target if isinstance(target, pygit2.Oid) else None
 
 
 # ---------------------------------------------------------------- notes
@@ -222,13 +247,13 @@ def notes_commit_with(
     Must run under the lock of :data:`NOTES_REF` so the parent is current.
     """
     parent = ref_target(repo, NOTES_REF)
-    tree = repo[parent].tree if parent else None
+    tree = commit_at(repo, parent).tree if parent else None
     name = str(annotated)
     blob = repo.create_blob(json.dumps(record, indent=2, sort_keys=True).encode() + b"\n")
     builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
     # git writes fan-out trees (ab/cdef...) once notes are many; drop any copy there.
     if tree is not None and name[:2] in tree and tree[name[:2]].type_str == "tree":
-        fanned = tree_with(repo, repo[tree[name[:2]].id], name[2:], None)
+        fanned = tree_with(repo, tree_at(repo, tree[name[:2]].id), name[2:], None)
         builder.insert(name[:2], fanned, pygit2.GIT_FILEMODE_TREE)
     builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
     sig = signature(repo)
@@ -252,7 +277,7 @@ def read_note(repo: pygit2.Repository, annotated: pygit2.Oid | str) -> dict[str,
 def iter_notes(repo: pygit2.Repository) -> Iterator[tuple[str, dict[str, object]]]:
     if ref_target(repo, NOTES_REF) is None:
         return
-    for note in repo.notes(NOTES_REF):
+    for note in repo.notes(NOTES_REF):  # type: ignore[call-arg]  # pygit2's stub lacks the ref
         try:
             data = json.loads(note.message)
         except ValueError:
@@ -273,18 +298,16 @@ def rebase_commits(
     """
     parent = onto
     for commit in commits:
-        ancestor = commit.parents[0].tree if commit.parents else None
+        ancestor = commit.parents[0].tree if commit.parents else repo.TreeBuilder().write()
         index = repo.merge_trees(ancestor, parent.tree, commit.tree)
         if index.conflicts is not None:
-            paths = sorted(
-                {(o or t or a).path for a, o, t in index.conflicts}  # type: ignore[union-attr]
-            )
+            paths = sorted({(o or t or a).path for a, o, t in index.conflicts if (o or t or a)})
             return None, paths
         tree = index.write_tree(repo)
         oid = repo.create_commit(
             None, commit.author, commit.committer, commit.message, tree, [parent.id]
         )
-        parent = repo[oid]
+        parent = commit_at(repo, oid)
     return parent.id, []
 
 
@@ -307,7 +330,7 @@ def checkout_fast_forward(repo: pygit2.Repository, new_tree: pygit2.Tree) -> Non
     Refuses, touching nothing, when local changes would be overwritten.
     """
     try:
-        repo.checkout_tree(new_tree, strategy=pygit2.enums.CheckoutStrategy.SAFE)
+        repo.checkout_tree(new_tree, strategy=pygit2.enums.CheckoutStrategy.SAFE)  # type: ignore[no-untyped-call]
     except pygit2.GitError as e:
         raise DirtyWorktreeError(
             "local changes in the checked-out main would be overwritten "

@@ -141,7 +141,7 @@ def rebuild(ws: Workspace, store: Store) -> int:
         if seen is not None and seen.status in TERMINAL:
             continue
         try:
-            plan = read_plan(repo, ref.target, run_id)
+            plan = read_plan(repo, pygit2.Oid(hex=str(ref.target)), run_id)
         except Exception:  # noqa: BLE001 - a foreign branch under our prefix is not ours
             continue
         record = pending_record(ws, plan.meta, str(ref.target))

@@ -110,7 +110,7 @@ class Run:
         return read_plan(self.ws.repo, tip or self.tip(), self.run_id)
 
     def staged_tree(self) -> pygit2.Tree:
-        return self.ws.repo[self.tip()].tree  # type: ignore[no-any-return]
+        return gitrepo.commit_at(self.ws.repo, self.tip()).tree
 
     def read(self, path: str) -> bytes | None:
         return gitrepo.read_blob(self.ws.repo, self.staged_tree(), normalize(path))
@@ -275,10 +275,10 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
     """Read a run's metadata and ops back from its commits (tip back to the start commit)."""
     ops: list[Op] = []
     meta: RunMeta | None = None
-    commit: pygit2.Commit = repo[tip]
+    commit = gitrepo.commit_at(repo, tip)
     while True:
         trailers = gitrepo.parse_trailers(commit.message)
-        rid = (trailers.get(T_RUN) or [None])[0]
+        rid = (trailers.get(T_RUN) or [""])[0] or None
         if rid is None or (run_id is not None and rid != run_id):
             raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
         run_id = rid

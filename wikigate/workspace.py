@@ -107,12 +107,12 @@ class Workspace:
             # Committed in memory (no hooks: wikigate's own gate would refuse an
             # unverified commit on main, and this one holds no wiki content).
             parents = [] if repo.head_is_unborn else [repo.head.target]
-            tree = repo[parents[0]].tree if parents else None
-            tree_id = None
+            tree = gitrepo.commit_at(repo, parents[0]).tree if parents else None
+            tree_id = repo.TreeBuilder().write()
             for rel in added:
                 blob = repo.create_blob((root / rel).read_bytes())
                 tree_id = gitrepo.tree_with(repo, tree, rel, blob)
-                tree = repo[tree_id]
+                tree = gitrepo.tree_at(repo, tree_id)
             sig = gitrepo.signature(repo)
             message = (
                 "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
@@ -297,4 +297,5 @@ def load_plugin(spec: str, ws: Workspace) -> Verifier:
         factory = getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise ConfigError(f"verifier plugin {spec!r} cannot be loaded: {e}") from e
-    return factory(ws)  # type: ignore[no-any-return]
+    verifier: Verifier = factory(ws)
+    return verifier

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wikigate.models import Finding
+from wikigate.models import Finding, Severity
 
 from ..citation import Citation, CitationSyntaxError, parse_definition, quote_hash
 from ..markdown import ParsedPage
@@ -12,7 +12,7 @@ from .context import Context
 
 def _f(
     code: str,
-    severity: str,
+    severity: Severity,
     path: str | None,
     line: int | None,
     message: str,
@@ -23,7 +23,7 @@ def _f(
         code=code,
         severity=severity,
         path=path,
-        line=line,  # type: ignore[arg-type]
+        line=line,
         message=message,
         hint=hint,
         claim=claim,
@@ -215,7 +215,7 @@ def _check_source(ctx: Context, path: str, line: int, label: str, c: Citation) -
     ctx.verified_quotes[(path, label)] = c.quote
     where = _where(text, found)
     if c.offset is None:
-        severity = "critical" if ctx.strictness == "PARANOID" else "major"
+        severity: Severity = "critical" if ctx.strictness == "PARANOID" else "major"
         return [
             _f(
                 "citation.anchor_missing",

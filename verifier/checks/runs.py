@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import collections
 
-from wikigate.models import Finding
+from wikigate.models import Finding, Severity
 
 from ..wiki import SourceError, WikiTree
 from .citations import _f, parsed_definitions
@@ -230,7 +230,7 @@ def check_coverage(ctx: Context) -> list[Finding]:
     ]
     if not new_sources:
         return []
-    severity = "major" if ctx.strictness == "BOLD" else "minor"
+    severity: Severity = "major" if ctx.strictness == "BOLD" else "minor"
     terms: set[str] = set()
     for source in new_sources:
         try:

@@ -37,7 +37,7 @@ def run_demo(target: Path, echo: Echo) -> int:
     tree = WikiTree(ws.repo, run.staged_tree(), PageCache(None))
 
     def cite(source: str, quote: str) -> str:
-        return anchor_tail(ws, source, quote, None, tree)
+        return str(anchor_tail(ws, source, quote, None, tree))
 
     q1 = "Four score and seven years ago our fathers brought forth on this continent, a new nation"
     q2 = "government of the people, by the people, for the people, shall not perish from the earth"
