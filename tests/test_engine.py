@@ -335,3 +335,15 @@ def test_run_metadata_travels_with_the_branch(ws, tmp_path):
         ("write", "wiki/a.md"),
         ("usage", None),
     ]
+
+
+def test_no_verify_rebases_when_main_moved(ws):
+    first = ws.start_run("ingest", "cli:ingest")
+    second = ws.start_run("ingest", "cli:ingest")
+    first.stage_write("wiki/a.md", page("A"))
+    second.stage_write("wiki/b.md", page("B"))
+    first.finalize()
+    result = second.finalize(verify=False)
+    assert result.status == "committed" and ws.store.get(second.run_id)["unverified"] == 1
+    tree = ws.repo[main_tip(ws)].tree
+    assert "wiki/a.md" in tree and "wiki/b.md" in tree
