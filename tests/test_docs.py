@@ -1,0 +1,38 @@
+"""Docs stay true: every CLI command is in the README, every finding code in docs/checks.md."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from wikigate.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commands(group: click.Group, prefix: str = "wikigate") -> list[str]:
+    out = []
+    for name, cmd in group.commands.items():
+        if getattr(cmd, "hidden", False):
+            continue
+        if isinstance(cmd, click.Group):
+            out += commands(cmd, f"{prefix} {name}")
+        else:
+            out.append(f"{prefix} {name}")
+    return out
+
+
+def test_every_command_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    missing = [c for c in commands(cli) if f"`{c}" not in readme]
+    assert missing == [], missing
+
+
+def test_every_finding_code_is_documented():
+    sources = "".join(p.read_text() for p in (ROOT / "verifier").rglob("*.py"))
+    sources += (ROOT / "wikigate" / "run.py").read_text()
+    codes = set(re.findall(r'"((?:citation|page|link|run|verifier)\.[a-z_]+)"', sources))
+    documented = (ROOT / "docs" / "checks.md").read_text()
+    assert codes and sorted(c for c in codes if f"`{c}`" not in documented) == []
