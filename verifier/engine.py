@@ -13,7 +13,6 @@ from wikigate.config import Config
 from wikigate.models import Finding, Plan, verdict_for
 
 from .checks import CHECKS, Context
-from .checks.context import Metrics
 from .judge import HeuristicJudge, Judge
 from .report import CheckResult, SummaryMetrics, VerificationReport
 from .wiki import PageCache, WikiTree
@@ -84,7 +83,8 @@ def verify_trees(
         checks.append(CheckResult(name="setup", status="error", duration_ms=0.0, findings=1))
     finally:
         cache.close()
-    metrics = ctx.metrics if ctx is not None else Metrics()
+    metrics = ctx.metrics if ctx is not None else SummaryMetrics()
+    metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     return VerificationReport(
         run_id=run_id,
         base=str(base.id) if base is not None else None,
@@ -93,9 +93,7 @@ def verify_trees(
         verdict=verdict_for(findings),
         checks=checks,
         findings=sorted(findings, key=_order),
-        summary=SummaryMetrics(
-            **vars(metrics), elapsed_ms=round((time.perf_counter() - started) * 1000, 2)
-        ),
+        summary=metrics,
     )
 
 

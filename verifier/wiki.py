@@ -64,45 +64,40 @@ class PageCache:
         except (OSError, sqlite3.DatabaseError):
             self.conn = None  # a cache is an optimisation: work without it
 
-    def pages(self, blobs: list[str]) -> dict[str, ParsedPage]:
+    def _select(self, column: str, blobs: list[str]) -> list[tuple[str, str]]:
+        """(blob, column) rows for ``blobs`` of the current cache version."""
         if self.conn is None or not blobs:
-            return {}
-        out: dict[str, ParsedPage] = {}
+            return []
+        rows: list[tuple[str, str]] = []
+        for i in range(0, len(blobs), 900):  # SQLite's bound-parameter limit
+            chunk = blobs[i : i + 900]
+            marks = ",".join("?" * len(chunk))
+            rows += self.conn.execute(
+                f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({marks})",
+                [CACHE_VERSION, *chunk],
+            ).fetchall()
+        return rows
+
+    def pages(self, blobs: list[str]) -> dict[str, ParsedPage]:
         try:
-            for i in range(0, len(blobs), 900):
-                chunk = blobs[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                for blob, data in self.conn.execute(
-                    f"SELECT blob, data FROM pages WHERE v = ? AND blob IN ({marks})",
-                    [CACHE_VERSION, *chunk],
-                ):
-                    out[blob] = _page_from_json(json.loads(data))
+            return {b: _page_from_json(json.loads(d)) for b, d in self._select("data", blobs)}
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError):
             return {}
-        return out
 
     def navs(self, blobs: list[str]) -> dict[str, ParsedPage]:
         """Just title, aliases, headings and links: what link and orphan checks need."""
-        if self.conn is None or not blobs:
-            return {}
         out: dict[str, ParsedPage] = {}
         try:
-            for i in range(0, len(blobs), 900):
-                chunk = blobs[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                for blob, nav in self.conn.execute(
-                    f"SELECT blob, nav FROM pages WHERE v = ? AND blob IN ({marks})",
-                    [CACHE_VERSION, *chunk],
-                ):
-                    path, title, aliases, headings, links = json.loads(nav)
-                    out[blob] = ParsedPage(
-                        path=path,
-                        title=title,
-                        aliases=aliases,
-                        headings=headings,
-                        links=[Link(*x) for x in links],
-                        partial=True,
-                    )
+            for blob, nav in self._select("nav", blobs):
+                path, title, aliases, headings, links = json.loads(nav)
+                out[blob] = ParsedPage(
+                    path=path,
+                    title=title,
+                    aliases=aliases,
+                    headings=headings,
+                    links=[Link(*x) for x in links],
+                    partial=True,
+                )
         except (sqlite3.DatabaseError, ValueError, TypeError):
             return {}
         return out

@@ -10,17 +10,8 @@ from wikigate.config import Config
 from wikigate.models import Plan
 
 from ..judge import Judge
+from ..report import SummaryMetrics
 from ..wiki import WikiTree
-
-
-@dataclass
-class Metrics:
-    pages: int = 0
-    pages_checked: int = 0
-    claims: int = 0
-    citations: int = 0
-    anchors_verified: int = 0
-    links: int = 0
 
 
 @dataclass
@@ -32,7 +23,7 @@ class Context:
     strictness: str
     config: Config
     judge: Judge
-    metrics: Metrics = field(default_factory=Metrics)
+    metrics: SummaryMetrics = field(default_factory=SummaryMetrics)
     verified_quotes: dict[tuple[str, str], str] = field(default_factory=dict)
     anchor_cache: set[str] = field(default_factory=set)
     new_anchors: set[str] = field(default_factory=set)
