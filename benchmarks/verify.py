@@ -46,7 +46,6 @@ def main() -> None:
     print(f"full verify, warm cache: median {statistics.median(warm):.2f}s")
 
     run = ws.start_run("cascade", "cli:bench")
-    pages = [p for p in run.plan().paths()] or []
     tree_pages = sorted(e for e in _pages(ws) if e.startswith("wiki/topics/"))[:10]
     for path in tree_pages:
         text = (run.read(path) or b"").decode()
@@ -63,7 +62,6 @@ def main() -> None:
         f"{statistics.median(t for t, _ in times[1:]):.2f}s — verdict {verdict.verdict}, "
         f"{len(verdict.findings)} findings"
     )
-    del pages
     ws.close()
 
 

@@ -14,7 +14,7 @@ import time
 
 import pygit2
 
-from wikigate.gitrepo import MAIN, NOTES_REF, blob_at, tree_at
+from wikigate.gitrepo import MAIN, NOTES_REF, read_note
 
 ZERO = "0" * 40
 PASSING = ("commit", "commit_override")
@@ -26,36 +26,12 @@ def _err(*lines: str) -> None:
 
 
 def verdict_of(repo: pygit2.Repository, commit: str, notes_commit: str | None = None) -> str | None:
-    """The wikigate verdict recorded for ``commit`` (from ``notes_commit`` or the notes ref)."""
-    import json
-
-    if notes_commit is None:
-        try:
-            notes_commit = str(repo.references[NOTES_REF].target)
-        except KeyError:
-            return None
-    try:
-        tree = repo[notes_commit].peel(pygit2.Tree)
-        entry = _note_entry(repo, tree, commit)
-        if entry is None:
-            return None
-        data = json.loads(blob_at(repo, entry).data)
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    if not isinstance(data, dict) or data.get("status") != "committed":
+    """The passing verdict recorded for ``commit`` (from ``notes_commit`` or the notes ref)."""
+    data = read_note(repo, commit, notes_commit)
+    if data is None or data.get("status") != "committed":
         return None
     verdict = data.get("verdict")
     return verdict if verdict in PASSING else None
-
-
-def _note_entry(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.Oid | None:
-    """Find a note blob by annotated commit, in flat or fan-out (ab/cdef…) layout."""
-    if name in tree:
-        return tree[name].id
-    head = name[:2]
-    if head in tree and tree[head].type_str == "tree":
-        return _note_entry(repo, tree_at(repo, tree[head].id), name[2:])
-    return None
 
 
 # ---------------------------------------------------------------- pre-push
@@ -192,10 +168,9 @@ def _verify_on_push(repo: pygit2.Repository, old: str, new: str) -> int:
     if report.verdict == "commit":
         return 0
     _err(f"wikigate: verification of main → {new[:12]} says {report.verdict}:")
-    for f in report.findings:
-        if f.severity != "minor":
-            where = (f.path or ".") + (f":{f.line}" if f.line else "")
-            _err(f"  {where}: {f.severity} {f.code}: {f.message}")
+    from .precommit import BLOCKING, format_line
+
+    _err(*("  " + format_line(f) for f in report.findings if f.severity in BLOCKING))
     return 1
 
 

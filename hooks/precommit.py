@@ -21,6 +21,7 @@ BLOCKING = ("critical", "major")
 
 
 def format_line(f: Finding) -> str:
+    """``path:line: code: message``, the hooks' one output format."""
     where = f.path or "."
     if f.line:
         where += f":{f.line}"
@@ -45,12 +46,12 @@ def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
     from wikigate.workspace import Workspace
 
     files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
+    pages = [f for f in files if f.startswith("wiki/") and f.endswith(".md")]
+    if not pages:
+        return 0
     try:
         ws = Workspace(_repo())
         tip, head = _staged(ws.repo)
-        pages = [f for f in files if f.startswith("wiki/") and f.endswith(".md")]
-        if not pages:
-            return 0
         report = verify_trees(
             ws.repo,
             tip,

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pygit2
 
@@ -321,7 +322,7 @@ class WikiTree:
             return sorted(hits)[0] if hits else None
         if not link.target:
             return page
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), _unquote(link.target)))
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(link.target)))
         if target in self.entries:
             return target
         return None
@@ -356,8 +357,6 @@ class WikiTree:
         if data.startswith(b"%PDF-") or path.lower().endswith(".pdf"):
             text = _pdf_page(data, page)
         else:
-            if page is not None and page != 1:
-                pass  # text sources have no pages; the offset is into the whole text
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as e:
@@ -366,12 +365,6 @@ class WikiTree:
                 raise SourceError("is binary (holds NUL bytes); cite text, markdown or PDF sources")
         self._sources[key] = text
         return text
-
-
-def _unquote(target: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(target)
 
 
 def _pdf_page(data: bytes, page: int | None) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import socket
-import time
 import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -295,10 +294,7 @@ def _rebase(
     """Replay the run onto main's new tip and point the run branch there."""
     ws = run.ws
     repo = ws.repo
-    main = gitrepo.ref_target(repo, MAIN)
-    assert main is not None
-    commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
-    new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))
+    main, new_tip, conflicts = _replay_onto_main(repo, plan)
     if new_tip is None:
         return reject(
             run,
@@ -319,7 +315,6 @@ def _rebase(
         gitrepo.with_ref_lock(repo, [branch], body)
     with ws.store.immediate():
         ws.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
-    time.sleep(0)  # let other finalizers run; they are real processes
     return run.plan(new_tip)
 
 
@@ -375,17 +370,24 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         result = land(run, plan, None, int(row["loop_count"]), override=details)
         if result is not None:
             return records.record_from_db(ws, run.run_id)
-        main = gitrepo.ref_target(ws.repo, MAIN)
-        assert main is not None
-        commits = [gitrepo.commit_at(ws.repo, op.commit) for op in plan.ops]
-        onto = gitrepo.commit_at(ws.repo, main)
-        new_tip, conflicts = gitrepo.rebase_commits(ws.repo, commits, onto)
+        _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
         if new_tip is None:
             raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
         failed = ws.failed_ref(run.run_id)
         _point(ws.repo, failed, new_tip)
         plan = run.plan(new_tip)
     raise RunError("cannot override: main kept moving; try again")
+
+
+def _replay_onto_main(
+    repo: pygit2.Repository, plan: Plan
+) -> tuple[pygit2.Oid, pygit2.Oid | None, list[str]]:
+    """Rebase the run's commits onto main's current tip in memory: (main, new tip, conflicts)."""
+    main = gitrepo.ref_target(repo, MAIN)
+    assert main is not None
+    commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
+    new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))
+    return main, new_tip, conflicts
 
 
 def _point(repo: pygit2.Repository, ref: str, target: pygit2.Oid) -> None:

@@ -262,16 +262,35 @@ def notes_commit_with(
     )
 
 
-def read_note(repo: pygit2.Repository, annotated: pygit2.Oid | str) -> dict[str, object] | None:
+def read_note(
+    repo: pygit2.Repository,
+    annotated: pygit2.Oid | str,
+    notes_commit: pygit2.Oid | str | None = None,
+) -> dict[str, object] | None:
+    """The JSON note on ``annotated``, from ``notes_commit`` (default: the notes ref's tip).
+
+    pre-receive passes the notes commit being pushed, which no ref points at yet.
+    """
+    if notes_commit is None:
+        notes_commit = ref_target(repo, NOTES_REF)
+        if notes_commit is None:
+            return None
     try:
-        note = repo.lookup_note(str(annotated), NOTES_REF)
-    except (KeyError, pygit2.GitError):
-        return None
-    try:
-        data = json.loads(note.message)
-    except ValueError:
+        blob = _note_blob(repo, commit_at(repo, notes_commit).tree, str(annotated))
+        data = json.loads(blob_at(repo, blob).data) if blob is not None else None
+    except (KeyError, ValueError, GitError, pygit2.GitError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def _note_blob(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.Oid | None:
+    """A note by annotated commit id, in flat or fan-out (``ab/cdef…``) layout."""
+    if name in tree:
+        return tree[name].id
+    head = name[:2]
+    if head in tree and tree[head].type_str == "tree":
+        return _note_blob(repo, tree_at(repo, tree[head].id), name[2:])
+    return None
 
 
 def iter_notes(repo: pygit2.Repository) -> Iterator[tuple[str, dict[str, object]]]:

@@ -134,7 +134,7 @@ class Run:
                 raise RunError(f"{path}: only ingest runs may add raw sources")
             if gitrepo.read_blob(self.ws.repo, self.staged_tree(), path) is not None:
                 raise RunError(f"{path}: raw sources are immutable; it exists already")
-            base_tree = self.ws.repo[self.plan().meta.base].tree
+            base_tree = gitrepo.commit_at(self.ws.repo, self.row["base_commit"]).tree
             if path in base_tree:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
@@ -217,8 +217,9 @@ class Run:
     ) -> pygit2.Oid:
         repo = self.ws.repo
         parent = self.tip()
-        plan = read_plan(repo, parent, self.run_id)
-        meta = plan.meta if usage is None else plan.meta.model_copy(update={"usage": usage})
+        meta = read_meta(repo, parent, self.run_id)
+        if usage is not None:
+            meta = meta.model_copy(update={"usage": usage})
         tree = repo[parent].tree
         tree_id = tree.id if path is None else gitrepo.tree_with(repo, tree, path, blob)
         op = kind if path is None else f"{kind} {path}" + (f" {blob}" if blob else "")
@@ -301,6 +302,14 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
         commit = commit.parents[0]
     ops.reverse()
     return Plan(meta=meta, ops=ops, tip=str(tip))
+
+
+def read_meta(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str) -> RunMeta:
+    """The run's metadata from its tip's trailers alone (``base`` left empty)."""
+    trailers = gitrepo.parse_trailers(gitrepo.commit_at(repo, tip).message)
+    if (trailers.get(T_RUN) or [""])[0] != run_id:
+        raise RunError(f"the tip of run {run_id} is not one of its commits")
+    return _meta_from(trailers, run_id)
 
 
 def _meta_from(trailers: dict[str, list[str]], run_id: str) -> RunMeta:

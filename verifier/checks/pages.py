@@ -7,6 +7,7 @@ from collections import deque
 
 from wikigate.models import Finding
 
+from ..markdown import slugify
 from ..wiki import STRUCTURAL, WikiTree
 from .citations import _f
 from .context import Context
@@ -117,9 +118,7 @@ def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
 
 
 def _slug(anchor: str) -> str:
-    from ..markdown import slugify
-
-    return slugify(anchor.replace("-", " ")) if " " in anchor else anchor.lower()
+    return slugify(anchor)  # "Sleep Habits" and "sleep-habits" both name #sleep-habits
 
 
 def check_links(ctx: Context) -> list[Finding]:
