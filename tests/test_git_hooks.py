@@ -157,7 +157,10 @@ def test_server_verify_on_push_prints_findings(server):
     git(root, "commit", "-qm", "x")
     push = git(root, "push", "origin", "topic:main", check=False)
     assert push.returncode != 0
-    assert "remote:   wiki/x.md:5: citation.source_missing: [^1]: source raw/none.txt does not exist" in push.stderr
+    assert (
+        "remote:   wiki/x.md:5: citation.source_missing: [^1]: source raw/none.txt does not exist"
+        in push.stderr
+    )
 
 
 def test_racing_pushes_exactly_one_wins(server, tmp_path):

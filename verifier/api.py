@@ -13,7 +13,7 @@ import pygit2
 from wikigate.errors import GitError, RunError, UsageError, WikigateError
 from wikigate.gitrepo import MAIN, commit_at
 
-from .citation import CitationSyntaxError, format_tail, parse_definition
+from .citation import format_tail
 from .default import cache_path
 from .engine import verify_trees
 from .report import VerificationReport
@@ -151,11 +151,8 @@ def anchor_fix(run: Run, pages: list[str]) -> list[AnchorFix]:
         lines = text.split("\n")
         changed = False
         for d in page.definitions:
-            try:
-                c = parse_definition(d.tail)
-            except CitationSyntaxError:
-                continue
-            if c.anchored:
+            c = d.citation
+            if c is None or c.anchored:
                 continue
             if "\n" in d.tail or d.tail not in lines[d.line - 1]:
                 results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SEPARATORS = ("—", "--")
+HEX_DIGITS = frozenset("0123456789abcdef")
 _DECODER = json.JSONDecoder()
 
 
-@dataclass(frozen=True)
-class Citation:
+class Citation(NamedTuple):
     source: str
     page: int | None
     quote: str
@@ -82,7 +82,7 @@ def _anchor(rest: str) -> tuple[int, str]:
     if len(body) != 2 or not body[0].isdigit() or not body[1].startswith("sha256:"):
         raise CitationSyntaxError("anchor must read {@OFFSET sha256:HEX}")
     digest = body[1].removeprefix("sha256:")
-    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+    if len(digest) != 64 or not HEX_DIGITS.issuperset(digest):
         raise CitationSyntaxError("sha256 must be 64 lowercase hex digits")
     return int(body[0]), digest
 

@@ -140,15 +140,21 @@ class Judge(Protocol):
     def judge(self, claim: str, quote: str) -> list[Conflict]: ...
 
 
-def _words(text: str) -> list[str]:
-    out = []
-    for w in _WORD.findall(text.lower().replace("n't", " not")):
-        out.append(NUMBER_WORDS.get(w, w))
-    return out
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # the same numbers _WORD finds
+_NUMBER_NAMES = frozenset(NUMBER_WORDS)
 
 
-def _numbers(words: list[str]) -> set[str]:
-    return {w.replace(",", "") for w in words if w[0].isdigit()}
+def _words(text: str) -> tuple[set[str], set[str]]:
+    """The text's words (number words as digits), and its numbers without commas."""
+    text = text.lower().replace("n't", " not")
+    words = set(_WORD.findall(text))
+    named = words & _NUMBER_NAMES
+    numbers = {n.replace(",", "") for n in _NUMBER.findall(text)}
+    if named:
+        spelled = {NUMBER_WORDS[w] for w in named}
+        words = (words - named) | spelled
+        numbers |= spelled
+    return words, numbers
 
 
 class HeuristicJudge:
@@ -157,10 +163,8 @@ class HeuristicJudge:
     name = "heuristic"
 
     def judge(self, claim: str, quote: str) -> list[Conflict]:
-        cw, qw = _words(claim), _words(quote)
-        cs, qs = set(cw), set(qw)
+        (cs, cn), (qs, qn) = _words(claim), _words(quote)
         conflicts: list[Conflict] = []
-        cn, qn = _numbers(cw), _numbers(qw)
         if cn - qn:
             conflicts.append(Conflict("number", tuple(sorted(cn - qn)), tuple(sorted(qn))))
         cu, qu = cs & UNITS, qs & UNITS

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from wikigate.models import Finding, Severity
 
-from ..citation import Citation, CitationSyntaxError, parse_definition, quote_hash
+from ..citation import Citation, quote_hash
 from ..markdown import ParsedPage
-from ..wiki import SourceError
+from ..wiki import Located
 from .context import Context
 
 
@@ -32,13 +34,19 @@ def _f(
 
 def parsed_definitions(page: ParsedPage) -> dict[str, tuple[int, Citation | str]]:
     """label → (line, Citation or the syntax error's message)."""
-    out: dict[str, tuple[int, Citation | str]] = {}
-    for d in page.definitions:
-        try:
-            out[d.label] = (d.line, parse_definition(d.tail))
-        except CitationSyntaxError as e:
-            out[d.label] = (d.line, str(e))
-    return out
+    return {d.label: (d.line, d.citation or d.error or "unreadable") for d in page.definitions}
+
+
+@dataclass
+class _Pending:
+    """A citation whose quote must be looked up in its source."""
+
+    path: str
+    line: int
+    label: str
+    citation: Citation
+    source: str
+    key: str  # the anchor cache's key
 
 
 def check_citations(ctx: Context) -> list[Finding]:
@@ -47,6 +55,7 @@ def check_citations(ctx: Context) -> list[Finding]:
     ctx.tip.load(scope)
     ctx.metrics.pages = len(ctx.tip.pages)
     ctx.metrics.pages_checked = len(scope)
+    pending: list[_Pending] = []
     for path in scope:
         error = ctx.tip.page_error(path)
         if error is not None:
@@ -63,11 +72,12 @@ def check_citations(ctx: Context) -> list[Finding]:
             continue
         page = ctx.tip.page(path)
         assert page is not None
-        findings += _check_page(ctx, page)
+        findings += _check_page(ctx, page, pending)
+    findings += _check_quotes(ctx, pending)
     return findings
 
 
-def _check_page(ctx: Context, page: ParsedPage) -> list[Finding]:
+def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list[Finding]:
     out: list[Finding] = []
     path = page.path
     defs = parsed_definitions(page)
@@ -109,11 +119,18 @@ def _check_page(ctx: Context, page: ParsedPage) -> list[Finding]:
                     "reference it from the claim it supports, or remove it",
                 )
             )
-        out += _check_source(ctx, path, line, label, parsed)
+        found = _check_source(ctx, path, line, label, parsed)
+        if isinstance(found, _Pending):
+            pending.append(found)
+        else:
+            out += found
     return out
 
 
-def _check_source(ctx: Context, path: str, line: int, label: str, c: Citation) -> list[Finding]:
+def _check_source(
+    ctx: Context, path: str, line: int, label: str, c: Citation
+) -> list[Finding] | _Pending:
+    """Findings about the citation's source, or the quote lookup still to do."""
     tree = ctx.tip
     hits, acl = tree.find_source(c.source)
     if acl:
@@ -163,86 +180,99 @@ def _check_source(ctx: Context, path: str, line: int, label: str, c: Citation) -
                 "commit the source itself under raw/",
             )
         ]
-    if c.sha256 is not None and quote_hash(c.quote) != c.sha256:
+    digest = quote_hash(c.quote)
+    if c.sha256 is not None and digest != c.sha256:
         return [
             _f(
                 "citation.hash_mismatch",
                 "critical",
                 path,
                 line,
-                f"[^{label}]: sha256 of the quote is {quote_hash(c.quote)[:12]}…, "
+                f"[^{label}]: sha256 of the quote is {digest[:12]}…, "
                 f"the footnote records {c.sha256[:12]}…",
                 f"run `wikigate anchor {source} QUOTE` for the correct tail",
             )
         ]
-    key = f"{entry.oid}:{c.page}:{c.offset}:{quote_hash(c.quote)}"
-    if c.anchored and key in ctx.anchor_cache:
+    return _Pending(path, line, label, c, source, f"{entry.oid}:{c.page}:{c.offset}:{digest}")
+
+
+def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
+    """Look the pending quotes up: in the cache of verified anchors, else in their
+    sources, each source read once."""
+    known = ctx.cache.verified_anchors([p.key for p in pending if p.citation.anchored])
+    groups: dict[tuple[str, int | None], list[_Pending]] = {}
+    for p in pending:
+        if p.key in known:
+            ctx.verified_quotes[(p.path, p.label)] = p.citation.quote
+        else:
+            groups.setdefault((p.source, p.citation.page), []).append(p)
+    ctx.metrics.anchors_verified += len(known)
+    wanted = [
+        (source, page, [(p.citation.offset, p.citation.quote) for p in group])
+        for (source, page), group in groups.items()
+    ]
+    out: list[Finding] = []
+    results = ctx.tip.locate(wanted)
+    for group, (error, located) in zip(groups.values(), results, strict=True):
+        if error is not None:
+            out += [
+                _f(
+                    "citation.source_unreadable",
+                    "critical",
+                    p.path,
+                    p.line,
+                    f"[^{p.label}]: {p.source} {error}",
+                    "cite a UTF-8 text, markdown or PDF source",
+                )
+                for p in group
+            ]
+            continue
+        for p, where in zip(group, located, strict=True):
+            found = _quote_finding(ctx, p, where)
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _quote_finding(ctx: Context, p: _Pending, where: Located | None) -> Finding | None:
+    c, label, source = p.citation, p.label, p.source
+    if where is None:  # the quote sits at its anchor
         ctx.metrics.anchors_verified += 1
-        ctx.verified_quotes[(path, label)] = c.quote
-        return []
-    try:
-        text = tree.source_text(source, c.page)
-    except SourceError as e:
-        return [
-            _f(
-                "citation.source_unreadable",
-                "critical",
-                path,
-                line,
-                f"[^{label}]: {source} {e}",
-                "cite a UTF-8 text, markdown or PDF source",
-            )
-        ]
-    if c.offset is not None and text[c.offset : c.offset + len(c.quote)] == c.quote:
-        ctx.metrics.anchors_verified += 1
-        ctx.new_anchors.add(key)
-        ctx.verified_quotes[(path, label)] = c.quote
-        return []
-    found = text.find(c.quote)
+        ctx.new_anchors.add(p.key)
+        ctx.verified_quotes[(p.path, label)] = c.quote
+        return None
+    found, line = where
     if found < 0:
-        return [
-            _f(
-                "citation.quote_not_found",
-                "critical",
-                path,
-                line,
-                f"[^{label}]: the quote does not occur in {source}"
-                + (f" p.{c.page}" if c.page else "")
-                + f": {_clip(c.quote)!r}",
-                "quote the source verbatim; paraphrases and invented quotes are rejected",
-            )
-        ]
-    ctx.verified_quotes[(path, label)] = c.quote
-    where = _where(text, found)
+        return _f(
+            "citation.quote_not_found",
+            "critical",
+            p.path,
+            p.line,
+            f"[^{label}]: the quote does not occur in {source}"
+            + (f" p.{c.page}" if c.page else "")
+            + f": {_clip(c.quote)!r}",
+            "quote the source verbatim; paraphrases and invented quotes are rejected",
+        )
+    ctx.verified_quotes[(p.path, label)] = c.quote
     if c.offset is None:
         severity: Severity = "critical" if ctx.strictness == "PARANOID" else "major"
-        return [
-            _f(
-                "citation.anchor_missing",
-                severity,
-                path,
-                line,
-                f"[^{label}]: the quote is in {source} ({where}) but has no anchor",
-                f"append {{@{found} sha256:{quote_hash(c.quote)}}} "
-                "(or run `wikigate anchor --fix`)",
-            )
-        ]
-    return [
-        _f(
-            "citation.anchor_mismatch",
-            "critical",
-            path,
-            line,
-            f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
-            f"the quote is at {where}",
-            f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
+        return _f(
+            "citation.anchor_missing",
+            severity,
+            p.path,
+            p.line,
+            f"[^{label}]: the quote is in {source} (offset {found}, line {line}) but has no anchor",
+            f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
         )
-    ]
-
-
-def _where(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    return f"offset {offset}, line {line}"
+    return _f(
+        "citation.anchor_mismatch",
+        "critical",
+        p.path,
+        p.line,
+        f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
+        f"the quote is at offset {found}, line {line}",
+        f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
+    )
 
 
 def _clip(text: str, width: int = 60) -> str:

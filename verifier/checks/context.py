@@ -11,7 +11,7 @@ from wikigate.models import Plan
 
 from ..judge import Judge
 from ..report import SummaryMetrics
-from ..wiki import WikiTree
+from ..wiki import PageCache, WikiTree
 
 
 @dataclass
@@ -25,7 +25,7 @@ class Context:
     judge: Judge
     metrics: SummaryMetrics = field(default_factory=SummaryMetrics)
     verified_quotes: dict[tuple[str, str], str] = field(default_factory=dict)
-    anchor_cache: set[str] = field(default_factory=set)
+    cache: PageCache = field(default_factory=lambda: PageCache(None))
     new_anchors: set[str] = field(default_factory=set)
     scope: list[str] | None = None  # restrict per-page checks to these pages
     _changed: list[str] | None = None

@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from collections import deque
-
 from wikigate.models import Finding
 
+from ..links import STRUCTURAL
 from ..markdown import slugify
-from ..wiki import STRUCTURAL, WikiTree
+from ..wiki import WikiTree
 from .citations import _f
 from .context import Context
 
-TYPES: dict[str, tuple[type, ...]] = {
-    "str": (str,),
-    "int": (int,),
-    "float": (float, int),
-    "bool": (bool,),
-    "list": (list,),
-    "date": (dt.date, str),
-    "any": (object,),
+# a `[frontmatter.required]` type → the YAML types that satisfy it (markdown.yaml_type)
+TYPES: dict[str, frozenset[str] | None] = {
+    "str": frozenset({"str"}),
+    "int": frozenset({"int"}),
+    "float": frozenset({"float", "int"}),
+    "bool": frozenset({"bool"}),
+    "list": frozenset({"list"}),
+    "date": frozenset({"date", "datetime", "str"}),
+    "any": None,
 }
 
 
@@ -41,11 +40,12 @@ def check_pages(ctx: Context) -> list[Finding]:
                     "front matter is a YAML mapping between --- lines",
                 )
             )
-        fm = page.frontmatter or {}
+        fields = page.fields or {}
         for name, kind in required.items():
             if path in STRUCTURAL:
                 break
-            if name not in fm:
+            accepted = TYPES[kind]
+            if name not in fields:
                 out.append(
                     _f(
                         "page.frontmatter",
@@ -56,17 +56,14 @@ def check_pages(ctx: Context) -> list[Finding]:
                         f"add `{name}:` to the front matter",
                     )
                 )
-            elif not isinstance(fm[name], TYPES[kind]) or (
-                kind == "int" and isinstance(fm[name], bool)
-            ):
+            elif accepted is not None and fields[name] not in accepted:
                 out.append(
                     _f(
                         "page.frontmatter",
                         "major",
                         path,
                         1,
-                        f"front matter field {name!r} should be {kind}, "
-                        f"not {type(fm[name]).__name__}",
+                        f"front matter field {name!r} should be {kind}, not {fields[name]}",
                         None,
                     )
                 )
@@ -124,9 +121,11 @@ def _slug(anchor: str) -> str:
 def check_links(ctx: Context) -> list[Finding]:
     out: list[Finding] = []
     tip, base = ctx.tip, ctx.base
+    graph = tip.link_graph(base)
+    base_graph = base.link_graph() if base is not None else None
     scope = set(ctx.pages_in_scope())
-    deleted = base is not None and any(p not in tip.entries for p in base.pages)
-    check = tip.pages if (deleted or ctx.lint) else sorted(scope)
+    # a run's pages, and those whose links its changes may have broken
+    check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
     for path in check:
         problems = broken_links(tip, path)
         if base is not None and path not in scope:
@@ -145,8 +144,8 @@ def check_links(ctx: Context) -> list[Finding]:
                     "link an existing page by file name, title or alias",
                 )
             )
-    orphans_now = orphans(tip)
-    orphans_before = orphans(base) if base is not None else set()
+    orphans_now = graph.orphans()
+    orphans_before = base_graph.orphans() if base_graph is not None else set()
     for path in sorted(orphans_now):
         if ctx.lint or path in scope or path not in orphans_before:
             out.append(
@@ -160,21 +159,3 @@ def check_links(ctx: Context) -> list[Finding]:
                 )
             )
     return out
-
-
-def orphans(tree: WikiTree) -> set[str]:
-    if "wiki/index.md" not in tree.entries:
-        return {p for p in tree.pages if p not in STRUCTURAL}
-    tree.load_nav(tree.pages)
-    seen = {"wiki/index.md"}
-    todo = deque(["wiki/index.md"])
-    while todo:
-        page = tree.nav_page(todo.popleft())
-        if page is None:
-            continue
-        for link in page.links:
-            target = tree.resolve(page.path, link)
-            if target is not None and target not in seen and target.endswith(".md"):
-                seen.add(target)
-                todo.append(target)
-    return {p for p in tree.pages if p not in seen and p not in STRUCTURAL}

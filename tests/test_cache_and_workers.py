@@ -1,0 +1,223 @@
+"""What makes verification fast must not change what it says.
+
+The page cache, the link graph derived from the base's, and the worker
+processes each give the same report as a plain, cold, single-process verify.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+
+import pygit2
+import pytest
+from support.trees import commit_files
+from wikigate.verifier import parallel, wiki
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.links import LinkGraph
+from wikigate.verifier.parallel import Workers
+from wikigate.verifier.wiki import PageCache, WikiTree
+
+from wikigate.config import Config, parse_config
+
+SOURCES = {
+    f"raw/s{i}.txt": f"Record {i}: the harbour froze in winter {i}.\nThe mill burned in year {i}.\n"
+    for i in range(4)
+}
+
+
+def page(title: str, body: str, extra: str = "") -> str:
+    return f"---\ntitle: {title}\n{extra}---\n# {title}\n\n{body}\n"
+
+
+def cited(i: int, offset_shift: int = 0) -> str:
+    source = f"raw/s{i % 4}.txt"
+    quote = f"The mill burned in year {i % 4}."
+    offset = SOURCES[source].find(quote) + offset_shift
+    return f"The mill burned.[^1]\n\n[^1]: {format_tail(source, None, quote, offset)}"
+
+
+def wiki_files(n: int = 12) -> dict[str, str]:
+    files: dict[str, str] = dict(SOURCES)
+    links = " ".join(f"[[P{i}]]" for i in range(n))
+    files["wiki/index.md"] = page("Index", f"{links} [[Nowhere]]")
+    files["wiki/log.md"] = "# Log\n"
+    for i in range(n):
+        files[f"wiki/p{i}.md"] = page(f"P{i}", cited(i, offset_shift=1 if i == 3 else 0))
+    files["wiki/lonely.md"] = page("Lonely", cited(0))
+    files["wiki/dated.md"] = page("Dated", cited(1), extra="updated: 2024-01-01\n")
+    files["wiki/latin1.md"] = "caf\xe9".encode("latin-1")  # type: ignore[assignment]
+    return files
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
+
+
+def findings(report):
+    return sorted((f.code, f.severity, f.path, f.line, f.message) for f in report.findings)
+
+
+def lint(repo, commit, cache=None, config=None):
+    return verify_trees(repo, commit, None, config=config or Config(), cache_path=cache)
+
+
+def test_cold_warm_and_uncached_reports_are_the_same(repo, tmp_path):
+    commit = commit_files(repo, None, wiki_files())
+    cache = tmp_path / "cache.db"
+    plain = lint(repo, commit)
+    cold = lint(repo, commit, cache)
+    warm = lint(repo, commit, cache)
+    assert findings(plain) == findings(cold) == findings(warm)
+    codes = {f[0] for f in findings(plain)}
+    # the wiki has real problems, so the comparison means something
+    assert {"citation.anchor_mismatch", "link.broken", "page.orphan", "page.unreadable"} <= codes
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM pages").fetchone()[0] >= 15
+        # one verified anchor per (source blob, offset, quote), however many pages cite it
+        assert db.execute("SELECT count(*) FROM anchors").fetchone()[0] == 4
+
+
+def test_front_matter_dates_are_typed_the_same_cold_and_warm(repo, tmp_path):
+    commit = commit_files(repo, None, wiki_files())
+    cache = tmp_path / "cache.db"
+    config = parse_config('[frontmatter.required]\nupdated = "str"\n', "t")
+    for _ in range(2):  # cold, then from the cache
+        report = lint(repo, commit, cache, config)
+        dated = [
+            f.message
+            for f in report.findings
+            if f.code == "page.frontmatter" and f.path == "wiki/dated.md"
+        ]
+        assert dated == ["front matter field 'updated' should be str, not date"]
+        assert not [f for f in report.findings if f.code == "verifier.error"]
+    config = parse_config('[frontmatter.required]\nupdated = "date"\n', "t")
+    report = lint(repo, commit, cache, config)
+    fm = [f for f in report.findings if f.code == "page.frontmatter"]
+    assert fm and "wiki/dated.md" not in {f.path for f in fm}  # the others lack the field
+
+
+def test_workers_give_the_same_report_as_one_process(repo, tmp_path, monkeypatch):
+    commit = commit_files(repo, None, wiki_files(30))
+    monkeypatch.setenv("WIKIGATE_WORKERS", "0")
+    alone = lint(repo, commit, tmp_path / "alone.db")
+
+    used = []
+    real_map = Workers.map
+
+    def spy(self, fn, tasks):
+        used.append(fn.__name__)
+        return real_map(self, fn, tasks)
+
+    monkeypatch.setenv("WIKIGATE_WORKERS", "2")
+    monkeypatch.setattr(wiki, "PARALLEL_PAGES", 1)
+    monkeypatch.setattr(wiki, "PARALLEL_SOURCE_BYTES", 1)
+    monkeypatch.setattr(Workers, "map", spy)
+    shared = lint(repo, commit, tmp_path / "shared.db")
+    assert sorted(set(used)) == ["_locate_task", "parse_entries"]
+    assert findings(shared) == findings(alone)
+    assert shared.summary == alone.summary.model_copy(
+        update={"elapsed_ms": shared.summary.elapsed_ms}
+    )
+
+
+PARENT = os.getpid()
+
+
+def _double_or_die(repo, n):
+    if os.getpid() != PARENT:
+        os._exit(3)  # a worker killed mid-task
+    return n * 2
+
+
+def test_a_killed_worker_loses_no_work(repo):
+    workers = Workers(repo, count=2)
+    try:
+        assert list(workers.map(_double_or_die, list(range(6)))) == [0, 2, 4, 6, 8, 10]
+        assert not workers.enabled  # the broken pool is not used again
+    finally:
+        workers.close()
+
+
+def test_worker_count_follows_the_environment(monkeypatch):
+    monkeypatch.setenv("WIKIGATE_WORKERS", "3")
+    assert parallel.worker_count() == 3
+    monkeypatch.setenv("WIKIGATE_WORKERS", "")
+    assert parallel.worker_count() >= 1
+
+
+# ---------------------------------------------------------------- link graph
+
+
+def _random_wiki(rng: random.Random, names: list[str]) -> dict[str, str | None]:
+    files: dict[str, str | None] = {}
+    for name in names:
+        targets = rng.sample([*names, "Ghost", "index"], 3)
+        links = " ".join(
+            f"[[{t}]]" if rng.random() < 0.7 else f"[x]({t.lower()}.md#top)" for t in targets
+        )
+        alias = f"aliases: [{rng.choice(names)}-alias]\n" if rng.random() < 0.3 else ""
+        title = rng.choice([name.upper(), f"{name} page", names[0]])
+        files[f"wiki/{name.lower()}.md"] = page(title, f"# Top\n\n{links}", extra=alias)
+    files["wiki/index.md"] = page("Index", " ".join(f"[[{n}]]" for n in names[:3]))
+    return files
+
+
+def _changes(rng: random.Random, names: list[str]) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in rng.sample(names, 4):
+        kind = rng.choice(["delete", "retitle", "relink", "alias"])
+        path = f"wiki/{name.lower()}.md"
+        if kind == "delete":
+            out[path] = None
+        elif kind == "retitle":
+            out[path] = page(rng.choice(names), f"[[{rng.choice(names)}]]")
+        elif kind == "relink":
+            out[path] = page(name, f"[[{rng.choice(names)}#Top]] [[Ghost]]")
+        else:
+            out[path] = page(name, "[[index]]", extra=f"aliases: [{rng.choice(names)}]\n")
+    out["wiki/new-page.md"] = page(rng.choice(names), f"[[{rng.choice(names)}]]")
+    out["raw/ghost.md"] = "a file a markdown link may now reach\n"
+    return out
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_derived_link_graph_equals_one_built_from_scratch(repo, seed):
+    rng = random.Random(seed)
+    names = [f"N{i}" for i in range(12)]
+    base = commit_files(repo, None, _random_wiki(rng, names))
+    tip = commit_files(repo, base.id, _changes(rng, names))
+    cache = PageCache(None)
+    base_tree, tip_tree = WikiTree(repo, base.tree, cache), WikiTree(repo, tip.tree, cache)
+    derived = LinkGraph.derive(LinkGraph.build(base_tree), tip_tree)
+    built = LinkGraph.build(WikiTree(repo, tip.tree, PageCache(None)))
+    assert derived.names == built.names
+    assert derived.asks == built.asks
+    assert derived.orphans() == built.orphans()
+
+
+def test_removing_a_heading_breaks_links_from_pages_the_run_did_not_touch(repo, tmp_path):
+    files = wiki_files(3)
+    files["wiki/index.md"] = page("Index", "[[P0#Sleep]] [[P1]] [[P2]] [[Lonely]] [[Dated]]")
+    files["wiki/p0.md"] = page("P0", "## Sleep\n\n" + cited(0))
+    del files["wiki/latin1.md"]
+    base = commit_files(repo, None, files)
+    tip = commit_files(repo, base.id, {"wiki/p0.md": page("P0", "## Rest\n\n" + cited(0))})
+    report = verify_trees(repo, tip, base, config=Config(), cache_path=tmp_path / "c.db")
+    broken = [(f.path, f.message) for f in report.findings if f.code == "link.broken"]
+    assert broken == [("wiki/index.md", "[[P0#Sleep]]: wiki/p0.md has no heading #sleep")]
+
+
+def test_the_graph_cache_keeps_only_recent_trees(repo, tmp_path):
+    cache = tmp_path / "cache.db"
+    commit = commit_files(repo, None, wiki_files(2))
+    for i in range(wiki.GRAPHS_KEPT + 4):
+        commit = commit_files(
+            repo, commit.id, {"wiki/p0.md": page("P0", f"Take {i}.\n\n{cited(0)}")}
+        )
+        lint(repo, commit, cache)
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM graphs").fetchone()[0] == wiki.GRAPHS_KEPT

@@ -1,0 +1,172 @@
+"""The wiki's link graph: which names a page answers to, which names its links
+ask for, and what that makes reachable from wiki/index.md.
+
+A graph is a pure function of a git tree, so it is cached by the tree's id.
+A run's graph is derived from its base's: only the pages the run changed are
+read, and the pages whose links may resolve differently are the ones that ask
+for a name or path the run touched.
+"""
+
+from __future__ import annotations
+
+import bisect
+import marshal
+import posixpath
+from collections import deque
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from .markdown import Link, ParsedPage
+
+if TYPE_CHECKING:
+    from .wiki import WikiTree
+
+INDEX = "wiki/index.md"
+STRUCTURAL = frozenset({INDEX, "wiki/log.md"})  # pages that need no citation or inbound link
+
+
+def is_page(path: str) -> bool:
+    return path.startswith("wiki/") and path.endswith(".md")
+
+
+def name_keys(path: str, page: ParsedPage | None) -> set[str]:
+    """The names ``[[…]]`` may use for a page: stem, paths, title and aliases."""
+    rel = path.removeprefix("wiki/")
+    keys = {
+        posixpath.splitext(posixpath.basename(path))[0].lower(),
+        path.lower(),
+        rel.lower(),
+        rel.removesuffix(".md").lower(),
+    }
+    if page is not None:
+        if page.title:
+            keys.add(page.title.lower())
+        keys.update(a.lower() for a in page.aliases)
+    return {"w:" + k for k in keys}
+
+
+def link_key(page: str, link: Link) -> str | None:
+    """What a link asks for: ``w:name`` or ``p:path``; None for the page itself."""
+    if not link.target:
+        return None  # [[#Heading]] and (#heading)
+    if link.kind == "wiki":
+        return "w:" + link.target.strip().lower()
+    return "p:" + posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(link.target)))
+
+
+def _changed_pages(base: WikiTree, tree: WikiTree) -> list[str]:
+    """Pages added, removed or modified from ``base`` to ``tree``, their navs loaded."""
+    old, new = base.entries, tree.entries
+    pages = sorted(p for p in old.keys() | new.keys() if is_page(p) and old.get(p) != new.get(p))
+    base.load_nav([p for p in pages if p in old])
+    tree.load_nav([p for p in pages if p in new])
+    return pages
+
+
+def _page_keys(path: str, page: ParsedPage | None) -> tuple[str, ...]:
+    if page is None:
+        return ()
+    keys = (link_key(path, link) for link in page.links)
+    return tuple(sorted({k for k in keys if k is not None}))
+
+
+class LinkGraph:
+    def __init__(
+        self,
+        tree: WikiTree,
+        names: dict[str, list[str]],
+        asks: dict[str, tuple[str, ...]],
+    ) -> None:
+        self.tree = tree
+        self.names = names  # name key → the pages answering to it, sorted
+        self.asks = asks  # page → the keys its links ask for
+        self._orphans: set[str] | None = None
+
+    # ---------------------------------------------------------- building
+
+    @classmethod
+    def build(cls, tree: WikiTree) -> LinkGraph:
+        tree.load_nav(tree.pages)
+        names: dict[str, list[str]] = {}
+        asks: dict[str, tuple[str, ...]] = {}
+        for path in tree.pages:  # sorted, so every names list is sorted too
+            page = tree.nav_page(path)
+            for key in name_keys(path, page):
+                names.setdefault(key, []).append(path)
+            asks[path] = _page_keys(path, page)
+        return cls(tree, names, asks)
+
+    @classmethod
+    def derive(cls, base: LinkGraph, tree: WikiTree) -> LinkGraph:
+        """The graph of ``tree`` from its base's, reading only the changed pages."""
+        names = dict(base.names)
+        asks = dict(base.asks)
+        for path in _changed_pages(base.tree, tree):
+            if path in base.tree.entries:
+                for key in name_keys(path, base.tree.nav_page(path)):
+                    rest = [p for p in names.get(key, ()) if p != path]
+                    if rest:
+                        names[key] = rest
+                    else:
+                        names.pop(key, None)
+                asks.pop(path, None)
+            if path in tree.entries:
+                page = tree.nav_page(path)
+                for key in name_keys(path, page):
+                    hits = list(names.get(key, ()))
+                    bisect.insort(hits, path)
+                    names[key] = hits
+                asks[path] = _page_keys(path, page)
+        return cls(tree, names, asks)
+
+    # ---------------------------------------------------------- cache rows
+
+    def dumps(self) -> bytes:
+        return marshal.dumps((self.names, self.asks))
+
+    @classmethod
+    def loads(cls, tree: WikiTree, data: bytes) -> LinkGraph:
+        names, asks = marshal.loads(data)
+        if not isinstance(names, dict) or not isinstance(asks, dict):
+            raise ValueError("not a link graph")
+        return cls(tree, names, asks)
+
+    # ---------------------------------------------------------- answers
+
+    def answer(self, key: str) -> str | None:
+        """The file a link key resolves to, or None."""
+        if key.startswith("w:"):
+            hits = self.names.get(key)
+            return hits[0] if hits else None
+        path = key[2:]
+        return path if path in self.tree.entries else None
+
+    def resolve(self, page: str, link: Link) -> str | None:
+        key = link_key(page, link)
+        return page if key is None else self.answer(key)
+
+    def affected_since(self, base: LinkGraph) -> set[str]:
+        """Pages whose links may now resolve differently, or point at a page that
+        changed: those asking for a name or path of anything that changed."""
+        old, new = base.tree.entries, self.tree.entries
+        touched = {"p:" + p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
+        for path in _changed_pages(base.tree, self.tree):
+            if path in old:
+                touched |= name_keys(path, base.tree.nav_page(path))
+            if path in new:
+                touched |= name_keys(path, self.tree.nav_page(path))
+        return {p for p, keys in self.asks.items() if not touched.isdisjoint(keys)}
+
+    def orphans(self) -> set[str]:
+        """Pages no chain of links from wiki/index.md reaches (index and log aside)."""
+        if self._orphans is None:
+            seen = {INDEX} if INDEX in self.asks else set()
+            todo = deque(seen)
+            while todo:
+                for key in self.asks.get(todo.popleft(), ()):
+                    target = self.answer(key)
+                    if target is not None and target in self.asks and target not in seen:
+                        seen.add(target)
+                        todo.append(target)
+            self._orphans = {p for p in self.asks if p not in seen and p not in STRUCTURAL}
+        return self._orphans

@@ -1,0 +1,91 @@
+"""Cold work spread over the machine's cores.
+
+The first verify of a fresh clone parses every page and reads every cited
+source. Both are pure functions of git blobs, so worker processes open the
+repository themselves, each does a share of the work and sends back small
+results. Callers keep small jobs in-process: starting a worker costs ~0.2 s.
+
+``WIKIGATE_WORKERS`` sets the number of workers (default: the usable cores;
+0 or 1 keeps all work in-process).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+from typing import TypeVar
+
+import pygit2
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def worker_count() -> int:
+    value = os.environ.get("WIKIGATE_WORKERS", "").strip()
+    if value.isdigit():
+        return int(value)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class Workers:
+    """A process pool for one verification, started on first use."""
+
+    def __init__(self, repo: pygit2.Repository, count: int | None = None) -> None:
+        self.repo = repo
+        self.count = worker_count() if count is None else count
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.count > 1
+
+    def map(self, fn: Callable[[pygit2.Repository, T], R], tasks: list[T]) -> Iterator[R]:
+        """``fn(repo, task)`` for each task, in order, as the workers finish them.
+
+        ``fn`` must be a module-level function, so that workers can import it. If
+        the pool breaks (a worker was killed), the rest is done in this process.
+        """
+        if self._pool is None and self.enabled:
+            self._pool = ProcessPoolExecutor(self.count, mp_context=_context())
+        done = 0
+        if self._pool is not None:
+            try:
+                for result in self._pool.map(partial(_in_worker, fn, self.repo.path), tasks):
+                    yield result
+                    done += 1
+            except (BrokenProcessPool, OSError):
+                self.close()
+                self.count = 0
+        for task in tasks[done:]:
+            yield fn(self.repo, task)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork when this process has one thread (no lock can be held across the fork,
+    and the caller's script is not re-imported); else spawn, which needs the
+    caller's ``if __name__ == "__main__":`` guard like all of multiprocessing."""
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+_REPOS: dict[str, pygit2.Repository] = {}  # a worker's own handles, never the parent's
+
+
+def _in_worker(fn: Callable[[pygit2.Repository, T], R], repo_path: str, task: T) -> R:
+    if repo_path not in _REPOS:
+        _REPOS[repo_path] = pygit2.Repository(repo_path)
+    return fn(_REPOS[repo_path], task)
