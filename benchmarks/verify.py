@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from wikigate.verifier.api import verify_ref
+from wikigate.verifier.citation import format_tail
 from wikigate.verifier.default import DeterministicVerifier, cache_path
 
 from wikigate.workspace import Workspace
@@ -65,7 +66,50 @@ def main() -> None:
         f"{statistics.median(firsts):.2f}s, max {max(firsts):.2f}s — verdict {verdict.verdict}, "
         f"{len(verdict.findings)} findings"
     )
+
+    # ingest runs: a new 10 MB source and 10 new pages citing it, linked from the index.
+    # Coverage scans every page for the source's key terms: a source on new topics
+    # matches few pages; one sharing the wiki's whole vocabulary matches every page.
+    fresh = random.Random(2)
+    new_words = ["viaduct", "ferrous", "smelting", "turbines", "aqueduct", "boiler", "sluices"]
+    sentences = (
+        " ".join(fresh.choice(new_words) for _ in range(12)).capitalize() + ". "
+        for _ in range(200_000)
+    )
+    for label, body in [
+        ("new topics", "".join(sentences)[: 10 * 2**20]),
+        ("every page matches", (run.read("raw/source-0001.txt") or b"").decode()[100:]),
+    ]:
+        verdict, took = _ingest(ws, verifier, body)
+        print(
+            f"ingest run verify (10 MB source, 10 pages; {label}): {took:.2f}s — "
+            f"verdict {verdict.verdict}, {len(verdict.findings)} findings"
+        )
     ws.close()
+
+
+def _ingest(ws: Workspace, verifier: DeterministicVerifier, body: str):  # type: ignore[no-untyped-def]
+    """Stage an ingest run, then time only its verification."""
+    run = ws.start_run("ingest", "cli:bench")
+    text = "A new record.\n\n" + body
+    run.stage_write("raw/ingested.txt", text)
+    links = []
+    for i in range(10):
+        start = text.find(" ", 1000 + i * 500_000) + 1
+        end = text.rfind(" ", start + 40, start + 120)
+        quote = text[start:end]
+        tail = format_tail("raw/ingested.txt", None, quote, start)
+        run.stage_write(
+            f"wiki/ingested/new-{i}.md",
+            f"---\ntitle: New {i}\n---\n# New {i}\n\nIt says {quote.lower()}.[^1]\n\n[^1]: {tail}\n",
+        )
+        links.append(f"- [[New {i}]]")
+    index = (run.read("wiki/index.md") or b"").decode()
+    run.stage_write("wiki/index.md", index + "\n".join(links) + "\n")
+    plan = run.plan()
+    tree = ws.repo[run.tip()].tree
+    took, verdict = timed(lambda: verifier.verify(run.run_id, ws, plan, tree))
+    return verdict, took
 
 
 def _pages(ws: Workspace) -> list[str]:

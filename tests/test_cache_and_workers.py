@@ -124,6 +124,29 @@ def test_workers_give_the_same_report_as_one_process(repo, tmp_path, monkeypatch
     )
 
 
+def test_coverage_scan_on_workers_matches_one_process(repo, monkeypatch):
+    files = wiki_files(6)
+    for i in range(3):
+        files[f"wiki/keeper{i}.md"] = page(
+            f"Keeper {i}", "The lighthouse keeper visited the foundries."
+        )
+    base = commit_files(repo, None, files)
+    source = "The lighthouse stood by the foundries. A lighthouse, two foundries.\n"
+    tip = commit_files(repo, base.id, {"raw/new.txt": source})
+
+    def coverage():
+        report = verify_trees(repo, tip, base, config=Config())
+        return sorted((f.path, f.message) for f in report.findings if f.code == "run.coverage")
+
+    monkeypatch.setenv("WIKIGATE_WORKERS", "0")
+    alone = coverage()
+    monkeypatch.setenv("WIKIGATE_WORKERS", "2")
+    monkeypatch.setattr(wiki, "PARALLEL_SCAN", 1)
+    assert coverage() == alone
+    assert [path for path, _ in alone] == [f"wiki/keeper{i}.md" for i in range(3)]
+    assert "foundries, lighthouse" in alone[0][1]
+
+
 PARENT = os.getpid()
 
 

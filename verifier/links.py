@@ -122,14 +122,16 @@ class LinkGraph:
     # ---------------------------------------------------------- cache rows
 
     def dumps(self) -> bytes:
-        return marshal.dumps((self.names, self.asks))
+        return marshal.dumps((self.names, self.asks, tuple(sorted(self.orphans()))))
 
     @classmethod
     def loads(cls, tree: WikiTree, data: bytes) -> LinkGraph:
-        names, asks = marshal.loads(data)
+        names, asks, orphans = marshal.loads(data)
         if not isinstance(names, dict) or not isinstance(asks, dict):
             raise ValueError("not a link graph")
-        return cls(tree, names, asks)
+        graph = cls(tree, names, asks)
+        graph._orphans = set(orphans)
+        return graph
 
     # ---------------------------------------------------------- answers
 

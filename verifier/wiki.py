@@ -29,11 +29,12 @@ from .parallel import Workers
 
 MAX_PAGE_BYTES = 5 * 1024 * 1024
 MAX_SOURCE_BYTES = 50 * 1024 * 1024
-CACHE_VERSION = f"6/{sys.version_info[0]}.{sys.version_info[1]}/{marshal.version}"
+CACHE_VERSION = f"7/{sys.version_info[0]}.{sys.version_info[1]}/{marshal.version}"
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
+PARALLEL_SCAN = 2000  # scan at least this many pages for words before starting workers
 PARALLEL_SOURCE_BYTES = 128 * 2**20  # read at least this much source before starting workers
 
 
@@ -445,6 +446,19 @@ class WikiTree:
     def page_text(self, path: str) -> tuple[str | None, str | None]:
         return read_page(self.repo, self.entries[path])
 
+    def mentions(self, paths: list[str], terms: list[str]) -> dict[str, list[str]]:
+        """Which of ``terms`` (lower case) each page mentions, case-insensitively for
+        ASCII: raw bytes are searched, so no page is decoded (unreadable pages are
+        the citations check's business). On the workers for a large wiki."""
+        wanted = tuple(sorted(terms))
+        entries = [self.entries[p] for p in paths]
+        workers = self.workers
+        if workers is not None and workers.enabled and len(entries) >= PARALLEL_SCAN:
+            size = -(-len(entries) // workers.count)
+            tasks = [(entries[i : i + size], wanted) for i in range(0, len(entries), size)]
+            return {p: hits for part in workers.map(_mentions_task, tasks) for p, hits in part}
+        return dict(_mentions_task(self.repo, (entries, wanted)))
+
     # ------------------------------------------------------------ links
 
     def link_graph(self, base: WikiTree | None = None) -> LinkGraph:
@@ -517,6 +531,23 @@ class WikiTree:
 
 
 QuoteTask = tuple[str, int | None, list[tuple[int | None, str]]]
+
+
+def _mentions_task(
+    repo: pygit2.Repository, task: tuple[list[Entry], tuple[str, ...]]
+) -> list[tuple[str, list[str]]]:
+    entries, terms = task
+    encoded = [(t, t.encode()) for t in terms]
+    out = []
+    for entry in entries:
+        if entry.is_link or entry.is_submodule:
+            continue
+        blob = blob_at(repo, entry.oid)
+        if blob.size > MAX_PAGE_BYTES:
+            continue
+        lowered = bytes(memoryview(blob)).lower()
+        out.append((entry.path, [t for t, raw in encoded if raw in lowered]))
+    return out
 
 
 def _locate_task(
