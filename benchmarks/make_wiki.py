@@ -80,6 +80,20 @@ def text_chunk(rng: random.Random, size: int) -> str:
     return "".join(words)
 
 
+def _respell(text: str, n: int) -> str:
+    """Give every word a suffix of letters unique to ``n`` ("river" → "riverbc")."""
+    tag = ""
+    while True:
+        n, r = divmod(n, 26)
+        tag = "abcdefghijklmnopqrstuvwxyz"[r] + tag
+        if not n:
+            break
+    for word in WORDS:
+        text = text.replace(word, word + tag)
+        text = text.replace(word.capitalize(), word.capitalize() + tag)
+    return text
+
+
 def build_tree(repo: pygit2.Repository, files: dict[str, pygit2.Oid]) -> pygit2.Oid:
     nested: dict = {}
     for path, oid in files.items():
@@ -126,8 +140,10 @@ def main() -> None:
     sources: list[tuple[str, str]] = []
     for i in range(n_sources):
         header = f"Source {i}: a generated record, seed {a.seed}.\n\n"
-        body = chunks[i % len(chunks)]
-        text = header + body * max(1, per_source // len(body))
+        # every source has its own spelling of the vocabulary, so sources do not share
+        # text (real sources don't), and a clone's pack does not store them as deltas
+        body = _respell(chunks[i % len(chunks)], i)
+        text = (header + body * (per_source // len(body) + 1))[:per_source]
         path = f"raw/source-{i:04d}.txt"
         files[path] = repo.create_blob(text.encode())
         sources.append((path, text))

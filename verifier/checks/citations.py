@@ -206,7 +206,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
             ctx.verified_quotes[(p.path, p.label)] = p.citation.quote
         else:
             groups.setdefault((p.source, p.citation.page), []).append(p)
-    ctx.metrics.anchors_verified += len(known)
+    ctx.metrics.anchors_verified += sum(1 for p in pending if p.key in known)
     wanted = [
         (source, page, [(p.citation.offset, p.citation.quote) for p in group])
         for (source, page), group in groups.items()
