@@ -14,7 +14,7 @@ import time
 
 import pygit2
 
-from wikigate.gitrepo import MAIN, NOTES_REF, read_note
+from wikigate.gitrepo import MAIN, NOTES_REF, read_note, repository
 
 ZERO = "0" * 40
 PASSING = ("commit", "commit_override")
@@ -112,11 +112,7 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
 
 def pre_receive(argv: list[str], stdin: str) -> int:
     """Accept main only as a fast-forward to a verified commit (or, with verify_on_push, verify)."""
-    git_dir = os.environ.get("GIT_DIR", ".")
-    repo = pygit2.Repository(git_dir)
-    quarantine = os.environ.get("GIT_QUARANTINE_PATH")
-    if quarantine:  # pushed objects are not in the odb proper until we accept them
-        repo.odb.add_disk_alternate(quarantine)
+    repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
     updates = [line.split() for line in stdin.splitlines() if len(line.split()) == 3]
     notes_commit = next(
         (new for _old, new, ref in updates if ref == NOTES_REF and new != ZERO), None

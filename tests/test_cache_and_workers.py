@@ -21,6 +21,7 @@ from wikigate.verifier.parallel import Workers
 from wikigate.verifier.wiki import PageCache, WikiTree
 
 from wikigate.config import Config, parse_config
+from wikigate.gitrepo import repository
 
 SOURCES = {
     f"raw/s{i}.txt": f"Record {i}: the harbour froze in winter {i}.\nThe mill burned in year {i}.\n"
@@ -122,6 +123,24 @@ def test_workers_give_the_same_report_as_one_process(repo, tmp_path, monkeypatch
     assert shared.summary == alone.summary.model_copy(
         update={"elapsed_ms": shared.summary.elapsed_ms}
     )
+
+
+def test_workers_see_a_pushs_quarantined_objects(tmp_path, monkeypatch):
+    """In pre-receive, pushed objects sit in a quarantine directory named by the
+    environment; workers opening the repository themselves must see them too."""
+    server = pygit2.init_repository(str(tmp_path / "server.git"), bare=True)
+    pushed = pygit2.init_repository(str(tmp_path / "incoming.git"), bare=True)
+    commit = commit_files(pushed, None, wiki_files(30))  # objects only in "quarantine"
+    monkeypatch.setenv("GIT_QUARANTINE_PATH", str(tmp_path / "incoming.git" / "objects"))
+    repo = repository(server.path)
+    monkeypatch.setenv("WIKIGATE_WORKERS", "0")
+    alone = lint(repo, repo[commit.id])
+    monkeypatch.setenv("WIKIGATE_WORKERS", "2")
+    monkeypatch.setattr(wiki, "PARALLEL_PAGES", 1)
+    monkeypatch.setattr(wiki, "PARALLEL_SOURCE_BYTES", 1)
+    shared = lint(repo, repo[commit.id])
+    assert "verifier.error" not in {f[0] for f in findings(shared)}
+    assert findings(shared) == findings(alone)
 
 
 def test_coverage_scan_on_workers_matches_one_process(repo, monkeypatch):

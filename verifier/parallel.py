@@ -22,6 +22,8 @@ from typing import TypeVar
 
 import pygit2
 
+from wikigate.gitrepo import repository
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -87,5 +89,5 @@ _REPOS: dict[str, pygit2.Repository] = {}  # a worker's own handles, never the p
 
 def _in_worker(fn: Callable[[pygit2.Repository, T], R], repo_path: str, task: T) -> R:
     if repo_path not in _REPOS:
-        _REPOS[repo_path] = pygit2.Repository(repo_path)
+        _REPOS[repo_path] = repository(repo_path)  # a push's quarantine too, like the parent
     return fn(_REPOS[repo_path], task)

@@ -32,6 +32,17 @@ T = TypeVar("T")
 pygit2.option(pygit2.enums.Option.ENABLE_STRICT_HASH_VERIFICATION, False)
 
 
+def repository(git_dir: str) -> pygit2.Repository:
+    """Open a repository by its git dir, seeing what git sees from here: inside a
+    pre-receive hook, pushed objects wait in a quarantine directory that git names
+    in the environment and libgit2 does not read on its own."""
+    repo = pygit2.Repository(git_dir)
+    quarantine = os.environ.get("GIT_QUARANTINE_PATH")
+    if quarantine:
+        repo.odb.add_disk_alternate(quarantine)
+    return repo
+
+
 def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     try:
         found = pygit2.discover_repository(str(path))
