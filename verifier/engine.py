@@ -24,6 +24,21 @@ from .wiki import PageCache, WikiTree
 PROMOTE_MINOR = {"PARANOID"}
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Verifying builds millions of small objects without cycles (parsed pages,
+    citations, link keys). Python's cyclic GC would rescan them over and over,
+    a quarter of a full verify, to free nothing: refcounting frees them."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@_gc_paused()
 def verify_trees(
     repo: pygit2.Repository,
     tip: pygit2.Commit,
@@ -43,39 +58,6 @@ def verify_trees(
     ``only`` limits the checks by name (the hooks run just one or two); ``scope``
     limits per-page checks to these pages (e.g. the files pre-commit passes).
     """
-    with _gc_paused():
-        return _verify(
-            repo, tip, base, config, plan, strictness, judge, cache_path, run_id, only, scope
-        )
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Verifying builds millions of small objects without cycles (parsed pages,
-    citations, link keys). Python's cyclic GC would rescan them over and over,
-    a quarter of a full verify, to free nothing: refcounting frees them."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _verify(
-    repo: pygit2.Repository,
-    tip: pygit2.Commit,
-    base: pygit2.Commit | None,
-    config: Config,
-    plan: Plan | None,
-    strictness: str | None,
-    judge: Judge | None,
-    cache_path: Path | None,
-    run_id: str | None,
-    only: frozenset[str] | None,
-    scope: list[str] | None,
-) -> VerificationReport:
     started = time.perf_counter()
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)

@@ -49,12 +49,19 @@ class Workers:
     def enabled(self) -> bool:
         return self.count > 1
 
-    def map(self, fn: Callable[[pygit2.Repository, T], R], tasks: list[T]) -> Iterator[R]:
-        """``fn(repo, task)`` for each task, in order, as the workers finish them.
+    def map(
+        self, fn: Callable[[pygit2.Repository, T], R], tasks: list[T], *, parallel: bool = True
+    ) -> Iterator[R]:
+        """``fn(repo, task)`` for each task, in order, as the workers finish them;
+        in this process when ``parallel`` is false (a job too small to pay for
+        starting workers) or there are no workers.
 
         ``fn`` must be a module-level function, so that workers can import it. If
         the pool breaks (a worker was killed), the rest is done in this process.
         """
+        if not parallel:
+            yield from (fn(self.repo, task) for task in tasks)
+            return
         if self._pool is None and self.enabled:
             self._pool = ProcessPoolExecutor(self.count, mp_context=_context())
         done = 0

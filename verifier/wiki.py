@@ -341,7 +341,7 @@ class WikiTree:
         self.repo = repo
         self.tree = tree
         self.cache = cache
-        self.workers = workers
+        self.workers = workers or Workers(repo, count=0)  # none: everything in-process
         self.entries: dict[str, Entry] = {}
         self._walk(tree, "")
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
@@ -393,14 +393,11 @@ class WikiTree:
         self.cache.store_pages(rows)
 
     def _parse(self, entries: list[Entry]) -> Iterator[ParsedRow]:
-        workers = self.workers
-        if workers is not None and workers.enabled and len(entries) >= PARALLEL_PAGES:
-            size = max(1, min(250, len(entries) // (workers.count * 4)))
-            tasks = [entries[i : i + size] for i in range(0, len(entries), size)]
-            for rows in workers.map(parse_entries, tasks):
-                yield from rows
-        else:
-            yield from parse_entries(self.repo, entries)
+        size = max(1, min(250, len(entries) // (max(self.workers.count, 1) * 4)))
+        tasks = [entries[i : i + size] for i in range(0, len(entries), size)]
+        parallel = len(entries) >= PARALLEL_PAGES
+        for rows in self.workers.map(parse_entries, tasks, parallel=parallel):
+            yield from rows
 
     def page(self, path: str) -> ParsedPage | None:
         self.load([path])
@@ -452,12 +449,11 @@ class WikiTree:
         the citations check's business). On the workers for a large wiki."""
         wanted = tuple(sorted(terms))
         entries = [self.entries[p] for p in paths]
-        workers = self.workers
-        if workers is not None and workers.enabled and len(entries) >= PARALLEL_SCAN:
-            size = -(-len(entries) // workers.count)
-            tasks = [(entries[i : i + size], wanted) for i in range(0, len(entries), size)]
-            return {p: hits for part in workers.map(_mentions_task, tasks) for p, hits in part}
-        return dict(_mentions_task(self.repo, (entries, wanted)))
+        size = max(1, -(-len(entries) // max(self.workers.count, 1)))  # a share per worker
+        tasks = [(entries[i : i + size], wanted) for i in range(0, len(entries), size)]
+        parallel = len(entries) >= PARALLEL_SCAN
+        done = self.workers.map(_mentions_task, tasks, parallel=parallel)
+        return {path: hits for part in done for path, hits in part}
 
     # ------------------------------------------------------------ links
 
@@ -512,16 +508,12 @@ class WikiTree:
         Sources are read once each, and not kept: on the workers when they are big.
         """
         tasks = [(self.entries[path], page, quotes) for path, page, quotes in wanted]
-        workers = self.workers
-        if workers is not None and workers.enabled and len(tasks) > 1:
-            sizes = [self._size(entry) for entry, _, _ in tasks]
-            if sum(sizes) >= PARALLEL_SOURCE_BYTES:
-                order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
-                done = dict(
-                    zip(order, workers.map(_locate_task, [tasks[i] for i in order]), strict=True)
-                )
-                return [done[i] for i in range(len(tasks))]
-        return [_locate_task(self.repo, task) for task in tasks]
+        sizes = [self._size(entry) for entry, _, _ in tasks]
+        order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
+        parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
+        done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
+        located = dict(zip(order, done, strict=True))
+        return [located[i] for i in range(len(tasks))]
 
     def _size(self, entry: Entry) -> int:
         try:
