@@ -56,7 +56,6 @@ def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
             ws.repo,
             tip,
             head,
-            config=ws.config,
             strictness="CALM" if checks == frozenset({"citations"}) else "SKEPTICAL",
             cache_path=cache_path(ws),
             only=checks,

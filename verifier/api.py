@@ -53,7 +53,7 @@ def verify_ref(
     tip = resolve_commit(repo, ref)
     if lint:
         return verify_trees(
-            repo, tip, None, config=ws.config, strictness=strictness, cache_path=cache_path(ws)
+            repo, tip, None, strictness=strictness, cache_path=cache_path(ws)
         )
     if base is not None:
         base_commit = resolve_commit(repo, base)
@@ -72,7 +72,6 @@ def verify_ref(
         repo,
         tip,
         base_commit,
-        config=ws.config,
         plan=plan,
         strictness=strictness,
         cache_path=cache_path(ws),

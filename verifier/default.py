@@ -34,7 +34,6 @@ class DeterministicVerifier:
             repo,
             tip,
             base,
-            config=workspace.config,
             plan=plan,
             strictness=self.strictness,
             cache_path=cache_path(workspace),

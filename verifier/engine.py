@@ -12,7 +12,7 @@ from typing import Literal
 
 import pygit2
 
-from wikigate.config import Config
+from wikigate.config import Config, config_at
 from wikigate.models import Finding, Plan, verdict_for
 
 from .checks import CHECKS, Context
@@ -44,7 +44,7 @@ def verify_trees(
     tip: pygit2.Commit,
     base: pygit2.Commit | None,
     *,
-    config: Config,
+    config: Config | None = None,
     plan: Plan | None = None,
     strictness: str | None = None,
     judge: Judge | None = None,
@@ -55,10 +55,19 @@ def verify_trees(
 ) -> VerificationReport:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
+    The rules are the base commit's ``wikigate.toml`` (the tip's in lint mode)
+    unless ``config`` is given: never the working tree's, never the change's own.
     ``only`` limits the checks by name (the hooks run just one or two); ``scope``
     limits per-page checks to these pages (e.g. the files pre-commit passes).
     """
     started = time.perf_counter()
+    try:
+        rules = config if config is not None else config_at(repo, base if base is not None else tip)
+    except Exception as e:  # noqa: BLE001 - an unreadable rule file blocks, it does not crash
+        rules, broken = Config(), e
+    else:
+        broken = None
+    config = rules
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)
     workers = Workers(repo)
@@ -66,6 +75,8 @@ def verify_trees(
     findings: list[Finding] = []
     ctx: Context | None = None
     try:
+        if broken is not None:
+            raise broken
         ctx = Context(
             repo=repo,
             tip=WikiTree(repo, tip.tree, cache, workers),

@@ -1,12 +1,20 @@
-"""``wikigate.toml``: the workspace's configuration, validated with pydantic."""
+"""``wikigate.toml``: the workspace's configuration, validated with pydantic.
+
+The rules a change is judged by come from the *base commit's* tree
+(:func:`config_at`), never from the working tree: an uncommitted edit, or the
+change itself, cannot loosen the gate.  A bare (server) repository's own
+``wikigate.toml`` in its git dir holds only what the server operator sets.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tomllib
 from pathlib import Path
 from typing import Literal
 
+import pygit2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError
@@ -89,10 +97,47 @@ def parse_config(text: str, where: str) -> Config:
 
 
 def load_config(root: Path) -> Config:
+    """A ``wikigate.toml`` file on disk (a server's own, in its git dir)."""
     path = root / CONFIG_FILE
     if not path.exists():
         return Config()
     return parse_config(path.read_text(encoding="utf-8"), str(path))
+
+
+_BY_BLOB: dict[str, Config] = {}
+
+
+def config_at(repo: pygit2.Repository, commit: pygit2.Commit | pygit2.Oid | str | None) -> Config:
+    """The rules in force at ``commit``: its tree's ``wikigate.toml`` (defaults when absent).
+
+    Raises ConfigError, naming the commit, when the committed file is invalid.
+    """
+    if commit is None:
+        return Config()
+    obj = commit if isinstance(commit, pygit2.Commit) else repo[commit]
+    if not isinstance(obj, pygit2.Commit):
+        raise ConfigError(f"{commit}: not a commit; cannot read {CONFIG_FILE}")
+    try:
+        entry = obj.tree[CONFIG_FILE]
+    except KeyError:
+        return Config()
+    blob = repo[entry.id]
+    if not isinstance(blob, pygit2.Blob):
+        raise ConfigError(f"{CONFIG_FILE} at {obj.short_id} is not a file")
+    key = str(entry.id)
+    if key not in _BY_BLOB:
+        try:
+            text = blob.data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{CONFIG_FILE} at {obj.short_id}: not UTF-8 ({e})") from e
+        _BY_BLOB[key] = parse_config(text, f"{CONFIG_FILE} at {obj.short_id}")
+    return _BY_BLOB[key]
+
+
+def config_hash(config: Config) -> str:
+    """A stable digest of the rules, for keys of cached verdicts."""
+    data = config.model_dump_json(exclude={"workspace", "telemetry"})
+    return hashlib.sha256(data.encode()).hexdigest()
 
 
 def env_timeout_override(cfg: Config) -> float:

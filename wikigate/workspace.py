@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 import pygit2
 
 from . import gitrepo, records
-from .config import CONFIG_FILE, DEFAULT_TOML, Config, env_timeout_override, load_config
+from .config import (
+    CONFIG_FILE,
+    DEFAULT_TOML,
+    Config,
+    config_at,
+    env_timeout_override,
+    load_config,
+)
 from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import RUN_TYPES, Budget, RunRecord
@@ -44,8 +51,13 @@ class Workspace:
         self.repo = repo
         self.root = Path(repo.workdir or repo.path).resolve()
         self.git_dir = Path(repo.path).resolve()
-        # a bare (server) repository keeps its wikigate.toml in the git dir
-        self.config: Config = load_config(self.root)
+        # Rules come from main's committed wikigate.toml, never the working tree's;
+        # a bare (server) repository keeps its operator's own file in the git dir.
+        self.config: Config = (
+            load_config(self.root)
+            if repo.is_bare
+            else config_at(repo, gitrepo.ref_target(repo, MAIN))
+        )
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None
         self._verifier: Verifier | None = None
