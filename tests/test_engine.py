@@ -9,6 +9,7 @@ import pygit2
 import pytest
 from support.helpers import git
 
+from wikigate import gitrepo, records
 from wikigate.errors import RunError
 from wikigate.gitrepo import FAILED_PREFIX, MAIN, read_note
 from wikigate.models import Budget
@@ -193,16 +194,33 @@ def test_draft_only_leaves_run_pending_for_inspection(ws):
     assert run.finalize().status == "committed"
 
 
-def test_log_append_skips_verifier_but_other_log_edits_do_not(ws):
+def test_log_append_is_still_verified_and_recorded_as_exempt(ws):
+    from wikigate.verifier.default import DeterministicVerifier
+
+    ws.verifier = DeterministicVerifier()
     log = (ws.root / "wiki" / "log.md").read_text()
+    # an append to the log: page and link checks of log.md are skipped, and the record says so
     run = ws.start_run("lint", "cli:lint")
-    run.stage_write("wiki/log.md", log + "- 2026-11-21 REJECT-ME lint pass\n")
-    assert run.finalize().status == "committed"
-    assert ws.verifier.calls == []
+    run.stage_write("wiki/log.md", log + "- 2026-11-21 lint pass, see [[Nowhere]]\n")
+    result = run.finalize()
+    assert result.status == "committed", result.findings
+    assert result.report["exempt"] == ["wiki/log.md: append-only change to the log"]
+    note = records.parse_record(gitrepo.read_note(ws.repo, result.tip))
+    assert note.exempt == ["wiki/log.md: append-only change to the log"]
+    # ... but budget, path and raw/ rules still apply to a log-only run
+    log = (ws.root / "wiki" / "log.md").read_text()
+    spend = ws.start_run("lint", "cli:lint", budget=Budget(usd=1.0))
+    spend.stage_write("wiki/log.md", log + "- 2026-11-22 another pass\n")
+    spend.attest_usage(Budget(input_tokens=1, output_tokens=1, usd=50.0))
+    result = spend.finalize()
+    assert result.status == "rejected"
+    assert [f.code for f in result.findings] == ["run.budget"]
+    # a rewrite of the log is not an append: its page checks run
     edit = ws.start_run("lint", "cli:lint")
-    edit.stage_write("wiki/log.md", "REJECT-ME rewritten history\n")
-    assert edit.finalize().status == "rejected"
-    assert ws.verifier.calls == [edit.run_id]
+    edit.stage_write("wiki/log.md", "rewritten history, no title\n")
+    result = edit.finalize()
+    assert "page.no_title" in {f.code for f in result.findings}
+    assert not result.report["exempt"]
 
 
 def test_verifier_exception_fails_closed(ws):
@@ -217,7 +235,7 @@ def test_verifier_exception_fails_closed(ws):
     assert result.findings[0].code == "verifier.error" and "ValueError: boom" in result.reason
 
 
-def test_sweep_abandons_old_pending_and_dead_verifying_runs(ws, monkeypatch):
+def test_sweep_returns_dead_finalizers_runs_and_abandons_old_ones(ws, monkeypatch):
     old = ws.start_run("ingest", "cli:ingest")
     old.stage_write("wiki/a.md", page("A"))
     dead = ws.start_run("ingest", "cli:ingest")
@@ -228,10 +246,13 @@ def test_sweep_abandons_old_pending_and_dead_verifying_runs(ws, monkeypatch):
             finalizer_pid=2**22 + 7,
             finalizer_host=os.uname().nodename,
         )
+    # a dead finalizer loses nothing: its run is pending again, ready to finalize
     assert ws.sweep() == [dead.run_id]
+    row = ws.store.get(dead.run_id)
+    assert row["status"] == "pending" and row["finalizer_pid"] is None
     assert ws.store.get(old.run_id)["status"] == "pending"
     monkeypatch.setenv("WIKIGATE_RUN_TIMEOUT_MINUTES", "0")
-    assert ws.sweep() == [old.run_id]
+    assert ws.sweep() == [old.run_id, dead.run_id]
     for r in (old, dead):
         row = ws.store.get(r.run_id)
         assert row["status"] == "abandoned" and row["reject_reason"].startswith("abandoned:")

@@ -38,6 +38,7 @@ class DeterministicVerifier:
             strictness=self.strictness,
             cache_path=cache_path(workspace),
             run_id=run_id,
+            heartbeat=workspace.heartbeat,
         )
         return verdict_from_report(report)
 

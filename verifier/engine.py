@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
@@ -52,6 +52,7 @@ def verify_trees(
     run_id: str | None = None,
     only: frozenset[str] | None = None,
     scope: list[str] | None = None,
+    heartbeat: Callable[[], None] | None = None,
 ) -> VerificationReport:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
@@ -59,6 +60,7 @@ def verify_trees(
     unless ``config`` is given: never the working tree's, never the change's own.
     ``only`` limits the checks by name (the hooks run just one or two); ``scope``
     limits per-page checks to these pages (e.g. the files pre-commit passes).
+    ``heartbeat`` is called between checks (finalize renews its claim there).
     """
     started = time.perf_counter()
     try:
@@ -73,6 +75,7 @@ def verify_trees(
     workers = Workers(repo)
     checks: list[CheckResult] = []
     findings: list[Finding] = []
+    exempt: list[str] = []
     ctx: Context | None = None
     try:
         if broken is not None:
@@ -89,6 +92,8 @@ def verify_trees(
             scope=scope,
         )
         for name, check, presets in CHECKS:
+            if heartbeat is not None:
+                heartbeat()
             t0 = time.perf_counter()
             if level not in presets or (only is not None and name not in only):
                 checks.append(CheckResult(name=name, status="skipped", duration_ms=0.0))
@@ -109,6 +114,7 @@ def verify_trees(
                 )
             )
         cache.store_anchors(ctx.new_anchors)
+        exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
     except Exception as e:  # noqa: BLE001 - even building the context must not crash the gate
         findings.append(_error("setup", e))
         checks.append(CheckResult(name="setup", status="error", duration_ms=0.0, findings=1))
@@ -126,6 +132,7 @@ def verify_trees(
         checks=checks,
         findings=sorted(findings, key=_order),
         summary=metrics,
+        exempt=exempt,
     )
 
 

@@ -45,6 +45,11 @@ class VerificationReport(BaseModel):
     checks: list[CheckResult]
     findings: list[Finding]
     summary: SummaryMetrics
+    exempt: list[str] = Field(
+        default_factory=list,
+        description="pages whose page and link checks were skipped, with the reason "
+        "(an append-only change to wiki/log.md); every other check ran",
+    )
 
     @field_validator("schema_version")
     @classmethod

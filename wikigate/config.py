@@ -3,7 +3,8 @@
 The rules a change is judged by come from the *base commit's* tree
 (:func:`config_at`), never from the working tree: an uncommitted edit, or the
 change itself, cannot loosen the gate.  A bare (server) repository's own
-``wikigate.toml`` in its git dir holds only what the server operator sets.
+``wikigate.toml`` in its git dir holds only what the server operator sets: its
+``[server]`` section (:class:`ServerSection`), which no push can change.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ DEFAULT_TOML = """\
 
 [runs]
 timeout_minutes = 1440      # pending runs older than this are swept to abandoned
-max_rebases = 5             # how often finalize re-verifies after main moved
+max_rebases = 2             # races lost (rebase + re-verify) before finalize waits its turn
+lease_seconds = 300         # a finalizer's claim on a run; renewed while it works
 
 [verifier]
 strictness = "SKEPTICAL"    # CALM | SKEPTICAL | PARANOID | BOLD
@@ -51,14 +53,16 @@ class WorkspaceSection(BaseModel):
 class RunsSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     timeout_minutes: float = Field(default=1440, ge=0)
-    max_rebases: int = Field(default=5, ge=0, le=50)
+    # races lost to other finalizers before a finalizer waits for its landing turn
+    max_rebases: int = Field(default=2, ge=0, le=50)
+    lease_seconds: float = Field(default=300, gt=0)
 
 
 class VerifierSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     strictness: Strictness = "SKEPTICAL"
     severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
-    verify_on_push: bool = False
+    verify_on_push: bool | None = None  # legacy spelling of [server] verify_on_push
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
@@ -74,6 +78,16 @@ class TelemetrySection(BaseModel):
     path: str | None = None
 
 
+class ServerSection(BaseModel):
+    """A server's own settings: read only from the bare repository's ``BARE.git/wikigate.toml``,
+    a file no push can change.  In a committed ``wikigate.toml`` this section means nothing."""
+
+    model_config = ConfigDict(extra="forbid")
+    verify_on_push: bool | None = None  # unset: verify (see server_verifies)
+    override_users: list[str] = Field(default_factory=list)
+    user_env: list[str] = Field(default_factory=lambda: ["GL_USER", "REMOTE_USER"])
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
@@ -81,6 +95,7 @@ class Config(BaseModel):
     verifier: VerifierSection = Field(default_factory=VerifierSection)
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
+    server: ServerSection = Field(default_factory=ServerSection)
 
 
 def parse_config(text: str, where: str) -> Config:
@@ -102,6 +117,17 @@ def load_config(root: Path) -> Config:
     if not path.exists():
         return Config()
     return parse_config(path.read_text(encoding="utf-8"), str(path))
+
+
+def server_verifies(cfg: Config) -> bool:
+    """Whether a server's pre-receive verifies updates of main itself.
+
+    ``[server] verify_on_push``, else the older ``[verifier] verify_on_push``, else yes.
+    """
+    for choice in (cfg.server.verify_on_push, cfg.verifier.verify_on_push):
+        if choice is not None:
+            return choice
+    return True
 
 
 _BY_BLOB: dict[str, Config] = {}
@@ -138,6 +164,20 @@ def config_hash(config: Config) -> str:
     """A stable digest of the rules, for keys of cached verdicts."""
     data = config.model_dump_json(exclude={"workspace", "telemetry"})
     return hashlib.sha256(data.encode()).hexdigest()
+
+
+def lease_seconds(cfg: Config) -> float:
+    """How long a finalizer's claim lasts unless renewed (env: WIKIGATE_LEASE_SECONDS)."""
+    raw = os.environ.get("WIKIGATE_LEASE_SECONDS")
+    if raw is None:
+        return cfg.runs.lease_seconds
+    try:
+        value = float(raw)
+    except ValueError as e:
+        raise ConfigError(f"WIKIGATE_LEASE_SECONDS={raw!r} is not a number") from e
+    if value <= 0:
+        raise ConfigError(f"WIKIGATE_LEASE_SECONDS={raw!r} must be positive")
+    return value
 
 
 def env_timeout_override(cfg: Config) -> float:

@@ -1,25 +1,40 @@
 """Finalize: pending → verifying → the verifier votes → commit | reject | revise.
 
 Commit is a compare-and-swap fast-forward of main.  If main moved, the run is
-rebased in memory and verified again (bors' "not rocket science" rule).
+rebased in memory and verified again (bors' "not rocket science" rule); after
+``runs.max_rebases`` lost races the finalizer waits its turn for landing
+instead of giving up, so a run that does not conflict always commits.
+
+The claim on a run (pending → verifying) carries a lease that the finalizer
+renews while it works and that ``sweep`` reclaims once it expires; the claim
+is released on every exit path, so a long-lived process never leaves a run
+stuck in ``verifying``.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
+import random
 import socket
+import time
 import traceback
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, records
-from .errors import DirtyWorktreeError, RunError
+from . import gitrepo, records, worktree
+from .config import lease_seconds
+from .errors import RunError
 from .gitrepo import MAIN
 from .models import MAX_LOOPS, Finding, LoggedFinding, Plan, RunRecord, VerifierVerdict
 from .records import MainMoved
-from .runid import now_iso
+from .refs import process_lock, with_ref_lock
+from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
     from .run import Run
@@ -37,6 +52,7 @@ class FinalizeResult:
     tip: str | None = None
     loop: int = 1
     report: dict[str, Any] | None = None
+    untouched: list[str] = field(default_factory=list)  # a person's edits, left as they were
 
     @property
     def exit_code(self) -> int:
@@ -61,20 +77,17 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
             tip=str(run.tip()),
             loop=row["loop_count"],
         )
-    loop = _claim(run)
+    claim = Claim.take(run)
+    ws.heartbeat = claim.renew
     try:
-        return _finalize_claimed(run, loop, verify, verifier)
-    except DirtyWorktreeError:
-        with ws.store.immediate():
-            revised = run.row.get("verdict") == "revise"
-            ws.store.update_run(
-                run.run_id,
-                status="pending",
-                finalizer_pid=None,
-                finalizer_host=None,
-                loop_count=loop - 1 if revised else loop,
-            )
-        raise
+        return _finalize_claimed(run, claim, verify, verifier)
+    finally:
+        ws.heartbeat = _idle
+        claim.release()
+
+
+def _idle() -> None:
+    pass
 
 
 def _require_pending(run: Run, row: dict[str, Any]) -> None:
@@ -84,73 +97,124 @@ def _require_pending(run: Run, row: dict[str, Any]) -> None:
         raise RunError(f"run {run.run_id} is already {row['status']}; nothing to finalize")
 
 
-def _claim(run: Run) -> int:
-    """Atomically move pending → verifying, recording who holds the run."""
-    store = run.ws.store
-    with store.immediate():
-        row = run.refresh()
-        _require_pending(run, row)
-        loop = row["loop_count"] if row["verdict"] != "revise" else row["loop_count"] + 1
-        store.update_run(
-            run.run_id,
-            status="verifying",
-            finalizer_pid=os.getpid(),
-            finalizer_host=socket.gethostname(),
-            loop_count=loop,
-        )
-    run.row["loop_count"] = loop
-    return int(loop)
+@dataclass
+class Claim:
+    """A finalizer's hold on a run: pending → verifying, with a lease.
+
+    ``renew`` pushes the lease on (cheaply: at most a write per third of it);
+    ``release`` puts a run that is still ``verifying`` by us back to pending,
+    whatever ended the finalize (an exception, a dirty working tree, Ctrl-C).
+    """
+
+    run: Run
+    loop: int
+    previous_loop: int
+    seconds: float
+    renewed: float = 0.0
+
+    @classmethod
+    def take(cls, run: Run) -> Claim:
+        store = run.ws.store
+        seconds = lease_seconds(run.ws.config)
+        with store.immediate():
+            row = run.refresh()
+            _require_pending(run, row)
+            previous = int(row["loop_count"])
+            loop = previous + 1 if row["verdict"] == "revise" else previous
+            store.update_run(
+                run.run_id,
+                status="verifying",
+                finalizer_pid=os.getpid(),
+                finalizer_host=socket.gethostname(),
+                loop_count=loop,
+                lease_until=_lease_end(seconds),
+            )
+        run.row["loop_count"] = loop
+        return cls(run, loop, previous, seconds, time.monotonic())
+
+    def renew(self) -> None:
+        if time.monotonic() - self.renewed < self.seconds / 3:
+            return
+        store = self.run.ws.store
+        with store.immediate():
+            store.db.execute(
+                "UPDATE runs SET lease_until = ? WHERE run_id = ? AND status = 'verifying' "
+                "AND finalizer_pid = ?",
+                [_lease_end(self.seconds), self.run.run_id, os.getpid()],
+            )
+        self.renewed = time.monotonic()
+
+    def release(self) -> None:
+        store = self.run.ws.store
+        with store.immediate():
+            store.db.execute(
+                "UPDATE runs SET status = 'pending', finalizer_pid = NULL, finalizer_host = NULL,"
+                " lease_until = NULL, loop_count = ? WHERE run_id = ? AND status = 'verifying'"
+                " AND finalizer_pid = ? AND finalizer_host = ?",
+                [self.previous_loop, self.run.run_id, os.getpid(), socket.gethostname()],
+            )
 
 
-def _finalize_claimed(run: Run, loop: int, verify: bool, verifier: Any) -> FinalizeResult:
+def _lease_end(seconds: float) -> str:
+    return (parse_iso(now_iso()) + timedelta(seconds=seconds)).isoformat()
+
+
+@contextmanager
+def _landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]:
+    """Wait for the landing turn (one finalizer at a time rebases, verifies and
+    lands), renewing the lease while waiting.  The kernel frees it if we die."""
+    folder = os.path.join(repo.path, "wikigate")
+    os.makedirs(folder, exist_ok=True)
+    fd = os.open(os.path.join(folder, "landing.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if claim is not None:
+                    claim.renew()
+                time.sleep(0.01 + random.random() * 0.02)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> FinalizeResult:
     ws = run.ws
+    loop = claim.loop
     plan = run.plan()
-    if not verify:
-        landed = land(run, plan, None, loop, unverified=True)
-        if landed is None:  # main moved: no verification to redo, just rebase and land
-            rebased = _rebase(run, plan, None, loop)
+    with ExitStack() as turn:
+        lost = 0
+        while True:
+            claim.renew()
+            verdict = _vote(run, plan, verifier) if verify else None
+            if verdict is not None and verdict.verdict == "reject":
+                return reject(run, plan, verdict, loop, _reason(verdict))
+            if verdict is not None and verdict.verdict == "revise":
+                if loop >= MAX_LOOPS:
+                    return reject(
+                        run,
+                        plan,
+                        verdict,
+                        loop,
+                        f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}",
+                    )
+                return revise(run, plan, verdict, loop)
+            result = land(run, plan, verdict, loop, unverified=not verify)
+            if result is not None:
+                return result
+            lost += 1
+            if lost == ws.config.runs.max_rebases + 1:  # stop racing: wait for our turn
+                turn.enter_context(_landing_turn(ws.repo, claim))
+            rebased = _rebase(run, plan, verdict, loop)
             if isinstance(rebased, FinalizeResult):
                 return rebased
-            landed = land(run, rebased, None, loop, unverified=True)
-        if landed is None:
-            return reject(run, plan, None, loop, "stale: main kept moving")
-        return landed
-    for _attempt in range(ws.config.runs.max_rebases + 1):
-        verdict = _vote(run, plan, verifier)
-        if verdict.verdict == "reject":
-            return reject(run, plan, verdict, loop, _reason(verdict))
-        if verdict.verdict == "revise":
-            if loop >= MAX_LOOPS:
-                return reject(
-                    run,
-                    plan,
-                    verdict,
-                    loop,
-                    f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}",
-                )
-            return revise(run, plan, verdict, loop)
-        result = land(run, plan, verdict, loop)
-        if result is not None:
-            return result
-        plan_or_result = _rebase(run, plan, verdict, loop)
-        if isinstance(plan_or_result, FinalizeResult):
-            return plan_or_result
-        plan = plan_or_result
-    return reject(
-        run,
-        plan,
-        None,
-        loop,
-        f"stale: main kept moving; gave up after {ws.config.runs.max_rebases} rebases",
-    )
+            plan = rebased
 
 
 def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
     ws = run.ws
-    if _log_append_only(run, plan):
-        return VerifierVerdict(
-            verdict="commit", reasoning="append to wiki/log.md only: verifier skipped"
-        )
     try:
         v = verifier or ws.verifier
         tree = ws.repo[pygit2.Oid(hex=plan.tip)].tree
@@ -169,17 +233,6 @@ def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
                 )
             ],
         )
-
-
-def _log_append_only(run: Run, plan: Plan) -> bool:
-    repo = run.ws.repo
-    base = repo[pygit2.Oid(hex=plan.meta.base)].tree
-    tip = repo[pygit2.Oid(hex=plan.tip)].tree
-    if gitrepo.changed_paths(repo, base, tip) != ["wiki/log.md"]:
-        return False
-    old = gitrepo.read_blob(repo, base, "wiki/log.md")
-    new = gitrepo.read_blob(repo, tip, "wiki/log.md")
-    return old is not None and new is not None and len(new) > len(old) and new.startswith(old)
 
 
 def _reason(verdict: VerifierVerdict) -> str:
@@ -215,6 +268,8 @@ def _record(
         ]
         update.setdefault("verifier_preset", vote.preset)
         update.setdefault("verifier_usage", vote.tokens_used)
+        exempt = (vote.report or {}).get("exempt")
+        update.setdefault("exempt", list(exempt) if isinstance(exempt, list) else [])
     values: dict[str, Any] = {
         "tip_commit": plan.tip,
         "loop_count": loop,
@@ -253,8 +308,13 @@ def land(
     unverified: bool = False,
     override: dict[str, Any] | None = None,
 ) -> FinalizeResult | None:
-    """Fast-forward main to the run's tip; None when main moved (caller rebases)."""
+    """Fast-forward main to the run's tip; None when main moved (caller rebases).
+
+    A checked-out main's index and files follow (DirtyWorktreeError, with
+    nothing changed, when a person's edits sit on a path the run changes).
+    """
     ws = run.ws
+    repo = ws.repo
     update: dict[str, Any] = {
         "status": "committed",
         "ended_at": now_iso(),
@@ -265,27 +325,28 @@ def land(
     update.update(override or {})
     record = _record(run, plan, verdict, loop, **update)
     base = pygit2.Oid(hex=plan.meta.base)
-    tip_tree = ws.repo[pygit2.Oid(hex=plan.tip)].tree
-    checkout = (
-        (lambda: gitrepo.checkout_fast_forward(ws.repo, tip_tree))
-        if (gitrepo.main_checked_out(ws.repo))
-        else None
-    )
-    try:
-        records.publish_terminal(
-            ws,
-            record,
-            delete_branch=True,
-            keep_failed=False,
-            move_main_from=base,
-            before_commit=checkout,
-        )
-    except MainMoved:
-        return None
-    if override:
-        failed = ws.failed_ref(run.run_id)
-        gitrepo.with_ref_lock(ws.repo, [failed], lambda txn: txn.remove(failed))
-    return _result(record, verdict)
+    tip = pygit2.Oid(hex=plan.tip)
+    with process_lock(repo):
+        worktree.recover(repo)  # a dead finalizer's half-done landing comes first
+        if gitrepo.ref_target(repo, MAIN) != base:
+            return None
+        landing = worktree.Landing.prepare(repo, run.run_id, base, tip)
+        try:
+            left = records.publish_terminal(
+                ws,
+                record,
+                delete_branch=True,
+                keep_failed=False,
+                move_main_from=base,
+                landing=landing,
+                fence=None if override else tip,
+                drop_failed=bool(override),
+            )
+        except MainMoved:
+            return None
+    result = _result(record, verdict)
+    result.untouched = left
+    return result
 
 
 def _rebase(
@@ -305,14 +366,16 @@ def _rebase(
         )
     old_tip = pygit2.Oid(hex=plan.tip)
     branch = run.branch
-    if gitrepo.ref_target(repo, branch) is not None:
 
-        def body(txn: pygit2.ReferenceTransaction) -> None:
-            if gitrepo.ref_target(repo, branch) != old_tip:
-                raise RunError(f"run {run.run_id} changed while it was being finalized")
-            txn.set_target(branch, new_tip, message="wikigate: rebase onto main")
+    def body(txn: Any) -> None:
+        if gitrepo.ref_target(repo, branch) != old_tip:
+            raise RunError(
+                f"run {run.run_id} changed or was reclaimed by `wikigate sweep` "
+                "while it was being finalized"
+            )
+        txn.set_target(branch, new_tip, message="wikigate: rebase onto main")
 
-        gitrepo.with_ref_lock(repo, [branch], body)
+    with_ref_lock(repo, [branch], body)
     with ws.store.immediate():
         ws.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
     return run.plan(new_tip)
@@ -331,7 +394,8 @@ def reject(
         verdict="reject",
         reject_reason=reason,
     )
-    records.publish_terminal(run.ws, record, delete_branch=True, keep_failed=True)
+    fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.ws.repo, run.branch) else None
+    records.publish_terminal(run.ws, record, delete_branch=True, keep_failed=True, fence=fence)
     return _result(record, verdict)
 
 
@@ -353,12 +417,10 @@ def abort(run: Run, finding: Finding) -> FinalizeResult:
 
 
 def override(run: Run, reason: str, source: str) -> RunRecord:
-    """Commit a rejected run anyway: no re-verification, actor and reason recorded."""
+    """Commit a rejected run anyway, or vouch for one committed with ``--no-verify``:
+    no re-verification, actor and reason recorded in the run's note."""
     ws = run.ws
     row = run.refresh()
-    if row["status"] != "rejected":
-        raise RunError(f"run {run.run_id} is {row['status']}; only rejected runs can be overridden")
-    plan = run.plan()
     details = {
         "verdict": "commit_override",
         "override_actor": gitrepo.actor(ws.repo),
@@ -366,17 +428,30 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         "override_source": source,
         "override_at": now_iso(),
     }
-    for _attempt in range(ws.config.runs.max_rebases + 1):
-        result = land(run, plan, None, int(row["loop_count"]), override=details)
-        if result is not None:
-            return records.record_from_db(ws, run.run_id)
-        _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
-        if new_tip is None:
-            raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
-        failed = ws.failed_ref(run.run_id)
-        _point(ws.repo, failed, new_tip)
-        plan = run.plan(new_tip)
-    raise RunError("cannot override: main kept moving; try again")
+    if row["status"] == "committed" and row["unverified"] and row["verdict"] is None:
+        record = records.record_from_db(ws, run.run_id).model_copy(update=details)
+        records.publish_terminal(ws, record, delete_branch=False, keep_failed=False)
+        return records.record_from_db(ws, run.run_id)
+    if row["status"] != "rejected":
+        raise RunError(
+            f"run {run.run_id} is {row['status']}"
+            + (" and verified" if row["status"] == "committed" else "")
+            + "; only rejected runs and runs committed with --no-verify can be overridden"
+        )
+    plan = run.plan()
+    loop = int(row["loop_count"])
+    with ExitStack() as turn:
+        lost = 0
+        while land(run, plan, None, loop, override=details) is None:
+            lost += 1
+            if lost == ws.config.runs.max_rebases + 1:
+                turn.enter_context(_landing_turn(ws.repo, None))
+            _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
+            if new_tip is None:
+                raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
+            _point(ws.repo, ws.failed_ref(run.run_id), new_tip)
+            plan = run.plan(new_tip)
+    return records.record_from_db(ws, run.run_id)
 
 
 def _replay_onto_main(
@@ -391,7 +466,7 @@ def _replay_onto_main(
 
 
 def _point(repo: pygit2.Repository, ref: str, target: pygit2.Oid) -> None:
-    def body(txn: pygit2.ReferenceTransaction) -> None:
+    def body(txn: Any) -> None:
         txn.set_target(ref, target, message="wikigate: rebase onto main")
 
-    gitrepo.with_ref_lock(repo, [ref], body)
+    with_ref_lock(repo, [ref], body)

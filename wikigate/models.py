@@ -155,6 +155,7 @@ class RunRecord(BaseModel):
     usage: Budget = Budget()
     verifier_usage: Usage = Field(default_factory=Usage)
     findings: list[LoggedFinding] = Field(default_factory=list)
+    exempt: list[str] = Field(default_factory=list)  # pages spared some checks, and why
     override_actor: str | None = None
     override_reason: str | None = None
     override_source: str | None = None

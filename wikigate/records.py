@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Any
 import pygit2
 
 from . import gitrepo
+from .errors import RunError
 from .gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, RUN_PREFIX
 from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage
-from .runid import now_iso
+from .refs import RefTransaction, process_lock, with_ref_lock
+from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
     from .store import Store
     from .workspace import Workspace
+    from .worktree import Landing
 
 
 def pending_record(ws: Workspace, meta: RunMeta, tip: str) -> RunRecord:
@@ -158,11 +161,22 @@ def rebuild(ws: Workspace, store: Store) -> int:
             )
         latest[run_id] = record
     with store.immediate():
+        # a live finalizer's claim is not in git: keep it on the runs git calls pending
+        claims = {
+            r["run_id"]: r
+            for r in store.db.execute_returning_dicts(
+                "SELECT run_id, status, loop_count, finalizer_pid, finalizer_host, lease_until"
+                " FROM runs WHERE status = 'verifying'"
+            )
+        }
         store.db.execute("DELETE FROM findings")
         store.db.execute("DELETE FROM overrides")
         store.db.execute("DELETE FROM runs")
         for record in latest.values():
             store.apply_record(record)
+            claim = claims.get(record.run_id)
+            if claim is not None and record.status == "pending":
+                store.update_run(record.run_id, **{k: v for k, v in claim.items() if k != "run_id"})
     return len(latest)
 
 
@@ -180,57 +194,86 @@ def publish_terminal(
     delete_branch: bool,
     keep_failed: bool,
     move_main_from: pygit2.Oid | None = None,
-    before_commit: Any = None,
-) -> None:
-    """Write ``record`` as a note on its tip and move refs, all under one lock.
+    landing: Landing | None = None,
+    fence: pygit2.Oid | None = None,
+    drop_failed: bool = False,
+) -> list[str]:
+    """Write ``record`` as a note on its tip and move refs in one transaction.
 
-    With ``move_main_from`` main is compare-and-swapped from that commit to
-    the tip; ``before_commit`` (e.g. the working-tree checkout) runs under
-    the lock just before the refs move.  Raises GitError when main moved.
+    With ``move_main_from`` main is compare-and-swapped from that commit to the
+    tip (MainMoved when it moved).  ``fence`` is the run branch's tip the
+    caller verified: if the branch moved or was reclaimed by ``sweep``, nothing
+    changes (RunError).  ``landing`` brings a checked-out main's files along,
+    journaled so that a kill at any instant is recovered (see worktree.py).
+    Returns the paths a landing left alone because they hold a person's changes.
     """
     repo = ws.repo
     tip = pygit2.Oid(hex=record.tip_commit)
     branch = RUN_PREFIX + record.run_id
     failed = FAILED_PREFIX + record.run_id
-    refs = [NOTES_REF, branch]
-    if keep_failed:
-        refs.append(failed)
-    if move_main_from is not None:
-        refs.insert(0, MAIN)
 
-    def body(txn: pygit2.ReferenceTransaction) -> None:
+    def body(txn: RefTransaction) -> None:
         if move_main_from is not None:
             now = gitrepo.ref_target(repo, MAIN)
             if now != move_main_from:
                 raise MainMoved(now)
-            if before_commit is not None:
-                before_commit()
             txn.set_target(MAIN, tip, message=f"wikigate: commit run {record.run_id}")
+        if fence is not None:
+            if gitrepo.ref_target(repo, branch) != fence:
+                raise RunError(
+                    f"run {record.run_id} changed or was reclaimed by `wikigate sweep` "
+                    "while it was being finalized; nothing was committed"
+                )
+            if not delete_branch:
+                txn.expect(branch, fence)
         notes = gitrepo.notes_commit_with(repo, tip, note_payload(record))
         txn.set_target(NOTES_REF, notes, message=f"wikigate: {record.status} {record.run_id}")
         if keep_failed:
             txn.set_target(failed, tip, message=f"wikigate: {record.status} run kept")
-        if delete_branch and gitrepo.ref_target(repo, branch) is not None:
-            txn.remove(branch)
+        if delete_branch:
+            txn.remove(branch, expected=fence)
+        if drop_failed:
+            txn.remove(failed)
 
-    gitrepo.with_ref_lock(repo, refs, body)
+    left: list[str] = []
+    with process_lock(repo):
+        if landing is not None:
+            landing.begin()
+        try:
+            with_ref_lock(repo, [], body)
+        except BaseException:
+            if landing is not None:
+                landing.abort()
+            raise
+        if landing is not None:
+            left = landing.finish()
     with ws.store.immediate():
         ws.store.apply_record(record)
+    return left
 
 
 def publish_note(ws: Workspace, record: RunRecord) -> None:
-    """A non-terminal record (revise) as a note on the current tip, then the DB."""
+    """A non-terminal record (revise) as a note on the run's tip, then the DB.
+
+    The run branch must still be at that tip (a sweep may have reclaimed it)."""
     repo = ws.repo
     tip = pygit2.Oid(hex=record.tip_commit)
+    branch = RUN_PREFIX + record.run_id
 
-    def body(txn: pygit2.ReferenceTransaction) -> None:
+    def body(txn: RefTransaction) -> None:
+        if gitrepo.ref_target(repo, branch) != tip:
+            raise RunError(
+                f"run {record.run_id} changed or was reclaimed by `wikigate sweep` "
+                "while it was being finalized"
+            )
+        txn.expect(branch, tip)
         txn.set_target(
             NOTES_REF,
             gitrepo.notes_commit_with(repo, tip, note_payload(record)),
             message=f"wikigate: revise {record.run_id}",
         )
 
-    gitrepo.with_ref_lock(repo, [NOTES_REF], body)
+    with_ref_lock(repo, [NOTES_REF], body)
     with ws.store.immediate():
         ws.store.apply_record(record)
 
@@ -244,50 +287,74 @@ class MainMoved(Exception):
 # ---------------------------------------------------------------- recovery
 
 
-def reconcile(ws: Workspace, row: dict[str, Any], why: str) -> bool:
-    """Settle a run whose finalizer is gone (or which timed out). Returns True if changed."""
+def reconcile(ws: Workspace, row: dict[str, Any], why: str, *, abandon: bool) -> bool:
+    """Settle a run whose finalizer is gone (or which timed out), from git's facts:
+    main's history, the run's notes, its branch and its failed ref.  The database
+    is only told; ``telemetry rebuild`` reads the same facts and agrees.
+
+    Committed if main holds the run; rejected/abandoned if a terminal note says
+    so; revised if its tip carries a revise note; else pending again, or
+    abandoned (with ``why``) when ``abandon``.  Returns True if anything changed.
+    """
     repo = ws.repo
     run_id = row["run_id"]
     branch_tip = gitrepo.ref_target(repo, RUN_PREFIX + run_id)
     failed_tip = gitrepo.ref_target(repo, FAILED_PREFIX + run_id)
-    for tip in (branch_tip, failed_tip):
-        data = gitrepo.read_note(repo, tip) if tip is not None else None
+    landed = landed_tip(repo, run_id, row["started_at"])
+    db_tip = pygit2.Oid(hex=row["tip_commit"]) if row.get("tip_commit") else None
+    for tip in dict.fromkeys(t for t in (landed, branch_tip, failed_tip, db_tip) if t):
+        data = gitrepo.read_note(repo, tip)
         record = parse_record(data) if data else None
-        if record is not None and record.status in TERMINAL:
-            # The finalizer finished in git but died before the database.
-            if branch_tip is not None and record.status != "committed":
-                _drop_branch(ws, run_id, branch_tip)
+        if record is None or record.run_id != run_id:
+            continue
+        if record.status == "committed" and landed is None:
+            continue  # a note that main does not bear out proves nothing
+        if record.status in TERMINAL:
+            if branch_tip is not None:
+                _drop_branch(ws, run_id, branch_tip, keep=record.status != "committed")
             with ws.store.immediate():
                 ws.store.apply_record(record)
             return True
     record = record_from_db(ws, run_id)
-    main = gitrepo.ref_target(repo, MAIN)
-    if (
-        branch_tip is not None
-        and main is not None
-        and (branch_tip == main or repo.descendant_of(main, branch_tip))
-    ):
+    if landed is not None:  # main holds it, but no note says so (e.g. landed by hand)
         record = record.model_copy(
             update={
                 "status": "committed",
-                "verdict": record.verdict or "commit",
-                "tip_commit": str(branch_tip),
+                "verdict": record.verdict if record.verdict == "commit" else None,
+                "unverified": record.verdict != "commit",
+                "tip_commit": str(landed),
                 "ended_at": now_iso(),
                 "reject_reason": None,
             }
         )
         publish_terminal(ws, record, delete_branch=True, keep_failed=False)
         return True
-    tip = branch_tip or failed_tip
+    if not abandon:
+        note = gitrepo.read_note(repo, branch_tip) if branch_tip is not None else None
+        revised = parse_record(note) if note else None
+        with ws.store.immediate():
+            if revised is not None and revised.run_id == run_id:
+                ws.store.apply_record(revised)  # died after its revise note was written
+            else:
+                ws.store.update_run(
+                    run_id,
+                    status="pending",
+                    finalizer_pid=None,
+                    finalizer_host=None,
+                    lease_until=None,
+                    loop_count=_loop_before_claim(row),
+                )
+        return True
+    kept = branch_tip or failed_tip
     record = record.model_copy(
         update={
             "status": "abandoned",
             "reject_reason": f"abandoned: {why}",
             "ended_at": now_iso(),
-            "tip_commit": str(tip) if tip else record.tip_commit,
+            "tip_commit": str(kept) if kept else record.tip_commit,
         }
     )
-    if tip is None:  # nothing left in git to annotate
+    if kept is None:  # nothing left in git to annotate
         with ws.store.immediate():
             ws.store.apply_record(record)
         return True
@@ -295,12 +362,41 @@ def reconcile(ws: Workspace, row: dict[str, Any], why: str) -> bool:
     return True
 
 
-def _drop_branch(ws: Workspace, run_id: str, tip: pygit2.Oid) -> None:
+def _loop_before_claim(row: dict[str, Any]) -> int:
+    """A claim counts a new loop after a revise; a claim that died undoes it."""
+    loop = int(row["loop_count"])
+    if row["status"] == "verifying" and row["verdict"] == "revise":
+        return max(1, loop - 1)
+    return loop
+
+
+def landed_tip(repo: pygit2.Repository, run_id: str, started_at: str) -> pygit2.Oid | None:
+    """The run's last commit on main's first-parent history, if main holds the run.
+
+    Walks back from main only as far as commits made since the run started
+    (a day of clock skew allowed).
+    """
+    main = gitrepo.ref_target(repo, MAIN)
+    if main is None:
+        return None
+    since = parse_iso(started_at).timestamp() - 86400
+    walker = repo.walk(main, pygit2.enums.SortMode.NONE)
+    walker.simplify_first_parent()
+    for commit in walker:
+        if commit.commit_time < since:
+            return None
+        if (gitrepo.parse_trailers(commit.message).get("Wikigate-Run") or [""])[0] == run_id:
+            return commit.id
+    return None
+
+
+def _drop_branch(ws: Workspace, run_id: str, tip: pygit2.Oid, *, keep: bool) -> None:
     failed = FAILED_PREFIX + run_id
     branch = RUN_PREFIX + run_id
 
-    def body(txn: pygit2.ReferenceTransaction) -> None:
-        txn.set_target(failed, tip, message="wikigate: keep run")
+    def body(txn: RefTransaction) -> None:
+        if keep:
+            txn.set_target(failed, tip, message="wikigate: keep run")
         txn.remove(branch)
 
-    gitrepo.with_ref_lock(ws.repo, [branch, failed], body)
+    with_ref_lock(ws.repo, [branch, failed], body)

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS runs (
   unverified       INTEGER NOT NULL DEFAULT 0,
   finalizer_pid    INTEGER,
   finalizer_host   TEXT,
+  lease_until      TEXT,
   CHECK (status IN ('pending','verifying','committed','rejected','abandoned'))
 );
 CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
@@ -72,7 +73,7 @@ CREATE INDEX IF NOT EXISTS idx_overrides_run ON overrides(run_id);
 """
 
 # Columns that describe a live process, not the run; rebuilds leave them empty.
-VOLATILE = ("finalizer_pid", "finalizer_host")
+VOLATILE = ("finalizer_pid", "finalizer_host", "lease_until")
 
 
 class Store:
@@ -88,6 +89,8 @@ class Store:
             if self.db.journal_mode != "wal":
                 self.db.enable_wal()
             self.db.executescript(SCHEMA)
+            if "lease_until" not in self.db["runs"].columns_dict:  # a database from 0.1.0
+                self.db.execute("ALTER TABLE runs ADD COLUMN lease_until TEXT")
         except sqlite3.DatabaseError as e:
             raise TelemetryError(
                 f"telemetry database {path} is unreadable ({e}); "
@@ -121,6 +124,14 @@ class Store:
     def runs(self, status: str | None = None) -> list[dict[str, Any]]:
         where, args = ("status = ?", [status]) if status else (None, [])
         return list(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
+
+    def open_runs(self) -> list[dict[str, Any]]:
+        """Pending and verifying runs: what ``sweep`` looks at."""
+        return list(
+            self.db["runs"].rows_where(
+                "status IN ('pending', 'verifying')", order_by="started_at, run_id"
+            )
+        )
 
     def findings(self, run_id: str) -> list[dict[str, Any]]:
         return list(self.db["findings"].rows_where("run_id = ?", [run_id], order_by="loop, id"))
@@ -198,4 +209,5 @@ def record_to_row(record: RunRecord) -> dict[str, Any]:
         "unverified": int(record.unverified),
         "finalizer_pid": None,
         "finalizer_host": None,
+        "lease_until": None,
     }

@@ -5,12 +5,13 @@ from __future__ import annotations
 import importlib
 import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, records
+from . import gitrepo, records, worktree
 from .config import (
     CONFIG_FILE,
     DEFAULT_TOML,
@@ -61,6 +62,8 @@ class Workspace:
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None
         self._verifier: Verifier | None = None
+        # called by long verifications between steps: finalize renews its claim's lease
+        self.heartbeat: Callable[[], None] = _idle
 
     # ------------------------------------------------------------ opening
 
@@ -160,25 +163,26 @@ class Workspace:
         return self.git_dir / "wikigate" / "telemetry.db"
 
     def rebuild_telemetry(self) -> int:
-        """Re-create the database from git notes and run branches; return runs indexed."""
+        """Re-fill the database from git notes and run branches; return runs indexed.
+
+        In place, in one transaction: processes that have it open keep working.
+        Only a database that cannot be opened is moved aside (``*.corrupt-PID``).
+        """
         from .store import Store
 
         if self._store is not None:
             self._store.close()
             self._store = None
         path = self.telemetry_path()
-        if path.exists():
-            try:
-                Store(path).close()
-                moved = None
-            except TelemetryError:
-                moved = path.with_name(f"{path.name}.corrupt-{os.getpid()}")
-                path.rename(moved)
+        try:
+            store = Store(path)
+        except TelemetryError:
+            moved = path.with_name(f"{path.name}.corrupt-{os.getpid()}")
             for suffix in ("", "-wal", "-shm"):
                 side = Path(f"{path}{suffix}")
-                if moved is None and side.exists():
-                    side.unlink()
-        store = Store(path)
+                if side.exists():
+                    side.rename(Path(f"{moved}{suffix}"))
+            store = Store(path)
         self._store = store
         return records.rebuild(self, store)
 
@@ -239,34 +243,35 @@ class Workspace:
     # ------------------------------------------------------------ sweep
 
     def sweep(self) -> list[str]:
-        """Abandon runs left behind by dead processes or older than the timeout.
+        """Settle runs left behind, from git's facts; return the runs it changed.
 
-        A run whose finalizer died after moving main is recorded as committed,
-        one that died after rejecting it as rejected: git decides, not the DB.
+        - a half-done landing of a dead finalizer is finished (worktree.recover);
+        - a ``verifying`` run whose finalizer died (same host) or whose lease
+          expired is settled: committed if main holds it, rejected or
+          abandoned if its note says so, else back to pending;
+        - a run older than the run timeout is abandoned.
+        Only open runs are looked at.
         """
+        worktree.recover(self.repo)
         timeout = env_timeout_override(self.config) * 60
         now = parse_iso(now_iso())
         host = socket.gethostname()
         swept = []
-        for row in self.store.runs():
-            if row["status"] not in ("pending", "verifying"):
-                continue
-            dead = (
-                row["status"] == "verifying"
-                and row["finalizer_host"] == host
-                and not pid_alive(row["finalizer_pid"])
-            )
+        for row in self.store.open_runs():
             old = (now - parse_iso(row["started_at"])).total_seconds() >= timeout
-            if row["status"] == "verifying" and row["finalizer_host"] == host and not dead:
-                continue  # a live finalizer owns it
-            if dead or old:
-                why = (
-                    f"finalizer process {row['finalizer_pid']} died"
-                    if dead
-                    else f"older than the run timeout ({timeout / 60:g} min)"
-                )
-                if records.reconcile(self, row, why):
-                    swept.append(row["run_id"])
+            why = f"older than the run timeout ({timeout / 60:g} min)"
+            if row["status"] == "verifying":
+                lease = row.get("lease_until")
+                if row["finalizer_host"] == host and not pid_alive(row["finalizer_pid"]):
+                    why = f"finalizer process {row['finalizer_pid']} died"
+                elif lease and parse_iso(lease) < now:
+                    why = f"the finalizer's lease expired at {lease}"
+                elif lease or not old:
+                    continue  # a live finalizer owns it
+            elif not old:
+                continue
+            if records.reconcile(self, row, why, abandon=old):
+                swept.append(row["run_id"])
         return swept
 
     # ------------------------------------------------------------ override
@@ -281,6 +286,10 @@ class Workspace:
 
     def failed_ref(self, run_id: str) -> str:
         return FAILED_PREFIX + run_id
+
+
+def _idle() -> None:
+    pass
 
 
 def pid_alive(pid: int | None) -> bool:

@@ -13,6 +13,8 @@ from ..judge import Judge
 from ..report import SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
+LOG = "wiki/log.md"
+
 
 @dataclass
 class Context:
@@ -53,3 +55,17 @@ class Context:
     def pages_in_scope(self) -> list[str]:
         wanted = set(self.changed()) if self.scope is None else set(self.scope)
         return [p for p in self.tip.pages if p in wanted]
+
+    def exempt(self) -> dict[str, str]:
+        """Pages spared the page and link checks, and why: ``wiki/log.md`` when the
+        change only appends to it.  Citations, paths, raw/ and budget still apply."""
+        if self.base is None or LOG not in self.changed():
+            return {}
+        old, new = self.base.entries.get(LOG), self.tip.entries.get(LOG)
+        if old is None or new is None or old.is_link or new.is_link:
+            return {}
+        before = self.repo[old.oid].data
+        after = self.repo[new.oid].data
+        if len(after) > len(before) and after.startswith(before):
+            return {LOG: "append-only change to the log"}
+        return {}

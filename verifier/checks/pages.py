@@ -25,7 +25,10 @@ TYPES: dict[str, frozenset[str] | None] = {
 def check_pages(ctx: Context) -> list[Finding]:
     out: list[Finding] = []
     required = ctx.config.frontmatter.required
+    exempt = ctx.exempt()
     for path in ctx.pages_in_scope():
+        if path in exempt:
+            continue
         page = ctx.tip.page(path)
         if page is None:
             continue  # unreadable: reported by the citations check
@@ -123,10 +126,13 @@ def check_links(ctx: Context) -> list[Finding]:
     tip, base = ctx.tip, ctx.base
     graph = tip.link_graph(base)
     base_graph = base.link_graph() if base is not None else None
-    scope = set(ctx.pages_in_scope())
+    exempt = ctx.exempt()
+    scope = set(ctx.pages_in_scope()) - set(exempt)
     # a run's pages, and those whose links its changes may have broken
     check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
     for path in check:
+        if path in exempt:
+            continue
         problems = broken_links(tip, path)
         if base is not None and path not in scope:
             before = {m for _, m in broken_links(base, path)} if path in base.entries else set()
