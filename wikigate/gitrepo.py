@@ -19,6 +19,7 @@ from typing import TypeVar
 import pygit2
 
 from .errors import DirtyWorktreeError, GitError
+from .text import first_unprintable, shown
 
 MAIN = "refs/heads/main"
 NOTES_REF = "refs/notes/wikigate"
@@ -149,20 +150,42 @@ def changed_paths(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree) -
 
 
 def format_message(subject: str, trailers: Mapping[str, str | list[str]]) -> str:
+    """A subject line, a blank line and one ``Key: value`` line per trailer value.
+
+    The subject and every value must be one line without control characters: a
+    line break in a value would add or reshape trailers (run.py keeps writer
+    input out of reach anyway; this is the second line of defence).
+    """
+    _one_line("the commit subject", subject)
     lines = []
     for key, value in trailers.items():
+        if not key or not all(c.isascii() and (c.isalnum() or c == "-") for c in key):
+            raise GitError(f"commit trailer key '{shown(key)}': use letters, digits and '-'")
         for item in value if isinstance(value, list) else [value]:
+            _one_line(f"commit trailer {key}", item)
             lines.append(f"{key}: {item}")
     return f"{subject}\n\n" + "\n".join(lines) + "\n"
 
 
+def _one_line(what: str, value: str) -> None:
+    bad = first_unprintable(value, bidi=False)
+    if bad is not None:
+        raise GitError(
+            f"{what}: '{shown(value)}' holds {bad.describe()}; it must be one printable line"
+        )
+
+
 def parse_trailers(message: str) -> dict[str, list[str]]:
-    """Parse the last paragraph of a commit message as ``Key: value`` trailers."""
+    """Parse the last paragraph of a commit message as ``Key: value`` trailers.
+
+    Lines end at ``\\n`` only, as git's do.  A repeated key keeps all its values
+    in order; callers that expect one value decide what a repeat means.
+    """
     paragraphs = [p for p in message.strip().split("\n\n") if p.strip()]
     if len(paragraphs) < 2:
         return {}
     out: dict[str, list[str]] = {}
-    for line in paragraphs[-1].splitlines():
+    for line in paragraphs[-1].split("\n"):
         key, sep, value = line.partition(": ")
         if not sep or " " in key:
             return {}

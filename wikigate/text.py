@@ -1,0 +1,66 @@
+"""Text rules shared by the engine and the verifier: what counts as a match, what is printable.
+
+The engine (``run.py``, ``paths.py``, ``gitrepo.py``) and the verifier import from
+here, so ``str_replace`` and ``wikigate anchor`` agree on "exactly one match", and
+paths and commit trailers agree on which characters they refuse.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import NamedTuple
+
+# Unicode's Bidi_Control characters (category Cf): they reorder what a reader sees.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+_KINDS = {
+    "Cc": "a control character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Cs": "not valid UTF-8",  # an undecodable byte, kept as a lone surrogate
+}
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """Every offset where ``needle`` starts in ``text``, overlapping matches included.
+
+    ``"aa"`` occurs twice in ``"aaa"`` (at 0 and 1): an edit or an anchor that
+    names it is ambiguous.  ``needle`` must not be empty.
+    """
+    if not needle:
+        raise ValueError("occurrences() of an empty string")
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
+    return out
+
+
+class BadChar(NamedTuple):
+    """A character that may not appear in a path or a one-line value."""
+
+    position: int
+    char: str
+    kind: str
+
+    def describe(self) -> str:
+        return f"U+{ord(self.char):04X} ({self.kind}) at position {self.position}"
+
+
+def first_unprintable(value: str, *, bidi: bool = True) -> BadChar | None:
+    """The first control character, line or paragraph separator, lone surrogate
+    or (with ``bidi``) bidirectional control in ``value``; None when it has none."""
+    for i, ch in enumerate(value):
+        kind = _KINDS.get(unicodedata.category(ch))
+        if kind is None and bidi and ch in BIDI_CONTROLS:
+            kind = "a bidirectional control character"
+        if kind is not None:
+            return BadChar(i, ch, kind)
+    return None
+
+
+def shown(value: str) -> str:
+    """``value`` safe to print on one line: unprintable characters as escapes."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in value)
