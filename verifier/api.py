@@ -12,6 +12,7 @@ import pygit2
 
 from wikigate.errors import GitError, RunError, UsageError, WikigateError
 from wikigate.gitrepo import MAIN, commit_at
+from wikigate.text import occurrences
 
 from .citation import format_tail
 from .default import cache_path
@@ -52,9 +53,7 @@ def verify_ref(
         ref = "HEAD"
     tip = resolve_commit(repo, ref)
     if lint:
-        return verify_trees(
-            repo, tip, None, strictness=strictness, cache_path=cache_path(ws)
-        )
+        return verify_trees(repo, tip, None, strictness=strictness, cache_path=cache_path(ws))
     if base is not None:
         base_commit = resolve_commit(repo, base)
     else:
@@ -80,14 +79,6 @@ def verify_ref(
 
 
 # ---------------------------------------------------------------- anchors
-
-
-def occurrences(text: str, quote: str) -> list[int]:
-    out, at = [], text.find(quote)
-    while at >= 0:
-        out.append(at)
-        at = text.find(quote, at + 1)
-    return out
 
 
 def anchor_tail(
@@ -133,19 +124,32 @@ class AnchorFix:
     status: str  # "anchored" | why not
 
 
-def anchor_fix(run: Run, pages: list[str]) -> list[AnchorFix]:
-    """Stage anchors for quote-only footnotes whose quote occurs exactly once."""
-    ws = run.ws
-    tree = WikiTree(ws.repo, run.staged_tree(), PageCache(None))
-    targets = pages or tree.pages
+@dataclass
+class AnchorPlan:
+    """What ``anchor --fix`` would do at one tree: per-footnote results, new page texts."""
+
+    tree: pygit2.Oid
+    fixes: list[AnchorFix]
+    pages: dict[str, str]
+
+    @property
+    def anchored(self) -> bool:
+        return bool(self.pages)
+
+
+def plan_anchor_fix(ws: Workspace, tree: pygit2.Tree, pages: list[str]) -> AnchorPlan:
+    """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
+    without staging anything: a caller with nothing to anchor opens no run."""
+    wiki = WikiTree(ws.repo, tree, PageCache(None))
     results: list[AnchorFix] = []
-    for path in targets:
-        if path not in tree.entries:
-            raise UsageError(f"{path}: no such page in the run")
-        page = tree.page(path)
+    texts: dict[str, str] = {}
+    for path in pages or wiki.pages:
+        if path not in wiki.entries:
+            raise UsageError(f"{path}: no such page")
+        page = wiki.page(path)
         if page is None:
             continue
-        text, _ = tree.page_text(path)
+        text, _ = wiki.page_text(path)
         assert text is not None
         lines = text.split("\n")
         changed = False
@@ -157,7 +161,7 @@ def anchor_fix(run: Run, pages: list[str]) -> list[AnchorFix]:
                 results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
                 continue
             try:
-                tail = anchor_tail(ws, c.source, c.quote, c.page, tree)
+                tail = anchor_tail(ws, c.source, c.quote, c.page, wiki)
             except WikigateError as e:
                 results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
                 continue
@@ -165,5 +169,42 @@ def anchor_fix(run: Run, pages: list[str]) -> list[AnchorFix]:
             results.append(AnchorFix(path, d.line, d.label, "anchored"))
             changed = True
         if changed:
-            run.stage_write(path, "\n".join(lines))
-    return results
+            texts[path] = "\n".join(lines)
+    return AnchorPlan(tree.id, results, texts)
+
+
+def anchor_fix(run: Run, pages: list[str], plan: AnchorPlan | None = None) -> list[AnchorFix]:
+    """Stage anchors for quote-only footnotes whose quote occurs exactly once.
+
+    ``plan`` (from :func:`plan_anchor_fix`) is reused when it was made at the run's
+    staged tree, else the fixes are worked out again there.  Stages nothing when
+    there is nothing to anchor.
+    """
+    staged = run.staged_tree()
+    if plan is None or plan.tree != staged.id:
+        plan = plan_anchor_fix(run.ws, staged, pages)
+    for path, text in plan.pages.items():
+        run.stage_write(path, text)
+    return plan.fixes
+
+
+def anchor_fix_on_main(ws: Workspace, pages: list[str]) -> tuple[list[AnchorFix], Run | None]:
+    """Work out the anchors at main and open a lint run holding them, only if there
+    are any: with nothing to anchor, no run is opened and main does not move.
+
+    Returns the fixes and the open run to finalize (None when nothing was staged).
+    """
+    main = ws.repo.references[MAIN].target
+    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages)
+    if not plan.anchored:
+        return plan.fixes, None
+    run = ws.start_run("lint", "cli:anchor")
+    fixes = anchor_fix(run, pages, plan)
+    if any(f.status == "anchored" for f in fixes):
+        return fixes, run
+    # main moved between the plan and the run, and the new main needs no anchors:
+    # close the empty run (it never reaches main) rather than leave it pending.
+    from wikigate.finalize import reject
+
+    reject(run, run.plan(), None, int(run.refresh()["loop_count"]), "nothing to anchor")
+    return fixes, None

@@ -369,7 +369,7 @@ def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
 ) -> None:
     """Print a correct anchor: `anchor SOURCE "QUOTE"`, or `anchor --fix [PAGE…]`."""
-    from wikigate.verifier.api import anchor_fix, anchor_tail
+    from wikigate.verifier.api import anchor_fix, anchor_fix_on_main, anchor_tail
 
     ws = _open(ctx)
     if not fix:
@@ -377,20 +377,28 @@ def anchor(
             raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N]')
         click.echo(anchor_tail(ws, args[0], args[1], page))
         return
-    run = ws.run(run_id) if run_id else ws.start_run("lint", "cli:anchor")
-    fixes = anchor_fix(run, list(args))
-    for f in fixes:
-        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")
-    if not any(f.status == "anchored" for f in fixes):
-        click.echo("nothing to anchor")
-    if run_id:
-        click.echo(f"staged in {run.run_id}; finalize it to land")
+    if run_id:  # stage into an open run: whatever it holds, it lands when finalized
+        run = ws.run(run_id)
+        fixes = anchor_fix(run, list(args))
+        _echo_fixes(fixes)
+        anchored = any(f.status == "anchored" for f in fixes)
+        click.echo(f"staged in {run_id}; finalize it to land" if anchored else "nothing to anchor")
         return
-    result = run.finalize()
-    click.echo(f"{result.status} {run.run_id}" + (f": {result.reason}" if result.reason else ""))
+    fixes, opened = anchor_fix_on_main(ws, list(args))
+    _echo_fixes(fixes)
+    if opened is None:  # no run was opened, main did not move
+        click.echo("nothing to anchor")
+        return
+    result = opened.finalize()
+    click.echo(f"{result.status} {opened.run_id}" + (f": {result.reason}" if result.reason else ""))
     for finding in result.findings:
         click.echo(format_finding(finding))
     ctx.exit(result.exit_code)
+
+
+def _echo_fixes(fixes: list[Any]) -> None:
+    for f in fixes:
+        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")
 
 
 @cli.group()
@@ -443,10 +451,19 @@ def telemetry_rebuild(ctx: click.Context) -> None:
     ws.close()
 
 
+EXIT_UNEXPECTED = 4
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: the only place errors become exit codes."""
+    """Entry point: the only place errors become exit codes.
+
+    0 success / committed, 1 rejected or failed, 2 usage error, 3 revise, 4 an
+    unexpected error (a bug, or a repository git itself cannot read): one line on
+    stderr naming the log that holds the traceback (``WIKIGATE_DEBUG=1`` prints it).
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        rv = cli.main(args=argv, prog_name="wikigate", standalone_mode=False)
+        rv = cli.main(args=args, prog_name="wikigate", standalone_mode=False)
     except click.exceptions.Exit as e:
         return int(e.exit_code or 0)
     except click.ClickException as e:
@@ -460,7 +477,91 @@ def main(argv: list[str] | None = None) -> int:
         return e.exit_code
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # noqa: BLE001 - not a verdict: never exit 1 ("rejected") on a bug
+        return _unexpected(e, args)
     return rv if isinstance(rv, int) else 0
+
+
+def _unexpected(error: Exception, args: list[str]) -> int:
+    """Report an error wikigate did not expect, as pre-commit does: one line here,
+    the traceback appended to a log file."""
+    import os
+    import traceback
+
+    kind = type(error)
+    name = (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    summary = " ".join(str(error).split())
+    summary = summary if len(summary) <= 300 else summary[:299] + "…"
+    details = "".join(traceback.format_exception(error))
+    if os.environ.get("WIKIGATE_DEBUG", "") not in ("", "0"):
+        click.echo(details.rstrip("\n"), err=True)
+    log = _append_crash_log(args, details)
+    where = f"details in {log}" if log else "set WIKIGATE_DEBUG=1 for details (no log writable)"
+    click.echo(f"wikigate: unexpected error: {name}: {summary}; {where}", err=True)
+    return EXIT_UNEXPECTED
+
+
+def _append_crash_log(args: list[str], details: str) -> Path | None:
+    """Append ``details`` to ``<git dir>/wikigate/wikigate.log`` of the repository the
+    command ran in, else to ``${XDG_CACHE_HOME:-~/.cache}/wikigate/wikigate.log``."""
+    import os
+    import platform
+    import shlex
+    from datetime import UTC, datetime
+
+    import pygit2
+
+    folders = []
+    try:
+        found = pygit2.discover_repository(_repo_option(args))
+        if found:
+            folders.append(Path(found) / "wikigate")
+    except Exception:  # noqa: BLE001 - no repository here: use the cache folder
+        pass
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folders.append(Path(cache) / "wikigate")
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    try:
+        cwd = os.getcwd()
+    except OSError as e:  # the folder was removed under us
+        cwd = f"? ({e})"
+    entry = (
+        f"=== {stamp} wikigate {__version__}, python {platform.python_version()}, "
+        f"pid {os.getpid()}\n"
+        f"argv: {shlex.join(['wikigate', *args])}\ncwd: {cwd}\n{details}\n"
+    )
+    for folder in folders:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            log = folder / "wikigate.log"
+            with log.open("a", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(entry)
+            return log
+        except OSError:
+            continue
+    return None
+
+
+def _repo_option(args: list[str]) -> str:
+    """The ``-C PATH`` given before the command (default ``.``), read without click."""
+    repo, i = ".", 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-C", "--repo") and i + 1 < len(args):
+            repo, i = args[i + 1], i + 2
+            continue
+        if arg.startswith("--repo="):
+            repo = arg.removeprefix("--repo=")
+        elif arg.startswith("-C") and len(arg) > 2:
+            repo = arg[2:]
+        elif not arg.startswith("-"):
+            break
+        i += 1
+    return repo
 
 
 if __name__ == "__main__":  # pragma: no cover

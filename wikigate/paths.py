@@ -5,12 +5,21 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from .errors import RunError
+from .text import first_unprintable, shown
 
 
 def normalize(path: str) -> str:
-    """Return ``path`` as a clean repo-relative POSIX path or raise RunError."""
-    if not path or "\x00" in path:
-        raise RunError(f"{path!r}: empty or invalid path")
+    """Return ``path`` as a clean repo-relative POSIX path or raise RunError.
+
+    Control characters, line and paragraph separators, bidirectional controls and
+    lone surrogates are refused: a path is recorded in commit trailers and shown
+    to people, and must mean the same to both.
+    """
+    if not path:
+        raise RunError("the path is empty")
+    bad = first_unprintable(path)
+    if bad is not None:
+        raise RunError(f"{shown(path)}: the path holds {bad.describe()}; paths must be printable")
     if "\\" in path:
         raise RunError(f"{path}: use '/' as the path separator")
     pure = PurePosixPath(path)

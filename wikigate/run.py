@@ -4,6 +4,10 @@ Every op is one commit built in memory (blobs and trees, no checkout).  Its
 message carries trailers with the run's metadata and the op itself, so the
 branch alone describes the run: a fresh clone can re-verify it without the
 database.
+
+Ops are stored as one line of JSON (``Wikigate-Op: {"kind":"write","path":...}``)
+so no path can add a trailer or change an op's meaning; branches written by
+earlier versions (``Wikigate-Op: write wiki/a.md <blob>``) are still read.
 """
 
 from __future__ import annotations
@@ -12,13 +16,15 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pygit2
+from pydantic import ValidationError
 
 from . import gitrepo, records
-from .errors import GitError, RunError
+from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Finding, Op, Plan, RunMeta
 from .paths import area, normalize
 from .runid import now_iso
+from .text import first_unprintable, occurrences, shown
 
 if TYPE_CHECKING:
     from .finalize import FinalizeResult
@@ -31,6 +37,9 @@ T_TRIGGER = "Wikigate-Triggered-By"
 T_STARTED = "Wikigate-Started"
 T_BUDGET = "Wikigate-Budget"
 T_USAGE = "Wikigate-Usage"
+# Each of these appears at most once per commit; a repeat makes the run corrupt.
+SINGLE_VALUED = (T_RUN, T_OP, T_TYPE, T_TRIGGER, T_STARTED, T_BUDGET, T_USAGE)
+OP_KINDS = ("start", "write", "replace", "delete", "usage")
 
 
 class ReplaceFailed(RunError):
@@ -56,6 +65,12 @@ class Run:
         base: pygit2.Oid,
         budget: Budget,
     ) -> Run:
+        bad = first_unprintable(triggered_by)
+        if bad is not None:
+            raise UsageError(
+                f"--triggered-by '{shown(triggered_by)}' holds {bad.describe()}; "
+                "it must be printable"
+            )
         meta = RunMeta(
             run_id=run_id,
             run_type=run_type,  # type: ignore[arg-type]
@@ -67,7 +82,7 @@ class Run:
         repo = ws.repo
         sig = gitrepo.signature(repo)
         message = gitrepo.format_message(
-            f"wikigate: start {run_type} run {run_id}", _trailers(meta, "start")
+            f"wikigate: start {run_type} run {run_id}", _trailers(meta, _op_text("start"))
         )
         commit = repo.create_commit(None, sig, sig, message, repo[base].tree.id, [base])
         branch = RUN_PREFIX + run_id
@@ -166,12 +181,17 @@ class Run:
             problem = f"{path} does not exist in the run"
         else:
             text = _check_text(path, current)
-            count = text.count(old) if old else 0
-            if count == 1:
-                blob = self.ws.repo.create_blob(text.replace(old, new, 1).encode("utf-8"))
+            found = occurrences(text, old) if old else []
+            if len(found) == 1:
+                at = found[0]
+                edited = text[:at] + new + text[at + len(old) :]
+                blob = self.ws.repo.create_blob(edited.encode("utf-8"))
                 return self._commit("replace", path, blob)
+            overlap = any(b - a < len(old) for a, b in zip(found, found[1:], strict=False))
             problem = (
-                f"--old text found {count} times in {path}; it must match exactly once"
+                f"--old text found {len(found)} times in {path}"
+                + (" (matches overlap)" if overlap else "")
+                + "; it must match exactly once"
                 if old
                 else "--old text is empty"
             )
@@ -222,7 +242,7 @@ class Run:
             meta = meta.model_copy(update={"usage": usage})
         tree = repo[parent].tree
         tree_id = tree.id if path is None else gitrepo.tree_with(repo, tree, path, blob)
-        op = kind if path is None else f"{kind} {path}" + (f" {blob}" if blob else "")
+        op = _op_text(kind, path, blob)
         sig = gitrepo.signature(repo)
         subject = f"wikigate: {kind} {path or ''}".rstrip()
         commit = repo.create_commit(
@@ -257,6 +277,16 @@ def _check_text(path: str, data: bytes) -> str:
     return text
 
 
+def _op_text(kind: str, path: str | None = None, blob: pygit2.Oid | None = None) -> str:
+    """The op as one line of ASCII JSON: no path can break the line or shift a field."""
+    op: dict[str, str] = {"kind": kind}
+    if path is not None:
+        op["path"] = path
+    if blob is not None:
+        op["blob"] = str(blob)
+    return json.dumps(op, ensure_ascii=True, separators=(",", ":"))
+
+
 def _trailers(meta: RunMeta, op: str) -> dict[str, str]:
     out = {
         T_RUN: meta.run_id,
@@ -278,25 +308,21 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
     meta: RunMeta | None = None
     commit = gitrepo.commit_at(repo, tip)
     while True:
-        trailers = gitrepo.parse_trailers(commit.message)
-        rid = (trailers.get(T_RUN) or [""])[0] or None
+        trailers = _run_trailers(commit)
+        rid = trailers.get(T_RUN) or None
         if rid is None or (run_id is not None and rid != run_id):
             raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
         run_id = rid
-        op_text = (trailers.get(T_OP) or [""])[0]
         if meta is None:
-            meta = _meta_from(trailers, rid)
-        kind, _, rest = op_text.partition(" ")
+            meta = _meta_from(trailers, rid, commit)
+        kind, path, blob = _parse_op(trailers.get(T_OP, ""), commit)
         if kind == "start":
             if not commit.parents:
                 raise RunError(f"run {rid}: start commit has no base")
             meta = meta.model_copy(update={"base": str(commit.parents[0].id)})
             ops.append(Op(kind="start", commit=str(commit.id)))
             break
-        path, _, blob = rest.partition(" ")
-        if kind not in ("write", "replace", "delete", "usage"):
-            raise RunError(f"commit {commit.short_id}: unknown op {op_text!r}")
-        ops.append(Op(kind=kind, path=path or None, blob=blob or None, commit=str(commit.id)))  # type: ignore[arg-type]
+        ops.append(Op(kind=kind, path=path, blob=blob, commit=str(commit.id)))  # type: ignore[arg-type]
         if len(commit.parents) != 1:
             raise RunError(f"run {rid}: commit {commit.short_id} is a merge; runs are linear")
         commit = commit.parents[0]
@@ -306,29 +332,95 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
 
 def read_meta(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str) -> RunMeta:
     """The run's metadata from its tip's trailers alone (``base`` left empty)."""
-    trailers = gitrepo.parse_trailers(gitrepo.commit_at(repo, tip).message)
-    if (trailers.get(T_RUN) or [""])[0] != run_id:
+    commit = gitrepo.commit_at(repo, tip)
+    trailers = _run_trailers(commit)
+    if trailers.get(T_RUN) != run_id:
         raise RunError(f"the tip of run {run_id} is not one of its commits")
-    return _meta_from(trailers, run_id)
+    return _meta_from(trailers, run_id, commit)
 
 
-def _meta_from(trailers: dict[str, list[str]], run_id: str) -> RunMeta:
+def _run_trailers(commit: pygit2.Commit) -> dict[str, str]:
+    """wikigate's trailers of ``commit``, each at most once (keys compared as git does,
+    ignoring case): a repeated one would let the first or the last copy win."""
+    parsed = gitrepo.parse_trailers(commit.message)
+    out: dict[str, str] = {}
+    for key in SINGLE_VALUED:
+        values = [v for k, vs in parsed.items() if k.lower() == key.lower() for v in vs]
+        if len(values) > 1:
+            rid = (parsed.get(T_RUN) or ["?"])[0]
+            raise RunError(
+                f"run {shown(rid)}: commit {commit.short_id} holds the trailer {key} "
+                f"{len(values)} times; the run is corrupt (start a new run)"
+            )
+        if values:
+            out[key] = values[0]
+    return out
+
+
+def _parse_op(text: str, commit: pygit2.Commit) -> tuple[str, str | None, str | None]:
+    """(kind, path, blob) from a ``Wikigate-Op`` value: JSON, or the legacy
+    space-separated ``kind [path [blob]]`` of branches written by earlier versions."""
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise RunError(f"commit {commit.short_id}: op '{shown(text)}' is not JSON ({e})") from e
+        fields = {"kind", "path", "blob"}
+        if (
+            not isinstance(data, dict)
+            or not set(data) <= fields
+            or not all(isinstance(v, str) for v in data.values())
+            or data.get("kind") not in OP_KINDS
+        ):
+            raise RunError(f"commit {commit.short_id}: unknown op '{shown(text)}'")
+        path = data.get("path")
+        if path is not None and not _is_normalized(path):
+            raise RunError(f"commit {commit.short_id}: op path '{shown(path)}' is not a clean path")
+        return data["kind"], path, data.get("blob")
+    kind, _, rest = text.partition(" ")
+    if kind not in OP_KINDS:
+        raise RunError(f"commit {commit.short_id}: unknown op '{shown(text)}'")
+    path, _, blob = rest.partition(" ")
+    return kind, path or None, blob or None
+
+
+def _is_normalized(path: str) -> bool:
+    try:
+        return normalize(path) == path
+    except RunError:
+        return False
+
+
+def _meta_from(trailers: dict[str, str], run_id: str, commit: pygit2.Commit) -> RunMeta:
     def one(key: str) -> str:
-        values = trailers.get(key)
-        if not values:
-            raise RunError(f"run {run_id}: commit trailer {key} is missing")
-        return values[0]
+        value = trailers.get(key)
+        if not value:
+            raise RunError(f"run {run_id}: commit {commit.short_id} lacks the trailer {key}")
+        return value
 
     def budget(key: str) -> Budget:
         raw = trailers.get(key)
-        return Budget.model_validate(json.loads(raw[0])) if raw else Budget()
+        try:
+            return Budget.model_validate(json.loads(raw)) if raw else Budget()
+        except ValueError as e:
+            raise RunError(
+                f"run {run_id}: commit {commit.short_id}: {key} '{shown(raw or '')}' is not "
+                "a valid budget; the run is corrupt (start a new run)"
+            ) from e
 
-    return RunMeta(
-        run_id=run_id,
-        run_type=one(T_TYPE),  # type: ignore[arg-type]
-        triggered_by=one(T_TRIGGER),
-        base="",
-        started_at=one(T_STARTED),
-        budget=budget(T_BUDGET),
-        usage=budget(T_USAGE),
-    )
+    try:
+        return RunMeta(
+            run_id=run_id,
+            run_type=one(T_TYPE),  # type: ignore[arg-type]
+            triggered_by=one(T_TRIGGER),
+            base="",
+            started_at=one(T_STARTED),
+            budget=budget(T_BUDGET),
+            usage=budget(T_USAGE),
+        )
+    except ValidationError as e:  # e.g. an unknown run type
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RunError(
+            f"run {run_id}: commit {commit.short_id}: {where}: {first['msg']}; the run is corrupt"
+        ) from e
