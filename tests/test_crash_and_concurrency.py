@@ -13,6 +13,7 @@ import time
 import pygit2
 import pytest
 from support.helpers import git, wikigate
+from test_crash_points import rebuilt, telemetry
 
 from wikigate.gitrepo import MAIN
 from wikigate.workspace import Workspace
@@ -72,6 +73,9 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
         assert (r["status"] == "committed") == (r["tip_commit"] in main_commits), r
     # both outcomes happened, so the kills really landed on both sides of the swap
     assert outcomes["old"] and outcomes["new"], outcomes
+    # the index and files are main's, and telemetry is what git says
+    assert git(repo, "status", "--porcelain").stdout == ""
+    assert telemetry(ws.telemetry_path()) == telemetry(rebuilt(repo, tmp_path))
     # the repository is healthy and a new run still goes through
     assert git(repo, "fsck", "--no-progress").returncode == 0
     run = ws.start_run("ingest", "cli:ingest")
@@ -80,22 +84,11 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
     ws.close()
 
 
-@pytest.mark.parametrize("writers", [8])
-def test_concurrent_finalizers_lose_nothing(tmp_path, writers):
-    repo = tmp_path / "w"
-    ws = Workspace.init(repo)
-    runs = []
-    for i in range(writers):
-        run = ws.start_run("ingest", "cli:ingest")
-        run.stage_write(f"wiki/page{i}.md", f"# Page {i}\n")
-        runs.append(run.run_id)
-    # one pair conflicts on purpose: the loser must be rejected with a reason
-    clash = ws.start_run("cascade", "cli:cascade")
-    clash.stage_write("wiki/page0.md", "# Page 0, other text\n")
-    runs.append(clash.run_id)
+def finalize_all(ws, runs):
+    """Finalize ``runs`` in as many processes at once; return {run: (stderr, exit code)}."""
     procs = [
         subprocess.Popen(
-            finalize_cmd(repo, r),
+            finalize_cmd(ws.root, r),
             env=plugin_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -103,24 +96,77 @@ def test_concurrent_finalizers_lose_nothing(tmp_path, writers):
         )
         for r in runs
     ]
-    results = {
-        r: p.communicate(timeout=120) + (p.returncode,) for r, p in zip(runs, procs, strict=False)
+    return {
+        r: (p.communicate(timeout=300)[1], p.returncode) for r, p in zip(runs, procs, strict=True)
     }
-    rows = {r["run_id"]: r for r in ws.store.runs()}
+
+
+def distinct_runs(ws, count, prefix="page"):
+    runs = []
+    for i in range(count):
+        run = ws.start_run("ingest", "cli:ingest")
+        run.stage_write(f"wiki/{prefix}{i}.md", f"# Page {i}\n")
+        runs.append(run.run_id)
+    return runs
+
+
+def assert_linear_and_clean(ws):
     head = ws.repo[ws.repo.references[MAIN].target]
-    history = list(ws.repo.walk(head.id))
-    assert all(len(c.parents) <= 1 for c in history), "history must stay linear"
-    committed = [r for r in runs if rows[r]["status"] == "committed"]
-    for r in runs:
-        out, err, code = results[r]
-        status = rows[r]["status"]
-        assert status in ("committed", "rejected"), (r, status, err)
-        if status == "rejected":
-            assert code == 1 and rows[r]["reject_reason"].split(":")[0] in ("conflict", "stale")
-        else:
-            assert code == 0, err
-    assert len(committed) >= writers - 1
-    for i in range(writers):
+    assert all(len(c.parents) <= 1 for c in ws.repo.walk(head.id)), "history must stay linear"
+    assert git(ws.root, "status", "--porcelain").stdout == ""
+    return head
+
+
+def test_concurrent_finalizers_lose_nothing(tmp_path):
+    ws = Workspace.init(tmp_path / "w")
+    runs = distinct_runs(ws, 8)
+    # one run conflicts on purpose: of it and page0's run, the later one is rejected
+    clash = ws.start_run("cascade", "cli:cascade")
+    clash.stage_write("wiki/page0.md", "# Page 0, other text\n")
+    results = finalize_all(ws, [*runs, clash.run_id])
+    rows = {r["run_id"]: r for r in ws.store.runs()}
+    rejected = [r for r in rows.values() if r["status"] == "rejected"]
+    assert len(rejected) == 1, [(r["run_id"], r["reject_reason"]) for r in rejected]
+    assert rejected[0]["run_id"] in (runs[0], clash.run_id)
+    assert rejected[0]["reject_reason"].startswith("conflict: main changed wiki/page0.md")
+    for run_id, (err, code) in results.items():
+        assert code == (1 if run_id == rejected[0]["run_id"] else 0), err
+    head = assert_linear_and_clean(ws)
+    for i in range(8):
         assert f"page{i}.md" in head.tree["wiki"]
-    assert git(repo, "status", "--porcelain").stdout == ""
     ws.close()
+
+
+def twenty_at_once(tmp_path, round_no=0):
+    ws = Workspace.init(tmp_path / f"w{round_no}")
+    runs = distinct_runs(ws, 20)
+    results = finalize_all(ws, runs)
+    for run_id, (err, code) in results.items():
+        assert code == 0, (run_id, err)
+    assert {r["status"] for r in ws.store.runs()} == {"committed"}
+    head = assert_linear_and_clean(ws)
+    assert len([p for p in head.tree["wiki"] if p.name.startswith("page")]) == 20
+    ws.close()
+
+
+def test_twenty_finalizers_on_distinct_pages_all_commit(tmp_path):
+    twenty_at_once(tmp_path)
+
+
+@pytest.mark.stress
+def test_twenty_finalizers_ten_times_in_a_row(tmp_path):
+    for round_no in range(10):
+        twenty_at_once(tmp_path, round_no)
+
+
+@pytest.mark.stress
+def test_eight_finalizers_twenty_times_beside_a_cpu_hog(tmp_path):
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        for round_no in range(20):
+            root = tmp_path / f"r{round_no}"
+            root.mkdir()
+            test_concurrent_finalizers_lose_nothing(root)
+    finally:
+        hog.kill()
+        hog.wait()

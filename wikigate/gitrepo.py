@@ -7,14 +7,10 @@ which makes a checked-out ``main`` follow a fast-forward like
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import random
-import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pygit2
 
@@ -196,70 +192,11 @@ def parse_trailers(message: str) -> dict[str, list[str]]:
 # ---------------------------------------------------------------- ref updates
 
 
-def _locked(e: pygit2.GitError) -> bool:
-    text = str(e).lower()
-    return "lock" in text or "exists" in text
+def with_ref_lock(repo: pygit2.Repository, refs: list[str], body: Callable[[Any], T]) -> T:
+    """Apply the ref updates ``body`` queues, atomically: see :mod:`wikigate.refs`."""
+    from .refs import with_ref_lock as apply
 
-
-STALE_LOCK_SECONDS = 5.0
-
-
-@contextmanager
-def process_lock(repo: pygit2.Repository) -> Iterator[None]:
-    """Serialize wikigate's ref updates across processes with ``flock``.
-
-    The kernel drops the lock when its holder dies, so a SIGKILLed finalizer
-    never wedges the repository (libgit2's own ``.lock`` files would).
-    """
-    folder = os.path.join(repo.path, "wikigate")
-    os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, "refs.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _clear_stale_locks(repo: pygit2.Repository, refs: list[str]) -> list[str]:
-    """Remove ``<ref>.lock`` files left by a killed process (we hold the flock)."""
-    removed = []
-    for name in [*refs, "packed-refs"]:
-        lock = os.path.join(repo.path, name + ".lock")
-        try:
-            age = time.time() - os.stat(lock).st_mtime
-        except FileNotFoundError:
-            continue
-        if age > STALE_LOCK_SECONDS:
-            with suppress(FileNotFoundError):
-                os.unlink(lock)
-            removed.append(lock)
-    return removed
-
-
-def with_ref_lock(
-    repo: pygit2.Repository, refs: list[str], body: Callable[[pygit2.ReferenceTransaction], T]
-) -> T:
-    """Run ``body`` holding locks on ``refs``; wait while others hold them.
-
-    ``body`` re-reads whatever it compares under the lock (compare-and-swap)
-    and queues its updates on the transaction; they are applied together.
-    """
-    deadline = time.monotonic() + 30
-    delay = 0.005
-    with process_lock(repo):
-        while True:
-            try:
-                with repo.transaction() as txn:
-                    for ref in refs:
-                        txn.lock_ref(ref)
-                    return body(txn)
-            except pygit2.GitError as e:
-                if not _locked(e) or time.monotonic() > deadline:
-                    raise GitError(f"cannot update {', '.join(refs)}: {e}") from e
-                _clear_stale_locks(repo, refs)
-            time.sleep(delay * (1 + random.random()))
-            delay = min(delay * 2, 0.2)
+    return apply(repo, refs, body)
 
 
 def ref_target(repo: pygit2.Repository, name: str) -> pygit2.Oid | None:

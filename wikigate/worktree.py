@@ -275,8 +275,12 @@ def _mine(repo: pygit2.Repository) -> tuple[str, str]:
 
 def _drop_stale_index_lock(repo: pygit2.Repository) -> None:
     """Remove git's index.lock only when it is provably a dead wikigate's (same inode
-    as our marker file; the caller holds the process lock)."""
+    as our marker file), and our own scratch files (the caller holds the process lock)."""
     mine, lock = _mine(repo)
+    build = os.path.join(repo.path, "wikigate", "index.build")
+    for scratch in (build, build + ".lock"):  # only wikigate writes under .git/wikigate/
+        if os.path.exists(scratch):
+            os.unlink(scratch)
     try:
         ours = os.stat(mine)
     except FileNotFoundError:
@@ -331,6 +335,6 @@ def _edit_index(repo: pygit2.Repository, edit: Callable[[pygit2.Index], bool]) -
             raise
     finally:
         os.close(fd)
-        for p in (mine, build):
+        for p in (mine, build, build + ".lock"):
             if os.path.exists(p):
                 os.unlink(p)
