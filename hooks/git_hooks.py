@@ -2,22 +2,40 @@
 
 Shims installed by ``wikigate hooks install`` run ``python -m wikigate.hooks.git_hooks
 HOOK ARGS...`` with git's stdin.  Nothing here imports anthropic or github.
+
+What each gate trusts (docs/hooks.md):
+
+- The local hooks trust the local verdict notes (``refs/notes/wikigate``): they are the
+  user's own, and client hooks stop mistakes, not adversaries.  Moving main from OLD to
+  NEW needs a passing note on every run in OLD..NEW (:func:`unpassed_run`).
+- The server's ``pre-receive`` trusts nothing a client sent.  It verifies OLD → NEW
+  itself under the rules of OLD's committed ``wikigate.toml`` and caches its own verdicts
+  in its git dir; pushed notes are stored and never read.  Its settings, and who may
+  override it, come from the server's own ``BARE.git/wikigate.toml``.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import NamedTuple
 
 import pygit2
 
-from wikigate.gitrepo import MAIN, NOTES_REF, read_note, repository
+from wikigate.config import Config, config_at, config_hash, load_config, server_verifies
+from wikigate.gitrepo import MAIN, NOTES_REF, commit_at, read_note, ref_target, repository
+from wikigate.runid import now_iso
 
 ZERO = "0" * 40
-PASSING = ("commit", "commit_override")
+OVERRIDE_OPTION = "wikigate-override"
+OVERRIDE_HINT = f'git push -o {OVERRIDE_OPTION}="why" ... (users in [server] override_users)'
 
 
 def _err(*lines: str) -> None:
@@ -25,20 +43,83 @@ def _err(*lines: str) -> None:
         print(line, file=sys.stderr)
 
 
-def verdict_of(repo: pygit2.Repository, commit: str, notes_commit: str | None = None) -> str | None:
-    """The passing verdict recorded for ``commit`` (from ``notes_commit`` or the notes ref)."""
-    data = read_note(repo, commit, notes_commit)
-    if data is None or data.get("status") != "committed":
-        return None
-    verdict = data.get("verdict")
-    return verdict if verdict in PASSING else None
+def _null(sha: str) -> bool:
+    return not sha or set(sha) == {"0"}
+
+
+# ---------------------------------------------------------------- the chain of runs (local)
+
+
+def passing(note: dict[str, object] | None) -> bool:
+    """A note that lets its run onto main: verified and committed, or a recorded override."""
+    if note is None or note.get("status") != "committed":
+        return False
+    if note.get("verdict") == "commit_override":
+        return bool(note.get("override_actor"))
+    return note.get("verdict") == "commit" and not note.get("unverified")
+
+
+def unpassed_run(
+    repo: pygit2.Repository, old: str | None, new: str, notes_commit: str | None = None
+) -> str | None:
+    """Why main may not move from ``old`` to ``new``; None when every run between passed.
+
+    Walks main's first-parent history back from ``new`` one run at a time: the commit
+    reached must carry a passing note, whose ``base_commit`` is where its run began and
+    the previous run ended.  The walk ends at ``old`` or an ancestor of it (with no
+    ``old``: at a root commit).  Notes come from ``notes_commit`` or the notes ref.
+    """
+    stop = pygit2.Oid(hex=old) if old and not _null(old) else None
+    cur = commit_at(repo, new)
+    while not _reached(repo, cur, stop):
+        note = read_note(repo, cur.id, notes_commit)
+        if not passing(note):
+            return _why(cur, note)
+        assert note is not None
+        base = str(note.get("base_commit") or "")
+        walk = cur
+        while str(walk.id) != base or walk.id == cur.id:
+            if walk.id == stop:
+                return None  # the run began before old: it was checked when main got there
+            if not walk.parents:
+                return (
+                    f"{str(cur.id)[:12]} (run {note.get('run_id')}): the base_commit of its note, "
+                    f"{base[:12] or '(none)'}, is not in its first-parent history"
+                )
+            walk = walk.parents[0]
+        cur = walk
+    return None
+
+
+def _reached(repo: pygit2.Repository, commit: pygit2.Commit, stop: pygit2.Oid | None) -> bool:
+    if stop is None:
+        return not commit.parents
+    return commit.id == stop or repo.descendant_of(stop, commit.id)
+
+
+def _why(commit: pygit2.Commit, note: dict[str, object] | None) -> str:
+    if note is None:
+        return (
+            f"{str(commit.id)[:12]} is not the tip of a verified run: no wikigate run note on it "
+            "in refs/notes/wikigate"
+        )
+    run = note.get("run_id")
+    if note.get("status") == "committed" and note.get("unverified"):
+        return (
+            f"{str(commit.id)[:12]} (run {run}) was committed with --no-verify and has no recorded "
+            f'override; record one with `wikigate verify override {run} --reason "..."`'
+        )
+    return (
+        f"{str(commit.id)[:12]} (run {run}) has status {note.get('status')}, verdict "
+        f"{note.get('verdict')}: not a commit or commit_override"
+    )
 
 
 # ---------------------------------------------------------------- pre-push
 
 
 def pre_push(argv: list[str], stdin: str) -> int:
-    """Refuse moving main to a commit without a passing verdict; push the notes along."""
+    """Refuse moving main unless every run it brings passed; push the notes along."""
     remote = argv[0] if argv else "origin"
     repo = pygit2.Repository(pygit2.discover_repository("."))
     moves_main = False
@@ -46,16 +127,19 @@ def pre_push(argv: list[str], stdin: str) -> int:
         parts = line.split()
         if len(parts) != 4:
             continue
-        _local_ref, local_sha, remote_ref, _remote_sha = parts
-        if remote_ref != MAIN or local_sha == ZERO:
+        _local_ref, local_sha, remote_ref, remote_sha = parts
+        if remote_ref != MAIN or _null(local_sha):
             continue
         moves_main = True
-        if verdict_of(repo, local_sha) is None:
+        known = not _null(remote_sha) and pygit2.Oid(hex=remote_sha) in repo.odb
+        why = unpassed_run(repo, remote_sha if known else None, local_sha)
+        if why is not None:
             _err(
-                f"wikigate: refusing to push main to {local_sha[:12]}: it has no commit or "
-                "commit_override verdict in refs/notes/wikigate.",
-                "  Land changes through a run (`wikigate run finalize`), or check this commit "
-                "with `wikigate verify`.",
+                f"wikigate: refusing to push main to {local_sha[:12]}: a run on it has no "
+                "passing verdict in refs/notes/wikigate:",
+                f"  {why}",
+                "  Land changes through runs (`wikigate run finalize`); check a commit with "
+                "`wikigate verify`.",
             )
             return 1
     if moves_main and NOTES_REF in repo.references:
@@ -80,48 +164,62 @@ def pre_push(argv: list[str], stdin: str) -> int:
 
 
 def reference_transaction(argv: list[str], stdin: str) -> int:
-    """In the prepared state, refuse updates of main to commits without a passing verdict."""
+    """In the prepared state, refuse moving main unless every run it brings passed."""
     if not argv or argv[0] != "prepared":
         return 0
+    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    # a note written in the same transaction (wikigate's own landing) counts
+    notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
     repo = None
-    for line in stdin.splitlines():
-        parts = line.split()
-        if len(parts) != 3 or parts[2] != MAIN or set(parts[1]) == {"0"} or parts[0] == parts[1]:
+    for old, new, ref in updates:
+        if ref != MAIN or _null(new) or old == new:
             continue  # not main, a deletion, or a no-op rewrite (e.g. `git reset --merge HEAD`)
         repo = repo or pygit2.Repository(pygit2.discover_repository("."))
-        new = parts[1]
         try:
-            commit = repo[new]
+            if not isinstance(repo[new], pygit2.Commit):
+                continue
         except (KeyError, ValueError):
             continue
-        if not isinstance(commit, pygit2.Commit) or verdict_of(repo, new) is not None:
+        if _null(old):  # git passes no old value for some updates: main is still there
+            current = ref_target(repo, MAIN)
+            old = str(current) if current is not None else ZERO
+        why = unpassed_run(repo, old, new, notes)
+        if why is None:
             continue
+        landing = notes is not None and why.startswith(new[:12])  # wikigate landing this run
+        hint = (
+            "  This main is protected by wikigate's hooks: finalize the run with verification;"
+            " a rejected run lands only by `wikigate verify override RUN --reason ...`."
+            if landing
+            else "  Changes reach main through `wikigate run finalize` (or `wikigate verify "
+            "override`). If `git merge --ff-only` stopped here, your index and files already "
+            "show the merged content; restore them with `git reset --merge HEAD`."
+        )
         _err(
-            f"wikigate: refusing to move main to {new[:12]}: no commit or commit_override "
-            "verdict in refs/notes/wikigate.",
-            "  Changes reach main through `wikigate run finalize` (or `wikigate verify override`).",
-            "  If `git merge --ff-only` stopped here, your index and files already show the "
-            "merged content; restore them with `git reset --merge HEAD`.",
+            f"wikigate: refusing to move main to {new[:12]}: a run on it has no passing "
+            "verdict in refs/notes/wikigate:",
+            f"  {why}",
+            hint,
         )
         return 1
     return 0
 
 
-# ---------------------------------------------------------------- pre-receive
+# ---------------------------------------------------------------- pre-receive (server)
 
 
 def pre_receive(argv: list[str], stdin: str) -> int:
-    """Accept main only as a fast-forward to a verified commit (or, with verify_on_push, verify)."""
-    repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
-    updates = [line.split() for line in stdin.splitlines() if len(line.split()) == 3]
-    notes_commit = next(
-        (new for _old, new, ref in updates if ref == NOTES_REF and new != ZERO), None
-    )
+    """Accept main only as a fast-forward the server verified itself (or a recorded override).
+
+    Pushed notes travel and are stored like any other ref; they never decide.
+    """
+    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
     mains = [(old, new) for old, new, ref in updates if ref == MAIN]
     if not mains:
-        return 0  # run branches and everything else pass freely
+        return 0  # run branches, notes and everything else pass freely
+    repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
     old, new = mains[0]
-    if new == ZERO:
+    if _null(new):
         _err("wikigate: main cannot be deleted on this server.")
         return 1
     _serialize_pushes(repo.path)
@@ -132,42 +230,207 @@ def pre_receive(argv: list[str], stdin: str) -> int:
             "  Fetch, rebase your run onto the new main, verify again, and push again.",
         )
         return 1
-    if old != ZERO and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
+    if not _null(old) and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
         _err(
             f"wikigate: main {old[:12]} → {new[:12]} is not a fast-forward.",
             "  Rebase onto the server's main, verify again, and push again.",
         )
         return 1
-    if old == ZERO:
+    if _null(old):
         return 0  # creating main: the gate applies from the next update on
-    if verdict_of(repo, new, notes_commit) is not None:
+    return _gate(repo, old, new)
+
+
+def _gate(repo: pygit2.Repository, old: str, new: str) -> int:
+    settings = load_config(Path(repo.path))  # the server's own file: no push can change it
+    override = _push_option(OVERRIDE_OPTION)
+    change = f"main {old[:12]} → {new[:12]}"
+    if not server_verifies(settings):
+        if override is None:
+            _err(
+                f"wikigate: refusing {change}: this server does not verify pushes "
+                "(verify_on_push = false in its wikigate.toml), and a note from a client "
+                "proves nothing.",
+                f"  Main moves here only by a recorded override: {OVERRIDE_HINT}",
+            )
+            return 1
+        return _override(repo, settings, old, new, override, "unverified")
+    verdict, lines = server_verdict(repo, old, new)
+    if verdict == "commit":
         return 0
-    return _verify_on_push(repo, old, new)
+    head = f"refusing {change}:" if override is None else f"{change}:"
+    _err(f"wikigate: {head} verification says {verdict}:", *("  " + ln for ln in lines))
+    if override is not None:
+        return _override(repo, settings, old, new, override, verdict)
+    _err(
+        "  Fix it in a run, verify, and push again; an override is recorded with: " + OVERRIDE_HINT
+    )
+    return 1
 
 
-def _verify_on_push(repo: pygit2.Repository, old: str, new: str) -> int:
-    from wikigate.workspace import Workspace
+def _push_option(name: str) -> str | None:
+    """The value of ``git push -o NAME=VALUE`` ("" for a bare ``-o NAME``), or None."""
+    try:
+        count = int(os.environ.get("GIT_PUSH_OPTION_COUNT") or 0)
+    except ValueError:
+        return None
+    for i in range(count):
+        key, sep, value = os.environ.get(f"GIT_PUSH_OPTION_{i}", "").partition("=")
+        if key == name:
+            return value if sep else ""
+    return None
 
-    ws = Workspace(repo)
-    if not ws.config.verifier.verify_on_push:
-        _err(
-            f"wikigate: refusing main → {new[:12]}: no commit or commit_override verdict "
-            "note for it in this push or on the server.",
-            "  Push refs/notes/wikigate together with main "
-            "(`git push origin main refs/notes/wikigate`), after `wikigate run finalize`.",
-        )
-        return 1
-    from wikigate.verifier.default import cache_path
+
+def _override(
+    repo: pygit2.Repository, settings: Config, old: str, new: str, reason: str, verdict: str
+) -> int:
+    names = settings.server.user_env
+    user = next((os.environ[n] for n in names if os.environ.get(n)), None)
+    if not reason.strip():
+        why = f'an override needs a reason: -o {OVERRIDE_OPTION}="why"'
+    elif user is None:
+        why = f"no pushing user: none of {', '.join(names) or '(no [server] user_env)'} is set"
+    elif user not in settings.server.override_users:
+        why = f"{user} is not in [server] override_users of this server"
+    else:
+        db = GateDB(Path(repo.path))
+        try:
+            db.record_override(user, reason, old, new, verdict)
+        finally:
+            db.close()
+        _err(f"wikigate: override by {user} recorded: main {old[:12]} → {new[:12]}: {reason}")
+        return 0
+    _err(f"wikigate: override refused: {why}.")
+    return 1
+
+
+# ---------------------------------------------------------------- the server's own verdicts
+
+
+class VerdictKey(NamedTuple):
+    """What a cached verdict was computed from: nothing a client can write."""
+
+    base_tree: str
+    tip_tree: str
+    version: str  # wikigate's version and a digest of the verifier's code
+    rules: str  # config_hash of the base commit's wikigate.toml
+    strictness: str
+
+
+def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, list[str]]:
+    """Verify OLD → NEW here, under OLD's committed rules: (verdict, blocking finding lines)."""
     from wikigate.verifier.engine import verify_trees
 
-    report = verify_trees(repo, repo[new], repo[old], config=ws.config, cache_path=cache_path(ws))
-    if report.verdict == "commit":
-        return 0
-    _err(f"wikigate: verification of main → {new[:12]} says {report.verdict}:")
     from .precommit import BLOCKING, format_line
 
-    _err(*("  " + format_line(f) for f in report.findings if f.severity in BLOCKING))
-    return 1
+    base, tip = commit_at(repo, old), commit_at(repo, new)
+    try:
+        rules: Config | None = config_at(repo, base)
+    except Exception:  # noqa: BLE001 - verify_trees reads it again and reports why, failing closed
+        rules = None
+    db = GateDB(Path(repo.path))
+    try:
+        key = None
+        if rules is not None:
+            key = VerdictKey(
+                str(base.tree.id),
+                str(tip.tree.id),
+                verifier_version(),
+                config_hash(rules),
+                rules.verifier.strictness,
+            )
+            cached = db.lookup(key)
+            if cached is not None:
+                return cached
+        report = verify_trees(
+            repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
+        )
+        lines = [format_line(f) for f in report.findings if f.severity in BLOCKING]
+        if key is not None and not any(f.code == "verifier.error" for f in report.findings):
+            db.store(key, report.verdict, lines)  # an error may be transient: never cached
+        return report.verdict, lines
+    finally:
+        db.close()
+
+
+_VERSION: list[str] = []
+
+
+def verifier_version() -> str:
+    """wikigate's version and a digest of the code a verdict depends on."""
+    if not _VERSION:
+        from wikigate.verifier import engine
+
+        import wikigate
+
+        digest = hashlib.sha256()
+        here = Path(wikigate.__file__).parent
+        files = sorted(Path(engine.__file__).parent.rglob("*.py"))
+        for path in [*files, here / "config.py", here / "models.py"]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _VERSION.append(f"{wikigate.__version__}+{digest.hexdigest()[:16]}")
+    return _VERSION[0]
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS verdicts (
+  base_tree TEXT NOT NULL, tip_tree TEXT NOT NULL, version TEXT NOT NULL,
+  rules TEXT NOT NULL, strictness TEXT NOT NULL,
+  verdict TEXT NOT NULL, findings TEXT NOT NULL, at TEXT NOT NULL,
+  PRIMARY KEY (base_tree, tip_tree, version, rules, strictness)
+);
+CREATE TABLE IF NOT EXISTS overrides (
+  id INTEGER PRIMARY KEY, user TEXT NOT NULL, reason TEXT NOT NULL,
+  old TEXT NOT NULL, new TEXT NOT NULL, verdict TEXT NOT NULL, at TEXT NOT NULL
+);
+"""
+KEEP_VERDICTS = 10_000
+
+
+class GateDB:
+    """``BARE.git/wikigate/gate.db``: the server's own verdicts and its recorded overrides.
+
+    It lives in the server's git dir, where no push reaches.
+    """
+
+    def __init__(self, git_dir: Path) -> None:
+        folder = git_dir / "wikigate"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(folder / "gate.db", timeout=30)
+        self.db.executescript(SCHEMA)
+
+    def lookup(self, key: VerdictKey) -> tuple[str, list[str]] | None:
+        row = self.db.execute(
+            "SELECT verdict, findings FROM verdicts WHERE base_tree = ? AND tip_tree = ? "
+            "AND version = ? AND rules = ? AND strictness = ?",
+            tuple(key),
+        ).fetchone()
+        return (str(row[0]), list(json.loads(row[1]))) if row else None
+
+    def store(self, key: VerdictKey, verdict: str, lines: list[str]) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key, verdict, json.dumps(lines), now_iso()),
+            )
+            self.db.execute(
+                "DELETE FROM verdicts WHERE rowid <= (SELECT max(rowid) FROM verdicts) - ?",
+                (KEEP_VERDICTS,),
+            )
+
+    def record_override(self, user: str, reason: str, old: str, new: str, verdict: str) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT INTO overrides (user, reason, old, new, verdict, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (user, reason, old, new, verdict, now_iso()),
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+# ---------------------------------------------------------------- serialization
 
 
 def _serialize_pushes(git_dir: str) -> None:
@@ -223,7 +486,11 @@ def main(argv: list[str] | None = None) -> int:
         _err(f"usage: python -m wikigate.hooks.git_hooks {{{','.join(HOOKS)}}} [ARGS]")
         return 2
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
-    return HOOKS[args[0]](args[1:], stdin)
+    try:
+        return HOOKS[args[0]](args[1:], stdin)
+    except Exception as e:  # noqa: BLE001 - a gate that cannot decide refuses
+        _err(f"wikigate: {args[0]} hook failed, refusing: {type(e).__name__}: {e}")
+        return 1
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygit2
 
+from wikigate.config import CONFIG_FILE, load_config, parse_config
 from wikigate.errors import GitError
 from wikigate.gitrepo import NOTES_REF
 
@@ -101,10 +102,61 @@ def install_local(path: str, uninstall_: bool = False) -> list[str]:
 
 
 def install_server(path: str, uninstall_: bool = False) -> list[str]:
+    """The pre-receive gate, verification on push, and push options for overrides.
+
+    An operator's explicit ``verify_on_push`` in ``BARE.git/wikigate.toml`` is kept
+    (and reported); otherwise ``[server] verify_on_push = true`` is written there.
+    """
     repo = _open(path)
     if not repo.is_bare:
         raise GitError(f"{path}: --server expects a bare repository (the one you push to)")
-    return uninstall(repo, SERVER_HOOKS) if uninstall_ else install(repo, SERVER_HOOKS)
+    if uninstall_:
+        return uninstall(repo, SERVER_HOOKS)
+    done = install(repo, SERVER_HOOKS)
+    done.append(server_settings(Path(repo.path)))
+    repo.config["receive.advertisePushOptions"] = True
+    done.append(f"{Path(repo.path) / 'config'}: receive.advertisePushOptions = true")
+    return done
+
+
+SERVER_TOML = """\
+# wikigate server settings (docs/config.md, "Server settings"). Only this file, in the
+# server's git dir, sets them: no push can change it.
+[server]
+verify_on_push = true   # verify every update of main here, OLD -> NEW, under OLD's rules
+# override_users = ["alice"]              # who may land a refused update (git push -o wikigate-override="why")
+# user_env = ["GL_USER", "REMOTE_USER"]   # where the pushing user's name is read from
+"""
+
+
+def server_settings(git_dir: Path) -> str:
+    """Write ``verify_on_push = true`` unless the operator chose; say what is in force."""
+    path = git_dir / CONFIG_FILE
+    if not path.exists():
+        path.write_text(SERVER_TOML, encoding="utf-8")
+        return f"{path}: [server] verify_on_push = true"
+    text = path.read_text(encoding="utf-8")
+    cfg = load_config(git_dir)  # an invalid file stops the install, naming it
+    chosen = cfg.server.verify_on_push
+    if chosen is None and cfg.verifier.verify_on_push is not None:
+        chosen = cfg.verifier.verify_on_push
+    if chosen is None:
+        lines = text.splitlines(keepends=True)
+        at = next((i for i, ln in enumerate(lines) if ln.split("#")[0].strip() == "[server]"), None)
+        line = "verify_on_push = true\n"
+        if at is None:
+            lines += ["\n" if text and not text.endswith("\n") else "", "\n[server]\n", line]
+        else:
+            lines.insert(at + 1, line)
+        parse_config("".join(lines), str(path))  # still valid, or nothing is written
+        path.write_text("".join(lines), encoding="utf-8")
+        return f"{path}: [server] verify_on_push = true"
+    if chosen:
+        return f"{path}: verify_on_push = true (kept)"
+    return (
+        f"{path}: verify_on_push = false (kept, your choice): this server will refuse every "
+        "update of main except recorded overrides"
+    )
 
 
 def _open(path: str) -> pygit2.Repository:

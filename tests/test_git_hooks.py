@@ -8,6 +8,7 @@ import sys
 import pytest
 from support.helpers import git
 from support.markers_verifier import MarkersVerifier
+from support.wiki_runs import page_run
 
 from wikigate.workspace import Workspace
 
@@ -119,7 +120,7 @@ def server(origin):
     return ws, bare
 
 
-def test_server_refuses_unverified_and_accepts_verified_with_notes(server):
+def test_server_refuses_unverified_and_accepts_verified(server):
     ws, bare = server
     root = ws.root
     git(root, "checkout", "-q", "-b", "topic")
@@ -130,10 +131,11 @@ def test_server_refuses_unverified_and_accepts_verified_with_notes(server):
     push = git(root, "push", "origin", "topic:main", check=False)
     assert push.returncode != 0
     assert "remote: wikigate: refusing main" in push.stderr
-    tip = verified_run(ws, "a")
+    tip = page_run(ws, "a").tip  # the server verifies it itself; the notes just travel along
     push = git(root, "push", "origin", "main", "refs/notes/wikigate", check=False)
     assert push.returncode == 0, push.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == str(tip)
+    assert git(bare, "notes", "--ref=wikigate", "list", str(tip)).stdout.strip()
     # run branches pass freely
     assert git(root, "push", "-q", "origin", "topic:wikigate/runs/x").returncode == 0
 
@@ -141,7 +143,7 @@ def test_server_refuses_unverified_and_accepts_verified_with_notes(server):
 def test_server_refuses_non_fast_forward(server):
     ws, bare = server
     first = git(ws.root, "rev-parse", "main").stdout.strip()
-    verified_run(ws, "a")
+    page_run(ws, "a")
     git(ws.root, "push", "-q", "origin", "main", "refs/notes/wikigate")
     push = git(ws.root, "push", "origin", f"+{first}:refs/heads/main", check=False)
     assert push.returncode != 0 and "not a fast-forward" in push.stderr
@@ -171,7 +173,7 @@ def test_racing_pushes_exactly_one_wins(server, tmp_path):
         git(tmp_path, "clone", "-q", str(bare), str(path))
         git(path, "fetch", "-q", "origin", "refs/notes/wikigate:refs/notes/wikigate", check=False)
         cws = Workspace.open(path)
-        verified_run(cws, name)
+        page_run(cws, name)
         cws.close()
         clients.append(path)
     procs = [

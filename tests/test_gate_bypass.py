@@ -1,0 +1,290 @@
+"""The push gates decide from what they verified themselves: forged notes, unverified runs
+under a verified tip, and server-side overrides. Real `git push` to a real local bare repo."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from support.helpers import git
+from support.wiki_runs import cited_page, fabricated_page, note_on, page_run
+
+from wikigate.gitrepo import read_note
+from wikigate.workspace import Workspace
+
+FORGED = '{"status":"committed","verdict":"commit"}'
+MISSING = "wiki/fake.md:5: citation.source_missing: [^1]: source raw/made-up.txt does not exist"
+
+
+def wikigate_cli(cwd, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True
+    )
+
+
+def push(cwd, *args, user=None):
+    """`git push` as a client; ``user`` is what the server's auth layer would set (GL_USER)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
+    if user is not None:
+        env["GL_USER"] = user
+    return subprocess.run(
+        ["git", "-C", str(cwd), "push", *args], capture_output=True, text=True, env=env
+    )
+
+
+def main_of(repo) -> str:
+    return git(repo, "rev-parse", "main").stdout.strip()
+
+
+@pytest.fixture
+def origin(tmp_path):
+    """A workspace with one verified run, a bare server cloned from it, pushing to it."""
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    git(ws.root, "fetch", "-q", "origin")
+    yield ws, bare
+    ws.close()
+
+
+@pytest.fixture
+def server(origin):
+    ws, bare = origin
+    proc = wikigate_cli(ws.root, "hooks", "install", "--server", str(bare))
+    assert proc.returncode == 0, proc.stderr
+    return ws, bare
+
+
+def unverified_then_verified(ws):
+    """A --no-verify run with a fabricated citation, then a verified run on another page."""
+    fake = page_run(ws, "fake", fabricated_page("fake"), verify=False)
+    assert fake.status == "committed" and fake.verdict is None
+    good = page_run(ws, "herons")
+    assert good.status == "committed" and good.verdict == "commit"
+    return fake, good
+
+
+def commit_on_main(root, name, text):
+    """A plain git commit on main, client hooks bypassed."""
+    (root / "wiki" / f"{name}.md").write_text(text)
+    index = root / "wiki" / "index.md"
+    index.write_text(index.read_text() + f"- [[{name}]]\n")
+    git(root, "add", "wiki")
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", f"add {name}")
+    return main_of(root)
+
+
+# ---------------------------------------------------------------- 1. forged notes
+
+
+@pytest.mark.parametrize("server_toml", [None, "[verifier]\nverify_on_push = true\n"])
+def test_server_refuses_a_forged_verdict_note(server, server_toml):
+    ws, bare = server
+    if server_toml is not None:  # the legacy spelling keeps working
+        (bare / "wikigate.toml").write_text(server_toml)
+    before = main_of(bare)
+    commit_on_main(ws.root, "fake", fabricated_page("fake"))
+    git(ws.root, "notes", "--ref=wikigate", "add", "-m", FORGED, "HEAD")
+    proc = push(ws.root, "origin", "main", "refs/notes/wikigate")
+    assert proc.returncode != 0
+    assert f"remote:   {MISSING}" in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_a_pushed_note_is_stored_but_never_trusted(server):
+    ws, bare = server
+    before = main_of(bare)
+    tip = commit_on_main(ws.root, "fake", fabricated_page("fake"))
+    git(ws.root, "notes", "--ref=wikigate", "add", "-m", FORGED, "HEAD")
+    notes = push(ws.root, "origin", "refs/notes/wikigate")  # notes alone: free, stored
+    assert notes.returncode == 0, notes.stderr
+    assert read_note(Workspace.open(bare).repo, tip) == json.loads(FORGED)
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode != 0 and MISSING in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_server_install_verifies_on_push_and_advertises_push_options(origin):
+    ws, bare = origin
+    proc = wikigate_cli(ws.root, "hooks", "install", "--server", str(bare))
+    assert proc.returncode == 0, proc.stderr
+    assert "verify_on_push = true" in (bare / "wikigate.toml").read_text()
+    assert git(bare, "config", "receive.advertisePushOptions").stdout.strip() == "true"
+    # an operator's explicit choice is kept, and said out loud
+    (bare / "wikigate.toml").write_text("[server]\nverify_on_push = false\n")
+    proc = wikigate_cli(ws.root, "hooks", "install", "--server", str(bare))
+    assert proc.returncode == 0, proc.stderr
+    assert "verify_on_push = false" in (bare / "wikigate.toml").read_text()
+    assert "verify_on_push = false" in proc.stdout + proc.stderr
+
+
+def test_server_that_does_not_verify_refuses_main_updates(server):
+    """With verify_on_push = false nothing proves a change: main moves only by override."""
+    ws, bare = server
+    (bare / "wikigate.toml").write_text("[server]\nverify_on_push = false\n")
+    before = main_of(bare)
+    page_run(ws, "herons")
+    proc = push(ws.root, "origin", "main", "refs/notes/wikigate")
+    assert proc.returncode != 0 and "verify_on_push = false" in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_a_push_cannot_bring_its_own_rules(server):
+    ws, bare = server
+    before = main_of(bare)
+    toml = ws.root / "wikigate.toml"
+    toml.write_text(
+        toml.read_text().replace(
+            "[verifier.severity]\n", '[verifier.severity]\n"citation.source_missing" = "off"\n'
+        )
+        + "\n[server]\nverify_on_push = false\n"
+    )
+    git(ws.root, "add", "wikigate.toml")
+    commit_on_main(ws.root, "fake", fabricated_page("fake"))
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode != 0 and MISSING in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_server_caches_its_own_verdict_by_trees_and_rules(server):
+    ws, bare = server
+    old = main_of(bare)
+    page_run(ws, "herons")
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode == 0, proc.stderr
+    new = main_of(bare)
+    db = sqlite3.connect(bare / "wikigate" / "gate.db")
+    rows = db.execute("SELECT base_tree, tip_tree, verdict FROM verdicts").fetchall()
+    db.close()
+    tree = {c: git(bare, "rev-parse", f"{c}^{{tree}}").stdout.strip() for c in (old, new)}
+    assert rows == [(tree[old], tree[new], "commit")]
+
+
+def test_server_verdict_cache_key_names_what_was_verified(tmp_path):
+    from wikigate.hooks.git_hooks import GateDB, VerdictKey
+
+    cache = GateDB(tmp_path)
+    a, b = "a" * 40, "b" * 40
+    key = VerdictKey(a, b, "0.1.0", "rules-1", "SKEPTICAL")
+    cache.store(key, "reject", ["wiki/x.md:1: ..."])
+    assert cache.lookup(key) == ("reject", ["wiki/x.md:1: ..."])
+    for other in [
+        (b, b, "0.1.0", "rules-1", "SKEPTICAL"),  # another base tree
+        (a, a, "0.1.0", "rules-1", "SKEPTICAL"),  # another tip tree
+        (a, b, "0.2.0", "rules-1", "SKEPTICAL"),  # another verifier
+        (a, b, "0.1.0", "rules-2", "SKEPTICAL"),  # other rules
+        (a, b, "0.1.0", "rules-1", "PARANOID"),  # another strictness
+    ]:
+        assert cache.lookup(VerdictKey(*other)) is None
+    cache.close()
+
+
+# ---------------------------------------------------------------- 2. the whole range
+
+
+def test_pre_push_refuses_an_unverified_run_under_a_verified_tip(origin):
+    ws, bare = origin
+    before = main_of(bare)
+    fake, _good = unverified_then_verified(ws)
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode != 0
+    assert fake.tip[:12] in proc.stderr and fake.run_id in proc.stderr
+    assert "--no-verify" in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_pre_push_refuses_a_plain_commit_under_a_verified_tip(origin):
+    ws, bare = origin
+    plain = commit_on_main(ws.root, "plain", cited_page("plain"))
+    page_run(ws, "herons")
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode != 0 and plain[:12] in proc.stderr
+    assert "no wikigate run" in proc.stderr
+
+
+def test_reference_transaction_refuses_an_unverified_run_under_a_verified_tip(origin, tmp_path):
+    ws, bare = origin
+    teammate = tmp_path / "teammate"
+    git(tmp_path, "clone", "-q", str(bare), str(teammate))
+    assert wikigate_cli(teammate, "hooks", "install").returncode == 0
+    fake, good = unverified_then_verified(ws)
+    assert push(ws.root, "origin", "main", "refs/notes/wikigate").returncode == 0  # no gates
+    git(teammate, "fetch", "-q", "origin")
+    before = main_of(teammate)
+    merge = git(teammate, "merge", "--ff-only", "origin/main", check=False)
+    assert merge.returncode != 0
+    assert fake.tip[:12] in merge.stderr and fake.run_id in merge.stderr
+    assert main_of(teammate) == before
+
+
+def test_an_overridden_run_passes_the_local_hooks(origin):
+    ws, bare = origin
+    fake = page_run(ws, "fake", fabricated_page("fake"), verify=False)
+    record = read_note(ws.repo, fake.tip)
+    assert record is not None and record["unverified"] is True
+    # what `wikigate verify override RUN --reason ...` writes on a committed-unverified run
+    record.update(
+        verdict="commit_override",
+        override_actor="Test Committer <committer@example.invalid>",
+        override_reason="the source arrives tomorrow",
+        override_source="cli",
+        override_at="2026-01-01T00:00:00Z",
+    )
+    note_on(ws.root, fake.tip, record)
+    good = page_run(ws, "herons")
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode == 0, proc.stderr
+    assert main_of(bare) == good.tip
+
+
+def test_server_verifies_the_whole_range_not_the_tip(server):
+    ws, bare = server
+    before = main_of(bare)
+    unverified_then_verified(ws)
+    proc = push(ws.root, "origin", "main", "refs/notes/wikigate")
+    assert proc.returncode != 0 and f"remote:   {MISSING}" in proc.stderr
+    assert main_of(bare) == before
+
+
+def test_server_override_needs_a_listed_user_and_is_recorded(server):
+    ws, bare = server
+    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
+    before = main_of(bare)
+    _fake, good = unverified_then_verified(ws)
+    refused = push(ws.root, "origin", "main", user="alice")
+    assert refused.returncode != 0 and MISSING in refused.stderr
+    assert "wikigate-override" in refused.stderr  # the message names the way out
+    reason = "the source arrives tomorrow"
+    bob = push(ws.root, "-o", f"wikigate-override={reason}", "origin", "main", user="bob")
+    assert bob.returncode != 0 and "bob" in bob.stderr
+    nobody = push(ws.root, "-o", f"wikigate-override={reason}", "origin", "main")
+    assert nobody.returncode != 0
+    assert main_of(bare) == before
+    alice = push(ws.root, "-o", f"wikigate-override={reason}", "origin", "main", user="alice")
+    assert alice.returncode == 0, alice.stderr
+    assert main_of(bare) == good.tip
+    assert "remote: wikigate: override by alice" in alice.stderr
+    db = sqlite3.connect(bare / "wikigate" / "gate.db")
+    rows = db.execute('SELECT "user", reason, old, new, at FROM overrides').fetchall()
+    db.close()
+    assert [r[:4] for r in rows] == [("alice", reason, before, good.tip)]
+    assert rows[0][4]  # a timestamp
+
+
+def test_updates_of_other_refs_stay_free(server):
+    ws, bare = server
+    tip = commit_on_main(ws.root, "fake", fabricated_page("fake"))
+    git(ws.root, "notes", "--ref=wikigate", "add", "-m", FORGED, "HEAD")
+    proc = push(ws.root, "origin", "main:refs/heads/wikigate/runs/x", "refs/notes/wikigate")
+    assert proc.returncode == 0, proc.stderr
+    assert git(bare, "rev-parse", "wikigate/runs/x").stdout.strip() == tip
+    assert not (bare / "wikigate" / "gate.db").exists()  # nothing verified, nothing stored
