@@ -20,19 +20,21 @@ import fcntl
 import hashlib
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import pygit2
+if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no pygit2, no pydantic
+    import sqlite3
 
-from wikigate.config import Config, config_at, config_hash, load_config, server_verifies
-from wikigate.gitrepo import MAIN, NOTES_REF, commit_at, read_note, ref_target, repository
-from wikigate.runid import now_iso
+    import pygit2
 
+    from wikigate.config import Config
+
+MAIN = "refs/heads/main"  # = wikigate.gitrepo.MAIN (not imported, see above)
+NOTES_REF = "refs/notes/wikigate"  # = wikigate.gitrepo.NOTES_REF
 ZERO = "0" * 40
 OVERRIDE_OPTION = "wikigate-override"
 OVERRIDE_HINT = f'git push -o {OVERRIDE_OPTION}="why" ... (users in [server] override_users)'
@@ -69,6 +71,10 @@ def unpassed_run(
     the previous run ended.  The walk ends at ``old`` or an ancestor of it (with no
     ``old``: at a root commit).  Notes come from ``notes_commit`` or the notes ref.
     """
+    import pygit2
+
+    from wikigate.gitrepo import commit_at, read_note
+
     stop = pygit2.Oid(hex=old) if old and not _null(old) else None
     cur = commit_at(repo, new)
     while not _reached(repo, cur, stop):
@@ -120,6 +126,8 @@ def _why(commit: pygit2.Commit, note: dict[str, object] | None) -> str:
 
 def pre_push(argv: list[str], stdin: str) -> int:
     """Refuse moving main unless every run it brings passed; push the notes along."""
+    import pygit2
+
     remote = argv[0] if argv else "origin"
     repo = pygit2.Repository(pygit2.discover_repository("."))
     moves_main = False
@@ -174,6 +182,10 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
     for old, new, ref in updates:
         if ref != MAIN or _null(new) or old == new:
             continue  # not main, a deletion, or a no-op rewrite (e.g. `git reset --merge HEAD`)
+        import pygit2
+
+        from wikigate.gitrepo import ref_target
+
         repo = repo or pygit2.Repository(pygit2.discover_repository("."))
         try:
             if not isinstance(repo[new], pygit2.Commit):
@@ -217,6 +229,10 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     mains = [(old, new) for old, new, ref in updates if ref == MAIN]
     if not mains:
         return 0  # run branches, notes and everything else pass freely
+    import pygit2
+
+    from wikigate.gitrepo import repository
+
     repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
     old, new = mains[0]
     if _null(new):
@@ -242,6 +258,8 @@ def pre_receive(argv: list[str], stdin: str) -> int:
 
 
 def _gate(repo: pygit2.Repository, old: str, new: str) -> int:
+    from wikigate.config import load_config, server_verifies
+
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     override = _push_option(OVERRIDE_OPTION)
     change = f"main {old[:12]} → {new[:12]}"
@@ -321,6 +339,9 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
     """Verify OLD → NEW here, under OLD's committed rules: (verdict, blocking finding lines)."""
     from wikigate.verifier.engine import verify_trees
 
+    from wikigate.config import config_at, config_hash
+    from wikigate.gitrepo import commit_at
+
     from .precommit import BLOCKING, format_line
 
     base, tip = commit_at(repo, old), commit_at(repo, new)
@@ -394,9 +415,11 @@ class GateDB:
     """
 
     def __init__(self, git_dir: Path) -> None:
+        import sqlite3
+
         folder = git_dir / "wikigate"
         folder.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(folder / "gate.db", timeout=30)
+        self.db: sqlite3.Connection = sqlite3.connect(folder / "gate.db", timeout=30)
         self.db.executescript(SCHEMA)
 
     def lookup(self, key: VerdictKey) -> tuple[str, list[str]] | None:
@@ -411,7 +434,7 @@ class GateDB:
         with self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (*key, verdict, json.dumps(lines), now_iso()),
+                (*key, verdict, json.dumps(lines), _now()),
             )
             self.db.execute(
                 "DELETE FROM verdicts WHERE rowid <= (SELECT max(rowid) FROM verdicts) - ?",
@@ -423,11 +446,17 @@ class GateDB:
             self.db.execute(
                 "INSERT INTO overrides (user, reason, old, new, verdict, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (user, reason, old, new, verdict, now_iso()),
+                (user, reason, old, new, verdict, _now()),
             )
 
     def close(self) -> None:
         self.db.close()
+
+
+def _now() -> str:
+    from wikigate.runid import now_iso
+
+    return now_iso()
 
 
 # ---------------------------------------------------------------- serialization

@@ -288,3 +288,24 @@ def test_updates_of_other_refs_stay_free(server):
     assert proc.returncode == 0, proc.stderr
     assert git(bare, "rev-parse", "wikigate/runs/x").stdout.strip() == tip
     assert not (bare / "wikigate" / "gate.db").exists()  # nothing verified, nothing stored
+
+
+def test_a_hook_with_nothing_to_do_loads_neither_pygit2_nor_pydantic():
+    """reference-transaction runs on every ref update, pre-receive on every push: fast paths."""
+    from wikigate.hooks import git_hooks
+
+    from wikigate import gitrepo
+
+    assert (git_hooks.MAIN, git_hooks.NOTES_REF) == (gitrepo.MAIN, gitrepo.NOTES_REF)
+    code = (
+        "import sys\n"
+        "from wikigate.hooks import git_hooks as h\n"
+        f"line = '{'0' * 40} {'1' * 40} refs/heads/wikigate/runs/x'\n"
+        "assert h.pre_receive([], line) == 0\n"
+        "assert h.reference_transaction(['prepared'], line) == 0\n"
+        "assert h.reference_transaction(['committed'], line) == 0\n"
+        "print(sorted(m for m in ('pygit2', 'pydantic', 'sqlite3') if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
