@@ -337,12 +337,8 @@ class VerdictKey(NamedTuple):
 
 def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, list[str]]:
     """Verify OLD → NEW here, under OLD's committed rules: (verdict, blocking finding lines)."""
-    from wikigate.verifier.engine import verify_trees
-
     from wikigate.config import config_at, config_hash
     from wikigate.gitrepo import commit_at
-
-    from .precommit import BLOCKING, format_line
 
     base, tip = commit_at(repo, old), commit_at(repo, new)
     try:
@@ -363,6 +359,10 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
             cached = db.lookup(key)
             if cached is not None:
                 return cached
+        from wikigate.verifier.engine import verify_trees  # not needed for a cache hit
+
+        from .precommit import BLOCKING, format_line
+
         report = verify_trees(
             repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
         )
@@ -380,13 +380,15 @@ _VERSION: list[str] = []
 def verifier_version() -> str:
     """wikigate's version and a digest of the code a verdict depends on."""
     if not _VERSION:
-        from wikigate.verifier import engine
+        from importlib.util import find_spec
 
         import wikigate
 
+        spec = find_spec("wikigate.verifier")  # located, not imported
+        assert spec is not None and spec.submodule_search_locations is not None
         digest = hashlib.sha256()
         here = Path(wikigate.__file__).parent
-        files = sorted(Path(engine.__file__).parent.rglob("*.py"))
+        files = sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py"))
         for path in [*files, here / "config.py", here / "models.py"]:
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
         _VERSION.append(f"{wikigate.__version__}+{digest.hexdigest()[:16]}")
