@@ -126,16 +126,15 @@ def _why(commit: pygit2.Commit, note: dict[str, object] | None) -> str:
 
 def pre_push(argv: list[str], stdin: str) -> int:
     """Refuse moving main unless every run it brings passed; push the notes along."""
+    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 4]
+    if not any(remote_ref == MAIN for _l, _s, remote_ref, _r in updates):
+        return 0
     import pygit2
 
     remote = argv[0] if argv else "origin"
     repo = pygit2.Repository(pygit2.discover_repository("."))
     moves_main = False
-    for line in stdin.splitlines():
-        parts = line.split()
-        if len(parts) != 4:
-            continue
-        _local_ref, local_sha, remote_ref, remote_sha = parts
+    for _local_ref, local_sha, remote_ref, remote_sha in updates:
         if remote_ref != MAIN or _null(local_sha):
             continue
         moves_main = True
