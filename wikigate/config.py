@@ -31,7 +31,7 @@ DEFAULT_TOML = """\
 
 [runs]
 timeout_minutes = 1440      # pending runs older than this are swept to abandoned
-max_rebases = 2             # races lost (rebase + re-verify) before finalize waits its turn
+max_rebases = 0             # races for main lost before finalize waits its turn to land
 lease_seconds = 300         # a finalizer's claim on a run; renewed while it works
 
 [verifier]
@@ -54,7 +54,7 @@ class RunsSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     timeout_minutes: float = Field(default=1440, ge=0)
     # races lost to other finalizers before a finalizer waits for its landing turn
-    max_rebases: int = Field(default=2, ge=0, le=50)
+    max_rebases: int = Field(default=0, ge=0, le=50)
     lease_seconds: float = Field(default=300, gt=0)
 
 

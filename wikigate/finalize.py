@@ -159,13 +159,29 @@ def _lease_end(seconds: float) -> str:
     return (parse_iso(now_iso()) + timedelta(seconds=seconds)).isoformat()
 
 
+def _turn_path(repo: pygit2.Repository) -> str:
+    folder = os.path.join(repo.path, "wikigate")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, "landing.lock")
+
+
+def _turn_taken(repo: pygit2.Repository) -> bool:
+    """Is someone waiting or landing in turn?  Then racing them only wastes a verify."""
+    fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops the probe's lock
+    return False
+
+
 @contextmanager
 def _landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]:
     """Wait for the landing turn (one finalizer at a time rebases, verifies and
     lands), renewing the lease while waiting.  The kernel frees it if we die."""
-    folder = os.path.join(repo.path, "wikigate")
-    os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, "landing.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         while True:
             try:
@@ -186,6 +202,13 @@ def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> Fi
     plan = run.plan()
     with ExitStack() as turn:
         lost = 0
+        if _turn_taken(ws.repo):  # others are queued for main: join them, don't race
+            turn.enter_context(_landing_turn(ws.repo, claim))
+            lost = ws.config.runs.max_rebases + 1
+            caught_up = _rebase_if_behind(run, plan, claim.loop)
+            if isinstance(caught_up, FinalizeResult):
+                return caught_up
+            plan = caught_up
         while True:
             claim.renew()
             verdict = _vote(run, plan, verifier) if verify else None
@@ -349,6 +372,13 @@ def land(
     return result
 
 
+def _rebase_if_behind(run: Run, plan: Plan, loop: int) -> Plan | FinalizeResult:
+    """Before verifying in turn: onto main's tip, if main moved since the run's base."""
+    if gitrepo.ref_target(run.ws.repo, MAIN) == pygit2.Oid(hex=plan.meta.base):
+        return plan
+    return _rebase(run, plan, None, loop)
+
+
 def _rebase(
     run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int
 ) -> Plan | FinalizeResult:
@@ -448,7 +478,9 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
                 turn.enter_context(_landing_turn(ws.repo, None))
             _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
             if new_tip is None:
-                raise RunError(f"cannot override: main changed {', '.join(conflicts)} since the run")
+                raise RunError(
+                    f"cannot override: main changed {', '.join(conflicts)} since the run"
+                )
             _point(ws.repo, ws.failed_ref(run.run_id), new_tip)
             plan = run.plan(new_tip)
     return records.record_from_db(ws, run.run_id)
