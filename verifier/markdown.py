@@ -168,6 +168,8 @@ def _definition(label: str, line: int, tail: str) -> Definition:
         return Definition(label, line, tail, parse_definition(tail), None)
     except CitationSyntaxError as e:
         return Definition(label, line, tail, None, str(e))
+    except ValueError as e:  # fail closed on this definition alone, never the whole page
+        return Definition(label, line, tail, None, f"unreadable ({type(e).__name__}: {e})")
 
 
 # libyaml's loader when PyYAML was built with it (the wheels are): ~6x faster

@@ -33,8 +33,36 @@ def _f(
 
 
 def parsed_definitions(page: ParsedPage) -> dict[str, tuple[int, Citation | str]]:
-    """label → (line, Citation or the syntax error's message)."""
-    return {d.label: (d.line, d.citation or d.error or "unreadable") for d in page.definitions}
+    """label → (line, Citation or the syntax error's message), of each label's first
+    definition: a later one with the same label is a finding (duplicates), never read."""
+    out: dict[str, tuple[int, Citation | str]] = {}
+    for d in page.definitions:
+        if d.label not in out:
+            out[d.label] = (d.line, d.citation or d.error or "unreadable")
+    return out
+
+
+def duplicates(page: ParsedPage) -> list[Finding]:
+    """A label defined twice: renderers disagree on which definition readers see
+    (GitHub and pandoc show the first, markdown-it-py's own renderer the last)."""
+    first: dict[str, int] = {}
+    out: list[Finding] = []
+    for d in page.definitions:
+        if d.label not in first:
+            first[d.label] = d.line
+            continue
+        out.append(
+            _f(
+                "citation.syntax",
+                "critical",
+                page.path,
+                d.line,
+                f"[^{d.label}] is defined again; its first definition is on line "
+                f"{first[d.label]}, and only that one is checked",
+                "give each footnote its own label, or delete one of the definitions",
+            )
+        )
+    return out
 
 
 @dataclass
@@ -83,6 +111,8 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     defs = parsed_definitions(page)
     used = {r.label for r in page.refs}
     ctx.metrics.claims += len(page.refs)
+    if len(defs) < len(page.definitions):
+        out += duplicates(page)
     for label, line in page.undefined:
         out.append(
             _f(
