@@ -173,6 +173,7 @@ def test_override_commits_rejected_run_and_records_actor(ws):
     assert read_note(ws.repo, main_tip(ws))["verdict"] == "commit_override"
     with pytest.raises(RunError, match="only rejected runs"):
         ws.override(run.run_id, "again")
+    assert [o["reason"] for o in ws.store.overrides(run.run_id)] == ["quote checked by hand"]
 
 
 def test_no_verify_commits_unverified_without_calling_verifier(ws):
@@ -182,6 +183,27 @@ def test_no_verify_commits_unverified_without_calling_verifier(ws):
     assert result.status == "committed" and result.verdict is None
     assert ws.store.get(run.run_id)["unverified"] == 1
     assert ws.verifier.calls == []
+
+
+def test_an_unverified_commit_is_vouched_for_only_by_a_recorded_override(ws):
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", page("A"))
+    tip = run.finalize(verify=False).tip
+    note = read_note(ws.repo, tip)
+    assert note["unverified"] is True and note["verdict"] is None
+    record = ws.override(run.run_id, "read it myself")
+    assert (record.status, record.verdict) == ("committed", "commit_override")
+    assert main_tip(ws) == pygit2.Oid(hex=tip)  # nothing moved: the record changed
+    note = read_note(ws.repo, tip)
+    assert (note["verdict"], note["override_reason"]) == ("commit_override", "read it myself")
+    assert [o["reason"] for o in ws.store.overrides(run.run_id)] == ["read it myself"]
+    with pytest.raises(RunError, match="only rejected runs and runs committed with --no-verify"):
+        ws.override(run.run_id, "twice")
+    verified = ws.start_run("ingest", "cli:ingest")
+    verified.stage_write("wiki/b.md", page("B"))
+    verified.finalize()
+    with pytest.raises(RunError, match="committed and verified"):
+        ws.override(verified.run_id, "nothing to vouch for")
 
 
 def test_draft_only_leaves_run_pending_for_inspection(ws):

@@ -463,10 +463,12 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         records.publish_terminal(ws, record, delete_branch=False, keep_failed=False)
         return records.record_from_db(ws, run.run_id)
     if row["status"] != "rejected":
+        state = row["status"]
+        if state == "committed":
+            state += " by override" if row["verdict"] == "commit_override" else " and verified"
         raise RunError(
-            f"run {run.run_id} is {row['status']}"
-            + (" and verified" if row["status"] == "committed" else "")
-            + "; only rejected runs and runs committed with --no-verify can be overridden"
+            f"run {run.run_id} is {state}; only rejected runs and runs committed with "
+            "--no-verify can be overridden"
         )
     plan = run.plan()
     loop = int(row["loop_count"])
