@@ -240,6 +240,17 @@ def test_a_corrupt_run_is_one_error_line_in_the_cli(ws):
     assert commit.short_id in one_error_line(proc)
 
 
+def test_verifying_a_corrupt_run_fails_instead_of_skipping_its_run_checks(ws):
+    run = ws.start_run("ingest", "cli:t", Budget(usd=1.0))
+    extra = 'Wikigate-Usage: {"usd":50}\nwikigate-usage: {"usd":0}\n'
+    commit = _commit_on_branch(ws, run, "wikigate: usage\n\n" + _trailers(run, extra))
+    ws.close()
+    proc = wikigate(ws.root, "verify", run.branch.removeprefix("refs/heads/"))
+    assert proc.returncode == 1
+    line = one_error_line(proc)
+    assert "wikigate run whose record cannot be read" in line and commit.short_id in line
+
+
 def test_a_bad_budget_trailer_is_a_corrupt_run(ws):
     run = ws.start_run("ingest", "cli:t")
     commit = _commit_on_branch(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.errors import GitError, RunError, UsageError, WikigateError
-from wikigate.gitrepo import MAIN, commit_at
+from wikigate.gitrepo import MAIN, commit_at, parse_trailers
 from wikigate.text import occurrences
 
 from .citation import format_tail
@@ -65,7 +65,9 @@ def verify_ref(
     try:
         plan = read_plan(repo, tip.id)
         run_id: str | None = plan.meta.run_id
-    except (RunError, ValueError):
+    except (RunError, ValueError) as e:
+        if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
+            raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
         plan, run_id = None, None
     return verify_trees(
         repo,

@@ -477,6 +477,11 @@ def main(argv: list[str] | None = None) -> int:
         return e.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `wikigate runs list | head`: the reader left, as git does
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as e:  # noqa: BLE001 - not a verdict: never exit 1 ("rejected") on a bug
         return _unexpected(e, args)
     return rv if isinstance(rv, int) else 0
