@@ -381,17 +381,27 @@ def verifier_version() -> str:
     if not _VERSION:
         from importlib.util import find_spec
 
-        import wikigate
+        from wikigate import config, models
 
         spec = find_spec("wikigate.verifier")  # located, not imported
         assert spec is not None and spec.submodule_search_locations is not None
-        digest = hashlib.sha256()
-        here = Path(wikigate.__file__).parent
         files = sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py"))
-        for path in [*files, here / "config.py", here / "models.py"]:
+        digest = hashlib.sha256()
+        for path in [*files, Path(str(config.__file__)), Path(str(models.__file__))]:
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        _VERSION.append(f"{wikigate.__version__}+{digest.hexdigest()[:16]}")
+        _VERSION.append(f"{_installed_version()}+{digest.hexdigest()[:16]}")
     return _VERSION[0]
+
+
+def _installed_version() -> str:
+    import wikigate
+
+    version = getattr(wikigate, "__version__", None)  # absent if a stray wikigate/ dir shadows
+    if version is None:
+        from importlib.metadata import version as dist_version
+
+        version = dist_version("wikigate")
+    return str(version)
 
 
 SCHEMA = """
@@ -515,6 +525,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] not in HOOKS:
         _err(f"usage: python -m wikigate.hooks.git_hooks {{{','.join(HOOKS)}}} [ARGS]")
         return 2
+    # A hook runs in a work tree or a git dir: nothing there may stand in for a module
+    # (the shim's `python -P` keeps the cwd out too; an empty PYTHONPATH entry would not).
+    here = os.getcwd()
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
     stdin = sys.stdin.read() if not sys.stdin.isatty() else ""
     try:
         return HOOKS[args[0]](args[1:], stdin)

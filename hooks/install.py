@@ -30,7 +30,7 @@ INPUT=$(cat)
 if [ -x "$HERE/{hook}.legacy" ]; then
     printf '%s\\n' "$INPUT" | "$HERE/{hook}.legacy" "$@" || exit $?
 fi
-printf '%s\\n' "$INPUT" | exec {python} -m wikigate.hooks.git_hooks {hook} "$@"
+printf '%s\\n' "$INPUT" | exec {python} -P -m wikigate.hooks.git_hooks {hook} "$@"
 """
 
 

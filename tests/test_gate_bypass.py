@@ -309,3 +309,16 @@ def test_a_hook_with_nothing_to_do_loads_neither_pygit2_nor_pydantic():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_hooks_never_import_code_from_the_repository(origin, tmp_path):
+    """Hooks run in the work tree (or the bare git dir, which holds a wikigate/ folder):
+    a file there named like a module must not be imported in place of it."""
+    ws, _bare = origin
+    marker = tmp_path / "imported"
+    (ws.root / "pygit2.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    page_run(ws, "herons")
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode == 0, proc.stderr
+    assert not marker.exists()
