@@ -390,3 +390,30 @@ def test_no_verify_rebases_when_main_moved(ws):
     assert result.status == "committed" and ws.store.get(second.run_id)["unverified"] == 1
     tree = ws.repo[main_tip(ws)].tree
     assert "wiki/a.md" in tree and "wiki/b.md" in tree
+
+
+def test_the_gates_rules_come_from_main_not_the_working_tree(tmp_path):
+    """An uncommitted edit of wikigate.toml (a severity set to off) loosens nothing:
+    finalize, `wikigate verify` and the pre-commit hooks read main's committed file."""
+    from support.helpers import wikigate
+
+    from wikigate.verifier.default import DeterministicVerifier
+
+    ws = Workspace.init(tmp_path / "w")
+    (ws.root / "wikigate.toml").write_text(
+        '[verifier.severity]\n"citation.source_missing" = "off"\n"page.uncited" = "off"\n'
+    )
+    text = '# Claim\n\nThe committee met.[^1]\n\n[^1]: raw/nowhere.txt — "met"\n'
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/claim.md", text)
+    result = run.finalize(verifier=DeterministicVerifier())
+    assert result.status == "rejected"
+    assert "citation.source_missing" in {f.code for f in result.findings}
+    failed = FAILED_PREFIX + run.run_id
+    verify = wikigate(ws.root, "verify", failed, "--base", "main", env={"WIKIGATE_VERIFIER": ""})
+    assert verify.returncode == 1 and "citation.source_missing" in verify.stdout
+    # and a run cannot bring its own rules along
+    sneaky = ws.start_run("cascade", "cli:test")
+    with pytest.raises(RunError, match="only write under wiki/"):
+        sneaky.stage_write("wikigate.toml", '[verifier]\nstrictness = "CALM"\n')
+    ws.close()
