@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from support.helpers import git
-from support.wiki_runs import cited_page, fabricated_page, note_on, page_run
+from support.wiki_runs import cited_page, fabricated_page, page_run
 
 from wikigate.gitrepo import read_note
 from wikigate.workspace import Workspace
@@ -227,20 +227,13 @@ def test_reference_transaction_refuses_an_unverified_run_under_a_verified_tip(or
 
 def test_an_overridden_run_passes_the_local_hooks(origin):
     ws, bare = origin
-    fake = page_run(ws, "fake", fabricated_page("fake"), verify=False)
-    record = read_note(ws.repo, fake.tip)
-    assert record is not None and record["unverified"] is True
-    # what `wikigate verify override RUN --reason ...` writes on a committed-unverified run
-    record.update(
-        verdict="commit_override",
-        override_actor="Test Committer <committer@example.invalid>",
-        override_reason="the source arrives tomorrow",
-        override_source="cli",
-        override_at="2026-01-01T00:00:00Z",
-    )
-    note_on(ws.root, fake.tip, record)
-    good = page_run(ws, "herons")
+    fake, good = unverified_then_verified(ws)
     assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    assert push(ws.root, "origin", "main").returncode != 0
+    why = "the source arrives tomorrow"
+    proc = wikigate_cli(ws.root, "verify", "override", fake.run_id, "--reason", why)
+    assert proc.returncode == 0, proc.stderr
+    assert read_note(ws.repo, fake.tip)["verdict"] == "commit_override"
     proc = push(ws.root, "origin", "main")
     assert proc.returncode == 0, proc.stderr
     assert main_of(bare) == good.tip

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from wikigate.verifier.citation import format_tail
 
 from wikigate.gitrepo import MAIN
-
-from .helpers import git
 
 SOURCE = "raw/owls.txt"
 SOURCE_TEXT = (
@@ -47,9 +44,3 @@ def page_run(ws: Any, name: str, text: str | None = None, *, verify: bool = True
     index = (run.read("wiki/index.md") or b"").decode()
     run.stage_write("wiki/index.md", index + f"- [[{name}]]\n")
     return run.finalize(verify=verify)
-
-
-def note_on(repo_root: Any, commit: str, record: dict[str, Any]) -> None:
-    """Write ``record`` as the wikigate note on ``commit`` with plain git, as any client can."""
-    note = json.dumps(record, sort_keys=True)
-    git(repo_root, "notes", "--ref=wikigate", "add", "-f", "-m", note, commit)
