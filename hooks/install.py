@@ -30,8 +30,17 @@ INPUT=$(cat)
 if [ -x "$HERE/{hook}.legacy" ]; then
     printf '%s\\n' "$INPUT" | "$HERE/{hook}.legacy" "$@" || exit $?
 fi
-printf '%s\\n' "$INPUT" | exec {python} -P -m wikigate.hooks.git_hooks {hook} "$@"
+{guard}printf '%s\\n' "$INPUT" | exec {python} -P -m wikigate.hooks.git_hooks {hook} "$@"
 """
+
+# Shell-level fast paths: git runs reference-transaction three times per ref update
+# (staging a run's op included); only a prepared update of main needs Python.
+GUARDS = {
+    "reference-transaction": (
+        '[ "$1" = prepared ] || exit 0\n'
+        'case "$INPUT" in *" refs/heads/main"*) ;; *) exit 0 ;; esac\n'
+    ),
+}
 
 
 def hooks_dir(repo: pygit2.Repository) -> Path:
@@ -54,7 +63,14 @@ def install(repo: pygit2.Repository, names: tuple[str, ...]) -> list[str]:
         hook = folder / name
         if hook.exists() and not _ours(hook):
             hook.replace(folder / f"{name}.legacy")
-        hook.write_text(SHIM.format(marker=MARKER, hook=name, python=shlex.quote(sys.executable)))
+        hook.write_text(
+            SHIM.format(
+                marker=MARKER,
+                hook=name,
+                python=shlex.quote(sys.executable),
+                guard=GUARDS.get(name, ""),
+            )
+        )
         hook.chmod(hook.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         done.append(str(hook))
     return done

@@ -36,9 +36,9 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.delenv("WIKIGATE_TELEMETRY_DB", raising=False)
     monkeypatch.delenv("WIKIGATE_RUN_TIMEOUT_MINUTES", raising=False)
     # pythonpath for subprocesses that load the test verifier plug-in
-    monkeypatch.setenv(
-        "PYTHONPATH", os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
-    )
+    # (no empty entry: that would put each subprocess's working directory on sys.path)
+    paths = [str(TESTS), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
     yield
     leaked = [p.name for p in home.iterdir()] if home.exists() else []
     assert not [p for p in leaked if p not in (".config", ".cache")], (

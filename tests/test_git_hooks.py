@@ -190,3 +190,25 @@ def test_racing_pushes_exactly_one_wins(server, tmp_path):
     assert codes[0] == 0 and codes[1] != 0, results
     loser = [err for code, err in results if code != 0][0]
     assert "rebase" in loser or "fetch first" in loser, loser
+
+
+def test_reference_transaction_starts_python_only_for_main(origin, tmp_path):
+    """git runs the hook three times for every ref update, a run's staged ops included:
+    only the prepared update of main may cost a Python start."""
+    ws, _bare = origin
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    log = tmp_path / "python-starts"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec {PY} "$@"\n')
+    wrapper.chmod(0o755)
+    hook = ws.git_dir / "hooks" / "reference-transaction"
+    hook.write_text(hook.read_text().replace(PY, str(wrapper)))
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/a.md", "# A\n")
+    run.stage_write("wiki/b.md", "# B\n")
+    assert not log.exists(), log.read_text()
+    result = run.finalize(verifier=MarkersVerifier())  # lands through the hook, note and all
+    assert result.status == "committed"
+    assert log.read_text().splitlines() == [
+        "-P -m wikigate.hooks.git_hooks reference-transaction prepared"
+    ]
