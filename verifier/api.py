@@ -84,24 +84,36 @@ def verify_ref(
 
 
 def anchor_tail(
-    ws: Workspace, source: str, quote: str, page: int | None = None, tree: WikiTree | None = None
+    ws: Workspace,
+    source: str,
+    quote: str,
+    page: int | None = None,
+    tree: WikiTree | None = None,
+    *,
+    run: Run | None = None,
 ) -> str:
-    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique."""
+    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique.
+
+    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main.
+    """
     if not quote:
         raise UsageError("the quote is empty")
-    tree = tree or WikiTree(ws.repo, ws.repo[ws.repo.references[MAIN].target].tree, PageCache(None))
+    where = f"in run {run.run_id}" if run is not None and tree is None else "on main"
+    if tree is None:
+        at = (
+            run.staged_tree()
+            if run is not None
+            else commit_at(ws.repo, ws.repo.references[MAIN].target).tree
+        )
+        tree = WikiTree(ws.repo, at, PageCache(None))
     hits, acl = tree.find_source(source)
     if acl:
         raise WikigateError(acl)
+    if not hits:
+        hint = " (a source staged in a run: pass --run RUN)" if where == "on main" else ""
+        raise WikigateError(f"{source}: no such file under raw/ {where}{hint}")
     if len(hits) != 1:
-        raise WikigateError(
-            f"{source}: "
-            + (
-                "no such file under raw/ on main"
-                if not hits
-                else f"names {len(hits)} files: {', '.join(hits)}"
-            )
-        )
+        raise WikigateError(f"{source}: names {len(hits)} files: {', '.join(hits)}")
     try:
         text = tree.source_text(hits[0], page)
     except SourceError as e:

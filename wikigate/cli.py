@@ -363,7 +363,13 @@ def verify_check(
 @click.option(
     "--fix", is_flag=True, help="Add anchors to quote-only footnotes of PAGE… (all pages)."
 )
-@click.option("--run", "run_id", help="With --fix: stage into this open run instead of a new one.")
+@click.option(
+    "--run",
+    "run_id",
+    metavar="RUN",
+    help="Read the source from this run's staged files (a source not on main yet); "
+    "with --fix: stage the anchors into this open run instead of a new one.",
+)
 @click.pass_context
 def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
@@ -374,8 +380,9 @@ def anchor(
     ws = _open(ctx)
     if not fix:
         if len(args) != 2:
-            raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N]')
-        click.echo(anchor_tail(ws, args[0], args[1], page))
+            raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N] [--run RUN]')
+        run = ws.run(run_id) if run_id else None
+        click.echo(anchor_tail(ws, args[0], args[1], page, run=run))
         return
     if run_id:  # stage into an open run: whatever it holds, it lands when finalized
         run = ws.run(run_id)
