@@ -13,15 +13,64 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def commands(group: click.Group, prefix: str = "wikigate") -> list[str]:
+    return [path for path, _cmd in walk(group, prefix)]
+
+
+def walk(group: click.Group, prefix: str = "wikigate") -> list[tuple[str, click.Command]]:
+    """Every command a user can type, with its path (a hidden default command reads as
+    its group: ``wikigate verify``)."""
     out = []
     for name, cmd in group.commands.items():
+        path = f"{prefix} {name}"
         if getattr(cmd, "hidden", False):
-            continue
+            path = prefix
         if isinstance(cmd, click.Group):
-            out += commands(cmd, f"{prefix} {name}")
+            out += walk(cmd, path)
         else:
-            out.append(f"{prefix} {name}")
+            out.append((path, cmd))
     return out
+
+
+def test_every_option_and_argument_has_help_and_choices_are_shown():
+    missing = []
+    for path, cmd in walk(cli):
+        for param in cmd.params:
+            if not getattr(param, "help", None):
+                missing.append(f"{path} {param.name}")
+        text = cmd.get_help(click.Context(cmd, info_name=path))
+        for param in cmd.params:
+            choices = getattr(param.type, "choices", None)
+            if choices:
+                assert "|".join(str(c).lower() for c in choices) in text.lower(), (path, param)
+    assert missing == []
+
+
+def test_every_option_is_documented():
+    docs = (ROOT / "README.md").read_text() + "".join(
+        p.read_text() for p in (ROOT / "docs").glob("*.md")
+    )
+    missing = [
+        f"{path} {opt}"
+        for path, cmd in walk(cli)
+        for param in cmd.params
+        if isinstance(param, click.Option)
+        for opt in param.opts
+        if opt.startswith("--") and opt != "--help" and opt not in docs
+    ]
+    assert missing == []
+
+
+def test_verify_help_shows_its_options_and_errors_name_it():
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["verify", "--help"]).output
+    for needle in ("[REF]", "--base", "--strictness", "--format", "--output", "--all", "override"):
+        assert needle in shown
+    bad = runner.invoke(cli, ["verify", "--strictness", "nope"], prog_name="wikigate")
+    assert bad.exit_code == 2
+    assert "Usage: wikigate verify [OPTIONS] [REF]" in bad.output
+    assert "verify check" not in bad.output
 
 
 def test_every_command_is_documented_in_the_readme():

@@ -24,10 +24,11 @@ def test_demo_shows_commit_reject_revise_and_a_runs_table(tmp_path):
     proc = wg(tmp_path, "demo", str(tmp_path / "demo"))
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "committed: main fast-forwarded" in out
-    for code in ("citation.quote_not_found", "run.raw_write", "link.broken"):
+    assert "committed 2" in out and ": main is at " in out
+    for code in ("citation.quote_not_found", "link.broken"):
         assert code in out
-    assert "revise: loop 1 of 3" in out and "anchored" in out
+    assert "error: raw/gettysburg-address.txt: only ingest runs" in out  # refused at once
+    assert "(loop 1 of 3)" in out and "anchored" in out
     table = out.split("== runs, from telemetry")[1]
     assert table.count("committed") == 2 and table.count("rejected") == 1
     # the demo's wiki is clean afterwards

@@ -23,6 +23,7 @@ from .errors import ConfigError
 CONFIG_FILE = "wikigate.toml"
 
 Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
+STRICTNESSES: tuple[str, ...] = ("CALM", "SKEPTICAL", "PARANOID", "BOLD")
 
 DEFAULT_TOML = """\
 # wikigate configuration: see docs/config.md

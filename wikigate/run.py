@@ -111,6 +111,14 @@ class Run:
     def status(self) -> str:
         return str(self.refresh()["status"])
 
+    def ref(self) -> str | None:
+        """Where git keeps the run now: its branch while open, ``refs/wikigate/failed/<id>``
+        once rejected or abandoned; None once committed (main holds it)."""
+        for ref in (self.branch, self.ws.failed_ref(self.run_id)):
+            if gitrepo.ref_target(self.ws.repo, ref) is not None:
+                return ref
+        return None
+
     def tip(self) -> pygit2.Oid:
         oid = gitrepo.ref_target(self.ws.repo, self.branch)
         if oid is None:

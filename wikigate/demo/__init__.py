@@ -6,7 +6,9 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import UsageError, WikigateError
+from ..finalize import FinalizeResult
+from ..present import outcome, runs_table
 from ..workspace import Workspace
 
 Echo = Callable[[str], None]
@@ -20,7 +22,6 @@ def corpus(name: str) -> bytes:
 
 
 def run_demo(target: Path, echo: Echo) -> int:
-    from wikigate.cli import format_finding, runs_table
     from wikigate.verifier.api import anchor_fix, anchor_tail
     from wikigate.verifier.wiki import PageCache, WikiTree
 
@@ -57,7 +58,7 @@ def run_demo(target: Path, echo: Echo) -> int:
     run.stage_write("wiki/gettysburg-address.md", page)
     index = run.read("wiki/index.md") or b""
     run.stage_write("wiki/index.md", index.decode() + "\n- [[Gettysburg Address]]\n")
-    _show(echo, run.finalize(), format_finding, ws)
+    _show(echo, run.finalize())
 
     # 2 --------------------------------------------------------------------------
     echo("\n== 2. a sloppy cascade: fabricated quote, paraphrase, broken link, raw/ edit")
@@ -74,11 +75,12 @@ def run_demo(target: Path, echo: Echo) -> int:
         f'\n[^4]: {GETTYSBURG} — "This was the greatest battle of the war."\n'
         f'[^5]: {GETTYSBURG} — "The world will long remember what we say here"\n[^1]:',
     )
-    # The engine refuses raw/ edits; a writer with plain git access could still
-    # push one onto its branch.  The verifier is what stops it.
-    edited = corpus("gettysburg-address.txt") + b"\nLincoln was the finest orator of his age.\n"
-    bad._commit("write", GETTYSBURG, ws.repo.create_blob(edited))
-    _show(echo, bad.finalize(), format_finding, ws)
+    echo(f"$ wikigate run write {bad.run_id} {GETTYSBURG} ...   # refused at once:")
+    try:
+        bad.stage_write(GETTYSBURG, corpus("gettysburg-address.txt") + b"\nAn edit.\n")
+    except WikigateError as e:
+        echo(f"error: {e}")
+    _show(echo, bad.finalize())
 
     # 3 --------------------------------------------------------------------------
     echo("\n== 3. a quote without an anchor: revise, then `wikigate anchor --fix`")
@@ -98,11 +100,11 @@ def run_demo(target: Path, echo: Echo) -> int:
         "- [[Gettysburg Address]]\n",
         "- [[Gettysburg Address]]\n- [[Declaration of Independence]]\n",
     )
-    _show(echo, weak.finalize(), format_finding, ws)
+    _show(echo, weak.finalize())
     echo(f"$ wikigate anchor --fix --run {weak.run_id}")
     for fix in anchor_fix(weak, []):
         echo(f"  {fix.path}:{fix.line}: [^{fix.label}] {fix.status}")
-    _show(echo, weak.finalize(), format_finding, ws)
+    _show(echo, weak.finalize())
 
     echo("\n== runs, from telemetry (.git/wikigate/telemetry.db)")
     echo(runs_table(ws.runs()))
@@ -111,13 +113,5 @@ def run_demo(target: Path, echo: Echo) -> int:
     return 0
 
 
-def _show(echo: Echo, result, format_finding, ws) -> None:  # type: ignore[no-untyped-def]
-    head = {
-        "committed": f"committed: main fast-forwarded to {str(result.tip)[:12]}",
-        "rejected": f"rejected: {result.reason}",
-    }.get(result.status)
-    if head is None:
-        head = f"{result.verdict}: loop {result.loop} of 3, the run stays open"
-    echo(f"{result.run_id} → {head}")
-    for f in result.findings:
-        echo(format_finding(f))
+def _show(echo: Echo, result: FinalizeResult) -> None:
+    echo(outcome(result))

@@ -1,0 +1,13 @@
+"""The ``wikigate`` command: a thin click layer over the Python API.
+
+Each command parses its arguments, calls the library and sets the exit code
+(``main()`` maps errors).  Commands live by topic: runs.py (``run``, ``runs``),
+verify.py (``verify``, ``anchor``), admin.py (``init``, ``demo``, ``hooks``,
+``sweep``, ``telemetry``).
+"""
+
+from . import admin, runs, verify  # noqa: F401 - each registers its commands on ``cli``
+from .app import cli
+from .main import main
+
+__all__ = ["cli", "main"]

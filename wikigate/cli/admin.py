@@ -1,0 +1,86 @@
+"""Workspace upkeep: ``init``, ``demo``, ``hooks install``, ``sweep``, ``telemetry rebuild``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from wikigate.workspace import Workspace
+
+from .app import cli
+from .base import open_workspace
+
+
+@cli.command()
+@click.argument(
+    "path",
+    default="wikigate-demo",
+    type=click.Path(file_okay=False),
+    help="A new, empty folder for the sample wiki (default: wikigate-demo).",
+)
+def demo(path: str) -> None:
+    """Build a sample wiki in PATH and run three runs through the gate."""
+    from wikigate.demo import run_demo
+
+    run_demo(Path(path), click.echo)
+
+
+@cli.command()
+@click.argument(
+    "path",
+    default=".",
+    type=click.Path(file_okay=False),
+    help="Where the workspace goes (default: here).",
+)
+def init(path: str) -> None:
+    """Create a workspace at PATH, or add what is missing to an existing repo."""
+    ws = Workspace.init(path)
+    click.echo(f"workspace ready at {ws.root}")
+    ws.close()
+
+
+@cli.group()
+def hooks() -> None:
+    """Git hooks that gate main (local pre-push/reference-transaction, server pre-receive)."""
+
+
+@hooks.command("install")
+@click.option("--uninstall", is_flag=True, help="Remove wikigate's hooks, restoring chained ones.")
+@click.option(
+    "--server", metavar="BARE.git", help="Install the pre-receive gate in this bare repo."
+)
+@click.pass_context
+def hooks_install(ctx: click.Context, uninstall: bool, server: str | None) -> None:
+    """Install (or remove) wikigate's git hooks; existing hooks are kept and chained."""
+    from wikigate.hooks.install import install_local, install_server
+
+    repo = ctx.find_root().obj["repo"]
+    done = install_server(server, uninstall) if server else install_local(repo, uninstall)
+    verb = "removed" if uninstall else "installed"
+    for path in done:
+        click.echo(f"{verb} {path}")
+
+
+@cli.command()
+@click.pass_context
+def sweep(ctx: click.Context) -> None:
+    """Settle runs left by dead finalizers, expired leases or the run timeout."""
+    swept = open_workspace(ctx).sweep()
+    for run_id in swept:
+        click.echo(f"swept {run_id}")
+
+
+@cli.group()
+def telemetry() -> None:
+    """The SQLite index of runs."""
+
+
+@telemetry.command("rebuild")
+@click.pass_context
+def telemetry_rebuild(ctx: click.Context) -> None:
+    """Re-fill the database from the git notes and run branches."""
+    ws = Workspace.open(ctx.find_root().obj["repo"])
+    count = ws.rebuild_telemetry()
+    click.echo(f"rebuilt {ws.telemetry_path()} with {count} runs")
+    ws.close()

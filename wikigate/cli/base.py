@@ -1,0 +1,72 @@
+"""Click plumbing shared by the commands: the default subcommand of ``verify`` and
+opening the workspace.  Every option and argument carries a one-line ``help``
+(tests/test_docs.py checks it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from wikigate.workspace import Workspace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _AsParent(click.Context):
+    """The default command's context: usage, errors and ``--help`` hints name the group
+    (``wikigate verify``), not the hidden command (``wikigate verify check``)."""
+
+    @property
+    def command_path(self) -> str:
+        return self.parent.command_path if self.parent is not None else super().command_path
+
+
+class DefaultCommand(click.Command):
+    context_class = _AsParent
+
+
+class DefaultGroup(click.Group):
+    """A group that runs its ``default`` command when the first word is not a subcommand
+    (``wikigate verify REF`` and ``wikigate verify override RUN``).  ``--help`` shows the
+    default command's arguments and options, then the subcommands."""
+
+    default = "check"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        wants_help = bool(args) and args[0] in ctx.help_option_names
+        if not wants_help and (not args or args[0] not in self.commands):
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        command = self.commands[self.default]
+        sub = command.context_class(command, info_name=self.default, parent=ctx)
+        command.format_usage(sub, formatter)
+        self.format_help_text(ctx, formatter)
+        command.format_options(sub, formatter)
+        self.format_commands(ctx, formatter)
+
+
+def open_workspace(ctx: click.Context) -> Workspace:
+    ws = Workspace.open(ctx.find_root().obj["repo"])
+    ctx.call_on_close(ws.close)
+    return ws
+
+
+def run_id_argument(
+    help: str = "The run's id, as `wikigate run start` printed it.",  # noqa: A002
+) -> Callable[[F], F]:
+    return click.argument("run_id", metavar="RUN", help=help)
+
+
+def format_option(choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default="text",
+        show_default=True,
+        help="Output format.",
+    )

@@ -1,0 +1,208 @@
+"""``wikigate run …`` (start, stage, finalize) and ``wikigate runs …`` (list, show)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from wikigate.errors import UsageError
+from wikigate.models import RUN_TYPES, STATUSES, Budget
+from wikigate.present import outcome, runs_table
+
+from .app import cli
+from .base import format_option, open_workspace, run_id_argument
+
+
+@cli.group()
+def run() -> None:
+    """Start, stage and finalize a run."""
+
+
+@run.command("start")
+@click.option(
+    "--type", "run_type", required=True, type=click.Choice(RUN_TYPES), help="What the run does."
+)
+@click.option(
+    "--triggered-by",
+    required=True,
+    metavar="KIND:NAME",
+    help="Who started it: mcp:<tool>, cli:<cmd>, daemon:<job> or github:<event>.",
+)
+@click.option(
+    "--budget-input-tokens",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="The writer's input-token budget.",
+)
+@click.option(
+    "--budget-output-tokens",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="The writer's output-token budget.",
+)
+@click.option(
+    "--budget-usd", type=click.FloatRange(min=0), metavar="X", help="The writer's budget in USD."
+)
+@click.pass_context
+def run_start(
+    ctx: click.Context,
+    run_type: str,
+    triggered_by: str,
+    budget_input_tokens: int | None,
+    budget_output_tokens: int | None,
+    budget_usd: float | None,
+) -> None:
+    """Open a run; prints only its id."""
+    ws = open_workspace(ctx)
+    budget = Budget(
+        input_tokens=budget_input_tokens, output_tokens=budget_output_tokens, usd=budget_usd
+    )
+    click.echo(ws.start_run(run_type, triggered_by, budget).run_id)
+
+
+@run.command("write")
+@run_id_argument()
+@click.argument("path", help="Where to write: wiki/… (or raw/… in an ingest run).")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.File("rb"),
+    metavar="FILE",
+    help="File to stage, or - for standard input.",
+)
+@click.pass_context
+def run_write(ctx: click.Context, run_id: str, path: str, source: Any) -> None:
+    """Stage the whole content of PATH."""
+    open_workspace(ctx).run(run_id).stage_write(path, source.read())
+
+
+@run.command("replace")
+@run_id_argument()
+@click.argument("path", help="The staged wiki page to edit.")
+@click.option("--old", required=True, metavar="TEXT", help="Text that must occur exactly once.")
+@click.option("--new", required=True, metavar="TEXT", help="Its replacement.")
+@click.pass_context
+def run_replace(ctx: click.Context, run_id: str, path: str, old: str, new: str) -> None:
+    """Exactly-one-match edit of the staged copy; any other count rejects the run."""
+    open_workspace(ctx).run(run_id).str_replace(path, old, new)
+
+
+@run.command("delete")
+@run_id_argument()
+@click.argument("path", help="The wiki page to delete.")
+@click.pass_context
+def run_delete(ctx: click.Context, run_id: str, path: str) -> None:
+    """Stage the deletion of a wiki page."""
+    open_workspace(ctx).run(run_id).stage_delete(path)
+
+
+@run.command("usage")
+@run_id_argument()
+@click.option(
+    "--input-tokens", type=click.IntRange(min=0), required=True, metavar="N", help="Tokens read."
+)
+@click.option(
+    "--output-tokens",
+    type=click.IntRange(min=0),
+    required=True,
+    metavar="N",
+    help="Tokens written.",
+)
+@click.option(
+    "--usd", type=click.FloatRange(min=0), required=True, metavar="X", help="Dollars spent."
+)
+@click.pass_context
+def run_usage(
+    ctx: click.Context, run_id: str, input_tokens: int, output_tokens: int, usd: float
+) -> None:
+    """Attest what the writer spent on this run."""
+    usage = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
+    open_workspace(ctx).run(run_id).attest_usage(usage)
+
+
+@run.command("finalize")
+@run_id_argument()
+@click.option("--no-verify", is_flag=True, help="Commit without the verifier (marked unverified).")
+@click.option("--draft-only", is_flag=True, help="Leave the run pending for a person to inspect.")
+@click.pass_context
+def run_finalize(ctx: click.Context, run_id: str, no_verify: bool, draft_only: bool) -> None:
+    """Verify the run, then commit, reject or ask for a revision."""
+    if no_verify and draft_only:
+        raise UsageError("--no-verify and --draft-only exclude each other")
+    result = open_workspace(ctx).run(run_id).finalize(verify=not no_verify, draft_only=draft_only)
+    click.echo(outcome(result))
+    ctx.exit(result.exit_code)
+
+
+# ------------------------------------------------------------------ runs
+
+
+@cli.group()
+def runs() -> None:
+    """List and inspect runs."""
+
+
+@runs.command("list")
+@click.option("--status", type=click.Choice(STATUSES), help="Only runs in this state.")
+@format_option()
+@click.pass_context
+def runs_list(ctx: click.Context, status: str | None, fmt: str) -> None:
+    """Runs, oldest first."""
+    rows = open_workspace(ctx).runs(status)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo(runs_table(rows))
+
+
+SHOWN = (
+    "run_id",
+    "run_type",
+    "triggered_by",
+    "status",
+    "verdict",
+    "reject_reason",
+    "loop_count",
+    "started_at",
+    "ended_at",
+    "ref",
+    "base_commit",
+    "tip_commit",
+)
+
+
+@runs.command("show")
+@run_id_argument()
+@format_option()
+@click.pass_context
+def runs_show(ctx: click.Context, run_id: str, fmt: str) -> None:
+    """One run: its record, where git keeps it, its ops, findings and overrides."""
+    ws = open_workspace(ctx)
+    r = ws.run(run_id)
+    row = r.refresh()
+    plan = r.plan()
+    data = {
+        **row,
+        "ref": r.ref(),
+        "ops": [op.model_dump(exclude_none=True) for op in plan.ops],
+        "findings": ws.store.findings(run_id),
+        "overrides": ws.store.overrides(run_id),
+    }
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2))
+        return
+    for key in SHOWN:
+        click.echo(f"{key:14} {data[key] if data[key] is not None else '-'}")
+    click.echo("ops:")
+    for op in plan.ops:
+        click.echo(f"  {op.kind:8} {op.path or ''}")
+    if data["findings"]:
+        click.echo("findings:")
+        for f in data["findings"]:
+            loc = f"{f['path']}:{f['line']}" if f["line"] else (f["path"] or "(run)")
+            click.echo(f"  [loop {f['loop']}] {loc}: {f['severity']} {f['code']}: {f['message']}")
+    for o in data["overrides"]:
+        click.echo(f"override: {o['actor']} via {o['source']} at {o['at']}: {o['reason']}")

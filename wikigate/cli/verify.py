@@ -1,0 +1,153 @@
+"""``wikigate verify [REF]``, ``wikigate verify override`` and ``wikigate anchor``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wikigate.config import STRICTNESSES
+from wikigate.errors import UsageError
+from wikigate.present import outcome
+
+from .app import cli
+from .base import DefaultCommand, DefaultGroup, open_workspace, run_id_argument
+
+REPORT_FORMATS = ("text", "json", "rdjson", "sarif")
+VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
+
+
+@cli.group(cls=DefaultGroup)
+def verify() -> None:
+    """Verify REF (default: the current branch) against main without committing
+    anything; exit 0 commit, 1 reject, 3 revise.  Or override a run (below)."""
+
+
+@verify.command("check", cls=DefaultCommand, hidden=True)
+@click.argument(
+    "ref",
+    required=False,
+    help="Branch or commit to verify (default: the current branch).",
+)
+@click.option(
+    "--base",
+    metavar="REF",
+    help="Compare against this commit (default: the merge-base with main).",
+)
+@click.option(
+    "--strictness",
+    type=click.Choice(STRICTNESSES, case_sensitive=False),
+    help="Preset of checks and severities (default: wikigate.toml's [verifier] strictness).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(REPORT_FORMATS),
+    default="text",
+    show_default=True,
+    help="Report format (rdjson: reviewdog, sarif: code scanning).",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Write the report here instead of standard output.",
+)
+@click.option("--all", "lint", is_flag=True, help="Check the whole wiki at HEAD (lint mode).")
+@click.pass_context
+def verify_check(
+    ctx: click.Context,
+    ref: str | None,
+    base: str | None,
+    strictness: str | None,
+    fmt: str,
+    output: str | None,
+    lint: bool,
+) -> None:
+    """Verify REF without committing anything."""
+    from wikigate.verifier.api import verify_ref
+    from wikigate.verifier.reporters import render
+
+    if lint and base:
+        raise UsageError("--all checks the whole wiki; it takes no --base")
+    ws = open_workspace(ctx)
+    report = verify_ref(
+        ws, ref, base, strictness=strictness.upper() if strictness else None, lint=lint
+    )
+    color = output is None and fmt == "text" and sys.stdout.isatty()
+    text = render(report, fmt, color=color)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+    else:
+        click.echo(text)
+    ctx.exit(VERDICT_EXIT[report.verdict])
+
+
+@verify.command("override")
+@run_id_argument("A rejected run, or one committed with --no-verify.")
+@click.option(
+    "--reason", required=True, metavar="TEXT", help="Why the verifier is overruled (recorded)."
+)
+@click.pass_context
+def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
+    """Commit a rejected run anyway, or vouch for an unverified one; actor and reason
+    are recorded."""
+    record = open_workspace(ctx).override(run_id, reason)
+    click.echo(
+        f"committed {run_id} by override of {record.override_actor}: main is at "
+        f"{record.tip_commit[:12]}"
+    )
+
+
+@cli.command()
+@click.argument(
+    "args",
+    nargs=-1,
+    metavar="SOURCE QUOTE | --fix [PAGE]...",
+    help="The raw source and the exact quote to anchor; with --fix, the pages to fix "
+    "(default: every page).",
+)
+@click.option("--page", type=click.IntRange(min=1), metavar="N", help="PDF page the quote is on.")
+@click.option("--fix", is_flag=True, help="Add anchors to the quote-only footnotes of pages.")
+@click.option(
+    "--run",
+    "run_id",
+    metavar="RUN",
+    help="Read the source from this run's staged files (a source not on main yet); "
+    "with --fix: stage the anchors into this open run instead of a new one.",
+)
+@click.pass_context
+def anchor(
+    ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
+) -> None:
+    """Print a footnote's tail with a correct anchor, or add the missing anchors."""
+    from wikigate.verifier.api import anchor_fix, anchor_fix_on_main, anchor_tail
+
+    ws = open_workspace(ctx)
+    if not fix:
+        if len(args) != 2:
+            raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N] [--run RUN]')
+        run = ws.run(run_id) if run_id else None
+        click.echo(anchor_tail(ws, args[0], args[1], page, run=run))
+        return
+    if run_id:  # stage into an open run: whatever it holds, it lands when finalized
+        run = ws.run(run_id)
+        fixes = anchor_fix(run, list(args))
+        _echo_fixes(fixes)
+        anchored = any(f.status == "anchored" for f in fixes)
+        click.echo(f"staged in {run_id}; finalize it to land" if anchored else "nothing to anchor")
+        return
+    fixes, opened = anchor_fix_on_main(ws, list(args))
+    _echo_fixes(fixes)
+    if opened is None:  # no run was opened, main did not move
+        click.echo("nothing to anchor")
+        return
+    result = opened.finalize()
+    click.echo(outcome(result))
+    ctx.exit(result.exit_code)
+
+
+def _echo_fixes(fixes: list[object]) -> None:
+    for f in fixes:
+        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")  # type: ignore[attr-defined]

@@ -1,0 +1,65 @@
+"""How a finding, a run's outcome and a table of runs read as text: one place for the
+CLI, the demo and the hooks (the report formats live in wikigate.verifier.reporters)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .models import MAX_LOOPS, Finding
+
+if TYPE_CHECKING:
+    from .finalize import FinalizeResult
+
+
+def finding_line(f: Finding, *, severity: bool = True, hint: bool = True, indent: str = "") -> str:
+    """``path:line: [severity] code: message``, the hint on a second line."""
+    where = (f.path or "(run)") + (f":{f.line}" if f.line else "")
+    level = f"{f.severity} " if severity else ""
+    text = f"{indent}{where}: {level}{f.code}: {f.message}"
+    return text + (f"\n{indent}    hint: {f.hint}" if hint and f.hint else "")
+
+
+def outcome_line(result: FinalizeResult) -> str:
+    """What finalize did to the run, in one line."""
+    run_id = result.run_id
+    if result.status == "committed":
+        return f"committed {run_id}: main is at {str(result.tip)[:12]}"
+    if result.status in ("rejected", "abandoned"):
+        return f"{result.status} {run_id}: {result.reason}"
+    if result.verdict == "revise":
+        return (
+            f"revise {run_id} (loop {result.loop} of {MAX_LOOPS}): fix the findings, "
+            "then finalize again"
+        )
+    return f"pending {run_id}: {result.reason}"
+
+
+def outcome(result: FinalizeResult) -> str:
+    """The outcome line and every finding, indented under it."""
+    lines = [outcome_line(result)]
+    lines += [finding_line(f, indent="  ") for f in result.findings]
+    return "\n".join(lines)
+
+
+def runs_table(rows: list[dict[str, Any]]) -> str:
+    header = ("RUN", "TYPE", "STATUS", "VERDICT", "LOOPS", "REASON")
+    body = [
+        (
+            r["run_id"],
+            r["run_type"],
+            r["status"],
+            r["verdict"] or "-",
+            str(r["loop_count"]),
+            _short(r["reject_reason"] or ""),
+        )
+        for r in rows
+    ]
+    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in [header, *body]
+    )
+
+
+def _short(text: str, width: int = 70) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
