@@ -16,16 +16,14 @@ import pygit2
 from wikigate.errors import WikigateError
 from wikigate.gitrepo import commit_at
 from wikigate.models import Finding
+from wikigate.present import finding_line
 
 BLOCKING = ("critical", "major")
 
 
 def format_line(f: Finding) -> str:
-    """``path:line: code: message``, the hooks' one output format."""
-    where = f.path or "."
-    if f.line:
-        where += f":{f.line}"
-    return f"{where}: {f.code}: {f.message}"
+    """``path:line: code: message``, the hooks' one-line format (wikigate.present)."""
+    return finding_line(f, severity=False, hint=False)
 
 
 def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | None]:
