@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -22,6 +23,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.footnote.index import footnote_ref
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .citation import Citation, CitationSyntaxError, parse_definition
@@ -67,22 +69,96 @@ class ParsedPage:
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
 
 
+WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
+
+
+def _find(state: StateInline, needle: str, start: int) -> int:
+    """``state.src.find(needle, start)`` in O(log n), after one pass over the
+    source per needle: inline rules that rescan to the end of the paragraph from
+    every position make a page of ``[[[[…`` quadratic."""
+    index: dict[tuple[int, str], tuple[str, list[int]]] = state.env.setdefault(_INDEX, {})
+    src = state.src
+    hit = index.get((id(src), needle))
+    if hit is None or hit[0] is not src:  # kept alive in the index: its id is not reused
+        hit = index[(id(src), needle)] = (src, _positions(src, needle))
+    at = bisect_left(hit[1], start)
+    return hit[1][at] if at < len(hit[1]) else -1
+
+
+_INDEX = "wikigate.find"
+
+
+def _positions(src: str, needle: str) -> list[int]:
+    out, at = [], src.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = src.find(needle, at + 1)
+    return out
+
+
+def _unclosed_rule(state: StateInline, silent: bool) -> bool:
+    """``[``, ``![`` or ``^[`` with no ``]`` after it in the paragraph opens nothing.
+
+    Read it as text at once: markdown-it would try a link, an image, an inline
+    footnote and (our rule) a wikilink there, each scanning to the paragraph's
+    end, from every one of a page of ``[[[[…``. A label scan (silent mode) that
+    reaches it cannot close either, so it ends there."""
+    src, pos, end = state.src, state.pos, state.posMax
+    if src[pos] not in "[!^" or src.find("]", pos, min(end, pos + WINDOW)) >= 0:
+        return False
+    closer = _find(state, "]", pos)
+    if 0 <= closer < end:
+        return False
+    if silent:
+        state.pos = end
+    else:
+        state.append_pending(src[pos])
+        state.pos = pos + 1
+    return True
+
+
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if not src.startswith("[[", pos):
         return False
-    end = src.find("]]", pos + 2)
-    newline = src.find("\n", pos + 2)
-    if end < 0 or (0 <= newline < end):
+    end = src.find("]]", pos + 2, pos + WINDOW)
+    if end >= 0:
+        newline = src.find("\n", pos + 2, end)
+    else:
+        end = _find(state, "]]", pos + 2)
+        newline = _find(state, "\n", pos + 2)
+    if end < 0 or (0 <= newline < end) or src.find("[", pos + 2, end) >= 0:
         return False
     inner = src[pos + 2 : end]
-    if not inner.strip() or "[" in inner:
+    if not inner.strip():
         return False
     if not silent:
         token = state.push("wikilink", "", 0)
         token.content = inner
     state.pos = end + 2
     return True
+
+
+def _footnote_ref_rule(state: StateInline, silent: bool) -> bool:
+    """mdit-py-plugins' footnote reference rule, asked only when it can match.
+
+    It scans from ``[^`` to the first space, newline or ``]``: to the end of the
+    paragraph, from every ``[^`` of a page of ``[^[^[^…``. A long label that is
+    not a defined one is rejected here from the index instead."""
+    src, start = state.src, state.pos
+    if not src.startswith("[^", start):
+        return False
+    refs = state.env.get("footnotes", {}).get("refs")
+    if not refs:
+        return False
+    if src.find("]", start + 2, start + WINDOW) < 0:
+        stops = [_find(state, ch, start + 2) for ch in (" ", "\n", "]")]
+        stop = min((s for s in stops if s >= 0), default=-1)
+        if stop < 0 or stop >= state.posMax or src[stop] != "]":
+            return False
+        if ":" + src[start + 2 : stop] not in refs:
+            return False
+    return footnote_ref(state, silent)
 
 
 def _inline_outside_definitions(state: StateCore) -> None:
@@ -112,7 +188,9 @@ def markdown() -> MarkdownIt:
         .use(container_plugin, "disputed")
         .enable("table")
     )
+    md.inline.ruler.after("text", "unclosed", _unclosed_rule)
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.at("footnote_ref", _footnote_ref_rule)
     # Keep footnote definitions where they stand (with their line maps), including
     # unreferenced ones, instead of moving referenced ones to a tail block.
     md.core.ruler.disable("footnote_tail")
