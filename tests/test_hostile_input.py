@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+import unicodedata
 
 import pygit2
 import pytest
 from support.trees import commit_files
+from wikigate.verifier.api import anchor_tail
 from wikigate.verifier.citation import format_tail, quote_hash
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
+from wikigate.verifier.wiki import PageCache, WikiTree
 
 from wikigate.config import Config
 
@@ -20,6 +23,11 @@ NOTES = (
 )
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Notes]]\n"
 HEAD = "---\ntitle: Notes\n---\n# Notes\n\n"  # the page body starts on line 6
+
+
+class FakeWs:  # anchor_tail reads only .repo when it is given a tree
+    def __init__(self, repo):
+        self.repo = repo
 
 
 def anchored(quote: str, source: str = "raw/notes.txt", text: str = NOTES) -> str:
@@ -206,3 +214,94 @@ def test_a_200kb_bracket_page_verifies_in_a_second(repo, base):
         no_errors(report)
         assert at(report, "page.uncited")  # it was parsed and checked
         assert elapsed < 3, f"{len(text) // 1000} KB took {elapsed:.2f} s"  # ~0.3 s here
+
+
+# ---------------------------------------------------------------- Unicode near misses
+
+NFC_SOURCE = "Minutes.\nThe café closed.\nLe comité a décidé de fermer le café le lundi.\n"
+CRLF_SOURCE = "Line one.\r\nThe bridge opened in 1932.\r\nIt closed in 1990.\r\n"
+
+
+def quote_finding(repo, base, source_path, source, quote):
+    with_source = commit_files(repo, base.id, {source_path: source})
+    page = HEAD + f'The committee decided.[^1]\n\n[^1]: {source_path} — "{quote}"\n'
+    report = verify(repo, with_source, {"wiki/notes.md": page})
+    no_errors(report)
+    found = at(report, "citation.quote_not_found")
+    assert len(found) == 1 and found[0].line == 8, report.findings
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("source", "quote", "words", "where"),
+    [
+        (
+            NFC_SOURCE,
+            unicodedata.normalize("NFD", "comité a décidé de fermer"),
+            ["Unicode normalization (NFC)", "offset 29, line 3"],
+            "accents",
+        ),
+        (
+            "Area: 5\u00a0km\u00b2 of ﬁelds.\n",
+            "5 km2 of fields",
+            ["Unicode normalization (NFKC)", "offset 6, line 1"],
+            "compatibility",
+        ),
+        (
+            CRLF_SOURCE,
+            "The bridge opened in 1932.\\nIt closed",
+            ["folding CRLF line ends to LF", "offset 11, line 2"],
+            "\\r\\n",
+        ),
+        (
+            CRLF_SOURCE,
+            "the BRIDGE opened in 1932.",
+            ["ignoring case", "offset 11, line 2"],
+            "case",
+        ),
+        (
+            NFC_SOURCE,
+            "le café  le\\n lundi",
+            ["collapsing whitespace", "offset 55, line 3"],
+            "spaces",
+        ),
+    ],
+    ids=["nfd-quote-of-nfc-source", "nfkc", "lf-quote-of-crlf-source", "case", "whitespace"],
+)
+def test_a_near_miss_says_where_the_quote_would_match(repo, base, source, quote, words, where):
+    f = quote_finding(repo, base, "raw/near.txt", source, quote)
+    assert "does not occur in raw/near.txt" in f.message
+    for w in words:
+        assert w in f.message, f.message
+    assert where in f.hint, f.hint
+
+
+def test_an_invented_quote_gets_no_near_miss(repo, base):
+    f = quote_finding(repo, base, "raw/near.txt", NFC_SOURCE, "the café opened on Sundays")
+    assert "matches after" not in f.message
+    assert "verbatim" in f.hint
+
+
+def test_the_source_of_a_near_miss_offset_is_the_real_text(repo, base):
+    """The offset a near miss names is where the source's own text is: anchoring that
+    text (copied from the source) verifies."""
+    f = quote_finding(repo, base, "raw/near.txt", CRLF_SOURCE, "the BRIDGE opened in 1932.")
+    offset = int(f.message.split("at offset ")[1].split(",")[0])
+    real = CRLF_SOURCE[offset : offset + len("the BRIDGE opened in 1932.")]
+    assert real == "The bridge opened in 1932."
+
+
+def test_bom_counts_as_the_first_code_point_in_anchor_and_check(repo, base):
+    source = "\ufeffThe harbour froze in 1895.\nShips waited.\n"
+    tip = commit_files(repo, base.id, {"raw/bom.txt": source.encode("utf-8")})
+    tree = WikiTree(repo, tip.tree, PageCache(None))
+    tail = anchor_tail(FakeWs(repo), "raw/bom.txt", "harbour froze in 1895", None, tree)
+    assert "{@5 sha256:" in tail  # U+FEFF, then "The "
+    page = HEAD + f"The harbour froze in 1895.[^1]\n\n[^1]: {tail}\n"
+    report = verify(repo, tip, {"wiki/notes.md": page})
+    assert report.verdict == "commit", report.findings
+    assert report.summary.anchors_verified == 1
+    # an offset that ignores the BOM is off by one, and says where the quote is
+    shifted = tail.replace("{@5 ", "{@4 ")
+    report = verify(repo, tip, {"wiki/notes.md": page.replace(tail, shifted)})
+    assert "the quote is at offset 5, line 1" in at(report, "citation.anchor_mismatch")[0].message

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
 SEPARATORS = ("—", "--")
@@ -132,3 +136,101 @@ def format_tail(source: str, page: int | None, quote: str, offset: int | None) -
     if offset is not None:
         text += f" {{@{offset} sha256:{quote_hash(quote)}}}"
     return text
+
+
+# ---------------------------------------------------------------- near misses
+# The check is exact. When a quote does not occur, these say where it would match
+# after a fold (Unicode normalization, line ends, case, whitespace), so the writer
+# knows what differs. Each fold of a source is computed once, and only for a miss.
+
+
+class NearMiss(NamedTuple):
+    fold: str  # a key of FOLDS
+    offset: int  # where the source's own text starts, in code points
+    line: int
+
+
+def _collapse(text: str) -> str:
+    """Runs of whitespace as one space (kept at either end: chunks join up)."""
+    inner = " ".join(text.split())
+    if not inner:
+        return " " if text else ""
+    head = " " if text[0].isspace() else ""
+    tail = " " if text[-1].isspace() else ""
+    return head + inner + tail
+
+
+FOLDS: dict[str, Callable[[str], str]] = {
+    "Unicode normalization (NFC)": partial(unicodedata.normalize, "NFC"),
+    "Unicode normalization (NFKC)": partial(unicodedata.normalize, "NFKC"),
+    "folding CRLF line ends to LF": lambda s: s.replace("\r\n", "\n").replace("\r", "\n"),
+    "ignoring case": str.casefold,
+    "collapsing whitespace": _collapse,
+}
+
+
+class _Folded(NamedTuple):
+    text: str
+    starts: list[int]  # where each chunk starts in the source
+    folded_starts: list[int]  # and in the folded text
+
+
+class NearMisses:
+    """Where quotes that do not occur in ``text`` would match after each fold."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._chunks: list[int] | None = None
+        self._folded: dict[str, _Folded] = {}
+
+    def find(self, quote: str) -> NearMiss | None:
+        for name, fold in FOLDS.items():
+            folded = self._fold(name)
+            at = folded.text.find(fold(quote))
+            if at >= 0:
+                word = not fold(quote)[:1].isspace()
+                offset = self._source_offset(name, folded, at, word)
+                return NearMiss(name, offset, self.text.count("\n", 0, offset) + 1)
+        return None
+
+    def _chunk_starts(self) -> list[int]:
+        """Chunks end after a newline that non-whitespace follows: every fold of the
+        text is the folds of its chunks joined, so offsets map chunk by chunk."""
+        if self._chunks is None:
+            text, starts = self.text, [0]
+            at = text.find("\n")
+            while 0 <= at < len(text) - 1:
+                if not text[at + 1].isspace():
+                    starts.append(at + 1)
+                at = text.find("\n", at + 1)
+            self._chunks = starts
+        return self._chunks
+
+    def _fold(self, name: str) -> _Folded:
+        if name not in self._folded:
+            fold, starts = FOLDS[name], self._chunk_starts()
+            ends = [*starts[1:], len(self.text)]
+            parts = [fold(self.text[a:b]) for a, b in zip(starts, ends, strict=True)]
+            folded_starts, total = [], 0
+            for part in parts:
+                folded_starts.append(total)
+                total += len(part)
+            self._folded[name] = _Folded("".join(parts), starts, folded_starts)
+        return self._folded[name]
+
+    def _source_offset(self, name: str, folded: _Folded, at: int, word: bool) -> int:
+        """The source offset whose chunk prefix folds to ``at``'s (bisected)."""
+        i = bisect_right(folded.folded_starts, at) - 1
+        start = folded.starts[i]
+        end = folded.starts[i + 1] if i + 1 < len(folded.starts) else len(self.text)
+        chunk, want, fold = self.text[start:end], at - folded.folded_starts[i], FOLDS[name]
+        lo, hi = 0, len(chunk)
+        while lo < hi:  # the shortest prefix whose fold reaches the match
+            mid = (lo + hi) // 2
+            if len(fold(chunk[:mid])) < want:
+                lo = mid + 1
+            else:
+                hi = mid
+        while word and lo < len(chunk) and chunk[lo].isspace():
+            lo += 1  # a match that starts at a word: not at the spaces before it
+        return start + lo

@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import pygit2
 
 from wikigate.gitrepo import blob_at, tree_at
 
-from .citation import Citation
+from .citation import Citation, NearMiss, NearMisses
 from .links import LinkGraph
 from .markdown import Definition, Link, ParsedPage, Ref, parse_page
 from .parallel import Workers
@@ -313,18 +313,29 @@ def read_source(repo: pygit2.Repository, entry: Entry, page: int | None) -> str:
     return text
 
 
-Located = tuple[int, int]  # (offset where the quote is, its line), offset -1: nowhere
+class Located(NamedTuple):
+    """Where a quote is that does not sit at its anchor."""
+
+    offset: int  # -1: nowhere in the source
+    line: int
+    near: NearMiss | None = None  # when nowhere: where it would match after a fold
 
 
 def locate_quotes(text: str, quotes: list[tuple[int | None, str]]) -> list[Located | None]:
-    """For each (offset, quote): None when the quote sits at offset, else where it is."""
+    """For each (offset, quote): None when the quote sits at offset, else where it is
+    (for a quote that is nowhere: where it nearly is, the source folded once)."""
     out: list[Located | None] = []
+    near: NearMisses | None = None
     for offset, quote in quotes:
         if offset is not None and text[offset : offset + len(quote)] == quote:
             out.append(None)
             continue
         found = text.find(quote)
-        out.append((found, text.count("\n", 0, found) + 1 if found >= 0 else 0))
+        if found >= 0:
+            out.append(Located(found, text.count("\n", 0, found) + 1))
+            continue
+        near = near or NearMisses(text)
+        out.append(Located(-1, 0, near.find(quote)))
     return out
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from wikigate.models import Finding, Severity
 
-from ..citation import Citation, quote_hash
+from ..citation import Citation, NearMiss, quote_hash
 from ..markdown import ParsedPage
 from ..wiki import Located
 from .context import Context
@@ -271,18 +271,9 @@ def _quote_finding(ctx: Context, p: _Pending, where: Located | None) -> Finding 
         ctx.new_anchors.add(p.key)
         ctx.verified_quotes[(p.path, label)] = c.quote
         return None
-    found, line = where
+    found, line, near = where
     if found < 0:
-        return _f(
-            "citation.quote_not_found",
-            "critical",
-            p.path,
-            p.line,
-            f"[^{label}]: the quote does not occur in {source}"
-            + (f" p.{c.page}" if c.page else "")
-            + f": {_clip(c.quote)!r}",
-            "quote the source verbatim; paraphrases and invented quotes are rejected",
-        )
+        return _not_found(p, near)
     ctx.verified_quotes[(p.path, label)] = c.quote
     if c.offset is None:
         severity: Severity = "critical" if ctx.strictness == "PARANOID" else "major"
@@ -303,6 +294,31 @@ def _quote_finding(ctx: Context, p: _Pending, where: Located | None) -> Finding 
         f"the quote is at offset {found}, line {line}",
         f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
     )
+
+
+NEAR_MISS_HINTS = {
+    "Unicode normalization (NFC)": "the source and the quote encode accents differently",
+    "Unicode normalization (NFKC)": "the source and the quote write compatibility characters "
+    "(ligatures, no-break spaces, superscripts, full-width forms) differently",
+    "folding CRLF line ends to LF": "the source ends its lines with \\r\\n; "
+    "write \\r\\n in the quote",
+    "ignoring case": "the letter case differs",
+    "collapsing whitespace": "the spaces or line breaks differ (write \\n for a line break)",
+}
+
+
+def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
+    c = p.citation
+    message = (
+        f"[^{p.label}]: the quote does not occur in {p.source}"
+        + (f" p.{c.page}" if c.page else "")
+        + f": {_clip(c.quote)!r}"
+    )
+    hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
+    if near is not None:
+        message += f"; it matches after {near.fold} at offset {near.offset}, line {near.line}"
+        hint = f"{NEAR_MISS_HINTS[near.fold]}: copy the quote from the source, verbatim"
+    return _f("citation.quote_not_found", "critical", p.path, p.line, message, hint)
 
 
 def _clip(text: str, width: int = 60) -> str:
