@@ -7,9 +7,11 @@ import unicodedata
 
 import pygit2
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from support.trees import commit_files
 from wikigate.verifier.api import anchor_tail
-from wikigate.verifier.citation import format_tail, quote_hash
+from wikigate.verifier.citation import FOLDS, NearMisses, format_tail, quote_hash
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree
@@ -305,3 +307,32 @@ def test_bom_counts_as_the_first_code_point_in_anchor_and_check(repo, base):
     shifted = tail.replace("{@5 ", "{@4 ")
     report = verify(repo, tip, {"wiki/notes.md": page.replace(tail, shifted)})
     assert "the quote is at offset 5, line 1" in at(report, "citation.anchor_mismatch")[0].message
+
+
+near_alphabet = st.sampled_from(
+    ["a", "B", "é", "e\u0301", "ﬁ", "ß", " ", "  ", "\n", "\r\n", "\t", "x."]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(near_alphabet, min_size=1, max_size=30), data=st.data())
+def test_a_near_miss_offset_is_where_the_folded_quote_starts(parts, data):
+    source = "".join(parts)
+    i = data.draw(st.integers(0, len(source) - 1))
+    j = data.draw(st.integers(i + 1, len(source)))
+    quote = data.draw(
+        st.sampled_from(
+            [
+                source[i:j].upper(),
+                unicodedata.normalize("NFD", source[i:j]),
+                source[i:j].replace(" ", "  ").replace("\r\n", "\n"),
+            ]
+        )
+    )
+    assume(quote not in source)
+    near = NearMisses(source).find(quote)
+    if near is None:
+        return  # no single fold matches: nothing to say
+    folded_quote = FOLDS[near.fold](quote)
+    assert FOLDS[near.fold](source[near.offset :]).startswith(folded_quote)
+    assert near.line == source.count("\n", 0, near.offset) + 1

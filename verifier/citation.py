@@ -188,19 +188,21 @@ class NearMisses:
             folded = self._fold(name)
             at = folded.text.find(fold(quote))
             if at >= 0:
-                word = not fold(quote)[:1].isspace()
-                offset = self._source_offset(name, folded, at, word)
+                offset = self._source_offset(name, folded, at)
                 return NearMiss(name, offset, self.text.count("\n", 0, offset) + 1)
         return None
 
     def _chunk_starts(self) -> list[int]:
-        """Chunks end after a newline that non-whitespace follows: every fold of the
-        text is the folds of its chunks joined, so offsets map chunk by chunk."""
+        """Chunks split at a newline, before it or after it, wherever that does not
+        split a run of whitespace: every fold of the text is then the folds of its
+        chunks joined, so offsets map back chunk by chunk."""
         if self._chunks is None:
             text, starts = self.text, [0]
             at = text.find("\n")
-            while 0 <= at < len(text) - 1:
-                if not text[at + 1].isspace():
+            while at >= 0:
+                if at > 0 and not text[at - 1].isspace():
+                    starts.append(at)
+                elif at + 1 < len(text) and not text[at + 1].isspace():
                     starts.append(at + 1)
                 at = text.find("\n", at + 1)
             self._chunks = starts
@@ -218,19 +220,19 @@ class NearMisses:
             self._folded[name] = _Folded("".join(parts), starts, folded_starts)
         return self._folded[name]
 
-    def _source_offset(self, name: str, folded: _Folded, at: int, word: bool) -> int:
-        """The source offset whose chunk prefix folds to ``at``'s (bisected)."""
+    def _source_offset(self, name: str, folded: _Folded, at: int) -> int:
+        """The source offset of folded offset ``at``: the longest prefix of its chunk
+        that folds to no more than the chunk's text before ``at`` (bisected), so
+        that it skips a combining accent or the rest of a run of spaces."""
         i = bisect_right(folded.folded_starts, at) - 1
         start = folded.starts[i]
         end = folded.starts[i + 1] if i + 1 < len(folded.starts) else len(self.text)
         chunk, want, fold = self.text[start:end], at - folded.folded_starts[i], FOLDS[name]
         lo, hi = 0, len(chunk)
-        while lo < hi:  # the shortest prefix whose fold reaches the match
-            mid = (lo + hi) // 2
-            if len(fold(chunk[:mid])) < want:
-                lo = mid + 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(fold(chunk[:mid])) <= want:
+                lo = mid
             else:
-                hi = mid
-        while word and lo < len(chunk) and chunk[lo].isspace():
-            lo += 1  # a match that starts at a word: not at the spaces before it
+                hi = mid - 1
         return start + lo
