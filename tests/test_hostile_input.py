@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+import sys
 import time
 import unicodedata
 
@@ -10,12 +12,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
-from wikigate.verifier.api import anchor_tail
+from wikigate.verifier import wiki
 from wikigate.verifier.citation import FOLDS, NearMisses, format_tail, quote_hash
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree
 
+from wikigate.api import anchor_tail
 from wikigate.config import Config
 
 NOTES = (
@@ -336,3 +339,70 @@ def test_a_near_miss_offset_is_where_the_folded_quote_starts(parts, data):
     folded_quote = FOLDS[near.fold](quote)
     assert FOLDS[near.fold](source[near.offset :]).startswith(folded_quote)
     assert near.line == source.count("\n", 0, near.offset) + 1
+
+
+# ---------------------------------------------------------------- the cache's version
+
+
+def test_cache_version_names_what_produced_the_rows():
+    version = wiki.cache_version()
+    for name in ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf"):
+        assert f"{name}=" in version
+    assert f"py{sys.version_info[0]}.{sys.version_info[1]}" in version
+
+
+def _cached_lint(repo, commit, cache):
+    return verify_trees(repo, commit, None, config=Config(), cache_path=cache)
+
+
+def test_rows_of_another_version_are_misses(repo, base, tmp_path, monkeypatch):
+    """A warm cache written by another wikigate / markdown-it-py / pypdf… must not
+    vouch for anything: every page, graph and anchor is parsed and checked again."""
+    page = (
+        HEAD
+        + f"The committee rejected the plan.[^1]\n\n[^1]: {anchored('the committee rejected the plan')}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
+    cache = tmp_path / "cache.db"
+    cold = _cached_lint(repo, tip, cache)
+    assert cold.summary.anchors_verified == 1
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM anchors").fetchone()[0] == 1
+        # a wrong row that a buggy older version could have stored for this page
+        poisoned = wiki.encode_page(parse_page("wiki/notes.md", "# Notes\n\n[[Nowhere]]\n"))
+        blob = str(tip.tree["wiki/notes.md"].id)
+        db.execute("UPDATE pages SET data = ?, nav = ? WHERE blob = ?", (*poisoned, blob))
+    poisoned_report = _cached_lint(repo, tip, cache)
+    assert at(poisoned_report, "link.broken")  # the row is used under its own version
+
+    parsed: list[str] = []
+    real_parse = wiki.parse_page
+    monkeypatch.setattr(wiki, "parse_page", lambda p, t: parsed.append(p) or real_parse(p, t))
+    wiki.cache_version.cache_clear()
+    real_version = wiki.cache_version()
+    monkeypatch.setattr(wiki, "cache_version", lambda: real_version + "/markdown-it-py=99")
+    upgraded = _cached_lint(repo, tip, cache)
+    assert "wiki/notes.md" in parsed  # the old row was a miss
+    assert not at(upgraded, "link.broken"), upgraded.findings
+    assert sorted(map(str, upgraded.findings)) == sorted(map(str, cold.findings))
+    assert upgraded.summary.anchors_verified == 1
+    with sqlite3.connect(cache) as db:  # the other version's rows are gone, not kept forever
+        tags = {k.split(":")[0] for (k,) in db.execute("SELECT key FROM anchors")}
+        versions = {v for (v,) in db.execute("SELECT v FROM pages")}
+    assert len(tags) == 1 and len(versions) == 1 and tags == versions
+
+
+def test_an_anchor_row_without_a_version_is_a_miss(repo, base, tmp_path):
+    """An anchor row from before anchors had versions (a bare key) vouches for nothing."""
+    quote = "the committee rejected the plan"
+    wrong = NOTES.index(quote) + 1
+    tail = format_tail("raw/notes.txt", None, quote, wrong)
+    page = HEAD + f"The committee rejected the plan.[^1]\n\n[^1]: {tail}\n"
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
+    cache = tmp_path / "cache.db"
+    with sqlite3.connect(cache) as db:  # as an older, buggy version could have left it
+        db.execute("CREATE TABLE anchors (key TEXT PRIMARY KEY)")
+        old_key = f"{tip.tree['raw/notes.txt'].id}:None:{wrong}:{quote_hash(quote)}"
+        db.execute("INSERT INTO anchors VALUES (?)", (old_key,))
+    report = _cached_lint(repo, tip, cache)
+    assert [f.line for f in at(report, "citation.anchor_mismatch")] == [8], report.findings

@@ -6,6 +6,8 @@ symlink in the tree is a blob with a link mode, never followed.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import io
 import marshal
 import posixpath
@@ -14,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -29,7 +31,9 @@ from .parallel import Workers
 
 MAX_PAGE_BYTES = 5 * 1024 * 1024
 MAX_SOURCE_BYTES = 50 * 1024 * 1024
-CACHE_VERSION = f"7/{sys.version_info[0]}.{sys.version_info[1]}/{marshal.version}"
+CACHE_FORMAT = 8  # the rows' layout: bump when encode_page or LinkGraph.dumps change
+# what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
+PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
@@ -57,27 +61,72 @@ class SourceError(Exception):
     """A raw source cannot be read as text; the message says why."""
 
 
+@lru_cache(maxsize=1)
+def cache_version() -> str:
+    """What produced a cached row: the row layout, the versions of wikigate and of
+    the libraries that parse pages and read sources (from package metadata: pypdf
+    is not imported to learn its version), and the Python whose marshal wrote it."""
+    made_by = [f"{name}={_installed(name)}" for name in PRODUCERS]
+    python = f"py{sys.version_info[0]}.{sys.version_info[1]}-{sys.implementation.name}"
+    return "/".join([f"format{CACHE_FORMAT}", *made_by, python, f"marshal{marshal.version}"])
+
+
+def _installed(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
 class PageCache:
-    """Parsed pages by blob id, and verified anchors, in ``.git/wikigate/cache.db``."""
+    """Parsed pages by blob id, and verified anchors, in ``.git/wikigate/cache.db``.
+
+    Every row carries a tag of cache_version(): a row that another wikigate or
+    library version wrote is a miss, and the first open under a new version
+    deletes the old rows."""
 
     def __init__(self, path: Path | None) -> None:
         self.conn: sqlite3.Connection | None = None
         self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
+        self.tag = ""
         if path is None:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)"
-            )
-            self.conn.execute("CREATE TABLE IF NOT EXISTS anchors (key TEXT PRIMARY KEY)")
-            self.conn.execute(
-                "CREATE TABLE IF NOT EXISTS graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)"
-            )
+            for table in (
+                "pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)",
+                "anchors (key TEXT PRIMARY KEY)",  # key: tag:source blob:page:offset:hash
+                "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                "meta (name TEXT PRIMARY KEY, value TEXT)",
+            ):
+                self.conn.execute(f"CREATE TABLE IF NOT EXISTS {table}")
+            self.tag = hashlib.sha256(cache_version().encode()).hexdigest()[:16]
+            self._drop_other_versions()
         except (OSError, sqlite3.DatabaseError):
             self.conn = None  # a cache is an optimisation: work without it
+
+    def _drop_other_versions(self) -> None:
+        """Once per version change: delete the rows that no longer answer."""
+        assert self.conn is not None
+        row = self.conn.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+        if row is not None and row[0] == self.tag:
+            return
+        self.conn.execute("BEGIN")
+        self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
+            "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
+        )
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.tag,))
+        self.conn.execute("COMMIT")
+
+    def anchor_key(
+        self, source_blob: str, page: int | None, offset: int | None, digest: str
+    ) -> str:
+        """The anchors table's key of a quote at ``offset`` of a source (PDF page)."""
+        return f"{self.tag}:{source_blob}:{page}:{offset}:{digest}"
 
     def _select(self, column: str, blobs: list[str]) -> list[tuple[str, bytes]]:
         """(blob, column) rows for ``blobs`` of the current cache version."""
@@ -89,7 +138,7 @@ class PageCache:
             marks = ",".join("?" * len(chunk))
             rows += self.conn.execute(
                 f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({marks})",
-                [CACHE_VERSION, *chunk],
+                [self.tag, *chunk],
             ).fetchall()
         return rows
 
@@ -114,7 +163,7 @@ class PageCache:
             self.conn.execute("BEGIN")
             self.conn.executemany(
                 "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
-                [(b, CACHE_VERSION, data, nav) for b, data, nav in rows],
+                [(b, self.tag, data, nav) for b, data, nav in rows],
             )
             self.conn.execute("COMMIT")
         except sqlite3.DatabaseError:
@@ -126,7 +175,7 @@ class PageCache:
             return None
         try:
             row = self.conn.execute(
-                "SELECT data FROM graphs WHERE tree = ? AND v = ?", (tree, CACHE_VERSION)
+                "SELECT data FROM graphs WHERE tree = ? AND v = ?", (tree, self.tag)
             ).fetchone()
         except sqlite3.DatabaseError:
             return None
@@ -140,7 +189,7 @@ class PageCache:
             self.conn.execute("BEGIN")
             self.conn.execute(
                 "INSERT OR REPLACE INTO graphs VALUES (?, ?, ?, ?)",
-                (tree, CACHE_VERSION, data, time.time()),
+                (tree, self.tag, data, time.time()),
             )
             self.conn.execute(
                 "DELETE FROM graphs WHERE tree NOT IN "
@@ -191,7 +240,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
     """A parsed page as the cache's (data, nav) rows.
 
     marshal, not JSON: loading it is ~4x faster, and the cache is a local file
-    under .git/ that only this Python version (part of CACHE_VERSION) reads.
+    under .git/ that only this Python version (part of cache_version()) reads.
     """
     defs = tuple(
         (d.label, d.line, d.tail, tuple(d.citation) if d.citation else None, d.error)

@@ -223,7 +223,8 @@ def _check_source(
                 f"run `wikigate anchor {source} QUOTE` for the correct tail",
             )
         ]
-    return _Pending(path, line, label, c, source, f"{entry.oid}:{c.page}:{c.offset}:{digest}")
+    key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
+    return _Pending(path, line, label, c, source, key)
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
