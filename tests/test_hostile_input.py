@@ -12,14 +12,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
+
+from wikigate.api import anchor_tail
+from wikigate.config import Config
 from wikigate.verifier import wiki
 from wikigate.verifier.citation import FOLDS, NearMisses, format_tail, quote_hash
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree
-
-from wikigate.api import anchor_tail
-from wikigate.config import Config
 
 NOTES = (
     "Minutes of the meeting.\n"
@@ -169,6 +169,57 @@ def test_ascii_digits_still_parse(repo, base):
     report = verify(repo, base, {"wiki/notes.md": page})
     assert report.verdict == "commit", report.findings
     assert report.summary.anchors_verified == 1
+
+
+# ---------------------------------------------------------------- hostile front matter
+
+
+def _alias_bomb(levels: int) -> str:
+    """YAML aliases: a few hundred bytes that expand to 10**levels items."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + f"\ntitle: *a{levels - 1}\naliases: [*a{levels - 1}, Notes]\n"
+
+
+def test_a_yaml_alias_bomb_is_a_finding_not_a_stall(repo, base):
+    page = f"---\n{_alias_bomb(7)}---\n# Notes\n\nUncited.\n"
+    t0 = time.perf_counter()
+    parsed = parse_page("wiki/notes.md", page)
+    assert time.perf_counter() - t0 < 0.5  # the old code built a 52 MB title here
+    assert parsed.aliases == ["Notes"] and parsed.title == "Notes"  # the H1
+    report = verify(repo, base, {"wiki/notes.md": page})
+    no_errors(report)
+    fm = at(report, "page.frontmatter")
+    assert [(f.path, f.line) for f in fm] == [("wiki/notes.md", 1)]
+    assert "'title' must be one value, not a list" in fm[0].message
+
+
+def test_an_unreadable_front_matter_number_is_a_finding(repo, base):
+    page = "---\ntitle: Notes\nyear: " + "9" * 5000 + "\n---\n# Notes\n\nText.[^1]\n\n"
+    page += '[^1]: raw/notes.txt — "not in the source"\n'
+    report = verify(repo, base, {"wiki/notes.md": page})
+    no_errors(report)
+    assert [f.path for f in at(report, "page.frontmatter")] == ["wiki/notes.md"]
+    assert at(report, "citation.quote_not_found")  # the rest of the page is still checked
+
+
+def test_a_page_the_parser_cannot_handle_fails_alone(repo, base, monkeypatch):
+    """Defence in depth: any parser exception is that page's located finding."""
+    real = wiki.parse_page
+
+    def parse(path, text):
+        if path == "wiki/bad.md":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(path, text)
+
+    monkeypatch.setattr(wiki, "parse_page", parse)
+    good = HEAD + 'Text.[^1]\n\n[^1]: raw/notes.txt — "not in the source"\n'
+    report = verify(repo, base, {"wiki/bad.md": "# Bad\n", "wiki/notes.md": good})
+    no_errors(report)
+    bad = at(report, "page.unreadable")
+    assert [f.path for f in bad] == ["wiki/bad.md"] and "RecursionError" in bad[0].message
+    assert at(report, "citation.quote_not_found")
 
 
 # ---------------------------------------------------------------- linear-time parsing

@@ -281,6 +281,9 @@ def _front_matter(page: ParsedPage, tok: Token) -> None:
             f"front matter is not valid YAML{where}: {getattr(e, 'problem', e)}"
         )
         return
+    except (ValueError, RecursionError) as e:  # e.g. an integer of 5,000 digits
+        page.frontmatter_error = f"front matter cannot be read: {type(e).__name__}: {e}"
+        return
     if not isinstance(data, dict):
         page.frontmatter_error = f"front matter must be a mapping, not {type(data).__name__}"
         return
@@ -289,10 +292,18 @@ def _front_matter(page: ParsedPage, tok: Token) -> None:
     if isinstance(aliases, str):
         aliases = [aliases]
     if isinstance(aliases, list):
-        page.aliases = [str(a) for a in aliases]
+        page.aliases = [str(a) for a in aliases if _scalar(a)]
     title = data.get("title")
-    if title not in (None, ""):
+    if _scalar(title) and title != "":
         page.title = str(title)
+    elif title is not None and title != "":
+        page.frontmatter_error = f"front matter 'title' must be one value, not a {yaml_type(title)}"
+
+
+def _scalar(value: object) -> bool:
+    """A YAML scalar: never str() a list or mapping, which YAML aliases can make a
+    billion items long from a few hundred bytes."""
+    return isinstance(value, (str, int, float, dt.date))
 
 
 def _plain(tok: Token) -> str:

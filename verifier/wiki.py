@@ -334,8 +334,12 @@ def parse_entries(repo: pygit2.Repository, entries: list[Entry]) -> list[ParsedR
         text, error = read_page(repo, entry)
         if error is not None:
             out.append((entry, None, None, error))
-        else:
+            continue
+        try:
             data, nav = encode_page(parse_page(entry.path, text or ""))
+        except Exception as e:  # noqa: BLE001 - this page alone fails, located, not the check
+            out.append((entry, None, None, f"cannot be parsed ({type(e).__name__}: {e})"))
+        else:
             out.append((entry, data, nav, None))
     return out
 
