@@ -18,11 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from wikigate.verifier.api import resolve_commit
+from wikigate.api import resolve_commit
 from wikigate.verifier.default import cache_path
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
-
 from wikigate.workspace import Workspace
 
 

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pygit2
-from wikigate.verifier.citation import format_tail
 
 from wikigate.gitrepo import signature
+from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
 WORDS = [

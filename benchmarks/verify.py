@@ -14,10 +14,9 @@ import statistics
 import time
 from pathlib import Path
 
-from wikigate.verifier.api import verify_ref
+from wikigate.api import verify_ref
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.default import DeterministicVerifier, cache_path
-
 from wikigate.workspace import Workspace
 
 

@@ -40,7 +40,6 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
 def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
     from wikigate.verifier.default import cache_path
     from wikigate.verifier.engine import verify_trees
-
     from wikigate.workspace import Workspace
 
     files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
@@ -86,8 +85,7 @@ def links_main(argv: Sequence[str] | None = None) -> int:
 
 def verify_main(argv: Sequence[str] | None = None) -> int:
     """Full verification of what is being pushed, against main (pre-push / manual stage)."""
-    from wikigate.verifier.api import verify_ref
-
+    from wikigate.api import verify_ref
     from wikigate.workspace import Workspace
 
     to_ref = os.environ.get("PRE_COMMIT_TO_REF") or "HEAD"

@@ -396,6 +396,7 @@ def test_the_gates_rules_come_from_main_not_the_working_tree(tmp_path):
     """An uncommitted edit of wikigate.toml (a severity set to off) loosens nothing:
     finalize, `wikigate verify` and the pre-commit hooks read main's committed file."""
     from support.helpers import wikigate
+
     from wikigate.verifier.default import DeterministicVerifier
 
     ws = Workspace.init(tmp_path / "w")

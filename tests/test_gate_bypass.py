@@ -285,9 +285,8 @@ def test_updates_of_other_refs_stay_free(server):
 
 def test_a_hook_with_nothing_to_do_loads_neither_pygit2_nor_pydantic():
     """reference-transaction runs on every ref update, pre-receive on every push: fast paths."""
-    from wikigate.hooks import git_hooks
-
     from wikigate import gitrepo
+    from wikigate.hooks import git_hooks
 
     assert (git_hooks.MAIN, git_hooks.NOTES_REF) == (gitrepo.MAIN, gitrepo.NOTES_REF)
     code = (

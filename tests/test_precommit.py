@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from support.helpers import git
-from wikigate.verifier.citation import format_tail
 
+from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
 PROJECT = Path(__file__).resolve().parents[1]

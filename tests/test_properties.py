@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
-from wikigate.verifier.api import anchor_tail
+
+from wikigate.api import anchor_tail
+from wikigate.config import Config
+from wikigate.errors import WikigateError
 from wikigate.verifier.citation import parse_definition
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree, decode_page, encode_page
-
-from wikigate.config import Config
-from wikigate.errors import WikigateError
 
 alphabet = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r")
 source_text = st.text(alphabet=alphabet, min_size=5, max_size=300)

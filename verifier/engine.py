@@ -63,12 +63,11 @@ def verify_trees(
     ``heartbeat`` is called between checks (finalize renews its claim there).
     """
     started = time.perf_counter()
+    broken: Exception | None = None
     try:
         rules = config if config is not None else config_at(repo, base if base is not None else tip)
     except Exception as e:  # noqa: BLE001 - an unreadable rule file blocks, it does not crash
         rules, broken = Config(), e
-    else:
-        broken = None
     config = rules
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)

@@ -31,7 +31,9 @@ from .parallel import Workers
 
 MAX_PAGE_BYTES = 5 * 1024 * 1024
 MAX_SOURCE_BYTES = 50 * 1024 * 1024
-CACHE_FORMAT = 8  # the rows' layout: bump when encode_page or LinkGraph.dumps change
+# the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
+# yields change without a wikigate release (an editable checkout keeps its version)
+CACHE_FORMAT = 9
 # what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
 PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
 # a damaged cache row is a cache miss

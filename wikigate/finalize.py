@@ -37,6 +37,8 @@ from .refs import process_lock, with_ref_lock
 from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
+    from wikigate.verifier import Verifier
+
     from .run import Run
 
 
@@ -239,9 +241,9 @@ def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> Fi
 def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
     ws = run.ws
     try:
-        v = verifier or ws.verifier
-        tree = ws.repo[pygit2.Oid(hex=plan.tip)].tree
-        return v.verify(run.run_id, ws, plan, tree)  # type: ignore[no-any-return]
+        v: Verifier = verifier or ws.verifier
+        tree = gitrepo.commit_at(ws.repo, plan.tip).tree
+        return v.verify(run.run_id, ws, plan, tree)
     except Exception as e:  # noqa: BLE001 - fail closed, always
         where = traceback.extract_tb(e.__traceback__)[-1]
         return VerifierVerdict(

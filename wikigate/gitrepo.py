@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterator, Mapping
 
 import pygit2
 
@@ -22,7 +21,6 @@ NOTES_REF = "refs/notes/wikigate"
 RUN_PREFIX = "refs/heads/wikigate/runs/"
 FAILED_PREFIX = "refs/wikigate/failed/"
 
-T = TypeVar("T")
 
 # libgit2 re-hashes every object it reads; git itself does not (`git fsck` does).
 # With a gigabyte of raw sources that doubles the cost of a cold verify.
@@ -190,13 +188,6 @@ def parse_trailers(message: str) -> dict[str, list[str]]:
 
 
 # ---------------------------------------------------------------- ref updates
-
-
-def with_ref_lock(repo: pygit2.Repository, refs: list[str], body: Callable[[Any], T]) -> T:
-    """Apply the ref updates ``body`` queues, atomically: see :mod:`wikigate.refs`."""
-    from .refs import with_ref_lock as apply
-
-    return apply(repo, refs, body)
 
 
 def ref_target(repo: pygit2.Repository, name: str) -> pygit2.Oid | None:

@@ -15,6 +15,7 @@ from . import gitrepo
 from .errors import RunError
 from .gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, RUN_PREFIX
 from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage
+from .plan import T_RUN, read_plan
 from .refs import RefTransaction, process_lock, with_ref_lock
 from .runid import now_iso, parse_iso
 
@@ -133,8 +134,6 @@ def rebuild(ws: Workspace, store: Store) -> int:
         seen = latest.get(record.run_id)
         if seen is None or _newer(record, seen):
             latest[record.run_id] = record
-    from .run import read_plan  # local: run imports this module
-
     for ref in repo.references.iterator():
         name = ref.name
         if not name.startswith(RUN_PREFIX):
@@ -385,7 +384,7 @@ def landed_tip(repo: pygit2.Repository, run_id: str, started_at: str) -> pygit2.
     for commit in walker:
         if commit.commit_time < since:
             return None
-        if (gitrepo.parse_trailers(commit.message).get("Wikigate-Run") or [""])[0] == run_id:
+        if (gitrepo.parse_trailers(commit.message).get(T_RUN) or [""])[0] == run_id:
             return commit.id
     return None
 

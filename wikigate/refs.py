@@ -152,7 +152,9 @@ def _error(refs: list[str], error: str) -> GitError:
             if "unable to resolve reference" in line or "reference is missing" in line:
                 return RefMoved(ref, line)
     if "reference-transaction hook" in error:
-        return GitError("the reference-transaction hook refused the update:\n  " + "\n  ".join(lines))
+        return GitError(
+            "the reference-transaction hook refused the update:\n  " + "\n  ".join(lines)
+        )
     return GitError(f"cannot update {', '.join(dict.fromkeys(refs))}: " + "; ".join(lines))
 
 

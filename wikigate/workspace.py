@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
 LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this wiki.\n"
 TRIGGER_KINDS = ("mcp", "cli", "daemon", "github")
+DEFAULT_VERIFIER = "wikigate.verifier.default:default_verifier"
 
 
 def check_triggered_by(value: str) -> str:
@@ -189,13 +190,9 @@ class Workspace:
     @property
     def verifier(self) -> Verifier:
         if self._verifier is None:
+            # the engine knows verifiers only by the protocol; the default is a plug-in too
             spec = os.environ.get("WIKIGATE_VERIFIER") or self.config.verifier.plugin
-            if spec:
-                self._verifier = load_plugin(spec, self)
-            else:
-                from wikigate.verifier.default import default_verifier
-
-                self._verifier = default_verifier(self)
+            self._verifier = load_plugin(spec or DEFAULT_VERIFIER, self)
         return self._verifier
 
     @verifier.setter

@@ -244,7 +244,9 @@ def _apply(repo: pygit2.Repository, journal: Journal, forward: bool) -> list[str
             if want is None:
                 index.remove(c.path)
             else:
-                index.add(pygit2.IndexEntry(c.path, pygit2.Oid(hex=want), pygit2.enums.FileMode(mode)))
+                index.add(
+                    pygit2.IndexEntry(c.path, pygit2.Oid(hex=want), pygit2.enums.FileMode(mode))
+                )
             changed = True
         return changed
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wikigate.verifier.citation import format_tail
-
 from wikigate.gitrepo import MAIN
+from wikigate.verifier.citation import format_tail
 
 SOURCE = "raw/owls.txt"
 SOURCE_TEXT = (

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import pygit2
 
 from wikigate.config import Config
+from wikigate.gitrepo import blob_at
 from wikigate.models import Plan
 
 from ..judge import Judge
@@ -64,8 +65,8 @@ class Context:
         old, new = self.base.entries.get(LOG), self.tip.entries.get(LOG)
         if old is None or new is None or old.is_link or new.is_link:
             return {}
-        before = self.repo[old.oid].data
-        after = self.repo[new.oid].data
+        before = blob_at(self.repo, old.oid).data
+        after = blob_at(self.repo, new.oid).data
         if len(after) > len(before) and after.startswith(before):
             return {LOG: "append-only change to the log"}
         return {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,9 @@ from wikigate.errors import UsageError
 from wikigate.present import outcome
 
 from .app import cli
+
+if TYPE_CHECKING:
+    from wikigate.api import AnchorFix
 from .base import DefaultCommand, DefaultGroup, open_workspace, run_id_argument
 
 REPORT_FORMATS = ("text", "json", "rdjson", "sarif")
@@ -66,7 +70,7 @@ def verify_check(
     lint: bool,
 ) -> None:
     """Verify REF without committing anything."""
-    from wikigate.verifier.api import verify_ref
+    from wikigate.api import verify_ref
     from wikigate.verifier.reporters import render
 
     if lint and base:
@@ -122,7 +126,7 @@ def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
 ) -> None:
     """Print a footnote's tail with a correct anchor, or add the missing anchors."""
-    from wikigate.verifier.api import anchor_fix, anchor_fix_on_main, anchor_tail
+    from wikigate.api import anchor_fix, anchor_fix_on_main, anchor_tail
 
     ws = open_workspace(ctx)
     if not fix:
@@ -148,6 +152,6 @@ def anchor(
     ctx.exit(result.exit_code)
 
 
-def _echo_fixes(fixes: list[object]) -> None:
+def _echo_fixes(fixes: list[AnchorFix]) -> None:
     for f in fixes:
-        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")  # type: ignore[attr-defined]
+        click.echo(f"{f.path}:{f.line}: [^{f.label}] {f.status}")

@@ -10,19 +10,19 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from wikigate.errors import GitError, RunError, UsageError, WikigateError
-from wikigate.gitrepo import MAIN, commit_at, parse_trailers
-from wikigate.text import occurrences
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.default import cache_path
+from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.report import VerificationReport
+from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
-from .citation import format_tail
-from .default import cache_path
-from .engine import verify_trees
-from .report import VerificationReport
-from .wiki import PageCache, SourceError, WikiTree
+from .errors import GitError, RunError, UsageError, WikigateError
+from .gitrepo import MAIN, commit_at, parse_trailers
+from .text import occurrences
 
 if TYPE_CHECKING:
-    from wikigate.run import Run
-    from wikigate.workspace import Workspace
+    from .run import Run
+    from .workspace import Workspace
 
 
 def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
@@ -44,7 +44,7 @@ def verify_ref(
     lint: bool = False,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main)."""
-    from wikigate.run import read_plan
+    from .plan import read_plan
 
     repo = ws.repo
     if ref is None:
@@ -218,7 +218,7 @@ def anchor_fix_on_main(ws: Workspace, pages: list[str]) -> tuple[list[AnchorFix]
         return fixes, run
     # main moved between the plan and the run, and the new main needs no anchors:
     # close the empty run (it never reaches main) rather than leave it pending.
-    from wikigate.finalize import reject
+    from .finalize import reject
 
     reject(run, run.plan(), None, int(run.refresh()["loop_count"]), "nothing to anchor")
     return fixes, None
