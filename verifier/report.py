@@ -12,10 +12,9 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 
 from wikigate.errors import WikigateError
-from wikigate.models import Finding
+from wikigate.models import Finding, Strictness
 
 SCHEMA_VERSION = 1
-Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
 
 
 class CheckResult(BaseModel):

@@ -19,11 +19,10 @@ import pygit2
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError
+from .models import Strictness
 
 CONFIG_FILE = "wikigate.toml"
 
-Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
-STRICTNESSES: tuple[str, ...] = ("CALM", "SKEPTICAL", "PARANOID", "BOLD")
 
 DEFAULT_TOML = """\
 # wikigate configuration: see docs/config.md

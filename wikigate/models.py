@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 RunType = Literal["ingest", "cascade", "synthesis", "lint", "archive"]
-RUN_TYPES: tuple[str, ...] = ("ingest", "cascade", "synthesis", "lint", "archive")
+RUN_TYPES: tuple[str, ...] = get_args(RunType)
 Status = Literal["pending", "verifying", "committed", "rejected", "abandoned"]
-STATUSES: tuple[str, ...] = ("pending", "verifying", "committed", "rejected", "abandoned")
+STATUSES: tuple[str, ...] = get_args(Status)
+Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
+STRICTNESSES: tuple[str, ...] = get_args(Strictness)
 TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
 Verdict = Literal["commit", "reject", "revise"]
 Severity = Literal["critical", "major", "minor"]

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wikigate.config import STRICTNESSES
 from wikigate.errors import UsageError
+from wikigate.models import STRICTNESSES
 from wikigate.present import outcome
 
 from .app import cli
