@@ -87,11 +87,11 @@ def test_every_finding_code_is_documented():
     assert codes and sorted(c for c in codes if f"`{c}`" not in documented) == []
 
 
-def readme_block(heading: str) -> str:
-    """The first ```sh block after ``heading`` in the README."""
+def readme_block(heading: str, lang: str = "sh") -> str:
+    """The first ```LANG block after ``heading`` in the README."""
     readme = (ROOT / "README.md").read_text()
     after = readme[readme.index(heading) :]
-    start = after.index("```sh\n") + len("```sh\n")
+    start = after.index(f"```{lang}\n") + len(f"```{lang}\n")
     return after[start : after.index("```", start)]
 
 

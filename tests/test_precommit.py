@@ -142,3 +142,35 @@ def test_hook_paths_never_import_anthropic_or_github(tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path / "w", capture_output=True, text=True
     )
     assert "LOADED []" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_readmes_pre_commit_config_works_as_printed(tmp_path, pre_commit_home, monkeypatch):
+    """The README's snippet (local hooks running the installed wikigate) blocks a bad quote."""
+    from test_docs import readme_block
+
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    monkeypatch.setenv(
+        "PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+    )
+    ws = Workspace.init(tmp_path / "wiki")
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/birds.txt", SOURCE)
+    run.finalize(verify=False)
+    ws.close()
+    root = tmp_path / "wiki"
+    (root / ".pre-commit-config.yaml").write_text(readme_block("## Gates at", "yaml"))
+    git(root, "add", ".pre-commit-config.yaml")
+    git(root, "commit", "-qm", "pre-commit config")
+    installed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=root, capture_output=True, text=True
+    )
+    assert installed.returncode == 0, installed.stderr
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"
+    proc = commit(
+        root, {"wiki/owls.md": page('raw/birds.txt — "Owls hunt all day."'), "wiki/index.md": index}
+    )
+    assert proc.returncode != 0
+    assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
+    good = page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
+    proc = commit(root, {"wiki/owls.md": good, "wiki/index.md": index})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
