@@ -17,7 +17,7 @@ from wikigate.models import Finding, Plan, verdict_for
 
 from .checks import CHECKS, Context
 from .judge import HeuristicJudge, Judge
-from .parallel import Workers
+from .parallel import Progress, Workers
 from .report import CheckResult, SummaryMetrics, VerificationReport
 from .wiki import PageCache, WikiTree
 
@@ -53,6 +53,7 @@ def verify_trees(
     only: frozenset[str] | None = None,
     scope: list[str] | None = None,
     heartbeat: Callable[[], None] | None = None,
+    progress: Progress | None = None,
 ) -> VerificationReport:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
@@ -60,7 +61,8 @@ def verify_trees(
     unless ``config`` is given: never the working tree's, never the change's own.
     ``only`` limits the checks by name (the hooks run just one or two); ``scope``
     limits per-page checks to these pages (e.g. the files pre-commit passes).
-    ``heartbeat`` is called between checks (finalize renews its claim there).
+    ``heartbeat`` is called between checks (finalize renews its claim there);
+    ``progress`` hears how far the long jobs are (a terminal's progress bar).
     """
     started = time.perf_counter()
     broken: Exception | None = None
@@ -71,7 +73,7 @@ def verify_trees(
     config = rules
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)
-    workers = Workers(repo)
+    workers = Workers(repo, progress=progress)
     checks: list[CheckResult] = []
     findings: list[Finding] = []
     exempt: list[str] = []

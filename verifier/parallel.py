@@ -27,6 +27,14 @@ from wikigate.gitrepo import repository
 T = TypeVar("T")
 R = TypeVar("R")
 
+# ``progress(label, done, total)``: how far a long job is (a terminal shows a bar)
+Progress = Callable[[str, int, int], None]
+LABELS = {  # the jobs worth a progress bar, by the task function's name
+    "parse_entries": "parsing pages",
+    "_locate_task": "reading sources",
+    "_mentions_task": "scanning pages",
+}
+
 
 def worker_count() -> int:
     value = os.environ.get("WIKIGATE_WORKERS", "").strip()
@@ -40,9 +48,12 @@ def worker_count() -> int:
 class Workers:
     """A process pool for one verification, started on first use."""
 
-    def __init__(self, repo: pygit2.Repository, count: int | None = None) -> None:
+    def __init__(
+        self, repo: pygit2.Repository, count: int | None = None, progress: Progress | None = None
+    ) -> None:
         self.repo = repo
         self.count = worker_count() if count is None else count
+        self.progress = progress
         self._pool: ProcessPoolExecutor | None = None
 
     @property
@@ -59,6 +70,17 @@ class Workers:
         ``fn`` must be a module-level function, so that workers can import it. If
         the pool breaks (a worker was killed), the rest is done in this process.
         """
+        label = LABELS.get(getattr(fn, "__name__", ""))
+        if self.progress is None or label is None or len(tasks) < 2:
+            yield from self._map(fn, tasks, parallel)
+            return
+        for done, result in enumerate(self._map(fn, tasks, parallel), 1):
+            self.progress(label, done, len(tasks))
+            yield result
+
+    def _map(
+        self, fn: Callable[[pygit2.Repository, T], R], tasks: list[T], parallel: bool
+    ) -> Iterator[R]:
         if not parallel:
             yield from (fn(self.repo, task) for task in tasks)
             return

@@ -13,6 +13,7 @@ import pygit2
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.default import cache_path
 from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
@@ -42,6 +43,7 @@ def verify_ref(
     *,
     strictness: str | None = None,
     lint: bool = False,
+    progress: Progress | None = None,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main)."""
     from .plan import read_plan
@@ -53,7 +55,9 @@ def verify_ref(
         ref = "HEAD"
     tip = resolve_commit(repo, ref)
     if lint:
-        return verify_trees(repo, tip, None, strictness=strictness, cache_path=cache_path(ws))
+        return verify_trees(
+            repo, tip, None, strictness=strictness, cache_path=cache_path(ws), progress=progress
+        )
     if base is not None:
         base_commit = resolve_commit(repo, base)
     else:
@@ -77,6 +81,7 @@ def verify_ref(
         strictness=strictness,
         cache_path=cache_path(ws),
         run_id=run_id,
+        progress=progress,
     )
 
 
@@ -151,13 +156,18 @@ class AnchorPlan:
         return bool(self.pages)
 
 
-def plan_anchor_fix(ws: Workspace, tree: pygit2.Tree, pages: list[str]) -> AnchorPlan:
+def plan_anchor_fix(
+    ws: Workspace, tree: pygit2.Tree, pages: list[str], progress: Progress | None = None
+) -> AnchorPlan:
     """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
     without staging anything: a caller with nothing to anchor opens no run."""
     wiki = WikiTree(ws.repo, tree, PageCache(None))
     results: list[AnchorFix] = []
     texts: dict[str, str] = {}
-    for path in pages or wiki.pages:
+    targets = pages or wiki.pages
+    for done, path in enumerate(targets, 1):
+        if progress is not None:
+            progress("anchoring pages", done, len(targets))
         if path not in wiki.entries:
             raise UsageError(f"{path}: no such page")
         page = wiki.page(path)
@@ -187,7 +197,12 @@ def plan_anchor_fix(ws: Workspace, tree: pygit2.Tree, pages: list[str]) -> Ancho
     return AnchorPlan(tree.id, results, texts)
 
 
-def anchor_fix(run: Run, pages: list[str], plan: AnchorPlan | None = None) -> list[AnchorFix]:
+def anchor_fix(
+    run: Run,
+    pages: list[str],
+    plan: AnchorPlan | None = None,
+    progress: Progress | None = None,
+) -> list[AnchorFix]:
     """Stage anchors for quote-only footnotes whose quote occurs exactly once.
 
     ``plan`` (from :func:`plan_anchor_fix`) is reused when it was made at the run's
@@ -196,20 +211,22 @@ def anchor_fix(run: Run, pages: list[str], plan: AnchorPlan | None = None) -> li
     """
     staged = run.staged_tree()
     if plan is None or plan.tree != staged.id:
-        plan = plan_anchor_fix(run.ws, staged, pages)
+        plan = plan_anchor_fix(run.ws, staged, pages, progress)
     for path, text in plan.pages.items():
         run.stage_write(path, text)
     return plan.fixes
 
 
-def anchor_fix_on_main(ws: Workspace, pages: list[str]) -> tuple[list[AnchorFix], Run | None]:
+def anchor_fix_on_main(
+    ws: Workspace, pages: list[str], progress: Progress | None = None
+) -> tuple[list[AnchorFix], Run | None]:
     """Work out the anchors at main and open a lint run holding them, only if there
     are any: with nothing to anchor, no run is opened and main does not move.
 
     Returns the fixes and the open run to finalize (None when nothing was staged).
     """
     main = ws.repo.references[MAIN].target
-    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages)
+    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress)
     if not plan.anchored:
         return plan.fixes, None
     run = ws.start_run("lint", "cli:anchor")

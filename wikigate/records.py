@@ -7,6 +7,7 @@ recovery (``sweep``) possible.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygit2
@@ -123,11 +124,16 @@ def parse_record(data: dict[str, object]) -> RunRecord | None:
 # ---------------------------------------------------------------- rebuild
 
 
-def rebuild(ws: Workspace, store: Store) -> int:
+def rebuild(
+    ws: Workspace, store: Store, progress: Callable[[str, int, int], None] | None = None
+) -> int:
     """Fill ``store`` from the notes and the open run branches."""
     repo = ws.repo
     latest: dict[str, RunRecord] = {}
-    for _annotated, data in gitrepo.iter_notes(repo):
+    notes = list(gitrepo.iter_notes(repo))
+    for done, (_annotated, data) in enumerate(notes, 1):
+        if progress is not None and (done % 100 == 0 or done == len(notes)):
+            progress("reading run records", done, len(notes))
         record = parse_record(data)
         if record is None:
             continue

@@ -163,7 +163,7 @@ class Workspace:
             return p if p.is_absolute() else self.root / p
         return self.git_dir / "wikigate" / "telemetry.db"
 
-    def rebuild_telemetry(self) -> int:
+    def rebuild_telemetry(self, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Re-fill the database from git notes and run branches; return runs indexed.
 
         In place, in one transaction: processes that have it open keep working.
@@ -185,7 +185,7 @@ class Workspace:
                     side.rename(Path(f"{moved}{suffix}"))
             store = Store(path)
         self._store = store
-        return records.rebuild(self, store)
+        return records.rebuild(self, store, progress)
 
     @property
     def verifier(self) -> Verifier:

@@ -8,6 +8,7 @@ import click
 
 from wikigate.workspace import Workspace
 
+from . import progress
 from .app import cli
 from .base import open_workspace
 
@@ -81,6 +82,7 @@ def telemetry() -> None:
 def telemetry_rebuild(ctx: click.Context) -> None:
     """Re-fill the database from the git notes and run branches."""
     ws = Workspace.open(ctx.find_root().obj["repo"])
-    count = ws.rebuild_telemetry()
+    with progress.bar() as shown:
+        count = ws.rebuild_telemetry(shown)
     click.echo(f"rebuilt {ws.telemetry_path()} with {count} runs")
     ws.close()

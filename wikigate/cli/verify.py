@@ -12,6 +12,7 @@ from wikigate.errors import UsageError
 from wikigate.models import STRICTNESSES
 from wikigate.present import outcome
 
+from . import progress
 from .app import cli
 
 if TYPE_CHECKING:
@@ -76,9 +77,15 @@ def verify_check(
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
     ws = open_workspace(ctx)
-    report = verify_ref(
-        ws, ref, base, strictness=strictness.upper() if strictness else None, lint=lint
-    )
+    with progress.bar(human_output=fmt == "text" and output is None) as shown:
+        report = verify_ref(
+            ws,
+            ref,
+            base,
+            strictness=strictness.upper() if strictness else None,
+            lint=lint,
+            progress=shown,
+        )
     color = output is None and fmt == "text" and sys.stdout.isatty()
     text = render(report, fmt, color=color)
     if output:
@@ -137,12 +144,14 @@ def anchor(
         return
     if run_id:  # stage into an open run: whatever it holds, it lands when finalized
         run = ws.run(run_id)
-        fixes = anchor_fix(run, list(args))
+        with progress.bar() as shown:
+            fixes = anchor_fix(run, list(args), progress=shown)
         _echo_fixes(fixes)
         anchored = any(f.status == "anchored" for f in fixes)
         click.echo(f"staged in {run_id}; finalize it to land" if anchored else "nothing to anchor")
         return
-    fixes, opened = anchor_fix_on_main(ws, list(args))
+    with progress.bar() as shown:
+        fixes, opened = anchor_fix_on_main(ws, list(args), progress=shown)
     _echo_fixes(fixes)
     if opened is None:  # no run was opened, main did not move
         click.echo("nothing to anchor")

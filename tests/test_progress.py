@@ -1,0 +1,83 @@
+"""Long commands show progress on a terminal, and nowhere else."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+
+import pytest
+
+from wikigate.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def wiki(tmp_path_factory):
+    ws = Workspace.init(tmp_path_factory.mktemp("progress") / "w")
+    run = ws.start_run("cascade", "cli:test")
+    index = "---\ntitle: Index\n---\n# Index\n\n" + "".join(f"- [[P{i}]]\n" for i in range(40))
+    run.stage_write("wiki/index.md", index)
+    for i in range(40):
+        run.stage_write(f"wiki/p{i}.md", f"---\ntitle: P{i}\n---\n# P{i}\n\nText.\n")
+    run.finalize(verify=False)
+    ws.close()
+    return ws.root
+
+
+def run_on_terminal(root, *args: str) -> tuple[int, str, str]:
+    """Run wikigate with stderr on a pseudo-terminal; return (code, stdout, terminal)."""
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["TERM"] = "xterm"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wikigate", "-C", str(root), *args],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env=env,
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = proc.stdout.read().decode() if proc.stdout else ""
+    proc.wait()
+    os.close(leader)
+    return proc.returncode, out, seen.decode(errors="replace")
+
+
+def test_verify_shows_progress_on_a_terminal(wiki):
+    code, out, terminal = run_on_terminal(wiki, "verify", "--all")
+    assert "parsing pages" in terminal
+    assert "REVISE: 0 critical, 40 major" in out and "parsing pages" not in out  # report clean
+
+
+def test_no_progress_in_pipes_ci_or_json(wiki):
+    piped = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(wiki), "verify", "--all"],
+        capture_output=True,
+        text=True,
+    )
+    assert piped.stderr == ""
+    _code, out, terminal = run_on_terminal(wiki, "verify", "--all", "--format", "json")
+    assert "parsing pages" not in terminal and out.lstrip().startswith("{")
+    env = {**os.environ, "CI": "true"}
+    ci = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(wiki), "verify", "--all"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert ci.stderr == ""
+
+
+def test_telemetry_rebuild_shows_progress_on_a_terminal(wiki):
+    code, out, terminal = run_on_terminal(wiki, "telemetry", "rebuild")
+    assert code == 0 and "rebuilt" in out
+    assert "reading run records" in terminal
