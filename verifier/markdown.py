@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -73,26 +72,34 @@ WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an in
 
 
 def _find(state: StateInline, needle: str, start: int) -> int:
-    """``state.src.find(needle, start)`` in O(log n), after one pass over the
-    source per needle: inline rules that rescan to the end of the paragraph from
-    every position make a page of ``[[[[…`` quadratic."""
+    """``state.src.find(needle, start)``, scanning at most one block of the source:
+    inline rules that rescan to the end of the paragraph from every position make a
+    page of ``[[[[…`` quadratic. Per source and needle, one pass records the first
+    occurrence from each block on (a list of len/BLOCK numbers, not of every hit)."""
     index: dict[tuple[int, str], tuple[str, list[int]]] = state.env.setdefault(_INDEX, {})
     src = state.src
     hit = index.get((id(src), needle))
     if hit is None or hit[0] is not src:  # kept alive in the index: its id is not reused
-        hit = index[(id(src), needle)] = (src, _positions(src, needle))
-    at = bisect_left(hit[1], start)
-    return hit[1][at] if at < len(hit[1]) else -1
+        hit = index[(id(src), needle)] = (src, _firsts(src, needle))
+    block = start // BLOCK + 1
+    found = src.find(needle, start, block * BLOCK + len(needle) - 1)
+    if found >= 0 or block >= len(hit[1]):
+        return found
+    return hit[1][block]
 
 
 _INDEX = "wikigate.find"
+BLOCK = 1024
 
 
-def _positions(src: str, needle: str) -> list[int]:
-    out, at = [], src.find(needle)
-    while at >= 0:
-        out.append(at)
-        at = src.find(needle, at + 1)
+def _firsts(src: str, needle: str) -> list[int]:
+    """For each block of the source, where ``needle`` first occurs from it on, or -1."""
+    blocks = -(-len(src) // BLOCK)
+    out = [-1] * blocks
+    after = -1
+    for k in range(blocks - 1, -1, -1):
+        found = src.find(needle, k * BLOCK, (k + 1) * BLOCK + len(needle) - 1)
+        after = out[k] = found if found >= 0 else after
     return out
 
 
