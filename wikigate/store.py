@@ -1,7 +1,12 @@
 """Telemetry: the queryable SQLite index of runs, findings and overrides.
 
 Git notes under ``refs/notes/wikigate`` are the durable record; this database
-can always be rebuilt from them (``wikigate telemetry rebuild``).
+can always be rebuilt from them (``wikigate telemetry rebuild``).  Reads and writes
+go through sqlite-utils; transactions are ``BEGIN IMMEDIATE`` (take the write lock
+before reading what will change), which sqlite-utils' own ``atomic()`` nests in.
+
+(The verifier's cache, verifier/wiki.py, uses the stdlib ``sqlite3`` on purpose:
+it sits on the hook path, where every import counts, and stores opaque blobs.)
 """
 
 from __future__ import annotations
@@ -140,44 +145,44 @@ class Store:
         return list(self.db["overrides"].rows_where("run_id = ?", [run_id], order_by="id"))
 
     # ------------------------------------------------------------ writes
-    # All writes go through raw SQL inside ``immediate()``; sqlite-utils' own
-    # insert helpers commit on their own and would end our transaction early.
+    # Inside ``immediate()``: sqlite-utils (>= 4) nests its own transactions in
+    # savepoints, so its table helpers never end ours early.
+
+    def table(self, name: str) -> sqlite_utils.db.Table:
+        return self.db.table(name)
 
     def insert_run(self, row: dict[str, Any]) -> None:
-        cols = ", ".join(row)
-        marks = ", ".join("?" for _ in row)
-        self.db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", list(row.values()))
+        self.table("runs").insert(row)
 
     def update_run(self, run_id: str, /, **values: Any) -> None:
-        sets = ", ".join(f"{k} = ?" for k in values)
-        self.db.execute(f"UPDATE runs SET {sets} WHERE run_id = ?", [*values.values(), run_id])
+        self.table("runs").update(run_id, values)
 
     def apply_record(self, record: RunRecord) -> None:
         """Make the database say what ``record`` says (upsert run, replace findings)."""
-        row = record_to_row(record)
-        self.db.execute("DELETE FROM findings WHERE run_id = ?", [record.run_id])
-        if self.get(record.run_id) is None:
-            self.insert_run(row)
-        else:
-            row.pop("run_id")
-            self.update_run(record.run_id, **row)
-        for f in record.findings:
-            self.db.execute(
-                "INSERT INTO findings (run_id, loop, code, severity, path, line, message)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [record.run_id, f.loop, f.code, f.severity, f.path, f.line, f.message],
-            )
+        self.table("runs").upsert(record_to_row(record), pk="run_id")
+        self.table("findings").delete_where("run_id = ?", [record.run_id])
+        self.table("findings").insert_all(
+            {
+                "run_id": record.run_id,
+                "loop": f.loop,
+                "code": f.code,
+                "severity": f.severity,
+                "path": f.path,
+                "line": f.line,
+                "message": f.message,
+            }
+            for f in record.findings
+        )
         if record.override_actor:
-            self.db.execute("DELETE FROM overrides WHERE run_id = ?", [record.run_id])
-            self.db.execute(
-                "INSERT INTO overrides (run_id, actor, reason, source, at) VALUES (?, ?, ?, ?, ?)",
-                [
-                    record.run_id,
-                    record.override_actor,
-                    record.override_reason or "",
-                    record.override_source or "cli",
-                    record.override_at or record.recorded_at,
-                ],
+            self.table("overrides").delete_where("run_id = ?", [record.run_id])
+            self.table("overrides").insert(
+                {
+                    "run_id": record.run_id,
+                    "actor": record.override_actor,
+                    "reason": record.override_reason or "",
+                    "source": record.override_source or "cli",
+                    "at": record.override_at or record.recorded_at,
+                }
             )
 
 
