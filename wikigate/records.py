@@ -48,17 +48,7 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
     store = ws.store
     row = store.get(run_id)
     assert row is not None
-    findings = [
-        LoggedFinding(
-            loop=f["loop"],
-            code=f["code"],
-            severity=f["severity"],
-            path=f["path"],
-            line=f["line"],
-            message=f["message"],
-        )
-        for f in store.findings(run_id)
-    ]
+    findings = [LoggedFinding.model_validate(f) for f in store.findings(run_id)]
     overrides = store.overrides(run_id)
     last = overrides[-1] if overrides else None
     return RunRecord(

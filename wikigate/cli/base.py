@@ -61,12 +61,15 @@ def run_id_argument(
     return click.argument("run_id", metavar="RUN", help=help)
 
 
-def format_option(choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:
+def format_option(
+    choices: tuple[str, ...] = ("text", "json"),
+    help: str = "Output format.",  # noqa: A002
+) -> Callable[[F], F]:
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(choices),
         default="text",
         show_default=True,
-        help="Output format.",
+        help=help,
     )

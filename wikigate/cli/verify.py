@@ -11,15 +11,22 @@ import click
 from wikigate.errors import UsageError
 from wikigate.models import STRICTNESSES
 from wikigate.present import outcome
+from wikigate.verifier.reporters import FORMATS
 
 from . import progress
 from .app import cli
 
 if TYPE_CHECKING:
     from wikigate.api import AnchorFix
-from .base import DefaultCommand, DefaultGroup, open_workspace, run_id_argument
+from .base import (
+    DefaultCommand,
+    DefaultGroup,
+    format_option,
+    open_workspace,
+    run_id_argument,
+)
 
-REPORT_FORMATS = ("text", "json", "rdjson", "sarif")
+REPORT_FORMATS = FORMATS  # the one table of reporters (verifier/reporters)
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 
 
@@ -45,14 +52,7 @@ def verify() -> None:
     type=click.Choice(STRICTNESSES, case_sensitive=False),
     help="Preset of checks and severities (default: wikigate.toml's [verifier] strictness).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(REPORT_FORMATS),
-    default="text",
-    show_default=True,
-    help="Report format (rdjson: reviewdog, sarif: code scanning).",
-)
+@format_option(REPORT_FORMATS, "Report format (rdjson: reviewdog, sarif: code scanning).")
 @click.option(
     "--output",
     type=click.Path(dir_okay=False, writable=True),
