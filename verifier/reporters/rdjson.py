@@ -9,23 +9,29 @@ from ..report import VerificationReport
 SEVERITY = {"critical": "ERROR", "major": "WARNING", "minor": "INFO"}
 
 
-def render(report: VerificationReport, color: bool = False) -> str:
-    diagnostics = []
-    for f in report.findings:
-        d: dict[str, object] = {
-            "message": f.message + (f"\nhint: {f.hint}" if f.hint else ""),
-            "severity": SEVERITY[f.severity],
-            "code": {"value": f.code},
-            "location": {"path": f.path or "."},
-        }
-        if f.line:
-            d["location"] = {"path": f.path, "range": {"start": {"line": f.line}}}
-        diagnostics.append(d)
-    return json.dumps(
-        {
-            "source": {"name": "wikigate"},
-            "severity": "ERROR" if report.verdict == "reject" else "WARNING",
-            "diagnostics": diagnostics,
-        },
-        indent=2,
-    )
+class RdjsonReporter:
+    name = "rdjson"
+    description = "reviewdog's Diagnostic Format: pipe into reviewdog -f=rdjson"
+
+    def render(self, report: VerificationReport, *, color: bool = False) -> str:
+        diagnostics = []
+        for f in report.findings:
+            location: dict[str, object] = {"path": f.path or "."}  # "." : the whole run
+            if f.line is not None and f.line >= 1:
+                location["range"] = {"start": {"line": f.line}}
+            diagnostics.append(
+                {
+                    "message": f.message + (f"\nhint: {f.hint}" if f.hint else ""),
+                    "severity": SEVERITY[f.severity],
+                    "code": {"value": f.code},
+                    "location": location,
+                }
+            )
+        return json.dumps(
+            {
+                "source": {"name": "wikigate"},
+                "severity": "ERROR" if report.verdict == "reject" else "WARNING",
+                "diagnostics": diagnostics,
+            },
+            indent=2,
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from wikigate import __version__
 
@@ -12,37 +13,49 @@ LEVEL = {"critical": "error", "major": "warning", "minor": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def render(report: VerificationReport, color: bool = False) -> str:
-    rules = sorted({f.code for f in report.findings})
-    results = []
-    for f in report.findings:
-        location: dict[str, object] = {"artifactLocation": {"uri": f.path or "."}}
-        if f.line:
-            location["region"] = {"startLine": f.line}
-        results.append(
-            {
-                "ruleId": f.code,
-                "ruleIndex": rules.index(f.code),
-                "level": LEVEL[f.severity],
-                "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
-                "locations": [{"physicalLocation": location}],
-            }
-        )
-    doc = {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "wikigate",
-                        "version": __version__,
-                        "rules": [{"id": r, "shortDescription": {"text": r}} for r in rules],
-                    }
-                },
-                "results": results,
-                "properties": {"verdict": report.verdict, "strictness": report.strictness},
-            }
-        ],
-    }
-    return json.dumps(doc, indent=2)
+def artifact_uri(path: str | None) -> str:
+    """A repo-relative path as a relative URI reference (SARIF §3.10): each segment
+    percent-encoded as UTF-8, so spaces, ``#``, ``%``, ``:`` and non-ASCII letters survive.
+    A finding of the whole run has no path: it points at the repository root (code
+    scanning drops a result with no location)."""
+    return quote(path, safe="/") if path else "."
+
+
+class SarifReporter:
+    name = "sarif"
+    description = "SARIF 2.1.0, for GitHub code scanning (upload-sarif)"
+
+    def render(self, report: VerificationReport, *, color: bool = False) -> str:
+        rules = sorted({f.code for f in report.findings})
+        results = []
+        for f in report.findings:
+            location: dict[str, object] = {"artifactLocation": {"uri": artifact_uri(f.path)}}
+            if f.line is not None and f.line >= 1:
+                location["region"] = {"startLine": f.line}
+            results.append(
+                {
+                    "ruleId": f.code,
+                    "ruleIndex": rules.index(f.code),
+                    "level": LEVEL[f.severity],
+                    "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
+                    "locations": [{"physicalLocation": location}],
+                }
+            )
+        doc = {
+            "$schema": SCHEMA,
+            "version": "2.1.0",
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "wikigate",
+                            "version": __version__,
+                            "rules": [{"id": r, "shortDescription": {"text": r}} for r in rules],
+                        }
+                    },
+                    "results": results,
+                    "properties": {"verdict": report.verdict, "strictness": report.strictness},
+                }
+            ],
+        }
+        return json.dumps(doc, indent=2)
