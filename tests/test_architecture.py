@@ -18,6 +18,7 @@ FOLDERS = {
 # what the verifier may use of the engine's package: data models and reading git
 VERIFIER_MAY_USE = {
     "wikigate",
+    "wikigate.codes",
     "wikigate.config",
     "wikigate.errors",
     "wikigate.gitrepo",

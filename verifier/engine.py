@@ -12,6 +12,7 @@ from typing import Literal
 
 import pygit2
 
+from wikigate.codes import finding, severity_at
 from wikigate.config import Config, config_at
 from wikigate.models import Finding, Plan, verdict_for
 
@@ -145,7 +146,7 @@ def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
     out = []
     overrides = config.verifier.severity
     for f in found:
-        severity = overrides.get(f.code, f.severity)
+        severity = overrides.get(f.code, severity_at(f, level))
         if severity == "off":
             continue
         if level in PROMOTE_MINOR and severity == "minor":
@@ -159,11 +160,6 @@ def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
 def _error(where: str, e: Exception) -> Finding:
     frame = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
     at = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
-    return Finding(
-        code="verifier.error",
-        severity="critical",
-        path=None,
-        line=None,
-        message=f"check {where!r} failed: {type(e).__name__}: {e}{at}",
-        hint="a verifier bug or unreadable input; the change cannot land until it verifies",
+    return finding(
+        "verifier.error", None, None, f"check {where!r} failed: {type(e).__name__}: {e}{at}"
     )

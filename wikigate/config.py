@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .codes import CODES
 from .errors import ConfigError
 from .models import Strictness
 
@@ -60,6 +61,17 @@ class RunsSection(BaseModel):
 
 class VerifierSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("severity")
+    @classmethod
+    def _known_codes(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(CODES))
+        if unknown:
+            raise ValueError(
+                f"unknown finding code {', '.join(unknown)} (the codes are in docs/checks.md)"
+            )
+        return value
+
     strictness: Strictness = "SKEPTICAL"
     severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
     verify_on_push: bool | None = None  # legacy spelling of [server] verify_on_push

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pygit2
 
 from . import gitrepo, records, worktree
+from .codes import finding
 from .config import lease_seconds
 from .errors import RunError
 from .gitrepo import MAIN
@@ -250,11 +251,11 @@ def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
             verdict="reject",
             reasoning="the verifier failed; failing closed",
             per_page_findings=[
-                Finding(
-                    code="verifier.error",
-                    severity="critical",
-                    message=f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
-                    hint="this is a wikigate or verifier bug; the run cannot land until it verifies",
+                finding(
+                    "verifier.error",
+                    None,
+                    None,
+                    f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
                 )
             ],
         )

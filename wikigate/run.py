@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import pygit2
 
 from . import gitrepo, records
+from .codes import finding
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
-from .models import TERMINAL, Budget, Finding, Plan, RunMeta
+from .models import TERMINAL, Budget, Plan, RunMeta
 from .paths import area, normalize
 from .plan import op_text, read_meta, read_plan, trailers_for
 from .refs import RefTransaction, with_ref_lock
@@ -188,16 +189,7 @@ class Run:
             )
         from .finalize import abort
 
-        abort(
-            self,
-            Finding(
-                code="run.replace_failed",
-                severity="critical",
-                path=path,
-                message=problem,
-                hint="re-read the staged page and quote a unique span",
-            ),
-        )
+        abort(self, finding("run.replace_failed", path, None, problem))
         raise ReplaceFailed(f"run {self.run_id} rejected: {problem}")
 
     def stage_delete(self, path: str) -> pygit2.Oid:

@@ -4,32 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikigate.models import Finding, Severity
+from wikigate.codes import finding
+from wikigate.models import Finding
 
 from ..citation import Citation, NearMiss, quote_hash
 from ..markdown import ParsedPage
 from ..wiki import Located
 from .context import Context
-
-
-def _f(
-    code: str,
-    severity: Severity,
-    path: str | None,
-    line: int | None,
-    message: str,
-    hint: str | None = None,
-    claim: str | None = None,
-) -> Finding:
-    return Finding(
-        code=code,
-        severity=severity,
-        path=path,
-        line=line,
-        message=message,
-        hint=hint,
-        claim=claim,
-    )
 
 
 def parsed_definitions(page: ParsedPage) -> dict[str, tuple[int, Citation | str]]:
@@ -52,14 +33,13 @@ def duplicates(page: ParsedPage) -> list[Finding]:
             first[d.label] = d.line
             continue
         out.append(
-            _f(
+            finding(
                 "citation.syntax",
-                "critical",
                 page.path,
                 d.line,
                 f"[^{d.label}] is defined again; its first definition is on line "
                 f"{first[d.label]}, and only that one is checked",
-                "give each footnote its own label, or delete one of the definitions",
+                hint="give each footnote its own label, or delete one of the definitions",
             )
         )
     return out
@@ -87,16 +67,7 @@ def check_citations(ctx: Context) -> list[Finding]:
     for path in scope:
         error = ctx.tip.page_error(path)
         if error is not None:
-            findings.append(
-                _f(
-                    "page.unreadable",
-                    "critical",
-                    path,
-                    None,
-                    f"{path} {error}",
-                    "store pages as UTF-8 markdown text",
-                )
-            )
+            findings.append(finding("page.unreadable", path, None, f"{path} {error}"))
             continue
         page = ctx.tip.page(path)
         assert page is not None
@@ -115,38 +86,28 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
         out += duplicates(page)
     for label, line in page.undefined:
         out.append(
-            _f(
+            finding(
                 "citation.syntax",
-                "critical",
                 path,
                 line,
                 f"reference [^{label}] has no definition",
-                f'add a line "[^{label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
+                hint=f'add a line "[^{label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
             )
         )
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):
-            out.append(
-                _f(
-                    "citation.syntax",
-                    "critical",
-                    path,
-                    line,
-                    f"[^{label}]: {parsed}",
-                    'write [^ID]: SOURCE[, p.N] — "QUOTE" {@OFFSET sha256:HEX}',
-                )
-            )
+            out.append(finding("citation.syntax", path, line, f"[^{label}]: {parsed}"))
             continue
         ctx.metrics.citations += 1
         if label not in used:
             out.append(
-                _f(
+                finding(
                     "citation.syntax",
-                    "minor",
                     path,
                     line,
                     f"[^{label}] is defined but never referenced",
-                    "reference it from the claim it supports, or remove it",
+                    severity="minor",
+                    hint="reference it from the claim it supports, or remove it",
                 )
             )
         found = _check_source(ctx, path, line, label, parsed)
@@ -165,35 +126,30 @@ def _check_source(
     hits, acl = tree.find_source(c.source)
     if acl:
         return [
-            _f(
+            finding(
                 "citation.source_outside_raw",
-                "critical",
                 path,
                 line,
                 f"[^{label}]: {acl}",
-                "cite a file under raw/",
+                hint="cite a file under raw/",
             )
         ]
     if not hits:
         return [
-            _f(
+            finding(
                 "citation.source_missing",
-                "critical",
                 path,
                 line,
                 f"[^{label}]: source {c.source} does not exist",
-                "ingest the source into raw/ first, or fix the path",
             )
         ]
     if len(hits) > 1:
         return [
-            _f(
+            finding(
                 "citation.source_ambiguous",
-                "major",
                 path,
                 line,
                 f"[^{label}]: {c.source} names {len(hits)} files: {', '.join(hits)}",
-                "write the full path under raw/",
             )
         ]
     source = hits[0]
@@ -201,26 +157,24 @@ def _check_source(
     if entry.is_link or entry.is_submodule:
         kind = "a symlink" if entry.is_link else "a submodule"
         return [
-            _f(
+            finding(
                 "citation.source_outside_raw",
-                "critical",
                 path,
                 line,
                 f"[^{label}]: {source} is {kind}; it may point outside raw/",
-                "commit the source itself under raw/",
+                hint="commit the source itself under raw/",
             )
         ]
     digest = quote_hash(c.quote)
     if c.sha256 is not None and digest != c.sha256:
         return [
-            _f(
+            finding(
                 "citation.hash_mismatch",
-                "critical",
                 path,
                 line,
                 f"[^{label}]: sha256 of the quote is {digest[:12]}…, "
                 f"the footnote records {c.sha256[:12]}…",
-                f"run `wikigate anchor {source} QUOTE` for the correct tail",
+                hint=f"run `wikigate anchor {source} QUOTE` for the correct tail",
             )
         ]
     key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
@@ -247,13 +201,11 @@ def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             out += [
-                _f(
+                finding(
                     "citation.source_unreadable",
-                    "critical",
                     p.path,
                     p.line,
                     f"[^{p.label}]: {p.source} {error}",
-                    "cite a UTF-8 text, markdown or PDF source",
                 )
                 for p in group
             ]
@@ -277,23 +229,20 @@ def _quote_finding(ctx: Context, p: _Pending, where: Located | None) -> Finding 
         return _not_found(p, near)
     ctx.verified_quotes[(p.path, label)] = c.quote
     if c.offset is None:
-        severity: Severity = "critical" if ctx.strictness == "PARANOID" else "major"
-        return _f(
+        return finding(
             "citation.anchor_missing",
-            severity,
             p.path,
             p.line,
             f"[^{label}]: the quote is in {source} (offset {found}, line {line}) but has no anchor",
-            f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
+            hint=f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
         )
-    return _f(
+    return finding(
         "citation.anchor_mismatch",
-        "critical",
         p.path,
         p.line,
         f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
         f"the quote is at offset {found}, line {line}",
-        f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
+        hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
     )
 
 
@@ -319,7 +268,7 @@ def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
     if near is not None:
         message += f"; it matches after {near.fold} at offset {near.offset}, line {near.line}"
         hint = f"{NEAR_MISS_HINTS[near.fold]}: copy the quote from the source, verbatim"
-    return _f("citation.quote_not_found", "critical", p.path, p.line, message, hint)
+    return finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
 
 
 def _clip(text: str, width: int = 60) -> str:
@@ -338,14 +287,12 @@ def check_semantic(ctx: Context) -> list[Finding]:
                 continue
             for conflict in ctx.judge.judge(ref.claim, quote):
                 out.append(
-                    _f(
+                    finding(
                         "citation.semantic_conflict",
-                        "major",
                         path,
                         ref.line,
                         f"[^{ref.label}] may not support the claim ({ctx.judge.name} "
                         f"judge): {conflict.describe()}",
-                        "state only what the quote says, or cite a quote that says it",
                         claim=ref.claim,
                     )
                 )

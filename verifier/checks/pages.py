@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from wikigate.codes import finding
 from wikigate.models import Finding
 
 from ..links import STRUCTURAL
 from ..markdown import slugify
 from ..wiki import WikiTree
-from .citations import _f
 from .context import Context
 
 # a `[frontmatter.required]` type → the YAML types that satisfy it (markdown.yaml_type)
@@ -33,16 +33,7 @@ def check_pages(ctx: Context) -> list[Finding]:
         if page is None:
             continue  # unreadable: reported by the citations check
         if page.frontmatter_error:
-            out.append(
-                _f(
-                    "page.frontmatter",
-                    "major",
-                    path,
-                    1,
-                    page.frontmatter_error,
-                    "front matter is a YAML mapping between --- lines",
-                )
-            )
+            out.append(finding("page.frontmatter", path, 1, page.frontmatter_error))
         fields = page.fields or {}
         for name, kind in required.items():
             if path in STRUCTURAL:
@@ -50,46 +41,32 @@ def check_pages(ctx: Context) -> list[Finding]:
             accepted = TYPES[kind]
             if name not in fields:
                 out.append(
-                    _f(
+                    finding(
                         "page.frontmatter",
-                        "major",
                         path,
                         1,
                         f"front matter lacks the required field {name!r} ({kind})",
-                        f"add `{name}:` to the front matter",
+                        hint=f"add `{name}:` to the front matter",
                     )
                 )
             elif accepted is not None and fields[name] not in accepted:
                 out.append(
-                    _f(
+                    finding(
                         "page.frontmatter",
-                        "major",
                         path,
                         1,
                         f"front matter field {name!r} should be {kind}, not {fields[name]}",
-                        None,
                     )
                 )
         if not page.title:
-            out.append(
-                _f(
-                    "page.no_title",
-                    "major",
-                    path,
-                    1,
-                    "the page has no title",
-                    "add `title:` to the front matter or a first-level heading",
-                )
-            )
+            out.append(finding("page.no_title", path, 1, "the page has no title"))
         if path not in STRUCTURAL and not page.refs:
             out.append(
-                _f(
+                finding(
                     "page.uncited",
-                    "major",
                     path,
                     None,
                     "the page cites no source; every claim needs a citation",
-                    'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
                 )
             )
     return out
@@ -140,28 +117,17 @@ def check_links(ctx: Context) -> list[Finding]:
         page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0
         for line, message in problems:
-            out.append(
-                _f(
-                    "link.broken",
-                    "major",
-                    path,
-                    line,
-                    message,
-                    "link an existing page by file name, title or alias",
-                )
-            )
+            out.append(finding("link.broken", path, line, message))
     orphans_now = graph.orphans()
     orphans_before = base_graph.orphans() if base_graph is not None else set()
     for path in sorted(orphans_now):
         if ctx.lint or path in scope or path not in orphans_before:
             out.append(
-                _f(
+                finding(
                     "page.orphan",
-                    "major",
                     path,
                     None,
                     "no chain of links from wiki/index.md reaches this page",
-                    "link it from wiki/index.md or a page linked from there",
                 )
             )
     return out

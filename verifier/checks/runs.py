@@ -5,10 +5,11 @@ from __future__ import annotations
 import collections
 import re
 
-from wikigate.models import Finding, Severity
+from wikigate.codes import finding
+from wikigate.models import Finding
 
 from ..wiki import SourceError, WikiTree
-from .citations import _f, parsed_definitions
+from .citations import parsed_definitions
 from .context import Context
 
 STOPWORDS = frozenset(
@@ -93,13 +94,8 @@ def check_paths(ctx: Context) -> list[Finding]:
         head = path.split("/", 1)[0]
         if head not in ("wiki", "raw") or "/" not in path:
             out.append(
-                _f(
-                    "run.path_acl",
-                    "critical",
-                    path,
-                    None,
-                    f"the run changes {path}, outside wiki/ and raw/",
-                    "runs may only write wiki pages (and new raw sources when ingesting)",
+                finding(
+                    "run.path_acl", path, None, f"the run changes {path}, outside wiki/ and raw/"
                 )
             )
             continue
@@ -107,46 +103,41 @@ def check_paths(ctx: Context) -> list[Finding]:
             continue
         if path in base.entries and path in tip.entries:
             out.append(
-                _f(
+                finding(
                     "run.raw_write",
-                    "critical",
                     path,
                     None,
                     f"the run modifies the raw source {path}; raw sources are immutable",
-                    "add a new source file instead",
+                    hint="add a new source file instead",
                 )
             )
         elif path in base.entries:
             out.append(
-                _f(
+                finding(
                     "run.raw_write",
-                    "critical",
                     path,
                     None,
                     f"the run deletes or renames the raw source {path}",
-                    "raw sources are never removed by a run",
+                    hint="raw sources are never removed by a run",
                 )
             )
         elif ctx.plan is not None and ctx.run_type != "ingest":
             out.append(
-                _f(
+                finding(
                     "run.raw_write",
-                    "critical",
                     path,
                     None,
                     f"a {ctx.run_type} run adds the raw source {path}; only ingest runs may",
-                    "start an ingest run for new sources",
+                    hint="start an ingest run for new sources",
                 )
             )
         elif tip.entries[path].is_link or tip.entries[path].is_submodule:
             out.append(
-                _f(
+                finding(
                     "run.raw_write",
-                    "critical",
                     path,
                     None,
                     f"{path} is a symlink or submodule; raw sources must be files",
-                    None,
                 )
             )
     return out
@@ -183,13 +174,12 @@ def check_convergence(ctx: Context) -> list[Finding]:
         if path not in tip.entries:
             if ctx.run_type != "archive":
                 out.append(
-                    _f(
+                    finding(
                         "run.convergence",
-                        "critical",
                         path,
                         None,
                         f"the run deletes {path}, which holds {len(before)} cited claims",
-                        "only archive runs may delete pages with cited claims",
+                        hint="only archive runs may delete pages with cited claims",
                     )
                 )
             continue
@@ -198,14 +188,11 @@ def check_convergence(ctx: Context) -> list[Finding]:
             if any(k[0] == claim and k[1] == source for k in after):
                 continue
             out.append(
-                _f(
+                finding(
                     "run.convergence",
-                    "critical",
                     path,
                     line,
                     f"the cited claim {claim[:80]!r} ({source}) was removed or altered",
-                    "keep it unchanged inside a `::: disputed` block and add "
-                    "**Updated YYYY-MM-DD per SOURCE:** with the new claim",
                     claim=claim,
                 )
             )
@@ -245,7 +232,6 @@ def check_coverage(ctx: Context) -> list[Finding]:
     ]
     if not new_sources:
         return []
-    severity: Severity = "major" if ctx.strictness == "BOLD" else "minor"
     terms: set[str] = set()
     for source in new_sources:
         try:
@@ -260,13 +246,11 @@ def check_coverage(ctx: Context) -> list[Finding]:
     for path, hits in sorted(ctx.tip.mentions(untouched, sorted(terms)).items()):
         if len(hits) >= 2:
             out.append(
-                _f(
+                finding(
                     "run.coverage",
-                    severity,
                     path,
                     None,
                     f"mentions {', '.join(hits[:5])} from the new source but was not updated",
-                    "review the page against the new source",
                 )
             )
     return out
@@ -280,13 +264,11 @@ def check_budget(ctx: Context) -> list[Finding]:
         return []
     if usage.is_empty():
         return [
-            _f(
+            finding(
                 "run.budget",
-                "critical",
                 None,
                 None,
                 "the run declares a budget but the writer attested no usage",
-                "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`",
             )
         ]
     out = []
@@ -294,13 +276,12 @@ def check_budget(ctx: Context) -> list[Finding]:
         cap, used = getattr(budget, name), getattr(usage, name)
         if cap is not None and used is not None and used > cap:
             out.append(
-                _f(
+                finding(
                     "run.budget",
-                    "critical",
                     None,
                     None,
                     f"{name.replace('_', ' ')}: used {used:g}, budget {cap:g}",
-                    "the run overspent its declared budget",
+                    hint="the run overspent its declared budget",
                 )
             )
     return out

@@ -1,0 +1,227 @@
+"""Every finding code, in one table: its default severity, what it means, the hint
+for the fix, and how the strictness presets change it.
+
+Checks build findings with :func:`finding`; the engine applies the presets
+(:func:`severity_at`); ``[verifier.severity]`` in wikigate.toml may name only
+codes in this table; docs/checks.md's table is this table (tests/test_docs.py).
+A new check, the LLM judge and the GitHub bot add their codes here.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .models import Finding, Severity
+
+
+class Code(NamedTuple):
+    code: str
+    severity: Severity
+    what: str  # one line for docs/checks.md
+    hint: str | None = None  # the fix, unless a finding says something more precise
+    presets: tuple[tuple[str, Severity], ...] = ()  # strictness → severity
+    also: Severity | None = None  # a second severity some findings of this code carry
+
+
+HINT_DEFINITION = 'write [^ID]: SOURCE[, p.N] — "QUOTE" {@OFFSET sha256:HEX}'
+
+TABLE: tuple[Code, ...] = (
+    Code(
+        "citation.syntax",
+        "critical",
+        "an unparseable definition (including a PAGE or OFFSET that is not ASCII digits, or a "
+        "quote with a lone surrogate), a second definition of the same label (only the first "
+        "is checked), or a reference without definition (critical); a definition never "
+        "referenced (minor)",
+        HINT_DEFINITION,
+        also="minor",
+    ),
+    Code(
+        "citation.source_missing",
+        "critical",
+        "the cited source does not exist",
+        "ingest the source into raw/ first, or fix the path",
+    ),
+    Code(
+        "citation.source_outside_raw",
+        "critical",
+        "the path escapes `raw/`, or is a symlink or submodule",
+        "cite a file committed under raw/",
+    ),
+    Code(
+        "citation.source_ambiguous",
+        "major",
+        "a bare file name matches several files under `raw/`",
+        "write the full path under raw/",
+    ),
+    Code(
+        "citation.source_unreadable",
+        "critical",
+        "the source is empty, binary, not UTF-8, over 50 MB, or an unreadable PDF / missing "
+        "PDF page",
+        "cite a UTF-8 text, markdown or PDF source",
+    ),
+    Code(
+        "citation.quote_not_found",
+        "critical",
+        "the quote does not occur verbatim in the source; the message says where it would "
+        "match after Unicode normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case or "
+        "collapsing whitespace, if it would",
+        "quote the source verbatim; paraphrases and invented quotes are rejected",
+    ),
+    Code(
+        "citation.anchor_mismatch",
+        "critical",
+        "the text at OFFSET is not the quote; the message says where the quote really is",
+    ),
+    Code(
+        "citation.hash_mismatch",
+        "critical",
+        "the SHA-256 of the quote differs from the recorded one",
+    ),
+    Code(
+        "citation.anchor_missing",
+        "major",
+        "the quote is found verbatim but has no anchor",
+        presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.semantic_conflict",
+        "major",
+        "the judge sees a conflict between claim and quote (see below)",
+        "state only what the quote says, or cite a quote that says it",
+    ),
+    Code(
+        "page.unreadable",
+        "critical",
+        "a page is not UTF-8 text, binary, a symlink, a submodule, over 5 MB, or makes the "
+        "parser fail (that page alone)",
+        "store pages as UTF-8 markdown text",
+    ),
+    Code(
+        "page.frontmatter",
+        "major",
+        "front matter is not a YAML mapping (or cannot be read), its `title` is a list or "
+        "mapping, or it lacks a required field / has the wrong type",
+        "front matter is a YAML mapping between --- lines",
+    ),
+    Code(
+        "page.no_title",
+        "major",
+        "neither front-matter `title` nor a first H1",
+        "add `title:` to the front matter or a first-level heading",
+    ),
+    Code(
+        "page.uncited",
+        "major",
+        "a non-structural page cites nothing",
+        'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
+    ),
+    Code(
+        "link.broken",
+        "major",
+        "a link or heading anchor resolves to nothing",
+        "link an existing page by file name, title or alias",
+    ),
+    Code(
+        "page.orphan",
+        "major",
+        "not reachable from `wiki/index.md` (`index.md` and `log.md` are structural)",
+        "link it from wiki/index.md or a page linked from there",
+    ),
+    Code(
+        "run.path_acl",
+        "critical",
+        "the run changes paths outside `wiki/` and `raw/`",
+        "runs may only write wiki pages (and new raw sources when ingesting)",
+    ),
+    Code(
+        "run.raw_write",
+        "critical",
+        "the run modifies, deletes or renames a raw source, or adds one outside an ingest run",
+        "raw sources are immutable: add a new source file in an ingest run",
+    ),
+    Code(
+        "run.convergence",
+        "critical",
+        "a cited claim on main was removed or altered; a page with cited claims was deleted "
+        "outside an archive run",
+        "keep it unchanged inside a `::: disputed` block and add "
+        "**Updated YYYY-MM-DD per SOURCE:** with the new claim",
+    ),
+    Code(
+        "run.coverage",
+        "minor",
+        "a page mentions the new source's key terms but was not touched",
+        "review the page against the new source",
+        presets=(("BOLD", "major"),),
+    ),
+    Code(
+        "run.budget",
+        "critical",
+        "attested usage exceeds the declared budget, or a budget was declared and no usage "
+        "attested",
+        "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`",
+    ),
+    Code(
+        "run.replace_failed",
+        "critical",
+        "from the engine: `str_replace` matched zero or several times; the run was aborted",
+        "re-read the staged page and quote a unique span",
+    ),
+    Code(
+        "verifier.error",
+        "critical",
+        "any exception inside a check. Verification fails closed, always",
+        "a verifier bug or unreadable input; the change cannot land until it verifies",
+    ),
+)
+CODES: dict[str, Code] = {c.code: c for c in TABLE}
+
+
+def finding(
+    code: str,
+    path: str | None,
+    line: int | None,
+    message: str,
+    *,
+    hint: str | None = None,
+    severity: Severity | None = None,
+    claim: str | None = None,
+) -> Finding:
+    """A finding of a registered code: its default severity and hint unless given."""
+    entry = CODES[code]  # KeyError: register the code in TABLE first
+    if severity is not None and severity not in (entry.severity, entry.also):
+        raise ValueError(f"{code} is {entry.severity}, not {severity}")
+    return Finding(
+        code=code,
+        severity=severity or entry.severity,
+        path=path,
+        line=line,
+        message=message,
+        hint=hint if hint is not None else entry.hint,
+        claim=claim,
+    )
+
+
+def severity_at(f: Finding, strictness: str) -> Severity:
+    """The severity a finding has under a strictness preset (before config overrides)."""
+    entry = CODES.get(f.code)
+    if entry is None or f.severity != entry.severity:
+        return f.severity
+    return dict(entry.presets).get(strictness, f.severity)
+
+
+def markdown_table() -> str:
+    """docs/checks.md's table of codes."""
+    rows = ["| code | severity | what |", "|---|---|---|"]
+    for c in TABLE:
+        severity = c.severity + (f" / {c.also}" if c.also else "")
+        if c.presets:
+            severity += " (" + ", ".join(f"{s} under {p}" for p, s in c.presets) + ")"
+        rows.append(f"| `{c.code}` | {severity} | {c.what} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # python -m wikigate.codes: docs/checks.md's table
+    print(markdown_table())
