@@ -452,3 +452,24 @@ def test_rdjson_and_sarif_renderers(repo, base):
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 8}
     text = render(report, "text")
     assert text.splitlines()[0] == "wiki/cats.md" and text.splitlines()[-1].startswith("REJECT")
+
+
+def test_a_check_never_runs_on_missing_inputs(repo, base, monkeypatch):
+    """The semantic judge needs the quotes the citations check verified: when that check
+    fails, the judge does not run on empty data and says why; the change still fails."""
+    from wikigate.verifier import checks
+
+    def broken(ctx):
+        raise RuntimeError("boom")
+
+    table = [
+        c if c.name != "citations" else checks.Check(c.name, broken, c.presets, provides=c.provides)
+        for c in checks.CHECKS
+    ]
+    monkeypatch.setattr("wikigate.verifier.engine.CHECKS", table)
+    report = verify_trees(repo, base, None)
+    by_name = {c.name: c for c in report.checks}
+    assert by_name["citations"].status == "error"
+    assert by_name["semantic"].status == "skipped"
+    assert by_name["semantic"].reason == "needs verified_quotes, which no check provided"
+    assert report.verdict == "reject"

@@ -93,23 +93,39 @@ def verify_trees(
             cache=cache,
             scope=scope,
         )
-        for name, check, presets in CHECKS:
+        provided: dict[str, object] = {}
+        for check in CHECKS:
             if heartbeat is not None:
                 heartbeat()
             t0 = time.perf_counter()
-            if level not in presets or (only is not None and name not in only):
-                checks.append(CheckResult(name=name, status="skipped", duration_ms=0.0))
+            if level not in check.presets or (only is not None and check.name not in only):
+                checks.append(CheckResult(name=check.name, status="skipped", duration_ms=0.0))
                 continue
+            missing = [need for need in check.needs if need not in provided]
+            if missing:  # never run on missing data: the check it needs was skipped or failed
+                checks.append(
+                    CheckResult(
+                        name=check.name,
+                        status="skipped",
+                        duration_ms=0.0,
+                        reason=f"needs {', '.join(missing)}, which no check provided",
+                    )
+                )
+                continue
+            status: Literal["passed", "failed", "error"]
             try:
-                found = _adjust(check(ctx), level, config)
-                status: Literal["passed", "failed", "error"] = "failed" if found else "passed"
+                result = check.run(ctx, **{need: provided[need] for need in check.needs})
+                if check.provides is not None:
+                    result, provided[check.provides] = result
+                found = _adjust(result, level, config)
+                status = "failed" if found else "passed"
             except Exception as e:  # noqa: BLE001 - fail closed, always
-                found = [_error(name, e)]
+                found = [_error(check.name, e)]
                 status = "error"
             findings += found
             checks.append(
                 CheckResult(
-                    name=name,
+                    name=check.name,
                     status=status,
                     findings=len(found),
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),

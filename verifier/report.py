@@ -22,6 +22,9 @@ class CheckResult(BaseModel):
     status: Literal["passed", "failed", "error", "skipped"]
     duration_ms: float
     findings: int = 0
+    reason: str | None = Field(
+        default=None, description="why a check was skipped, if not by preset"
+    )
 
 
 class SummaryMetrics(BaseModel):

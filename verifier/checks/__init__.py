@@ -1,31 +1,49 @@
-"""The verifier's checks.  Each is ``check(ctx) -> list[Finding]``, registered in CHECKS.
+"""The verifier's checks, registered in CHECKS with the presets that run them.
 
-A new check goes in one of these modules (per claim, per page, per run) and
-gets a line in CHECKS; the engine times it and turns any exception into a
-critical ``verifier.error``.
+A new check goes in one of these modules (per claim, per page, per run) and gets
+a line in CHECKS, saying what it needs from earlier checks and what it provides;
+its findings' codes go in wikigate/codes.py.  The engine times each check, passes
+it its needs, and turns any exception into a critical ``verifier.error``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-from wikigate.models import Finding
+from dataclasses import dataclass
+from typing import Any
 
 from . import citations, pages, runs
 from .context import Context
 
-Check = Callable[[Context], list[Finding]]
 
-# name, function, the presets that run it
-CHECKS: list[tuple[str, Check, frozenset[str]]] = [
-    ("citations", citations.check_citations, frozenset({"CALM", "SKEPTICAL", "PARANOID", "BOLD"})),
-    ("semantic", citations.check_semantic, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
-    ("pages", pages.check_pages, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
-    ("links", pages.check_links, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
-    ("paths", runs.check_paths, frozenset({"CALM", "SKEPTICAL", "PARANOID", "BOLD"})),
-    ("convergence", runs.check_convergence, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
-    ("coverage", runs.check_coverage, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
-    ("budget", runs.check_budget, frozenset({"SKEPTICAL", "PARANOID", "BOLD"})),
+@dataclass(frozen=True)
+class Check:
+    """A check: ``run(ctx, **needs)`` returns its findings, or ``(findings, value)``
+    when it ``provides`` a value that later checks name in their ``needs``.
+
+    The engine passes each need as a keyword argument; a check whose needs were not
+    provided (their check was skipped or failed) does not run on missing data.
+    """
+
+    name: str
+    run: Callable[..., Any]
+    presets: frozenset[str]
+    needs: tuple[str, ...] = ()
+    provides: str | None = None
+
+
+EVERY = frozenset({"CALM", "SKEPTICAL", "PARANOID", "BOLD"})
+THOROUGH = frozenset({"SKEPTICAL", "PARANOID", "BOLD"})  # not the hooks' quick CALM
+
+CHECKS: list[Check] = [
+    Check("citations", citations.check_citations, EVERY, provides="verified_quotes"),
+    Check("semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",)),
+    Check("pages", pages.check_pages, THOROUGH),
+    Check("links", pages.check_links, THOROUGH),
+    Check("paths", runs.check_paths, EVERY),
+    Check("convergence", runs.check_convergence, THOROUGH),
+    Check("coverage", runs.check_coverage, THOROUGH),
+    Check("budget", runs.check_budget, THOROUGH),
 ]
 
 __all__ = ["CHECKS", "Check", "Context"]

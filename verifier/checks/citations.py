@@ -57,7 +57,10 @@ class _Pending:
     key: str  # the anchor cache's key
 
 
-def check_citations(ctx: Context) -> list[Finding]:
+VerifiedQuotes = dict[tuple[str, str], str]  # (page, footnote label) → its verified quote
+
+
+def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
     findings: list[Finding] = []
     scope = ctx.pages_in_scope()
     ctx.tip.load(scope)
@@ -72,8 +75,9 @@ def check_citations(ctx: Context) -> list[Finding]:
         page = ctx.tip.page(path)
         assert page is not None
         findings += _check_page(ctx, page, pending)
-    findings += _check_quotes(ctx, pending)
-    return findings
+    verified: VerifiedQuotes = {}
+    findings += _check_quotes(ctx, pending, verified)
+    return findings, verified
 
 
 def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list[Finding]:
@@ -181,14 +185,14 @@ def _check_source(
     return _Pending(path, line, label, c, source, key)
 
 
-def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
+def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
     """Look the pending quotes up: in the cache of verified anchors, else in their
     sources, each source read once."""
     known = ctx.cache.verified_anchors([p.key for p in pending if p.citation.anchored])
     groups: dict[tuple[str, int | None], list[_Pending]] = {}
     for p in pending:
         if p.key in known:
-            ctx.verified_quotes[(p.path, p.label)] = p.citation.quote
+            verified[(p.path, p.label)] = p.citation.quote
         else:
             groups.setdefault((p.source, p.citation.page), []).append(p)
     ctx.metrics.anchors_verified += sum(1 for p in pending if p.key in known)
@@ -211,23 +215,25 @@ def _check_quotes(ctx: Context, pending: list[_Pending]) -> list[Finding]:
             ]
             continue
         for p, where in zip(group, located, strict=True):
-            found = _quote_finding(ctx, p, where)
+            found = _quote_finding(ctx, p, where, verified)
             if found is not None:
                 out.append(found)
     return out
 
 
-def _quote_finding(ctx: Context, p: _Pending, where: Located | None) -> Finding | None:
+def _quote_finding(
+    ctx: Context, p: _Pending, where: Located | None, verified: VerifiedQuotes
+) -> Finding | None:
     c, label, source = p.citation, p.label, p.source
     if where is None:  # the quote sits at its anchor
         ctx.metrics.anchors_verified += 1
         ctx.new_anchors.add(p.key)
-        ctx.verified_quotes[(p.path, label)] = c.quote
+        verified[(p.path, label)] = c.quote
         return None
     found, line, near = where
     if found < 0:
         return _not_found(p, near)
-    ctx.verified_quotes[(p.path, label)] = c.quote
+    verified[(p.path, label)] = c.quote
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
@@ -275,14 +281,15 @@ def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def check_semantic(ctx: Context) -> list[Finding]:
+def check_semantic(ctx: Context, verified_quotes: VerifiedQuotes) -> list[Finding]:
+    """The judge on every claim whose quote the citations check verified (its input)."""
     out: list[Finding] = []
     for path in ctx.pages_in_scope():
         page = ctx.tip.page(path)
         if page is None:
             continue
         for ref in page.refs:
-            quote = ctx.verified_quotes.get((path, ref.label))
+            quote = verified_quotes.get((path, ref.label))
             if quote is None or not ref.claim:
                 continue
             for conflict in ctx.judge.judge(ref.claim, quote):

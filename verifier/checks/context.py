@@ -27,7 +27,6 @@ class Context:
     config: Config
     judge: Judge
     metrics: SummaryMetrics = field(default_factory=SummaryMetrics)
-    verified_quotes: dict[tuple[str, str], str] = field(default_factory=dict)
     cache: PageCache = field(default_factory=lambda: PageCache(None))
     new_anchors: set[str] = field(default_factory=set)
     scope: list[str] | None = None  # restrict per-page checks to these pages
