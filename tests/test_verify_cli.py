@@ -71,6 +71,11 @@ def test_anchor_command(tmp_path):
     many = wg(demo, "anchor", "raw/gettysburg-address.txt", "nation")
     assert many.returncode == 1 and "occurs 5 times" in many.stderr
     assert wg(demo, "anchor", "only-one-arg").returncode == 2
+    # a quote that differs only in case or spacing: the error says where it nearly matches
+    case = wg(demo, "anchor", "gettysburg-address.txt", "A new birth of Freedom")
+    assert case.returncode == 1 and "matches after ignoring case at offset" in case.stderr
+    spaced = wg(demo, "anchor", "gettysburg-address.txt", "a new  birth of\nfreedom")
+    assert "matches after collapsing whitespace" in spaced.stderr
 
 
 def test_anchor_fix_opens_and_commits_a_run(tmp_path):

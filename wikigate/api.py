@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from wikigate.verifier.citation import format_tail
+from wikigate.verifier.citation import NearMisses, format_tail
 from wikigate.verifier.default import cache_path
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.parallel import Progress
@@ -126,7 +126,14 @@ def anchor_tail(
     found = occurrences(text, quote)
     if len(found) != 1:
         if not found:
-            raise WikigateError(f"the quote does not occur in {hits[0]}")
+            near = NearMisses(text).find(quote)
+            where = (
+                f"; it matches after {near.fold} at offset {near.offset}, line {near.line}: "
+                "copy the quote from the source, verbatim"
+                if near is not None
+                else ""
+            )
+            raise WikigateError(f"the quote does not occur in {hits[0]}{where}")
         where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
         raise WikigateError(
             f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
