@@ -23,8 +23,9 @@ import pytest
 from support.helpers import git, wikigate
 
 from wikigate import records
+from wikigate.claim import Claim
 from wikigate.errors import RunError
-from wikigate.finalize import Claim, _rebase, land
+from wikigate.finalize import _rebase, land
 from wikigate.gitrepo import MAIN
 from wikigate.store import VOLATILE, Store
 from wikigate.workspace import Workspace

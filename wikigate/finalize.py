@@ -13,29 +13,23 @@ stuck in ``verifying``.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import random
-import socket
-import time
 import traceback
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import pygit2
 
 from . import gitrepo, records, worktree
+from .claim import Claim, landing_turn, require_pending, turn_taken
 from .codes import finding
-from .config import lease_seconds
 from .errors import RunError
 from .gitrepo import MAIN
 from .models import MAX_LOOPS, Finding, LoggedFinding, Plan, RunRecord, VerifierVerdict
 from .records import MainMoved
 from .refs import process_lock, with_ref_lock
-from .runid import now_iso, parse_iso
+from .runid import now_iso
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
@@ -71,7 +65,7 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
     ws.sweep()
     if draft_only:
         row = run.refresh()
-        _require_pending(run, row)
+        require_pending(run, row)
         return FinalizeResult(
             run.run_id,
             "pending",
@@ -93,120 +87,14 @@ def _idle() -> None:
     pass
 
 
-def _require_pending(run: Run, row: dict[str, Any]) -> None:
-    if row["status"] == "verifying":
-        raise RunError(f"run {run.run_id} is being finalized by process {row['finalizer_pid']}")
-    if row["status"] != "pending":
-        raise RunError(f"run {run.run_id} is already {row['status']}; nothing to finalize")
-
-
-@dataclass
-class Claim:
-    """A finalizer's hold on a run: pending → verifying, with a lease.
-
-    ``renew`` pushes the lease on (cheaply: at most a write per third of it);
-    ``release`` puts a run that is still ``verifying`` by us back to pending,
-    whatever ended the finalize (an exception, a dirty working tree, Ctrl-C).
-    """
-
-    run: Run
-    loop: int
-    previous_loop: int
-    seconds: float
-    renewed: float = 0.0
-
-    @classmethod
-    def take(cls, run: Run) -> Claim:
-        store = run.ws.store
-        seconds = lease_seconds(run.ws.config)
-        with store.immediate():
-            row = run.refresh()
-            _require_pending(run, row)
-            previous = int(row["loop_count"])
-            loop = previous + 1 if row["verdict"] == "revise" else previous
-            store.update_run(
-                run.run_id,
-                status="verifying",
-                finalizer_pid=os.getpid(),
-                finalizer_host=socket.gethostname(),
-                loop_count=loop,
-                lease_until=_lease_end(seconds),
-            )
-        run.row["loop_count"] = loop
-        return cls(run, loop, previous, seconds, time.monotonic())
-
-    def renew(self) -> None:
-        if time.monotonic() - self.renewed < self.seconds / 3:
-            return
-        store = self.run.ws.store
-        with store.immediate():
-            store.db.execute(
-                "UPDATE runs SET lease_until = ? WHERE run_id = ? AND status = 'verifying' "
-                "AND finalizer_pid = ?",
-                [_lease_end(self.seconds), self.run.run_id, os.getpid()],
-            )
-        self.renewed = time.monotonic()
-
-    def release(self) -> None:
-        store = self.run.ws.store
-        with store.immediate():
-            store.db.execute(
-                "UPDATE runs SET status = 'pending', finalizer_pid = NULL, finalizer_host = NULL,"
-                " lease_until = NULL, loop_count = ? WHERE run_id = ? AND status = 'verifying'"
-                " AND finalizer_pid = ? AND finalizer_host = ?",
-                [self.previous_loop, self.run.run_id, os.getpid(), socket.gethostname()],
-            )
-
-
-def _lease_end(seconds: float) -> str:
-    return (parse_iso(now_iso()) + timedelta(seconds=seconds)).isoformat()
-
-
-def _turn_path(repo: pygit2.Repository) -> str:
-    folder = os.path.join(repo.path, "wikigate")
-    os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "landing.lock")
-
-
-def _turn_taken(repo: pygit2.Repository) -> bool:
-    """Is someone waiting or landing in turn?  Then racing them only wastes a verify."""
-    fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops the probe's lock
-    return False
-
-
-@contextmanager
-def _landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]:
-    """Wait for the landing turn (one finalizer at a time rebases, verifies and
-    lands), renewing the lease while waiting.  The kernel frees it if we die."""
-    fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if claim is not None:
-                    claim.renew()
-                time.sleep(0.01 + random.random() * 0.02)
-        yield
-    finally:
-        os.close(fd)
-
-
 def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> FinalizeResult:
     ws = run.ws
     loop = claim.loop
     plan = run.plan()
     with ExitStack() as turn:
         lost = 0
-        if _turn_taken(ws.repo):  # others are queued for main: join them, don't race
-            turn.enter_context(_landing_turn(ws.repo, claim))
+        if turn_taken(ws.repo):  # others are queued for main: join them, don't race
+            turn.enter_context(landing_turn(ws.repo, claim))
             lost = ws.config.runs.max_rebases + 1
             caught_up = _rebase_if_behind(run, plan, claim.loop)
             if isinstance(caught_up, FinalizeResult):
@@ -232,7 +120,7 @@ def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> Fi
                 return result
             lost += 1
             if lost == ws.config.runs.max_rebases + 1:  # stop racing: wait for our turn
-                turn.enter_context(_landing_turn(ws.repo, claim))
+                turn.enter_context(landing_turn(ws.repo, claim))
             rebased = _rebase(run, plan, verdict, loop)
             if isinstance(rebased, FinalizeResult):
                 return rebased
@@ -480,7 +368,7 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         while land(run, plan, None, loop, override=details) is None:
             lost += 1
             if lost == ws.config.runs.max_rebases + 1:
-                turn.enter_context(_landing_turn(ws.repo, None))
+                turn.enter_context(landing_turn(ws.repo, None))
             _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
             if new_tip is None:
                 raise RunError(
