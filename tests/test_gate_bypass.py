@@ -167,7 +167,7 @@ def test_server_caches_its_own_verdict_by_trees_and_rules(server):
 
 
 def test_server_verdict_cache_key_names_what_was_verified(tmp_path):
-    from wikigate.hooks.git_hooks import GateDB, VerdictKey
+    from wikigate.hooks.server import GateDB, VerdictKey
 
     cache = GateDB(tmp_path)
     a, b = "a" * 40, "b" * 40
@@ -291,11 +291,11 @@ def test_a_hook_with_nothing_to_do_loads_neither_pygit2_nor_pydantic():
     assert (git_hooks.MAIN, git_hooks.NOTES_REF) == (gitrepo.MAIN, gitrepo.NOTES_REF)
     code = (
         "import sys\n"
-        "from wikigate.hooks import git_hooks as h\n"
+        "from wikigate.hooks import local, server\n"
         f"line = '{'0' * 40} {'1' * 40} refs/heads/wikigate/runs/x'\n"
-        "assert h.pre_receive([], line) == 0\n"
-        "assert h.reference_transaction(['prepared'], line) == 0\n"
-        "assert h.reference_transaction(['committed'], line) == 0\n"
+        "assert server.pre_receive([], line) == 0\n"
+        "assert local.reference_transaction(['prepared'], line) == 0\n"
+        "assert local.reference_transaction(['committed'], line) == 0\n"
         "print(sorted(m for m in ('pygit2', 'pydantic', 'sqlite3') if m in sys.modules))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

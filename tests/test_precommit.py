@@ -131,7 +131,7 @@ def test_hook_paths_never_import_anthropic_or_github(tmp_path):
     code = (
         "import sys, runpy\n"
         "sys.argv = ['wikigate-citations', 'wiki/index.md']\n"
-        "from wikigate.hooks import precommit, git_hooks, install\n"
+        "from wikigate.hooks import precommit, git_hooks, install, local, server\n"
         "import wikigate.cli\n"
         "try:\n    precommit.citations_main(['wiki/index.md'])\nexcept SystemExit:\n    pass\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('anthropic', 'github'))\n"

@@ -1,0 +1,327 @@
+"""The server gate, ``pre-receive``: it trusts nothing a client sent.
+
+It verifies OLD → NEW itself under the rules of OLD's committed ``wikigate.toml``
+and caches its own verdicts in its git dir; pushed notes are stored, never read.
+Its settings, and who may override it, come from the server's own
+``BARE.git/wikigate.toml`` (docs/hooks.md).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no pygit2, no pydantic
+    import sqlite3
+
+    import pygit2
+
+    from wikigate.config import Config
+
+from .common import MAIN, ZERO
+from .common import err as _err
+from .common import null as _null
+
+OVERRIDE_OPTION = "wikigate-override"
+OVERRIDE_HINT = f'git push -o {OVERRIDE_OPTION}="why" ... (users in [server] override_users)'
+
+# ---------------------------------------------------------------- pre-receive (server)
+
+
+def pre_receive(argv: list[str], stdin: str) -> int:
+    """Accept main only as a fast-forward the server verified itself (or a recorded override).
+
+    Pushed notes travel and are stored like any other ref; they never decide.
+    """
+    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    mains = [(old, new) for old, new, ref in updates if ref == MAIN]
+    if not mains:
+        return 0  # run branches, notes and everything else pass freely
+    import pygit2
+
+    from wikigate.gitrepo import repository
+
+    repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
+    old, new = mains[0]
+    if _null(new):
+        _err("wikigate: main cannot be deleted on this server.")
+        return 1
+    _serialize_pushes(repo.path)
+    current = str(repo.references[MAIN].target) if MAIN in repo.references else ZERO
+    if current != old:
+        _err(
+            "wikigate: main moved while you were pushing (another push won).",
+            "  Fetch, rebase your run onto the new main, verify again, and push again.",
+        )
+        return 1
+    if not _null(old) and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
+        _err(
+            f"wikigate: main {old[:12]} → {new[:12]} is not a fast-forward.",
+            "  Rebase onto the server's main, verify again, and push again.",
+        )
+        return 1
+    if _null(old):
+        return 0  # creating main: the gate applies from the next update on
+    return _gate(repo, old, new)
+
+
+def _gate(repo: pygit2.Repository, old: str, new: str) -> int:
+    from wikigate.config import load_config, server_verifies
+
+    settings = load_config(Path(repo.path))  # the server's own file: no push can change it
+    override = _push_option(OVERRIDE_OPTION)
+    change = f"main {old[:12]} → {new[:12]}"
+    if not server_verifies(settings):
+        if override is None:
+            _err(
+                f"wikigate: refusing {change}: this server does not verify pushes "
+                "(verify_on_push = false in its wikigate.toml), and a note from a client "
+                "proves nothing.",
+                f"  Main moves here only by a recorded override: {OVERRIDE_HINT}",
+            )
+            return 1
+        return _override(repo, settings, old, new, override, "unverified")
+    verdict, lines = server_verdict(repo, old, new)
+    if verdict == "commit":
+        return 0
+    head = f"refusing {change}:" if override is None else f"{change}:"
+    _err(f"wikigate: {head} verification says {verdict}:", *("  " + ln for ln in lines))
+    if override is not None:
+        return _override(repo, settings, old, new, override, verdict)
+    _err(
+        "  Fix it in a run, verify, and push again; an override is recorded with: " + OVERRIDE_HINT
+    )
+    return 1
+
+
+def _push_option(name: str) -> str | None:
+    """The value of ``git push -o NAME=VALUE`` ("" for a bare ``-o NAME``), or None."""
+    try:
+        count = int(os.environ.get("GIT_PUSH_OPTION_COUNT") or 0)
+    except ValueError:
+        return None
+    for i in range(count):
+        key, sep, value = os.environ.get(f"GIT_PUSH_OPTION_{i}", "").partition("=")
+        if key == name:
+            return value if sep else ""
+    return None
+
+
+def _override(
+    repo: pygit2.Repository, settings: Config, old: str, new: str, reason: str, verdict: str
+) -> int:
+    names = settings.server.user_env
+    user = next((os.environ[n] for n in names if os.environ.get(n)), None)
+    if not reason.strip():
+        why = f'an override needs a reason: -o {OVERRIDE_OPTION}="why"'
+    elif user is None:
+        why = f"no pushing user: none of {', '.join(names) or '(no [server] user_env)'} is set"
+    elif user not in settings.server.override_users:
+        why = f"{user} is not in [server] override_users of this server"
+    else:
+        db = GateDB(Path(repo.path))
+        try:
+            db.record_override(user, reason, old, new, verdict)
+        finally:
+            db.close()
+        _err(f"wikigate: override by {user} recorded: main {old[:12]} → {new[:12]}: {reason}")
+        return 0
+    _err(f"wikigate: override refused: {why}.")
+    return 1
+
+
+# ---------------------------------------------------------------- the server's own verdicts
+
+
+class VerdictKey(NamedTuple):
+    """What a cached verdict was computed from: nothing a client can write."""
+
+    base_tree: str
+    tip_tree: str
+    version: str  # wikigate's version and a digest of the verifier's code
+    rules: str  # config_hash of the base commit's wikigate.toml
+    strictness: str
+
+
+def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, list[str]]:
+    """Verify OLD → NEW here, under OLD's committed rules: (verdict, blocking finding lines)."""
+    from wikigate.config import config_at, config_hash
+    from wikigate.gitrepo import commit_at
+
+    base, tip = commit_at(repo, old), commit_at(repo, new)
+    try:
+        rules: Config | None = config_at(repo, base)
+    except Exception:  # noqa: BLE001 - verify_trees reads it again and reports why, failing closed
+        rules = None
+    db = GateDB(Path(repo.path))
+    try:
+        key = None
+        if rules is not None:
+            key = VerdictKey(
+                str(base.tree.id),
+                str(tip.tree.id),
+                verifier_version(),
+                config_hash(rules),
+                rules.verifier.strictness,
+            )
+            cached = db.lookup(key)
+            if cached is not None:
+                return cached
+        from wikigate.verifier.engine import verify_trees  # not needed for a cache hit
+
+        from .precommit import BLOCKING, format_line
+
+        report = verify_trees(
+            repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
+        )
+        lines = [format_line(f) for f in report.findings if f.severity in BLOCKING]
+        if key is not None and not any(f.code == "verifier.error" for f in report.findings):
+            db.store(key, report.verdict, lines)  # an error may be transient: never cached
+        return report.verdict, lines
+    finally:
+        db.close()
+
+
+_VERSION: list[str] = []
+
+
+def verifier_version() -> str:
+    """wikigate's version and a digest of the code a verdict depends on."""
+    if not _VERSION:
+        from importlib.util import find_spec
+
+        from wikigate import config, models
+
+        spec = find_spec("wikigate.verifier")  # located, not imported
+        assert spec is not None and spec.submodule_search_locations is not None
+        files = sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py"))
+        digest = hashlib.sha256()
+        for path in [*files, Path(str(config.__file__)), Path(str(models.__file__))]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        _VERSION.append(f"{_installed_version()}+{digest.hexdigest()[:16]}")
+    return _VERSION[0]
+
+
+def _installed_version() -> str:
+    import wikigate
+
+    version = getattr(wikigate, "__version__", None)  # absent if a stray wikigate/ dir shadows
+    if version is None:
+        from importlib.metadata import version as dist_version
+
+        version = dist_version("wikigate")
+    return str(version)
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS verdicts (
+  base_tree TEXT NOT NULL, tip_tree TEXT NOT NULL, version TEXT NOT NULL,
+  rules TEXT NOT NULL, strictness TEXT NOT NULL,
+  verdict TEXT NOT NULL, findings TEXT NOT NULL, at TEXT NOT NULL,
+  PRIMARY KEY (base_tree, tip_tree, version, rules, strictness)
+);
+CREATE TABLE IF NOT EXISTS overrides (
+  id INTEGER PRIMARY KEY, user TEXT NOT NULL, reason TEXT NOT NULL,
+  old TEXT NOT NULL, new TEXT NOT NULL, verdict TEXT NOT NULL, at TEXT NOT NULL
+);
+"""
+KEEP_VERDICTS = 10_000
+
+
+class GateDB:
+    """``BARE.git/wikigate/gate.db``: the server's own verdicts and its recorded overrides.
+
+    It lives in the server's git dir, where no push reaches.
+    """
+
+    def __init__(self, git_dir: Path) -> None:
+        import sqlite3
+
+        folder = git_dir / "wikigate"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.db: sqlite3.Connection = sqlite3.connect(folder / "gate.db", timeout=30)
+        self.db.executescript(SCHEMA)
+
+    def lookup(self, key: VerdictKey) -> tuple[str, list[str]] | None:
+        row = self.db.execute(
+            "SELECT verdict, findings FROM verdicts WHERE base_tree = ? AND tip_tree = ? "
+            "AND version = ? AND rules = ? AND strictness = ?",
+            tuple(key),
+        ).fetchone()
+        return (str(row[0]), list(json.loads(row[1]))) if row else None
+
+    def store(self, key: VerdictKey, verdict: str, lines: list[str]) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key, verdict, json.dumps(lines), _now()),
+            )
+            self.db.execute(
+                "DELETE FROM verdicts WHERE rowid <= (SELECT max(rowid) FROM verdicts) - ?",
+                (KEEP_VERDICTS,),
+            )
+
+    def record_override(self, user: str, reason: str, old: str, new: str, verdict: str) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT INTO overrides (user, reason, old, new, verdict, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (user, reason, old, new, verdict, _now()),
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _now() -> str:
+    from wikigate.runid import now_iso
+
+    return now_iso()
+
+
+# ---------------------------------------------------------------- serialization
+
+
+def _serialize_pushes(git_dir: str) -> None:
+    """Hold a lock from now until receive-pack has updated the refs and exited.
+
+    Two racing pushes then see each other: the second one's pre-receive waits,
+    finds main moved, and tells the pusher to rebase.  A forked child keeps the
+    lock (flock is released by the kernel whatever happens) until our parent,
+    receive-pack, is gone.
+    """
+    receive_pack = int(os.environ.get("WIKIGATE_GIT_PID") or os.getppid())
+    fd = os.open(os.path.join(git_dir, "wikigate-receive.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                os.close(fd)
+                return
+            time.sleep(0.02)
+    if os.fork() == 0:  # child: detach from git's pipes, wait for receive-pack to exit
+        try:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for std in (0, 1, 2):
+                os.dup2(devnull, std)
+            os.closerange(3, fd)
+            os.closerange(fd + 1, 1024)
+            end = time.monotonic() + 120
+            while time.monotonic() < end:
+                try:
+                    os.kill(receive_pack, 0)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.02)
+        finally:
+            os._exit(0)
+    os.close(fd)
