@@ -417,3 +417,27 @@ def test_the_gates_rules_come_from_main_not_the_working_tree(tmp_path):
     with pytest.raises(RunError, match="only write under wiki/"):
         sneaky.stage_write("wikigate.toml", '[verifier]\nstrictness = "CALM"\n')
     ws.close()
+
+
+def test_runs_editing_different_parts_of_one_page_both_commit(ws):
+    """A rebase merges a page both sides changed, as git does: only overlapping edits conflict."""
+    lines = [f"Line {i}." for i in range(12)]
+    seed = ws.start_run("cascade", "cli:test")
+    seed.stage_write("wiki/a.md", "# A\n\n" + "\n".join(lines) + "\n")
+    assert seed.finalize().status == "committed"
+    top, bottom = (ws.start_run("cascade", "cli:test") for _ in range(2))
+    top.str_replace("wiki/a.md", "Line 1.", "Line one.")
+    bottom.str_replace("wiki/a.md", "Line 10.", "Line ten.")
+    assert top.finalize().status == "committed"
+    assert bottom.finalize().status == "committed"  # rebased onto top, merged
+    text = (ws.root / "wiki" / "a.md").read_text()
+    assert "Line one." in text and "Line ten." in text
+    clash = ws.start_run("cascade", "cli:test")
+    clash.str_replace("wiki/a.md", "Line one.", "Line uno.")
+    other = ws.start_run("cascade", "cli:test")
+    other.str_replace("wiki/a.md", "Line one.", "Line eins.")
+    assert clash.finalize().status == "committed"
+    result = other.finalize()
+    assert result.status == "rejected" and result.reason.startswith(
+        "conflict: main changed wiki/a.md"
+    )

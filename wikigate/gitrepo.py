@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping
+from typing import Literal
 
 import pygit2
 
@@ -95,7 +96,11 @@ def blob_at(repo: pygit2.Repository, oid: pygit2.Oid | str) -> pygit2.Blob:
 
 
 def tree_with(
-    repo: pygit2.Repository, tree: pygit2.Tree | None, path: str, blob: pygit2.Oid | None
+    repo: pygit2.Repository,
+    tree: pygit2.Tree | None,
+    path: str,
+    blob: pygit2.Oid | None,
+    mode: int = pygit2.GIT_FILEMODE_BLOB,
 ) -> pygit2.Oid:
     """Return the id of ``tree`` with ``path`` set to ``blob`` (or removed when None)."""
     head, _, rest = path.partition("/")
@@ -107,7 +112,7 @@ def tree_with(
             if entry.type_str != "tree":
                 raise GitError(f"{path}: {head} is a file, not a folder")
             sub = tree_at(repo, entry.id)
-        new_sub = tree_with(repo, sub, rest, blob)
+        new_sub = tree_with(repo, sub, rest, blob, mode)
         if len(tree_at(repo, new_sub)) == 0:
             if head in (tree or ()):
                 builder.remove(head)
@@ -117,7 +122,7 @@ def tree_with(
         if tree is not None and head in tree:
             builder.remove(head)
     else:
-        builder.insert(head, blob, pygit2.GIT_FILEMODE_BLOB)
+        builder.insert(head, blob, mode)
     return builder.write()
 
 
@@ -274,26 +279,71 @@ def iter_notes(repo: pygit2.Repository) -> Iterator[tuple[str, dict[str, object]
 # ---------------------------------------------------------------- rebase
 
 
+Entry = tuple[pygit2.Oid, int] | None  # (blob, file mode) at a path, or absent
+
+
 def rebase_commits(
     repo: pygit2.Repository, commits: list[pygit2.Commit], onto: pygit2.Commit
 ) -> tuple[pygit2.Oid | None, list[str]]:
     """Replay ``commits`` (oldest first) onto ``onto`` in memory.
 
+    Only the paths each commit changes are merged (a three-way merge of that file
+    when main changed it too), so the cost follows the run, not the wiki.
     Returns the new tip, or ``(None, conflicting_paths)``.
     """
+    empty = tree_at(repo, repo.TreeBuilder().write())
     parent = onto
     for commit in commits:
-        ancestor = commit.parents[0].tree if commit.parents else repo.TreeBuilder().write()
-        index = repo.merge_trees(ancestor, parent.tree, commit.tree)
-        if index.conflicts is not None:
-            paths = sorted({(o or t or a).path for a, o, t in index.conflicts if (o or t or a)})
-            return None, paths
-        tree = index.write_tree(repo)
+        before = commit.parents[0].tree if commit.parents else empty
+        tree = parent.tree
+        conflicts = []
+        for delta in before.diff_to_tree(commit.tree).deltas:
+            path = delta.new_file.path
+            ancestor, theirs, ours = (_entry(t, path) for t in (before, commit.tree, tree))
+            if ours == theirs:
+                continue
+            merged = theirs if ours == ancestor else _merge_file(repo, path, ancestor, ours, theirs)
+            if merged is False:
+                conflicts.append(path)
+                continue
+            blob, mode = merged if merged is not None else (None, 0)
+            tree = tree_at(repo, tree_with(repo, tree, path, blob, mode))
+        if conflicts:
+            return None, sorted(conflicts)
         oid = repo.create_commit(
-            None, commit.author, commit.committer, commit.message, tree, [parent.id]
+            None, commit.author, commit.committer, commit.message, tree.id, [parent.id]
         )
         parent = commit_at(repo, oid)
     return parent.id, []
+
+
+def _entry(tree: pygit2.Tree, path: str) -> Entry:
+    try:
+        obj = tree[path]
+    except KeyError:
+        return None
+    return (obj.id, obj.filemode) if obj.type_str == "blob" else None
+
+
+def _merge_file(
+    repo: pygit2.Repository, path: str, ancestor: Entry, ours: Entry, theirs: Entry
+) -> Entry | Literal[False]:
+    """A three-way merge of one file (as git merges it): its result, None when both
+    sides delete it, or False on a conflict."""
+
+    def alone(entry: Entry) -> pygit2.Tree:
+        if entry is None:
+            return tree_at(repo, repo.TreeBuilder().write())
+        return tree_at(repo, tree_with(repo, None, path, entry[0], entry[1]))
+
+    index = repo.merge_trees(alone(ancestor), alone(ours), alone(theirs))
+    if index.conflicts is not None:
+        return False
+    try:
+        merged = index[path]
+    except KeyError:
+        return None
+    return merged.id, int(merged.mode)
 
 
 # ---------------------------------------------------------------- working tree
