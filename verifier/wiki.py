@@ -1,66 +1,45 @@
-"""A read-only view of a wiki at one commit, read from git objects (no checkout).
+"""A wiki at one tree, read from git objects (no checkout): ``WikiTree``.
 
-Pages are parsed once per blob id and cached under ``.git/wikigate/``; a
-symlink in the tree is a blob with a link mode, never followed.
+It owns a tree's pages, parsed once per blob id through the cache (cache.py, its
+rows tagged with ``cache_version()``: what produced them), the link graph's
+place, finding and reading sources (sources.py), and the tasks it hands the
+workers (parallel.py): ``parse_entries``, ``_mentions_task`` and ``_locate_task``,
+module-level so that workers can import them. A symlink in the tree is an entry
+with a link mode (entries.py), never followed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
-import io
 import marshal
 import posixpath
-import sqlite3
 import sys
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import lru_cache, partial
+from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple, cast
 
 import pygit2
 
-from wikigate.gitrepo import blob_at, tree_at
-
-from .citation import Citation, NearMiss, NearMisses
+from .cache import CACHE_ERRORS, GRAPHS_KEPT, Cache, decode_page, encode_page
+from .entries import Entry, read_page, walk
+from .entries import mentions as scan_mentions
 from .links import LinkGraph
-from .markdown import Definition, Link, ParsedPage, Ref, parse_page
+from .markdown import Link, ParsedPage, parse_page
 from .parallel import Workers
+from .sources import Located, Quotes, SourceError, locate_in_source, read_source, source_key
 
-MAX_PAGE_BYTES = 5 * 1024 * 1024
-MAX_SOURCE_BYTES = 50 * 1024 * 1024
+__all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
+# names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
+__all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page", "parse_page"]
+
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
 CACHE_FORMAT = 9
 # what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
 PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
-# a damaged cache row is a cache miss
-CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
-GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
 PARALLEL_SCAN = 2000  # scan at least this many pages for words before starting workers
 PARALLEL_SOURCE_BYTES = 128 * 2**20  # read at least this much source before starting workers
-
-
-@dataclass(frozen=True)
-class Entry:
-    path: str
-    oid: str
-    mode: int
-
-    @property
-    def is_link(self) -> bool:
-        return self.mode == pygit2.GIT_FILEMODE_LINK
-
-    @property
-    def is_submodule(self) -> bool:
-        return self.mode == pygit2.GIT_FILEMODE_COMMIT
-
-
-class SourceError(Exception):
-    """A raw source cannot be read as text; the message says why."""
 
 
 @lru_cache(maxsize=1)
@@ -80,250 +59,11 @@ def _installed(name: str) -> str:
         return "none"
 
 
-class PageCache:
-    """Parsed pages by blob id, and verified anchors, in ``.git/wikigate/cache.db``.
-
-    Every row carries a tag of cache_version(): a row that another wikigate or
-    library version wrote is a miss, and the first open under a new version
-    deletes the old rows."""
+class PageCache(Cache):
+    """The verifier's cache, its rows tagged with cache_version(): what produced them."""
 
     def __init__(self, path: Path | None) -> None:
-        self.conn: sqlite3.Connection | None = None
-        self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
-        self.tag = ""
-        if path is None:
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            for table in (
-                "pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)",
-                "anchors (key TEXT PRIMARY KEY)",  # key: tag:source blob:page:offset:hash
-                "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
-                "meta (name TEXT PRIMARY KEY, value TEXT)",
-            ):
-                self.conn.execute(f"CREATE TABLE IF NOT EXISTS {table}")
-            self.tag = hashlib.sha256(cache_version().encode()).hexdigest()[:16]
-            self._drop_other_versions()
-        except (OSError, sqlite3.DatabaseError):
-            self.conn = None  # a cache is an optimisation: work without it
-
-    def _drop_other_versions(self) -> None:
-        """Once per version change: delete the rows that no longer answer."""
-        assert self.conn is not None
-        row = self.conn.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
-        if row is not None and row[0] == self.tag:
-            return
-        self.conn.execute("BEGIN")
-        self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
-        self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
-        self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
-            "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
-        )
-        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.tag,))
-        self.conn.execute("COMMIT")
-
-    def anchor_key(
-        self, source_blob: str, page: int | None, offset: int | None, digest: str
-    ) -> str:
-        """The anchors table's key of a quote at ``offset`` of a source (PDF page)."""
-        return f"{self.tag}:{source_blob}:{page}:{offset}:{digest}"
-
-    def _select(self, column: str, blobs: list[str]) -> list[tuple[str, bytes]]:
-        """(blob, column) rows for ``blobs`` of the current cache version."""
-        if self.conn is None or not blobs:
-            return []
-        rows: list[tuple[str, bytes]] = []
-        for i in range(0, len(blobs), 900):  # SQLite's bound-parameter limit
-            chunk = blobs[i : i + 900]
-            marks = ",".join("?" * len(chunk))
-            rows += self.conn.execute(
-                f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({marks})",
-                [self.tag, *chunk],
-            ).fetchall()
-        return rows
-
-    def pages(self, blobs: list[str]) -> dict[str, ParsedPage]:
-        try:
-            return {b: decode_page(d) for b, d in self._select("data", blobs)}
-        except CACHE_ERRORS:
-            return {}
-
-    def navs(self, blobs: list[str]) -> dict[str, ParsedPage]:
-        """Just title, aliases, headings and links: what link and orphan checks need."""
-        try:
-            return {b: decode_nav(n) for b, n in self._select("nav", blobs)}
-        except CACHE_ERRORS:
-            return {}
-
-    def store_pages(self, rows: list[tuple[str, bytes, bytes]]) -> None:
-        """Store (blob, data, nav) rows made by encode_page."""
-        if self.conn is None or not rows:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
-                [(b, self.tag, data, nav) for b, data, nav in rows],
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
-
-    def graph(self, tree: str) -> bytes | None:
-        """The stored link graph of a tree (LinkGraph.dumps), if any."""
-        if self.conn is None:
-            return None
-        try:
-            row = self.conn.execute(
-                "SELECT data FROM graphs WHERE tree = ? AND v = ?", (tree, self.tag)
-            ).fetchone()
-        except sqlite3.DatabaseError:
-            return None
-        return bytes(row[0]) if row else None
-
-    def store_graph(self, tree: str, data: bytes) -> None:
-        """Keep a tree's link graph, and the most recent GRAPHS_KEPT others."""
-        if self.conn is None:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.execute(
-                "INSERT OR REPLACE INTO graphs VALUES (?, ?, ?, ?)",
-                (tree, self.tag, data, time.time()),
-            )
-            self.conn.execute(
-                "DELETE FROM graphs WHERE tree NOT IN "
-                "(SELECT tree FROM graphs ORDER BY used DESC LIMIT ?)",
-                (GRAPHS_KEPT,),
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
-
-    def verified_anchors(self, keys: list[str]) -> set[str]:
-        """Which of these anchors (source blob, page, offset, quote hash) verified before."""
-        if self.conn is None or not keys:
-            return set()
-        found: set[str] = set()
-        try:
-            for i in range(0, len(keys), 900):
-                chunk = keys[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT key FROM anchors WHERE key IN ({marks})"
-                found.update(k for (k,) in self.conn.execute(query, chunk))
-        except sqlite3.DatabaseError:
-            return set()
-        return found
-
-    def store_anchors(self, keys: set[str]) -> None:
-        if self.conn is None or not keys:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(  # in key order: appends to the index instead of splitting it
-                "INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)]
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-
-
-def _tuples(items: list[Any]) -> tuple[tuple[Any, ...], ...]:
-    return tuple(map(tuple, items))
-
-
-def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
-    """A parsed page as the cache's (data, nav) rows.
-
-    marshal, not JSON: loading it is ~4x faster, and the cache is a local file
-    under .git/ that only this Python version (part of cache_version()) reads.
-    """
-    defs = tuple(
-        (d.label, d.line, d.tail, tuple(d.citation) if d.citation else None, d.error)
-        for d in p.definitions
-    )
-    links = _tuples(p.links)
-    data = (
-        p.path,
-        p.fields,
-        p.frontmatter_error,
-        p.title,
-        tuple(p.aliases),
-        tuple(p.headings),
-        _tuples(p.refs),
-        defs,
-        _tuples(p.undefined),
-        links,
-    )
-    nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
-    return marshal.dumps(data), marshal.dumps(nav)
-
-
-# tuple.__new__ builds a NamedTuple from a tuple in C, several times faster than Ref(*r)
-_ref = cast(Callable[[Any], Ref], partial(tuple.__new__, Ref))
-_link = cast(Callable[[Any], Link], partial(tuple.__new__, Link))
-_citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
-
-
-def decode_page(data: bytes) -> ParsedPage:
-    path, fields, fm_error, title, aliases, headings, refs, defs, undefined, links = marshal.loads(
-        data
-    )
-    return ParsedPage(
-        path=path,
-        fields=fields,
-        frontmatter_error=fm_error,
-        title=title,
-        aliases=list(aliases),
-        headings=list(headings),
-        refs=list(map(_ref, refs)),
-        definitions=[
-            Definition(label, line, tail, _citation(c) if c else None, error)
-            for label, line, tail, c, error in defs
-        ],
-        undefined=list(undefined),
-        links=list(map(_link, links)),
-    )
-
-
-def decode_nav(nav: bytes) -> ParsedPage:
-    """Just what link and orphan checks need: title, aliases, headings, links."""
-    path, title, aliases, headings, links = marshal.loads(nav)
-    return ParsedPage(
-        path=path,
-        title=title,
-        aliases=list(aliases),
-        headings=list(headings),
-        links=list(map(_link, links)),
-        partial=True,
-    )
-
-
-def read_page(repo: pygit2.Repository, entry: Entry) -> tuple[str | None, str | None]:
-    """A page's text, or why it cannot be a page."""
-    if entry.is_link:
-        return None, "is a symlink; pages must be regular files"
-    if entry.is_submodule:
-        return None, "is a submodule, not a page"
-    blob = blob_at(repo, entry.oid)
-    if blob.size > MAX_PAGE_BYTES:
-        return (
-            None,
-            f"is {blob.size / 1e6:.1f} MB; pages are limited to {MAX_PAGE_BYTES // 2**20} MB",
-        )
-    try:
-        text = str(memoryview(blob), "utf-8")
-    except UnicodeDecodeError as e:
-        return None, f"is not UTF-8 text (invalid byte at offset {e.start})"
-    if "\x00" in text:
-        return None, "is binary (holds NUL bytes), not a markdown page"
-    return text, None
+        super().__init__(path, cache_version)
 
 
 ParsedRow = tuple[Entry, bytes | None, bytes | None, str | None]
@@ -346,54 +86,6 @@ def parse_entries(repo: pygit2.Repository, entries: list[Entry]) -> list[ParsedR
     return out
 
 
-def read_source(repo: pygit2.Repository, entry: Entry, page: int | None) -> str:
-    """A raw source's text (of PDF page ``page``); SourceError says why it has none."""
-    blob = blob_at(repo, entry.oid)
-    if blob.size > MAX_SOURCE_BYTES:
-        raise SourceError(
-            f"is {blob.size / 2**20:.0f} MB; sources over "
-            f"{MAX_SOURCE_BYTES // 2**20} MB are not read"
-        )
-    if not blob.size:
-        raise SourceError("is empty")
-    data = memoryview(blob)
-    if bytes(data[:5]) == b"%PDF-" or entry.path.lower().endswith(".pdf"):
-        return _pdf_page(bytes(data), page)
-    try:
-        text = str(data, "utf-8")
-    except UnicodeDecodeError as e:
-        raise SourceError(f"is not UTF-8 text (invalid byte at offset {e.start})") from e
-    if "\x00" in text[:8192]:
-        raise SourceError("is binary (holds NUL bytes); cite text, markdown or PDF sources")
-    return text
-
-
-class Located(NamedTuple):
-    """Where a quote is that does not sit at its anchor."""
-
-    offset: int  # -1: nowhere in the source
-    line: int
-    near: NearMiss | None = None  # when nowhere: where it would match after a fold
-
-
-def locate_quotes(text: str, quotes: list[tuple[int | None, str]]) -> list[Located | None]:
-    """For each (offset, quote): None when the quote sits at offset, else where it is
-    (for a quote that is nowhere: where it nearly is, the source folded once)."""
-    out: list[Located | None] = []
-    near: NearMisses | None = None
-    for offset, quote in quotes:
-        if offset is not None and text[offset : offset + len(quote)] == quote:
-            out.append(None)
-            continue
-        found = text.find(quote)
-        if found >= 0:
-            out.append(Located(found, text.count("\n", 0, found) + 1))
-            continue
-        near = near or NearMisses(text)
-        out.append(Located(-1, 0, near.find(quote)))
-    return out
-
-
 class WikiTree:
     """Pages and raw sources at one tree."""
 
@@ -408,8 +100,7 @@ class WikiTree:
         self.tree = tree
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
-        self.entries: dict[str, Entry] = {}
-        self._walk(tree, "")
+        self.entries: dict[str, Entry] = walk(repo, tree)
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
@@ -417,14 +108,6 @@ class WikiTree:
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
         self._graph: LinkGraph | None = None
-
-    def _walk(self, tree: pygit2.Tree, prefix: str) -> None:
-        for entry in tree:
-            path = prefix + (entry.name or "")
-            if entry.type_str == "tree":
-                self._walk(tree_at(self.repo, entry.id), path + "/")
-            else:
-                self.entries[path] = Entry(path, str(entry.id), entry.filemode)
 
     # ------------------------------------------------------------ pages
 
@@ -571,15 +254,25 @@ class WikiTree:
         """For each (source, PDF page, [(offset, quote)]): why the source cannot be
         read, or for each quote None (it sits at offset) or where it is.
 
-        Sources are read once each, and not kept: on the workers when they are big.
+        Each source blob is read once (a PDF parsed once, whichever of its pages
+        are wanted), and not kept: on the workers when they are big.
         """
-        tasks = [(self.entries[path], page, quotes) for path, page, quotes in wanted]
-        sizes = [self._size(entry) for entry, _, _ in tasks]
+        by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
+        for i, (path, _, _) in enumerate(wanted):
+            by_source.setdefault(source_key(self.entries[path]), []).append(i)
+        groups = list(by_source.values())
+        tasks = [
+            (self.entries[wanted[ix[0]][0]], [(wanted[i][1], wanted[i][2]) for i in ix])
+            for ix in groups
+        ]
+        sizes = [self._size(entry) for entry, _ in tasks]
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
         parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
         done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
-        located = dict(zip(order, done, strict=True))
-        return [located[i] for i in range(len(tasks))]
+        located: dict[int, tuple[str | None, list[Located | None]]] = {}
+        for t, results in zip(order, done, strict=True):
+            located.update(zip(groups[t], results, strict=True))
+        return [located[i] for i in range(len(wanted))]
 
     def _size(self, entry: Entry) -> int:
         try:
@@ -588,49 +281,16 @@ class WikiTree:
             return 0
 
 
-QuoteTask = tuple[str, int | None, list[tuple[int | None, str]]]
+QuoteTask = tuple[str, int | None, Quotes]  # (source path, PDF page, quotes)
 
 
 def _mentions_task(
     repo: pygit2.Repository, task: tuple[list[Entry], tuple[str, ...]]
 ) -> list[tuple[str, list[str]]]:
-    entries, terms = task
-    encoded = [(t, t.encode()) for t in terms]
-    out = []
-    for entry in entries:
-        if entry.is_link or entry.is_submodule:
-            continue
-        blob = blob_at(repo, entry.oid)
-        if blob.size > MAX_PAGE_BYTES:
-            continue
-        lowered = bytes(memoryview(blob)).lower()
-        out.append((entry.path, [t for t, raw in encoded if raw in lowered]))
-    return out
+    return scan_mentions(repo, *task)
 
 
 def _locate_task(
-    repo: pygit2.Repository, task: tuple[Entry, int | None, list[tuple[int | None, str]]]
-) -> tuple[str | None, list[Located | None]]:
-    entry, page, quotes = task
-    try:
-        text = read_source(repo, entry, page)
-    except SourceError as e:
-        return str(e), []
-    return None, locate_quotes(text, quotes)
-
-
-def _pdf_page(data: bytes, page: int | None) -> str:
-    if page is None:
-        raise SourceError("is a PDF; the citation must name a page (SOURCE, p.N)")
-    try:
-        from pypdf import PdfReader
-        from pypdf.errors import PyPdfError
-
-        reader = PdfReader(io.BytesIO(data))
-        if page > len(reader.pages):
-            raise SourceError(f"has {len(reader.pages)} pages; p.{page} does not exist")
-        return reader.pages[page - 1].extract_text() or ""
-    except SourceError:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError) as e:
-        raise SourceError(f"is not a readable PDF ({type(e).__name__}: {e})") from e
+    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]]]
+) -> list[tuple[str | None, list[Located | None]]]:
+    return locate_in_source(repo, *task)

@@ -1,0 +1,252 @@
+"""The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
+
+SQLite tables of parsed pages (by blob id), link graphs (by tree id) and verified
+anchors, every row tagged with the version it was given (what produced it: see
+``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
+parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
+row cannot be decoded, the work is done again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sqlite3
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, cast
+
+from .citation import Citation
+from .markdown import Definition, Link, ParsedPage, Ref
+
+# a damaged cache row is a cache miss
+CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
+GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
+
+
+class Cache:
+    """Parsed pages by blob id, link graphs by tree id, and verified anchors, in
+    the SQLite file ``path`` (None: no file, this verification's memo only).
+
+    Every row carries a tag of ``version()``, what produced the rows: a row that
+    another version wrote is a miss, and the first open under a new version
+    deletes the old rows. ``version`` is called only when the file opens."""
+
+    def __init__(self, path: Path | None, version: Callable[[], str]) -> None:
+        self.conn: sqlite3.Connection | None = None
+        self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
+        self.tag = ""
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            for table in (
+                "pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)",
+                "anchors (key TEXT PRIMARY KEY)",  # key: tag:source blob:page:offset:hash
+                "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                "meta (name TEXT PRIMARY KEY, value TEXT)",
+            ):
+                self.conn.execute(f"CREATE TABLE IF NOT EXISTS {table}")
+            self.tag = hashlib.sha256(version().encode()).hexdigest()[:16]
+            self._drop_other_versions()
+        except (OSError, sqlite3.DatabaseError):
+            self.conn = None  # a cache is an optimisation: work without it
+
+    def _drop_other_versions(self) -> None:
+        """Once per version change: delete the rows that no longer answer."""
+        assert self.conn is not None
+        row = self.conn.execute("SELECT value FROM meta WHERE name = 'version'").fetchone()
+        if row is not None and row[0] == self.tag:
+            return
+        self.conn.execute("BEGIN")
+        self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
+            "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
+        )
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.tag,))
+        self.conn.execute("COMMIT")
+
+    def anchor_key(
+        self, source_blob: str, page: int | None, offset: int | None, digest: str
+    ) -> str:
+        """The anchors table's key of a quote at ``offset`` of a source (PDF page)."""
+        return f"{self.tag}:{source_blob}:{page}:{offset}:{digest}"
+
+    def _select(self, column: str, blobs: list[str]) -> list[tuple[str, bytes]]:
+        """(blob, column) rows for ``blobs`` of the current cache version."""
+        if self.conn is None or not blobs:
+            return []
+        rows: list[tuple[str, bytes]] = []
+        for i in range(0, len(blobs), 900):  # SQLite's bound-parameter limit
+            chunk = blobs[i : i + 900]
+            marks = ",".join("?" * len(chunk))
+            rows += self.conn.execute(
+                f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({marks})",
+                [self.tag, *chunk],
+            ).fetchall()
+        return rows
+
+    def pages(self, blobs: list[str]) -> dict[str, ParsedPage]:
+        try:
+            return {b: decode_page(d) for b, d in self._select("data", blobs)}
+        except CACHE_ERRORS:
+            return {}
+
+    def navs(self, blobs: list[str]) -> dict[str, ParsedPage]:
+        """Just title, aliases, headings and links: what link and orphan checks need."""
+        try:
+            return {b: decode_nav(n) for b, n in self._select("nav", blobs)}
+        except CACHE_ERRORS:
+            return {}
+
+    def store_pages(self, rows: list[tuple[str, bytes, bytes]]) -> None:
+        """Store (blob, data, nav) rows made by encode_page."""
+        if self.conn is None or not rows:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
+                [(b, self.tag, data, nav) for b, data, nav in rows],
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            pass
+
+    def graph(self, tree: str) -> bytes | None:
+        """The stored link graph of a tree (LinkGraph.dumps), if any."""
+        if self.conn is None:
+            return None
+        try:
+            row = self.conn.execute(
+                "SELECT data FROM graphs WHERE tree = ? AND v = ?", (tree, self.tag)
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return bytes(row[0]) if row else None
+
+    def store_graph(self, tree: str, data: bytes) -> None:
+        """Keep a tree's link graph, and the most recent GRAPHS_KEPT others."""
+        if self.conn is None:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.execute(
+                "INSERT OR REPLACE INTO graphs VALUES (?, ?, ?, ?)",
+                (tree, self.tag, data, time.time()),
+            )
+            self.conn.execute(
+                "DELETE FROM graphs WHERE tree NOT IN "
+                "(SELECT tree FROM graphs ORDER BY used DESC LIMIT ?)",
+                (GRAPHS_KEPT,),
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            pass
+
+    def verified_anchors(self, keys: list[str]) -> set[str]:
+        """Which of these anchors (source blob, page, offset, quote hash) verified before."""
+        if self.conn is None or not keys:
+            return set()
+        found: set[str] = set()
+        try:
+            for i in range(0, len(keys), 900):
+                chunk = keys[i : i + 900]
+                marks = ",".join("?" * len(chunk))
+                query = f"SELECT key FROM anchors WHERE key IN ({marks})"
+                found.update(k for (k,) in self.conn.execute(query, chunk))
+        except sqlite3.DatabaseError:
+            return set()
+        return found
+
+    def store_anchors(self, keys: set[str]) -> None:
+        if self.conn is None or not keys:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(  # in key order: appends to the index instead of splitting it
+                "INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)]
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            pass
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def _tuples(items: list[Any]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(map(tuple, items))
+
+
+def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
+    """A parsed page as the cache's (data, nav) rows.
+
+    marshal, not JSON: loading it is ~4x faster, and the cache is a local file
+    under .git/ that only this Python version (part of the rows' version) reads.
+    """
+    defs = tuple(
+        (d.label, d.line, d.tail, tuple(d.citation) if d.citation else None, d.error)
+        for d in p.definitions
+    )
+    links = _tuples(p.links)
+    data = (
+        p.path,
+        p.fields,
+        p.frontmatter_error,
+        p.title,
+        tuple(p.aliases),
+        tuple(p.headings),
+        _tuples(p.refs),
+        defs,
+        _tuples(p.undefined),
+        links,
+    )
+    nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
+    return marshal.dumps(data), marshal.dumps(nav)
+
+
+# tuple.__new__ builds a NamedTuple from a tuple in C, several times faster than Ref(*r)
+_ref = cast(Callable[[Any], Ref], partial(tuple.__new__, Ref))
+_link = cast(Callable[[Any], Link], partial(tuple.__new__, Link))
+_citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
+
+
+def decode_page(data: bytes) -> ParsedPage:
+    path, fields, fm_error, title, aliases, headings, refs, defs, undefined, links = marshal.loads(
+        data
+    )
+    return ParsedPage(
+        path=path,
+        fields=fields,
+        frontmatter_error=fm_error,
+        title=title,
+        aliases=list(aliases),
+        headings=list(headings),
+        refs=list(map(_ref, refs)),
+        definitions=[
+            Definition(label, line, tail, _citation(c) if c else None, error)
+            for label, line, tail, c, error in defs
+        ],
+        undefined=list(undefined),
+        links=list(map(_link, links)),
+    )
+
+
+def decode_nav(nav: bytes) -> ParsedPage:
+    """Just what link and orphan checks need: title, aliases, headings, links."""
+    path, title, aliases, headings, links = marshal.loads(nav)
+    return ParsedPage(
+        path=path,
+        title=title,
+        aliases=list(aliases),
+        headings=list(headings),
+        links=list(map(_link, links)),
+        partial=True,
+    )
