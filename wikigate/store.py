@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS overrides (
   run_id    TEXT NOT NULL REFERENCES runs(run_id),
   actor     TEXT NOT NULL,
   reason    TEXT NOT NULL,
-  source    TEXT NOT NULL CHECK (source IN ('cli','github-label')),
+  source    TEXT NOT NULL CHECK (source IN ('cli','github-label','github-comment')),
   at        TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS findings (

@@ -6,7 +6,7 @@ verify.py (``verify``, ``anchor``), admin.py (``init``, ``demo``, ``hooks``,
 ``sweep``, ``telemetry``).
 """
 
-from . import admin, runs, verify  # noqa: F401 - each registers its commands on ``cli``
+from . import admin, github, runs, verify  # noqa: F401 - each registers its commands on ``cli``
 from .app import cli
 from .main import main
 

@@ -1,0 +1,77 @@
+"""Git plumbing of the bot: fetch the pull request, its base and the notes from ``origin``
+into private refs (nothing is checked out), and push a notes commit back.
+
+Credentials are git's own (``actions/checkout`` leaves them in the checkout's config):
+no token passes through these command lines.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from wikigate.errors import GitError
+from wikigate.gitrepo import NOTES_REF
+
+PULL_REF = "refs/wikigate/github/pull/{number}"
+BASE_REF = "refs/wikigate/github/base/{base}"
+NOTES_MIRROR = "refs/wikigate/github/notes"  # origin's notes; local notes stay untouched
+
+
+def git(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        ["git", "-C", str(workdir), *args], capture_output=True, text=True, check=False
+    )
+    if check and proc.returncode != 0:
+        detail = proc.stderr.strip().splitlines()
+        raise GitError(f"git {args[0]} failed: {detail[-1] if detail else proc.returncode}")
+    return proc
+
+
+@dataclass(frozen=True)
+class Fetched:
+    head: str  # the pull request's head commit
+    base_tip: str  # the base branch's tip on origin
+    notes: str | None  # origin's refs/notes/wikigate, if it has one
+
+
+def fetch_pull(workdir: Path, number: int, base: str) -> Fetched:
+    """Fetch ``refs/pull/<number>/head``, the base branch and origin's notes."""
+    pull, base_ref = PULL_REF.format(number=number), BASE_REF.format(base=base)
+    shallow = git(workdir, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
+    git(
+        workdir,
+        "fetch",
+        "--no-tags",
+        "--quiet",
+        *(["--unshallow"] if shallow else []),
+        "origin",
+        f"+refs/pull/{number}/head:{pull}",
+        f"+refs/heads/{base}:{base_ref}",
+    )
+    return Fetched(_rev(workdir, pull), _rev(workdir, base_ref), fetch_notes(workdir))
+
+
+def fetch_notes(workdir: Path) -> str | None:
+    """origin's notes tip (fetched into a private ref), or None when origin has none."""
+    listed = git(workdir, "ls-remote", "origin", NOTES_REF).stdout.split()
+    if not listed:
+        return None
+    git(workdir, "fetch", "--no-tags", "--quiet", "origin", f"+{NOTES_REF}:{NOTES_MIRROR}")
+    return _rev(workdir, NOTES_MIRROR)
+
+
+def push_notes(workdir: Path, commit: str) -> bool:
+    """Push a notes commit to origin's notes ref; False when origin's notes moved meanwhile."""
+    proc = git(workdir, "push", "--quiet", "origin", f"{commit}:{NOTES_REF}", check=False)
+    if proc.returncode == 0:
+        return True
+    if "rejected" in proc.stderr or "non-fast-forward" in proc.stderr:
+        return False
+    detail = proc.stderr.strip().splitlines()
+    raise GitError(f"pushing {NOTES_REF} to origin failed: {detail[-1] if detail else ''}")
+
+
+def _rev(workdir: Path, ref: str) -> str:
+    return git(workdir, "rev-parse", "--verify", f"{ref}^{{commit}}").stdout.strip()

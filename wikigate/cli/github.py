@@ -1,0 +1,23 @@
+"""``wikigate github``: the GitHub Action's entry (the library is ``wikigate.bot``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .app import cli
+
+
+@cli.command()
+@click.pass_context
+def github(ctx: click.Context) -> None:
+    """Gate a pull request inside GitHub Actions: verify it, review it, then fast-forward
+    the base, close it, or request changes (exit 0 commit, 1 reject, 3 revise).  Reads
+    GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL
+    (docs/github.md)."""
+    from wikigate.bot.event import ActionsEnv
+    from wikigate.bot.flow import Out, run
+
+    env = ActionsEnv.read()
+    ctx.exit(run(env, Path(ctx.find_root().obj["repo"]), Out(env.token)))
