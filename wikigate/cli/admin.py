@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -10,16 +11,15 @@ from wikigate.workspace import Workspace
 
 from . import progress
 from .app import cli
-from .base import open_workspace
+from .base import F, open_workspace
+
+
+def folder(default: str, help: str) -> Callable[[F], F]:  # noqa: A002
+    return click.argument("path", default=default, type=click.Path(file_okay=False), help=help)
 
 
 @cli.command()
-@click.argument(
-    "path",
-    default="wikigate-demo",
-    type=click.Path(file_okay=False),
-    help="A new, empty folder for the sample wiki (default: wikigate-demo).",
-)
+@folder("wikigate-demo", "A new, empty folder for the sample wiki (default: wikigate-demo).")
 def demo(path: str) -> None:
     """Build a sample wiki in PATH and run three runs through the gate."""
     from wikigate.demo import run_demo
@@ -28,12 +28,7 @@ def demo(path: str) -> None:
 
 
 @cli.command()
-@click.argument(
-    "path",
-    default=".",
-    type=click.Path(file_okay=False),
-    help="Where the workspace goes (default: here).",
-)
+@folder(".", "Where the workspace goes (default: here).")
 def init(path: str) -> None:
     """Create a workspace at PATH, or add what is missing to an existing repo."""
     ws = Workspace.init(path)
