@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from wikigate.errors import UsageError
+from wikigate.models import STRICTNESSES
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 PR_ACTIONS = ("opened", "synchronize", "reopened", "ready_for_review", "labeled", "unlabeled")
@@ -31,6 +32,7 @@ class ActionsEnv:
     output: str | None
     report_path: str | None
     override_label: str
+    strictness: str | None  # the action's input; default: the base's wikigate.toml
 
     @classmethod
     def read(cls, environ: Mapping[str, str] = os.environ) -> ActionsEnv:
@@ -50,7 +52,16 @@ class ActionsEnv:
             output=get("GITHUB_OUTPUT"),
             report_path=report,
             override_label=get("WIKIGATE_OVERRIDE_LABEL") or OVERRIDE_LABEL,
+            strictness=_strictness(get("WIKIGATE_STRICTNESS")),
         )
+
+
+def _strictness(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value.upper() not in STRICTNESSES:
+        raise UsageError(f"WIKIGATE_STRICTNESS={value!r}: use one of {', '.join(STRICTNESSES)}")
+    return value.upper()
 
 
 class _Model(BaseModel):

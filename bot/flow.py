@@ -68,7 +68,7 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         merge_base = ws.repo.merge_base(fetched.head, fetched.base_tip)
         if merge_base is None:
             raise GitError(f"pull request #{event.number} shares no history with its base")
-        report = verify_ref(ws, fetched.head, str(merge_base))
+        report = verify_ref(ws, fetched.head, str(merge_base), strictness=env.strictness)
         assert env.repository is not None and env.token is not None  # load_event checked
         gh = PullRequestIO.connect(env.api_url, env.token, env.repository, event.number)
         bot = Decision(env, event, ws, gh, out, fetched, report, started)

@@ -51,7 +51,7 @@ def _calling(what: str) -> Iterator[None]:
         text = f"GitHub refused to {what}: {e.status} {message or ''}".rstrip()
         if e.status in (403, 404):
             raise Forbidden(text, e.status) from None
-        if e.status == 422 and what.startswith("fast-forward"):
+        if e.status == 422 and "fast forward" in (message or "").lower():
             raise NotFastForward(text, e.status) from None
         raise GitHubError(text, e.status) from None
     except OSError as e:  # connection refused, DNS, TLS
