@@ -133,5 +133,3 @@ def landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]
         yield
     finally:
         os.close(fd)
-
-
