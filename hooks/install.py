@@ -58,6 +58,14 @@ def hooks_dir(repo: pygit2.Repository) -> Path:
 def install(repo: pygit2.Repository, names: tuple[str, ...]) -> list[str]:
     folder = hooks_dir(repo)
     folder.mkdir(parents=True, exist_ok=True)
+    for name in names:  # refuse before touching anything: never lose a hook
+        hook, legacy = folder / name, folder / f"{name}.legacy"
+        if hook.exists() and not _ours(hook) and legacy.exists():
+            raise GitError(
+                f"{hook} and {legacy} both exist and neither is wikigate's (another hook "
+                f"manager, e.g. pre-commit, chains {name}.legacy too); merge them into one "
+                f"{name}.legacy by hand, then install again"
+            )
     done = []
     for name in names:
         hook = folder / name
@@ -130,9 +138,22 @@ def install_server(path: str, uninstall_: bool = False) -> list[str]:
         return uninstall(repo, SERVER_HOOKS)
     done = install(repo, SERVER_HOOKS)
     done.append(server_settings(Path(repo.path)))
-    repo.config["receive.advertisePushOptions"] = True
-    done.append(f"{Path(repo.path) / 'config'}: receive.advertisePushOptions = true")
+    for key, value in SERVER_GIT_CONFIG.items():
+        repo.config[key] = value
+        done.append(f"{Path(repo.path) / 'config'}: {key} = {value}")
     return done
+
+
+# git itself refuses malformed objects before the gate looks at them: duplicate tree
+# entries (whose first and last copy git and a reader may see differently), `.`, `..`
+# and `.git` entries, unsorted trees (which make clones fail to check out)
+SERVER_GIT_CONFIG: dict[str, str | bool] = {
+    "receive.advertisePushOptions": True,
+    "receive.fsckObjects": True,
+    "receive.fsck.hasDot": "error",
+    "receive.fsck.hasDotdot": "error",
+    "receive.fsck.hasDotgit": "error",
+}
 
 
 SERVER_TOML = """\

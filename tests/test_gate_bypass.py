@@ -314,3 +314,82 @@ def test_hooks_never_import_code_from_the_repository(origin, tmp_path):
     proc = push(ws.root, "origin", "main")
     assert proc.returncode == 0, proc.stderr
     assert not marker.exists()
+
+
+# ---------------------------------------------------------------- malformed trees, hooks kept
+
+
+def test_git_itself_refuses_a_tree_with_duplicate_or_dot_entries(server):
+    """A hand-built tree with two `wiki/p.md` entries (git's lookup sees the first, a reader
+    may see the last) or a `..` entry (clones then fail to check out) never reaches main."""
+    ws, bare = server
+    root = ws.root
+    good = cited_page("p")
+    fake = fabricated_page("p")
+    before = main_of(bare)
+    for entries in (
+        [("p.md", fake), ("p.md", good)],
+        [("..", good), ("p.md", good)],
+        [(".git", good), ("p.md", good)],
+    ):
+        wiki_tree = git(root, "rev-parse", "main:wiki").stdout.strip()
+        listing = git(root, "ls-tree", wiki_tree).stdout
+        for name, text in entries:
+            blob = subprocess.run(
+                ["git", "-C", str(root), "hash-object", "-w", "--stdin"],
+                input=text,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.strip()
+            listing += f"100644 blob {blob}\t{name}\n"
+        new_wiki = subprocess.run(
+            ["git", "-C", str(root), "mktree", "--missing"],
+            input=listing,
+            capture_output=True,
+            text=True,
+        )
+        if new_wiki.returncode != 0:  # mktree refuses some names itself: build it literally
+            new_wiki = _literal_tree(root, listing)
+        else:
+            new_wiki = new_wiki.stdout.strip()
+        top = git(root, "ls-tree", "main").stdout.replace(wiki_tree, new_wiki)
+        tree = subprocess.run(
+            ["git", "-C", str(root), "mktree"], input=top, capture_output=True, text=True
+        ).stdout.strip()
+        commit = git(root, "commit-tree", tree, "-p", "main", "-m", "hand-built").stdout.strip()
+        pushed = push(root, "origin", f"{commit}:refs/heads/main")
+        assert pushed.returncode != 0, entries
+        assert main_of(bare) == before
+
+
+def _literal_tree(root, listing: str) -> str:
+    """A tree object exactly as listed (git's own tools refuse to make bad ones)."""
+    import hashlib
+
+    body = b""
+    for line in listing.splitlines():
+        meta, name = line.split("\t", 1)
+        mode, _kind, sha = meta.split()
+        body += mode.encode() + b" " + name.encode() + b"\0" + bytes.fromhex(sha)
+    obj = b"tree %d\0" % len(body) + body
+    proc = subprocess.run(
+        ["git", "-C", str(root), "hash-object", "-t", "tree", "--literally", "-w", "--stdin"],
+        input=body,
+        capture_output=True,
+        check=True,
+    )
+    assert proc.stdout.decode().strip() == hashlib.sha1(obj).hexdigest()
+    return proc.stdout.decode().strip()
+
+
+def test_install_never_loses_an_existing_hook(origin):
+    ws, _bare = origin
+    hooks = ws.git_dir / "hooks"
+    (hooks / "pre-push").write_text("#!/bin/sh\necho mine\n")
+    (hooks / "pre-push.legacy").write_text("#!/bin/sh\necho older\n")
+    proc = wikigate_cli(ws.root, "hooks", "install")
+    assert proc.returncode == 1 and "merge them into one pre-push.legacy by hand" in proc.stderr
+    assert (hooks / "pre-push").read_text() == "#!/bin/sh\necho mine\n"
+    assert (hooks / "pre-push.legacy").read_text() == "#!/bin/sh\necho older\n"
+    assert not (hooks / "reference-transaction").exists()  # nothing half-installed

@@ -416,15 +416,66 @@ def test_unexpected_error_outside_a_repository_logs_to_the_cache(tmp_path):
     blocker.write_text("x")
     cache = tmp_path / "cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    proc = subprocess.run(
+    # a folder that cannot be made is the user's problem: one line, exit 2
+    init = subprocess.run(
         [sys.executable, "-m", "wikigate", "init", str(blocker / "wiki")],
         capture_output=True,
         text=True,
         cwd=tmp_path,
         env=env,
     )
+    assert init.returncode == 2 and init.stderr.count("\n") == 1
+    assert "cannot create a workspace there (Not a directory)" in init.stderr
+    # a bug (a command that raises) is not: exit 4, one line, the traceback logged
+    bug = (
+        "import sys\nfrom wikigate.cli import cli, main\n"
+        "@cli.command('boom')\ndef boom():\n    raise RuntimeError('kaboom')\n"
+        "sys.exit(main(['boom']))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", bug], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
     assert proc.returncode == 4, proc.stderr
     match = UNEXPECTED.fullmatch(proc.stderr)
     assert match, proc.stderr
     log = cache / "wikigate" / "wikigate.log"
     assert match.group(3) == str(log) and "Traceback" in log.read_text()
+
+
+# ---------------------------------------------------------------- amounts, sizes, kinds
+
+
+@pytest.mark.parametrize("usd", ["1e400", "inf", "nan", "-1"])
+def test_a_spend_must_be_a_finite_amount(repo, usd):
+    """An infinite spend was recorded as null and skipped by the budget check."""
+    run = start(repo, "--budget-usd", "5")
+    tip = git(repo, "rev-parse", f"wikigate/runs/{run}").stdout
+    proc = wikigate(
+        repo, "run", "usage", run, "--input-tokens", "1", "--output-tokens", "1", "--usd", usd
+    )
+    assert proc.returncode == 2 and "is not a finite amount" in proc.stderr
+    assert git(repo, "rev-parse", f"wikigate/runs/{run}").stdout == tip  # nothing staged
+    big = wikigate(
+        repo, "run", "usage", run, "--input-tokens", "9" * 30, "--output-tokens", "1", "--usd", "1"
+    )
+    assert big.returncode == 2 and git(repo, "rev-parse", f"wikigate/runs/{run}").stdout == tip
+
+
+def test_wiki_holds_markdown_pages_only(repo, tmp_path):
+    run = start(repo)
+    page = tmp_path / "f"
+    page.write_text("# F\n")
+    for path in ("wiki/fake.markdown", "wiki/Fake.MD", "wiki/notes.txt", "wiki/.gitattributes"):
+        proc = wikigate(repo, "run", "write", run, path, "--from", str(page))
+        assert proc.returncode == 1 and "markdown pages only (*.md)" in one_error_line(proc)
+
+
+def test_an_endless_input_is_cut_at_the_size_limit(repo):
+    run = start(repo)
+    proc = wikigate(repo, "run", "write", run, "raw/zero.txt", "--from", "/dev/zero")
+    assert proc.returncode == 1 and "over 50 MB" in one_error_line(proc)
+
+
+def test_a_report_that_cannot_be_written_is_a_usage_error(repo):
+    proc = wikigate(repo, "verify", "--all", "--output", str(repo / "no" / "such" / "r.json"))
+    assert proc.returncode == 2 and "cannot write the report" in one_error_line(proc)

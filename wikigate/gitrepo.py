@@ -101,6 +101,7 @@ def tree_with(
     path: str,
     blob: pygit2.Oid | None,
     mode: int = pygit2.GIT_FILEMODE_BLOB,
+    _at: str = "",
 ) -> pygit2.Oid:
     """Return the id of ``tree`` with ``path`` set to ``blob`` (or removed when None)."""
     head, _, rest = path.partition("/")
@@ -110,9 +111,9 @@ def tree_with(
         if tree is not None and head in tree:
             entry = tree[head]
             if entry.type_str != "tree":
-                raise GitError(f"{path}: {head} is a file, not a folder")
+                raise GitError(f"{_at}{head} is a file, not a folder")
             sub = tree_at(repo, entry.id)
-        new_sub = tree_with(repo, sub, rest, blob, mode)
+        new_sub = tree_with(repo, sub, rest, blob, mode, f"{_at}{head}/")
         if len(tree_at(repo, new_sub)) == 0:
             if head in (tree or ()):
                 builder.remove(head)

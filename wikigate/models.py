@@ -20,14 +20,18 @@ SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
 MAX_LOOPS = 3
 
 
+MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
+MAX_USD = 1e12
+
+
 class Budget(BaseModel):
     """Declared (budget) or attested (usage) spend of a run's writer."""
 
     model_config = ConfigDict(frozen=True)
 
-    input_tokens: int | None = Field(default=None, ge=0)
-    output_tokens: int | None = Field(default=None, ge=0)
-    usd: float | None = Field(default=None, ge=0)
+    input_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
+    output_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
+    usd: float | None = Field(default=None, ge=0, le=MAX_USD, allow_inf_nan=False)
 
     def is_empty(self) -> bool:
         return self.input_tokens is None and self.output_tokens is None and self.usd is None

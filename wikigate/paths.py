@@ -33,6 +33,10 @@ def normalize(path: str) -> str:
     return "/".join(parts)
 
 
+MAX_PAGE_BYTES = 5 * 2**20  # a wiki page
+MAX_SOURCE_BYTES = 50 * 2**20  # a raw source
+
+
 def area(path: str) -> str:
     """'wiki', 'raw' or 'other' for a normalized path."""
     head = path.split("/", 1)[0]

@@ -15,7 +15,7 @@ from .codes import finding
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
-from .paths import area, normalize
+from .paths import MAX_PAGE_BYTES, MAX_SOURCE_BYTES, area, normalize
 from .plan import op_text, read_meta, read_plan, trailers_for
 from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
@@ -146,6 +146,8 @@ class Run:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
             raise RunError(f"{path}: runs may only write under wiki/ (and raw/ in ingest runs)")
+        elif not path.endswith(".md"):
+            raise RunError(f"{path}: wiki/ holds markdown pages only (*.md)")
         return path
 
     def stage_write(self, path: str, content: str | bytes) -> pygit2.Oid:
@@ -153,6 +155,9 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
+        limit = MAX_PAGE_BYTES if area(path) == "wiki" else MAX_SOURCE_BYTES
+        if len(data) > limit:
+            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
         if area(path) == "wiki":
             _check_text(path, data)
         blob = self.ws.repo.create_blob(data)
@@ -224,7 +229,10 @@ class Run:
         if usage is not None:
             meta = meta.model_copy(update={"usage": usage})
         tree = repo[parent].tree
-        tree_id = tree.id if path is None else gitrepo.tree_with(repo, tree, path, blob)
+        try:
+            tree_id = tree.id if path is None else gitrepo.tree_with(repo, tree, path, blob)
+        except GitError as e:
+            raise RunError(f"{path}: {e}") from e
         op = op_text(kind, path, blob)
         sig = gitrepo.signature(repo)
         subject = f"wikigate: {kind} {path or ''}".rstrip()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from wikigate.errors import UsageError
 from wikigate.workspace import Workspace
 
 from . import progress
@@ -31,7 +32,10 @@ def demo(path: str) -> None:
 @folder(".", "Where the workspace goes (default: here).")
 def init(path: str) -> None:
     """Create a workspace at PATH, or add what is missing to an existing repo."""
-    ws = Workspace.init(path)
+    try:
+        ws = Workspace.init(path)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot create a workspace there ({e.strerror})") from e
     click.echo(f"workspace ready at {ws.root}")
     ws.close()
 

@@ -73,3 +73,30 @@ def format_option(
         show_default=True,
         help=help,
     )
+
+
+class Amount(click.ParamType[Any, Any]):
+    """A finite number ≥ 0 (tokens: an integer) within what telemetry can hold."""
+
+    def __init__(self, integer: bool) -> None:
+        self.integer = integer
+        self.name = "integer" if integer else "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from wikigate.models import MAX_TOKENS, MAX_USD
+
+        try:
+            number = int(value) if self.integer else float(value)
+        except (TypeError, ValueError):
+            self.fail(
+                f"{value!r} is not {'an integer' if self.integer else 'a number'}", param, ctx
+            )
+        top = MAX_TOKENS if self.integer else MAX_USD
+        if not 0 <= number <= top:  # also false for nan
+            shown = f"{top:,}" if self.integer else f"{top:g}"
+            self.fail(f"{value!r} is not a finite amount between 0 and {shown}", param, ctx)
+        return number
+
+
+TOKENS = Amount(integer=True)
+USD = Amount(integer=False)

@@ -9,10 +9,11 @@ import click
 
 from wikigate.errors import UsageError
 from wikigate.models import RUN_TYPES, STATUSES, Budget
+from wikigate.paths import MAX_SOURCE_BYTES
 from wikigate.present import outcome, runs_table
 
 from .app import cli
-from .base import format_option, open_workspace, run_id_argument
+from .base import TOKENS, USD, format_option, open_workspace, run_id_argument
 
 
 @cli.group()
@@ -32,19 +33,17 @@ def run() -> None:
 )
 @click.option(
     "--budget-input-tokens",
-    type=click.IntRange(min=0),
+    type=TOKENS,
     metavar="N",
     help="The writer's input-token budget.",
 )
 @click.option(
     "--budget-output-tokens",
-    type=click.IntRange(min=0),
+    type=TOKENS,
     metavar="N",
     help="The writer's output-token budget.",
 )
-@click.option(
-    "--budget-usd", type=click.FloatRange(min=0), metavar="X", help="The writer's budget in USD."
-)
+@click.option("--budget-usd", type=USD, metavar="X", help="The writer's budget in USD.")
 @click.pass_context
 def run_start(
     ctx: click.Context,
@@ -76,7 +75,8 @@ def run_start(
 @click.pass_context
 def run_write(ctx: click.Context, run_id: str, path: str, source: Any) -> None:
     """Stage the whole content of PATH."""
-    open_workspace(ctx).run(run_id).stage_write(path, source.read())
+    data = source.read(MAX_SOURCE_BYTES + 1)  # never more than any file may hold (/dev/zero)
+    open_workspace(ctx).run(run_id).stage_write(path, data)
 
 
 @run.command("replace")
@@ -101,19 +101,15 @@ def run_delete(ctx: click.Context, run_id: str, path: str) -> None:
 
 @run.command("usage")
 @run_id_argument()
-@click.option(
-    "--input-tokens", type=click.IntRange(min=0), required=True, metavar="N", help="Tokens read."
-)
+@click.option("--input-tokens", type=TOKENS, required=True, metavar="N", help="Tokens read.")
 @click.option(
     "--output-tokens",
-    type=click.IntRange(min=0),
+    type=TOKENS,
     required=True,
     metavar="N",
     help="Tokens written.",
 )
-@click.option(
-    "--usd", type=click.FloatRange(min=0), required=True, metavar="X", help="Dollars spent."
-)
+@click.option("--usd", type=USD, required=True, metavar="X", help="Dollars spent.")
 @click.pass_context
 def run_usage(
     ctx: click.Context, run_id: str, input_tokens: int, output_tokens: int, usd: float

@@ -59,7 +59,9 @@ def verify() -> None:
     metavar="FILE",
     help="Write the report here instead of standard output.",
 )
-@click.option("--all", "lint", is_flag=True, help="Check the whole wiki at HEAD (lint mode).")
+@click.option(
+    "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
+)
 @click.pass_context
 def verify_check(
     ctx: click.Context,
@@ -89,7 +91,10 @@ def verify_check(
     color = output is None and fmt == "text" and sys.stdout.isatty()
     text = render(report, fmt, color=color)
     if output:
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        try:
+            Path(output).write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--output {output}: cannot write the report ({e.strerror})") from e
     else:
         click.echo(text)
     ctx.exit(VERDICT_EXIT[report.verdict])
