@@ -4,14 +4,13 @@ fetched the notes shows the pull request's run, verdict and override."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import pygit2
 
 from wikigate.errors import GitError
-from wikigate.gitrepo import commit_at, signature, tree_at, tree_with
+from wikigate.gitrepo import commit_at, notes_commit_with
 from wikigate.models import LoggedFinding, RunRecord, RunType
 from wikigate.runid import now_iso
 from wikigate.verifier.report import VerificationReport
@@ -98,19 +97,5 @@ def publish(repo: pygit2.Repository, workdir: Path, parent: str | None, record: 
 
 
 def _notes_commit(repo: pygit2.Repository, parent: str | None, record: RunRecord) -> str:
-    name = record.tip_commit
-    blob = repo.create_blob(
-        json.dumps(record.model_dump(mode="json"), indent=2, sort_keys=True).encode() + b"\n"
-    )
-    tree = commit_at(repo, parent).tree if parent else None
-    builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
-    if tree is not None and name[:2] in tree and tree[name[:2]].type_str == "tree":
-        # git writes fan-out trees (ab/cdef…) once notes are many: drop any copy there
-        fanned = tree_with(repo, tree_at(repo, tree[name[:2]].id), name[2:], None)
-        builder.insert(name[:2], fanned, pygit2.GIT_FILEMODE_TREE)
-    builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
-    sig = signature(repo)
-    oid = repo.create_commit(
-        None, sig, sig, f"wikigate: record for {name}", builder.write(), [parent] if parent else []
-    )
-    return str(oid)
+    note = record.model_dump(mode="json")
+    return str(notes_commit_with(repo, record.tip_commit, note, parent=parent))

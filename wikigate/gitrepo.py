@@ -212,14 +212,20 @@ def ref_target(repo: pygit2.Repository, name: str) -> pygit2.Oid | None:
 
 
 def notes_commit_with(
-    repo: pygit2.Repository, annotated: pygit2.Oid, record: dict[str, object]
+    repo: pygit2.Repository,
+    annotated: pygit2.Oid | str,
+    record: dict[str, object],
+    parent: pygit2.Oid | str | None | bool = True,
 ) -> pygit2.Oid:
     """Build (not publish) a notes commit adding ``record`` for ``annotated``.
 
-    Must run under the lock of :data:`NOTES_REF` so the parent is current.
+    ``parent``: the notes commit to build on (None: none); by default the notes ref's
+    tip, so the caller must hold the lock of :data:`NOTES_REF` for it to be current.
     """
-    parent = ref_target(repo, NOTES_REF)
-    tree = commit_at(repo, parent).tree if parent else None
+    if parent is True:
+        parent = ref_target(repo, NOTES_REF)
+    base = None if parent is None or parent is False else parent
+    tree = commit_at(repo, base).tree if base else None
     name = str(annotated)
     blob = repo.create_blob(json.dumps(record, indent=2, sort_keys=True).encode() + b"\n")
     builder = repo.TreeBuilder(tree) if tree is not None else repo.TreeBuilder()
@@ -230,7 +236,7 @@ def notes_commit_with(
     builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
     sig = signature(repo)
     return repo.create_commit(
-        None, sig, sig, f"wikigate: record for {name}", builder.write(), [parent] if parent else []
+        None, sig, sig, f"wikigate: record for {name}", builder.write(), [base] if base else []
     )
 
 
