@@ -163,8 +163,8 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
         key = None
         if rules is not None:
             key = VerdictKey(
-                str(base.tree.id),
-                str(tip.tree.id),
+                str(base.tree_id),  # ids: libgit2 may refuse to parse a malformed tree
+                str(tip.tree_id),
                 verifier_version(),
                 config_hash(rules),
                 rules.verifier.strictness,
@@ -179,12 +179,23 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
         report = verify_trees(
             repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
         )
-        lines = [format_line(f) for f in report.findings if f.severity in BLOCKING]
+        lines = shown_lines([format_line(f) for f in report.findings if f.severity in BLOCKING])
         if key is not None and not any(f.code == "verifier.error" for f in report.findings):
             db.store(key, report.verdict, lines)  # an error may be transient: never cached
         return report.verdict, lines
     finally:
         db.close()
+
+
+MAX_SHOWN = 50  # blocking findings a refused push prints; one page can hold a million
+
+
+def shown_lines(lines: list[str]) -> list[str]:
+    """The first MAX_SHOWN lines, then how many more there are (what is cached too)."""
+    if len(lines) <= MAX_SHOWN:
+        return lines
+    more = len(lines) - MAX_SHOWN
+    return [*lines[:MAX_SHOWN], f"… and {more} more; run `wikigate verify` locally for all"]
 
 
 _VERSION: list[str] = []

@@ -221,27 +221,34 @@ def test_log_append_is_still_verified_and_recorded_as_exempt(ws):
 
     ws.verifier = DeterministicVerifier()
     log = (ws.root / "wiki" / "log.md").read_text()
-    # an append to the log: page and link checks of log.md are skipped, and the record says so
+    # an append to the log: the page checks of log.md are skipped, and the record says so
     run = ws.start_run("lint", "cli:lint")
-    run.stage_write("wiki/log.md", log + "- 2026-11-21 lint pass, see [[Nowhere]]\n")
+    run.stage_write("wiki/log.md", log + "- 2026-11-21 lint pass\n")
     result = run.finalize()
     assert result.status == "committed", result.findings
     assert result.report["exempt"] == ["wiki/log.md: append-only change to the log"]
     note = records.parse_record(gitrepo.read_note(ws.repo, result.tip))
     assert note.exempt == ["wiki/log.md: append-only change to the log"]
-    # ... but budget, path and raw/ rules still apply to a log-only run
+    # ... but its links are checked: a broken one would fail `verify --all` on main later
     log = (ws.root / "wiki" / "log.md").read_text()
+    dangling = ws.start_run("lint", "cli:lint")
+    dangling.stage_write("wiki/log.md", log + "- 2026-11-21 lint pass, see [[Nowhere]]\n")
+    result = dangling.finalize()
+    assert result.status != "committed"
+    assert [(f.code, f.path) for f in result.findings] == [("link.broken", "wiki/log.md")]
+    # ... and budget, path and raw/ rules still apply to a log-only run
     spend = ws.start_run("lint", "cli:lint", budget=Budget(usd=1.0))
     spend.stage_write("wiki/log.md", log + "- 2026-11-22 another pass\n")
     spend.attest_usage(Budget(input_tokens=1, output_tokens=1, usd=50.0))
     result = spend.finalize()
     assert result.status == "rejected"
     assert [f.code for f in result.findings] == ["run.budget"]
-    # a rewrite of the log is not an append: its page checks run
+    # a rewrite of the log is not an append: refused, and its page checks run
     edit = ws.start_run("lint", "cli:lint")
     edit.stage_write("wiki/log.md", "rewritten history, no title\n")
     result = edit.finalize()
-    assert "page.no_title" in {f.code for f in result.findings}
+    assert result.status == "rejected"
+    assert {"run.log_rewrite", "page.no_title"} <= {f.code for f in result.findings}
     assert not result.report["exempt"]
 
 

@@ -27,7 +27,7 @@ class DeterministicVerifier:
     ) -> VerifierVerdict:
         repo = workspace.repo
         tip = commit_at(repo, plan.tip)
-        if tip.tree.id != staged_tree.id:
+        if tip.tree_id != staged_tree.id:
             raise ValueError("staged tree is not the plan's tip tree")
         base = commit_at(repo, plan.meta.base)
         report = verify_trees(

@@ -84,8 +84,8 @@ def verify_trees(
             raise broken
         ctx = Context(
             repo=repo,
-            tip=WikiTree(repo, tip.tree, cache, workers),
-            base=WikiTree(repo, base.tree, cache, workers) if base is not None else None,
+            tip=WikiTree(repo, tip.tree_id, cache, workers),  # ids: libgit2 may not parse it
+            base=WikiTree(repo, base.tree_id, cache, workers) if base is not None else None,
             plan=plan,
             strictness=level,
             config=config,

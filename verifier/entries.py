@@ -1,7 +1,8 @@
 """The entries of a wiki's git tree, and reading page blobs.
 
 ``Entry`` is one path of a tree: its blob id and mode (a symlink or a submodule
-is an entry, never followed). ``walk`` lists a tree's entries, ``read_page``
+is an entry, never followed). ``walk`` lists a tree's entries (parsed from the raw
+tree objects, as git reads them) and what is malformed in them, ``read_page``
 reads a page's text or says why it cannot be a page, and ``mentions`` scans page
 blobs' raw bytes for words.
 """
@@ -9,10 +10,11 @@ blobs' raw bytes for words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygit2
 
-from wikigate.gitrepo import blob_at, tree_at
+from wikigate.gitrepo import blob_at
 
 MAX_PAGE_BYTES = 5 * 1024 * 1024
 
@@ -32,20 +34,121 @@ class Entry:
         return self.mode == pygit2.GIT_FILEMODE_COMMIT
 
 
-def walk(repo: pygit2.Repository, tree: pygit2.Tree) -> dict[str, Entry]:
-    """Every entry under ``tree`` that is not a tree, by path."""
+class Walk(NamedTuple):
+    """A tree's entries by path, and what is malformed in it: (path, why)."""
+
+    entries: dict[str, Entry]
+    problems: list[tuple[str, str]]
+
+
+def walk(repo: pygit2.Repository, tree: pygit2.Oid | pygit2.Tree) -> Walk:
+    """Every entry under ``tree`` that is not a tree, by path, read from the raw
+    tree objects as git reads them, and every way the trees are malformed.
+
+    libgit2 refuses some malformed trees outright (an empty name) and looks names
+    up by bisection (an unsorted tree hides entries from it); git takes the FIRST
+    of two entries with one name. So the trees are parsed here, in order: a
+    duplicate keeps its first entry (what ``git show`` serves) and each problem
+    is recorded for the gate to block on.
+    """
+    root = tree.id if isinstance(tree, pygit2.Tree) else tree
     out: dict[str, Entry] = {}
-    _walk(repo, tree, "", out)
+    problems: list[tuple[str, str]] = []
+    todo: list[tuple[pygit2.Oid | str, str]] = [(root, "")]
+    while todo:  # a stack, not recursion: a tree may nest deeper than Python recurses
+        oid, prefix = todo.pop()
+        kind, data = repo.odb.read(oid)[:2]
+        if kind != pygit2.enums.ObjectType.TREE:
+            problems.append(
+                (prefix.rstrip("/") or ".", f"is a {_TYPES.get(kind, kind)}, not a tree")
+            )
+            continue
+        for name, mode, child in _parse_tree(bytes(data), len(root.raw), prefix, problems):
+            path = prefix + name
+            if mode & _TYPE_BITS == _TREE:
+                todo.append((child, path + "/"))
+            else:
+                out[path] = Entry(path, child, mode)
+    return Walk(out, problems)
+
+
+_TYPE_BITS, _TREE, _FILE, _LINK, _GITLINK = 0o170000, 0o040000, 0o100000, 0o120000, 0o160000
+_TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
+
+
+def _parse_tree(
+    data: bytes, oid_size: int, prefix: str, problems: list[tuple[str, str]]
+) -> list[tuple[str, int, str]]:
+    """A raw tree's entries in order: (name, mode, hex id); malformed ones are recorded
+    in ``problems``: a bad name or mode is left out, as is every entry but the first
+    of a name (git reads the first); an out-of-order entry is kept."""
+    out: list[tuple[str, int, str]] = []
+    seen: set[bytes] = set()
+    previous = b""
+    pos, size = 0, len(data)
+    find = data.find
+    while pos < size:
+        space = find(b" ", pos)
+        nul = find(b"\0", space + 1) if space >= 0 else -1
+        end = nul + 1 + oid_size
+        if space < 0 or nul < 0 or end > size:
+            problems.append((prefix.rstrip("/") or ".", "is a truncated or unreadable tree object"))
+            break
+        raw_mode, raw_name = data[pos:space], data[space + 1 : nul]
+        child = data[nul + 1 : end].hex()
+        pos = end
+        mode = _MODES.get(raw_mode)
+        if mode is None:
+            mode = _MODES[raw_mode] = _mode(raw_mode)
+        why: str | None
+        try:
+            name = raw_name.decode("utf-8")
+        except UnicodeDecodeError:
+            name, why = raw_name.decode("utf-8", "backslashreplace"), "has a name that is not UTF-8"
+        else:
+            why = _bad_name(raw_name)
+        if why is None and mode < 0:
+            why = f"has the invalid mode {raw_mode.decode('ascii', 'backslashreplace')!r}"
+        if why is not None:
+            problems.append((prefix + name, why))
+            continue  # git refuses to check such an entry out: it is not part of the wiki
+        if raw_name in seen:
+            why = "appears twice in its tree; git reads the first entry, and so does the gate"
+            problems.append((prefix + name, why))
+            continue
+        key = raw_name + b"/" if mode & _TYPE_BITS == _TREE else raw_name
+        if key < previous:
+            problems.append((prefix + name, "is out of order in its tree; git may not find it"))
+        seen.add(raw_name)
+        previous = key
+        out.append((name, mode, child))
     return out
 
 
-def _walk(repo: pygit2.Repository, tree: pygit2.Tree, prefix: str, out: dict[str, Entry]) -> None:
-    for entry in tree:
-        path = prefix + (entry.name or "")
-        if entry.type_str == "tree":
-            _walk(repo, tree_at(repo, entry.id), path + "/", out)
-        else:
-            out[path] = Entry(path, str(entry.id), entry.filemode)
+_MODES: dict[bytes, int] = {}
+
+
+def _mode(raw: bytes) -> int:
+    """A tree entry's mode, or -1 when git would not read it as a file, link, tree or submodule."""
+    try:
+        mode = int(raw, 8) if raw.isdigit() else -1
+    except ValueError:
+        return -1
+    return mode if mode >= 0 and mode & _TYPE_BITS in (_TREE, _FILE, _LINK, _GITLINK) else -1
+
+
+def _bad_name(name: bytes) -> str | None:
+    if len(name) > 4 and name[0] != 46 and b"/" not in name:  # the usual name: fast
+        return None
+    if not name:
+        return "has an empty name"
+    if name in (b".", b".."):
+        return f"is named {name.decode()!r}, which no tree entry may be"
+    if name.lower().rstrip(b". ") == b".git":
+        return "is named like .git, which no tree entry may be"
+    if b"/" in name:
+        return "holds '/' in its name"
+    return None
 
 
 def read_page(repo: pygit2.Repository, entry: Entry) -> tuple[str | None, str | None]:

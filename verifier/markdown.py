@@ -223,8 +223,16 @@ def parse_page(path: str, text: str) -> ParsedPage:
     tokens = markdown().parse(text, env)
     disputed = 0
     pending_heading = False
+    in_definition = False
     for i, tok in enumerate(tokens):
-        if tok.type == "front_matter":
+        if tok.type == "footnote_reference_open":
+            page.definitions.append(_footnote(tokens, i))
+            in_definition = True
+        elif tok.type == "footnote_reference_close":
+            in_definition = False
+        elif in_definition:
+            continue  # a definition is read whole by _footnote, from its raw text
+        elif tok.type == "front_matter":
             _front_matter(page, tok)
         elif tok.type == "container_disputed_open":
             disputed += 1
@@ -234,10 +242,6 @@ def parse_page(path: str, text: str) -> ParsedPage:
             pending_heading = tok.tag == "h1"
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
-            if i >= 2 and tokens[i - 2].type == "footnote_reference_open":
-                label = tokens[i - 2].meta.get("label", "")
-                page.definitions.append(_definition(label, line, tok.content))
-                continue
             if tokens[i - 1].type == "heading_open":
                 plain = _plain(tok)
                 page.headings.append(slugify(plain))
@@ -246,6 +250,34 @@ def parse_page(path: str, text: str) -> ParsedPage:
                 pending_heading = False
             _inline(page, tok, line, disputed > 0)
     return page
+
+
+ONE_PARAGRAPH = "a citation footnote is one paragraph; the text after it is not verified"
+
+
+def _footnote(tokens: list[Token], i: int) -> Definition:
+    """The footnote definition opened at ``tokens[i]``: exactly one paragraph, its
+    raw text parsed as a citation. Renderers show every block of a definition (an
+    indented second paragraph, a list, a code block) inside the footnote, where a
+    reader takes it for cited: anything but one paragraph is a syntax error."""
+    opened = tokens[i]
+    label = str(opened.meta.get("label", ""))
+    line = (opened.map[0] + 1) if opened.map else 0
+    blocks: list[int] = []  # indexes of the definition's top-level blocks
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "footnote_reference_close":
+        if tokens[j].level == opened.level + 1 and tokens[j].nesting >= 0:
+            blocks.append(j)
+        j += 1
+    if not blocks:
+        return Definition(label, line, "", None, "the definition is empty")
+    first = blocks[0]
+    if tokens[first].type != "paragraph_open" or tokens[first + 1].type != "inline":
+        return Definition(label, line, "", None, ONE_PARAGRAPH)
+    tail = tokens[first + 1].content
+    if len(blocks) > 1:
+        return Definition(label, line, tail, None, ONE_PARAGRAPH)
+    return _definition(label, line, tail)
 
 
 def _definition(label: str, line: int, tail: str) -> Definition:

@@ -34,7 +34,7 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 9
+CACHE_FORMAT = 10
 # what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
 PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
@@ -92,15 +92,16 @@ class WikiTree:
     def __init__(
         self,
         repo: pygit2.Repository,
-        tree: pygit2.Tree,
+        tree: pygit2.Tree | pygit2.Oid,
         cache: PageCache,
         workers: Workers | None = None,
     ) -> None:
         self.repo = repo
-        self.tree = tree
+        self.tree_id = tree.id if isinstance(tree, pygit2.Tree) else tree
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
-        self.entries: dict[str, Entry] = walk(repo, tree)
+        # what a malformed tree holds (duplicate names, `..`, `.git`, unsorted): (path, why)
+        self.entries, self.problems = walk(repo, self.tree_id)
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
@@ -210,7 +211,7 @@ class WikiTree:
         """This tree's link graph: cached by tree id, else derived from ``base``'s
         (reading only the pages that differ), else built from every page."""
         if self._graph is None:
-            tree_id = str(self.tree.id)
+            tree_id = str(self.tree_id)
             data = self.cache.graph(tree_id)
             graph = None
             if data is not None:

@@ -175,6 +175,20 @@ TABLE: tuple[Code, ...] = (
         "any exception inside a check. Verification fails closed, always",
         "a verifier bug or unreadable input; the change cannot land until it verifies",
     ),
+    Code(
+        "tree.malformed",
+        "critical",
+        "a git tree git itself would refuse: two entries with one name (git reads the first), "
+        "an entry named `.`, `..`, `.git` (any case) or with an empty, non-UTF-8 or `/`-holding "
+        "name, an invalid mode, or entries out of order",
+        "write the commit with git itself (or wikigate), never a hand-built tree",
+    ),
+    Code(
+        "run.log_rewrite",
+        "critical",
+        "the run rewrites or deletes `wiki/log.md`, which is append-only",
+        "only append lines to the end of wiki/log.md",
+    ),
 )
 CODES: dict[str, Code] = {c.code: c for c in TABLE}
 

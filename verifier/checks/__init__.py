@@ -36,11 +36,13 @@ EVERY = frozenset({"CALM", "SKEPTICAL", "PARANOID", "BOLD"})
 THOROUGH = frozenset({"SKEPTICAL", "PARANOID", "BOLD"})  # not the hooks' quick CALM
 
 CHECKS: list[Check] = [
+    Check("tree", runs.check_tree, EVERY),
     Check("citations", citations.check_citations, EVERY, provides="verified_quotes"),
     Check("semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",)),
     Check("pages", pages.check_pages, THOROUGH),
     Check("links", pages.check_links, THOROUGH),
     Check("paths", runs.check_paths, EVERY),
+    Check("log", runs.check_log, EVERY),
     Check("convergence", runs.check_convergence, THOROUGH),
     Check("coverage", runs.check_coverage, THOROUGH),
     Check("budget", runs.check_budget, THOROUGH),

@@ -45,6 +45,47 @@ def duplicates(page: ParsedPage) -> list[Finding]:
     return out
 
 
+MAX_UNDEFINED_LABELS = 20  # per page; the rest are counted in one more finding
+
+
+def undefined(page: ParsedPage) -> list[Finding]:
+    """References without a definition: one finding per label, however often it
+    occurs (a page of ``[^a][^a]…`` must not flood the gate), and at most
+    MAX_UNDEFINED_LABELS labels, the rest summed up in one finding."""
+    first: dict[str, int] = {}
+    times: dict[str, int] = {}
+    for label, line in page.undefined:
+        first.setdefault(label, line)
+        times[label] = times.get(label, 0) + 1
+    out: list[Finding] = []
+    for label in list(first)[:MAX_UNDEFINED_LABELS]:
+        n, line = times[label], first[label]
+        count = f" ({n} times; first on line {line})" if n > 1 else ""
+        out.append(
+            finding(
+                "citation.syntax",
+                page.path,
+                line,
+                f"reference [^{label}] has no definition{count}",
+                hint=f'add a line "[^{label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
+            )
+        )
+    rest = list(first)[MAX_UNDEFINED_LABELS:]
+    if rest:
+        line = first[rest[0]]
+        out.append(
+            finding(
+                "citation.syntax",
+                page.path,
+                line,
+                f"{len(rest)} more labels have references without a definition "
+                f"({sum(times[r] for r in rest)} references; the first on line {line})",
+                hint="define every footnote a claim references",
+            )
+        )
+    return out
+
+
 @dataclass
 class _Pending:
     """A citation whose quote must be looked up in its source."""
@@ -88,16 +129,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     ctx.metrics.claims += len(page.refs)
     if len(defs) < len(page.definitions):
         out += duplicates(page)
-    for label, line in page.undefined:
-        out.append(
-            finding(
-                "citation.syntax",
-                path,
-                line,
-                f"reference [^{label}] has no definition",
-                hint=f'add a line "[^{label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
-            )
-        )
+    out += undefined(page)
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):
             out.append(finding("citation.syntax", path, line, f"[^{label}]: {parsed}"))

@@ -15,6 +15,7 @@ from ..report import SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
 LOG = "wiki/log.md"
+REGULAR = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
 
 
 @dataclass
@@ -56,16 +57,21 @@ class Context:
         wanted = set(self.changed()) if self.scope is None else set(self.scope)
         return [p for p in self.tip.pages if p in wanted]
 
-    def exempt(self) -> dict[str, str]:
-        """Pages spared the page and link checks, and why: ``wiki/log.md`` when the
-        change only appends to it.  Citations, paths, raw/ and budget still apply."""
+    def log_appended(self) -> bool:
+        """The change only appends to an existing ``wiki/log.md`` (regular files both)."""
         if self.base is None or LOG not in self.changed():
-            return {}
+            return False
         old, new = self.base.entries.get(LOG), self.tip.entries.get(LOG)
-        if old is None or new is None or old.is_link or new.is_link:
-            return {}
+        if old is None or new is None or old.mode not in REGULAR or new.mode not in REGULAR:
+            return False
         before = blob_at(self.repo, old.oid).data
         after = blob_at(self.repo, new.oid).data
-        if len(after) > len(before) and after.startswith(before):
+        return len(after) > len(before) and after.startswith(before)
+
+    def exempt(self) -> dict[str, str]:
+        """Pages spared the page checks (front matter, title, citations present), and
+        why: ``wiki/log.md`` when the change only appends to it.  Its citations and
+        links are still checked, and so are paths, raw/ and budget."""
+        if self.log_appended():
             return {LOG: "append-only change to the log"}
         return {}

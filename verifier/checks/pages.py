@@ -103,13 +103,10 @@ def check_links(ctx: Context) -> list[Finding]:
     tip, base = ctx.tip, ctx.base
     graph = tip.link_graph(base)
     base_graph = base.link_graph() if base is not None else None
-    exempt = ctx.exempt()
-    scope = set(ctx.pages_in_scope()) - set(exempt)
+    scope = set(ctx.pages_in_scope())  # the log's links too, even on an append
     # a run's pages, and those whose links its changes may have broken
     check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
     for path in check:
-        if path in exempt:
-            continue
         problems = broken_links(tip, path)
         if base is not None and path not in scope:
             before = {m for _, m in broken_links(base, path)} if path in base.entries else set()

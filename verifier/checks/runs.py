@@ -1,4 +1,5 @@
-"""Per-run checks: path ACL, raw/ immutability, convergence, coverage, budget."""
+"""Per-run checks: well-formed trees, path ACL, raw/ immutability, the append-only log,
+convergence, coverage, budget."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from wikigate.models import Finding
 
 from ..wiki import SourceError, WikiTree
 from .citations import parsed_definitions
-from .context import Context
+from .context import LOG, REGULAR, Context
 
 STOPWORDS = frozenset(
     [
@@ -85,6 +86,15 @@ STOPWORDS = frozenset(
 )
 
 
+def check_tree(ctx: Context) -> list[Finding]:
+    """What is malformed in the tip's trees (entries.walk): git and the verifier
+    would read different files, so nothing in such a tree counts as verified."""
+    return [
+        finding("tree.malformed", path, None, f"the tree entry {path} {why}")
+        for path, why in ctx.tip.problems
+    ]
+
+
 def check_paths(ctx: Context) -> list[Finding]:
     if ctx.base is None:
         return []
@@ -99,7 +109,8 @@ def check_paths(ctx: Context) -> list[Finding]:
                 )
             )
             continue
-        if head != "raw":
+        if head == "wiki":
+            out += _page_path(tip, path)
             continue
         if path in base.entries and path in tip.entries:
             out.append(
@@ -141,6 +152,46 @@ def check_paths(ctx: Context) -> list[Finding]:
                 )
             )
     return out
+
+
+def _page_path(tip: WikiTree, path: str) -> list[Finding]:
+    """An added or changed path under wiki/ must be a page: a regular file named *.md."""
+    entry = tip.entries.get(path)
+    if entry is None:
+        return []  # deleted: the convergence check judges what a deletion loses
+    if path.endswith(".md") and entry.mode in REGULAR:
+        return []
+    kind = "a symlink" if entry.is_link else "a submodule" if entry.is_submodule else None
+    if kind is None and entry.mode not in REGULAR:
+        kind = f"of mode {entry.mode:o}"
+    what = f"{path} is {kind}" if kind else f"{path} is not named *.md"
+    return [
+        finding(
+            "run.path_acl",
+            path,
+            None,
+            f"{what}; wiki/ holds pages only, and pages are *.md regular files",
+            hint="write pages as wiki/NAME.md regular files; nothing else is verified",
+        )
+    ]
+
+
+def check_log(ctx: Context) -> list[Finding]:
+    """wiki/log.md is append-only: a change to an existing log must keep all of it."""
+    if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
+        return []
+    if LOG not in ctx.tip.entries:
+        return [finding("run.log_rewrite", LOG, None, f"the run deletes {LOG}, an append-only log")]
+    if ctx.log_appended():
+        return []
+    return [
+        finding(
+            "run.log_rewrite",
+            LOG,
+            None,
+            f"the run rewrites {LOG}; the log is append-only, so a change may only add to its end",
+        )
+    ]
 
 
 def cited_claims(tree: WikiTree, path: str) -> dict[tuple[str, str, str], int]:
@@ -225,10 +276,14 @@ def _sample(text: str, size: int = 2**20, windows: int = 16) -> str:
 def check_coverage(ctx: Context) -> list[Finding]:
     if ctx.base is None:
         return []
-    new_sources = [
+    tip = ctx.tip.entries
+    new_sources = [  # a symlink or submodule is no source: the path check reports it
         p
         for p in ctx.changed()
-        if p.startswith("raw/") and p not in ctx.base.entries and p in ctx.tip.entries
+        if p.startswith("raw/")
+        and p not in ctx.base.entries
+        and p in tip
+        and not (tip[p].is_link or tip[p].is_submodule)
     ]
     if not new_sources:
         return []

@@ -1,0 +1,430 @@
+"""Holes a hostile writer found in the gate: malformed trees, files under wiki/ that are no
+pages, multi-paragraph citation footnotes, finding floods, submodules under raw/, and a
+rewritten log. Each is refused in every verification, the server gate included."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pygit2
+import pytest
+from support.helpers import git
+from support.trees import LINK, _with_mode, commit_files
+from support.wiki_runs import cited_page, fabricated_page, page_run
+
+from wikigate.config import Config
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.engine import verify_trees
+from wikigate.workspace import Workspace
+
+NOTES = "Minutes of the meeting.\nThe committee rejected the plan by seven votes to two.\n"
+QUOTE = "The committee rejected the plan by seven votes to two."
+INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Notes]]\n"
+LOG = "---\ntitle: Log\n---\n# Log\n\n- 2026-01-01 started\n"
+
+
+def good_notes() -> str:
+    tail = format_tail("raw/notes.txt", None, QUOTE, NOTES.index(QUOTE))
+    return f"---\ntitle: Notes\n---\n# Notes\n\n{QUOTE}[^1]\n\n[^1]: {tail}\n"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
+
+
+@pytest.fixture
+def base(repo):
+    files = {
+        "raw/notes.txt": NOTES,
+        "wiki/index.md": INDEX,
+        "wiki/log.md": LOG,
+        "wiki/notes.md": good_notes(),
+    }
+    return commit_files(repo, None, files)
+
+
+def verify(repo, base, tip, *, lint=False):
+    return verify_trees(repo, tip, None if lint else base, config=Config())
+
+
+def at(report, code):
+    return [f for f in report.findings if f.code == code]
+
+
+def no_errors(report):
+    assert not at(report, "verifier.error"), report.findings
+    assert all(c.status != "error" for c in report.checks), report.checks
+
+
+# ---------------------------------------------------------------- 1. malformed trees
+
+
+def raw_tree(entries: list[tuple[bytes, bytes, pygit2.Oid]]) -> bytes:
+    """A tree object's bytes, in the order given: no sorting, no dedup, no name checks."""
+    return b"".join(mode + b" " + name + b"\0" + oid.raw for mode, name, oid in entries)
+
+
+def entries_of(tree: pygit2.Tree) -> list[tuple[bytes, bytes, pygit2.Oid]]:
+    return [(f"{e.filemode:o}".encode(), e.name.encode(), e.id) for e in tree]
+
+
+def with_wiki(repo, base, wiki: list[tuple[bytes, bytes, pygit2.Oid]]) -> pygit2.Commit:
+    """``base`` with its wiki/ tree replaced by a hand-built one (`hash-object --literally`)."""
+    wiki_id = repo.odb.write(pygit2.enums.ObjectType.TREE, raw_tree(wiki))
+    root = [e for e in entries_of(base.tree) if e[1] != b"wiki"]
+    root.append((b"40000", b"wiki", wiki_id))
+    root.sort(key=lambda e: e[1] + (b"/" if e[0] == b"40000" else b""))
+    root_id = repo.odb.write(pygit2.enums.ObjectType.TREE, raw_tree(root))
+    sig = pygit2.Signature("t", "t@example.invalid")
+    return repo[repo.create_commit(None, sig, sig, "hostile\n", root_id, [base.id])]
+
+
+def fake_notes(repo) -> pygit2.Oid:
+    tail = format_tail("raw/notes.txt", None, "the committee was bribed", None)
+    return repo.create_blob(f"# Notes\n\nThe committee was bribed.[^1]\n\n[^1]: {tail}\n")
+
+
+def test_a_duplicate_page_entry_is_refused_and_the_entry_git_reads_is_verified(repo, base):
+    wiki = entries_of(repo[base.tree["wiki"].id])
+    notes = next(i for i, e in enumerate(wiki) if e[1] == b"notes.md")
+    good = wiki[notes]
+    wiki[notes : notes + 1] = [(b"100644", b"notes.md", fake_notes(repo)), good]
+    tip = with_wiki(repo, base, wiki)
+    for report in (verify(repo, base, tip), verify(repo, base, tip, lint=True)):
+        no_errors(report)
+        malformed = at(report, "tree.malformed")
+        assert [(f.severity, f.path) for f in malformed] == [("critical", "wiki/notes.md")]
+        assert "twice" in malformed[0].message
+        # the page checked is the one git serves (the first), not the last one listed
+        assert at(report, "citation.quote_not_found")
+        assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        (b"..", "'..'"),
+        (b".", "'.'"),
+        (b".git", ".git"),
+        (b".GiT", ".git"),
+        (b"", "empty name"),
+        (b"a/b.md", "'/'"),
+        (b"\xff.md", "not UTF-8"),
+    ],
+)
+def test_a_tree_entry_git_would_refuse_is_critical_and_located(repo, base, name, why):
+    wiki = entries_of(repo[base.tree["wiki"].id])
+    blob = repo.create_blob(b"# Whatever\n")
+    wiki.insert(0, (b"100644", name, blob))
+    tip = with_wiki(repo, base, wiki)
+    for report in (verify(repo, base, tip), verify(repo, base, tip, lint=True)):
+        no_errors(report)
+        malformed = at(report, "tree.malformed")
+        assert len(malformed) == 1 and malformed[0].severity == "critical", report.findings
+        assert malformed[0].path.startswith("wiki/") and why in malformed[0].message
+        assert report.verdict == "reject"
+
+
+def test_an_unsorted_tree_is_critical(repo, base):
+    wiki = entries_of(repo[base.tree["wiki"].id])
+    tip = with_wiki(repo, base, wiki[::-1])
+    report = verify(repo, base, tip)
+    no_errors(report)
+    malformed = at(report, "tree.malformed")
+    assert malformed and all("out of order" in f.message for f in malformed)
+    assert report.verdict == "reject"
+
+
+def test_a_well_formed_tree_has_no_tree_findings(repo, base):
+    tip = commit_files(repo, base.id, {"wiki/notes.md": good_notes() + "\nMore text.\n"})
+    report = verify(repo, base, tip)
+    no_errors(report)
+    assert not at(report, "tree.malformed") and report.verdict == "commit", report.findings
+
+
+def push(cwd, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
+    return subprocess.run(
+        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def main_of(path) -> str:
+    return git(path, "rev-parse", "main").stdout.strip()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A client workspace with one verified run and a bare server with the wikigate gate;
+    the server's own fsck is off, so that the gate alone is tested."""
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
+        + [str(bare)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    git(bare, "config", "receive.fsckObjects", "false")
+    yield ws, bare
+    ws.close()
+
+
+def hand_built(ws, wiki_entries) -> str:
+    """A commit on main whose wiki/ tree is written with `git hash-object --literally`."""
+    root = ws.root
+    lines = []
+    for mode, name, oid in wiki_entries:
+        lines.append(mode + b" " + name + b"\0" + oid.raw)
+    wiki = subprocess.run(
+        ["git", "-C", str(root), "hash-object", "-t", "tree", "--literally", "-w", "--stdin"],
+        input=b"".join(lines),
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    listing = git(root, "ls-tree", "main").stdout.splitlines()
+    rows = [ln for ln in listing if not ln.endswith("\twiki")] + [
+        f"040000 tree {wiki.strip()}\twiki"
+    ]
+    tree = subprocess.run(
+        ["git", "-C", str(root), "mktree"],
+        input="\n".join(rows) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    return git(root, "commit-tree", tree, "-p", "main", "-m", "hand-built").stdout.strip()
+
+
+def test_the_server_gate_refuses_a_duplicate_page_entry(server):
+    ws, bare = server
+    before = main_of(bare)
+    repo = ws.repo
+    wiki = entries_of(repo[repo.revparse_single("main").tree["wiki"].id])
+    index = next(i for i, e in enumerate(wiki) if e[1] == b"index.md")
+    text = repo[wiki[index][2]].data.decode() + "- [[p]]\n"
+    wiki[index] = (b"100644", b"index.md", repo.create_blob(text))
+    fake = repo.create_blob(fabricated_page("p"))
+    good = repo.create_blob(cited_page("p"))
+    sole = hand_built(ws, [*wiki, (b"100644", b"p.md", good)])
+    twice = hand_built(ws, [*wiki, (b"100644", b"p.md", fake), (b"100644", b"p.md", good)])
+    # git serves the first entry: the fabricated page
+    assert "made-up" in git(ws.root, "show", f"{twice}:wiki/p.md").stdout
+    proc = push(ws.root, "origin", f"{twice}:refs/heads/main")
+    assert proc.returncode != 0
+    assert "remote:   wiki/p.md: tree.malformed: the tree entry wiki/p.md appears twice" in (
+        proc.stderr
+    )
+    assert main_of(bare) == before
+    # the same change without the duplicate lands: the duplicate alone was refused
+    proc = push(ws.root, "origin", f"{sole}:refs/heads/main")
+    assert proc.returncode == 0, proc.stderr
+    assert main_of(bare) == sole
+
+
+# ---------------------------------------------------------------- 2. wiki/ holds *.md pages only
+
+FAKE = (
+    f"# Fake\n\nThe plan passed.[^1]\n\n[^1]: {format_tail('raw/made-up.txt', None, 'x', None)}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "says"),
+    [
+        ("wiki/fake.markdown", FAKE, "not named *.md"),
+        ("wiki/Fake.MD", FAKE, "not named *.md"),
+        ("wiki/fake.html", "<p>The plan passed.</p>", "not named *.md"),
+        ("wiki/.gitattributes", "*.md -diff\n", "not named *.md"),
+        ("wiki/sub/notes.txt", "x\n", "not named *.md"),
+        ("wiki/tmp", (LINK, "/tmp"), "a symlink"),
+        ("wiki/owls.md", (LINK, "../raw/notes.txt"), "a symlink"),
+    ],
+)
+def test_a_path_under_wiki_that_is_not_a_md_regular_file_is_refused(
+    repo, base, path, content, says
+):
+    tip = commit_files(repo, base.id, {path: content})
+    report = verify(repo, base, tip)
+    no_errors(report)
+    acl = at(report, "run.path_acl")
+    assert [(f.path, f.severity) for f in acl] == [(path, "critical")], report.findings
+    assert says in acl[0].message and "*.md regular files" in acl[0].message
+    assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize("path", ["wiki/vendored", "wiki/vendored.md"])
+def test_a_submodule_under_wiki_is_refused(repo, base, path):
+    tree = _with_mode(repo, base.tree, path, base.id, pygit2.GIT_FILEMODE_COMMIT)
+    sig = pygit2.Signature("t", "t@example.invalid")
+    tip = repo[repo.create_commit(None, sig, sig, "sub\n", tree, [base.id])]
+    report = verify(repo, base, tip)
+    no_errors(report)
+    acl = at(report, "run.path_acl")
+    assert [f.path for f in acl] == [path] and "submodule" in acl[0].message
+    assert report.verdict == "reject"
+
+
+def test_deleting_a_stray_file_under_wiki_is_allowed(repo, base):
+    with_stray = commit_files(repo, base.id, {"wiki/old.html": "<p>x</p>"})
+    tip = commit_files(repo, with_stray.id, {"wiki/old.html": None})
+    assert not at(verify(repo, with_stray, tip), "run.path_acl")
+
+
+# ---------------------------------------------------------------- 3. one paragraph per footnote
+
+
+def test_a_second_paragraph_in_a_citation_footnote_is_critical(repo, base):
+    tail = format_tail("raw/notes.txt", None, QUOTE, NOTES.index(QUOTE))
+    page = (
+        "---\ntitle: Notes\n---\n# Notes\n\n"
+        f"{QUOTE}[^1]\n\n"
+        f"[^1]: {tail}\n\n"  # line 8
+        '    The minutes add: "the committee was bribed."\n'
+    )
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
+    report = verify(repo, base, tip)
+    no_errors(report)
+    syntax = at(report, "citation.syntax")
+    assert [(f.severity, f.line) for f in syntax] == [("critical", 8)], report.findings
+    assert "a citation footnote is one paragraph; the text after it is not verified" in (
+        syntax[0].message
+    )
+    assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    "after",
+    ["    - the committee was bribed\n", "    ```\n    the committee was bribed\n    ```\n"],
+)
+def test_any_further_block_in_a_citation_footnote_is_critical(repo, base, after):
+    tail = format_tail("raw/notes.txt", None, QUOTE, NOTES.index(QUOTE))
+    page = f"---\ntitle: Notes\n---\n# Notes\n\n{QUOTE}[^1]\n\n[^1]: {tail}\n\n{after}"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    syntax = at(report, "citation.syntax")
+    assert [f.line for f in syntax] == [8] and "one paragraph" in syntax[0].message
+
+
+def test_a_referenced_empty_footnote_is_critical(repo, base):
+    page = f"---\ntitle: Notes\n---\n# Notes\n\n{QUOTE}[^1] The plan passed.[^2]\n\n[^2]:\n"
+    page += f"[^1]: {format_tail('raw/notes.txt', None, QUOTE, NOTES.index(QUOTE))}\n"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    syntax = at(report, "citation.syntax")
+    assert [(f.severity, f.line) for f in syntax] == [("critical", 8)], report.findings
+    assert report.verdict == "reject"
+
+
+def test_a_one_paragraph_footnote_followed_by_body_text_is_fine(repo, base):
+    page = good_notes() + "\nAn unindented paragraph after the footnote.\n"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    assert not at(report, "citation.syntax"), report.findings
+
+
+# ---------------------------------------------------------------- 4. floods
+
+
+def test_an_undefined_reference_is_one_finding_per_label_however_often(repo, base):
+    body = ("The plan passed.[^a] " * 20 + "\n") * 2000  # 40,000 references, one label
+    page = "---\ntitle: Notes\n---\n# Notes\n\n" + body + f"\n{good_notes().split('# Notes')[1]}"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    no_errors(report)
+    syntax = at(report, "citation.syntax")
+    assert [(f.line, f.message) for f in syntax] == [
+        (6, "reference [^a] has no definition (40000 times; first on line 6)")
+    ]
+
+
+def test_many_undefined_labels_are_summed_up(repo, base):
+    body = " ".join(f"Claim {i}.[^n{i}]" for i in range(500))
+    page = "---\ntitle: Notes\n---\n# Notes\n\n" + body + "\n"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    syntax = at(report, "citation.syntax")
+    assert len(syntax) == 21
+    assert "480 more labels" in syntax[-1].message
+
+
+def test_the_server_prints_at_most_50_blocking_findings(server):
+    ws, bare = server
+    before = main_of(bare)
+    root = ws.root
+    for k in range(4):  # 4 pages, each with 30 labels and 10,000 references without definition
+        body = " ".join(f"Claim {i}.[^p{k}x{i}]" for i in range(30))
+        (root / "wiki" / f"flood{k}.md").write_text(f"# Flood {k}\n\n{body}\n" + "[^a] " * 10_000)
+    git(root, "add", "wiki")
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "flood")
+    proc = push(root, "origin", "main")
+    assert proc.returncode != 0
+    remote = [ln for ln in proc.stderr.splitlines() if ln.startswith("remote:   wiki/")]
+    assert len(remote) == 50
+    assert "… and " in proc.stderr and "more; run `wikigate verify` locally for all" in proc.stderr
+    assert len(proc.stderr) < 20_000
+    assert main_of(bare) == before
+
+
+# ---------------------------------------------------------------- 5. a submodule under raw/
+
+
+def test_a_submodule_under_raw_is_reported_once_and_crashes_nothing(repo, base):
+    gitlink = base.id  # a submodule's commit (here one that exists, as it may)
+    tree = _with_mode(repo, base.tree, "raw/vendored", gitlink, pygit2.GIT_FILEMODE_COMMIT)
+    page = good_notes() + "\nThe plan was vendored.[^2]\n\n"
+    page += '[^2]: raw/vendored — "the committee rejected" {@0 sha256:' + "0" * 64 + "}\n"
+    tree = _with_mode(repo, repo[tree], "wiki/notes.md", repo.create_blob(page), 0o100644)
+    sig = pygit2.Signature("t", "t@example.invalid")
+    tip = repo[repo.create_commit(None, sig, sig, "sub\n", tree, [base.id])]
+    report = verify(repo, base, tip)
+    no_errors(report)
+    raw = at(report, "run.raw_write")
+    assert [f.path for f in raw] == ["raw/vendored"] and "submodule" in raw[0].message
+    assert [f.path for f in at(report, "citation.source_outside_raw")] == ["wiki/notes.md"]
+    assert report.verdict == "reject"
+
+
+# ---------------------------------------------------------------- 6. the log is append-only
+
+
+@pytest.mark.parametrize(
+    ("new_log", "says"),
+    [
+        ("---\ntitle: Log\n---\n# Log\n\n- 2026-01-01 nothing happened\n", "rewrites"),
+        ("# Log\n", "rewrites"),
+        (None, "deletes"),
+    ],
+)
+def test_a_rewritten_or_deleted_log_is_critical(repo, base, new_log, says):
+    tip = commit_files(repo, base.id, {"wiki/log.md": new_log})
+    report = verify(repo, base, tip)
+    no_errors(report)
+    rewrite = at(report, "run.log_rewrite")
+    assert [(f.severity, f.path) for f in rewrite] == [("critical", "wiki/log.md")]
+    assert says in rewrite[0].message
+    assert report.verdict == "reject"
+
+
+def test_an_appended_log_is_exempt_from_page_checks_but_not_links(repo, base):
+    tip = commit_files(repo, base.id, {"wiki/log.md": LOG + "- 2026-02-02 see [[Nowhere]]\n"})
+    report = verify(repo, base, tip)
+    no_errors(report)
+    assert not at(report, "run.log_rewrite")
+    assert report.exempt == ["wiki/log.md: append-only change to the log"]
+    assert [(f.path, f.message) for f in at(report, "link.broken")] == [
+        ("wiki/log.md", "[[Nowhere]] resolves to no page")
+    ]
+    fine = commit_files(repo, base.id, {"wiki/log.md": LOG + "- 2026-02-02 see [[Notes]]\n"})
+    assert verify(repo, base, fine).verdict == "commit"
+
+
+def test_a_log_first_written_by_a_run_is_no_rewrite(repo):
+    first = commit_files(repo, None, {"raw/notes.txt": NOTES, "wiki/index.md": INDEX})
+    tip = commit_files(repo, first.id, {"wiki/log.md": LOG, "wiki/notes.md": good_notes()})
+    assert not at(verify(repo, first, tip), "run.log_rewrite")
