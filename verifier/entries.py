@@ -15,8 +15,7 @@ from typing import NamedTuple
 import pygit2
 
 from wikigate.gitrepo import blob_at
-
-MAX_PAGE_BYTES = 5 * 1024 * 1024
+from wikigate.paths import MAX_PAGE_BYTES
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ class VerificationReport(BaseModel):
     summary: SummaryMetrics
     exempt: list[str] = Field(
         default_factory=list,
-        description="pages whose page and link checks were skipped, with the reason "
-        "(an append-only change to wiki/log.md); every other check ran",
+        description="pages whose page checks were skipped, with the reason "
+        "(an append-only change to wiki/log.md); every other check ran, links included",
     )
 
     @field_validator("schema_version")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import pygit2
 
 from wikigate.gitrepo import blob_at
+from wikigate.paths import MAX_SOURCE_BYTES
 
 from .citation import NearMiss, NearMisses
 from .entries import Entry
@@ -21,7 +22,6 @@ from .entries import Entry
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-MAX_SOURCE_BYTES = 50 * 1024 * 1024
 
 Quotes = list[tuple[int | None, str]]  # (anchor offset, quote)
 
