@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
-from support.helpers import git, wikigate
+from support.helpers import git, start, state, wikigate
 
 from wikigate.workspace import Workspace
 
@@ -15,24 +13,6 @@ def repo(tmp_path):
     root = tmp_path / "w"
     assert wikigate(tmp_path, "init", str(root)).returncode == 0
     return root
-
-
-def start(repo, *extra):
-    proc = wikigate(repo, "run", "start", "--type", "ingest", "--triggered-by", "cli:test", *extra)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip()
-
-
-def state(repo):
-    """Everything a bad command must leave alone: refs and the runs table."""
-    refs = git(repo, "for-each-ref", "--format=%(refname) %(objectname)").stdout
-    db = repo / ".git" / "wikigate" / "telemetry.db"
-    rows = (
-        sqlite3.connect(db).execute("SELECT * FROM runs ORDER BY run_id").fetchall()
-        if db.exists()
-        else []
-    )
-    return refs, rows
 
 
 def test_scripted_run_commits_and_lists(repo):

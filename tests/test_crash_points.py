@@ -281,13 +281,15 @@ def test_an_abandoned_run_cannot_be_landed_by_its_old_finalizer(ws, monkeypatch)
 
 
 def test_claim_is_renewed_while_verifying(ws, monkeypatch):
-    monkeypatch.setenv("WIKIGATE_LEASE_SECONDS", "0.3")
+    # a lease long enough that a busy machine's stall between renewal and sweep cannot
+    # expire it, short enough that four steps of the verification renew it twice
+    monkeypatch.setenv("WIKIGATE_LEASE_SECONDS", "3")
     seen = []
 
     class Slow:
         def verify(self, run_id, workspace, plan, tree):
             for _ in range(4):
-                time.sleep(0.15)
+                time.sleep(0.55)
                 workspace.heartbeat()
                 seen.append(ws.store.get(run_id)["lease_until"])
                 assert ws.sweep() == []  # a live, renewing finalizer keeps its run

@@ -11,7 +11,7 @@ import sys
 import pygit2
 import pytest
 from support.helpers import git
-from support.trees import LINK, _with_mode, commit_files
+from support.trees import LINK, _with_mode, at, commit_files, no_errors
 from support.wiki_runs import cited_page, fabricated_page, page_run
 
 from wikigate.config import Config
@@ -48,15 +48,6 @@ def base(repo):
 
 def verify(repo, base, tip, *, lint=False):
     return verify_trees(repo, tip, None if lint else base, config=Config())
-
-
-def at(report, code):
-    return [f for f in report.findings if f.code == code]
-
-
-def no_errors(report):
-    assert not at(report, "verifier.error"), report.findings
-    assert all(c.status != "error" for c in report.checks), report.checks
 
 
 # ---------------------------------------------------------------- 1. malformed trees

@@ -11,7 +11,7 @@ import pygit2
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from support.trees import commit_files
+from support.trees import at, commit_files, no_errors
 
 from wikigate.api import anchor_tail
 from wikigate.config import Config
@@ -56,15 +56,6 @@ def base(repo):
 def verify(repo, base, files, *, lint=False):
     tip = commit_files(repo, base.id, files)
     return verify_trees(repo, tip, None if lint else base, config=Config())
-
-
-def at(report, code):
-    return [f for f in report.findings if f.code == code]
-
-
-def no_errors(report):
-    assert not at(report, "verifier.error"), report.findings
-    assert all(c.status != "error" for c in report.checks), report.checks
 
 
 # ---------------------------------------------------------------- duplicate labels

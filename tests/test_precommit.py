@@ -46,20 +46,15 @@ def pre_commit_home(tmp_path_factory):
     return tmp_path_factory.mktemp("pre-commit-home")
 
 
-@pytest.fixture
-def wiki(tmp_path, hook_repo, pre_commit_home, monkeypatch):
-    repo_path, rev = hook_repo
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+def hooked_wiki(tmp_path, config: str):
+    """A workspace holding a source, with ``config`` as its pre-commit config, installed."""
     ws = Workspace.init(tmp_path / "wiki")
     run = ws.start_run("ingest", "cli:test")
     run.stage_write("raw/birds.txt", SOURCE)
     run.finalize(verify=False)
     ws.close()
     root = tmp_path / "wiki"
-    (root / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {repo_path}\n  rev: {rev}\n  hooks:\n"
-        "  - id: wikigate-citations\n  - id: wikigate-links\n"
-    )
+    (root / ".pre-commit-config.yaml").write_text(config)
     git(root, "add", ".pre-commit-config.yaml")
     git(root, "commit", "-qm", "pre-commit config")
     proc = subprocess.run(
@@ -67,6 +62,17 @@ def wiki(tmp_path, hook_repo, pre_commit_home, monkeypatch):
     )
     assert proc.returncode == 0, proc.stderr
     return root
+
+
+@pytest.fixture
+def wiki(tmp_path, hook_repo, pre_commit_home, monkeypatch):
+    repo_path, rev = hook_repo
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    return hooked_wiki(
+        tmp_path,
+        f"repos:\n- repo: {repo_path}\n  rev: {rev}\n  hooks:\n"
+        "  - id: wikigate-citations\n  - id: wikigate-links\n",
+    )
 
 
 def page(definition: str) -> str:
@@ -152,19 +158,7 @@ def test_the_readmes_pre_commit_config_works_as_printed(tmp_path, pre_commit_hom
     monkeypatch.setenv(
         "PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     )
-    ws = Workspace.init(tmp_path / "wiki")
-    run = ws.start_run("ingest", "cli:test")
-    run.stage_write("raw/birds.txt", SOURCE)
-    run.finalize(verify=False)
-    ws.close()
-    root = tmp_path / "wiki"
-    (root / ".pre-commit-config.yaml").write_text(readme_block("## Gates at", "yaml"))
-    git(root, "add", ".pre-commit-config.yaml")
-    git(root, "commit", "-qm", "pre-commit config")
-    installed = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "install"], cwd=root, capture_output=True, text=True
-    )
-    assert installed.returncode == 0, installed.stderr
+    root = hooked_wiki(tmp_path, readme_block("## Gates at", "yaml"))
     index = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"
     proc = commit(
         root, {"wiki/owls.md": page('raw/birds.txt — "Owls hunt all day."'), "wiki/index.md": index}

@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 
 import pygit2
 import pytest
-from support.helpers import git, wikigate
+from support.helpers import git, start, state, wikigate
 
 from wikigate.errors import GitError, RunError
 from wikigate.gitrepo import format_message, tree_with
@@ -31,24 +30,6 @@ def repo(tmp_path):
     root = tmp_path / "w"
     assert wikigate(tmp_path, "init", str(root)).returncode == 0
     return root
-
-
-def start(repo, *extra, run_type="ingest"):
-    proc = wikigate(repo, "run", "start", "--type", run_type, "--triggered-by", "cli:t", *extra)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.strip()
-
-
-def state(repo):
-    """Everything a refused command must leave alone: refs and the runs table."""
-    refs = git(repo, "for-each-ref", "--format=%(refname) %(objectname)").stdout
-    db = repo / ".git" / "wikigate" / "telemetry.db"
-    rows = (
-        sqlite3.connect(db).execute("SELECT * FROM runs ORDER BY run_id").fetchall()
-        if db.exists()
-        else []
-    )
-    return refs, rows
 
 
 def one_error_line(proc):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -29,3 +30,22 @@ def wikigate(
         input=stdin,
         env=full_env,
     )
+
+
+def start(repo: Path | str, *extra: str, run_type: str = "ingest") -> str:
+    """`wikigate run start` through the CLI; returns the run id."""
+    proc = wikigate(repo, "run", "start", "--type", run_type, "--triggered-by", "cli:test", *extra)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def state(repo: Path) -> tuple[str, list[tuple[object, ...]]]:
+    """Everything a refused command must leave alone: refs and the runs table."""
+    refs = git(repo, "for-each-ref", "--format=%(refname) %(objectname)").stdout
+    db = repo / ".git" / "wikigate" / "telemetry.db"
+    rows = (
+        sqlite3.connect(db).execute("SELECT * FROM runs ORDER BY run_id").fetchall()
+        if db.exists()
+        else []
+    )
+    return refs, rows

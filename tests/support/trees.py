@@ -42,3 +42,14 @@ def _with_mode(repo, tree, path, blob, mode):
     else:
         builder.insert(head, blob, mode)
     return builder.write()
+
+
+def at(report, code):  # type: ignore[no-untyped-def]
+    """The findings of one code in a report."""
+    return [f for f in report.findings if f.code == code]
+
+
+def no_errors(report) -> None:  # type: ignore[no-untyped-def]
+    """The verifier itself did not fail anywhere."""
+    assert not at(report, "verifier.error"), report.findings
+    assert all(c.status != "error" for c in report.checks), report.checks
