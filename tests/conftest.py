@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from wikigate.workspace import Workspace
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))
 
+from support.github_world import World, make_world  # noqa: E402
 from support.markers_verifier import MarkersVerifier  # noqa: E402
 
 
@@ -52,3 +54,9 @@ def ws(tmp_path: Path):
     w.verifier = MarkersVerifier()
     yield w
     w.close()
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    """The GitHub bot's world (tests/support/github_world.py)."""
+    yield from make_world(tmp_path)

@@ -1,0 +1,172 @@
+"""The world of the bot's tests: a seed repository, a bare ``origin`` with
+``refs/pull/<n>/head``, a runner's checkout, the GitHub emulator on 127.0.0.1, and
+``wikigate github`` run as a workflow step runs it (a subprocess, the real PyGithub)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from support.github_emulator import GitHubEmulator, Pull
+from support.helpers import git
+from support.wiki_runs import QUOTE, SOURCE, cited_page, page_run
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+TOKEN = "ghs_S3CRETt0kenNeverPrinted"
+REPO = "octo/wiki"
+
+
+def quote_only_page(name: str) -> str:  # the quote is in the source, but unanchored: revise
+    return f"# {name.title()}\n\n{QUOTE}[^1]\n\n[^1]: {format_tail(SOURCE, None, QUOTE, None)}\n"
+
+
+def fabricated_page(name: str) -> str:  # a quote the source never says: reject
+    made_up = "A barn owl can hear a cat under ice."
+    return (
+        f"# {name.title()}\n\n{made_up}[^1]\n\n[^1]: {format_tail(SOURCE, None, made_up, None)}\n"
+    )
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+
+
+@dataclass
+class World:
+    tmp: Path
+    seed: Path
+    bare: Path
+    checkout: Path
+    gh: GitHubEmulator
+
+    def push_pr(self, number: int, page: str, *, branch: str = "feature") -> str:
+        """Commit ``wiki/barn.md`` (linked from the index) on the PR branch; push it as
+        ``refs/pull/<n>/head``."""
+        git(
+            self.seed,
+            "checkout",
+            "-q",
+            "-B",
+            branch,
+            f"origin/{branch}" if self._has(branch) else "main",
+        )
+        (self.seed / "wiki" / "barn.md").write_text(page)
+        index = (self.seed / "wiki" / "index.md").read_text()
+        if "[[Barn]]" not in index:
+            (self.seed / "wiki" / "index.md").write_text(index + "- [[Barn]]\n")
+        git(self.seed, "add", "wiki")
+        git(self.seed, "commit", "-q", "-m", f"Barn page ({page.count(chr(10))} lines)")
+        git(
+            self.seed,
+            "push",
+            "-q",
+            "-f",
+            str(self.bare),
+            f"{branch}:refs/heads/{branch}",
+            f"{branch}:refs/pull/{number}/head",
+        )
+        git(
+            self.seed,
+            "fetch",
+            "-q",
+            str(self.bare),
+            f"+refs/heads/{branch}:refs/remotes/origin/{branch}",
+        )
+        self.gh.pulls.setdefault(number, Pull(number, branch))
+        return git(self.seed, "rev-parse", branch).stdout.strip()
+
+    def _has(self, branch: str) -> bool:
+        return (
+            git(
+                self.seed, "rev-parse", "--verify", "-q", f"origin/{branch}", check=False
+            ).returncode
+            == 0
+        )
+
+    def run(
+        self,
+        number: int,
+        action: str = "synchronize",
+        *,
+        sender: str = "author",
+        label: str | None = None,
+        event_name: str = "pull_request_target",
+    ) -> Result:
+        pull = self.gh.pulls[number]
+        payload = {
+            "action": action,
+            "number": number,
+            "pull_request": self.gh._pull(pull),
+            "sender": {"login": sender},
+            **({"label": {"name": label}} if label else {}),
+        }
+        event = self.tmp / "event.json"
+        event.write_text(json.dumps(payload))
+        summary, output = self.tmp / "summary.md", self.tmp / "output.txt"
+        env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
+        env.update(
+            GITHUB_EVENT_NAME=event_name,
+            GITHUB_EVENT_PATH=str(event),
+            GITHUB_REPOSITORY=REPO,
+            GITHUB_TOKEN=TOKEN,
+            GITHUB_API_URL=self.gh.url,
+            GITHUB_STEP_SUMMARY=str(summary),
+            GITHUB_OUTPUT=str(output),
+            RUNNER_TEMP=str(self.tmp),
+        )
+        proc = subprocess.run(
+            [sys.executable, "-m", "wikigate", "github"],
+            cwd=self.checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        files = "".join(p.read_text() for p in (summary, output) if p.exists())
+        notes = git(self.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
+        everything = proc.stdout + proc.stderr + files + notes
+        assert TOKEN not in everything  # the token never appears in any output
+        return Result(proc.returncode, proc.stdout + proc.stderr)
+
+    def main_sha(self) -> str:
+        return git(self.bare, "rev-parse", "refs/heads/main").stdout.strip()
+
+    def comments(self) -> list[dict]:
+        return list(self.gh.review_comments.values())
+
+
+def make_world(tmp_path: Path) -> Iterator[World]:
+    """A world with ``main`` holding a source and a cited page; the emulator serving."""
+    seed = tmp_path / "seed"
+    ws = Workspace.init(seed)
+    assert page_run(ws, "owls").status == "committed"  # main: a source and a cited page
+    ws.close()
+    bare = tmp_path / "origin.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(seed), str(bare)], check=True)
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", str(bare), str(checkout)], check=True)
+    git(seed, "remote", "add", "origin", str(bare))
+    git(seed, "fetch", "-q", "origin")
+    gh = GitHubEmulator(bare, REPO, TOKEN)
+    gh.permissions.update({"maintainer": "write", "owner": "admin", "visitor": "read"})
+    with gh.running():
+        yield World(tmp_path, seed, bare, checkout, gh)
+
+
+__all__ = [
+    "REPO",
+    "TOKEN",
+    "World",
+    "cited_page",
+    "fabricated_page",
+    "make_world",
+    "quote_only_page",
+]
