@@ -16,10 +16,11 @@ from wikigate.codes import finding, severity_at
 from wikigate.config import Config, config_at
 from wikigate.models import Finding, Plan, verdict_for
 
-from .checks import CHECKS, Context
+from .checks import CHECKS, PER_PAGE, Context
 from .judge import HeuristicJudge, Judge
 from .parallel import Progress, Workers
-from .report import CheckResult, SummaryMetrics, VerificationReport
+from .report import CheckResult, ShardInfo, SummaryMetrics, VerificationReport
+from .shard import Shard, rules_digest, verifier_version
 from .wiki import PageCache, WikiTree
 
 PROMOTE_MINOR = {"PARANOID"}
@@ -55,6 +56,7 @@ def verify_trees(
     scope: list[str] | None = None,
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
+    shard: Shard | None = None,
 ) -> VerificationReport:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
@@ -64,7 +66,13 @@ def verify_trees(
     limits per-page checks to these pages (e.g. the files pre-commit passes).
     ``heartbeat`` is called between checks (finalize renews its claim there);
     ``progress`` hears how far the long jobs are (a terminal's progress bar).
+    ``shard`` (lint mode only) runs just the per-page checks, on that shard's slice of
+    the pages; the report says which shard it is (verifier/merge.py combines them).
     """
+    if shard is not None:
+        if base is not None or scope is not None:
+            raise ValueError("a shard is a slice of the whole wiki: no base, no scope")
+        only = PER_PAGE if only is None else only & PER_PAGE
     started = time.perf_counter()
     broken: Exception | None = None
     try:
@@ -73,6 +81,7 @@ def verify_trees(
         rules, broken = Config(), e
     config = rules
     level = strictness or config.verifier.strictness
+    judge = judge or HeuristicJudge()
     cache = PageCache(cache_path)
     workers = Workers(repo, progress=progress)
     checks: list[CheckResult] = []
@@ -82,16 +91,17 @@ def verify_trees(
     try:
         if broken is not None:
             raise broken
+        tip_tree = WikiTree(repo, tip.tree_id, cache, workers)  # ids: libgit2 may not parse it
         ctx = Context(
             repo=repo,
-            tip=WikiTree(repo, tip.tree_id, cache, workers),  # ids: libgit2 may not parse it
+            tip=tip_tree,
             base=WikiTree(repo, base.tree_id, cache, workers) if base is not None else None,
             plan=plan,
             strictness=level,
             config=config,
-            judge=judge or HeuristicJudge(),
+            judge=judge,
             cache=cache,
-            scope=scope,
+            scope=shard.pages(tip_tree.pages) if shard is not None else scope,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:
@@ -148,13 +158,23 @@ def verify_trees(
         strictness=level,  # type: ignore[arg-type]
         verdict=verdict_for(findings),
         checks=checks,
-        findings=sorted(findings, key=_order),
+        findings=sorted(findings, key=finding_order),
         summary=metrics,
         exempt=exempt,
+        shard=None
+        if shard is None
+        else ShardInfo(
+            index=shard.index,
+            count=shard.count,
+            tree=str(tip.tree_id),
+            rules=rules_digest(config),
+            verifier=verifier_version(judge.name),
+        ),
     )
 
 
-def _order(f: Finding) -> tuple[str, int, str]:
+def finding_order(f: Finding) -> tuple[str, int, str]:
+    """The report's order of findings (a stable sort: ties keep the checks' order)."""
     return (f.path or "", f.line or 0, f.code)
 
 

@@ -37,6 +37,17 @@ class SummaryMetrics(BaseModel):
     elapsed_ms: float = 0.0
 
 
+class ShardInfo(BaseModel):
+    """Which slice of a whole-wiki verify a report covers (``verify --all --shard K/N``), and
+    what its sibling shards must agree on for ``wikigate report merge`` to combine them."""
+
+    index: int = Field(ge=1, description="K: this shard's number, 1-based")
+    count: int = Field(ge=1, description="N: how many shards the pages were split into")
+    tree: str = Field(description="the verified commit's tree")
+    rules: str = Field(description="digest of the rules applied (the parsed wikigate.toml)")
+    verifier: str = Field(description="what produced the findings: versions and the judge")
+
+
 class VerificationReport(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
@@ -51,6 +62,11 @@ class VerificationReport(BaseModel):
         default_factory=list,
         description="pages whose page checks were skipped, with the reason "
         "(an append-only change to wiki/log.md); every other check ran, links included",
+    )
+    shard: ShardInfo | None = Field(
+        default=None,
+        description="set on a shard's report (verify --all --shard K/N): only the per-page "
+        "checks ran, on its slice of the pages; `wikigate report merge` makes the whole",
     )
 
     @field_validator("schema_version")

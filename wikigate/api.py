@@ -6,6 +6,7 @@ The CLI, the git hooks and the bot call these; none re-implements a check.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygit2
@@ -15,6 +16,7 @@ from wikigate.verifier.default import cache_path
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
+from wikigate.verifier.shard import Shard
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import GitError, RunError, UsageError, WikigateError
@@ -43,9 +45,13 @@ def verify_ref(
     *,
     strictness: str | None = None,
     lint: bool = False,
+    shard: Shard | None = None,
     progress: Progress | None = None,
 ) -> VerificationReport:
-    """Verify a branch/commit against its base (default: merge-base with main)."""
+    """Verify a branch/commit against its base (default: merge-base with main).
+
+    ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
+    """
     from .plan import read_plan
 
     repo = ws.repo
@@ -53,10 +59,18 @@ def verify_ref(
         if repo.head_is_unborn:
             raise GitError("HEAD has no commits")
         ref = "HEAD"
+    if shard is not None and not lint:
+        raise UsageError("--shard splits a whole-wiki verify: use it with --all")
     tip = resolve_commit(repo, ref)
     if lint:
         return verify_trees(
-            repo, tip, None, strictness=strictness, cache_path=cache_path(ws), progress=progress
+            repo,
+            tip,
+            None,
+            strictness=strictness,
+            cache_path=cache_path(ws),
+            progress=progress,
+            shard=shard,
         )
     if base is not None:
         base_commit = resolve_commit(repo, base)
@@ -83,6 +97,28 @@ def verify_ref(
         run_id=run_id,
         progress=progress,
     )
+
+
+def merge_reports(
+    ws: Workspace, files: list[str], progress: Progress | None = None
+) -> VerificationReport:
+    """The JSON reports of ``verify --all --shard K/N`` for K = 1..N, plus the whole-wiki
+    checks run here on the shards' commit, as one report: the unsharded ``verify --all``'s.
+
+    Raises MergeError (exit 2), naming the file, when the reports are not the N shards of
+    one verification, or when this repository lacks their commit.
+    """
+    from wikigate.verifier.merge import MergeError, merge, read_shard
+
+    shards = []
+    for name in files:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            why = e.strerror if isinstance(e, OSError) else "not UTF-8"
+            raise MergeError(f"{name}: cannot read the report ({why})") from e
+        shards.append(read_shard(name, text))
+    return merge(ws.repo, shards, cache_path=cache_path(ws), progress=progress)
 
 
 # ---------------------------------------------------------------- anchors

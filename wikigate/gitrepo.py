@@ -19,6 +19,7 @@ from .text import first_unprintable, shown
 
 MAIN = "refs/heads/main"
 NOTES_REF = "refs/notes/wikigate"
+ORIGIN_NOTES = "refs/wikigate/origin/notes"  # origin's NOTES_REF as last fetched (notes_fetch)
 RUN_PREFIX = "refs/heads/wikigate/runs/"
 FAILED_PREFIX = "refs/wikigate/failed/"
 
@@ -271,10 +272,13 @@ def _note_blob(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.
     return None
 
 
-def iter_notes(repo: pygit2.Repository) -> Iterator[tuple[str, dict[str, object]]]:
-    if ref_target(repo, NOTES_REF) is None:
+def iter_notes(
+    repo: pygit2.Repository, ref: str = NOTES_REF
+) -> Iterator[tuple[str, dict[str, object]]]:
+    """(annotated commit, JSON object) of every note under the notes ref ``ref``."""
+    if ref_target(repo, ref) is None:
         return
-    for note in repo.notes(NOTES_REF):  # type: ignore[call-arg]  # pygit2's stub lacks the ref
+    for note in repo.notes(ref):  # type: ignore[call-arg]  # pygit2's stub lacks the ref
         try:
             data = json.loads(note.message)
         except ValueError:

@@ -14,7 +14,7 @@ import pygit2
 
 from . import gitrepo
 from .errors import RunError
-from .gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, RUN_PREFIX
+from .gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, ORIGIN_NOTES, RUN_PREFIX
 from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage
 from .plan import T_RUN, read_plan
 from .refs import RefTransaction, process_lock, with_ref_lock
@@ -117,10 +117,14 @@ def parse_record(data: dict[str, object]) -> RunRecord | None:
 def rebuild(
     ws: Workspace, store: Store, progress: Callable[[str, int, int], None] | None = None
 ) -> int:
-    """Fill ``store`` from the notes and the open run branches."""
+    """Fill ``store`` from the notes and the open run branches.
+
+    The notes are the local ``refs/notes/wikigate`` and origin's as last fetched
+    (``ORIGIN_NOTES``, see notes_fetch.py): their union, the newer record of a run winning.
+    """
     repo = ws.repo
     latest: dict[str, RunRecord] = {}
-    notes = list(gitrepo.iter_notes(repo))
+    notes = [*gitrepo.iter_notes(repo), *gitrepo.iter_notes(repo, ORIGIN_NOTES)]
     for done, (_annotated, data) in enumerate(notes, 1):
         if progress is not None and (done % 100 == 0 or done == len(notes)):
             progress("reading run records", done, len(notes))

@@ -4,6 +4,12 @@ A new check goes in one of these modules (per claim, per page, per run) and gets
 a line in CHECKS, saying what it needs from earlier checks and what it provides;
 its findings' codes go in wikigate/codes.py.  The engine times each check, passes
 it its needs, and turns any exception into a critical ``verifier.error``.
+
+A ``per_page`` check's findings about a page depend on that page (and the sources it
+cites) alone: a shard of a whole-wiki verify (``verify --all --shard K/N``) runs these on
+its slice of the pages.  Every other check looks at the wiki as a whole (links, orphans,
+the tree, the run) and runs once, where ``wikigate report merge`` combines the shards.
+A check may only need what a check of its own kind provides (PER_PAGE, WHOLE_WIKI).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ class Check:
     presets: frozenset[str]
     needs: tuple[str, ...] = ()
     provides: str | None = None
+    per_page: bool = False
 
 
 EVERY = frozenset({"CALM", "SKEPTICAL", "PARANOID", "BOLD"})
@@ -37,9 +44,11 @@ THOROUGH = frozenset({"SKEPTICAL", "PARANOID", "BOLD"})  # not the hooks' quick 
 
 CHECKS: list[Check] = [
     Check("tree", runs.check_tree, EVERY),
-    Check("citations", citations.check_citations, EVERY, provides="verified_quotes"),
-    Check("semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",)),
-    Check("pages", pages.check_pages, THOROUGH),
+    Check("citations", citations.check_citations, EVERY, provides="verified_quotes", per_page=True),
+    Check(
+        "semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",), per_page=True
+    ),
+    Check("pages", pages.check_pages, THOROUGH, per_page=True),
     Check("links", pages.check_links, THOROUGH),
     Check("paths", runs.check_paths, EVERY),
     Check("log", runs.check_log, EVERY),
@@ -48,4 +57,23 @@ CHECKS: list[Check] = [
     Check("budget", runs.check_budget, THOROUGH),
 ]
 
-__all__ = ["CHECKS", "Check", "Context"]
+
+def _parts(checks: list[Check]) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of the per-page checks and of the whole-wiki ones; refuses a check that
+    needs a value only the other kind provides (a shard or the merge would lack it)."""
+    provider = {c.provides: c for c in checks if c.provides is not None}
+    for check in checks:
+        for need in check.needs:
+            source = provider.get(need)
+            if source is not None and source.per_page != check.per_page:
+                raise ValueError(
+                    f"check {check.name!r} needs {need!r} from {source.name!r}, "
+                    "which runs in the other part of a sharded verify"
+                )
+    per_page = frozenset(c.name for c in checks if c.per_page)
+    return per_page, frozenset(c.name for c in checks) - per_page
+
+
+PER_PAGE, WHOLE_WIKI = _parts(CHECKS)
+
+__all__ = ["CHECKS", "PER_PAGE", "WHOLE_WIKI", "Check", "Context"]

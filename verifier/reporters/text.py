@@ -38,10 +38,15 @@ class TextReporter:
             if report.verdict == "revise"
             else "\033[32m",
         )
+        part = (
+            f" · shard {report.shard.index}/{report.shard.count}: per-page checks only"
+            if report.shard is not None
+            else ""
+        )
         lines.append(
             f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
             f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "
             f"{s.anchors_verified} anchors verified, {s.links} links · {report.strictness} · "
-            f"{s.elapsed_ms / 1000:.2f}s"
+            f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)

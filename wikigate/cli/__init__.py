@@ -2,11 +2,11 @@
 
 Each command parses its arguments, calls the library and sets the exit code
 (``main()`` maps errors).  Commands live by topic: runs.py (``run``, ``runs``),
-verify.py (``verify``, ``anchor``), admin.py (``init``, ``demo``, ``hooks``,
-``sweep``, ``telemetry``).
+verify.py (``verify``, ``anchor``), report.py (``report merge``), admin.py (``init``,
+``demo``, ``hooks``, ``sweep``, ``telemetry``).
 """
 
-from . import admin, github, runs, verify  # noqa: F401 - each registers its commands on ``cli``
+from . import admin, github, report, runs, verify  # noqa: F401 - each registers on ``cli``
 from .app import cli
 from .main import main
 

@@ -77,11 +77,21 @@ def telemetry() -> None:
 
 
 @telemetry.command("rebuild")
+@click.option(
+    "--no-fetch",
+    is_flag=True,
+    help="Do not fetch refs/notes/wikigate from origin first; use the notes this clone has.",
+)
 @click.pass_context
-def telemetry_rebuild(ctx: click.Context) -> None:
-    """Re-fill the database from the git notes and run branches."""
+def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
+    """Re-fill the database from the git notes and run branches, after fetching origin's
+    notes (the runs other clones and the GitHub bot pushed) into a private ref."""
+    from wikigate.notes_fetch import fetch_origin_notes, without_fetch
+
     ws = Workspace.open(ctx.find_root().obj["repo"])
+    ctx.call_on_close(ws.close)
+    fetched = without_fetch(ws.repo) if no_fetch else fetch_origin_notes(ws.repo)
+    click.echo(fetched.message, err=True)
     with progress.bar() as shown:
         count = ws.rebuild_telemetry(shown)
     click.echo(f"rebuilt {ws.telemetry_path()} with {count} runs")
-    ws.close()

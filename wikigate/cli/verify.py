@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,12 +12,14 @@ from wikigate.errors import UsageError
 from wikigate.models import STRICTNESSES
 from wikigate.present import outcome
 from wikigate.verifier.reporters import FORMATS
+from wikigate.verifier.shard import Shard
 
 from . import progress
 from .app import cli
 
 if TYPE_CHECKING:
     from wikigate.api import AnchorFix
+    from wikigate.verifier.report import VerificationReport
 from .base import (
     DefaultCommand,
     DefaultGroup,
@@ -28,6 +30,25 @@ from .base import (
 
 REPORT_FORMATS = FORMATS  # the one table of reporters (verifier/reporters)
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
+
+
+class ShardType(click.ParamType[Any, Any]):
+    """``K/N``: shard K (1-based) of N."""
+
+    name = "K/N"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Shard:
+        if isinstance(value, Shard):
+            return value
+        try:
+            return Shard.parse(str(value))
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+SHARD = ShardType()
 
 
 @cli.group(cls=DefaultGroup)
@@ -62,6 +83,13 @@ def verify() -> None:
 @click.option(
     "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
 )
+@click.option(
+    "--shard",
+    type=SHARD,
+    metavar="K/N",
+    help="With --all: run the per-page checks on shard K (1-based) of N only, for "
+    "`wikigate report merge` (a page's shard is a hash of its path mod N).",
+)
 @click.pass_context
 def verify_check(
     ctx: click.Context,
@@ -71,13 +99,15 @@ def verify_check(
     fmt: str,
     output: str | None,
     lint: bool,
+    shard: Shard | None,
 ) -> None:
     """Verify REF without committing anything."""
     from wikigate.api import verify_ref
-    from wikigate.verifier.reporters import render
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
+    if shard is not None and not lint:
+        raise UsageError("--shard K/N splits a whole-wiki verify: use it with --all")
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
         report = verify_ref(
@@ -86,8 +116,17 @@ def verify_check(
             base,
             strictness=strictness.upper() if strictness else None,
             lint=lint,
+            shard=shard,
             progress=shown,
         )
+    emit(report, fmt, output)
+    ctx.exit(VERDICT_EXIT[report.verdict])
+
+
+def emit(report: VerificationReport, fmt: str, output: str | None) -> None:
+    """The report in ``fmt`` on standard output, or in the file ``output``."""
+    from wikigate.verifier.reporters import render
+
     color = output is None and fmt == "text" and sys.stdout.isatty()
     text = render(report, fmt, color=color)
     if output:
@@ -97,7 +136,6 @@ def verify_check(
             raise UsageError(f"--output {output}: cannot write the report ({e.strerror})") from e
     else:
         click.echo(text)
-    ctx.exit(VERDICT_EXIT[report.verdict])
 
 
 @verify.command("override")

@@ -1,0 +1,78 @@
+"""Shards of a whole-wiki verify: which pages shard K of N checks, and what a shard's
+report must agree on with its siblings to be merged (verifier/merge.py).
+
+A page's shard depends on its path alone: the first 8 bytes of the SHA-256 of the path
+(UTF-8), as a big-endian integer, modulo N, plus one.  Adding or removing pages never
+moves another page to a different shard (only changing N does), and every machine,
+Python and process agrees on it (unlike ``hash()``, which is salted per process).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import re
+from dataclasses import dataclass
+
+from wikigate import __version__
+from wikigate.config import Config
+
+# the libraries whose versions change what the checks find (parsing pages, reading PDFs)
+FINDERS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
+_SPEC = re.compile(r"([0-9]+)/([0-9]+)")
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard ``index`` (1-based) of ``count``."""
+
+    index: int
+    count: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.index <= self.count:
+            raise ValueError(f"shard {self.index}/{self.count}: K must be between 1 and N")
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        """``"K/N"`` with 1 ≤ K ≤ N; ValueError saying what is wrong otherwise."""
+        m = _SPEC.fullmatch(text.strip())
+        if m is None:
+            raise ValueError(f"{text!r} is not K/N (for example 2/4: the second of four shards)")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def holds(self, path: str) -> bool:
+        return shard_of(path, self.count) == self.index
+
+    def pages(self, pages: list[str]) -> list[str]:
+        """The pages of this shard, in the order given."""
+        return [p for p in pages if self.holds(p)]
+
+
+def shard_of(path: str, count: int) -> int:
+    """The shard (1..count) that checks the page at ``path``."""
+    digest = hashlib.sha256(path.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def rules_digest(config: Config) -> str:
+    """A digest of the rules a verification applied (the parsed ``wikigate.toml``, defaults
+    included), so that shards verified under different rules are never merged."""
+    return "sha256:" + hashlib.sha256(config.model_dump_json().encode()).hexdigest()
+
+
+def verifier_version(judge: str) -> str:
+    """What produced the findings: wikigate, the libraries that parse what it checks, and
+    the semantic judge.  Shards made by different verifiers are never merged."""
+    made_by = [f"wikigate={__version__}"] + [f"{name}={_installed(name)}" for name in FINDERS]
+    return "/".join([*made_by, f"judge={judge}"])
+
+
+def _installed(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"

@@ -1,0 +1,48 @@
+"""``wikigate report merge``: the shards of a whole-wiki verify as one report."""
+
+from __future__ import annotations
+
+import click
+
+from . import progress
+from .app import cli
+from .base import format_option, open_workspace
+from .verify import REPORT_FORMATS, VERDICT_EXIT, emit
+
+
+@cli.group()
+def report() -> None:
+    """Verification reports (JSON, as `wikigate verify --format json` writes them)."""
+
+
+@report.command("merge")
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    metavar="SHARD.json...",
+    help="The JSON reports of `wikigate verify --all --shard K/N`, one for each K of 1..N.",
+)
+@format_option(
+    REPORT_FORMATS, "Format of the merged report (rdjson: reviewdog, sarif: code scanning)."
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Write the merged report here instead of standard output.",
+)
+@click.pass_context
+def report_merge(ctx: click.Context, files: tuple[str, ...], fmt: str, output: str | None) -> None:
+    """Merge the shards of `verify --all --shard K/N` and run the whole-wiki checks (links,
+    orphans, the tree) here: one report and verdict, as `verify --all` would give.  Run it
+    in a checkout holding the shards' commit.  Exit 0 commit, 1 reject, 3 revise; 2 when
+    the shards do not belong together (another commit, rules, verifier or strictness, or a
+    shard missing or given twice)."""
+    from wikigate.api import merge_reports
+
+    ws = open_workspace(ctx)
+    with progress.bar(human_output=fmt == "text" and output is None) as shown:
+        merged = merge_reports(ws, list(files), progress=shown)
+    emit(merged, fmt, output)
+    ctx.exit(VERDICT_EXIT[merged.verdict])
