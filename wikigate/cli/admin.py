@@ -77,11 +77,61 @@ def telemetry() -> None:
 
 
 @telemetry.command("rebuild")
+@click.option(
+    "--no-fetch",
+    is_flag=True,
+    help="Use the local notes only (by default origin's refs/notes/wikigate is fetched "
+    "first when origin has it: the GitHub bot's runs live there).",
+)
 @click.pass_context
-def telemetry_rebuild(ctx: click.Context) -> None:
+def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
     """Re-fill the database from the git notes and run branches."""
     ws = Workspace.open(ctx.find_root().obj["repo"])
+    if not no_fetch:
+        said = fetch_origin_notes(ws.root)
+        if said:
+            click.echo(said, err=True)
     with progress.bar() as shown:
         count = ws.rebuild_telemetry(shown)
     click.echo(f"rebuilt {ws.telemetry_path()} with {count} runs")
     ws.close()
+
+
+def fetch_origin_notes(path: Path) -> str | None:
+    """Fetch origin's ``refs/notes/wikigate`` into the local one when that is a
+    fast-forward (a fresh clone has none); says what it did, or why it did not.
+    Never fails the rebuild: an unreachable origin or diverged notes leave the local
+    notes as they are."""
+    import os
+    import subprocess
+
+    from wikigate.gitrepo import NOTES_REF
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["git", "-C", str(path), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+        )
+
+    if "origin" not in git("remote").stdout.split():
+        return None
+    listed = git("ls-remote", "origin", NOTES_REF)
+    if listed.returncode != 0:
+        why = (listed.stderr.strip().splitlines() or ["no answer"])[-1]
+        return f"could not read origin's notes ({why}); rebuilding from the local notes"
+    if not listed.stdout.strip():
+        return None
+    fetched = git("fetch", "--quiet", "--no-tags", "origin", f"{NOTES_REF}:{NOTES_REF}")
+    if fetched.returncode == 0:
+        return f"fetched origin's {NOTES_REF}"
+    if "rejected" not in fetched.stderr and "non-fast-forward" not in fetched.stderr:
+        why = (fetched.stderr.strip().splitlines() or ["no answer"])[-1]
+        return f"could not fetch origin's notes ({why}); rebuilding from the local notes"
+    return (
+        f"the local {NOTES_REF} and origin's have diverged; rebuilding from the local notes "
+        f"(merge them: `git fetch origin {NOTES_REF}:refs/notes/wikigate-origin && "
+        "git notes --ref wikigate merge -s theirs refs/notes/wikigate-origin`)"
+    )
