@@ -72,8 +72,8 @@ def push_notes(workdir: Path, commit: str) -> bool:
     proc = git(workdir, "push", "--quiet", "origin", f"{commit}:{NOTES_REF}", check=False)
     if proc.returncode == 0:
         return True
-    if "rejected" in proc.stderr or "non-fast-forward" in proc.stderr:
-        return False
+    if "non-fast-forward" in proc.stderr or "fetch first" in proc.stderr:
+        return False  # not "remote rejected": that is a refusal, not a race
     detail = proc.stderr.strip().splitlines()
     raise GitError(f"pushing {NOTES_REF} to origin failed: {detail[-1] if detail else ''}")
 
@@ -95,7 +95,7 @@ def push_branch(workdir: Path, branch: str, new: str, expected: str | None) -> b
     )
     if proc.returncode == 0:
         return True
-    if "stale info" in proc.stderr or "rejected" in proc.stderr:
+    if "stale info" in proc.stderr:
         return False
     detail = proc.stderr.strip().splitlines()
     raise GitError(f"pushing {ref} to origin failed: {detail[-1] if detail else proc.returncode}")

@@ -17,7 +17,7 @@ from typing import Protocol, TextIO
 import pygit2
 
 from wikigate.api import verify_ref
-from wikigate.errors import GitError
+from wikigate.errors import GitError, UsageError
 from wikigate.gitrepo import commit_at
 from wikigate.models import Status
 from wikigate.verifier.report import VerificationReport
@@ -93,6 +93,11 @@ class Out:
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     """Handle the event ``env`` names; returns the step's exit code."""
+    if env.report_path and Path(env.report_path).resolve().is_relative_to(workdir.resolve()):
+        raise UsageError(
+            f"input report ({env.report_path}) is inside the checkout {workdir}: write the "
+            "report outside it, e.g. under $RUNNER_TEMP (the default)"
+        )
     loaded = load_event(env)
     if isinstance(loaded, str):
         out.say(f"wikigate: {nothing(loaded).line}")
@@ -407,7 +412,13 @@ class Gate:
             tip=tip,
             base=base,
         )
-        publish(repo, self.workdir, self.fetched.notes, record, self.committer)
+        try:
+            publish(repo, self.workdir, self.fetched.notes, record, self.committer)
+        except GitError as e:  # a read-only token: the verdict stands, the note is lost
+            self.out.warn(
+                f"wikigate: the verdict note was not pushed ({e}); without it this "
+                "verification is not counted as a loop nor seen by `telemetry rebuild`"
+            )
 
     # ------------------------------------------------------------ what the PR shows
 

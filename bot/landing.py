@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pygit2
 
+from wikigate.errors import GitError
 from wikigate.gitrepo import commit_at, rebase_commits
 from wikigate.verifier.report import VerificationReport
 
@@ -65,7 +66,18 @@ class Lander:
                 if isinstance(moved, NotLanded):
                     return moved
                 candidate, rebased = moved
-                if not push_branch(self.workdir, self.pull.head_ref, candidate, branch_head):
+                try:
+                    pushed = push_branch(self.workdir, self.pull.head_ref, candidate, branch_head)
+                except GitError as e:
+                    return NotLanded(
+                        f"could not update the branch {self.pull.head_ref} to the rebased "
+                        f"commits: {e}; give the workflow `contents: write`",
+                        f"could not update {self.pull.head_ref}",
+                        "failure",
+                        1,
+                        error=True,
+                    )
+                if not pushed:
                     return NotLanded(
                         f"the branch {self.pull.head_ref} moved while {base} was being updated; "
                         "wikigate verifies its new head on its own event",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support.github_world import World, cited_page, fabricated_page, quote_only_page
@@ -139,8 +140,12 @@ def test_a_read_only_token_reports_through_workflow_commands(world: World):
     page = fabricated_page("barn")
     world.push_pr(5, page)
     world.gh.refuse("POST", r"/pulls/\d+/reviews$", 403, "Resource not accessible by integration")
+    hook = world.bare / "hooks" / "pre-receive"  # git pushes refused too, as a read token's
+    hook.write_text("#!/bin/sh\necho 'Permission to octo/wiki.git denied' >&2\nexit 1\n")
+    hook.chmod(0o755)
     result = world.run(5, "opened", event_name="pull_request")
-    assert result.code == 1, result.out
+    assert result.code == 1, result.out  # the verdict's exit, not a crash on the note
+    assert "the verdict note was not pushed" in result.out
     line = _definition_line(page)
     assert (
         f"::error file=wiki/barn.md,line={line},title=wikigate citation.quote_not_found::"
@@ -403,3 +408,54 @@ def test_inputs_default_as_action_yml_says():
         "revise",
         True,
     )
+
+
+def test_the_report_is_never_written_inside_the_checkout(tmp_path):
+    from wikigate.bot.event import ActionsEnv
+    from wikigate.bot.flow import Out, run
+
+    env = ActionsEnv.read({"GITHUB_EVENT_NAME": "issues", "WIKIGATE_REPORT": "out/r.json"})
+    with pytest.raises(UsageError, match="input report .* is inside the checkout"):
+        run(env, Path.cwd(), Out(None))
+    elsewhere = ActionsEnv.read({"GITHUB_EVENT_NAME": "issues", "RUNNER_TEMP": str(tmp_path)})
+    assert run(elsewhere, Path.cwd(), Out(None)) == 0  # nothing to do, and no complaint
+
+
+def test_sweep_leaves_a_pull_requests_run_to_the_bot(tmp_path, monkeypatch):
+    from wikigate.models import RunRecord
+
+    ws = Workspace.init(tmp_path / "clone")
+    try:
+        main = str(ws.repo.references["refs/heads/main"].target)
+        pr_run = RunRecord(
+            run_id="gh-octo-wiki-p1-0123456789ab",
+            workspace="octo/wiki",
+            run_type="cascade",
+            triggered_by="github:pull_request_target",
+            status="pending",
+            started_at="2020-01-01T00:00:00Z",
+            recorded_at="2020-01-01T00:00:00Z",
+            base_commit=main,
+            tip_commit=main,
+            branch="pull/1/head",
+            verdict="revise",
+        )
+        with ws.store.immediate():
+            ws.store.apply_record(pr_run)
+        monkeypatch.setenv("WIKIGATE_RUN_TIMEOUT_MINUTES", "1")  # long past it
+        assert ws.sweep() == []
+        assert ws.store.get(pr_run.run_id)["status"] == "pending"
+    finally:
+        ws.close()
+
+
+def test_override_sources_agree_with_the_telemetry_schema():
+    import re
+
+    from wikigate.models import OVERRIDE_SOURCES
+    from wikigate.store import SCHEMA
+
+    [check] = re.findall(r"CHECK \(source IN \(([^)]*)\)\)", SCHEMA)
+    assert tuple(s.strip("'") for s in check.split(",")) == OVERRIDE_SOURCES
+    docs = Path(__file__).parents[1] / "docs" / "telemetry.md"
+    assert check in docs.read_text()
