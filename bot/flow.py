@@ -8,11 +8,9 @@ on the author (the base moved under a fork); ``fail-level`` decides which fail t
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TextIO
 
 import pygit2
 
@@ -28,67 +26,11 @@ from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
 from .landing import Landed, Lander
 from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
+from .outcome import Check, NoCheck, Out, Outcome, nothing, step_exit
 from .review import diff_lines, plan_review, review_body, summary_body, workflow_commands
 
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 REVIEW_EVENT = {"commit": "COMMENT", "reject": "COMMENT", "revise": "REQUEST_CHANGES"}
-FAILING = {"revise": (1, 3), "reject": (1,), "none": ()}  # fail-level → exits that fail
-STATE = {0: "committed", 1: "rejected", 3: "revise / waiting on the author"}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How one event ends: the single value the summary, the outputs, the exit code and
-    the check run are made from."""
-
-    verdict: str | None  # commit | commit_override | reject | revise; None: nothing verified
-    exit_code: int  # the run's state: 0 committed or nothing to do, 1 rejected, 3 revise/waiting
-    line: str  # one sentence: what happened and what to do next
-    conclusion: str  # the check run's: success | failure | neutral | action_required
-    title: str  # the check run's title
-    error: bool = False  # a GitHub write the verdict needed failed: fail-level never softens it
-
-
-def nothing(why: str) -> Outcome:
-    return Outcome(None, 0, f"nothing to do ({why})", "neutral", "nothing to do")
-
-
-class Check(Protocol):
-    """The check run on the head (bot/checks.py's ``CheckRun`` fits)."""
-
-    def start(self) -> None: ...
-
-    def finish(
-        self, conclusion: str, title: str, summary: str, report: VerificationReport | None
-    ) -> None: ...
-
-
-class NoCheck:
-    def start(self) -> None:
-        pass
-
-    def finish(
-        self, conclusion: str, title: str, summary: str, report: VerificationReport | None
-    ) -> None:
-        pass
-
-
-class Out:
-    """Results to stdout, diagnostics to stderr; the token never leaves, even by accident."""
-
-    def __init__(
-        self, secret: str | None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr
-    ):
-        self.secret, self.stdout, self.stderr = secret, stdout, stderr
-
-    def redact(self, text: str) -> str:
-        return text.replace(self.secret, "***") if self.secret else text
-
-    def say(self, text: str) -> None:
-        print(self.redact(text), file=self.stdout, flush=True)
-
-    def warn(self, text: str) -> None:
-        print(self.redact(text), file=self.stderr, flush=True)
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
@@ -100,40 +42,41 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         )
     loaded = load_event(env)
     if isinstance(loaded, str):
-        out.say(f"wikigate: {nothing(loaded).line}")
-        return 0
+        return done(env, out, nothing(loaded))
     trigger = loaded
     assert env.repository is not None and env.token is not None  # load_event checked
     gh = PullRequestIO.connect(env.api_url, env.token, env.repository, trigger.number)
     pull = gh.facts()
-    early = before_fetch(env, trigger, pull, gh, out)
+    early = before_fetch(trigger, pull, gh, out)
     if early is not None:
-        out.say(f"wikigate: {early.line}")
-        return 0
+        return done(env, out, early)
     fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
-    sent_for = trigger.head_sha or pull.head_sha
-    if fetched.head != sent_for:
-        out.say(
-            f"wikigate: nothing to do (pull request #{trigger.number} moved to "
-            f"{fetched.head[:12]} after this event; its own event verifies it)"
-        )
-        return 0
+    if fetched.head != (trigger.head_sha or pull.head_sha):
+        moved = f"pull request #{trigger.number} moved to {fetched.head[:12]} after this event"
+        return done(env, out, nothing(f"{moved}; its own event verifies it"))
     ws = Workspace.open(workdir)
     try:
-        gate = Gate(env, trigger, pull, ws, gh, out, fetched, workdir)
+        bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
         check: Check = NoCheck()  # the lead connects bot/checks.py: CheckRun(gh, fetched.head)
         check.start()
-        outcome = gate.decide()
-        summary = gate.publish(outcome)
-        check.finish(outcome.conclusion, outcome.title, summary, gate.report)
+        outcome = bot.decide()
+        summary = bot.publish(outcome)
+        check.finish(outcome.conclusion, outcome.title, summary, bot.report)
     finally:
         ws.close()
     return step_exit(outcome, env.inputs.fail_level, out)
 
 
-def before_fetch(
-    env: ActionsEnv, trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out
-) -> Outcome | None:
+def done(env: ActionsEnv, out: Out, outcome: Outcome) -> int:
+    """End an event that verified nothing: say why; ``verdict=none`` for later steps."""
+    out.say(f"wikigate: {outcome.line}")
+    if env.output:
+        with open(env.output, "a", encoding="utf-8") as fh:
+            fh.write("verdict=none\n")
+    return outcome.exit_code
+
+
+def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out) -> Outcome | None:
     """What ends the event before anything is fetched: a merged pull request, a stale
     label, or a command from someone who may not give it (answered on the PR)."""
     if pull.merged:
@@ -172,21 +115,8 @@ def refuse_command(trigger: Trigger, pull: PullFacts, gh: PullRequestIO) -> str 
     )
 
 
-def step_exit(outcome: Outcome, fail_level: str, out: Out) -> int:
-    """The step's exit code: the outcome's, unless ``fail-level`` lets that verdict pass
-    (a GitHub write that failed always fails the step)."""
-    code = outcome.exit_code
-    if code == 0 or outcome.error or code in FAILING[fail_level]:
-        return code
-    out.say(
-        f"wikigate: exit {code} ({STATE[code]}) would fail this step; fail-level "
-        f"{fail_level} lets it pass (exit 0)"
-    )
-    return 0
-
-
 @dataclass
-class Gate:
+class Decision:
     env: ActionsEnv
     trigger: Trigger
     pull: PullFacts

@@ -188,6 +188,7 @@ def test_other_events_are_nothing_to_do(world: World):
         },
     )
     assert on_issue.code == 0 and "not on a pull request" in on_issue.out
+    assert "verdict=none" in (world.tmp / "output.txt").read_text()
     assert world.gh.requests == []  # decided from the payload alone
 
 
