@@ -161,3 +161,19 @@ def test_every_action_input_and_output_is_documented_and_reaches_the_program():
 
 def _input(name: str) -> str:
     return "${{ inputs." + name + " }}"
+
+
+def test_the_workflows_in_docs_github_md_parse_and_use_only_real_inputs():
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "github.md").read_text(), re.S)
+    used = []
+    for block in blocks:
+        workflow = yaml.safe_load(block)
+        for job in workflow["jobs"].values():
+            assert "permissions" in job, "every job says its permissions"
+            for step in job["steps"]:
+                if "wikigate@" in step.get("uses", ""):
+                    used += list(step.get("with", {}))
+    assert used and set(used) <= set(action["inputs"]), set(used) - set(action["inputs"])
