@@ -1,22 +1,33 @@
-"""The Actions environment and the pull request event payload: what the bot acts on."""
+"""The Actions environment and the event payload: what the bot acts on.
+
+Pull request events (``pull_request``, ``pull_request_target``) and ``issue_comment``
+commands (``/wikigate verify``, ``/wikigate override <reason>``) become one
+:class:`Trigger`; anything else is a sentence saying why there is nothing to do.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from wikigate.errors import UsageError
-from wikigate.models import STRICTNESSES
+
+from .inputs import Inputs
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 PR_ACTIONS = ("opened", "synchronize", "reopened", "ready_for_review", "labeled", "unlabeled")
+COMMENT_EVENT = "issue_comment"
+COMMANDS = ("verify", "override")
 DEFAULT_API_URL = "https://api.github.com"
-OVERRIDE_LABEL = "wikigate:override"
+MAX_REASON = 500  # characters of an override's reason kept in the note
+_COMMAND = re.compile(r"\A\s*/wikigate[ \t]+(\S+)(.*)\Z", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -31,8 +42,7 @@ class ActionsEnv:
     step_summary: str | None
     output: str | None
     report_path: str | None
-    override_label: str
-    strictness: str | None  # the action's input; default: the base's wikigate.toml
+    inputs: Inputs = Inputs()
 
     @classmethod
     def read(cls, environ: Mapping[str, str] = os.environ) -> ActionsEnv:
@@ -51,39 +61,15 @@ class ActionsEnv:
             step_summary=get("GITHUB_STEP_SUMMARY"),
             output=get("GITHUB_OUTPUT"),
             report_path=report,
-            override_label=get("WIKIGATE_OVERRIDE_LABEL") or OVERRIDE_LABEL,
-            strictness=_strictness(get("WIKIGATE_STRICTNESS")),
+            inputs=Inputs.read(environ),
         )
-
-
-def _strictness(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if value.upper() not in STRICTNESSES:
-        raise UsageError(f"WIKIGATE_STRICTNESS={value!r}: use one of {', '.join(STRICTNESSES)}")
-    return value.upper()
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-class RepoRef(_Model):
-    full_name: str
-
-
-class Branch(_Model):
-    ref: str
-    sha: str
-    repo: RepoRef | None = None  # None: the fork was deleted
-
-
-class PullRequest(_Model):
-    number: int
-    state: str = "open"
-    draft: bool = False
-    head: Branch
-    base: Branch
+_M = TypeVar("_M", bound=_Model)
 
 
 class Label(_Model):
@@ -94,35 +80,130 @@ class User(_Model):
     login: str
 
 
+class PullHead(_Model):
+    sha: str
+
+
+class PullRequestPayload(_Model):
+    number: int
+    head: PullHead
+
+
 class PullRequestEvent(_Model):
     """A ``pull_request`` / ``pull_request_target`` webhook payload (the fields we use)."""
 
     action: str
     number: int
-    pull_request: PullRequest
+    pull_request: PullRequestPayload
     label: Label | None = None
     sender: User
 
 
-def load_event(env: ActionsEnv) -> PullRequestEvent | str:
+class CommentBody(_Model):
+    body: str = ""
+    user: User
+
+
+class Issue(_Model):
+    number: int
+    pull_request: dict[str, object] | None = None  # present: the issue is a pull request
+
+
+class IssueCommentEvent(_Model):
+    """An ``issue_comment`` webhook payload (the fields we use)."""
+
+    action: str
+    issue: Issue
+    comment: CommentBody
+
+
+@dataclass(frozen=True)
+class Command:
+    """``/wikigate verify`` or ``/wikigate override <reason>`` from a comment."""
+
+    name: str  # one of COMMANDS
+    reason: str  # the override's reason ("" for verify)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """One event the bot acts on, whatever its kind.  The pull request itself is read
+    through the API (its head, base, labels, author): payloads can be stale."""
+
+    event_name: str
+    action: str
+    number: int
+    sender: str  # who applied the label / wrote the comment / pushed
+    label: str | None = None  # the override label (``labeled`` only)
+    head_sha: str | None = None  # the head a pull request event was sent for
+    command: Command | None = None
+
+
+def load_event(env: ActionsEnv) -> Trigger | str:
     """The event to act on, or why there is nothing to do."""
-    if env.event_name not in PR_EVENTS:
+    if env.event_name not in (*PR_EVENTS, COMMENT_EVENT):
         shown = env.event_name or "(GITHUB_EVENT_NAME unset)"
-        return f"event {shown}: wikigate acts on {' and '.join(PR_EVENTS)}"
+        return f"event {shown}: wikigate acts on {', '.join(PR_EVENTS)} and {COMMENT_EVENT}"
     if env.event_path is None:
         raise UsageError("GITHUB_EVENT_PATH is not set: run `wikigate github` inside Actions")
     try:
         data = json.loads(Path(env.event_path).read_text(encoding="utf-8"))
-        event = PullRequestEvent.model_validate(data)
-    except (OSError, ValueError, ValidationError) as e:
-        raise UsageError(f"GITHUB_EVENT_PATH: not a pull request event payload ({e})") from e
+    except (OSError, ValueError) as e:
+        raise UsageError(f"GITHUB_EVENT_PATH: cannot read the event payload ({e})") from e
+    found = _comment(env, data) if env.event_name == COMMENT_EVENT else _pull(env, data)
+    if isinstance(found, Trigger) and (env.repository is None or env.token is None):
+        raise UsageError("GITHUB_REPOSITORY and GITHUB_TOKEN must be set")
+    return found
+
+
+def _pull(env: ActionsEnv, data: object) -> Trigger | str:
+    event = _parse(PullRequestEvent, data, "a pull request event")
     if event.action not in PR_ACTIONS:
         return f"{env.event_name} {event.action}: wikigate acts on {', '.join(PR_ACTIONS)}"
+    label = env.inputs.override_label
     if event.action == "unlabeled" or (
-        event.action == "labeled"
-        and (event.label is None or event.label.name != env.override_label)
+        event.action == "labeled" and (event.label is None or event.label.name != label)
     ):
-        return f"{env.event_name} {event.action}: not the override label {env.override_label!r}"
-    if env.repository is None or env.token is None:
-        raise UsageError("GITHUB_REPOSITORY and GITHUB_TOKEN must be set")
-    return event
+        return f"{env.event_name} {event.action}: not the override label {label!r}"
+    return Trigger(
+        env.event_name,
+        event.action,
+        event.number,
+        event.sender.login,
+        label=label if event.action == "labeled" else None,
+        head_sha=event.pull_request.head.sha,
+    )
+
+
+def _comment(env: ActionsEnv, data: object) -> Trigger | str:
+    event = _parse(IssueCommentEvent, data, "an issue_comment event")
+    if event.action != "created":
+        return f"{COMMENT_EVENT} {event.action}: wikigate reads new comments only"
+    if event.issue.pull_request is None:
+        return f"a comment on issue #{event.issue.number}, not on a pull request"
+    command = parse_command(event.comment.body)
+    if command is None:
+        return f"the comment is not a command ({' or '.join('/wikigate ' + c for c in COMMANDS)})"
+    return Trigger(
+        COMMENT_EVENT,
+        "created",
+        event.issue.number,
+        event.comment.user.login,
+        command=command,
+    )
+
+
+def parse_command(body: str) -> Command | None:
+    """A comment that starts with ``/wikigate verify`` or ``/wikigate override <reason>``."""
+    found = _COMMAND.match(body)
+    if found is None or found.group(1) not in COMMANDS:
+        return None
+    reason = " ".join(found.group(2).split())[:MAX_REASON]
+    return Command(found.group(1), reason if found.group(1) == "override" else "")
+
+
+def _parse(model: type[_M], data: object, what: str) -> _M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        raise UsageError(f"GITHUB_EVENT_PATH: not {what} payload ({e})") from e

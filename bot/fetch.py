@@ -1,5 +1,10 @@
 """Git plumbing of the bot: fetch the pull request, its base and the notes from ``origin``
-into private refs (nothing is checked out), and push a notes commit back.
+into private refs (nothing is checked out); push a notes commit, and a pull request's
+branch (rebased onto its base, or restored) with a lease.  Main never moves by a push:
+only through the refs API (``github_io``).
+
+A shallow checkout (``actions/checkout``'s default depth 1) is deepened to the full
+history first: the merge-base and a rebase need it.
 
 Credentials are git's own (``actions/checkout`` leaves them in the checkout's config):
 no token passes through these command lines.
@@ -67,10 +72,33 @@ def push_notes(workdir: Path, commit: str) -> bool:
     proc = git(workdir, "push", "--quiet", "origin", f"{commit}:{NOTES_REF}", check=False)
     if proc.returncode == 0:
         return True
-    if "rejected" in proc.stderr or "non-fast-forward" in proc.stderr:
-        return False
+    if "non-fast-forward" in proc.stderr or "fetch first" in proc.stderr:
+        return False  # not "remote rejected": that is a refusal, not a race
     detail = proc.stderr.strip().splitlines()
     raise GitError(f"pushing {NOTES_REF} to origin failed: {detail[-1] if detail else ''}")
+
+
+def branch_tip(workdir: Path, branch: str) -> str | None:
+    """``refs/heads/<branch>`` on origin, or None when origin has no such branch."""
+    listed = git(workdir, "ls-remote", "origin", f"refs/heads/{branch}").stdout.split()
+    return listed[0] if listed else None
+
+
+def push_branch(workdir: Path, branch: str, new: str, expected: str | None) -> bool:
+    """Point origin's ``refs/heads/<branch>`` at ``new`` if it is still at ``expected``
+    (None: if it does not exist): ``git push --force-with-lease``.  False when the lease
+    failed (the author pushed meanwhile)."""
+    ref = f"refs/heads/{branch}"
+    lease = f"--force-with-lease={ref}:{expected or ''}"
+    proc = git(
+        workdir, "push", "--quiet", "--no-verify", lease, "origin", f"{new}:{ref}", check=False
+    )
+    if proc.returncode == 0:
+        return True
+    if "stale info" in proc.stderr:
+        return False
+    detail = proc.stderr.strip().splitlines()
+    raise GitError(f"pushing {ref} to origin failed: {detail[-1] if detail else proc.returncode}")
 
 
 def _rev(workdir: Path, ref: str) -> str:

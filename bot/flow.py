@@ -1,118 +1,181 @@
-"""The decision for one pull request event: fetch, verify (``verify_ref``, the rules of
-the base), review, then land (fast-forward the base), close, or ask for changes.
+"""The decision for one event: who may ask, fetch, verify (``verify_ref``, the rules of the
+base), count the loop, review, then land (fast-forward the base), close, or ask for
+changes.  It ends in one value, :class:`Outcome`; everything after reads only that.
 
 Exit codes as the CLI's: 0 committed (or nothing to do), 1 rejected, 3 revise or waiting
-on the author (the base moved).
+on the author (the base moved under a fork); ``fail-level`` decides which fail the step.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+
+import pygit2
 
 from wikigate.api import verify_ref
-from wikigate.errors import GitError
+from wikigate.errors import GitError, UsageError
 from wikigate.gitrepo import commit_at
-from wikigate.runid import now_iso
+from wikigate.models import Status
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
 
-from .event import ActionsEnv, PullRequestEvent, load_event
-from .fetch import Fetched, fetch_pull
-from .github_io import WRITERS, Forbidden, NotFastForward, PullRequestIO
-from .notes import Override, committed_record, publish, run_id_for, run_type_for
+from .event import ActionsEnv, Trigger, load_event
+from .fetch import Fetched, branch_tip, fetch_pull
+from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
+from .landing import Landed, Lander
+from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
+from .outcome import Check, NoCheck, Out, Outcome, nothing, step_exit
 from .review import diff_lines, plan_review, review_body, summary_body, workflow_commands
 
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 REVIEW_EVENT = {"commit": "COMMENT", "reject": "COMMENT", "revise": "REQUEST_CHANGES"}
 
 
-class Out:
-    """Results to stdout, diagnostics to stderr; the token never leaves, even by accident."""
-
-    def __init__(
-        self, secret: str | None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr
-    ):
-        self.secret, self.stdout, self.stderr = secret, stdout, stderr
-
-    def redact(self, text: str) -> str:
-        return text.replace(self.secret, "***") if self.secret else text
-
-    def say(self, text: str) -> None:
-        print(self.redact(text), file=self.stdout, flush=True)
-
-    def warn(self, text: str) -> None:
-        print(self.redact(text), file=self.stderr, flush=True)
-
-
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
-    """Handle the event ``env`` names; returns the exit code."""
+    """Handle the event ``env`` names; returns the step's exit code."""
+    if env.report_path and Path(env.report_path).resolve().is_relative_to(workdir.resolve()):
+        raise UsageError(
+            f"input report ({env.report_path}) is inside the checkout {workdir}: write the "
+            "report outside it, e.g. under $RUNNER_TEMP (the default)"
+        )
     loaded = load_event(env)
     if isinstance(loaded, str):
-        out.say(f"wikigate: nothing to do ({loaded})")
-        return 0
-    event = loaded
-    started = now_iso()
-    fetched = fetch_pull(workdir, event.number, event.pull_request.base.ref)
-    if fetched.head != event.pull_request.head.sha:
-        out.say(
-            f"wikigate: nothing to do (pull request #{event.number} moved to "
-            f"{fetched.head[:12]} after this event; its own event verifies it)"
-        )
-        return 0
+        return done(env, out, nothing(loaded))
+    trigger = loaded
+    assert env.repository is not None and env.token is not None  # load_event checked
+    gh = PullRequestIO.connect(env.api_url, env.token, env.repository, trigger.number)
+    pull = gh.facts()
+    early = before_fetch(trigger, pull, gh, out)
+    if early is not None:
+        return done(env, out, early)
+    fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
+    if fetched.head != (trigger.head_sha or pull.head_sha):
+        moved = f"pull request #{trigger.number} moved to {fetched.head[:12]} after this event"
+        return done(env, out, nothing(f"{moved}; its own event verifies it"))
     ws = Workspace.open(workdir)
     try:
-        merge_base = ws.repo.merge_base(fetched.head, fetched.base_tip)
-        if merge_base is None:
-            raise GitError(f"pull request #{event.number} shares no history with its base")
-        report = verify_ref(ws, fetched.head, str(merge_base), strictness=env.strictness)
-        assert env.repository is not None and env.token is not None  # load_event checked
-        gh = PullRequestIO.connect(env.api_url, env.token, env.repository, event.number)
-        bot = Decision(env, event, ws, gh, out, fetched, report, started)
-        return bot.decide(workdir)
+        bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
+        check: Check = NoCheck()  # the lead connects bot/checks.py: CheckRun(gh, fetched.head)
+        check.start()
+        outcome = bot.decide()
+        summary = bot.publish(outcome)
+        check.finish(outcome.conclusion, outcome.title, summary, bot.report)
     finally:
         ws.close()
+    return step_exit(outcome, env.inputs.fail_level, out)
+
+
+def done(env: ActionsEnv, out: Out, outcome: Outcome) -> int:
+    """End an event that verified nothing: say why; ``verdict=none`` for later steps."""
+    out.say(f"wikigate: {outcome.line}")
+    if env.output:
+        with open(env.output, "a", encoding="utf-8") as fh:
+            fh.write("verdict=none\n")
+    return outcome.exit_code
+
+
+def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out) -> Outcome | None:
+    """What ends the event before anything is fetched: a merged pull request, a stale
+    label, or a command from someone who may not give it (answered on the PR)."""
+    if pull.merged:
+        return nothing(f"pull request #{pull.number} is merged")
+    if trigger.label is not None and trigger.label not in pull.labels:
+        return nothing(f"the label {trigger.label} was removed again")
+    refusal = refuse_command(trigger, pull, gh)
+    if refusal is None:
+        return None
+    try:
+        gh.comment(refusal)
+    except Forbidden as e:
+        out.warn(f"wikigate: {e}")
+    return nothing(refusal)
+
+
+def refuse_command(trigger: Trigger, pull: PullFacts, gh: PullRequestIO) -> str | None:
+    """Why ``trigger``'s comment command is refused, or None (not a command, or allowed).
+    ``verify``: the pull request's author or a writer; ``override``: a writer, with a reason."""
+    command, who = trigger.command, trigger.sender
+    if command is None:
+        return None
+    if command.name == "override" and not command.reason:
+        return (
+            f"@{who}: `/wikigate override` needs a reason, e.g. `/wikigate override the "
+            "source was re-checked by hand`; nothing was done."
+        )
+    if command.name == "verify" and who == pull.author:
+        return None
+    if gh.permission(who) in WRITERS:
+        return None
+    allowed = "its author or" if command.name == "verify" else "only"
+    return (
+        f"@{who}: `/wikigate {command.name}` on this pull request is for {allowed} a person "
+        "with write or admin permission on the repository; nothing was done."
+    )
 
 
 @dataclass
 class Decision:
     env: ActionsEnv
-    event: PullRequestEvent
+    trigger: Trigger
+    pull: PullFacts
     ws: Workspace
     gh: PullRequestIO
     out: Out
     fetched: Fetched
-    report: VerificationReport
-    started: str
+    workdir: Path
+    report: VerificationReport | None = None
     forbidden: bool = False  # a write was refused: report through annotations
 
-    def decide(self, workdir: Path) -> int:
-        report = self.report
-        override = self.override() if report.verdict != "commit" else None
+    @property
+    def repository(self) -> str:
+        assert self.env.repository is not None
+        return self.env.repository
+
+    @property
+    def same_repo(self) -> bool:
+        head_repo = self.pull.head_repo
+        return head_repo is not None and head_repo.lower() == self.repository.lower()
+
+    @property
+    def committer(self) -> pygit2.Signature:
+        return pygit2.Signature(self.env.inputs.bot_name, self.env.inputs.bot_email)
+
+    def decide(self) -> Outcome:
+        head, repo = self.fetched.head, self.ws.repo
+        self.void_stale_override()
+        merge_base = repo.merge_base(head, self.fetched.base_tip)
+        if merge_base is None:
+            raise GitError(f"pull request #{self.pull.number} shares no history with its base")
+        report = self.report = self.verify(head, str(merge_base))
+        history = pull_records(repo, self.fetched.notes, self.repository, self.pull.number)
+        run = pull_run(history, self.repository, self.pull.number, head)
+        verdict, reason = report.verdict, None
+        limit = self.env.inputs.max_loops
+        if verdict == "revise" and run.loop >= limit:
+            first = report.findings[0] if report.findings else None
+            detail = f": {first.path}: {first.code}" if first and first.path else ""
+            verdict, reason = "reject", f"revise limit reached ({limit} loops){detail}"
+        override = self.override(head) if verdict != "commit" else None
         self.write_report()
-        self.review()
-        if report.verdict == "commit" or override is not None:
-            code, line = self.land(workdir, override)
-            verdict = "commit_override" if override is not None else "commit"
-        elif report.verdict == "reject":
-            code, line, verdict = 1, self.close(), "reject"
-        else:
-            verdict, code = "revise", 3
-            line = f"revise: fix the findings and push; wikigate verifies pull request #{self.event.number} again"
-        summary = summary_body(report, line)
-        self.attempt(lambda: self.gh.upsert_summary(summary))
-        if self.forbidden:
-            self.out.warn(
-                "wikigate: the token may not write to this pull request; findings follow as annotations"
-            )
-            for a in workflow_commands(report):
-                self.out.say(a)
-        self.out.say(f"wikigate: {line}")
-        self.outputs(verdict, summary)
-        return code
+        self.review(verdict)
+        if verdict == "commit" or override is not None:
+            return self.land(run, override)
+        if verdict == "reject":
+            return self.reject(run, reason)
+        self.record(run, report, "pending", "revise")
+        return Outcome(
+            "revise",
+            3,
+            f"revise (loop {run.loop} of {limit}): fix the findings and push; wikigate "
+            f"verifies pull request #{self.pull.number} again",
+            "failure",
+            f"revise: {_count(report)} to fix (loop {run.loop} of {limit})",
+        )
+
+    def verify(self, tip: str, base: str) -> VerificationReport:
+        return verify_ref(self.ws, tip, base, strictness=self.env.inputs.strictness)
 
     def attempt(self, write: Callable[[], object]) -> None:
         try:
@@ -121,15 +184,35 @@ class Decision:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
-    # ------------------------------------------------------------ steps
+    # ------------------------------------------------------------ overrides
 
-    def override(self) -> Override | None:
-        """A writer's override label; anyone else's is removed, with a comment saying why."""
-        if self.event.action != "labeled":
+    def void_stale_override(self) -> None:
+        """A push after the override label was applied voids it (the override was given
+        for the head before): the label is removed and the new head verified afresh."""
+        label = self.env.inputs.override_label
+        if self.trigger.action != "synchronize" or label not in self.pull.labels:
+            return
+        self.attempt(lambda: self.gh.remove_label(label))
+        self.attempt(
+            lambda: self.gh.comment(
+                f"A push after `{label}` was applied voids the override (it was given for the "
+                f"head before); wikigate verifies {self.fetched.head[:12]} afresh. Apply the "
+                "label again to override this head."
+            )
+        )
+
+    def override(self, head: str) -> Override | None:
+        """A writer's override label or ``/wikigate override`` comment (its permission was
+        checked before anything was fetched); anyone else's label is removed, with a
+        comment saying why."""
+        command = self.trigger.command
+        if command is not None and command.name == "override":
+            return Override(self.trigger.sender, command.reason, "github-comment", head)
+        if self.trigger.label is None:
             return None
-        user, label = self.event.sender.login, self.env.override_label
+        user, label = self.trigger.sender, self.trigger.label
         if self.gh.permission(user) in WRITERS:
-            return Override(user, f"label {label} applied by {user}", "github-label")
+            return Override(user, f"label {label} applied by {user}", "github-label", head)
         self.attempt(lambda: self.gh.remove_label(label))
         self.attempt(
             lambda: self.gh.comment(
@@ -139,15 +222,145 @@ class Decision:
         )
         return None
 
-    def review(self) -> None:
+    # ------------------------------------------------------------ outcomes
+
+    def land(self, run: PullRun, override: Override | None) -> Outcome:
+        report, pull, head = self.report, self.pull, self.fetched.head
+        assert report is not None
+        verdict = "commit_override" if override is not None else "commit"
+        held = (
+            "is a draft"
+            if pull.draft
+            else "is closed (reopen it to land it)"
+            if pull.state == "closed" and override is None
+            else "is not merged: the workflow sets `merge: false`"
+            if not self.env.inputs.merge
+            else None
+        )
+        if held is not None:
+            self.record(run, report, _status(report.verdict), report.verdict)
+            return Outcome(
+                report.verdict,
+                VERDICT_EXIT[report.verdict],
+                f"verified {report.verdict}; pull request #{pull.number} {held}",
+                "success" if report.verdict == "commit" else "failure",
+                f"verified {report.verdict} (not merged)",
+            )
+        lander = Lander(self.ws.repo, self.workdir, self.gh, pull, self.same_repo, self.committer)
+        if override is not None and pull.state == "closed":
+            refused = lander.reopen(head)
+            if refused is not None:
+                self.record(run, report, _status(report.verdict), report.verdict)
+                return Outcome(verdict, 1, refused.why, refused.conclusion, refused.title, True)
+        verify = None if override is not None else self.verify
+        landed = lander.land(head, self.fetched.base_tip, verify)
+        if not isinstance(landed, Landed):
+            self.record(run, report, _status(report.verdict), report.verdict)
+            code = landed.exit_code
+            return Outcome(
+                report.verdict, code, landed.why, landed.conclusion, landed.title, landed.error
+            )
+        if landed.rebased is not None:  # rebased onto the base and verified again
+            self.record(run, landed.rebased, "committed", verdict)
+        else:  # as verified, or an override rebased as it was
+            moved = landed.tip != head
+            self.record(
+                run,
+                report,
+                "committed",
+                verdict,
+                override=override,
+                tip=landed.tip,
+                base=landed.base if moved else None,
+            )
+        how = f" by override of {override.actor}" if override else ""
+        onto = " (rebased onto it)" if landed.tip != head else ""
+        return Outcome(
+            verdict,
+            0,
+            f"committed{how}: {pull.base_ref} fast-forwarded to {landed.tip[:12]}{onto}",
+            "success",
+            "committed" + (" by override" if override else ""),
+        )
+
+    def reject(self, run: PullRun, reason: str | None) -> Outcome:
+        report, pull = self.report, self.pull
+        assert report is not None
+        self.record(run, report, "rejected", "reject", reason=reason)
+        done = []
+        if self.env.inputs.close_on_reject and pull.state == "open":
+            self.attempt(lambda: self.gh.set_state("closed"))
+            done.append("closed")
+            if self.env.inputs.delete_branch and self.deletable():
+                self.attempt(lambda: self.gh.delete_branch(pull.head_ref))
+                done.append(f"its branch {pull.head_ref} deleted")
+        what = f"; pull request #{pull.number} {' and '.join(done)}" if done else ""
+        why = f"{reason}: " if reason else ""
+        return Outcome(
+            "reject",
+            1,
+            f"rejected{what}; {why}see the findings",
+            "failure",
+            f"rejected: {reason or _count(report)}",
+        )
+
+    def deletable(self) -> bool:
+        """The head branch is this repository's, not the base, and still where it was
+        verified (a push since is the author's, not ours to delete)."""
+        pull = self.pull
+        return (
+            self.same_repo
+            and pull.head_ref != pull.base_ref
+            and branch_tip(self.workdir, pull.head_ref) == self.fetched.head
+        )
+
+    def record(
+        self,
+        run: PullRun,
+        report: VerificationReport,
+        status: Status,
+        verdict: str,
+        *,
+        reason: str | None = None,
+        override: Override | None = None,
+        tip: str | None = None,
+        base: str | None = None,
+    ) -> None:
+        """Every verification leaves its note on origin: loops are counted from them."""
+        repo = self.ws.repo
+        record = pull_record(
+            repository=self.repository,
+            number=self.pull.number,
+            event=self.trigger.event_name,
+            run=run,
+            run_type=run_type_for(repo, report.base or self.fetched.base_tip, report.tip),
+            report=report,
+            status=status,
+            verdict=verdict,
+            reason=reason,
+            override=override,
+            tip=tip,
+            base=base,
+        )
+        try:
+            publish(repo, self.workdir, self.fetched.notes, record, self.committer)
+        except GitError as e:  # a read-only token: the verdict stands, the note is lost
+            self.out.warn(
+                f"wikigate: the verdict note was not pushed ({e}); without it this "
+                "verification is not counted as a loop nor seen by `telemetry rebuild`"
+            )
+
+    # ------------------------------------------------------------ what the PR shows
+
+    def review(self, verdict: str) -> None:
         repo, report = self.ws.repo, self.report
-        assert report.base is not None
+        assert report is not None and report.base is not None
         diff = diff_lines(repo, commit_at(repo, report.base).tree, commit_at(repo, report.tip).tree)
         try:
             posted = self.gh.bot_comments()
             plan = plan_review(report, diff, {p.fingerprint for p in posted})
             if plan.inline or plan.elsewhere:
-                event = REVIEW_EVENT[report.verdict]
+                event = REVIEW_EVENT[verdict]
                 self.gh.post_review(report.tip, review_body(report, plan), event, plan.inline)
             for comment in plan.file_level:
                 self.gh.post_file_comment(report.tip, comment)
@@ -158,50 +371,32 @@ class Decision:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
-    def land(self, workdir: Path, override: Override | None) -> tuple[int, str]:
-        pr, repo, head = self.event.pull_request, self.ws.repo, self.fetched.head
-        base, tip = pr.base.ref, self.fetched.base_tip
-        if pr.draft:
-            return 0, f"verified; pull request #{self.event.number} is a draft and is not merged"
-        if head != tip and not repo.descendant_of(head, tip):
-            return 3, f"{base} moved: update the branch onto {base}; wikigate verifies it again"
-        if override is not None and pr.state == "closed":
-            self.attempt(lambda: self.gh.set_state("open"))
-        try:
-            self.gh.fast_forward(base, head)
-        except NotFastForward:
-            return 3, f"{base} moved while landing: update the branch; wikigate verifies it again"
-        except Forbidden as e:
-            self.out.warn(f"error: {e}")
-            return 1, f"could not fast-forward {base}: the token may not write to it"
-        assert self.env.repository is not None
-        record = committed_record(
-            workspace=self.ws.name,
-            run_id=run_id_for(self.env.repository, self.event.number, head),
-            run_type=run_type_for(repo, self.report.base or tip, head),
-            event=self.env.event_name,
-            number=self.event.number,
-            report=self.report,
-            started_at=self.started,
-            override=override,
-        )
-        publish(repo, workdir, self.fetched.notes, record)
-        how = f" by override of {override.actor}" if override else ""
-        return 0, f"committed{how}: {base} fast-forwarded to {head[:12]}"
-
-    def close(self) -> str:
-        self.attempt(lambda: self.gh.set_state("closed"))
-        return f"rejected: pull request #{self.event.number} closed; see the findings"
-
-    # ------------------------------------------------------------ Actions files
+    def publish(self, outcome: Outcome) -> str:
+        """The summary comment, the fallback annotations, the Actions files; returns the
+        summary (the check run's too)."""
+        report = self.report
+        assert report is not None
+        summary = summary_body(report, outcome.line)
+        self.attempt(lambda: self.gh.upsert_summary(summary))
+        if self.forbidden:
+            self.out.warn(
+                "wikigate: the token may not write to this pull request; findings follow as annotations"
+            )
+            for a in workflow_commands(report):
+                self.out.say(a)
+        self.out.say(f"wikigate: {outcome.line}")
+        if outcome.error:
+            self.out.warn(f"error: {outcome.line}")
+        self.write_outputs(outcome.verdict or "none", summary)
+        return summary
 
     def write_report(self) -> None:
-        if self.env.report_path:
+        if self.env.report_path and self.report is not None:
             Path(self.env.report_path).write_text(
                 self.report.model_dump_json(indent=2), encoding="utf-8"
             )
 
-    def outputs(self, verdict: str, summary: str) -> None:
+    def write_outputs(self, verdict: str, summary: str) -> None:
         if self.env.step_summary:
             with open(self.env.step_summary, "a", encoding="utf-8") as fh:
                 fh.write(self.out.redact(summary) + "\n")
@@ -210,3 +405,12 @@ class Decision:
                 fh.write(f"verdict={verdict}\n")
                 if self.env.report_path:
                     fh.write(f"report={self.env.report_path}\n")
+
+
+def _status(verdict: str) -> Status:
+    return "rejected" if verdict == "reject" else "pending"
+
+
+def _count(report: VerificationReport) -> str:
+    n = len(report.findings)
+    return f"{n} finding{'s' if n != 1 else ''}"

@@ -67,6 +67,22 @@ class Posted:
     obj: Any  # PyGithub's PullRequestComment
 
 
+@dataclass(frozen=True)
+class PullFacts:
+    """The pull request as the API shows it now (event payloads can be stale)."""
+
+    number: int
+    state: str  # open | closed
+    draft: bool
+    merged: bool
+    author: str
+    head_sha: str
+    head_ref: str
+    head_repo: str | None  # owner/name; None: the fork was deleted
+    base_ref: str
+    labels: tuple[str, ...]
+
+
 class PullRequestIO:
     """One pull request of one repository, as the bot reads and writes it."""
 
@@ -139,6 +155,30 @@ class PullRequestIO:
     def permission(self, user: str) -> str:
         with _calling(f"read {user}'s permission"):
             return self.repo.get_collaborator_permission(user)
+
+    # ------------------------------------------------------------ the pull request
+
+    def facts(self) -> PullFacts:
+        pr = self.pr
+        with _calling(f"read pull request #{pr.number}"):
+            head_repo = pr.head.repo.full_name if pr.head.repo is not None else None
+            return PullFacts(
+                number=pr.number,
+                state=pr.state,
+                draft=bool(pr.draft),
+                merged=bool(pr.merged),
+                author=pr.user.login,
+                head_sha=pr.head.sha,
+                head_ref=pr.head.ref,
+                head_repo=head_repo,
+                base_ref=pr.base.ref,
+                labels=tuple(label.name for label in pr.labels),
+            )
+
+    def delete_branch(self, branch: str) -> None:
+        """``DELETE /repos/{o}/{r}/git/refs/heads/{branch}``."""
+        with _calling(f"delete the branch {branch}"):
+            self.repo.get_git_ref(f"heads/{branch}").delete()
 
     # ------------------------------------------------------------ landing
 

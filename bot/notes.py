@@ -1,17 +1,27 @@
-"""The verdict note a landed pull request leaves on origin's ``refs/notes/wikigate``: the
-same run record the engine writes, so ``wikigate telemetry rebuild`` on any clone that
-fetched the notes shows the pull request's run, verdict and override."""
+"""A pull request's run in ``refs/notes/wikigate`` on origin: every verification leaves
+the engine's run record as a note on the commit it verified, so loops are counted from
+origin (runners are ephemeral) and ``wikigate telemetry rebuild`` on any clone shows the
+pull request's runs, loops, verdicts and overrides.
+
+A pull request is a run: ``gh-OWNER-NAME-pNUMBER-SHA12``, SHA12 the head its first loop
+verified.  Each new head sha verified is one more loop; a re-run on the same head is the
+same loop.  A run ends committed or rejected; the next head after a rejection starts a
+new run (as a writer starts a new run after a local rejection).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygit2
 
 from wikigate.errors import GitError
-from wikigate.gitrepo import commit_at, notes_commit_with
-from wikigate.models import LoggedFinding, RunRecord, RunType
+from wikigate.gitrepo import blob_at, commit_at, notes_commit_with, tree_at
+from wikigate.models import TERMINAL, LoggedFinding, OverrideSource, RunRecord, RunType, Status
+from wikigate.records import parse_record
 from wikigate.runid import now_iso
 from wikigate.verifier.report import VerificationReport
 
@@ -24,12 +34,21 @@ PUSH_ATTEMPTS = 3  # origin's notes moved under us: fetch, rebuild, push again
 class Override:
     actor: str
     reason: str
-    source: str  # "github-label" | "github-comment"
+    source: OverrideSource  # github-label | github-comment
+    head: str  # the head sha it was given for: a later push voids it
+
+    @property
+    def recorded_reason(self) -> str:
+        return f"{self.reason} (given for head {self.head})"
+
+
+def run_prefix(repository: str, number: int) -> str:
+    return f"gh-{repository.replace('/', '-')}-p{number}-"
 
 
 def run_id_for(repository: str, number: int, head: str) -> str:
-    """One run per pull request head: ``gh-OWNER-NAME-pNUMBER-SHA12``."""
-    return f"gh-{repository.replace('/', '-')}-p{number}-{head[:12]}"
+    """The run a pull request's head starts: ``gh-OWNER-NAME-pNUMBER-SHA12``."""
+    return run_prefix(repository, number) + head[:12]
 
 
 def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
@@ -43,59 +62,133 @@ def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
     return "ingest" if added else "cascade"
 
 
-def committed_record(
+# ---------------------------------------------------------------- history
+
+
+def pull_records(
+    repo: pygit2.Repository, notes_commit: str | None, repository: str, number: int
+) -> list[RunRecord]:
+    """Every record origin's notes hold for this pull request, oldest first."""
+    if notes_commit is None:
+        return []
+    prefix = run_prefix(repository, number)
+    needle = prefix.encode()
+    branch = f"pull/{number}/head"
+    found = []
+    for blob in _note_blobs(repo, commit_at(repo, notes_commit).tree):
+        data = blob_at(repo, blob).data
+        if needle not in data:  # cheap: most notes are other runs'
+            continue
+        try:
+            parsed = json.loads(data)
+        except ValueError:
+            continue
+        record = parse_record(parsed) if isinstance(parsed, dict) else None
+        if record and record.run_id.startswith(prefix) and record.branch == branch:
+            found.append(record)
+    return sorted(found, key=lambda r: r.recorded_at)
+
+
+def _note_blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> Iterator[pygit2.Oid]:
+    for entry in tree:
+        if entry.type_str == "tree":  # git's fan-out (ab/cdef…)
+            yield from _note_blobs(repo, tree_at(repo, entry.id))
+        elif entry.type_str == "blob":
+            yield entry.id
+
+
+@dataclass(frozen=True)
+class PullRun:
+    """Where this verification stands in the pull request's run."""
+
+    run_id: str
+    loop: int
+    started_at: str
+    earlier: list[LoggedFinding] = field(default_factory=list)  # other loops' findings
+    last: RunRecord | None = None  # the run's latest record before this verification
+
+
+def pull_run(records: list[RunRecord], repository: str, number: int, head: str) -> PullRun:
+    """The run and loop a verification of ``head`` belongs to, from the earlier records."""
+    last = records[-1] if records else None
+    if last is None or (last.status in TERMINAL and last.tip_commit != head):
+        return PullRun(run_id_for(repository, number, head), 1, now_iso())
+    loop = last.loop_count if last.tip_commit == head else last.loop_count + 1
+    earlier = [f for f in last.findings if f.loop != loop]
+    return PullRun(last.run_id, loop, last.started_at, earlier, last)
+
+
+def pull_record(
     *,
-    workspace: str,
-    run_id: str,
-    run_type: RunType,
-    event: str,
+    repository: str,
     number: int,
+    event: str,
+    run: PullRun,
+    run_type: RunType,
     report: VerificationReport,
-    started_at: str,
-    override: Override | None,
+    status: Status,
+    verdict: str,
+    reason: str | None = None,
+    override: Override | None = None,
+    tip: str | None = None,
+    base: str | None = None,
 ) -> RunRecord:
+    """The run record of one verification (``report``), as the engine writes them; ``tip``
+    and ``base`` when what landed is not what was verified (an override rebased)."""
     now = now_iso()
-    assert report.base is not None
+    base = base or report.base
+    assert base is not None
     return RunRecord(
-        run_id=run_id,
-        workspace=workspace,
+        run_id=run.run_id,
+        workspace=repository,
         run_type=run_type,
         triggered_by=f"github:{event}",
-        status="committed",
-        started_at=started_at,
-        ended_at=now,
+        status=status,
+        started_at=run.started_at,
+        ended_at=now if status in TERMINAL else None,
         recorded_at=now,
-        base_commit=report.base,
-        tip_commit=report.tip,
+        base_commit=base,
+        tip_commit=tip or report.tip,
         branch=f"pull/{number}/head",
         verifier_preset=report.strictness,
-        verdict="commit_override" if override else "commit",
+        verdict=verdict,
+        reject_reason=reason,
+        loop_count=run.loop,
         findings=[
-            LoggedFinding(
-                loop=1, **f.model_dump(include={"code", "severity", "path", "line", "message"})
-            )
-            for f in report.findings
+            *run.earlier,
+            *(
+                LoggedFinding(
+                    loop=run.loop,
+                    **f.model_dump(include={"code", "severity", "path", "line", "message"}),
+                )
+                for f in report.findings
+            ),
         ],
         exempt=report.exempt,
         override_actor=override.actor if override else None,
-        override_reason=override.reason if override else None,
+        override_reason=override.recorded_reason if override else None,
         override_source=override.source if override else None,
         override_at=now if override else None,
     )
 
 
-def publish(repo: pygit2.Repository, workdir: Path, parent: str | None, record: RunRecord) -> str:
+# ---------------------------------------------------------------- publishing
+
+
+def publish(
+    repo: pygit2.Repository,
+    workdir: Path,
+    parent: str | None,
+    record: RunRecord,
+    sig: pygit2.Signature,
+) -> str:
     """Add ``record`` as the note on its tip to origin's notes and push them; returns the
     notes commit.  Only origin's notes ref moves: the local ``refs/notes/wikigate`` is the
     user's own."""
     for _ in range(PUSH_ATTEMPTS):
-        commit = _notes_commit(repo, parent, record)
+        note = record.model_dump(mode="json")
+        commit = str(notes_commit_with(repo, record.tip_commit, note, parent=parent, sig=sig))
         if push_notes(workdir, commit):
             return commit
         parent = fetch_notes(workdir)
     raise GitError("origin's refs/notes/wikigate kept moving; the verdict note was not pushed")
-
-
-def _notes_commit(repo: pygit2.Repository, parent: str | None, record: RunRecord) -> str:
-    note = record.model_dump(mode="json")
-    return str(notes_commit_with(repo, record.tip_commit, note, parent=parent))

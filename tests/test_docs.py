@@ -138,3 +138,42 @@ def test_a_severity_override_must_name_a_known_code():
     assert parse_config('[verifier.severity]\n"page.orphan" = "minor"\n', "t").verifier.severity
     with pytest.raises(ConfigError, match=r"unknown finding code page\.orfan .*docs/checks\.md"):
         parse_config('[verifier.severity]\n"page.orfan" = "off"\n', "wikigate.toml")
+
+
+def test_every_action_input_and_output_is_documented_and_reaches_the_program():
+    import yaml
+
+    from wikigate.bot.inputs import ENV
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    docs = (ROOT / "docs" / "github.md").read_text()
+    [gate] = [s for s in action["runs"]["steps"] if s.get("id") == "gate"]
+    passed = {value: var for var, value in gate["env"].items()}
+    for name in action["inputs"]:
+        assert f"`{name}`" in docs, f"input {name} is not in docs/github.md"
+        assert _input(name) in passed, f"input {name} does not reach the program"
+    for name, var in ENV.items():  # every input the program reads comes from action.yml
+        assert gate["env"].get(var) == _input(name), (name, var)
+    for name in action["outputs"]:
+        assert f"`{name}`" in docs, f"output {name} is not in docs/github.md"
+    assert "not read yet" not in (ROOT / "action.yml").read_text()
+
+
+def _input(name: str) -> str:
+    return "${{ inputs." + name + " }}"
+
+
+def test_the_workflows_in_docs_github_md_parse_and_use_only_real_inputs():
+    import yaml
+
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "github.md").read_text(), re.S)
+    used = []
+    for block in blocks:
+        workflow = yaml.safe_load(block)
+        for job in workflow["jobs"].values():
+            assert "permissions" in job, "every job says its permissions"
+            for step in job["steps"]:
+                if "wikigate@" in step.get("uses", ""):
+                    used += list(step.get("with", {}))
+    assert used and set(used) <= set(action["inputs"]), set(used) - set(action["inputs"])

@@ -217,11 +217,14 @@ def notes_commit_with(
     annotated: pygit2.Oid | str,
     record: dict[str, object],
     parent: pygit2.Oid | str | None | bool = True,
+    *,
+    sig: pygit2.Signature | None = None,
 ) -> pygit2.Oid:
     """Build (not publish) a notes commit adding ``record`` for ``annotated``.
 
     ``parent``: the notes commit to build on (None: none); by default the notes ref's
     tip, so the caller must hold the lock of :data:`NOTES_REF` for it to be current.
+    ``sig``: who makes it (default: :func:`signature`; the GitHub bot passes its own).
     """
     if parent is True:
         parent = ref_target(repo, NOTES_REF)
@@ -235,7 +238,7 @@ def notes_commit_with(
         fanned = tree_with(repo, tree_at(repo, tree[name[:2]].id), name[2:], None)
         builder.insert(name[:2], fanned, pygit2.GIT_FILEMODE_TREE)
     builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
-    sig = signature(repo)
+    sig = sig or signature(repo)
     return repo.create_commit(
         None, sig, sig, f"wikigate: record for {name}", builder.write(), [base] if base else []
     )
@@ -294,9 +297,16 @@ Entry = tuple[pygit2.Oid, int] | None  # (blob, file mode) at a path, or absent
 
 
 def rebase_commits(
-    repo: pygit2.Repository, commits: list[pygit2.Commit], onto: pygit2.Commit
+    repo: pygit2.Repository,
+    commits: list[pygit2.Commit],
+    onto: pygit2.Commit,
+    *,
+    committer: pygit2.Signature | None = None,
 ) -> tuple[pygit2.Oid | None, list[str]]:
     """Replay ``commits`` (oldest first) onto ``onto`` in memory.
+
+    Authors stay; the committer is ``committer`` when given (as ``git rebase`` makes the
+    rebaser the committer), else each commit's own.
 
     Only the paths each commit changes are merged (a three-way merge of that file
     when main changed it too), so the cost follows the run, not the wiki.
@@ -322,7 +332,7 @@ def rebase_commits(
         if conflicts:
             return None, sorted(conflicts)
         oid = repo.create_commit(
-            None, commit.author, commit.committer, commit.message, tree.id, [parent.id]
+            None, commit.author, committer or commit.committer, commit.message, tree.id, [parent.id]
         )
         parent = commit_at(repo, oid)
     return parent.id, []

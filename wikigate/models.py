@@ -14,6 +14,8 @@ Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
 STRICTNESSES: tuple[str, ...] = get_args(Strictness)
 TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
 Verdict = Literal["commit", "reject", "revise"]
+OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
+OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
 Severity = Literal["critical", "major", "minor"]
 SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
 
@@ -164,5 +166,5 @@ class RunRecord(BaseModel):
     exempt: list[str] = Field(default_factory=list)  # pages spared some checks, and why
     override_actor: str | None = None
     override_reason: str | None = None
-    override_source: str | None = None
+    override_source: OverrideSource | None = None
     override_at: str | None = None

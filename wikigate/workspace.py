@@ -247,7 +247,8 @@ class Workspace:
           expired is settled: committed if main holds it, rejected or
           abandoned if its note says so, else back to pending;
         - a run older than the run timeout is abandoned.
-        Only open runs are looked at.
+        Only open runs are looked at, and not a pull request's (``github:`` runs, from
+        the notes the GitHub bot pushed): those are settled by the bot.
         """
         worktree.recover(self.repo)
         timeout = env_timeout_override(self.config) * 60
@@ -255,6 +256,8 @@ class Workspace:
         host = socket.gethostname()
         swept = []
         for row in self.store.open_runs():
+            if row["triggered_by"].startswith("github:"):
+                continue  # a pull request's run: the bot on GitHub settles it, not this clone
             old = (now - parse_iso(row["started_at"])).total_seconds() >= timeout
             why = f"older than the run timeout ({timeout / 60:g} min)"
             if row["status"] == "verifying":

@@ -37,6 +37,9 @@ class Pull:
     state: str = "open"
     draft: bool = False
     labels: list[str] = field(default_factory=list)
+    author: str = "author"
+    fork: str | None = None  # the head repository's owner/name when it is a fork
+    merged_flag: bool = False  # GitHub marked it merged (its head reached the base while open)
 
 
 @dataclass
@@ -84,6 +87,11 @@ class GitHubEmulator:
         return proc.stdout.strip() or None
 
     def merged(self, pull: Pull) -> bool:
+        """GitHub marks an *open* pull request merged when its head reaches its base; a
+        closed one stays closed (it must be reopened first)."""
+        if pull.merged_flag or pull.state != "open":
+            return pull.merged_flag
+        self.sync_head(pull)
         head, base = (
             self.sha(f"refs/pull/{pull.number}/head"),
             self.sha(f"refs/heads/{pull.base_ref}"),
@@ -93,6 +101,20 @@ class GitHubEmulator:
         return (
             _git(self.bare, "merge-base", "--is-ancestor", head, base, check=False).returncode == 0
         )
+
+    def sync_head(self, pull: Pull) -> None:
+        """``refs/pull/<n>/head`` follows a same-repository branch, as GitHub keeps it
+        (a deleted branch leaves it where it was)."""
+        if pull.fork is not None:
+            return
+        branch = self.sha(f"refs/heads/{pull.head_ref}")
+        if branch is not None and branch != self.sha(f"refs/pull/{pull.number}/head"):
+            _git(self.bare, "update-ref", f"refs/pull/{pull.number}/head", branch)
+
+    def _mark_merged(self, base: str) -> None:
+        for pull in self.pulls.values():
+            if pull.base_ref == base and pull.state == "open" and self.merged(pull):
+                pull.merged_flag, pull.state = True, "closed"
 
     # ------------------------------------------------------------ JSON shapes
 
@@ -120,7 +142,9 @@ class GitHubEmulator:
         }
 
     def _pull(self, p: Pull) -> dict[str, Any]:
+        self.sync_head(p)
         merged = self.merged(p)
+        head_repo = self._repo() if p.fork is None else self._fork(p.fork)
         return {
             "id": 1000 + p.number,
             "number": p.number,
@@ -130,16 +154,28 @@ class GitHubEmulator:
             "draft": p.draft,
             "merged": merged,
             "labels": [{"name": n} for n in p.labels],
+            "user": self._user(p.author),
             "head": {
                 "ref": p.head_ref,
                 "sha": self.sha(f"refs/pull/{p.number}/head"),
-                "repo": self._repo(),
+                "repo": head_repo,
             },
             "base": {
                 "ref": p.base_ref,
                 "sha": self.sha(f"refs/heads/{p.base_ref}"),
                 "repo": self._repo(),
             },
+        }
+
+    def _fork(self, full_name: str) -> dict[str, Any]:
+        owner, name = full_name.split("/")
+        return {
+            "id": 2,
+            "name": name,
+            "full_name": full_name,
+            "url": f"{self.url}/repos/{full_name}",
+            "owner": self._user(owner),
+            "fork": True,
         }
 
     def _next_id(self) -> int:
@@ -227,11 +263,15 @@ class GitHubEmulator:
             ),
             (r"/git/ref/heads/(.+)", "GET", self._get_ref),
             (r"/git/refs/heads/(.+)", "PATCH", self._patch_ref),
+            (r"/git/refs/heads/(.+)", "DELETE", self._delete_ref),
         ]
 
     def _edit_pull(self, body: dict[str, Any], n: str) -> tuple[int, Any]:
         pull = self.pulls[int(n)]
         if "state" in body:
+            gone = pull.fork is None and self.sha(f"refs/heads/{pull.head_ref}") is None
+            if body["state"] == "open" and pull.state == "closed" and gone:
+                return 422, {"message": "state cannot be changed. The head branch was deleted."}
             pull.state = body["state"]
         return 200, self._pull(pull)
 
@@ -310,7 +350,15 @@ class GitHubEmulator:
         if not body.get("force", False) and forward.returncode != 0:
             return 422, {"message": "Update is not a fast forward"}
         _git(self.bare, "update-ref", f"refs/heads/{branch}", new, old)
+        self._mark_merged(branch)
         return 200, self._ref(branch)
+
+    def _delete_ref(self, body: Any, branch: str) -> tuple[int, Any]:
+        old = self.sha(f"refs/heads/{branch}")
+        if old is None:
+            return 422, {"message": "Reference does not exist"}
+        _git(self.bare, "update-ref", "-d", f"refs/heads/{branch}", old)
+        return 204, None
 
     # ------------------------------------------------------------ HTTP
 

@@ -136,6 +136,98 @@ class World:
         assert TOKEN not in everything  # the token never appears in any output
         return Result(proc.returncode, proc.stdout + proc.stderr)
 
+    def step(
+        self,
+        event_name: str,
+        payload: dict,
+        *,
+        env: dict[str, str] | None = None,
+        unset: tuple[str, ...] = (),
+        checkout: Path | None = None,
+    ) -> Result:
+        """``wikigate github`` for any event payload, with the action's inputs in ``env``
+        (``WIKIGATE_*``) and variables in ``unset`` removed (e.g. the git identity)."""
+        event = self.tmp / "event.json"
+        event.write_text(json.dumps(payload))
+        summary, output = self.tmp / "summary.md", self.tmp / "output.txt"
+        for f in (summary, output):
+            f.unlink(missing_ok=True)
+        environ = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
+        environ.update(
+            GITHUB_EVENT_NAME=event_name,
+            GITHUB_EVENT_PATH=str(event),
+            GITHUB_REPOSITORY=REPO,
+            GITHUB_TOKEN=TOKEN,
+            GITHUB_API_URL=self.gh.url,
+            GITHUB_STEP_SUMMARY=str(summary),
+            GITHUB_OUTPUT=str(output),
+            RUNNER_TEMP=str(self.tmp),
+            **(env or {}),
+        )
+        for name in unset:
+            environ.pop(name, None)
+        proc = subprocess.run(
+            [sys.executable, "-m", "wikigate", "github"],
+            cwd=checkout or self.checkout,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        files = "".join(p.read_text() for p in (summary, output) if p.exists())
+        notes = git(self.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
+        assert TOKEN not in proc.stdout + proc.stderr + files + notes
+        return Result(proc.returncode, proc.stdout + proc.stderr)
+
+    def pr_event(self, number: int, action: str = "synchronize", **extra: object) -> dict:
+        """A ``pull_request(_target)`` payload for pull request ``number`` as it is now."""
+        return {
+            "action": action,
+            "number": number,
+            "pull_request": self.gh._pull(self.gh.pulls[number]),
+            "sender": {"login": "author"},
+            **extra,
+        }
+
+    def comment(self, number: int, body: str, *, sender: str, **kw: object) -> Result:
+        """An ``issue_comment`` (created) on pull request ``number``."""
+        payload = {
+            "action": "created",
+            "issue": {
+                "number": number,
+                "pull_request": {"url": self.gh.api(f"/pulls/{number}")},
+            },
+            "comment": {"id": 9, "body": body, "user": {"login": sender}},
+            "sender": {"login": sender},
+        }
+        return self.step("issue_comment", payload, **kw)  # type: ignore[arg-type]
+
+    def push_fork_pr(self, number: int, page: str, *, fork: str = "stranger/wiki") -> str:
+        """A pull request from a fork: its head is only ``refs/pull/<n>/head`` here."""
+        head = self.push_pr(number, page, branch=f"fork-{number}")
+        git(self.bare, "update-ref", "-d", f"refs/heads/fork-{number}")
+        self.gh.pulls[number].fork = fork
+        return head
+
+    def advance_main(self, name: str = "note.txt", text: str = "elsewhere\n") -> str:
+        """Someone else lands on ``main`` (a file under ``wiki/`` no page links to)."""
+        git(self.seed, "fetch", "-q", str(self.bare), "+refs/heads/main:refs/remotes/origin/main")
+        git(self.seed, "checkout", "-q", "-B", "other", "origin/main")
+        (self.seed / "wiki" / name).write_text(text)
+        git(self.seed, "add", "wiki")
+        git(self.seed, "commit", "-q", "-m", f"elsewhere: {name}")
+        git(self.seed, "push", "-q", str(self.bare), "other:refs/heads/main")
+        return self.main_sha()
+
+    def note(self, sha: str) -> dict | None:
+        """The verdict note origin holds on ``sha``."""
+        shown = git(self.bare, "notes", "--ref", "wikigate", "show", sha, check=False)
+        return json.loads(shown.stdout) if shown.returncode == 0 else None
+
+    def branch(self, name: str) -> str | None:
+        shown = git(self.bare, "rev-parse", "--verify", "-q", f"refs/heads/{name}", check=False)
+        return shown.stdout.strip() or None
+
     def main_sha(self) -> str:
         return git(self.bare, "rev-parse", "refs/heads/main").stdout.strip()
 

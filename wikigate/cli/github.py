@@ -17,7 +17,8 @@ def github(ctx: click.Context) -> None:
     GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL
     (docs/github.md)."""
     from wikigate.bot.event import ActionsEnv
-    from wikigate.bot.flow import Out, run
+    from wikigate.bot.flow import run
+    from wikigate.bot.outcome import Out
 
     env = ActionsEnv.read()
     ctx.exit(run(env, Path(ctx.find_root().obj["repo"]), Out(env.token)))

@@ -1,0 +1,104 @@
+"""The action's inputs (action.yml passes each as a ``WIKIGATE_*`` environment variable),
+parsed and checked once: a bad value is a usage error that names the input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from wikigate.errors import UsageError
+from wikigate.models import MAX_LOOPS, STRICTNESSES
+
+OVERRIDE_LABEL = "wikigate:override"
+FAIL_LEVELS = ("revise", "reject", "none")
+BOT_NAME = "wikigate[bot]"
+BOT_EMAIL = "wikigate[bot]@users.noreply.github.com"
+
+# input name → the environment variable action.yml sets from it
+ENV = {
+    "strictness": "WIKIGATE_STRICTNESS",
+    "override-label": "WIKIGATE_OVERRIDE_LABEL",
+    "merge": "WIKIGATE_MERGE",
+    "close-on-reject": "WIKIGATE_CLOSE_ON_REJECT",
+    "delete-branch": "WIKIGATE_DELETE_BRANCH",
+    "fail-level": "WIKIGATE_FAIL_LEVEL",
+    "max-loops": "WIKIGATE_MAX_LOOPS",
+    "bot-name": "WIKIGATE_BOT_NAME",
+    "bot-email": "WIKIGATE_BOT_EMAIL",
+}
+
+
+_Get = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    strictness: str | None = None  # None: the base branch's wikigate.toml
+    override_label: str = OVERRIDE_LABEL
+    merge: bool = True
+    close_on_reject: bool = True
+    delete_branch: bool = True
+    fail_level: str = "revise"
+    max_loops: int = MAX_LOOPS
+    bot_name: str = BOT_NAME
+    bot_email: str = BOT_EMAIL
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str]) -> Inputs:
+        def get(name: str) -> str | None:
+            value = environ.get(ENV[name], "").strip()
+            return value or None  # unset or empty: the default
+
+        return cls(
+            strictness=_choice(get, "strictness", STRICTNESSES, upper=True),
+            override_label=get("override-label") or OVERRIDE_LABEL,
+            merge=_flag(get, "merge", True),
+            close_on_reject=_flag(get, "close-on-reject", True),
+            delete_branch=_flag(get, "delete-branch", True),
+            fail_level=_choice(get, "fail-level", FAIL_LEVELS) or "revise",
+            max_loops=_count(get, "max-loops", MAX_LOOPS),
+            bot_name=_one_line(get, "bot-name") or BOT_NAME,
+            bot_email=_one_line(get, "bot-email") or BOT_EMAIL,
+        )
+
+
+def _bad(name: str, value: str, expected: str) -> UsageError:
+    return UsageError(
+        f"input {name} ({ENV[name]}={value!r}): expected {expected}; fix the `with:` of the "
+        "wikigate step in your workflow"
+    )
+
+
+def _flag(get: _Get, name: str, default: bool) -> bool:
+    value = get(name)
+    if value is None:
+        return default
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise _bad(name, value, "true or false")
+
+
+def _choice(get: _Get, name: str, choices: tuple[str, ...], *, upper: bool = False) -> str | None:
+    value = get(name)
+    if value is None:
+        return None
+    wanted = value.upper() if upper else value.lower()
+    if wanted not in choices:
+        raise _bad(name, value, "one of " + " | ".join(choices))
+    return wanted
+
+
+def _count(get: _Get, name: str, default: int) -> int:
+    value = get(name)
+    if value is None:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= 1000:
+        raise _bad(name, value, "a whole number from 1 to 1000")
+    return int(value)
+
+
+def _one_line(get: _Get, name: str) -> str | None:
+    value = get(name)
+    if value is not None and (any(c in value for c in "<>\n\r\0") or not value.isprintable()):
+        raise _bad(name, value, "one printable line without < or >")
+    return value

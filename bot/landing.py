@@ -1,0 +1,186 @@
+"""Landing a pull request that passed (or was overridden): fast-forward its base through
+the refs API (``PATCH …/git/refs/heads/<base>``, ``force: false``), so GitHub shows it
+merged.  Never ``PUT …/merge`` or ``update-branch``: both make merge commits.
+
+When the base moved on, a branch of the same repository is rebased onto the base's tip in
+memory (the engine's ``rebase_commits``; the bot is the committer), the result is verified
+under the base's rules, pushed to the branch with ``--force-with-lease`` and then
+fast-forwarded onto the base.  A fork's branch cannot be pushed to: its author updates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+
+from wikigate.errors import GitError
+from wikigate.gitrepo import commit_at, rebase_commits
+from wikigate.verifier.report import VerificationReport
+
+from .fetch import BASE_REF, branch_tip, git, push_branch
+from .github_io import Forbidden, GitHubError, NotFastForward, PullFacts, PullRequestIO
+
+ATTEMPTS = 3  # the base moved again while landing: rebase again, this many times in all
+BEHIND = "main moved: update the branch"  # the check's title when the author must act
+
+
+@dataclass(frozen=True)
+class Landed:
+    tip: str  # what the base now points at
+    base: str  # the base tip it was fast-forwarded from
+    rebased: VerificationReport | None  # the rebased result's verification, if rebased
+
+
+@dataclass(frozen=True)
+class NotLanded:
+    why: str  # a sentence for the pull request
+    title: str  # the check run's title
+    conclusion: str  # action_required: the author must act; failure: a write was refused
+    exit_code: int  # 3 waiting on the author; 1 a GitHub write the verdict needed failed
+    error: bool = False
+
+
+Verify = Callable[[str, str], VerificationReport]  # (tip, base) → report; None: override
+
+
+@dataclass
+class Lander:
+    repo: pygit2.Repository
+    workdir: Path
+    gh: PullRequestIO
+    pull: PullFacts
+    same_repo: bool
+    committer: pygit2.Signature
+
+    def land(self, head: str, base_tip: str, verify: Verify | None) -> Landed | NotLanded:
+        """Fast-forward the base to ``head`` or, when the base moved, to ``head`` rebased
+        onto it (verified with ``verify`` unless an override lands it as it is)."""
+        base, branch_head = self.pull.base_ref, head
+        for _ in range(ATTEMPTS):
+            candidate, rebased = head, None
+            if head != base_tip and not self.repo.descendant_of(head, base_tip):
+                moved = self.rebase(head, base_tip, verify)
+                if isinstance(moved, NotLanded):
+                    return moved
+                candidate, rebased = moved
+                try:
+                    pushed = push_branch(self.workdir, self.pull.head_ref, candidate, branch_head)
+                except GitError as e:
+                    return NotLanded(
+                        f"could not update the branch {self.pull.head_ref} to the rebased "
+                        f"commits: {e}; give the workflow `contents: write`",
+                        f"could not update {self.pull.head_ref}",
+                        "failure",
+                        1,
+                        error=True,
+                    )
+                if not pushed:
+                    return NotLanded(
+                        f"the branch {self.pull.head_ref} moved while {base} was being updated; "
+                        "wikigate verifies its new head on its own event",
+                        "the branch moved while landing",
+                        "neutral",
+                        3,
+                    )
+                branch_head = candidate
+            try:
+                self.gh.fast_forward(base, candidate)
+            except NotFastForward:
+                base_tip = self.refetch_base()
+                continue
+            except Forbidden as e:
+                return NotLanded(
+                    f"could not fast-forward {base}: {e}; give the workflow `contents: write` "
+                    f"or let its token bypass {base}'s protection",
+                    f"could not update {base}",
+                    "failure",
+                    1,
+                    error=True,
+                )
+            return Landed(candidate, base_tip, rebased)
+        return NotLanded(
+            f"{base} kept moving while landing ({ATTEMPTS} attempts); wikigate tries again on "
+            "the next event (`/wikigate verify`)",
+            f"{base} kept moving",
+            "neutral",
+            3,
+        )
+
+    def rebase(
+        self, head: str, base_tip: str, verify: Verify | None
+    ) -> tuple[str, VerificationReport | None] | NotLanded:
+        base = self.pull.base_ref
+        if not self.same_repo:
+            return self.behind(
+                f"{base} moved and this branch lives in a fork, which wikigate cannot push to"
+            )
+        merge_base = self.repo.merge_base(head, base_tip)
+        walker = self.repo.walk(
+            head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
+        )
+        if merge_base is not None:
+            walker.hide(merge_base)
+        commits = list(walker)
+        if any(len(c.parents) > 1 for c in commits):
+            return self.behind(
+                f"{base} moved and this branch has merge commits, which wikigate does not rebase"
+            )
+        new_tip, conflicts = rebase_commits(
+            self.repo, commits, commit_at(self.repo, base_tip), committer=self.committer
+        )
+        if new_tip is None:
+            return self.behind(
+                f"{base} moved and changed {', '.join(conflicts)}, which this branch changes too"
+            )
+        candidate = str(new_tip)
+        if verify is None:
+            return candidate, None
+        report = verify(candidate, base_tip)
+        if report.verdict != "commit":
+            return self.behind(
+                f"{base} moved, and this branch rebased onto it is verified `{report.verdict}` "
+                f"({len(report.findings)} findings)"
+            )
+        return candidate, report
+
+    def behind(self, why: str) -> NotLanded:
+        return NotLanded(
+            f"{why}: update the branch onto {self.pull.base_ref}; wikigate verifies it again",
+            BEHIND,
+            "action_required",
+            3,
+        )
+
+    def refetch_base(self) -> str:
+        ref = BASE_REF.format(base=self.pull.base_ref)
+        git(
+            self.workdir,
+            "fetch",
+            "--no-tags",
+            "--quiet",
+            "origin",
+            f"+refs/heads/{self.pull.base_ref}:{ref}",
+        )
+        return git(self.workdir, "rev-parse", "--verify", f"{ref}^{{commit}}").stdout.strip()
+
+    # ------------------------------------------------------------ a closed pull request
+
+    def reopen(self, head: str) -> NotLanded | None:
+        """Reopen a closed pull request (GitHub marks only an open one merged), restoring
+        its deleted branch first when it lives in this repository."""
+        if self.same_repo and branch_tip(self.workdir, self.pull.head_ref) is None:
+            push_branch(self.workdir, self.pull.head_ref, head, None)
+        try:
+            self.gh.set_state("open")
+        except GitHubError as e:
+            return NotLanded(
+                f"could not reopen pull request #{self.pull.number} to land it: {e}",
+                "could not reopen the pull request",
+                "failure",
+                1,
+                error=True,
+            )
+        return None

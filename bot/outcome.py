@@ -1,0 +1,82 @@
+"""How one event ends: the :class:`Outcome` the decision comes to, the check run it is
+reported to (a :class:`Check`), the step's exit code under ``fail-level``, and the output
+streams (the token never leaves)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from wikigate.verifier.report import VerificationReport
+
+FAILING = {"revise": (1, 3), "reject": (1,), "none": ()}  # fail-level → exits that fail
+STATE = {0: "committed", 1: "rejected", 3: "revise / waiting on the author"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one event ends: the single value the summary, the outputs, the exit code and
+    the check run are made from."""
+
+    verdict: str | None  # commit | commit_override | reject | revise; None: nothing verified
+    exit_code: int  # the run's state: 0 committed or nothing to do, 1 rejected, 3 revise/waiting
+    line: str  # one sentence: what happened and what to do next
+    conclusion: str  # the check run's: success | failure | neutral | action_required
+    title: str  # the check run's title
+    error: bool = False  # a GitHub write the verdict needed failed: fail-level never softens it
+
+
+def nothing(why: str) -> Outcome:
+    return Outcome(None, 0, f"nothing to do ({why})", "neutral", "nothing to do")
+
+
+class Check(Protocol):
+    """The check run on the head (bot/checks.py's ``CheckRun`` fits)."""
+
+    def start(self) -> None: ...
+
+    def finish(
+        self, conclusion: str, title: str, summary: str, report: VerificationReport | None
+    ) -> None: ...
+
+
+class NoCheck:
+    def start(self) -> None:
+        pass
+
+    def finish(
+        self, conclusion: str, title: str, summary: str, report: VerificationReport | None
+    ) -> None:
+        pass
+
+
+class Out:
+    """Results to stdout, diagnostics to stderr; the token never leaves, even by accident."""
+
+    def __init__(
+        self, secret: str | None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr
+    ):
+        self.secret, self.stdout, self.stderr = secret, stdout, stderr
+
+    def redact(self, text: str) -> str:
+        return text.replace(self.secret, "***") if self.secret else text
+
+    def say(self, text: str) -> None:
+        print(self.redact(text), file=self.stdout, flush=True)
+
+    def warn(self, text: str) -> None:
+        print(self.redact(text), file=self.stderr, flush=True)
+
+
+def step_exit(outcome: Outcome, fail_level: str, out: Out) -> int:
+    """The step's exit code: the outcome's, unless ``fail-level`` lets that verdict pass
+    (a GitHub write that failed always fails the step)."""
+    code = outcome.exit_code
+    if code == 0 or outcome.error or code in FAILING[fail_level]:
+        return code
+    out.say(
+        f"wikigate: exit {code} ({STATE[code]}) would fail this step; fail-level "
+        f"{fail_level} lets it pass (exit 0)"
+    )
+    return 0
