@@ -30,7 +30,7 @@ def fresh_clone_runs(world: World) -> list[dict]:
         text=True,
     )
     assert rebuilt.returncode == 0, rebuilt.stderr
-    assert "fetched origin's refs/notes/wikigate" in rebuilt.stderr
+    assert "fetched refs/notes/wikigate from origin" in rebuilt.stderr
     ws = Workspace.open(clone)
     try:
         runs = ws.store.runs()
