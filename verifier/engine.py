@@ -7,22 +7,23 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pygit2
 
-from wikigate.codes import finding, severity_at
+from wikigate.codes import finding
 from wikigate.config import Config, config_at
 from wikigate.models import Finding, Plan, verdict_for
 
 from .checks import CHECKS, Context
-from .judge import HeuristicJudge, Judge
+from .checks.context import adjusted_severity
+from .judge import HEURISTIC, Judge, JudgeArtifacts, Judgment
+from .judging import make_judge
 from .parallel import Progress, Workers
-from .report import CheckResult, SummaryMetrics, VerificationReport
+from .report import CheckResult, JudgeSummary, SummaryMetrics, VerificationReport
 from .wiki import PageCache, WikiTree
-
-PROMOTE_MINOR = {"PARANOID"}
 
 
 @contextmanager
@@ -39,8 +40,31 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-@_gc_paused()
+@dataclass
+class Verification:
+    """A verification's report, and beside it what must never enter the report: the
+    judge's raw artifacts (requests, responses, votes as bytes) and its full judgment."""
+
+    report: VerificationReport
+    judgment: Judgment | None = None
+
+    @property
+    def artifacts(self) -> JudgeArtifacts:
+        return self.judgment.artifacts if self.judgment is not None else JudgeArtifacts()
+
+
 def verify_trees(
+    repo: pygit2.Repository,
+    tip: pygit2.Commit,
+    base: pygit2.Commit | None,
+    **options: Any,
+) -> VerificationReport:
+    """:func:`verification`'s report alone."""
+    return verification(repo, tip, base, **options).report
+
+
+@_gc_paused()
+def verification(
     repo: pygit2.Repository,
     tip: pygit2.Commit,
     base: pygit2.Commit | None,
@@ -49,13 +73,16 @@ def verify_trees(
     plan: Plan | None = None,
     strictness: str | None = None,
     judge: Judge | None = None,
+    judge_provider: str | None = None,
+    judge_may_lower: bool = True,
+    judge_dry_run: bool = False,
     cache_path: Path | None = None,
     run_id: str | None = None,
     only: frozenset[str] | None = None,
     scope: list[str] | None = None,
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
-) -> VerificationReport:
+) -> Verification:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
     The rules are the base commit's ``wikigate.toml`` (the tip's in lint mode)
@@ -64,6 +91,9 @@ def verify_trees(
     limits per-page checks to these pages (e.g. the files pre-commit passes).
     ``heartbeat`` is called between checks (finalize renews its claim there);
     ``progress`` hears how far the long jobs are (a terminal's progress bar).
+    The semantic judge is ``judge``, else the one the rules' ``[judge]`` names, or
+    ``judge_provider`` asks for (``judge_may_lower``: may it be the offline judge when the
+    rules say anthropic); ``judge_dry_run`` builds the LLM judge's requests, sends none.
     """
     started = time.perf_counter()
     broken: Exception | None = None
@@ -82,6 +112,17 @@ def verify_trees(
     try:
         if broken is not None:
             raise broken
+        if judge is None:
+            judge = make_judge(
+                config,
+                repo=repo,
+                cache=cache,
+                requested=judge_provider,
+                may_lower=judge_may_lower,
+                dry_run=judge_dry_run,
+                budget=plan.meta.budget if plan is not None else None,
+                strictness=level,
+            )
         ctx = Context(
             repo=repo,
             tip=WikiTree(repo, tip.tree_id, cache, workers),  # ids: libgit2 may not parse it
@@ -89,9 +130,11 @@ def verify_trees(
             plan=plan,
             strictness=level,
             config=config,
-            judge=judge or HeuristicJudge(),
+            judge=judge,
             cache=cache,
             scope=scope,
+            tip_commit=str(tip.id),
+            heartbeat=heartbeat,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:
@@ -141,7 +184,11 @@ def verify_trees(
         cache.close()
     metrics = ctx.metrics if ctx is not None else SummaryMetrics()
     metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-    return VerificationReport(
+    judgment = ctx.judgment if ctx is not None else None
+    summary = None
+    if judgment is not None and ctx is not None and ctx.judge.name != HEURISTIC:
+        summary = JudgeSummary.of(ctx.judge.name, judgment)
+    report = VerificationReport(
         run_id=run_id,
         base=str(base.id) if base is not None else None,
         tip=str(tip.id),
@@ -151,7 +198,9 @@ def verify_trees(
         findings=sorted(findings, key=_order),
         summary=metrics,
         exempt=exempt,
+        judge=summary,
     )
+    return Verification(report, judgment)
 
 
 def _order(f: Finding) -> tuple[str, int, str]:
@@ -160,13 +209,10 @@ def _order(f: Finding) -> tuple[str, int, str]:
 
 def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
     out = []
-    overrides = config.verifier.severity
     for f in found:
-        severity = overrides.get(f.code, severity_at(f, level))
+        severity = adjusted_severity(f, level, config)
         if severity == "off":
             continue
-        if level in PROMOTE_MINOR and severity == "minor":
-            severity = "major"
         if severity != f.severity:
             f = f.model_copy(update={"severity": severity})
         out.append(f)

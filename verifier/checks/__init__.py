@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import citations, pages, runs
+from . import citations, pages, runs, semantic
 from .context import Context
 
 
@@ -38,7 +38,7 @@ THOROUGH = frozenset({"SKEPTICAL", "PARANOID", "BOLD"})  # not the hooks' quick 
 CHECKS: list[Check] = [
     Check("tree", runs.check_tree, EVERY),
     Check("citations", citations.check_citations, EVERY, provides="verified_quotes"),
-    Check("semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",)),
+    Check("semantic", semantic.check_semantic, THOROUGH, needs=("verified_quotes",)),
     Check("pages", pages.check_pages, THOROUGH),
     Check("links", pages.check_links, THOROUGH),
     Check("paths", runs.check_paths, EVERY),

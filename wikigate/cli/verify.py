@@ -22,6 +22,7 @@ from .base import (
     DefaultCommand,
     DefaultGroup,
     format_option,
+    judge_option,
     open_workspace,
     run_id_argument,
 )
@@ -62,6 +63,12 @@ def verify() -> None:
 @click.option(
     "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
 )
+@judge_option
+@click.option(
+    "--judge-dry-run",
+    is_flag=True,
+    help="Print what the anthropic judge would send, with estimated tokens and cost; send nothing.",
+)
 @click.pass_context
 def verify_check(
     ctx: click.Context,
@@ -71,25 +78,37 @@ def verify_check(
     fmt: str,
     output: str | None,
     lint: bool,
+    judge: str | None,
+    judge_dry_run: bool,
 ) -> None:
     """Verify REF without committing anything."""
-    from wikigate.api import verify_ref
+    from wikigate.api import describe_dry_run, verify_ref_fully
     from wikigate.verifier.reporters import render
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
+    if judge_dry_run and judge == "offline":
+        raise UsageError(
+            "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
+        )
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
-        report = verify_ref(
+        done = verify_ref_fully(
             ws,
             ref,
             base,
             strictness=strictness.upper() if strictness else None,
             lint=lint,
             progress=shown,
+            judge=judge,
+            judge_dry_run=judge_dry_run,
         )
+    report = done.report
     color = output is None and fmt == "text" and sys.stdout.isatty()
-    text = render(report, fmt, color=color)
+    if judge_dry_run:
+        text = describe_dry_run(done, "json" if fmt == "json" else "text")
+    else:
+        text = render(report, fmt, color=color)
     if output:
         try:
             Path(output).write_text(text + "\n", encoding="utf-8")
@@ -97,7 +116,7 @@ def verify_check(
             raise UsageError(f"--output {output}: cannot write the report ({e.strerror})") from e
     else:
         click.echo(text)
-    ctx.exit(VERDICT_EXIT[report.verdict])
+    ctx.exit(0 if judge_dry_run else VERDICT_EXIT[report.verdict])
 
 
 @verify.command("override")
