@@ -4,6 +4,7 @@ emulator on 127.0.0.1 (tests/support/anthropic_emulator.py), real git objects.""
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pygit2
 import pytest
@@ -428,3 +429,60 @@ def test_the_api_key_is_in_no_output_report_artifact_or_telemetry(repo, base, em
     done = judged(repo, base, {"wiki/plan.md": page(FOUR[:1])})
     blobs = [done.report.model_dump_json().encode(), *done.artifacts.files().values()]
     assert blobs and all(KEY.encode() not in b for b in blobs)
+
+
+def test_paranoid_judges_suspect_claims_again_wider_and_disagreement_is_flaky(repo, base, emulator):
+    windows: list[int] = []
+
+    def brain(body):
+        claims = parse_claims(body)
+        windows.append(len(claims[0]["window"]))
+        first = len(windows) == 1
+        votes = [
+            {
+                "claim_id": c["claim_id"],
+                "vote": "unsupported" if first or c["claim_id"].endswith("^2") else "supports",
+                "reason": "emulated",
+                "evidence": c["quote"],
+            }
+            for c in claims
+        ]
+        return {"content": [tool_use("record_votes", {"votes": votes})]}
+
+    emulator.brain = brain
+    done = judged(
+        repo, base, {"wiki/plan.md": page(FOUR[:2])}, strictness="PARANOID", window_chars=40
+    )
+    report = done.report
+    assert len(windows) == 2 and windows[1] > windows[0]  # a fresh request, a wider window
+    by_code = {f.code: f for f in report.findings}
+    assert set(by_code) == {"citation.flaky", "citation.unsupported"}
+    assert by_code["citation.flaky"].severity == "major"
+    assert "unsupported then supports" in by_code["citation.flaky"].message
+    assert by_code["citation.unsupported"].severity == "critical"  # both looks agreed
+    votes = {v.claim_id: v for v in report.judge.votes}
+    assert votes["wiki/plan.md#^1"].vote == "flaky"
+    assert votes["wiki/plan.md#^2"].rejudged == ["unsupported", "unsupported"]
+    assert report.verdict == "reject"
+
+
+def test_invisible_unicode_is_stripped_and_markers_are_secret_and_stable(repo, base, emulator):
+    sneaky = "The plan\u200b was adopted\u202e by all.\U000e0041\n" + MINUTES
+    files = {
+        SOURCE: sneaky,
+        "wiki/plan.md": page(FOUR[:1]).replace(tail(FOUR[0][1]), tail(FOUR[0][1], SOURCE, sneaky)),
+    }
+    judged(repo, base, files)
+    judged(repo, base, {**files, "wiki/plan.md": files["wiki/plan.md"].replace("Plan", "Plan 2")})
+    first, second = (m.body["messages"][0]["content"][0]["text"] for m in emulator.messages)
+    assert "The plan was adopted by all." in first
+    assert not any(ch in first for ch in "\u200b\u202e\U000e0041")
+    assert first == second  # same blob, same marker: the block repeats byte for byte
+    secret = pathlib.Path(repo.path) / "wikigate" / "judge-secret"
+    assert secret.stat().st_mode & 0o777 == 0o600 and len(secret.read_bytes()) == 64
+    mark = first.split('marker="', 1)[1].split('"', 1)[0]
+    assert mark not in json.dumps(files)  # nothing the writer wrote predicts it
+    secret.write_bytes(b"0" * 64)  # another secret: another marker for the same blob
+    judged(repo, base, {**files, "wiki/plan.md": files["wiki/plan.md"].replace("Plan", "Plan 3")})
+    third = emulator.messages[2].body["messages"][0]["content"][0]["text"]
+    assert mark not in third
