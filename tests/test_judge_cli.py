@@ -71,6 +71,18 @@ def test_verify_with_the_anthropic_judge_and_no_key_says_what_to_set(tmp_path, c
     assert main(["-C", str(ws.root), "verify", "--judge", "offline"]) == 0
 
 
+def test_the_text_report_says_what_the_judge_spent(tmp_path, capsys, emulator):
+    ws = workspace(tmp_path)
+    branch_with_page(ws)
+    assert main(["-C", str(ws.root), "verify", "--judge", "anthropic"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "judge: anthropic claude-sonnet-5 · 1 claims (0 from the judgment cache) · 1 requests"
+        in out
+    )
+    assert "input tokens" in out and "$0.0" in out
+
+
 def test_verify_judges_and_a_second_verify_costs_nothing(tmp_path, capsys, emulator):
     ws = workspace(tmp_path)
     branch_with_page(ws)

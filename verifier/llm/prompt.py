@@ -187,6 +187,7 @@ def claims_block(
         f'<claims marker="{mark_}">',
         f"{len(claims)} claims; vote on every claim_id.",
     ]
+    paragraphs: dict[tuple[str, str], int] = {}  # a paragraph is sent once per request
     for n, c in enumerate(claims, 1):
         start, window = windows[c.claim_id]
         lines.append(f"--- claim {n} of {len(claims)}")
@@ -194,7 +195,11 @@ def claims_block(
         lines += _field("page", f"{c.page} (title: {c.title or '-'})", mark_)
         lines += _field("source", c.source + (f" p.{c.pdf_page}" if c.pdf_page else ""), mark_)
         lines += _field("claim", c.claim, mark_)
-        lines += _field("paragraph", c.paragraph, mark_)
+        first = paragraphs.setdefault((c.page, c.paragraph), n)
+        if first == n:
+            lines += _field("paragraph", c.paragraph, mark_)
+        else:
+            lines.append(f"paragraph: the same as claim {first}'s")
         lines += _field("quote", c.quote, mark_)
         lines += _field(f"window (source characters {start}-{start + len(window)})", window, mark_)
         if c.hints:
