@@ -40,10 +40,29 @@ from wikigate.verifier.heuristic import conflicts  # noqa: E402
 SOURCES = 5
 PER_SOURCE = 10
 SOURCE_CHARS = 24_000  # a long article, ~6,000 tokens
-WORDS = (
-    "committee council report budget phase plan bridge river harbour district survey "
-    "engineer mayor school railway station tunnel market museum library hospital"
-).split()
+WORDS = [
+    "committee",
+    "council",
+    "report",
+    "budget",
+    "phase",
+    "plan",
+    "bridge",
+    "river",
+    "harbour",
+    "district",
+    "survey",
+    "engineer",
+    "mayor",
+    "school",
+    "railway",
+    "station",
+    "tunnel",
+    "market",
+    "museum",
+    "library",
+    "hospital",
+]
 
 
 def sentence(rng: random.Random, n: int) -> str:
