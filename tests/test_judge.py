@@ -486,3 +486,24 @@ def test_invisible_unicode_is_stripped_and_markers_are_secret_and_stable(repo, b
     judged(repo, base, {**files, "wiki/plan.md": files["wiki/plan.md"].replace("Plan", "Plan 3")})
     third = emulator.messages[2].body["messages"][0]["content"][0]["text"]
     assert mark not in third
+
+
+def test_a_timeout_and_a_refused_key(repo, base, emulator):
+    emulator.script.extend([Reply(delay=5.0), Reply(delay=5.0)])  # each attempt times out
+    report = judged(repo, base, {"wiki/plan.md": page(FOUR[:1])}, timeout_seconds=0.2).report
+    assert "timed out after 0.2 s" in at(report, "citation.inconclusive")[0].message
+    emulator.received.clear()
+    emulator.script.clear()
+    emulator.script.append(emulator.error(401, "invalid x-api-key"))
+    other = "Annex. The chair thanked the members.\n"
+    files = {
+        "raw/annex.txt": other,
+        "wiki/plan.md": page(FOUR[:1], title="P2")
+        + "\nMore.[^9]\n\n[^9]: "
+        + format_tail("raw/annex.txt", None, "thanked the members", other.find("thanked"))
+        + "\n",
+    }
+    report = judged(repo, base, files).report
+    assert len(emulator.messages) == 1  # a refused key stops the judge: one request only
+    messages = [f.message for f in at(report, "citation.inconclusive")]
+    assert len(messages) == 2 and all("check ANTHROPIC_API_KEY" in m for m in messages)

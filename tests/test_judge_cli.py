@@ -184,3 +184,40 @@ def test_finalize_can_raise_the_judge_and_a_contradiction_sends_it_back(tmp_path
     assert main(["-C", str(ws.root), "run", "finalize", run.run_id, "--judge", "anthropic"]) == 3
     assert "citation.contradicted" in capsys.readouterr().out
     assert ws.run(run.run_id).refresh()["status"] == "pending"  # revise: back to the writer
+
+
+def test_the_server_gate_judges_and_never_caches_an_inconclusive_verdict(tmp_path, emulator):
+    ws = workspace(tmp_path, JUDGE_TOML)
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    assert main(["-C", str(ws.root), "hooks", "install", "--server", str(bare)]) == 0
+    (ws.root / "wiki" / "owls.md").write_text(cited_page("owls"))
+    index = ws.root / "wiki" / "index.md"
+    index.write_text(index.read_text() + "- [[Owls]]\n")
+    git(ws.root, "add", "wiki")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "owls")
+    for _ in range(2):  # the request and the SDK's one retry
+        emulator.script.append(emulator.error(500, "down", retry_after_ms="5"))
+    refused = subprocess.run(
+        ["git", "-C", str(ws.root), "push", "origin", "main"], capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and "citation.inconclusive" in refused.stderr
+    accepted = subprocess.run(
+        ["git", "-C", str(ws.root), "push", "origin", "main"], capture_output=True, text=True
+    )
+    assert accepted.returncode == 0, accepted.stderr  # judged again, not served from a cache
+    assert len(emulator.messages) == 3
+    assert KEY not in refused.stderr + accepted.stderr
+
+
+def test_finalize_under_anthropic_rules_without_a_key_stops_before_claiming(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    ws = workspace(tmp_path, JUDGE_TOML)
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/owls.md", cited_page("owls"))
+    assert main(["-C", str(ws.root), "run", "finalize", run.run_id]) == 1
+    assert "set ANTHROPIC_API_KEY" in capsys.readouterr().err
+    assert ws.run(run.run_id).refresh()["status"] == "pending"  # nothing claimed, nothing lost

@@ -30,6 +30,7 @@ class Reply:
     status: int = 200
     body: dict[str, Any] | None = None  # a message (status 200) or an error's message
     headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds before answering (a client's timeout fires first)
 
 
 @dataclass
@@ -120,16 +121,23 @@ class AnthropicEmulator:
                         )
                     )
                     reply = emulator._reply(self.path, body)
+                if reply.delay:
+                    emulator._released.wait(reply.delay)
                 data = json.dumps(reply.body).encode()
                 self.send_response(reply.status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 for k, v in reply.headers.items():
                     self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # the client gave up (its timeout)
+                    pass
 
+        self._released = threading.Event()  # set on close: delayed answers stop waiting
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
@@ -138,6 +146,7 @@ class AnthropicEmulator:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def close(self) -> None:
+        self._released.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -160,7 +169,7 @@ class AnthropicEmulator:
             return self.error(404, f"no route {path}")
         if self.script:
             reply = self.script.popleft()
-            if reply.status != 200 or reply.body is None:
+            if reply.status != 200 or reply.body is None or reply.delay:
                 return reply
             return Reply(
                 200,
