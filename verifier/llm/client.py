@@ -63,12 +63,12 @@ class Transport:
                 fatal=True,
             ) from e
         except anthropic.APIStatusError as e:
-            kind = "overloaded" if e.status_code == 529 else "server error"
-            if e.status_code < 500:
-                kind = "request refused"
+            status = e.status_code
+            if status < 500:
+                raise CallFailed(f"request refused (HTTP {status}): {_short(e.message)}") from e
+            kind = "overloaded" if status == 529 else "server error"
             raise CallFailed(
-                f"{kind} (HTTP {e.status_code}){' past ' + str(retries) + ' retries' if e.status_code >= 500 else ''}: "
-                f"{_short(e.message)}"
+                f"{kind} (HTTP {status}) past {retries} retries: {_short(e.message)}"
             ) from e
         except anthropic.AnthropicError as e:
             raise CallFailed(f"{type(e).__name__}: {_short(str(e))}") from e

@@ -19,27 +19,26 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygit2
 
 from wikigate.config import JudgeSection
 from wikigate.models import Budget
 
-from ..judge import ClaimInput, Judgment, PlannedRequest, Vote, VoteKind
+from ..judge import ClaimInput, Judgment, Vote
 from ..sources import SourceError
 from ..staged import StagedTree
 from . import prompt, spotlight
-from .budget import OUTPUT_PER_CLAIM, Meter, caps_for, estimate_tokens
-from .client import CallFailed, Transport
-from .votes import MalformedAnswer, parse, settle
+from .budget import Meter, caps_for, estimate_tokens
+from .client import Transport
+from .conversation import Conversation, Session, Windows, all_votes
 
 if TYPE_CHECKING:
     from ..cache import Cache
 
 DEFINITE = ("supports", "partial", "contradicts", "unsupported")
 SUSPECT = ("partial", "unsupported")
-Windows = dict[str, tuple[int, str]]  # claim id → (start, source text) sent with it
 
 
 class AnthropicJudge:
@@ -66,10 +65,13 @@ class AnthropicJudge:
         self.strictness = strictness
 
     def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
-        session = _Session(self, staged, spotlight.secret(Path(self.repo.path)))
-        votes = session.judge_all(list(claims), factor=1.0)
+        session = Session(
+            self.cfg, staged, Meter(self.caps, self.prices), self.transport, self.dry_run
+        )
+        judging = _Judging(self, session, spotlight.secret(Path(self.repo.path)))
+        votes = judging.judgeall_votes(list(claims), factor=1.0)
         if self.strictness == "PARANOID":
-            votes = session.rejudge(list(claims), votes)
+            votes = judging.rejudge(list(claims), votes)
         judgment = Judgment(
             votes,
             usage=session.meter.usage,
@@ -88,22 +90,20 @@ def cache_key(claim: str, quote: str, window: str, model: str) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-class _Session:
-    """One verification's judging: its meter, artifacts, and whether it stopped."""
+class _Judging:
+    """One verification's claims: the judgment cache, the grouping per source, the
+    batches, and PARANOID's second look; each request a Conversation in ``session``."""
 
-    def __init__(self, judge: AnthropicJudge, staged: StagedTree, key: bytes) -> None:
+    def __init__(self, judge: AnthropicJudge, session: Session, key: bytes) -> None:
         self.j = judge
         self.cfg = judge.cfg
-        self.staged = staged
+        self.session = session
+        self.staged = session.staged
         self.key = key
-        self.meter = Meter(judge.caps, judge.prices)
-        self.artifacts = Judgment({}).artifacts
-        self.planned: list[PlannedRequest] = []
-        self.stopped: str | None = None
 
     # ------------------------------------------------------------ claims
 
-    def judge_all(self, claims: list[ClaimInput], factor: float) -> dict[str, Vote]:
+    def judgeall_votes(self, claims: list[ClaimInput], factor: float) -> dict[str, Vote]:
         votes: dict[str, Vote] = {}
         windows = {c.claim_id: self._window(c, factor) for c in claims}
         keys = {
@@ -130,7 +130,7 @@ class _Session:
             try:
                 block = self._source_block(group[0], spans)
             except SourceError as e:
-                votes.update(_all(group, "inconclusive", f"{source} cannot be read: {e}"))
+                votes.update(all_votes(group, "inconclusive", f"{source} cannot be read: {e}"))
                 continue
             for batch in self._batches(group, windows):
                 got = self._request(block, batch, windows)
@@ -151,7 +151,7 @@ class _Session:
         suspects = [c for c in claims if first[c.claim_id].vote in SUSPECT]
         if not suspects:
             return first
-        second = self.judge_all(suspects, factor=self.cfg.paranoid_window_factor)
+        second = self.judgeall_votes(suspects, factor=self.cfg.paranoid_window_factor)
         out = dict(first)
         for c in suspects:
             a, b = first[c.claim_id], second[c.claim_id]
@@ -211,11 +211,10 @@ class _Session:
     def _request(
         self, block: prompt.SourceBlock, batch: list[ClaimInput], windows: Windows
     ) -> dict[str, Vote]:
-        if self.stopped is not None:
-            return _all(batch, "inconclusive", self.stopped)
+        if self.session.stopped is not None:
+            return all_votes(batch, "inconclusive", self.session.stopped)
         ids = [c.claim_id for c in batch]
         claims_mark = spotlight.marker(self.key, "claims:" + "\n".join(ids))
-        source_mark = block.text.split('marker="', 1)[1].split('"', 1)[0]
         prefix = prompt.SYSTEM_PROMPT + json.dumps(prompt.tools_for(self.cfg.max_tool_turns))
         cache_source = (
             estimate_tokens(prefix + block.text, self.cfg.chars_per_token)
@@ -231,194 +230,6 @@ class _Session:
             force_tool_choice=self.cfg.force_tool_choice,
             thinking=self.cfg.thinking,
         )
-        return _Conversation(
-            self, body, batch, windows, (source_mark, claims_mark), cache_source
+        return Conversation(
+            self.session, body, batch, windows, (block.mark, claims_mark), cache_source
         ).run(block.path)
-
-
-class _Ended(Exception):
-    """A conversation ends before a valid answer: these are its votes."""
-
-    def __init__(self, votes: dict[str, Vote]) -> None:
-        super().__init__("ended")
-        self.votes = votes
-
-
-class _Conversation:
-    """One fresh conversation about a batch of one source's claims."""
-
-    def __init__(
-        self,
-        session: _Session,
-        body: dict[str, Any],
-        batch: list[ClaimInput],
-        windows: Windows,
-        marks: tuple[str, str],
-        cache_source: bool,
-    ) -> None:
-        self.s = session
-        self.cfg = session.cfg
-        self.body = body
-        self.batch = batch
-        self.windows = windows
-        self.marks = marks
-        self.cache_source = cache_source
-
-    def run(self, source: str) -> dict[str, Vote]:
-        try:
-            return self._turns(source)
-        except _Ended as end:
-            return end.votes
-
-    def _turns(self, source: str) -> dict[str, Vote]:
-        turns, retried = 0, False
-        while True:
-            msg = self._send(source)
-            content = [b for b in msg.get("content") or [] if isinstance(b, dict)]
-            uses = [b for b in content if b.get("type") == "tool_use"]
-            record = next((u for u in uses if u.get("name") == "record_votes"), None)
-            problem: str
-            if record is not None:
-                try:
-                    got = settle(self.batch, parse(record.get("input")), self.windows, self.marks)
-                    return {
-                        c.claim_id: got.get(c.claim_id)
-                        or Vote(c.claim_id, "inconclusive", "the judge gave no vote on this claim")
-                        for c in self.batch
-                    }
-                except MalformedAnswer as e:
-                    problem = str(e)
-            elif (
-                uses
-                and all(u.get("name") in prompt.READ_TOOL_NAMES for u in uses)
-                and turns < self.cfg.max_tool_turns
-            ):
-                turns += 1
-                last = turns >= self.cfg.max_tool_turns
-                self._answer_tools(content, uses, last)
-                continue
-            else:
-                stop = msg.get("stop_reason")
-                problem = f"no record_votes call (stop_reason {stop})"
-                if uses:
-                    problem = "tool calls past the tool-turn limit, no record_votes call"
-            if retried:
-                return _all(
-                    self.batch, "inconclusive", f"malformed answer after a retry: {problem}"
-                )
-            retried = True
-            self._repair(content, uses, problem)
-
-    def _send(self, source: str) -> dict[str, Any]:
-        """The response message; raises ``_Ended`` when the conversation ends here."""
-        s, body = self.s, self.body
-        est_in = estimate_tokens(json.dumps(body), self.cfg.chars_per_token)
-        est_out = min(self.cfg.max_tokens, OUTPUT_PER_CLAIM * len(self.batch) + 100)
-        usd = s.meter.estimate_usd(est_in, est_out, self.cache_source)
-        why = s.meter.refusal(est_in, est_out, usd)
-        if why is not None:
-            s.stopped = why
-            raise _Ended(_all(self.batch, "inconclusive", why))
-        body["max_tokens"] = max(1, min(self.cfg.max_tokens, s.meter.output_left()))
-        s.artifacts.requests.append(json.dumps(body, ensure_ascii=False).encode())
-        ids = [c.claim_id for c in self.batch]
-        if s.j.dry_run:
-            s.planned.append(PlannedRequest(source, ids, est_in, usd, self.cache_source))
-            raise _Ended(_all(self.batch, "inconclusive", "dry run: nothing was sent"))
-        assert s.j.transport is not None
-        s.staged.tick()
-        try:
-            text = s.j.transport.send(body)
-        except CallFailed as e:
-            s.artifacts.responses.append(json.dumps({"error": e.reason}).encode())
-            if e.fatal:
-                s.stopped = e.reason
-            raise _Ended(_all(self.batch, "inconclusive", e.reason)) from e
-        try:
-            msg = json.loads(text)
-            if not isinstance(msg, dict):
-                raise ValueError("not a JSON object")
-        except ValueError:
-            s.artifacts.responses.append(json.dumps({"unparsed": text[:100_000]}).encode())
-            raise _Ended(_all(self.batch, "inconclusive", "the response is not JSON")) from None
-        s.artifacts.responses.append(json.dumps(msg, ensure_ascii=False).encode())
-        usage = msg.get("usage")
-        s.meter.add(usage if isinstance(usage, dict) else {})
-        if msg.get("stop_reason") == "refusal":
-            raise _Ended(_all(self.batch, "inconclusive", "the model refused to judge"))
-        return msg
-
-    def _answer_tools(
-        self, content: list[dict[str, Any]], uses: list[dict[str, Any]], last: bool
-    ) -> None:
-        results: list[dict[str, Any]] = []
-        for u in uses:
-            out, error = _run_tool(self.s.staged, u)
-            text = spotlight.block("tool_result", self.marks[1], f"{u.get('name')} returned:", out)
-            results.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": u.get("id"),
-                    "content": text,
-                    "is_error": error,
-                }
-            )
-        if last:
-            results.append(
-                {"type": "text", "text": "That was your last tool turn: call record_votes now."}
-            )
-        self.body["messages"] += [
-            {"role": "assistant", "content": content},
-            {"role": "user", "content": results},
-        ]
-        if self.cfg.force_tool_choice:
-            self.body["tool_choice"] = prompt.forced() if last else {"type": "any"}
-
-    def _repair(
-        self, content: list[dict[str, Any]], uses: list[dict[str, Any]], problem: str
-    ) -> None:
-        """One more turn: say what was wrong, and ask for record_votes alone."""
-        note = (
-            f"Your answer was not valid: {problem}. Call record_votes now, with exactly one "
-            "vote for every claim_id."
-        )
-        if content:
-            replies: list[dict[str, Any]] = [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": u.get("id"),
-                    "content": problem if u.get("name") == "record_votes" else "not run",
-                    "is_error": True,
-                }
-                for u in uses
-            ]
-            self.body["messages"] += [
-                {"role": "assistant", "content": content},
-                {"role": "user", "content": [*replies, {"type": "text", "text": note}]},
-            ]
-        if self.cfg.force_tool_choice:
-            self.body["tool_choice"] = prompt.forced()
-
-
-def _run_tool(staged: StagedTree, use: dict[str, Any]) -> tuple[str, bool]:
-    args = use.get("input")
-    args = args if isinstance(args, dict) else {}
-    name = use.get("name")
-    try:
-        if name == "read":
-            return staged.read(
-                str(args["path"]), int(args.get("start", 0)), int(args.get("length", 4000))
-            ), False
-        if name == "grep":
-            return staged.grep(str(args["text"]), str(args.get("under", ""))), False
-        if name == "follow":
-            return staged.follow(str(args["page"]), str(args["target"])), False
-        if name == "history":
-            return staged.history(str(args["path"])), False
-    except (LookupError, TypeError, ValueError) as e:
-        return f"error: {e}", True
-    return f"error: no tool named {name!r}", True
-
-
-def _all(claims: Sequence[ClaimInput], vote: VoteKind, reason: str) -> dict[str, Vote]:
-    return {c.claim_id: Vote(c.claim_id, vote, reason) for c in claims}

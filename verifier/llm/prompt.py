@@ -144,6 +144,7 @@ class SourceBlock:
 
     path: str
     text: str  # the block as sent
+    mark: str
 
 
 def source_block(
@@ -161,7 +162,7 @@ def source_block(
     where = json.dumps(path) + (f", PDF page {pdf_page}" if pdf_page else "")
     if len(text) <= whole_up_to:
         head = f"The whole source {where} ({len(text)} characters):"
-        return SourceBlock(path, block("source", mark_, head, text))
+        return SourceBlock(path, block("source", mark_, head, text), mark_)
     merged: list[list[int]] = []
     for start, end in sorted((max(0, s - around), min(len(text), e + around)) for s, e in spans):
         if merged and start <= merged[-1][1]:
@@ -175,7 +176,7 @@ def source_block(
     for start, end in merged:
         lines += _field(f"characters {start}-{end}", text[start:end], mark_)
     lines.append(f'</source marker="{mark_}">')
-    return SourceBlock(path, "\n".join(lines))
+    return SourceBlock(path, "\n".join(lines), mark_)
 
 
 def claims_block(
