@@ -180,13 +180,16 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
             repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
         )
         lines = shown_lines([format_line(f) for f in report.findings if f.severity in BLOCKING])
-        if key is not None and not any(f.code == "verifier.error" for f in report.findings):
+        if key is not None and not any(f.code in TRANSIENT for f in report.findings):
             db.store(key, report.verdict, lines)  # an error may be transient: never cached
         return report.verdict, lines
     finally:
         db.close()
 
 
+# findings that may not recur on the same trees (a verifier bug, the LLM judge unreachable
+# or out of budget): a verdict holding one is never cached
+TRANSIENT = ("verifier.error", "citation.inconclusive")
 MAX_SHOWN = 50  # blocking findings a refused push prints; one page can hold a million
 
 

@@ -329,7 +329,7 @@ def test_any_exception_in_a_check_becomes_verifier_error(repo, base):
     class Exploding:
         name = "exploding"
 
-        def judge(self, claim, quote):
+        def judge(self, claims, staged):
             raise RuntimeError("judge down")
 
     report = verify(repo, base, {"wiki/cats.md": GOOD + "\n"}, judge=Exploding())

@@ -1,8 +1,8 @@
 """The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
 
-SQLite tables of parsed pages (by blob id), link graphs (by tree id) and verified
-anchors, every row tagged with the version it was given (what produced it: see
-``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
+SQLite tables of parsed pages (by blob id), link graphs (by tree id), verified
+anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
+is tagged with the version it was given (what produced it: see ``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
 parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
 row cannot be decoded, the work is done again.
 """
@@ -10,10 +10,11 @@ row cannot be decoded, the work is done again.
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -49,6 +50,9 @@ class Cache:
                 "anchors (key TEXT PRIMARY KEY)",  # key: tag:source blob:page:offset:hash
                 "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
+                # the LLM judge's votes, by (claim, quote, window, model, prompt version):
+                # the key says what produced them, so no version change drops them
+                "judgments (key TEXT PRIMARY KEY, data TEXT)",
             ):
                 self.conn.execute(f"CREATE TABLE IF NOT EXISTS {table}")
             self.tag = hashlib.sha256(version().encode()).hexdigest()[:16]
@@ -171,6 +175,36 @@ class Cache:
             self.conn.execute("BEGIN")
             self.conn.executemany(  # in key order: appends to the index instead of splitting it
                 "INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)]
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            pass
+
+    def judgments(self, keys: list[str]) -> dict[str, tuple[str, str, str]]:
+        """Cached votes: key → (vote, reason, evidence)."""
+        if self.conn is None or not keys:
+            return {}
+        out: dict[str, tuple[str, str, str]] = {}
+        try:
+            for i in range(0, len(keys), 900):
+                chunk = keys[i : i + 900]
+                marks = ",".join("?" * len(chunk))
+                query = f"SELECT key, data FROM judgments WHERE key IN ({marks})"
+                for key, data in self.conn.execute(query, chunk):
+                    vote, reason, evidence = json.loads(data)
+                    out[key] = (str(vote), str(reason), str(evidence))
+        except (*CACHE_ERRORS, KeyError):
+            return {}
+        return out
+
+    def store_judgments(self, rows: Mapping[str, tuple[str, str, str]]) -> None:
+        if self.conn is None or not rows:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO judgments VALUES (?, ?)",
+                [(k, json.dumps(list(v))) for k, v in sorted(rows.items())],
             )
             self.conn.execute("COMMIT")
         except sqlite3.DatabaseError:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.gitrepo import commit_at
-from wikigate.models import Plan, VerifierVerdict
+from wikigate.models import Plan, Usage, VerifierVerdict
 
-from .engine import verify_trees
+from .engine import Verification, verification
 from .report import VerificationReport
 
 if TYPE_CHECKING:
@@ -17,10 +17,16 @@ if TYPE_CHECKING:
 
 
 class DeterministicVerifier:
-    """Citations with quote anchors, pages, links and run policy; see docs/checks.md."""
+    """Citations with quote anchors, pages, links and run policy, and the semantic judge
+    the base commit's ``[judge]`` names; see docs/checks.md and docs/judge.md.
 
-    def __init__(self, strictness: str | None = None) -> None:
+    ``judge`` (``--judge`` of ``run finalize``; else the workspace's ``judge`` attribute)
+    may raise the rules' judge to ``anthropic``, never lower it.
+    """
+
+    def __init__(self, strictness: str | None = None, judge: str | None = None) -> None:
         self.strictness = strictness
+        self.judge = judge
 
     def verify(
         self, run_id: str, workspace: Workspace, plan: Plan, staged_tree: pygit2.Tree
@@ -30,17 +36,36 @@ class DeterministicVerifier:
         if tip.tree_id != staged_tree.id:
             raise ValueError("staged tree is not the plan's tip tree")
         base = commit_at(repo, plan.meta.base)
-        report = verify_trees(
+        done = verification(
             repo,
             tip,
             base,
             plan=plan,
             strictness=self.strictness,
+            judge_provider=self.judge or getattr(workspace, "judge", None),
+            judge_may_lower=False,
             cache_path=cache_path(workspace),
             run_id=run_id,
             heartbeat=workspace.heartbeat,
         )
-        return verdict_from_report(report)
+        return verdict_from_verification(done)
+
+
+def verdict_from_verification(done: Verification) -> VerifierVerdict:
+    """The vote, with the judge's spend as the verifier's usage and its artifacts beside."""
+    verdict = verdict_from_report(done.report)
+    judge = done.report.judge
+    if judge is not None:
+        u = judge.usage
+        verdict.tokens_used = Usage(
+            input_tokens=u.input_tokens + u.cache_write_tokens + u.cache_read_tokens,
+            output_tokens=u.output_tokens,
+            usd=u.usd,
+        )
+        verdict.preset = f"{judge.name}:{judge.model}:{done.report.strictness}"
+    if not done.artifacts.empty:
+        verdict.artifacts = done.artifacts.files()
+    return verdict
 
 
 def verdict_from_report(report: VerificationReport) -> VerifierVerdict:

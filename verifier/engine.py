@@ -7,23 +7,24 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pygit2
 
-from wikigate.codes import finding, severity_at
+from wikigate.codes import finding
 from wikigate.config import Config, config_at
 from wikigate.models import Finding, Plan, verdict_for
 
 from .checks import CHECKS, PER_PAGE, Context
-from .judge import HeuristicJudge, Judge
+from .checks.context import adjusted_severity
+from .judge import HEURISTIC, Judge, JudgeArtifacts, Judgment
+from .judging import make_judge
 from .parallel import Progress, Workers
-from .report import CheckResult, ShardInfo, SummaryMetrics, VerificationReport
+from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
 from .shard import Shard, rules_digest, verifier_version
 from .wiki import PageCache, WikiTree
-
-PROMOTE_MINOR = {"PARANOID"}
 
 
 @contextmanager
@@ -40,8 +41,31 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-@_gc_paused()
+@dataclass
+class Verification:
+    """A verification's report, and beside it what must never enter the report: the
+    judge's raw artifacts (requests, responses, votes as bytes) and its full judgment."""
+
+    report: VerificationReport
+    judgment: Judgment | None = None
+
+    @property
+    def artifacts(self) -> JudgeArtifacts:
+        return self.judgment.artifacts if self.judgment is not None else JudgeArtifacts()
+
+
 def verify_trees(
+    repo: pygit2.Repository,
+    tip: pygit2.Commit,
+    base: pygit2.Commit | None,
+    **options: Any,
+) -> VerificationReport:
+    """:func:`verification`'s report alone."""
+    return verification(repo, tip, base, **options).report
+
+
+@_gc_paused()
+def verification(
     repo: pygit2.Repository,
     tip: pygit2.Commit,
     base: pygit2.Commit | None,
@@ -50,6 +74,9 @@ def verify_trees(
     plan: Plan | None = None,
     strictness: str | None = None,
     judge: Judge | None = None,
+    judge_provider: str | None = None,
+    judge_may_lower: bool = True,
+    judge_dry_run: bool = False,
     cache_path: Path | None = None,
     run_id: str | None = None,
     only: frozenset[str] | None = None,
@@ -57,7 +84,7 @@ def verify_trees(
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
     shard: Shard | None = None,
-) -> VerificationReport:
+) -> Verification:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
     The rules are the base commit's ``wikigate.toml`` (the tip's in lint mode)
@@ -66,6 +93,9 @@ def verify_trees(
     limits per-page checks to these pages (e.g. the files pre-commit passes).
     ``heartbeat`` is called between checks (finalize renews its claim there);
     ``progress`` hears how far the long jobs are (a terminal's progress bar).
+    The semantic judge is ``judge``, else the one the rules' ``[judge]`` names, or
+    ``judge_provider`` asks for (``judge_may_lower``: may it be the offline judge when the
+    rules say anthropic); ``judge_dry_run`` builds the LLM judge's requests, sends none.
     ``shard`` (lint mode only) runs just the per-page checks, on that shard's slice of
     the pages; the report says which shard it is (verifier/merge.py combines them).
     """
@@ -81,7 +111,6 @@ def verify_trees(
         rules, broken = Config(), e
     config = rules
     level = strictness or config.verifier.strictness
-    judge = judge or HeuristicJudge()
     cache = PageCache(cache_path)
     workers = Workers(repo, progress=progress)
     checks: list[CheckResult] = []
@@ -92,6 +121,17 @@ def verify_trees(
         if broken is not None:
             raise broken
         tip_tree = WikiTree(repo, tip.tree_id, cache, workers)  # ids: libgit2 may not parse it
+        if judge is None:
+            judge = make_judge(
+                config,
+                repo=repo,
+                cache=cache,
+                requested=judge_provider,
+                may_lower=judge_may_lower,
+                dry_run=judge_dry_run,
+                budget=plan.meta.budget if plan is not None else None,
+                strictness=level,
+            )
         ctx = Context(
             repo=repo,
             tip=tip_tree,
@@ -102,6 +142,8 @@ def verify_trees(
             judge=judge,
             cache=cache,
             scope=shard.pages(tip_tree.pages) if shard is not None else scope,
+            tip_commit=str(tip.id),
+            heartbeat=heartbeat,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:
@@ -151,7 +193,11 @@ def verify_trees(
         cache.close()
     metrics = ctx.metrics if ctx is not None else SummaryMetrics()
     metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-    return VerificationReport(
+    judgment = ctx.judgment if ctx is not None else None
+    summary = None
+    if judgment is not None and ctx is not None and ctx.judge.name != HEURISTIC:
+        summary = JudgeSummary.of(ctx.judge.name, judgment)
+    report = VerificationReport(
         run_id=run_id,
         base=str(base.id) if base is not None else None,
         tip=str(tip.id),
@@ -161,6 +207,7 @@ def verify_trees(
         findings=sorted(findings, key=finding_order),
         summary=metrics,
         exempt=exempt,
+        judge=summary,
         shard=None
         if shard is None
         else ShardInfo(
@@ -168,9 +215,10 @@ def verify_trees(
             count=shard.count,
             tree=str(tip.tree_id),
             rules=rules_digest(config),
-            verifier=verifier_version(judge.name),
+            verifier=verifier_version(judge.name if judge is not None else "none"),
         ),
     )
+    return Verification(report, judgment)
 
 
 def finding_order(f: Finding) -> tuple[str, int, str]:
@@ -180,13 +228,10 @@ def finding_order(f: Finding) -> tuple[str, int, str]:
 
 def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
     out = []
-    overrides = config.verifier.severity
     for f in found:
-        severity = overrides.get(f.code, severity_at(f, level))
+        severity = adjusted_severity(f, level, config)
         if severity == "off":
             continue
-        if level in PROMOTE_MINOR and severity == "minor":
-            severity = "major"
         if severity != f.severity:
             f = f.model_copy(update={"severity": severity})
         out.append(f)

@@ -1,182 +1,165 @@
-"""Does the quote support the claim?  The offline, deterministic judge.
+"""Does the quote support the claim?  The ``Judge`` protocol, what a judge is given
+(``ClaimInput``) and what it returns (``Judgment``: votes, usage, artifacts), and the
+offline judge (the heuristic's rules, verifier/heuristic.py).
 
-This is a heuristic, and says so: it flags only what a rule can see —
-numbers, dates and units that differ, a negation on one side only, a modal
-shift (may/should → must/is), a superlative the quote does not have.  An LLM
-judge plugs into the same :class:`Judge` protocol.
+The LLM judge (verifier/llm/) implements the same protocol; verifier/judging.py picks
+the judge the rules ask for, and imports the LLM judge only then.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Protocol
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol
 
-NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "cannot", "without", "neither"})
-HEDGES = frozenset(
-    {
-        "may",
-        "might",
-        "could",
-        "can",
-        "should",
-        "possibly",
-        "perhaps",
-        "likely",
-        "suggests",
-        "suggest",
-        "sometimes",
-        "often",
-    }
-)
-CERTAIN = frozenset(
-    {"must", "always", "is", "are", "will", "definitely", "certainly", "proves", "prove", "shows"}
-)
-SUPERLATIVES = frozenset(
-    {
-        "best",
-        "worst",
-        "largest",
-        "smallest",
-        "biggest",
-        "most",
-        "least",
-        "first",
-        "only",
-        "fastest",
-        "slowest",
-        "highest",
-        "lowest",
-        "greatest",
-        "oldest",
-        "newest",
-        "all",
-        "every",
-        "always",
-        "never",
-    }
-)
-UNITS = frozenset(
-    {
-        "%",
-        "percent",
-        "km",
-        "m",
-        "cm",
-        "mm",
-        "kg",
-        "g",
-        "mg",
-        "lb",
-        "miles",
-        "mile",
-        "hours",
-        "hour",
-        "minutes",
-        "minute",
-        "seconds",
-        "second",
-        "days",
-        "day",
-        "years",
-        "year",
-        "months",
-        "month",
-        "weeks",
-        "week",
-        "°c",
-        "°f",
-        "degrees",
-        "usd",
-        "$",
-        "€",
-        "£",
-        "million",
-        "billion",
-        "thousand",
-        "feet",
-        "foot",
-        "tons",
-    }
-)
-NUMBER_WORDS = {
-    "zero": "0",
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-    "twenty": "20",
-    "hundred": "100",
-}
+from .heuristic import Conflict, conflicts
 
-_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£°]")
+if TYPE_CHECKING:
+    from .staged import StagedTree
+
+__all__ = ["Conflict", "conflicts"]  # the heuristic's rules, for the judges and their tests
+
+VoteKind = Literal["supports", "partial", "contradicts", "unsupported", "inconclusive", "flaky"]
 
 
 @dataclass(frozen=True)
-class Conflict:
-    kind: str  # number | unit | negation | modal | superlative
-    claim_words: tuple[str, ...]
-    quote_words: tuple[str, ...]
+class ClaimInput:
+    """One claim to judge, with everything a judge may read of it."""
 
-    def describe(self) -> str:
-        c = ", ".join(self.claim_words) or "—"
-        q = ", ".join(self.quote_words) or "—"
-        return f"{self.kind}: claim has [{c}], quote has [{q}]"
+    claim_id: str  # "<page path>#^<label>" (a second use of a label: "…#^<label>@2")
+    page: str
+    line: int
+    label: str
+    title: str | None
+    claim: str  # the sentence holding the reference
+    paragraph: str  # the paragraph (or list item) around it
+    source: str  # the cited source's path
+    source_blob: str
+    pdf_page: int | None
+    quote: str  # verbatim in the source
+    offset: int  # where it is in the source's text
+    window: str  # source text around the quote (it included)
+    window_start: int
+    hints: tuple[str, ...] = ()  # the heuristic's conflicts, described
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A judge's verdict on one claim (the structured vote the report keeps)."""
+
+    claim_id: str
+    vote: VoteKind
+    reason: str
+    evidence: str = ""
+    cached: bool = False  # reused from the judgment cache: cost nothing
+    rejudged: tuple[str, str] | None = None  # PARANOID: (first vote, fresh second vote)
+
+
+@dataclass
+class JudgeUsage:
+    """What a judge spent: tokens as the API counted them, dollars from the price table."""
+
+    requests: int = 0
+    input_tokens: int = 0  # uncached input
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Every input token, cached or not: what the input cap counts."""
+        return self.input_tokens + self.cache_write_tokens + self.cache_read_tokens
+
+
+@dataclass
+class JudgeArtifacts:
+    """The raw record of one verification's judging, as bytes: the exact request bodies
+    sent (JSON, one per line), the raw responses or failures (JSON lines, in the same
+    order) and the structured votes (JSON).  Returned beside the report, never inside it;
+    the API key is in none of them (it travels in a header the judge never records)."""
+
+    requests: list[bytes] = field(default_factory=list)
+    responses: list[bytes] = field(default_factory=list)
+    votes: bytes = b"[]"
+
+    def files(self) -> dict[str, bytes]:
+        """Name → content: what an attestation stores as git blobs."""
+        return {
+            "judge/requests.jsonl": b"".join(r + b"\n" for r in self.requests),
+            "judge/responses.jsonl": b"".join(r + b"\n" for r in self.responses),
+            "judge/votes.json": self.votes,
+        }
+
+    @property
+    def empty(self) -> bool:
+        return not self.requests and not self.responses
+
+
+@dataclass
+class PlannedRequest:
+    """A dry run's request: what would be sent, and its estimated size and cost."""
+
+    source: str
+    claim_ids: list[str]
+    input_tokens: int
+    usd: float
+    cached_block: bool
+
+
+@dataclass
+class Judgment:
+    """What a judge returns for a batch of claims."""
+
+    votes: dict[str, Vote]
+    usage: JudgeUsage = field(default_factory=JudgeUsage)
+    artifacts: JudgeArtifacts = field(default_factory=JudgeArtifacts)
+    model: str | None = None
+    prompt_version: str | None = None
+    dry_run: bool = False
+    planned: list[PlannedRequest] = field(default_factory=list)
+
+    def votes_json(self) -> bytes:
+        return json.dumps([asdict(v) for v in self.votes.values()], indent=1).encode()
 
 
 class Judge(Protocol):
-    """Compare a claim with the quote cited for it."""
+    """Vote on claims.  ``staged`` is the run's staged tree, read-only (the LLM judge's
+    tools read it); a judge never raises for one claim: a claim it cannot judge is
+    ``inconclusive``, with the reason."""
 
     name: str
 
-    def judge(self, claim: str, quote: str) -> list[Conflict]: ...
+    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment: ...
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # the same numbers _WORD finds
-_NUMBER_NAMES = frozenset(NUMBER_WORDS)
-
-
-def _words(text: str) -> tuple[set[str], set[str]]:
-    """The text's words (number words as digits), and its numbers without commas."""
-    text = text.lower().replace("n't", " not")
-    words = set(_WORD.findall(text))
-    named = words & _NUMBER_NAMES
-    numbers = {n.replace(",", "") for n in _NUMBER.findall(text)}
-    if named:
-        spelled = {NUMBER_WORDS[w] for w in named}
-        words = (words - named) | spelled
-        numbers |= spelled
-    return words, numbers
+HEURISTIC = "heuristic"
 
 
 class HeuristicJudge:
-    """Rules only; never calls out.  Each conflict names the words that differ."""
+    """The offline judge: the heuristic's conflicts are its votes (``partial``, with the
+    conflicts as the reason); rules only, never calls out."""
 
-    name = "heuristic"
+    name = HEURISTIC
 
-    def judge(self, claim: str, quote: str) -> list[Conflict]:
-        (cs, cn), (qs, qn) = _words(claim), _words(quote)
-        conflicts: list[Conflict] = []
-        if cn - qn:
-            conflicts.append(Conflict("number", tuple(sorted(cn - qn)), tuple(sorted(qn))))
-        cu, qu = cs & UNITS, qs & UNITS
-        if cu - qu and qu:
-            conflicts.append(Conflict("unit", tuple(sorted(cu - qu)), tuple(sorted(qu))))
-        cneg, qneg = cs & NEGATIONS, qs & NEGATIONS
-        if bool(cneg) != bool(qneg):
-            conflicts.append(Conflict("negation", tuple(sorted(cneg)), tuple(sorted(qneg))))
-        qhedge = qs & HEDGES
-        if qhedge and not (cs & HEDGES) and (cs & CERTAIN):
-            conflicts.append(Conflict("modal", tuple(sorted(cs & CERTAIN)), tuple(sorted(qhedge))))
-        sup = (cs & SUPERLATIVES) - qs
-        if sup:
-            conflicts.append(Conflict("superlative", tuple(sorted(sup)), ()))
-        return conflicts
+    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
+        votes = {
+            c.claim_id: Vote(c.claim_id, "partial", "; ".join(c.hints))
+            if c.hints
+            else Vote(c.claim_id, "supports", "no rule fired")
+            for c in claims
+        }
+        return Judgment(votes)
+
+
+class UnavailableJudge:
+    """The LLM judge was asked for but cannot run here (no API key): every claim is
+    inconclusive, with what to do.  Fails closed without failing the whole verification."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
+        return Judgment({c.claim_id: Vote(c.claim_id, "inconclusive", self.reason) for c in claims})

@@ -23,9 +23,16 @@ from wikigate.models import Finding, verdict_for
 
 from .checks import CHECKS, PER_PAGE, WHOLE_WIKI
 from .engine import finding_order, verify_trees
-from .judge import HeuristicJudge
 from .parallel import Progress
-from .report import CheckResult, ReportError, SummaryMetrics, VerificationReport, load_report
+from .report import (
+    CheckResult,
+    JudgeSummary,
+    JudgeUsageReport,
+    ReportError,
+    SummaryMetrics,
+    VerificationReport,
+    load_report,
+)
 from .shard import rules_digest, verifier_version
 
 ORDER = {check.name: i for i, check in enumerate(CHECKS)}  # unknown names ("setup") last
@@ -117,7 +124,8 @@ def merge(
             f"the shard verified {one.shard.tree}"
         )
     rules = _rules(repo, tip)
-    here = verifier_version(HeuristicJudge.name)
+    judge = one.shard.verifier.rpartition("/judge=")[2]  # the shards agree on it (above)
+    here = verifier_version(judge)
     for what, mine, theirs in (
         ("rules (wikigate.toml)", rules_digest(rules), one.shard.rules),
         ("verifier", here, one.shard.verifier),
@@ -156,6 +164,27 @@ def merge(
         findings=findings,
         summary=summary,
         exempt=exempt,
+        judge=_judge(parts),
+    )
+
+
+def _judge(parts: list[VerificationReport]) -> JudgeSummary | None:
+    """The shards' LLM judge summaries as one: every vote, the spend added up."""
+    judged = [r.judge for r in parts if r.judge is not None]
+    if not judged:
+        return None
+    one = judged[0]
+    usage = JudgeUsageReport()
+    for j in judged:
+        for name in JudgeUsageReport.model_fields:
+            setattr(usage, name, getattr(usage, name) + getattr(j.usage, name))
+    usage.usd = round(usage.usd, 6)
+    return one.model_copy(
+        update={
+            "votes": [v for j in judged for v in j.votes],
+            "usage": usage,
+            "planned": [p for j in judged for p in j.planned],
+        }
     )
 
 

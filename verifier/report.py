@@ -7,12 +7,15 @@ unknown ``schema_version`` is refused.
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from wikigate.errors import WikigateError
 from wikigate.models import Finding, Strictness
+
+if TYPE_CHECKING:
+    from .judge import Judgment
 
 SCHEMA_VERSION = 1
 
@@ -48,6 +51,89 @@ class ShardInfo(BaseModel):
     verifier: str = Field(description="what produced the findings: versions and the judge")
 
 
+class JudgeVote(BaseModel):
+    """The LLM judge's structured vote on one claim (its raw answer is an artifact)."""
+
+    claim_id: str = Field(description="<page path>#^<footnote label>")
+    vote: Literal["supports", "partial", "contradicts", "unsupported", "inconclusive", "flaky"]
+    reason: str
+    evidence: str = ""
+    cached: bool = Field(default=False, description="reused from the judgment cache")
+    rejudged: list[str] | None = Field(
+        default=None, description="PARANOID: the first and the fresh second vote"
+    )
+
+
+class JudgeUsageReport(BaseModel):
+    requests: int = 0
+    input_tokens: int = Field(default=0, description="uncached input tokens")
+    cache_write_tokens: int = 0
+    cache_read_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+
+class PlannedRequestReport(BaseModel):
+    source: str
+    claim_ids: list[str]
+    input_tokens: int = Field(description="estimated")
+    usd: float = Field(description="estimated, without cache reads")
+    cached_block: bool = Field(description="the source block is marked cache_control")
+
+
+class JudgeSummary(BaseModel):
+    """What the LLM judge did: its model and prompt, votes and spend (never its raw text)."""
+
+    name: str
+    model: str | None = None
+    prompt_version: str | None = None
+    dry_run: bool = False
+    votes: list[JudgeVote] = Field(default_factory=list)
+    usage: JudgeUsageReport = Field(default_factory=JudgeUsageReport)
+    planned: list[PlannedRequestReport] = Field(
+        default_factory=list, description="a dry run: the requests it would send"
+    )
+
+    @classmethod
+    def of(cls, name: str, judgment: Judgment) -> JudgeSummary:
+        u = judgment.usage
+        return cls(
+            name=name,
+            model=judgment.model,
+            prompt_version=judgment.prompt_version,
+            dry_run=judgment.dry_run,
+            votes=[
+                JudgeVote(
+                    claim_id=v.claim_id,
+                    vote=v.vote,
+                    reason=v.reason,
+                    evidence=v.evidence,
+                    cached=v.cached,
+                    rejudged=list(v.rejudged) if v.rejudged else None,
+                )
+                for v in judgment.votes.values()
+            ],
+            usage=JudgeUsageReport(
+                requests=u.requests,
+                input_tokens=u.input_tokens,
+                cache_write_tokens=u.cache_write_tokens,
+                cache_read_tokens=u.cache_read_tokens,
+                output_tokens=u.output_tokens,
+                usd=round(u.usd, 6),
+            ),
+            planned=[
+                PlannedRequestReport(
+                    source=p.source,
+                    claim_ids=p.claim_ids,
+                    input_tokens=p.input_tokens,
+                    usd=round(p.usd, 6),
+                    cached_block=p.cached_block,
+                )
+                for p in judgment.planned
+            ],
+        )
+
+
 class VerificationReport(BaseModel):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
@@ -62,6 +148,9 @@ class VerificationReport(BaseModel):
         default_factory=list,
         description="pages whose page checks were skipped, with the reason "
         "(an append-only change to wiki/log.md); every other check ran, links included",
+    )
+    judge: JudgeSummary | None = Field(
+        default=None, description="the LLM judge's votes and spend, when it ran"
     )
     shard: ShardInfo | None = Field(
         default=None,

@@ -106,11 +106,6 @@ def source_key(entry: Entry) -> tuple[str, bool]:
     return entry.oid, _pdf_name(entry.path)
 
 
-def read_source(repo: pygit2.Repository, entry: Entry, page: int | None) -> str:
-    """A raw source's text (of PDF page ``page``); SourceError says why it has none."""
-    return Source(repo, entry).text(page)
-
-
 def locate_quotes(text: str, quotes: Quotes) -> list[Located | None]:
     """For each (offset, quote): None when the quote sits at offset, else where it is
     (for a quote that is nowhere: where it nearly is, the source folded once)."""

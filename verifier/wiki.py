@@ -26,7 +26,7 @@ from .entries import mentions as scan_mentions
 from .links import LinkGraph
 from .markdown import Link, ParsedPage, parse_page
 from .parallel import Workers
-from .sources import Located, Quotes, SourceError, locate_in_source, read_source, source_key
+from .sources import Located, Quotes, Source, SourceError, locate_in_source, source_key
 
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
@@ -108,6 +108,7 @@ class WikiTree:
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
+        self._readers: dict[str, Source | SourceError] = {}  # one parse per source file
         self._graph: LinkGraph | None = None
 
     # ------------------------------------------------------------ pages
@@ -248,7 +249,16 @@ class WikiTree:
     def source_text(self, path: str, page: int | None) -> str:
         key = (path, page)
         if key not in self._sources:
-            self._sources[key] = read_source(self.repo, self.entries[path], page)
+            reader = self._readers.get(path)
+            if reader is None:
+                try:
+                    reader = Source(self.repo, self.entries[path])
+                except SourceError as e:
+                    reader = e
+                self._readers[path] = reader
+            if isinstance(reader, SourceError):
+                raise reader
+            self._sources[key] = reader.text(page)
         return self._sources[key]
 
     def locate(self, wanted: list[QuoteTask]) -> list[tuple[str | None, list[Located | None]]]:

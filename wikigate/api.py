@@ -5,6 +5,8 @@ The CLI, the git hooks and the bot call these; none re-implements a check.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,14 +14,16 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.verifier.citation import NearMisses, format_tail
-from wikigate.verifier.default import cache_path
-from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.default import DeterministicVerifier, cache_path
+from wikigate.verifier.engine import Verification, verification
+from wikigate.verifier.judging import API_KEY_ENV, chosen_provider, missing_key_reason
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
 from wikigate.verifier.shard import Shard
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
-from .errors import GitError, RunError, UsageError, WikigateError
+from .config import config_at
+from .errors import GitError, JudgeError, RunError, UsageError, WikigateError
 from .gitrepo import MAIN, commit_at, parse_trailers
 from .text import occurrences
 
@@ -47,10 +51,41 @@ def verify_ref(
     lint: bool = False,
     shard: Shard | None = None,
     progress: Progress | None = None,
+    judge: str | None = None,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main).
 
     ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
+    """
+    return verify_ref_fully(
+        ws,
+        ref,
+        base,
+        strictness=strictness,
+        lint=lint,
+        shard=shard,
+        progress=progress,
+        judge=judge,
+    ).report
+
+
+def verify_ref_fully(
+    ws: Workspace,
+    ref: str | None = None,
+    base: str | None = None,
+    *,
+    strictness: str | None = None,
+    lint: bool = False,
+    shard: Shard | None = None,
+    progress: Progress | None = None,
+    judge: str | None = None,
+    judge_dry_run: bool = False,
+) -> Verification:
+    """:func:`verify_ref`, with the judge's artifacts beside the report.
+
+    ``judge`` (anthropic | offline) overrides the rules' ``[judge] provider`` for this
+    check; the anthropic judge without ANTHROPIC_API_KEY is a JudgeError (a dry run needs
+    no key: it sends nothing).
     """
     from .plan import read_plan
 
@@ -62,40 +97,36 @@ def verify_ref(
     if shard is not None and not lint:
         raise UsageError("--shard splits a whole-wiki verify: use it with --all")
     tip = resolve_commit(repo, ref)
-    if lint:
-        return verify_trees(
-            repo,
-            tip,
-            None,
-            strictness=strictness,
-            cache_path=cache_path(ws),
-            progress=progress,
-            shard=shard,
-        )
-    if base is not None:
-        base_commit = resolve_commit(repo, base)
-    else:
-        main = repo.references[MAIN].target
-        merge_base = repo.merge_base(tip.id, main)
-        if merge_base is None:
-            raise GitError(f"{ref} shares no history with main; pass --base")
-        base_commit = commit_at(repo, merge_base)
-    try:
-        plan = read_plan(repo, tip.id)
-        run_id: str | None = plan.meta.run_id
-    except (RunError, ValueError) as e:
-        if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
-            raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
-        plan, run_id = None, None
-    return verify_trees(
+    plan, run_id, base_commit = None, None, None
+    if not lint:
+        if base is not None:
+            base_commit = resolve_commit(repo, base)
+        else:
+            main = repo.references[MAIN].target
+            merge_base = repo.merge_base(tip.id, main)
+            if merge_base is None:
+                raise GitError(f"{ref} shares no history with main; pass --base")
+            base_commit = commit_at(repo, merge_base)
+        try:
+            plan = read_plan(repo, tip.id)
+            run_id = plan.meta.run_id
+        except (RunError, ValueError) as e:
+            if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
+                raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
+    if not judge_dry_run:
+        judge_ready(repo, base_commit or tip, judge)
+    return verification(
         repo,
         tip,
         base_commit,
         plan=plan,
+        run_id=run_id,
         strictness=strictness,
         cache_path=cache_path(ws),
-        run_id=run_id,
         progress=progress,
+        judge_provider=judge,
+        judge_dry_run=judge_dry_run,
+        shard=shard,
     )
 
 
@@ -119,6 +150,74 @@ def merge_reports(
             raise MergeError(f"{name}: cannot read the report ({why})") from e
         shards.append(read_shard(name, text))
     return merge(ws.repo, shards, cache_path=cache_path(ws), progress=progress)
+
+
+def judge_ready(
+    repo: pygit2.Repository,
+    rules_at: pygit2.Commit | str,
+    requested: str | None,
+    *,
+    may_lower: bool = True,
+) -> None:
+    """Fail early, in words, when the judge that the rules at ``rules_at`` (or
+    ``requested``) name cannot run here: a lowering where it may not (UsageError), or the
+    anthropic judge without an API key (JudgeError)."""
+    provider = chosen_provider(config_at(repo, rules_at), requested, may_lower=may_lower)
+    if provider == "anthropic" and not os.environ.get(API_KEY_ENV):
+        raise JudgeError(missing_key_reason())
+
+
+def finalize_judge(ws: Workspace, run: Run, requested: str | None) -> None:
+    """Before ``run finalize``: make the default verifier use ``requested`` (``--judge``)
+    and check, by the run's base rules, that its judge can run (it may only be raised).
+    A verifier plug-in chooses its own judge: ``requested`` is then a UsageError."""
+    if not isinstance(ws.verifier, DeterministicVerifier):
+        if requested is not None:
+            raise UsageError(
+                "--judge chooses the default verifier's judge; this workspace uses a "
+                "verifier plug-in ([verifier] plugin or WIKIGATE_VERIFIER)"
+            )
+        return
+    judge_ready(ws.repo, run.plan().meta.base, requested, may_lower=False)
+    ws.judge = requested
+
+
+def describe_dry_run(done: Verification, fmt: str = "text") -> str:
+    """What a ``--judge-dry-run`` would have sent: per request its source, claims and
+    estimated tokens and cost, then the requests themselves (``json``: as JSON)."""
+    judge = done.report.judge
+    bodies = [json.loads(r) for r in done.artifacts.requests]
+    if fmt == "json":
+        data = {"judge": judge.model_dump(mode="json") if judge else None, "requests": bodies}
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    if judge is None:
+        return "judge dry run: nothing to judge (no claim with a verified quote in scope)"
+    lines = [f"judge dry run: model {judge.model}, prompt {judge.prompt_version}; nothing was sent"]
+    cached = sum(1 for v in judge.votes if v.cached)
+    tokens = sum(p.input_tokens for p in judge.planned)
+    usd = sum(p.usd for p in judge.planned)
+    for n, p in enumerate(judge.planned, 1):
+        shown = ", ".join(p.claim_ids[:3]) + (", …" if len(p.claim_ids) > 3 else "")
+        block = "source block cached" if p.cached_block else "source block too short to cache"
+        lines.append(
+            f"request {n}: {p.source}, {len(p.claim_ids)} claims ({shown}), "
+            f"~{p.input_tokens:,} input tokens, <= ${p.usd:.4f}, {block}"
+        )
+    if cached:
+        lines.append(f"{cached} claims already judged (judgment cache): no cost")
+    lines.append(
+        f"total: {len(judge.planned)} requests, ~{tokens:,} input tokens, <= ${usd:.4f} "
+        "(estimates: characters / [judge] chars_per_token, at input or cache-write prices)"
+    )
+    if bodies:
+        first = bodies[0]
+        lines += ["", "--- system prompt ---", first["system"][0]["text"]]
+        lines.append("--- tools: " + ", ".join(t["name"] for t in first["tools"]))
+    for n, body in enumerate(bodies, 1):
+        lines.append(f"--- request {n} ---")
+        for part in body["messages"][0]["content"]:
+            lines.append(part["text"])
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- anchors

@@ -92,6 +92,43 @@ TABLE: tuple[Code, ...] = (
         "state only what the quote says, or cite a quote that says it",
     ),
     Code(
+        "citation.partial",
+        "major",
+        "the LLM judge: the quote supports only part of the claim",
+        "state only what the quote says, or cite a quote that says the rest",
+    ),
+    Code(
+        "citation.unsupported",
+        "major",
+        "the LLM judge: the quote and the source text around it do not support the claim (a "
+        "vote whose evidence is not in the quote or window counts as this)",
+        "state only what the quote says, or cite a quote that says it",
+        presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.contradicted",
+        "major",
+        "the LLM judge: the source says otherwise",
+        "correct the claim to what the source says",
+        presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.inconclusive",
+        "major",
+        "the LLM judge gave no verdict on the claim (no vote, malformed answer after a retry, "
+        "refusal, timeout, rate limit or server error past the retries, connection error, no "
+        "API key, budget exhausted); the message says why. A run commits only with a verdict "
+        "on every claim",
+        "verify again when the judge is reachable, or raise the judge's budget",
+    ),
+    Code(
+        "citation.flaky",
+        "major",
+        "under PARANOID: a second, fresh judgement with a wider window disagrees with the "
+        "first on a claim voted partial or unsupported",
+        "make the claim say plainly what the quote says, so that no judge can read it two ways",
+    ),
+    Code(
         "page.unreadable",
         "critical",
         "a page is not UTF-8 text, binary, a symlink, a submodule, over 5 MB, or makes the "

@@ -41,6 +41,9 @@ strictness = "SKEPTICAL"    # CALM | SKEPTICAL | PARANOID | BOLD
 [verifier.severity]
 # "page.orphan" = "minor"   # override a finding's severity
 
+[judge]
+provider = "offline"        # offline (the heuristic) | anthropic (an LLM; ANTHROPIC_API_KEY)
+
 [frontmatter.required]
 # status = "str"            # fields every page must carry, with their type
 """
@@ -100,11 +103,96 @@ class ServerSection(BaseModel):
     user_env: list[str] = Field(default_factory=lambda: ["GL_USER", "REMOTE_USER"])
 
 
+class ModelInfo(BaseModel):
+    """What the judge must know of a model: its prices (USD per million tokens) and the
+    shortest prefix it caches (tokens)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    input: float = Field(ge=0, allow_inf_nan=False)
+    output: float = Field(ge=0, allow_inf_nan=False)
+    cache_write: float = Field(ge=0, allow_inf_nan=False)  # 5-minute cache writes
+    cache_read: float = Field(ge=0, allow_inf_nan=False)
+    min_cache_tokens: int = Field(ge=0)
+
+
+# The one default table of models, prices and minimum cacheable lengths (Anthropic's
+# published figures when this release was made; wikigate.toml's [judge.models."NAME"]
+# adds a model or replaces one of these). No model name or price appears in logic.
+JUDGE_MODELS: dict[str, ModelInfo] = {
+    "claude-sonnet-5": ModelInfo(
+        input=2.0, output=10.0, cache_write=2.5, cache_read=0.2, min_cache_tokens=1024
+    ),
+    "claude-sonnet-5-5": ModelInfo(
+        input=2.0, output=10.0, cache_write=2.5, cache_read=0.1, min_cache_tokens=512
+    ),
+    "claude-opus-5": ModelInfo(
+        input=5.0, output=25.0, cache_write=6.25, cache_read=0.5, min_cache_tokens=512
+    ),
+    "claude-haiku-4-5": ModelInfo(
+        input=1.0, output=5.0, cache_write=1.25, cache_read=0.1, min_cache_tokens=4096
+    ),
+    "claude-sonnet-4-5": ModelInfo(
+        input=3.0, output=15.0, cache_write=3.75, cache_read=0.3, min_cache_tokens=1024
+    ),
+}
+JUDGE_DEFAULT_MODEL = "claude-sonnet-5"
+JudgeProvider = Literal["offline", "anthropic"]
+
+
+class JudgeSection(BaseModel):
+    """``[judge]``: which semantic judge runs, and the LLM judge's model, sizes and caps.
+    Every default is documented in docs/config.md and docs/judge.md."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("models")
+    @classmethod
+    def _with_defaults(cls, value: dict[str, ModelInfo]) -> dict[str, ModelInfo]:
+        return {**JUDGE_MODELS, **value}
+
+    provider: JudgeProvider = "offline"
+    model: str = Field(default=JUDGE_DEFAULT_MODEL, min_length=1)
+    max_tokens: int = Field(default=4096, ge=256, le=128_000)  # per response
+    window_chars: int = Field(default=600, ge=0, le=20_000)  # source text each side of a quote
+    source_block_chars: int = Field(default=60_000, ge=1000)  # whole source up to this size
+    source_span_chars: int = Field(default=4000, ge=0)  # else: this much around each cited span
+    max_claims_chars: int = Field(default=40_000, ge=1000)  # claims per request, in characters
+    max_claims_per_request: int = Field(default=50, ge=1)
+    max_tool_turns: int = Field(default=3, ge=0, le=20)
+    paranoid_window_factor: float = Field(default=3.0, ge=1.0, le=50.0, allow_inf_nan=False)
+    budget_multiplier: float = Field(default=0.5, gt=0, le=10, allow_inf_nan=False)
+    max_input_tokens: int = Field(default=2_000_000, ge=0)  # caps where no budget was declared
+    max_output_tokens: int = Field(default=200_000, ge=0)
+    max_usd: float = Field(default=5.0, ge=0, allow_inf_nan=False)
+    timeout_seconds: float = Field(default=120.0, gt=0, allow_inf_nan=False)
+    max_retries: int = Field(default=2, ge=0, le=10)  # the SDK's retries of 408/409/429/5xx
+    force_tool_choice: bool = True  # false for models that refuse a forced tool_choice
+    thinking: Literal["disabled", "omit"] = "disabled"
+    chars_per_token: float = Field(default=3.5, gt=0, allow_inf_nan=False)  # estimates only
+    models: dict[str, ModelInfo] = Field(default_factory=lambda: dict(JUDGE_MODELS))
+
+    def model_info(self) -> ModelInfo:
+        """The configured model's prices and cache minimum: its own entry, else the entry
+        of the model it is a dated snapshot of (``NAME-YYYYMMDD``)."""
+        found = self.models.get(self.model)
+        base, sep, date = self.model.rpartition("-")
+        if found is None and sep and len(date) == 8 and date.isdigit():
+            found = self.models.get(base)
+        if found is None:
+            raise ConfigError(
+                f"[judge] model {self.model!r} has no prices: add "
+                f'[judge.models."{self.model}"] with input, output, cache_write, cache_read '
+                "(USD per million tokens) and min_cache_tokens to wikigate.toml"
+            )
+        return found
+
+
 class Config(BaseModel):
     model_config = ConfigDict(extra="forbid")
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
     runs: RunsSection = Field(default_factory=RunsSection)
     verifier: VerifierSection = Field(default_factory=VerifierSection)
+    judge: JudgeSection = Field(default_factory=JudgeSection)
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
     server: ServerSection = Field(default_factory=ServerSection)

@@ -31,6 +31,10 @@ class RunError(WikigateError):
     """A run operation was refused (bad path, terminal run, unknown id...)."""
 
 
+class JudgeError(WikigateError):
+    """The LLM judge cannot run as configured (no API key, no price for its model)."""
+
+
 class TelemetryError(WikigateError):
     """The telemetry database cannot be opened or written."""
 

@@ -107,6 +107,9 @@ class VerifierVerdict(BaseModel):
     tokens_used: Usage = Field(default_factory=Usage)
     preset: str | None = None
     report: dict[str, object] | None = None
+    # the judge's raw record (name → bytes: requests, responses, votes), beside the
+    # report and never serialized with the verdict (docs/architecture.md)
+    artifacts: dict[str, bytes] = Field(default_factory=dict, exclude=True, repr=False)
 
     @property
     def findings(self) -> list[Finding]:

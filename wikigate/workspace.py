@@ -63,6 +63,8 @@ class Workspace:
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None
         self._verifier: Verifier | None = None
+        # ``--judge`` of this process (anthropic | offline): the default verifier reads it
+        self.judge: str | None = None
         # called by long verifications between steps: finalize renews its claim's lease
         self.heartbeat: Callable[[], None] = _idle
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import citations, pages, runs
+from . import citations, pages, runs, semantic
 from .context import Context
 
 
@@ -45,9 +45,7 @@ THOROUGH = frozenset({"SKEPTICAL", "PARANOID", "BOLD"})  # not the hooks' quick 
 CHECKS: list[Check] = [
     Check("tree", runs.check_tree, EVERY),
     Check("citations", citations.check_citations, EVERY, provides="verified_quotes", per_page=True),
-    Check(
-        "semantic", citations.check_semantic, THOROUGH, needs=("verified_quotes",), per_page=True
-    ),
+    Check("semantic", semantic.check_semantic, THOROUGH, needs=("verified_quotes",), per_page=True),
     Check("pages", pages.check_pages, THOROUGH, per_page=True),
     Check("links", pages.check_links, THOROUGH),
     Check("paths", runs.check_paths, EVERY),

@@ -1,8 +1,10 @@
-"""Per-claim checks: citation syntax, source, quote anchor and hash; the judge."""
+"""Per-claim checks: citation syntax, source, quote anchor and hash.  They provide the
+quotes they verified to the semantic judge (semantic.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from wikigate.codes import finding
 from wikigate.models import Finding
@@ -95,10 +97,22 @@ class _Pending:
     label: str
     citation: Citation
     source: str
+    blob: str  # the source's blob id
     key: str  # the anchor cache's key
 
 
-VerifiedQuotes = dict[tuple[str, str], str]  # (page, footnote label) → its verified quote
+class VerifiedQuote(NamedTuple):
+    """A quote found verbatim in its source: where, and the finding on its anchor if any."""
+
+    quote: str
+    source: str
+    pdf_page: int | None
+    offset: int  # where the quote is in the source's (page's) text
+    blob: str
+    code: str | None = None  # citation.anchor_missing / anchor_mismatch, when found elsewhere
+
+
+VerifiedQuotes = dict[tuple[str, str], VerifiedQuote]  # (page, footnote label) → its quote
 
 
 def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
@@ -214,7 +228,7 @@ def _check_source(
             )
         ]
     key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
-    return _Pending(path, line, label, c, source, key)
+    return _Pending(path, line, label, c, source, entry.oid, key)
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
@@ -224,7 +238,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     groups: dict[tuple[str, int | None], list[_Pending]] = {}
     for p in pending:
         if p.key in known:
-            verified[(p.path, p.label)] = p.citation.quote
+            verified[(p.path, p.label)] = _verified(p, p.citation.offset or 0)
         else:
             groups.setdefault((p.source, p.citation.page), []).append(p)
     ctx.metrics.anchors_verified += sum(1 for p in pending if p.key in known)
@@ -260,12 +274,13 @@ def _quote_finding(
     if where is None:  # the quote sits at its anchor
         ctx.metrics.anchors_verified += 1
         ctx.new_anchors.add(p.key)
-        verified[(p.path, label)] = c.quote
+        verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     found, line, near = where
     if found < 0:
         return _not_found(p, near)
-    verified[(p.path, label)] = c.quote
+    code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
+    verified[(p.path, label)] = _verified(p, found, code)
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
@@ -282,6 +297,11 @@ def _quote_finding(
         f"the quote is at offset {found}, line {line}",
         hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
     )
+
+
+def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuote:
+    c = p.citation
+    return VerifiedQuote(c.quote, p.source, c.page, offset, p.blob, code)
 
 
 NEAR_MISS_HINTS = {
@@ -311,28 +331,3 @@ def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
 
 def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def check_semantic(ctx: Context, verified_quotes: VerifiedQuotes) -> list[Finding]:
-    """The judge on every claim whose quote the citations check verified (its input)."""
-    out: list[Finding] = []
-    for path in ctx.pages_in_scope():
-        page = ctx.tip.page(path)
-        if page is None:
-            continue
-        for ref in page.refs:
-            quote = verified_quotes.get((path, ref.label))
-            if quote is None or not ref.claim:
-                continue
-            for conflict in ctx.judge.judge(ref.claim, quote):
-                out.append(
-                    finding(
-                        "citation.semantic_conflict",
-                        path,
-                        ref.line,
-                        f"[^{ref.label}] may not support the claim ({ctx.judge.name} "
-                        f"judge): {conflict.describe()}",
-                        claim=ref.claim,
-                    )
-                )
-    return out

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygit2
 
+from wikigate.codes import severity_at
 from wikigate.config import Config
 from wikigate.gitrepo import blob_at
-from wikigate.models import Plan
+from wikigate.models import Finding, Plan
 
-from ..judge import Judge
+from ..judge import Judge, Judgment
 from ..report import SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
 LOG = "wiki/log.md"
 REGULAR = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+PROMOTE_MINOR = {"PARANOID"}
+
+
+def adjusted_severity(f: Finding, level: str, config: Config) -> str:
+    """A finding's severity under a preset and ``[verifier.severity]`` (or "off")."""
+    severity: str = config.verifier.severity.get(f.code, severity_at(f, level))
+    if level in PROMOTE_MINOR and severity == "minor":
+        return "major"
+    return severity
 
 
 @dataclass
@@ -31,6 +42,9 @@ class Context:
     cache: PageCache = field(default_factory=lambda: PageCache(None))
     new_anchors: set[str] = field(default_factory=set)
     scope: list[str] | None = None  # restrict per-page checks to these pages
+    tip_commit: str | None = None  # the tip's commit id (the judge's history tool)
+    judgment: Judgment | None = None  # the semantic judge's, once it has run
+    heartbeat: Callable[[], None] | None = None  # called by long work (finalize's lease)
     _changed: list[str] | None = None
 
     @property
@@ -40,6 +54,9 @@ class Context:
     @property
     def run_type(self) -> str | None:
         return self.plan.meta.run_type if self.plan else None
+
+    def severity(self, f: Finding) -> str:
+        return adjusted_severity(f, self.strictness, self.config)
 
     def changed(self) -> list[str]:
         """Paths whose blob differs between base and tip (all files in lint mode)."""

@@ -28,6 +28,8 @@ class TextReporter:
                 )
                 if f.hint:
                     lines.append(f"         hint: {f.hint}")
+        if report.judge is not None:
+            lines.append(_judge_line(report))
         c = report.counts()
         s = report.summary
         verdict = paint(
@@ -50,3 +52,16 @@ class TextReporter:
             f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)
+
+
+def _judge_line(report: VerificationReport) -> str:
+    j = report.judge
+    assert j is not None
+    u = j.usage
+    cached = sum(1 for v in j.votes if v.cached)
+    total = u.input_tokens + u.cache_write_tokens + u.cache_read_tokens
+    return (
+        f"judge: {j.name} {j.model} · {len(j.votes)} claims ({cached} from the judgment cache) · "
+        f"{u.requests} requests · {total:,} input tokens ({u.cache_read_tokens:,} cache reads) · "
+        f"{u.output_tokens:,} output tokens · ${u.usd:.4f}"
+    )

@@ -100,3 +100,13 @@ class Amount(click.ParamType[Any, Any]):
 
 TOKENS = Amount(integer=True)
 USD = Amount(integer=False)
+
+
+def judge_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--judge anthropic|offline``: the semantic judge, over wikigate.toml's [judge]."""
+    return click.option(
+        "--judge",
+        type=click.Choice(["anthropic", "offline"]),
+        help="The semantic judge (default: wikigate.toml's [judge] provider); anthropic "
+        "needs ANTHROPIC_API_KEY.",
+    )(f)

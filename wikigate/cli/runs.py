@@ -13,7 +13,7 @@ from wikigate.paths import MAX_SOURCE_BYTES
 from wikigate.present import outcome, runs_table
 
 from .app import cli
-from .base import TOKENS, USD, format_option, open_workspace, run_id_argument
+from .base import TOKENS, USD, format_option, judge_option, open_workspace, run_id_argument
 
 
 @cli.group()
@@ -123,12 +123,23 @@ def run_usage(
 @run_id_argument()
 @click.option("--no-verify", is_flag=True, help="Commit without the verifier (marked unverified).")
 @click.option("--draft-only", is_flag=True, help="Leave the run pending for a person to inspect.")
+@judge_option
 @click.pass_context
-def run_finalize(ctx: click.Context, run_id: str, no_verify: bool, draft_only: bool) -> None:
+def run_finalize(
+    ctx: click.Context, run_id: str, no_verify: bool, draft_only: bool, judge: str | None
+) -> None:
     """Verify the run, then commit, reject or ask for a revision."""
     if no_verify and draft_only:
         raise UsageError("--no-verify and --draft-only exclude each other")
-    result = open_workspace(ctx).run(run_id).finalize(verify=not no_verify, draft_only=draft_only)
+    if judge is not None and (no_verify or draft_only):
+        raise UsageError("--judge applies to a verification; not with --no-verify or --draft-only")
+    ws = open_workspace(ctx)
+    run = ws.run(run_id)
+    if not (no_verify or draft_only):
+        from wikigate.api import finalize_judge
+
+        finalize_judge(ws, run, judge)
+    result = run.finalize(verify=not no_verify, draft_only=draft_only)
     click.echo(outcome(result))
     ctx.exit(result.exit_code)
 

@@ -16,17 +16,18 @@ from wikigate.verifier.shard import Shard
 
 from . import progress
 from .app import cli
-
-if TYPE_CHECKING:
-    from wikigate.api import AnchorFix
-    from wikigate.verifier.report import VerificationReport
 from .base import (
     DefaultCommand,
     DefaultGroup,
     format_option,
+    judge_option,
     open_workspace,
     run_id_argument,
 )
+
+if TYPE_CHECKING:
+    from wikigate.api import AnchorFix
+    from wikigate.verifier.report import VerificationReport
 
 REPORT_FORMATS = FORMATS  # the one table of reporters (verifier/reporters)
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
@@ -90,6 +91,12 @@ def verify() -> None:
     help="With --all: run the per-page checks on shard K (1-based) of N only, for "
     "`wikigate report merge` (a page's shard is a hash of its path mod N).",
 )
+@judge_option
+@click.option(
+    "--judge-dry-run",
+    is_flag=True,
+    help="Print what the anthropic judge would send, with estimated tokens and cost; send nothing.",
+)
 @click.pass_context
 def verify_check(
     ctx: click.Context,
@@ -100,17 +107,23 @@ def verify_check(
     output: str | None,
     lint: bool,
     shard: Shard | None,
+    judge: str | None,
+    judge_dry_run: bool,
 ) -> None:
     """Verify REF without committing anything."""
-    from wikigate.api import verify_ref
+    from wikigate.api import describe_dry_run, verify_ref_fully
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
     if shard is not None and not lint:
         raise UsageError("--shard K/N splits a whole-wiki verify: use it with --all")
+    if judge_dry_run and judge == "offline":
+        raise UsageError(
+            "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
+        )
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
-        report = verify_ref(
+        done = verify_ref_fully(
             ws,
             ref,
             base,
@@ -118,17 +131,31 @@ def verify_check(
             lint=lint,
             shard=shard,
             progress=shown,
+            judge=judge,
+            judge_dry_run=judge_dry_run,
         )
-    emit(report, fmt, output)
-    ctx.exit(VERDICT_EXIT[report.verdict])
+    if judge_dry_run:
+        emit(
+            done.report,
+            fmt,
+            output,
+            text=describe_dry_run(done, "json" if fmt == "json" else "text"),
+        )
+        ctx.exit(0)
+    emit(done.report, fmt, output)
+    ctx.exit(VERDICT_EXIT[done.report.verdict])
 
 
-def emit(report: VerificationReport, fmt: str, output: str | None) -> None:
-    """The report in ``fmt`` on standard output, or in the file ``output``."""
+def emit(
+    report: VerificationReport, fmt: str, output: str | None, *, text: str | None = None
+) -> None:
+    """The report in ``fmt`` (or ``text``, already made) on standard output, or in the
+    file ``output``."""
     from wikigate.verifier.reporters import render
 
-    color = output is None and fmt == "text" and sys.stdout.isatty()
-    text = render(report, fmt, color=color)
+    if text is None:
+        color = output is None and fmt == "text" and sys.stdout.isatty()
+        text = render(report, fmt, color=color)
     if output:
         try:
             Path(output).write_text(text + "\n", encoding="utf-8")

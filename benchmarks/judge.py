@@ -1,0 +1,210 @@
+"""Figures for the semantic judge (docs/judge.md).
+
+    python benchmarks/judge.py            # against the Messages API emulator on 127.0.0.1
+    python benchmarks/judge.py --real     # against the real API (ANTHROPIC_API_KEY; costs money)
+
+1. A 50-citation run over 5 sources, judged by the anthropic judge: the input tokens the
+   server received (uncached, cache writes, cache reads) as the judge sends them (one
+   request per source, the source block cached), against one request per citation (the
+   same requests with ``max_claims_per_request = 1``), and against per-citation requests
+   with no source block at all.  Goal: at least 5x fewer than one request per citation.
+   With ``--real`` the same run goes to the real API: tokens and dollars as billed.
+2. The offline heuristic's catches and false flags: on the corpus of faithful and unfaithful
+   claims of the tests (tests/support/semantic_cases.py), and on the bundled demo wiki.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.anthropic_emulator import AnthropicEmulator  # noqa: E402
+from support.semantic_cases import FAITHFUL, UNFAITHFUL  # noqa: E402
+from support.trees import commit_files  # noqa: E402
+
+from wikigate.config import Config, JudgeSection  # noqa: E402
+from wikigate.verifier.citation import format_tail  # noqa: E402
+from wikigate.verifier.engine import Verification, verification  # noqa: E402
+from wikigate.verifier.heuristic import conflicts  # noqa: E402
+
+SOURCES = 5
+PER_SOURCE = 10
+SOURCE_CHARS = 24_000  # a long article, ~6,000 tokens
+WORDS = [
+    "committee",
+    "council",
+    "report",
+    "budget",
+    "phase",
+    "plan",
+    "bridge",
+    "river",
+    "harbour",
+    "district",
+    "survey",
+    "engineer",
+    "mayor",
+    "school",
+    "railway",
+    "station",
+    "tunnel",
+    "market",
+    "museum",
+    "library",
+    "hospital",
+]
+
+
+def sentence(rng: random.Random, n: int) -> str:
+    a, b, c = rng.sample(WORDS, 3)
+    return (
+        f"In {1990 + n % 30} the {a} reviewed the {b} and reported {rng.randint(2, 99)} "
+        f"findings about the {c} of section {n}."
+    )
+
+
+def make_run(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit]:
+    rng = random.Random(7)
+    files: dict[str, str] = {}
+    pages: dict[str, str] = {}
+    for s in range(SOURCES):
+        sentences, n = [], 0
+        while sum(len(x) + 1 for x in sentences) < SOURCE_CHARS:
+            sentences.append(sentence(rng, s * 1000 + n))
+            n += 1
+        text = "\n".join(" ".join(sentences[i : i + 4]) for i in range(0, len(sentences), 4))
+        path = f"raw/source-{s}.txt"
+        files[path] = text
+        picked = rng.sample(sentences, PER_SOURCE)
+        body = " ".join(f"{q[:-1]}, the minutes say.[^{k}]" for k, q in enumerate(picked, 1))
+        defs = "\n".join(
+            f"[^{k}]: {format_tail(path, None, q, text.find(q))}" for k, q in enumerate(picked, 1)
+        )
+        pages[f"wiki/topic-{s}.md"] = (
+            f"---\ntitle: Topic {s}\n---\n# Topic {s}\n\n{body}\n\n{defs}\n"
+        )
+    base = commit_files(repo, None, files)
+    return base, commit_files(repo, base.id, pages)
+
+
+def judge_run(repo: pygit2.Repository, base: Any, tip: Any, **cfg: Any) -> Verification:
+    config = Config(judge=JudgeSection(provider="anthropic", max_tool_turns=0, **cfg))
+    return verification(repo, tip, base, config=config)  # no cache_path: no judgment cache
+
+
+def received(emu: AnthropicEmulator) -> tuple[int, int, int, int]:
+    """(requests, input tokens in all, of them cache reads, cache writes), as counted."""
+    total = sum(
+        u["input_tokens"] + u["cache_creation_input_tokens"] + u["cache_read_input_tokens"]
+        for u in emu.usages
+    )
+    reads = sum(u["cache_read_input_tokens"] for u in emu.usages)
+    writes = sum(u["cache_creation_input_tokens"] for u in emu.usages)
+    return len(emu.usages), total, reads, writes
+
+
+def tokens_part() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = pygit2.init_repository(str(Path(tmp) / "r"), bare=True)
+        base, tip = make_run(repo)
+        rows = []
+        for label, cfg, no_block in (
+            ("one request per source (the judge)", {}, False),
+            ("one request per citation", {"max_claims_per_request": 1}, False),
+            ("per citation, no source block", {"max_claims_per_request": 1}, True),
+        ):
+            emu = AnthropicEmulator()
+            os.environ["ANTHROPIC_BASE_URL"] = emu.url
+            os.environ["ANTHROPIC_API_KEY"] = "benchmark-key"
+            if no_block:
+                cfg = {**cfg, "source_block_chars": 1000, "source_span_chars": 0}
+            done = judge_run(repo, base, tip, **cfg)
+            assert done.report.judge is not None
+            votes = done.report.judge.votes
+            assert len(votes) == SOURCES * PER_SOURCE and all(v.vote == "supports" for v in votes)
+            rows.append((label, *received(emu), done.report.judge.usage.usd))
+            emu.close()
+        print(f"{SOURCES * PER_SOURCE} citations over {SOURCES} sources of ~{SOURCE_CHARS:,} chars")
+        print(
+            "| requests | input tokens received | of them cache reads | cache writes | USD (price table) | mode |"
+        )
+        print("|---|---|---|---|---|---|")
+        for label, n, total, reads, writes, usd in rows:
+            print(f"| {n} | {total:,} | {reads:,} | {writes:,} | ${usd:.4f} | {label} |")
+        print(f"per citation / per source: {rows[1][2] / rows[0][2]:.1f}x the input tokens")
+
+
+def real_part() -> None:
+    if not os.environ.get("ANTHROPIC_API_KEY"):
+        sys.exit("--real needs ANTHROPIC_API_KEY")
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = pygit2.init_repository(str(Path(tmp) / "r"), bare=True)
+        base, tip = make_run(repo)
+        done = judge_run(repo, base, tip)
+        j = done.report.judge
+        assert j is not None
+        u = j.usage
+        counts: dict[str, int] = {}
+        for v in j.votes:
+            counts[v.vote] = counts.get(v.vote, 0) + 1
+        print(
+            f"real API, model {j.model}: {u.requests} requests, {u.input_tokens:,} uncached + "
+            f"{u.cache_write_tokens:,} cache-write + {u.cache_read_tokens:,} cache-read input "
+            f"tokens, {u.output_tokens:,} output tokens, ${u.usd:.4f}; votes {counts}"
+        )
+
+
+def heuristic_part() -> None:
+    def window(c: Any) -> str:
+        at = c.source.index(c.quote)
+        w = JudgeSection().window_chars
+        return c.source[max(0, at - w) : at + len(c.quote) + w]
+
+    flags = [c for c in FAITHFUL if conflicts(c.claim, c.quote, window(c))]
+    caught = [c for c in UNFAITHFUL if conflicts(c.claim, c.quote, window(c))]
+    print(
+        f"heuristic, test corpus: {len(caught)} of {len(UNFAITHFUL)} unfaithful claims caught, "
+        f"{len(flags)} of {len(FAITHFUL)} faithful claims flagged"
+    )
+    for c in UNFAITHFUL:
+        if c not in caught:
+            print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
+    from wikigate.api import verify_ref
+    from wikigate.demo import run_demo
+    from wikigate.workspace import Workspace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        run_demo(Path(tmp) / "demo", lambda _line: None)
+        ws = Workspace.open(Path(tmp) / "demo")
+        report = verify_ref(ws, "main", lint=True)
+        semantic = [f for f in report.findings if f.code == "citation.semantic_conflict"]
+        print(
+            f"heuristic, bundled demo wiki (main, every page): {report.summary.citations} "
+            f"citations, {len(semantic)} flagged"
+        )
+        ws.close()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--real", action="store_true", help="the real API (ANTHROPIC_API_KEY)")
+    a = p.parse_args()
+    if a.real:
+        real_part()
+    else:
+        tokens_part()
+    heuristic_part()
+
+
+if __name__ == "__main__":
+    main()

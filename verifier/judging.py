@@ -1,0 +1,84 @@
+"""Which semantic judge runs: ``make_judge`` builds the one the rules' ``[judge]``
+provider (or ``--judge``) names, importing the LLM judge only when it is chosen, so that
+nothing on the hook paths imports ``anthropic``."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from wikigate.config import Config
+from wikigate.errors import UsageError
+from wikigate.models import Budget
+
+from .judge import HeuristicJudge, Judge, UnavailableJudge
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from .cache import Cache
+
+API_KEY_ENV = "ANTHROPIC_API_KEY"
+
+
+def chosen_provider(config: Config, requested: str | None, *, may_lower: bool) -> str:
+    """The judge to run: ``requested`` (``--judge``) or the rules' ``[judge] provider``.
+
+    Where the verdict can land (finalize), a request may only raise the rules' judge
+    (offline → anthropic), never lower it: UsageError, naming what to do.
+    """
+    configured = config.judge.provider
+    if requested is None:
+        return configured
+    if requested not in ("offline", "anthropic"):
+        raise UsageError(f"--judge {requested!r}: expected anthropic or offline")
+    if not may_lower and configured == "anthropic" and requested == "offline":
+        raise UsageError(
+            "--judge offline: the base commit's wikigate.toml sets [judge] provider = "
+            '"anthropic"; a run cannot land on the offline judge (use `wikigate verify '
+            "--judge offline` to check without landing)"
+        )
+    return requested
+
+
+def missing_key_reason() -> str:
+    return (
+        f"the anthropic judge needs an API key: set {API_KEY_ENV} (and ANTHROPIC_BASE_URL "
+        "for a proxy), or use the offline heuristic judge (--judge offline, or "
+        '[judge] provider = "offline" in wikigate.toml)'
+    )
+
+
+def make_judge(
+    config: Config,
+    *,
+    repo: pygit2.Repository,
+    cache: Cache,
+    requested: str | None = None,
+    may_lower: bool = True,
+    dry_run: bool = False,
+    budget: Budget | None = None,
+    strictness: str = "SKEPTICAL",
+) -> Judge:
+    """The judge the rules (or ``requested``) ask for; ``dry_run`` implies anthropic.
+
+    ``budget`` is the writer's declared budget: the LLM judge may spend
+    ``[judge] budget_multiplier`` of it, and the ``[judge]`` caps where none was declared.
+    """
+    provider = "anthropic" if dry_run else chosen_provider(config, requested, may_lower=may_lower)
+    if provider == "offline":
+        return HeuristicJudge()
+    key = os.environ.get(API_KEY_ENV)
+    if not key and not dry_run:
+        return UnavailableJudge("anthropic", missing_key_reason())
+    from .llm.judge import AnthropicJudge
+
+    return AnthropicJudge(
+        config.judge,
+        repo=repo,
+        cache=cache,
+        api_key=key or None,
+        dry_run=dry_run,
+        budget=budget or Budget(),
+        strictness=strictness,
+    )
