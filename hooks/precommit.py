@@ -84,17 +84,26 @@ def links_main(argv: Sequence[str] | None = None) -> int:
 
 
 def verify_main(argv: Sequence[str] | None = None) -> int:
-    """Full verification of what is being pushed, against main (pre-push / manual stage)."""
+    """Full verification of what is being pushed, against main (pre-push / manual stage).
+
+    ``--judge anthropic|offline`` (pre-commit's ``args:``) chooses the semantic judge as
+    ``wikigate verify --judge`` does; by default the base rules' ``[judge]`` decides.
+    """
+    import argparse
+
     from wikigate.api import verify_ref
     from wikigate.workspace import Workspace
 
+    parser = argparse.ArgumentParser(prog="wikigate-verify")
+    parser.add_argument("--judge", choices=("anthropic", "offline"))
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     to_ref = os.environ.get("PRE_COMMIT_TO_REF") or "HEAD"
     from_ref = os.environ.get("PRE_COMMIT_FROM_REF")
     if from_ref and set(from_ref) == {"0"}:
         from_ref = None
     try:
         ws = Workspace.open(".")
-        report = verify_ref(ws, to_ref, from_ref)
+        report = verify_ref(ws, to_ref, from_ref, judge=args.judge)
     except WikigateError as e:
         print(f"wikigate: {e}", file=sys.stderr)
         return 1

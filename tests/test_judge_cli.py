@@ -221,3 +221,18 @@ def test_finalize_under_anthropic_rules_without_a_key_stops_before_claiming(
     assert main(["-C", str(ws.root), "run", "finalize", run.run_id]) == 1
     assert "set ANTHROPIC_API_KEY" in capsys.readouterr().err
     assert ws.run(run.run_id).refresh()["status"] == "pending"  # nothing claimed, nothing lost
+
+
+def test_the_pre_push_hook_takes_the_judge_as_verify_does(tmp_path, capsys, emulator, monkeypatch):
+    from wikigate.hooks.precommit import verify_main
+
+    ws = workspace(tmp_path)  # offline rules
+    branch_with_page(ws)
+    monkeypatch.chdir(ws.root)
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", "main")
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", "topic")
+    emulator.default_vote = "contradicts"
+    assert verify_main([]) == 0 and emulator.received == []  # the rules' offline judge
+    assert verify_main(["--judge", "anthropic"]) == 1
+    assert "citation.contradicted" in capsys.readouterr().out
+    assert len(emulator.received) == 1
