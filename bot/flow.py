@@ -175,7 +175,8 @@ class Decision:
         )
 
     def verify(self, tip: str, base: str) -> VerificationReport:
-        return verify_ref(self.ws, tip, base, strictness=self.env.inputs.strictness)
+        inputs = self.env.inputs
+        return verify_ref(self.ws, tip, base, strictness=inputs.strictness, judge=inputs.judge)
 
     def attempt(self, write: Callable[[], object]) -> None:
         try:

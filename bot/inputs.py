@@ -11,12 +11,14 @@ from wikigate.models import MAX_LOOPS, STRICTNESSES
 
 OVERRIDE_LABEL = "wikigate:override"
 FAIL_LEVELS = ("revise", "reject", "none")
+JUDGES = ("anthropic", "offline")
 BOT_NAME = "wikigate[bot]"
 BOT_EMAIL = "wikigate[bot]@users.noreply.github.com"
 
 # input name → the environment variable action.yml sets from it
 ENV = {
     "strictness": "WIKIGATE_STRICTNESS",
+    "judge": "WIKIGATE_JUDGE",
     "override-label": "WIKIGATE_OVERRIDE_LABEL",
     "merge": "WIKIGATE_MERGE",
     "close-on-reject": "WIKIGATE_CLOSE_ON_REJECT",
@@ -34,6 +36,7 @@ _Get = Callable[[str], str | None]
 @dataclass(frozen=True)
 class Inputs:
     strictness: str | None = None  # None: the base branch's wikigate.toml
+    judge: str | None = None  # None: the base branch's [judge] provider
     override_label: str = OVERRIDE_LABEL
     merge: bool = True
     close_on_reject: bool = True
@@ -51,6 +54,7 @@ class Inputs:
 
         return cls(
             strictness=_choice(get, "strictness", STRICTNESSES, upper=True),
+            judge=_choice(get, "judge", JUDGES),
             override_label=get("override-label") or OVERRIDE_LABEL,
             merge=_flag(get, "merge", True),
             close_on_reject=_flag(get, "close-on-reject", True),

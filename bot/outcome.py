@@ -52,15 +52,22 @@ class NoCheck:
 
 
 class Out:
-    """Results to stdout, diagnostics to stderr; the token never leaves, even by accident."""
+    """Results to stdout, diagnostics to stderr; the secrets (the GitHub token, the
+    Anthropic key) never leave, even by accident."""
 
     def __init__(
-        self, secret: str | None, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr
+        self,
+        *secrets: str | None,
+        stdout: TextIO = sys.stdout,
+        stderr: TextIO = sys.stderr,
     ):
-        self.secret, self.stdout, self.stderr = secret, stdout, stderr
+        self.secrets = [s for s in secrets if s]
+        self.stdout, self.stderr = stdout, stderr
 
     def redact(self, text: str) -> str:
-        return text.replace(self.secret, "***") if self.secret else text
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
 
     def say(self, text: str) -> None:
         print(self.redact(text), file=self.stdout, flush=True)

@@ -460,3 +460,42 @@ def test_override_sources_agree_with_the_telemetry_schema():
     assert tuple(s.strip("'") for s in check.split(",")) == OVERRIDE_SOURCES
     docs = Path(__file__).parents[1] / "docs" / "telemetry.md"
     assert check in docs.read_text()
+
+
+def test_the_judge_input_runs_the_anthropic_judge_and_its_key_never_shows(world: World):
+    from support.anthropic_emulator import AnthropicEmulator
+
+    key = "sk-ant-bot-SECRET-7"
+    world.push_pr(41, cited_page("barn"))
+    main_before = world.main_sha()
+    emu = AnthropicEmulator()
+    try:
+        emu.default_vote = "contradicts"
+        judged = world.step(
+            "pull_request_target",
+            world.pr_event(41, "opened"),
+            env={
+                "WIKIGATE_JUDGE": "anthropic",
+                "ANTHROPIC_API_KEY": key,
+                "ANTHROPIC_BASE_URL": emu.url,
+            },
+        )
+        assert judged.code == 3, judged.out  # a contradiction: revise, never merged
+        assert len(emu.received) == 1
+    finally:
+        emu.close()
+    assert world.main_sha() == main_before
+    assert any("citation.contradicted" in c["body"] for c in world.comments())
+    report = (world.tmp / "wikigate-report.json").read_text()
+    notes = git(world.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
+    posted = json.dumps([world.comments(), list(world.gh.issue_comments.values())])
+    assert key not in judged.out + report + notes + posted
+
+    keyless = world.step(
+        "pull_request_target",
+        world.pr_event(41, "synchronize"),
+        env={"WIKIGATE_JUDGE": "anthropic"},
+        unset=("ANTHROPIC_API_KEY",),
+    )
+    assert keyless.code == 1 and "set ANTHROPIC_API_KEY" in keyless.out
+    assert "Traceback" not in keyless.out

@@ -16,9 +16,12 @@ def github(ctx: click.Context) -> None:
     the base, close it, or request changes (exit 0 commit, 1 reject, 3 revise).  Reads
     GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL
     (docs/github.md)."""
+    import os
+
     from wikigate.bot.event import ActionsEnv
     from wikigate.bot.flow import run
     from wikigate.bot.outcome import Out
 
     env = ActionsEnv.read()
-    ctx.exit(run(env, Path(ctx.find_root().obj["repo"]), Out(env.token)))
+    out = Out(env.token, os.environ.get("ANTHROPIC_API_KEY"))
+    ctx.exit(run(env, Path(ctx.find_root().obj["repo"]), out))
