@@ -9,7 +9,6 @@ Its settings, and who may override it, come from the server's own
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import time
@@ -201,35 +200,11 @@ def shown_lines(lines: list[str]) -> list[str]:
     return [*lines[:MAX_SHOWN], f"… and {more} more; run `wikigate verify` locally for all"]
 
 
-_VERSION: list[str] = []
-
-
 def verifier_version() -> str:
     """wikigate's version and a digest of the code a verdict depends on."""
-    if not _VERSION:
-        from importlib.util import find_spec
+    from wikigate.verifier.version import code_version
 
-        from wikigate import config, models
-
-        spec = find_spec("wikigate.verifier")  # located, not imported
-        assert spec is not None and spec.submodule_search_locations is not None
-        files = sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py"))
-        digest = hashlib.sha256()
-        for path in [*files, Path(str(config.__file__)), Path(str(models.__file__))]:
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        _VERSION.append(f"{_installed_version()}+{digest.hexdigest()[:16]}")
-    return _VERSION[0]
-
-
-def _installed_version() -> str:
-    import wikigate
-
-    version = getattr(wikigate, "__version__", None)  # absent if a stray wikigate/ dir shadows
-    if version is None:
-        from importlib.metadata import version as dist_version
-
-        version = dist_version("wikigate")
-    return str(version)
+    return code_version()
 
 
 SCHEMA = """
