@@ -22,14 +22,14 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import pygit2
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import sshsig
 from .config import Config, config_at, config_hash
-from .errors import AttestError
+from .errors import AttestError, UsageError
 from .gitrepo import blob_at, signature, tree_at
 from .models import Result, VerificationRef, VerifierVerdict
 from .runid import now_iso
@@ -244,6 +244,45 @@ def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blo
 
     walk(tree_at(repo, ref.tree), "")
     return dict(sorted(out.items()))
+
+
+def listing(repo: pygit2.Repository, done: Sequence[VerificationRef]) -> list[dict[str, Any]]:
+    """Each verification with its artifacts (name → blob id and size), as
+    ``wikigate runs show --artifacts`` prints them."""
+    return [
+        {
+            **ref.model_dump(),
+            "artifacts": {
+                name: {"blob": str(blob.id), "size": blob.size}
+                for name, blob in files(repo, ref).items()
+            },
+        }
+        for ref in done
+    ]
+
+
+def artifact(
+    repo: pygit2.Repository, done: Sequence[VerificationRef], name: str, number: int | None
+) -> bytes:
+    """One artifact's bytes: by name in the ``number``-th verification (1-based; default
+    the last), or by its blob id (or a prefix of 7 or more hex digits) in any of them."""
+    if not done:
+        raise UsageError("this run has no verifications: nothing was attested")
+    if number is not None and number > len(done):
+        raise UsageError(f"--verification {number}: the run has {len(done)} verifications")
+    chosen = [done[number - 1]] if number is not None else list(done)
+    by_id = len(name) >= 7 and all(c in "0123456789abcdef" for c in name.lower())
+    if by_id:
+        for ref in chosen:
+            for blob in files(repo, ref).values():
+                if str(blob.id).startswith(name.lower()):
+                    return bytes(blob.data)
+    found = files(repo, chosen[-1])
+    if name in found:
+        return bytes(found[name].data)
+    raise UsageError(
+        f"{name!r} is not an artifact of this verification; it has: {', '.join(found)}"
+    )
 
 
 def parse(data: bytes) -> Attestation:
