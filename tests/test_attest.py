@@ -392,3 +392,21 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
     assert "accepted on attestation" in pushed.stderr and "(wikigate test)" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == str(new.id)
     assert gate_rows(bare, "attested") == 1
+
+
+def test_a_server_that_verifies_nothing_lands_only_attested_runs(tmp_path, keys, monkeypatch):
+    ws = workspace(tmp_path)
+    bare = server(tmp_path, ws, "origin", keys.allowed)
+    (bare / "wikigate.toml").write_text("[server]\nverify_on_push = false\n")
+    monkeypatch.setenv("WIKIGATE_SIGNING_KEY", str(keys.trusted))
+    tip = page_run(ws, "owls").tip
+    pushed = git(ws.root, "push", "origin", "main", NOTES_REF, check=False)  # one push
+    assert pushed.returncode == 0, pushed.stderr
+    assert "accepted on attestation" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
+    monkeypatch.setenv("WIKIGATE_SIGNING_KEY", "")  # attested, unsigned
+    assert page_run(ws, "larks").status == "committed"
+    pushed = git(ws.root, "push", "origin", "main", NOTES_REF, check=False)
+    assert pushed.returncode != 0 and "it is not signed" in pushed.stderr
+    assert "does not verify pushes" in pushed.stderr and "wikigate.allowedSigners" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
