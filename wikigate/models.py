@@ -94,7 +94,22 @@ class Finding(BaseModel):
     line: int | None = None
     message: str
     hint: str | None = None
-    claim: str | None = None
+    claim: str | None = Field(default=None, description="the text of the claim it concerns")
+    claim_line: int | None = Field(
+        default=None,
+        description="the line of the claim it concerns: the line holding the footnote "
+        "reference [^n] (``line`` names the footnote's definition, for citation findings)",
+    )
+    claim_start_line: int | None = Field(
+        default=None,
+        description="the line where that claim's sentence starts (<= claim_line; "
+        "less when the sentence spans lines)",
+    )
+    suggested_tail: str | None = Field(
+        default=None,
+        description="for anchor findings: the footnote's text after '[^n]: ' with the "
+        "correct anchor, as `wikigate anchor` prints it",
+    )
 
 
 class VerifierVerdict(BaseModel):
