@@ -163,7 +163,7 @@ class PullRequestIO:
                     repliers.setdefault(c.in_reply_to_id, set()).add(_login(c))
                     continue
                 fp = fingerprint_in(c.body or "")
-                if fp is not None:
+                if fp is not None and _by_a_bot(c):  # a person's copy of a marker is theirs
                     found.append((c.id, fp, c))
         return [
             Posted(cid, fp, c, bool(repliers.get(cid, set()) - {_login(c)})) for cid, fp, c in found
@@ -236,7 +236,7 @@ class PullRequestIO:
     def upsert_summary(self, body: str) -> None:
         with _calling("write the summary comment"):
             for c in self.pr.get_issue_comments():
-                if SUMMARY_MARKER in (c.body or ""):
+                if SUMMARY_MARKER in (c.body or "") and _by_a_bot(c):
                     if c.body != body:
                         c.edit(body)
                     return
@@ -288,6 +288,13 @@ class PullRequestIO:
         """``PATCH /repos/{o}/{r}/git/refs/heads/{base}`` ``{sha, force: false}``."""
         with _calling(f"fast-forward {base} to {sha[:12]}"):
             self.repo.get_git_ref(f"heads/{base}").edit(sha, force=False)
+
+
+def _by_a_bot(c: Any) -> bool:
+    """Written by an app or bot account (``github-actions[bot]``, ``wikigate[bot]``): only
+    those comments are the bot's to edit or delete, whatever markers a person copies."""
+    user = c.user
+    return user is not None and (user.type == "Bot" or user.login.endswith("[bot]"))
 
 
 def _login(c: Any) -> str:

@@ -136,3 +136,22 @@ def test_github_down_fails_closed_with_a_clear_message(world: World):
     assert world.gh.check_run()["conclusion"] == "failure"  # never left in progress
     assert "Traceback" not in result.out
     assert world.main_sha() == main_before
+
+
+def test_a_persons_copy_of_the_bots_markers_is_never_edited_or_deleted(world: World):
+    from support.github_world import cited_page, quote_only_page
+
+    world.push_pr(19, quote_only_page("barn"))
+    assert world.run(19, "opened").code == 3
+    [mine] = world.comments()
+    forged = world.gh._review_comment(
+        19, mine["commit_id"], {"body": mine["body"], "path": mine["path"], "line": 3}, "mallory"
+    )
+    world.gh._create_issue_comment({"body": "<!-- wikigate:summary -->\nlooks good"}, "19")
+    [theirs] = [c for c in world.gh.issue_comments.values() if "looks good" in c["body"]]
+    theirs["user"] = world.gh._user("mallory")
+    world.push_pr(19, cited_page("barn"))
+    assert world.run(19, "synchronize").code == 0
+    assert world.gh.review_comments[forged["id"]]["body"] == mine["body"]  # left alone
+    assert mine["id"] not in world.gh.review_comments  # the bot's own: deleted
+    assert theirs["body"].endswith("looks good")

@@ -215,7 +215,7 @@ class GitHubEmulator:
         return {
             "login": login,
             "id": abs(hash(login)) % 10_000,
-            "type": "User",
+            "type": "Bot" if login.endswith("[bot]") else "User",
             "url": f"{self.url}/users/{login}",
         }
 
