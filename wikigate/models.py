@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-RunType = Literal["ingest", "cascade", "synthesis", "lint", "archive"]
-RUN_TYPES: tuple[str, ...] = get_args(RunType)
-Status = Literal["pending", "verifying", "committed", "rejected", "abandoned"]
-STATUSES: tuple[str, ...] = get_args(Status)
-Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
-STRICTNESSES: tuple[str, ...] = get_args(Strictness)
-TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
-Verdict = Literal["commit", "reject", "revise"]
-OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
-OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
-Severity = Literal["critical", "major", "minor"]
-SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
+from .kinds import (
+    MAX_LOOPS,
+    OVERRIDE_SOURCES,
+    RUN_TYPES,
+    SEVERITY_RANK,
+    STATUSES,
+    STRICTNESSES,
+    TERMINAL,
+    OverrideSource,
+    RunType,
+    Severity,
+    Status,
+    Strictness,
+    Verdict,
+)
 
-MAX_LOOPS = 3
+__all__ = [
+    "MAX_LOOPS",
+    "OVERRIDE_SOURCES",
+    "RUN_TYPES",
+    "SEVERITY_RANK",
+    "STATUSES",
+    "STRICTNESSES",
+    "TERMINAL",
+    "OverrideSource",
+    "RunType",
+    "Severity",
+    "Status",
+    "Strictness",
+    "Verdict",
+]
 
 
 MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
