@@ -1,7 +1,9 @@
 """The server gate, ``pre-receive``: it trusts nothing a client sent.
 
 It verifies OLD → NEW itself under the rules of OLD's committed ``wikigate.toml``
-and caches its own verdicts in its git dir; pushed notes are stored, never read.
+and caches its own verdicts in its git dir, unless a key its own git config trusts
+signed an attestation of exactly this change (attested.py).  Pushed notes are stored;
+they are read only to find such an attestation, and believed in nothing.
 Its settings, and who may override it, come from the server's own
 ``BARE.git/wikigate.toml`` (docs/hooks.md).
 """
@@ -9,7 +11,6 @@ Its settings, and who may override it, come from the server's own
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import time
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import MAIN, ZERO
+from .common import MAIN, NOTES_REF, ZERO
 from .common import err as _err
 from .common import null as _null
 
@@ -67,22 +68,40 @@ def pre_receive(argv: list[str], stdin: str) -> int:
         return 1
     if _null(old):
         return 0  # creating main: the gate applies from the next update on
-    return _gate(repo, old, new)
+    notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
+    return _gate(repo, old, new, notes)
 
 
-def _gate(repo: pygit2.Repository, old: str, new: str) -> int:
+def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None) -> int:
     from wikigate.config import load_config, server_verifies
+
+    from .attested import attested
 
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     override = _push_option(OVERRIDE_OPTION)
     change = f"main {old[:12]} → {new[:12]}"
+    accepted, refused = attested(repo, old, new, notes)
+    if accepted is not None:
+        db = GateDB(Path(repo.path))
+        try:
+            db.record_attested(accepted.principal, accepted.attestation, old, new)
+        finally:
+            db.close()
+        _err(
+            f"wikigate: {change} accepted on attestation {accepted.attestation[:12]}, signed by "
+            f"{accepted.principal} ({accepted.verifier}); not verified again here"
+        )
+        return 0
+    if refused:
+        _err("wikigate: no attestation accepted; verifying here:", *("  " + r for r in refused))
     if not server_verifies(settings):
         if override is None:
             _err(
                 f"wikigate: refusing {change}: this server does not verify pushes "
                 "(verify_on_push = false in its wikigate.toml), and a note from a client "
                 "proves nothing.",
-                f"  Main moves here only by a recorded override: {OVERRIDE_HINT}",
+                "  Main moves here only by an attestation signed by a key in its "
+                f"wikigate.allowedSigners, or by a recorded override: {OVERRIDE_HINT}",
             )
             return 1
         return _override(repo, settings, old, new, override, "unverified")
@@ -201,35 +220,11 @@ def shown_lines(lines: list[str]) -> list[str]:
     return [*lines[:MAX_SHOWN], f"… and {more} more; run `wikigate verify` locally for all"]
 
 
-_VERSION: list[str] = []
-
-
 def verifier_version() -> str:
     """wikigate's version and a digest of the code a verdict depends on."""
-    if not _VERSION:
-        from importlib.util import find_spec
+    from wikigate.verifier.version import code_version
 
-        from wikigate import config, models
-
-        spec = find_spec("wikigate.verifier")  # located, not imported
-        assert spec is not None and spec.submodule_search_locations is not None
-        files = sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py"))
-        digest = hashlib.sha256()
-        for path in [*files, Path(str(config.__file__)), Path(str(models.__file__))]:
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        _VERSION.append(f"{_installed_version()}+{digest.hexdigest()[:16]}")
-    return _VERSION[0]
-
-
-def _installed_version() -> str:
-    import wikigate
-
-    version = getattr(wikigate, "__version__", None)  # absent if a stray wikigate/ dir shadows
-    if version is None:
-        from importlib.metadata import version as dist_version
-
-        version = dist_version("wikigate")
-    return str(version)
+    return code_version()
 
 
 SCHEMA = """
@@ -242,6 +237,10 @@ CREATE TABLE IF NOT EXISTS verdicts (
 CREATE TABLE IF NOT EXISTS overrides (
   id INTEGER PRIMARY KEY, user TEXT NOT NULL, reason TEXT NOT NULL,
   old TEXT NOT NULL, new TEXT NOT NULL, verdict TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS attested (
+  id INTEGER PRIMARY KEY, principal TEXT NOT NULL, attestation TEXT NOT NULL,
+  old TEXT NOT NULL, new TEXT NOT NULL, at TEXT NOT NULL
 );
 """
 KEEP_VERDICTS = 10_000
@@ -286,6 +285,15 @@ class GateDB:
                 "INSERT INTO overrides (user, reason, old, new, verdict, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (user, reason, old, new, verdict, _now()),
+            )
+
+    def record_attested(self, principal: str, attestation: str, old: str, new: str) -> None:
+        """An update of main accepted on a signed attestation, not verified here."""
+        with self.db:
+            self.db.execute(
+                "INSERT INTO attested (principal, attestation, old, new, at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (principal, attestation, old, new, _now()),
             )
 
     def close(self) -> None:

@@ -11,6 +11,7 @@ from wikigate.models import Plan, Usage, VerifierVerdict
 
 from .engine import Verification, verification
 from .report import VerificationReport
+from .version import code_version
 
 if TYPE_CHECKING:
     from wikigate.workspace import Workspace
@@ -82,6 +83,7 @@ def verdict_from_report(report: VerificationReport) -> VerifierVerdict:
         per_page_findings=pages,
         preset=f"deterministic:{report.strictness}",
         report=report.model_dump(mode="json"),
+        verifier=f"wikigate {code_version()}",
     )
 
 

@@ -203,6 +203,13 @@ def parse_config(text: str, where: str) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{where}: invalid TOML: {e}") from e
+    if "attest" in data:  # a key path is this machine's setting, never the repository's
+        raise ConfigError(
+            f"{where}: [attest]: which SSH key signs attestations is a setting of your "
+            "machine, not of the repository (whoever edits this file would choose your key): "
+            "use `git config wikigate.signingKey ~/.ssh/id_ed25519` or WIKIGATE_SIGNING_KEY "
+            "(docs/attest.md), and remove [attest]"
+        )
     try:
         return Config.model_validate(data)
     except ValidationError as e:

@@ -35,6 +35,10 @@ class JudgeError(WikigateError):
     """The LLM judge cannot run as configured (no API key, no price for its model)."""
 
 
+class AttestError(WikigateError):
+    """An attestation cannot be signed as configured (no ssh-keygen, an unreadable key)."""
+
+
 class TelemetryError(WikigateError):
     """The telemetry database cannot be opened or written."""
 

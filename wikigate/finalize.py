@@ -15,18 +15,27 @@ from __future__ import annotations
 
 import os
 import traceback
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, records, worktree
+from . import attest, gitrepo, records, worktree
 from .claim import Claim, landing_turn, require_pending, turn_taken
 from .codes import finding
 from .errors import RunError
 from .gitrepo import MAIN
-from .models import MAX_LOOPS, Finding, LoggedFinding, Plan, RunRecord, VerifierVerdict
+from .models import (
+    MAX_LOOPS,
+    Finding,
+    LoggedFinding,
+    Plan,
+    RunRecord,
+    VerificationRef,
+    VerifierVerdict,
+)
 from .records import MainMoved
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
@@ -74,10 +83,14 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
             tip=str(run.tip()),
             loop=row["loop_count"],
         )
+    key = None
+    if verify:  # a key that cannot sign stops us before anything is claimed
+        key = attest.signing_key(ws.repo)
+        attest.check_key(ws.repo)
     claim = Claim.take(run)
     ws.heartbeat = claim.renew
     try:
-        return _finalize_claimed(run, claim, verify, verifier)
+        return _finalize_claimed(run, claim, verify, verifier, key)
     finally:
         ws.heartbeat = _idle
         claim.release()
@@ -87,10 +100,13 @@ def _idle() -> None:
     pass
 
 
-def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> FinalizeResult:
+def _finalize_claimed(
+    run: Run, claim: Claim, verify: bool, verifier: Any, key: str | None
+) -> FinalizeResult:
     ws = run.ws
     loop = claim.loop
     plan = run.plan()
+    done: list[VerificationRef] = []  # this finalize's verifications, in git once published
     with ExitStack() as turn:
         lost = 0
         if turn_taken(ws.repo):  # others are queued for main: join them, don't race
@@ -103,8 +119,10 @@ def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> Fi
         while True:
             claim.renew()
             verdict = _vote(run, plan, verifier) if verify else None
+            if verdict is not None:
+                done.append(_attest(run, plan, verdict, loop, verifier, key))
             if verdict is not None and verdict.verdict == "reject":
-                return reject(run, plan, verdict, loop, _reason(verdict))
+                return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
             if verdict is not None and verdict.verdict == "revise":
                 if loop >= MAX_LOOPS:
                     return reject(
@@ -113,15 +131,16 @@ def _finalize_claimed(run: Run, claim: Claim, verify: bool, verifier: Any) -> Fi
                         verdict,
                         loop,
                         f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}",
+                        verified=done,
                     )
-                return revise(run, plan, verdict, loop)
-            result = land(run, plan, verdict, loop, unverified=not verify)
+                return revise(run, plan, verdict, loop, verified=done)
+            result = land(run, plan, verdict, loop, unverified=not verify, verified=done)
             if result is not None:
                 return result
             lost += 1
             if lost == ws.config.runs.max_rebases + 1:  # stop racing: wait for our turn
                 turn.enter_context(landing_turn(ws.repo, claim))
-            rebased = _rebase(run, plan, verdict, loop)
+            rebased = _rebase(run, plan, verdict, loop, done)
             if isinstance(rebased, FinalizeResult):
                 return rebased
             plan = rebased
@@ -149,6 +168,24 @@ def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
         )
 
 
+def _attest(
+    run: Run, plan: Plan, verdict: VerifierVerdict, loop: int, verifier: Any, key: str | None
+) -> VerificationRef:
+    """The verification's artifacts and attestation as git objects (attest.py)."""
+    repo = run.ws.repo
+    used = verifier or run.ws.verifier
+    return attest.attest(
+        repo,
+        verdict,
+        base=gitrepo.commit_at(repo, plan.meta.base),
+        tip=gitrepo.commit_at(repo, plan.tip),
+        verifier=verdict.verifier or f"{type(used).__module__}:{type(used).__qualname__}",
+        run_id=run.run_id,
+        loop=loop,
+        key=key,
+    )
+
+
 def _reason(verdict: VerifierVerdict) -> str:
     worst = [f for f in verdict.findings if f.severity == "critical"] or verdict.findings
     if not worst:
@@ -164,10 +201,17 @@ def _reason(verdict: VerifierVerdict) -> str:
 
 
 def _record(
-    run: Run, plan: Plan, vote: VerifierVerdict | None, loop: int, **update: Any
+    run: Run,
+    plan: Plan,
+    vote: VerifierVerdict | None,
+    loop: int,
+    verified: Sequence[VerificationRef] = (),
+    **update: Any,
 ) -> RunRecord:
     base = records.record_from_db(run.ws, run.run_id)
     findings = [f for f in base.findings if f.loop != loop]
+    if verified:
+        update.setdefault("verifications", [*base.verifications, *verified])
     if vote is not None:
         findings += [
             LoggedFinding(
@@ -221,6 +265,7 @@ def land(
     *,
     unverified: bool = False,
     override: dict[str, Any] | None = None,
+    verified: Sequence[VerificationRef] = (),
 ) -> FinalizeResult | None:
     """Fast-forward main to the run's tip; None when main moved (caller rebases).
 
@@ -237,7 +282,7 @@ def land(
         "reject_reason": None,
     }
     update.update(override or {})
-    record = _record(run, plan, verdict, loop, **update)
+    record = _record(run, plan, verdict, loop, verified, **update)
     base = pygit2.Oid(hex=plan.meta.base)
     tip = pygit2.Oid(hex=plan.tip)
     with process_lock(repo):
@@ -255,6 +300,7 @@ def land(
                 landing=landing,
                 fence=None if override else tip,
                 drop_failed=bool(override),
+                verified=verified,
             )
         except MainMoved:
             return None
@@ -271,7 +317,11 @@ def _rebase_if_behind(run: Run, plan: Plan, loop: int) -> Plan | FinalizeResult:
 
 
 def _rebase(
-    run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict | None,
+    loop: int,
+    verified: Sequence[VerificationRef] = (),
 ) -> Plan | FinalizeResult:
     """Replay the run onto main's new tip and point the run branch there."""
     ws = run.ws
@@ -284,6 +334,7 @@ def _rebase(
             verdict,
             loop,
             f"conflict: main changed {', '.join(conflicts)} since the run started",
+            verified=verified,
         )
     old_tip = pygit2.Oid(hex=plan.tip)
     branch = run.branch
@@ -303,28 +354,44 @@ def _rebase(
 
 
 def reject(
-    run: Run, plan: Plan, verdict: VerifierVerdict | None, loop: int, reason: str
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict | None,
+    loop: int,
+    reason: str,
+    *,
+    verified: Sequence[VerificationRef] = (),
 ) -> FinalizeResult:
     record = _record(
         run,
         plan,
         verdict,
         loop,
+        verified,
         status="rejected",
         ended_at=now_iso(),
         verdict="reject",
         reject_reason=reason,
     )
     fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.ws.repo, run.branch) else None
-    records.publish_terminal(run.ws, record, delete_branch=True, keep_failed=True, fence=fence)
+    records.publish_terminal(
+        run.ws, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
+    )
     return _result(record, verdict)
 
 
-def revise(run: Run, plan: Plan, verdict: VerifierVerdict, loop: int) -> FinalizeResult:
+def revise(
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict,
+    loop: int,
+    *,
+    verified: Sequence[VerificationRef] = (),
+) -> FinalizeResult:
     record = _record(
-        run, plan, verdict, loop, status="pending", verdict="revise", reject_reason=None
+        run, plan, verdict, loop, verified, status="pending", verdict="revise", reject_reason=None
     )
-    records.publish_note(run.ws, record)
+    records.publish_note(run.ws, record, verified)
     return _result(record, verdict)
 
 

@@ -22,6 +22,7 @@ NOTES_REF = "refs/notes/wikigate"
 ORIGIN_NOTES = "refs/wikigate/origin/notes"  # origin's NOTES_REF as last fetched (notes_fetch)
 RUN_PREFIX = "refs/heads/wikigate/runs/"
 FAILED_PREFIX = "refs/wikigate/failed/"
+ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (attest.py)
 
 
 # libgit2 re-hashes every object it reads; git itself does not (`git fsck` does).
@@ -219,12 +220,15 @@ def notes_commit_with(
     parent: pygit2.Oid | str | None | bool = True,
     *,
     sig: pygit2.Signature | None = None,
+    also: pygit2.Oid | None = None,
 ) -> pygit2.Oid:
     """Build (not publish) a notes commit adding ``record`` for ``annotated``.
 
     ``parent``: the notes commit to build on (None: none); by default the notes ref's
     tip, so the caller must hold the lock of :data:`NOTES_REF` for it to be current.
     ``sig``: who makes it (default: :func:`signature`; the GitHub bot passes its own).
+    ``also``: a second parent, a commit the notes' history must hold (the artifacts
+    of the verifications the record names: they travel wherever the notes go).
     """
     if parent is True:
         parent = ref_target(repo, NOTES_REF)
@@ -239,8 +243,14 @@ def notes_commit_with(
         builder.insert(name[:2], fanned, pygit2.GIT_FILEMODE_TREE)
     builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
     sig = sig or signature(repo)
+    parents = [base] if base else []
+    if also is not None:
+        if not parents:  # the first notes commit: an empty one first, so the artifacts
+            empty = repo.TreeBuilder().write()  # are never mistaken for earlier notes
+            parents.append(repo.create_commit(None, sig, sig, "wikigate: notes", empty, []))
+        parents.append(also)
     return repo.create_commit(
-        None, sig, sig, f"wikigate: record for {name}", builder.write(), [base] if base else []
+        None, sig, sig, f"wikigate: record for {name}", builder.write(), parents
     )
 
 

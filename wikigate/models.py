@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -139,6 +139,7 @@ class VerifierVerdict(BaseModel):
     tokens_used: Usage = Field(default_factory=Usage)
     preset: str | None = None
     report: dict[str, object] | None = None
+    verifier: str | None = None  # what voted, with its version (named in the attestation)
     # the judge's raw record (name → bytes: requests, responses, votes), beside the
     # report and never serialized with the verdict (docs/architecture.md)
     artifacts: dict[str, bytes] = Field(default_factory=dict, exclude=True, repr=False)
@@ -156,6 +157,24 @@ def verdict_for(findings: list[Finding]) -> Verdict:
     if worst >= SEVERITY_RANK["major"]:
         return "revise"
     return "commit"
+
+
+Result = Literal["PASS", "FAIL", "FLAKY", "INCONCLUSIVE"]
+RESULTS: tuple[str, ...] = get_args(Result)
+
+
+class VerificationRef(BaseModel):
+    """One verification of a run as git keeps it (docs/attest.md): its tree of artifacts,
+    its attestation blob and the attestation's SSH signature blob (None: unsigned)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    loop: int
+    result: Result
+    tree: str
+    attestation: str
+    signature: str | None = None
+    at: str
 
 
 class LoggedFinding(BaseModel):
@@ -199,6 +218,7 @@ class RunRecord(BaseModel):
     verifier_usage: Usage = Field(default_factory=Usage)
     findings: list[LoggedFinding] = Field(default_factory=list)
     exempt: list[str] = Field(default_factory=list)  # pages spared some checks, and why
+    verifications: list[VerificationRef] = Field(default_factory=list)  # oldest first
     override_actor: str | None = None
     override_reason: str | None = None
     override_source: OverrideSource | None = None

@@ -7,15 +7,15 @@ recovery (``sweep``) possible.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo
+from . import attest, gitrepo
 from .errors import RunError
-from .gitrepo import FAILED_PREFIX, MAIN, NOTES_REF, ORIGIN_NOTES, RUN_PREFIX
-from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage
+from .gitrepo import ARTIFACTS_REF, FAILED_PREFIX, MAIN, NOTES_REF, ORIGIN_NOTES, RUN_PREFIX
+from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage, VerificationRef
 from .plan import T_RUN, read_plan
 from .refs import RefTransaction, process_lock, with_ref_lock
 from .runid import now_iso, parse_iso
@@ -80,6 +80,7 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
             usd=row["verifier_usd"] or 0.0,
         ),
         findings=findings,
+        verifications=[VerificationRef.model_validate(v) for v in store.verifications(run_id)],
         override_actor=last["actor"] if last else None,
         override_reason=last["reason"] if last else None,
         override_source=last["source"] if last else None,
@@ -153,6 +154,7 @@ def rebuild(
                     "loop_count": seen.loop_count,
                     "verdict": seen.verdict,
                     "findings": seen.findings,
+                    "verifications": seen.verifications,
                     "verifier_preset": seen.verifier_preset,
                     "verifier_usage": seen.verifier_usage,
                     "reject_reason": seen.reject_reason,
@@ -169,6 +171,7 @@ def rebuild(
             )
         }
         store.db.execute("DELETE FROM findings")
+        store.db.execute("DELETE FROM verifications")
         store.db.execute("DELETE FROM overrides")
         store.db.execute("DELETE FROM runs")
         for record in latest.values():
@@ -196,8 +199,12 @@ def publish_terminal(
     landing: Landing | None = None,
     fence: pygit2.Oid | None = None,
     drop_failed: bool = False,
+    verified: Sequence[VerificationRef] = (),
 ) -> list[str]:
     """Write ``record`` as a note on its tip and move refs in one transaction.
+
+    ``verified``: this finalize's verifications, whose artifacts go onto
+    ``refs/wikigate/artifacts`` and into the notes' history (attest.py).
 
     With ``move_main_from`` main is compare-and-swapped from that commit to the
     tip (MainMoved when it moved).  ``fence`` is the run branch's tip the
@@ -225,7 +232,7 @@ def publish_terminal(
                 )
             if not delete_branch:
                 txn.expect(branch, fence)
-        notes = gitrepo.notes_commit_with(repo, tip, note_payload(record))
+        notes = _notes_commit(repo, txn, record, verified)
         txn.set_target(NOTES_REF, notes, message=f"wikigate: {record.status} {record.run_id}")
         if keep_failed:
             txn.set_target(failed, tip, message=f"wikigate: {record.status} run kept")
@@ -251,7 +258,25 @@ def publish_terminal(
     return left
 
 
-def publish_note(ws: Workspace, record: RunRecord) -> None:
+def _notes_commit(
+    repo: pygit2.Repository,
+    txn: RefTransaction,
+    record: RunRecord,
+    verified: Sequence[VerificationRef],
+) -> pygit2.Oid:
+    """The notes commit adding ``record``; with ``verified``, their artifacts commits too,
+    queued onto ``refs/wikigate/artifacts`` and made the notes commit's second parent."""
+    tip = pygit2.Oid(hex=record.tip_commit)
+    if not verified:
+        return gitrepo.notes_commit_with(repo, tip, note_payload(record))
+    head = attest.chain(repo, record.run_id, verified, gitrepo.ref_target(repo, ARTIFACTS_REF))
+    txn.set_target(ARTIFACTS_REF, head)
+    return gitrepo.notes_commit_with(repo, tip, note_payload(record), also=head)
+
+
+def publish_note(
+    ws: Workspace, record: RunRecord, verified: Sequence[VerificationRef] = ()
+) -> None:
     """A non-terminal record (revise) as a note on the run's tip, then the DB.
 
     The run branch must still be at that tip (a sweep may have reclaimed it)."""
@@ -266,11 +291,8 @@ def publish_note(ws: Workspace, record: RunRecord) -> None:
                 "while it was being finalized"
             )
         txn.expect(branch, tip)
-        txn.set_target(
-            NOTES_REF,
-            gitrepo.notes_commit_with(repo, tip, note_payload(record)),
-            message=f"wikigate: revise {record.run_id}",
-        )
+        notes = _notes_commit(repo, txn, record, verified)
+        txn.set_target(NOTES_REF, notes, message=f"wikigate: revise {record.run_id}")
 
     with_ref_lock(repo, [NOTES_REF], body)
     with ws.store.immediate():

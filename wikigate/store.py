@@ -74,6 +74,17 @@ CREATE TABLE IF NOT EXISTS findings (
   message   TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idx_findings_run ON findings(run_id, loop);
+CREATE TABLE IF NOT EXISTS verifications (
+  id          INTEGER PRIMARY KEY,
+  run_id      TEXT NOT NULL REFERENCES runs(run_id),
+  loop        INTEGER NOT NULL,
+  result      TEXT NOT NULL CHECK (result IN ('PASS','FAIL','FLAKY','INCONCLUSIVE')),
+  tree        TEXT NOT NULL,
+  attestation TEXT NOT NULL,
+  signature   TEXT,
+  at          TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_verifications_run ON verifications(run_id, id);
 CREATE INDEX IF NOT EXISTS idx_overrides_run ON overrides(run_id);
 """
 
@@ -144,6 +155,10 @@ class Store:
     def overrides(self, run_id: str) -> list[dict[str, Any]]:
         return list(self.db["overrides"].rows_where("run_id = ?", [run_id], order_by="id"))
 
+    def verifications(self, run_id: str) -> list[dict[str, Any]]:
+        """The run's verifications, oldest first (where git keeps each: docs/attest.md)."""
+        return list(self.db["verifications"].rows_where("run_id = ?", [run_id], order_by="id"))
+
     # ------------------------------------------------------------ writes
     # Inside ``immediate()``: sqlite-utils (>= 4) nests its own transactions in
     # savepoints, so its table helpers never end ours early.
@@ -172,6 +187,10 @@ class Store:
                 "message": f.message,
             }
             for f in record.findings
+        )
+        self.table("verifications").delete_where("run_id = ?", [record.run_id])
+        self.table("verifications").insert_all(
+            {"run_id": record.run_id, **v.model_dump()} for v in record.verifications
         )
         if record.override_actor:
             self.table("overrides").delete_where("run_id = ?", [record.run_id])

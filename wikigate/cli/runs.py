@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -188,8 +189,13 @@ SHOWN = (
 @runs.command("show")
 @run_id_argument()
 @format_option()
+@click.option(
+    "--artifacts",
+    is_flag=True,
+    help="Also list each verification's attestation and artifacts (git blob ids, sizes).",
+)
 @click.pass_context
-def runs_show(ctx: click.Context, run_id: str, fmt: str) -> None:
+def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> None:
     """One run: its record, where git keeps it, its ops, findings and overrides."""
     ws = open_workspace(ctx)
     r = ws.run(run_id)
@@ -202,6 +208,11 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str) -> None:
         "findings": ws.store.findings(run_id),
         "overrides": ws.store.overrides(run_id),
     }
+    verifications: list[dict[str, Any]] = []
+    if artifacts:
+        from wikigate.attest import listing
+
+        verifications = data["verifications"] = listing(ws.repo, _verifications(ws, run_id))
     if fmt == "json":
         click.echo(json.dumps(data, indent=2))
         return
@@ -217,3 +228,47 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str) -> None:
             click.echo(f"  [loop {f['loop']}] {loc}: {f['severity']} {f['code']}: {f['message']}")
     for o in data["overrides"]:
         click.echo(f"override: {o['actor']} via {o['source']} at {o['at']}: {o['reason']}")
+    if artifacts:
+        click.echo("verifications:" if verifications else "verifications: none")
+        for n, v in enumerate(verifications, 1):
+            signed = "signed" if v["signature"] else "unsigned"
+            click.echo(
+                f"  {n}. loop {v['loop']} {v['result']} at {v['at']}: attestation "
+                f"{v['attestation']} ({signed}), tree {v['tree']}"
+            )
+            for name, a in v["artifacts"].items():
+                click.echo(f"     {name:24} {a['blob']} {a['size']:>9} bytes")
+
+
+@runs.command("artifact")
+@run_id_argument()
+@click.argument(
+    "name",
+    help="An artifact's name as `runs show --artifacts` lists it (attestation.json, "
+    "report.json, judge/requests.jsonl…), or its git blob id.",
+)
+@click.option(
+    "--verification",
+    "number",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Of the run's Nth verification (default: its last), numbered as "
+    "`runs show --artifacts` lists them.",
+)
+@click.pass_context
+def runs_artifact(ctx: click.Context, run_id: str, name: str, number: int | None) -> None:
+    """Print one artifact of a run's verification, byte for byte."""
+    from wikigate.attest import artifact
+
+    ws = open_workspace(ctx)
+    ws.run(run_id).refresh()  # an unknown run: RunError naming it
+    data = artifact(ws.repo, _verifications(ws, run_id), name, number)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _verifications(ws: Any, run_id: str) -> list[Any]:
+    from wikigate.models import VerificationRef
+
+    return [VerificationRef.model_validate(v) for v in ws.store.verifications(run_id)]

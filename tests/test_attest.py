@@ -1,0 +1,412 @@
+"""Green-thread artifacts and signed attestations (docs/attest.md): what each verification
+leaves in git, how a user reads it back, and the server gate accepting a pushed main without
+verifying it again only on an attestation that a key it trusts signed for exactly that
+change.  Real ``ssh-keygen`` keys made in temp dirs, real ``git push`` to a bare repository
+with the server hook installed; the LLM judge talks to the emulator on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygit2
+import pytest
+from support.anthropic_emulator import AnthropicEmulator
+from support.helpers import git
+from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page, fabricated_page, page_run
+
+from wikigate import attest, sshsig
+from wikigate.cli.main import main
+from wikigate.config import Config, ConfigError, config_at, config_hash, parse_config
+from wikigate.gitrepo import NOTES_REF, commit_at, notes_commit_with, read_note, ref_target
+from wikigate.hooks.install import install_server
+from wikigate.models import Finding, VerificationRef, VerifierVerdict
+from wikigate.runid import now_iso
+from wikigate.verifier.llm.prompt import PROMPT_VERSION
+from wikigate.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("ssh-keygen") is None,
+    reason="ssh-keygen (OpenSSH 8.2+) is not installed: signed attestations need it",
+)
+
+API_KEY = "sk-ant-emulated-attest-SECRET-7"
+JUDGE_TOML = 'provider = "anthropic"\nmax_retries = 1\nmax_tool_turns = 0'
+SIGNER = "ci@example.invalid"
+FILE = pygit2.GIT_FILEMODE_BLOB
+JUDGE_FILES = {"judge/requests.jsonl", "judge/responses.jsonl", "judge/votes.json"}
+
+
+@dataclass
+class Keys:
+    trusted: Path  # its public half is in `allowed`
+    stranger: Path  # a valid key the server was never told about
+    allowed: Path  # an allowed_signers file naming SIGNER
+
+
+@pytest.fixture
+def keys(tmp_path: Path) -> Keys:
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    for name in ("trusted", "stranger"):
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(folder / name)],
+            check=True,
+        )
+    allowed = folder / "allowed_signers"
+    allowed.write_text(f"{SIGNER} {(folder / 'trusted.pub').read_text()}")
+    return Keys(folder / "trusted", folder / "stranger", allowed)
+
+
+@pytest.fixture
+def emulator(monkeypatch: pytest.MonkeyPatch):
+    emu = AnthropicEmulator()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
+    yield emu
+    emu.close()
+
+
+def workspace(tmp_path: Path, judge_toml: str = "") -> Workspace:
+    """A workspace whose main holds the owls source (the product's own verifier)."""
+    ws = Workspace.init(tmp_path / "client")
+    if judge_toml:
+        cfg = ws.root / "wikigate.toml"
+        cfg.write_text(cfg.read_text().replace('provider = "offline"', judge_toml))
+        git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "judge config")
+        ws = Workspace.open(ws.root)
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write(SOURCE, SOURCE_TEXT)
+    assert run.finalize(verify=False).status == "committed"
+    return ws
+
+
+def server(tmp_path: Path, ws: Workspace, name: str, allowed: Path | None) -> Path:
+    """A bare clone of the workspace with the server gate installed, as remote ``name``;
+    trusting ``allowed`` (git config wikigate.allowedSigners) when given."""
+    bare = tmp_path / f"{name}.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    install_server(str(bare))
+    if allowed is not None:
+        git(bare, "config", "wikigate.allowedSigners", str(allowed))
+    git(ws.root, "remote", "add", name, str(bare))
+    return bare
+
+
+def gate_rows(bare: Path, table: str) -> int:
+    db = bare / "wikigate" / "gate.db"
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def all_objects(root: Path) -> bytes:
+    return subprocess.run(
+        ["git", "-C", str(root), "cat-file", "--batch-all-objects", "--batch"],
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+# ---------------------------------------------------------------- what finalize leaves in git
+
+
+def test_finalize_leaves_the_judges_record_and_a_signed_attestation_in_git_free_of_the_key(
+    tmp_path, keys, emulator, capsys
+):
+    ws = workspace(tmp_path, JUDGE_TOML)
+    git(ws.root, "config", "wikigate.signingKey", str(keys.trusted))
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/owls.md", cited_page("owls"))
+    run.stage_write("wiki/index.md", (run.read("wiki/index.md") or b"").decode() + "- [[owls]]\n")
+    base = commit_at(ws.repo, run.plan().meta.base)
+    assert main(["-C", str(ws.root), "run", "finalize", run.run_id]) == 0
+    printed = capsys.readouterr()
+    ws = Workspace.open(ws.root)
+    (row,) = ws.store.verifications(run.run_id)
+    assert row["result"] == "PASS" and row["signature"]
+    ref = VerificationRef.model_validate(row)
+    files = attest.files(ws.repo, ref)
+    assert set(files) == {"attestation.json", "attestation.json.sig", "report.json", *JUDGE_FILES}
+
+    # the exact requests and raw responses, as the emulator received and sent them
+    sent = [json.loads(line) for line in files["judge/requests.jsonl"].data.splitlines()]
+    assert sent == [m.body for m in emulator.messages] and len(sent) == 1
+    (answer,) = files["judge/responses.jsonl"].data.splitlines()
+    assert json.loads(answer)["content"][0]["name"] == "record_votes"
+    assert json.loads(files["judge/votes.json"].data)[0]["claim_id"] == "wiki/owls.md#^1"
+
+    # the attestation names every artifact by its blob id and SHA-256, and what was verified
+    att = attest.parse(files["attestation.json"].data)
+    for name in JUDGE_FILES:
+        assert att.artifacts[name].git == str(files[name].id)
+    assert att.report is not None and att.report.git == str(files["report.json"].id)
+    tip = commit_at(ws.repo, ws.store.get(run.run_id)["tip_commit"])
+    assert (att.base_tree, att.tip_tree) == (str(base.tree_id), str(tip.tree_id))
+    assert att.config_hash == config_hash(config_at(ws.repo, base))
+    assert (att.judge.provider, att.judge.model) == ("anthropic", "claude-sonnet-5")
+    assert att.judge.prompt_version == PROMPT_VERSION
+    assert (att.result, att.run_id, att.loop) == ("PASS", run.run_id, 1)
+    assert att.verifier.startswith("wikigate ")
+    signed = bytes(files["attestation.json"].data)
+    sig = bytes(files["attestation.json.sig"].data)
+    assert sshsig.verify(signed, sig, keys.allowed) == SIGNER
+    note = read_note(ws.repo, tip.id)
+    assert note is not None and note["verifications"][0]["attestation"] == ref.attestation  # type: ignore[index]
+
+    # only the structured votes reach the report and telemetry, never the conversation
+    report = json.loads(files["report.json"].data)
+    assert report["judge"]["votes"][0]["vote"] == "supports"
+    telemetry = (ws.git_dir / "wikigate" / "telemetry.db").read_bytes()
+    for prose in (b"find the error in this write", b"record_votes"):
+        assert prose in files["judge/requests.jsonl"].data
+        assert prose not in files["report.json"].data and prose not in telemetry
+
+    # reachable from refs: git gc keeps them, and they travel with refs/notes/wikigate
+    travels = git(ws.root, "rev-list", "--objects", NOTES_REF).stdout
+    for blob in files.values():
+        assert str(blob.id) in travels
+    assert ref.tree in git(ws.root, "rev-list", "--objects", "refs/wikigate/artifacts").stdout
+    git(ws.root, "gc", "-q", "--prune=now")
+    git(ws.root, "cat-file", "-e", ref.attestation)
+
+    # no key anywhere: not the API key, not the private signing key
+    secret = keys.trusted.read_text().splitlines()[2].encode()  # a line of the key's body
+    everything = all_objects(ws.root)
+    for blob in (everything, telemetry, printed.out.encode(), printed.err.encode()):
+        assert API_KEY.encode() not in blob and secret not in blob
+
+    # telemetry rebuilt from git finds the same verifications
+    assert main(["-C", str(ws.root), "telemetry", "rebuild", "--no-fetch"]) == 0
+    rebuilt = Workspace.open(ws.root).store.verifications(run.run_id)
+    assert [{**r, "id": 0} for r in rebuilt] == [{**row, "id": 0}]
+
+
+def test_runs_show_artifacts_lists_each_verification_and_runs_artifact_prints_one(tmp_path, capsys):
+    ws = workspace(tmp_path)  # offline judge, no signing key: attested, unsigned
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/owls.md", cited_page("owls"))  # not linked: page.orphan, revise
+    assert run.finalize().status == "pending"
+    run.stage_write("wiki/index.md", (run.read("wiki/index.md") or b"").decode() + "- [[owls]]\n")
+    assert run.finalize().status == "committed"
+    capsys.readouterr()
+
+    assert main(["-C", str(ws.root), "runs", "show", run.run_id]) == 0
+    assert "verifications" not in capsys.readouterr().out
+    assert main(["-C", str(ws.root), "runs", "show", run.run_id, "--artifacts"]) == 0
+    out = capsys.readouterr().out
+    assert "  1. loop 1 FAIL at " in out and "  2. loop 2 PASS at " in out
+    assert "(unsigned)" in out and "attestation.json " in out and "report.json " in out
+    assert "judge/" not in out  # the offline judge sends nothing, so keeps no record
+
+    assert (
+        main(["-C", str(ws.root), "runs", "show", run.run_id, "--artifacts", "--format", "json"])
+        == 0
+    )
+    listed = json.loads(capsys.readouterr().out)["verifications"]
+    assert [v["result"] for v in listed] == ["FAIL", "PASS"]
+    first_report = listed[0]["artifacts"]["report.json"]["blob"]
+
+    assert main(["-C", str(ws.root), "runs", "artifact", run.run_id, "attestation.json"]) == 0
+    last = attest.parse(capsys.readouterr().out.encode())
+    assert (last.loop, last.result) == (2, "PASS")
+    assert (
+        main(
+            [
+                "-C",
+                str(ws.root),
+                "runs",
+                "artifact",
+                run.run_id,
+                "attestation.json",
+                "--verification",
+                "1",
+            ]
+        )
+        == 0
+    )
+    assert attest.parse(capsys.readouterr().out.encode()).result == "FAIL"
+    assert main(["-C", str(ws.root), "runs", "artifact", run.run_id, first_report[:10]]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == "revise" and report["findings"][0]["code"] == "page.orphan"
+
+    assert main(["-C", str(ws.root), "runs", "artifact", run.run_id, "judge/votes.json"]) == 2
+    assert "it has: attestation.json, report.json" in capsys.readouterr().err
+
+
+def test_a_signing_key_that_cannot_sign_stops_finalize_and_loses_nothing(tmp_path, capsys):
+    ws = workspace(tmp_path)
+    main_before = ref_target(ws.repo, "refs/heads/main")
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/owls.md", cited_page("owls"))
+    run.stage_write("wiki/index.md", (run.read("wiki/index.md") or b"").decode() + "- [[owls]]\n")
+    git(ws.root, "config", "wikigate.signingKey", str(tmp_path / "no-such-key"))
+    assert main(["-C", str(ws.root), "run", "finalize", run.run_id]) == 1
+    assert "no-such-key: no such key file" in capsys.readouterr().err
+    garbage = tmp_path / "not-a-key"
+    garbage.write_text("not a key\n")
+    garbage.chmod(0o600)
+    git(ws.root, "config", "wikigate.signingKey", str(garbage))
+    assert main(["-C", str(ws.root), "run", "finalize", run.run_id]) == 1  # verified, then
+    assert "ssh-keygen -Y sign" in capsys.readouterr().err  # signing failed: nothing lands
+    ws = Workspace.open(ws.root)
+    assert ws.run(run.run_id).refresh()["status"] == "pending"
+    assert ref_target(ws.repo, "refs/heads/main") == main_before
+    assert ws.store.verifications(run.run_id) == []
+
+
+def test_results_and_the_committed_config_cannot_name_a_key():
+    def vote(verdict: str, *codes: str) -> VerifierVerdict:
+        found = [Finding(code=c, severity="major", message="m") for c in codes]
+        return VerifierVerdict(verdict=verdict, per_claim_findings=found)  # type: ignore[arg-type]
+
+    assert attest.result_of(vote("commit")) == "PASS"
+    assert attest.result_of(vote("revise", "citation.inconclusive")) == "INCONCLUSIVE"
+    assert attest.result_of(vote("revise", "citation.flaky", "citation.inconclusive")) == "FLAKY"
+    assert attest.result_of(vote("revise", "citation.flaky", "page.orphan")) == "FAIL"
+    assert attest.result_of(vote("reject", "verifier.error")) == "INCONCLUSIVE"
+    with pytest.raises(ConfigError, match="git config wikigate.signingKey"):
+        parse_config('[attest]\nsigning_key = "~/.ssh/id_ed25519"\n', "wikigate.toml")
+
+
+# ---------------------------------------------------------------- the server gate
+
+
+def test_a_run_finalized_with_a_signing_key_lands_on_a_trusting_server_without_reverifying(
+    tmp_path, keys, monkeypatch
+):
+    ws = workspace(tmp_path)
+    trusting = server(tmp_path, ws, "origin", keys.allowed)
+    plain = server(tmp_path, ws, "plain", None)  # the same gate, trusting no key
+    assert main(["-C", str(ws.root), "hooks", "install"]) == 0  # pre-push sends the notes first
+    monkeypatch.setenv("WIKIGATE_SIGNING_KEY", str(keys.trusted))
+    tip = page_run(ws, "owls").tip
+    pushed = git(ws.root, "push", "origin", "main", check=False)
+    assert pushed.returncode == 0, pushed.stderr
+    assert "accepted on attestation" in pushed.stderr and f"signed by {SIGNER}" in pushed.stderr
+    assert git(trusting, "rev-parse", "main").stdout.strip() == tip
+    assert gate_rows(trusting, "verdicts") == 0  # the server's verifier never ran
+    assert gate_rows(trusting, "attested") == 1
+    pushed = git(ws.root, "push", "plain", "main", check=False)
+    assert pushed.returncode == 0, pushed.stderr
+    assert "attestation" not in pushed.stderr
+    assert gate_rows(plain, "verdicts") == 1  # it verified the change itself
+
+
+def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tmp_path, keys):
+    """A commit the server's own verification refuses, pushed with an attestation that is
+    forged, unsigned, signed by a stranger or for another namespace, or stale: refused every
+    time, by the server's own findings.  The same commit with a good attestation lands: so
+    acceptance on an attestation is visible, and nothing short of a good one gets it."""
+    ws = workspace(tmp_path)
+    bare = server(tmp_path, ws, "origin", keys.allowed)
+    repo = ws.repo
+    old = commit_at(repo, ref_target(repo, "refs/heads/main"))
+    (ws.root / "wiki" / "bad.md").write_text(fabricated_page("bad"))  # a source that is not there
+    index = ws.root / "wiki" / "index.md"
+    index.write_text(index.read_text() + "- [[bad]]\n")
+    git(ws.root, "add", "wiki")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "unverified page")
+    new = commit_at(repo, ref_target(repo, "refs/heads/main"))
+    elsewhere = commit_at(
+        repo,
+        git(
+            ws.root, "commit-tree", "-p", str(old.id), "-m", "x", str(repo.TreeBuilder().write())
+        ).stdout.strip(),
+    )
+    notes_before = ref_target(repo, NOTES_REF)
+    good = attest.Attestation(
+        verifier="wikigate test",
+        config_hash=config_hash(config_at(repo, old)),
+        strictness="SKEPTICAL",
+        base_tree=str(old.tree_id),
+        tip_tree=str(new.tree_id),
+        base_commit=str(old.id),
+        tip_commit=str(new.id),
+        judge=attest.JudgeInfo(provider="offline"),
+        artifacts={},
+        report=None,
+        result="PASS",
+        verdict="commit",
+        created_at=now_iso(),
+    )
+
+    def signed(att: attest.Attestation, key: Path = keys.trusted) -> bytes:
+        return sshsig.sign(att.to_bytes(), str(key))
+
+    failed = good.model_copy(update={"result": "FAIL", "verdict": "revise"})
+    other_rules = Config.model_validate({"judge": {"window_chars": 1}})
+    for_git = subprocess.run(
+        ["ssh-keygen", "-q", "-Y", "sign", "-n", "git", "-f", str(keys.trusted)],
+        input=good.to_bytes(),
+        capture_output=True,
+        check=True,
+    ).stdout
+    cases = [
+        ("forged", good.to_bytes(), signed(failed), "signature does not verify"),
+        ("unsigned", good.to_bytes(), None, "it is not signed"),
+        ("a stranger's key", good.to_bytes(), signed(good, keys.stranger), "not among the allowed"),
+        ("signed for git", good.to_bytes(), for_git, "signature does not verify"),
+        ("a failure", failed.to_bytes(), signed(failed), "its result is FAIL"),
+    ]
+    stale = {
+        "another tree": ({"tip_tree": str(elsewhere.tree_id)}, "not the pushed tree"),
+        "another base": ({"base_tree": str(elsewhere.tree_id)}, "not from this main's tree"),
+        "other rules": ({"config_hash": config_hash(other_rules)}, "under other rules"),
+    }
+    for label, (change, why) in stale.items():
+        att = good.model_copy(update=change)
+        cases.append((label, att.to_bytes(), signed(att), why))
+
+    def push_with(text: bytes, sig: bytes | None) -> subprocess.CompletedProcess[str]:
+        """Main and a note on it naming the attestation, whose blobs ride along in the
+        notes' history (as finalize puts them there)."""
+        tree = repo.TreeBuilder()
+        pointer = {"attestation": str(repo.create_blob(text))}
+        tree.insert("attestation.json", pygit2.Oid(hex=pointer["attestation"]), FILE)
+        if sig is not None:
+            pointer["signature"] = str(repo.create_blob(sig))
+            tree.insert("attestation.json.sig", pygit2.Oid(hex=pointer["signature"]), FILE)
+        sign = repo.default_signature
+        carried = repo.create_commit(None, sign, sign, "artifacts", tree.write(), [])
+        record = {"verifications": [pointer]}
+        notes = notes_commit_with(repo, new.id, record, notes_before, also=carried)
+        git(ws.root, "update-ref", NOTES_REF, str(notes))
+        return git(ws.root, "push", "origin", "main", f"+{NOTES_REF}", check=False)
+
+    for label, text, sig, why in cases:
+        pushed = push_with(text, sig)
+        assert pushed.returncode != 0, label
+        assert why in pushed.stderr, (label, pushed.stderr)
+        assert "citation.source_missing" in pushed.stderr, label  # the server verified it
+        assert git(bare, "rev-parse", "main").stdout.strip() == str(old.id), label
+    assert gate_rows(bare, "attested") == 0
+
+    pushed = push_with(good.to_bytes(), signed(good))
+    assert pushed.returncode == 0, pushed.stderr
+    assert "accepted on attestation" in pushed.stderr and "(wikigate test)" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == str(new.id)
+    assert gate_rows(bare, "attested") == 1
+
+
+def test_a_server_that_verifies_nothing_lands_only_attested_runs(tmp_path, keys, monkeypatch):
+    ws = workspace(tmp_path)
+    bare = server(tmp_path, ws, "origin", keys.allowed)
+    (bare / "wikigate.toml").write_text("[server]\nverify_on_push = false\n")
+    monkeypatch.setenv("WIKIGATE_SIGNING_KEY", str(keys.trusted))
+    tip = page_run(ws, "owls").tip
+    pushed = git(ws.root, "push", "origin", "main", NOTES_REF, check=False)  # one push
+    assert pushed.returncode == 0, pushed.stderr
+    assert "accepted on attestation" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
+    monkeypatch.setenv("WIKIGATE_SIGNING_KEY", "")  # attested, unsigned
+    assert page_run(ws, "larks").status == "committed"
+    pushed = git(ws.root, "push", "origin", "main", NOTES_REF, check=False)
+    assert pushed.returncode != 0 and "it is not signed" in pushed.stderr
+    assert "does not verify pushes" in pushed.stderr and "wikigate.allowedSigners" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
