@@ -16,21 +16,21 @@ import pygit2
 
 from wikigate.api import verify_ref
 from wikigate.errors import GitError, UsageError
-from wikigate.gitrepo import commit_at
 from wikigate.models import Status
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
 
+from .checks import CheckRun
+from .comments import send_review
 from .event import ActionsEnv, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
 from .landing import Landed, Lander
 from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
-from .outcome import Check, NoCheck, Out, Outcome, nothing, step_exit
-from .review import diff_lines, plan_review, review_body, summary_body, workflow_commands
+from .outcome import Out, Outcome, nothing, step_exit
+from .review import summary_body, workflow_commands
 
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
-REVIEW_EVENT = {"commit": "COMMENT", "reject": "COMMENT", "revise": "REQUEST_CHANGES"}
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
@@ -57,9 +57,13 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     ws = Workspace.open(workdir)
     try:
         bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
-        check: Check = NoCheck()  # the lead connects bot/checks.py: CheckRun(gh, fetched.head)
+        check = CheckRun(gh, fetched.head, out.warn)
         check.start()
-        outcome = bot.decide()
+        try:
+            outcome = bot.decide()
+        except BaseException as e:  # the check run never stays in progress
+            check.finish("failure", "wikigate failed", f"wikigate failed: {e}", None)
+            raise
         summary = bot.publish(outcome)
         check.finish(outcome.conclusion, outcome.title, summary, bot.report)
     finally:
@@ -354,20 +358,17 @@ class Decision:
     # ------------------------------------------------------------ what the PR shows
 
     def review(self, verdict: str) -> None:
-        repo, report = self.ws.repo, self.report
-        assert report is not None and report.base is not None
-        diff = diff_lines(repo, commit_at(repo, report.base).tree, commit_at(repo, report.tip).tree)
+        report = self.report
+        assert report is not None
         try:
-            posted = self.gh.bot_comments()
-            plan = plan_review(report, diff, {p.fingerprint for p in posted})
-            if plan.inline or plan.elsewhere:
-                event = REVIEW_EVENT[verdict]
-                self.gh.post_review(report.tip, review_body(report, plan), event, plan.inline)
-            for comment in plan.file_level:
-                self.gh.post_file_comment(report.tip, comment)
-            for p in posted:
-                if p.fingerprint not in plan.wanted:  # its finding is gone
-                    self.gh.delete_comment(p)
+            send_review(
+                self.gh,
+                self.ws.repo,
+                report,
+                verdict,
+                on_commit=self.env.inputs.commit_review,
+                warn=self.out.warn,
+            )
         except Forbidden as e:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")

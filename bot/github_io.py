@@ -3,7 +3,9 @@
 
 GitHub's errors enter here and leave as :class:`GitHubError`: ``Forbidden`` (403/404 on
 a write: a read-only or fork token), ``NotFastForward`` (422 from the refs PATCH: the
-base moved).  Messages name the call and GitHub's answer, never the token.
+base moved), ``Unprocessable`` (another 422: a line outside the diff, an event GitHub
+refuses).  5xx answers and rate limits are retried within bounds first (``retry``).
+Messages name the call and GitHub's answer, never the token.
 """
 
 from __future__ import annotations
@@ -11,17 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC
 from typing import TYPE_CHECKING, Any, cast
 
 from wikigate.errors import WikigateError
 
-from .review import SUMMARY_MARKER, Comment, fingerprint_in
+from .review import REVIEW_MARKER, SUMMARY_MARKER, Comment, fingerprint_in
 
 if TYPE_CHECKING:
     from github.PullRequest import PullRequest
     from github.Repository import Repository
 
 WRITERS = ("admin", "write")  # the legacy `permission` field: admin, write, read, none
+# GitHub asks integrations to space their writes (secondary rate limits); reads are serial
+WRITE_SPACING = 0.25  # seconds between two writes
 
 
 class GitHubError(WikigateError):
@@ -40,22 +45,58 @@ class NotFastForward(GitHubError):
     """422 from the refs PATCH: the base branch moved; the head no longer descends from it."""
 
 
+class Unprocessable(GitHubError):
+    """422: GitHub understood the request and refused it (a comment's line is not part of
+    the diff; an event the token may not give)."""
+
+
+def _answer(data: Any) -> str:
+    """GitHub's message and its ``errors`` (strings, or objects with a message), in one line."""
+    if not isinstance(data, dict):
+        return ""
+    parts = [str(data.get("message") or "")]
+    for e in data.get("errors") or []:
+        parts.append(
+            str(e.get("message") or e.get("code") or "") if isinstance(e, dict) else str(e)
+        )
+    return "; ".join(p for p in parts if p)[:500]
+
+
 @contextmanager
 def _calling(what: str) -> Iterator[None]:
-    from github import GithubException
+    from github import GithubException, RateLimitExceededException
+
+    from .retry import WAIT_BOUND
 
     try:
         yield
     except GithubException as e:
-        message = e.data.get("message") if isinstance(e.data, dict) else None
-        text = f"GitHub refused to {what}: {e.status} {message or ''}".rstrip()
+        answer = _answer(e.data)
+        text = f"GitHub refused to {what}: {e.status} {answer}".rstrip()
+        headers = {k.lower(): v for k, v in (e.headers or {}).items()}
+        if isinstance(e, RateLimitExceededException) or e.status == 429 or "retry-after" in headers:
+            raise GitHubError(
+                f"GitHub's rate limit held: could not {what} within the {WAIT_BOUND:.0f} s "
+                f"the bot waits ({e.status} {answer}); run the job again later",
+                e.status,
+            ) from None
+        if e.status >= 500:
+            raise GitHubError(
+                f"GitHub failed to {what}: {e.status} {answer or 'server error'}, still "
+                "after retries; run the job again",
+                e.status,
+            ) from None
         if e.status in (403, 404):
             raise Forbidden(text, e.status) from None
-        if e.status == 422 and "fast forward" in (message or "").lower():
+        if e.status == 422 and "fast forward" in answer.lower():
             raise NotFastForward(text, e.status) from None
+        if e.status == 422:
+            raise Unprocessable(text, e.status) from None
         raise GitHubError(text, e.status) from None
-    except OSError as e:  # connection refused, DNS, TLS
-        raise GitHubError(f"could not reach GitHub to {what}: {type(e).__name__}") from None
+    except OSError as e:  # connection refused, DNS, TLS; retries exhausted
+        raise GitHubError(
+            f"could not reach GitHub to {what}: {type(e).__name__}, still after retries"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -65,6 +106,7 @@ class Posted:
     id: int
     fingerprint: str
     obj: Any  # PyGithub's PullRequestComment
+    replied: bool = False  # someone other than its author answered it
 
 
 @dataclass(frozen=True)
@@ -91,11 +133,19 @@ class PullRequestIO:
 
     @classmethod
     def connect(cls, api_url: str, token: str, repository: str, number: int) -> PullRequestIO:
-        from github import Auth, Github, GithubRetry
+        from github import Auth, Github
 
-        # bounded retries: 5xx and rate limits that say when to come back
-        retry = GithubRetry(total=3, secondary_rate_wait=20, max_rate_limit_wait=60)
-        client = Github(auth=Auth.Token(token), base_url=api_url, retry=retry, timeout=30)
+        from .retry import github_retry
+
+        client = Github(
+            auth=Auth.Token(token),
+            base_url=api_url,
+            retry=github_retry(),  # bounded: 5xx, and rate limits within one wait budget
+            timeout=30,
+            per_page=100,  # fewer pages of comments to list
+            seconds_between_requests=None,  # the bot's requests are serial already
+            seconds_between_writes=WRITE_SPACING,
+        )
         with _calling(f"read pull request #{number} of {repository}"):
             repo = client.get_repo(repository)
             return cls(repo, repo.get_pull(number))
@@ -104,22 +154,38 @@ class PullRequestIO:
 
     def bot_comments(self) -> list[Posted]:
         """The review comments carrying a wikigate fingerprint (not found by ``/user``:
-        an Actions token cannot call it)."""
-        out = []
+        an Actions token cannot call it), each told whether someone replied to it."""
+        found: list[tuple[int, str, Any]] = []
+        repliers: dict[int, set[str]] = {}
         with _calling("list review comments"):
             for c in self.pr.get_review_comments():
+                if c.in_reply_to_id is not None:
+                    repliers.setdefault(c.in_reply_to_id, set()).add(_login(c))
+                    continue
                 fp = fingerprint_in(c.body or "")
-                if fp is not None:
-                    out.append(Posted(c.id, fp, c))
-        return out
+                if fp is not None and _by_a_bot(c):  # a person's copy of a marker is theirs
+                    found.append((c.id, fp, c))
+        return [
+            Posted(cid, fp, c, bool(repliers.get(cid, set()) - {_login(c)})) for cid, fp, c in found
+        ]
 
     def post_review(self, head: str, body: str, event: str, comments: list[Comment]) -> None:
-        inline = [
-            {"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body} for c in comments
-        ]
+        """One batched review: ``event``, ``body`` and the inline ``comments``."""
+        inline = [_inline(c) for c in comments]
         with _calling("post the review"):
             commit = self.repo.get_commit(head)
             self.pr.create_review(commit=commit, body=body, event=event, comments=cast(Any, inline))
+
+    def post_line_comment(self, head: str, comment: Comment) -> None:
+        """One inline comment on its own (``Unprocessable`` when its line is not in the diff)."""
+        assert comment.line is not None
+        start: dict[str, Any] = (
+            {"start_line": comment.start_line, "start_side": "RIGHT"} if comment.start_line else {}
+        )
+        with _calling(f"comment on {comment.path} line {comment.line}"):
+            self.pr.create_review_comment(
+                comment.body, head, comment.path, line=comment.line, side="RIGHT", **start
+            )
 
     def post_file_comment(self, head: str, comment: Comment) -> None:
         with _calling(f"comment on {comment.path}"):
@@ -129,12 +195,48 @@ class PullRequestIO:
         with _calling("delete an outdated comment"):
             posted.obj.delete()
 
+    def edit_comment(self, posted: Posted, body: str) -> None:
+        with _calling("mark an outdated comment resolved"):
+            posted.obj.edit(body)
+
+    def last_review_state(self) -> str | None:
+        """The state of the bot's latest review (found by its marker), or None."""
+        state = None
+        with _calling("list reviews"):
+            for r in self.pr.get_reviews():
+                if REVIEW_MARKER in (r.body or ""):
+                    state = r.state
+        return state
+
+    # ------------------------------------------------------------ check runs and statuses
+
+    def create_check_run(self, name: str, head: str) -> Any:
+        """``POST /check-runs``, in progress; ``Forbidden`` without ``checks: write``."""
+        from datetime import datetime
+
+        with _calling(f"create the check run {name}"):
+            return self.repo.create_check_run(
+                name, head, status="in_progress", started_at=datetime.now(UTC)
+            )
+
+    def update_check_run(self, run: Any, **fields: Any) -> None:
+        """``PATCH /check-runs/{id}`` with ``fields`` (status, conclusion, output…)."""
+        with _calling(f"update the check run {run.name}"):
+            run.edit(**fields)
+
+    def create_status(self, head: str, state: str, description: str, context: str) -> None:
+        """``POST /statuses/{sha}``: the fallback of a token without ``checks: write``."""
+        with _calling(f"set the commit status {context}"):
+            self.repo.get_commit(head).create_status(
+                state, description=description, context=context
+            )
+
     # ------------------------------------------------------------ the conversation
 
     def upsert_summary(self, body: str) -> None:
         with _calling("write the summary comment"):
             for c in self.pr.get_issue_comments():
-                if SUMMARY_MARKER in (c.body or ""):
+                if SUMMARY_MARKER in (c.body or "") and _by_a_bot(c):
                     if c.body != body:
                         c.edit(body)
                     return
@@ -186,3 +288,22 @@ class PullRequestIO:
         """``PATCH /repos/{o}/{r}/git/refs/heads/{base}`` ``{sha, force: false}``."""
         with _calling(f"fast-forward {base} to {sha[:12]}"):
             self.repo.get_git_ref(f"heads/{base}").edit(sha, force=False)
+
+
+def _by_a_bot(c: Any) -> bool:
+    """Written by an app or bot account (``github-actions[bot]``, ``wikigate[bot]``): only
+    those comments are the bot's to edit or delete, whatever markers a person copies."""
+    user = c.user
+    return user is not None and (user.type == "Bot" or user.login.endswith("[bot]"))
+
+
+def _login(c: Any) -> str:
+    return c.user.login if c.user is not None else ""
+
+
+def _inline(c: Comment) -> dict[str, Any]:
+    """A review's inline comment: on ``line``; from ``start_line`` when it spans lines."""
+    out: dict[str, Any] = {"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body}
+    if c.start_line is not None:
+        out.update(start_line=c.start_line, start_side="RIGHT")
+    return out

@@ -12,6 +12,7 @@ from wikigate.models import MAX_LOOPS, STRICTNESSES
 OVERRIDE_LABEL = "wikigate:override"
 FAIL_LEVELS = ("revise", "reject", "none")
 JUDGES = ("anthropic", "offline")
+COMMIT_REVIEWS = ("COMMENT", "APPROVE")
 BOT_NAME = "wikigate[bot]"
 BOT_EMAIL = "wikigate[bot]@users.noreply.github.com"
 
@@ -19,6 +20,7 @@ BOT_EMAIL = "wikigate[bot]@users.noreply.github.com"
 ENV = {
     "strictness": "WIKIGATE_STRICTNESS",
     "judge": "WIKIGATE_JUDGE",
+    "commit-review": "WIKIGATE_COMMIT_REVIEW",
     "override-label": "WIKIGATE_OVERRIDE_LABEL",
     "merge": "WIKIGATE_MERGE",
     "close-on-reject": "WIKIGATE_CLOSE_ON_REJECT",
@@ -37,6 +39,7 @@ _Get = Callable[[str], str | None]
 class Inputs:
     strictness: str | None = None  # None: the base branch's wikigate.toml
     judge: str | None = None  # None: the base branch's [judge] provider
+    commit_review: str = "COMMENT"  # the review event of a commit (APPROVE falls back)
     override_label: str = OVERRIDE_LABEL
     merge: bool = True
     close_on_reject: bool = True
@@ -55,6 +58,7 @@ class Inputs:
         return cls(
             strictness=_choice(get, "strictness", STRICTNESSES, upper=True),
             judge=_choice(get, "judge", JUDGES),
+            commit_review=_choice(get, "commit-review", COMMIT_REVIEWS, upper=True) or "COMMENT",
             override_label=get("override-label") or OVERRIDE_LABEL,
             merge=_flag(get, "merge", True),
             close_on_reject=_flag(get, "close-on-reject", True),

@@ -1,36 +1,64 @@
 """Findings → what the pull request shows: fingerprinted comments placed on the diff, the
-review plan, the summary comment and the fallback annotations.  Pure: nothing is sent here.
+review plan, the summary comment and the fallback annotations.  Pure: nothing is sent here
+(``comments`` sends the plan); git objects are only read.
 
-A fingerprint is made from what a finding *is* (code, path, footnote label, else a hash of
-the message), never from its line, so a rebase that moves a claim does not repost it.
+A comment sits on its claim's lines (the sentence holding ``[^n]``) and names the footnote's
+definition line in its body.  A fingerprint is made from what a finding *is* (code, path,
+footnote label and the hash of the quote it cites, else a hash of the message), never from
+its line, so a rebase that moves a claim does not repost it.
+
+Everything taken from the pull request (claims, quotes, messages quoting them) is escaped
+before it reaches markdown: no mention, link, image or HTML comment of the author's can
+appear in the bot's voice, nor a fingerprint marker the bot would take for its own.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pygit2
 
 from wikigate.models import Finding
+from wikigate.verifier.citation import CitationSyntaxError, parse_definition, quote_hash
 from wikigate.verifier.report import VerificationReport
 
 MAX_INLINE = 30  # comments per review request (GitHub's and reviewdog's batch)
+MAX_LISTED = 100  # findings listed in a review body; the rest are counted
 SUMMARY_MARKER = "<!-- wikigate:summary -->"
-_FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->")
+REVIEW_MARKER = "<!-- wikigate:review -->"
+_FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->\s*\Z")
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")
 LEVEL = {"critical": "error", "major": "warning", "minor": "notice"}
 
 
-def fingerprint(f: Finding) -> str:
-    label = _LABEL.search(f.message)
-    what = f"label:{label.group(1)}" if label else "message:" + _digest(f.message)
+@dataclass(frozen=True)
+class Footnote:
+    """A footnote's definition as the pull request's head writes it."""
+
+    label: str
+    line: int
+    text: str  # the definition's line, as written
+    quote_hash: str  # of the quote it cites (of the raw text when it does not parse)
+
+
+def label_of(f: Finding) -> str | None:
+    found = _LABEL.search(f.message)
+    return found.group(1) if found else None
+
+
+def fingerprint(f: Finding, footnote: Footnote | None = None) -> str:
+    label = label_of(f)
+    if label is not None:
+        what = f"label:{label}\0quote:{footnote.quote_hash if footnote else ''}"
+    else:
+        what = "message:" + _digest(f.message)
     return _digest(f"{f.code}\0{f.path or ''}\0{what}")[:16]
 
 
 def fingerprint_in(body: str) -> str | None:
-    """The fingerprint a comment of the bot carries, or None (a person's comment)."""
+    """The fingerprint a comment of the bot carries (its last line), or None."""
     found = _FP.search(body)
     return found.group(1) if found else None
 
@@ -39,12 +67,52 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def footnotes(
+    repo: pygit2.Repository, tree: pygit2.Tree, findings: list[Finding]
+) -> dict[tuple[str, str], Footnote]:
+    """(path, label) → the definition of each footnote a finding names, read from ``tree``."""
+    wanted: dict[str, set[str]] = {}
+    for f in findings:
+        label = label_of(f)
+        if f.path is not None and label is not None:
+            wanted.setdefault(f.path, set()).add(label)
+    out: dict[tuple[str, str], Footnote] = {}
+    for path, labels in wanted.items():
+        try:
+            blob = repo[tree[path].id]
+        except KeyError:
+            continue
+        if not isinstance(blob, pygit2.Blob):
+            continue
+        for n, line in enumerate(blob.data.decode("utf-8", "replace").splitlines(), 1):
+            head = line.lstrip(" ")
+            if not head.startswith("[^") or "]:" not in head:
+                continue
+            label = head[2 : head.index("]:")]
+            if label in labels and (path, label) not in out:
+                out[(path, label)] = Footnote(label, n, line, _quote_digest(head))
+    return out
+
+
+def _quote_digest(definition: str) -> str:
+    tail = definition[definition.index("]:") + 2 :]
+    try:
+        return quote_hash(parse_definition(tail).quote)
+    except CitationSyntaxError:
+        return _digest(tail.strip())
+
+
 @dataclass(frozen=True)
 class Comment:
     fingerprint: str
     path: str
     line: int | None  # None: a file-level comment
     body: str
+    start_line: int | None = None  # the first line, when the comment spans lines
+
+    def to_file(self, why: str) -> Comment:
+        """This comment as a file-level one, saying which line it was meant for."""
+        return replace(self, line=None, start_line=None, body=f"{why}\n\n{self.body}")
 
 
 @dataclass
@@ -52,44 +120,45 @@ class ReviewPlan:
     inline: list[Comment] = field(default_factory=list)  # at most MAX_INLINE
     file_level: list[Comment] = field(default_factory=list)
     elsewhere: list[Finding] = field(default_factory=list)  # in the review body
+    over_batch: list[Finding] = field(default_factory=list)  # on the diff, past MAX_INLINE
     wanted: set[str] = field(default_factory=set)  # every fingerprint the report holds
 
     @property
     def empty(self) -> bool:
-        return not (self.inline or self.file_level or self.elsewhere)
+        return not (self.inline or self.file_level or self.elsewhere or self.over_batch)
 
 
-def comment_body(f: Finding, fp: str) -> str:
-    lines = [f"**wikigate** `{f.code}` ({f.severity}): {f.message}"]
-    if f.claim:
-        lines += ["", f"> {f.claim}"]
-    if f.hint:
-        lines += ["", f"hint: {f.hint}"]
-    return "\n".join([*lines, "", f"<!-- wikigate:fp={fp} -->"])
-
-
-def diff_lines(
-    repo: pygit2.Repository, base: pygit2.Tree, head: pygit2.Tree
-) -> dict[str, set[int]]:
-    """path → the head-side lines a review comment may sit on (the hunks, context included)."""
-    out: dict[str, set[int]] = {}
-    for patch in base.diff_to_tree(head, context_lines=3):
-        if patch is None or patch.delta.is_binary:
-            continue
-        lines = out.setdefault(patch.delta.new_file.path, set())
-        for hunk in patch.hunks:
-            lines.update(ln.new_lineno for ln in hunk.lines if ln.new_lineno > 0)
-    return out
+def place(f: Finding, lines: set[int]) -> tuple[int, int | None] | None:
+    """(line, start_line) of ``f``'s comment in a diff of ``lines``, else None.  The claim's
+    lines first (the sentence holding ``[^n]``), else the finding's own line."""
+    if f.claim_line is not None and f.claim_line in lines:
+        start = f.claim_start_line
+        if (
+            start is not None
+            and start < f.claim_line
+            and lines.issuperset(range(start, f.claim_line))
+        ):
+            return f.claim_line, start
+        return f.claim_line, None
+    if f.line is not None and f.line in lines:
+        return f.line, None
+    return None
 
 
 def plan_review(
-    report: VerificationReport, diff: dict[str, set[int]], posted: set[str]
+    report: VerificationReport,
+    diff: dict[str, set[int]],
+    posted: set[str],
+    notes: dict[tuple[str, str], Footnote] | None = None,
 ) -> ReviewPlan:
-    """Place each finding not already ``posted``: on its line when the diff holds it, as a
-    file-level comment on a changed file, else in the review body; 30 inline at most."""
+    """Place each finding not already ``posted``: on its claim's lines when the diff holds
+    them, as a file-level comment on a changed file, else in the review body; 30 inline
+    at most, the rest summarised in the body."""
+    notes = notes or {}
     plan = ReviewPlan()
     for f in report.findings:
-        fp = fingerprint(f)
+        note = notes.get((f.path or "", label_of(f) or ""))
+        fp = fingerprint(f, note)
         if fp in plan.wanted:
             continue
         plan.wanted.add(fp)
@@ -97,20 +166,71 @@ def plan_review(
             continue
         if f.path is None or f.path not in diff:
             plan.elsewhere.append(f)
-        elif f.line is not None and f.line in diff[f.path] and len(plan.inline) < MAX_INLINE:
-            plan.inline.append(Comment(fp, f.path, f.line, comment_body(f, fp)))
-        elif f.line is not None and f.line in diff[f.path]:
-            plan.elsewhere.append(f)  # over the batch: summarised in the body
+            continue
+        at = place(f, diff[f.path])
+        if at is None:
+            plan.file_level.append(Comment(fp, f.path, None, comment_body(f, fp, note)))
+        elif len(plan.inline) < MAX_INLINE:
+            line, start = at
+            plan.inline.append(Comment(fp, f.path, line, comment_body(f, fp, note), start))
         else:
-            plan.file_level.append(Comment(fp, f.path, None, comment_body(f, fp)))
+            plan.over_batch.append(f)  # summarised in the body; a later run posts it
     return plan
 
 
+def comment_body(f: Finding, fp: str, note: Footnote | None = None) -> str:
+    """The claim, the footnote it cites (source and quote), what failed, how to fix."""
+    lines = [f"**wikigate** {_code(f.code)} ({f.severity})"]
+    if f.claim:
+        lines += ["", "> " + inert(f.claim)]
+    if note is not None:
+        lines += ["", f"The footnote, line {note.line}:", "", _fenced(note.text)]
+    lines += ["", f"**What failed:** {inert(f.message)}"]
+    if f.hint:
+        lines += ["", f"**How to fix:** {inert(f.hint)}"]
+    if f.suggested_tail:
+        label = note.label if note else (label_of(f) or "n")
+        lines += [
+            "",
+            "The footnote with its correct anchor (as `wikigate anchor` prints it):",
+            "",
+            _fenced(f"[^{label}]: {f.suggested_tail}"),
+        ]
+    return "\n".join([*lines, "", f"<!-- wikigate:fp={fp} -->"])
+
+
+def resolved_body(body: str, tip: str) -> str:
+    """A comment whose finding is gone, kept because someone replied: marked resolved,
+    its fingerprint dropped (so it is neither taken for live nor edited again)."""
+    old = _FP.sub("", body).rstrip()
+    quoted = "\n".join("> " + line if line else ">" for line in old.splitlines())
+    return (
+        f"**Resolved** at `{tip[:12]}`: wikigate no longer finds this.\n\n"
+        f"<details><summary>the finding</summary>\n\n{quoted}\n\n</details>\n"
+        "<!-- wikigate:resolved -->"
+    )
+
+
 def review_body(report: VerificationReport, plan: ReviewPlan) -> str:
-    lines = [f"wikigate: **{report.verdict}** ({_counts(report)})"]
-    if plan.elsewhere:
-        lines += ["", "Findings not on a line of this diff:", ""]
-        lines += [f"- {_where(f)}: `{f.code}` ({f.severity}): {f.message}" for f in plan.elsewhere]
+    lines = [REVIEW_MARKER, f"wikigate: **{report.verdict}** ({_counts(report)})"]
+    if plan.inline:
+        lines += ["", f"{len(plan.inline)} comments on the lines below."]
+    for title, found in (
+        ("Findings not on a line of this diff:", plan.elsewhere),
+        (
+            f"More findings on the diff (over the {MAX_INLINE} comments one review holds; "
+            "the next verification posts them):",
+            plan.over_batch,
+        ),
+    ):
+        if found:
+            lines += ["", title, ""]
+            lines += [
+                f"- {_where(f)}: {_code(f.code)} ({f.severity}): {inert(f.message)}"
+                for f in found[:MAX_LISTED]
+            ]
+            if len(found) > MAX_LISTED:
+                lines.append(f"- … and {len(found) - MAX_LISTED} more (see the check run)")
     return "\n".join(lines)
 
 
@@ -145,18 +265,56 @@ def workflow_commands(report: VerificationReport) -> list[str]:
     return out
 
 
+def diff_lines(
+    repo: pygit2.Repository, base: pygit2.Tree, head: pygit2.Tree
+) -> dict[str, set[int]]:
+    """path → the head-side lines a review comment may sit on (the hunks, context included)."""
+    out: dict[str, set[int]] = {}
+    for patch in base.diff_to_tree(head, context_lines=3):
+        if patch is None or patch.delta.is_binary:
+            continue
+        lines = out.setdefault(patch.delta.new_file.path, set())
+        for hunk in patch.hunks:
+            lines.update(ln.new_lineno for ln in hunk.lines if ln.new_lineno > 0)
+    return out
+
+
+# ---------------------------------------------------------------- markdown, made safe
+
+_ACTIVE = re.compile(r"([\\`*_\[\]<>|~!#])")
+
+
+def inert(untrusted: str) -> str:
+    """Untrusted text as inert markdown on one line: markup escaped, mentions broken."""
+    flat = " ".join(untrusted.split())
+    return _ACTIVE.sub(r"\\\1", flat).replace("@", "&#64;")
+
+
+def _code(untrusted: str) -> str:
+    """A code span that holds ``untrusted`` whole, whatever backticks it contains."""
+    flat = " ".join(untrusted.split())
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", flat)), default=0) + 1)
+    return f"{ticks} {flat} {ticks}"
+
+
+def _fenced(untrusted: str) -> str:
+    """A fenced block that holds ``untrusted`` whole (its fence longer than any run inside)."""
+    fence = "`" * max(3, max((len(r) for r in re.findall(r"`+", untrusted)), default=0) + 1)
+    return f"{fence}text\n{untrusted}\n{fence}"
+
+
 def _counts(report: VerificationReport) -> str:
     c = report.counts()
     return f"{c['critical']} critical, {c['major']} major, {c['minor']} minor"
 
 
 def _where(f: Finding) -> str:
-    return (f.path or "(run)") + (f":{f.line}" if f.line else "")
+    return _code((f.path or "(run)") + (f":{f.line}" if f.line else ""))
 
 
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")

@@ -163,3 +163,22 @@ def test_api_and_cli_share_state(repo):
     run = ws.start_run("lint", "cli:lint")
     ws.close()
     assert run.run_id in wikigate(repo, "runs", "list", "--status", "pending").stdout
+
+
+def test_the_cli_starts_without_the_engine_s_heavy_imports():
+    """`wikigate --version` and every command's start-up load click and the CLI only:
+    pydantic, pygit2, anthropic and PyGithub come when a command needs them (issue 13)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from wikigate.cli import main\n"
+        "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+        "heavy = {m.split('.')[0] for m in sys.modules} & "
+        "{'pydantic', 'pygit2', 'anthropic', 'github', 'markdown_it', 'yaml', 'sqlite_utils'}\n"
+        "print(sorted(heavy))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip().endswith("[]"), out

@@ -42,6 +42,10 @@ def fresh_clone_runs(world: World) -> list[dict]:
         ws.close()
 
 
+def _claim_line(page: str) -> int:
+    return next(i for i, line in enumerate(page.split("\n"), 1) if line.endswith("[^1]"))
+
+
 def _definition_line(page: str) -> int:
     return next(i for i, line in enumerate(page.split("\n"), 1) if line.startswith("[^1]:"))
 
@@ -54,10 +58,18 @@ def test_a_fabricated_quote_gets_a_comment_on_its_line_and_the_pr_is_closed(worl
     assert result.code == 1, result.out
     [comment] = world.comments()
     assert comment["path"] == "wiki/barn.md"
-    assert comment["line"] == _definition_line(page)
+    assert comment["line"] == _claim_line(page)  # on the claim, naming the footnote's line
+    assert f"The footnote, line {_definition_line(page)}:" in comment["body"]
+    assert "A barn owl can hear a cat under ice." in comment["body"]
     assert "citation.quote_not_found" in comment["body"]
     assert "<!-- wikigate:fp=" in comment["body"]
     assert [r["state"] for r in world.gh.reviews] == ["COMMENTED"]
+    [check] = world.gh.check_runs.values()  # the check run on the head: failure, annotated
+    assert (check["name"], check["head_sha"]) == ("wikigate", world.gh.sha("refs/pull/1/head"))
+    assert (check["status"], check["conclusion"]) == ("completed", "failure")
+    [annotation] = check["annotations"]
+    assert annotation["annotation_level"] == "failure"
+    assert (annotation["path"], annotation["start_line"]) == ("wiki/barn.md", _claim_line(page))
     assert world.gh.pulls[1].state == "closed"
     assert world.branch("feature") is None  # delete-branch (default true): same-repo branch gone
     assert world.main_sha() == main_before

@@ -42,6 +42,8 @@ class ClaimInput:
     window: str  # source text around the quote (it included)
     window_start: int
     hints: tuple[str, ...] = ()  # the heuristic's conflicts, described
+    claim_line: int | None = None  # the line holding the reference (review comments go there)
+    claim_start_line: int | None = None  # where the claim's sentence starts
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,11 @@ MARK = "\x00"  # stands in for a footnote reference inside claim text
 
 class Ref(NamedTuple):
     label: str
-    line: int
+    line: int  # the first line of the block (paragraph, list item, cell) holding the claim
     claim: str  # the claim's text, references removed
     disputed: bool  # inside a ``::: disputed`` block
+    at_line: int  # the line holding this reference ``[^label]``
+    start_line: int  # the line where the claim's sentence starts (<= at_line)
 
 
 class Definition(NamedTuple):
@@ -373,7 +375,7 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
         if child.type == "code_inline":
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
+            parts.append("\n")  # a space in the claim; counted for the claim's lines
         elif child.type == "footnote_ref":
             if "label" not in child.meta:  # an inline footnote ^[...]: not a citation
                 continue
@@ -393,21 +395,28 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
     if not labels:
         return
     text = "".join(parts)
-    for sentence in _sentences(text):
-        for idx in _marks(sentence):
-            claim = _strip_marks(sentence).strip()
-            page.refs.append(Ref(labels[idx], line, claim, disputed))
+    for start, end in _sentence_spans(text):
+        sentence = text[start:end]
+        claim = _strip_marks(sentence).replace("\n", " ").strip()
+        lead = len(sentence) - len(sentence.lstrip())
+        first = line + text.count("\n", 0, start + lead)
+        for idx, at in _marks(sentence):
+            here = line + text.count("\n", 0, start + at)
+            page.refs.append(Ref(labels[idx], line, claim, disputed, here, first))
 
 
 def _external(href: str) -> bool:
     return "://" in href or href.startswith(("mailto:", "tel:", "data:"))
 
 
-def _marks(text: str) -> list[int]:
+def _marks(text: str) -> list[tuple[int, int]]:
+    """(reference index, its offset in ``text``) of each reference mark."""
     out = []
     pieces = text.split(MARK)
+    at = len(pieces[0])
     for j in range(1, len(pieces), 2):
-        out.append(int(pieces[j]))
+        out.append((int(pieces[j]), at))
+        at += len(pieces[j]) + 2 + (len(pieces[j + 1]) if j + 1 < len(pieces) else 0)
     return out
 
 
@@ -421,12 +430,12 @@ def _strip_marks(text: str) -> str:
 _SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?=\s|\Z)")
 
 
-def _sentences(text: str) -> list[str]:
-    """Split plain text into sentences, keeping each stop's references with it."""
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Split plain text into sentences (start, end), keeping each stop's references with it."""
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        out.append(text[start : m.end()])
+        out.append((start, m.end()))
         start = m.end()
     if start < len(text):
-        out.append(text[start:])
-    return [s for s in out if s.strip()]
+        out.append((start, len(text)))
+    return [(a, b) for a, b in out if text[a:b].strip()]

@@ -6,20 +6,37 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-RunType = Literal["ingest", "cascade", "synthesis", "lint", "archive"]
-RUN_TYPES: tuple[str, ...] = get_args(RunType)
-Status = Literal["pending", "verifying", "committed", "rejected", "abandoned"]
-STATUSES: tuple[str, ...] = get_args(Status)
-Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
-STRICTNESSES: tuple[str, ...] = get_args(Strictness)
-TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
-Verdict = Literal["commit", "reject", "revise"]
-OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
-OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
-Severity = Literal["critical", "major", "minor"]
-SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
+from .kinds import (
+    MAX_LOOPS,
+    OVERRIDE_SOURCES,
+    RUN_TYPES,
+    SEVERITY_RANK,
+    STATUSES,
+    STRICTNESSES,
+    TERMINAL,
+    OverrideSource,
+    RunType,
+    Severity,
+    Status,
+    Strictness,
+    Verdict,
+)
 
-MAX_LOOPS = 3
+__all__ = [
+    "MAX_LOOPS",
+    "OVERRIDE_SOURCES",
+    "RUN_TYPES",
+    "SEVERITY_RANK",
+    "STATUSES",
+    "STRICTNESSES",
+    "TERMINAL",
+    "OverrideSource",
+    "RunType",
+    "Severity",
+    "Status",
+    "Strictness",
+    "Verdict",
+]
 
 
 MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
@@ -94,7 +111,22 @@ class Finding(BaseModel):
     line: int | None = None
     message: str
     hint: str | None = None
-    claim: str | None = None
+    claim: str | None = Field(default=None, description="the text of the claim it concerns")
+    claim_line: int | None = Field(
+        default=None,
+        description="the line of the claim it concerns: the line holding the footnote "
+        "reference [^n] (``line`` names the footnote's definition, for citation findings)",
+    )
+    claim_start_line: int | None = Field(
+        default=None,
+        description="the line where that claim's sentence starts (<= claim_line; "
+        "less when the sentence spans lines)",
+    )
+    suggested_tail: str | None = Field(
+        default=None,
+        description="for anchor findings: the footnote's text after '[^n]: ' with the "
+        "correct anchor, as `wikigate anchor` prints it",
+    )
 
 
 class VerifierVerdict(BaseModel):

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .models import MAX_LOOPS, Finding
+from .kinds import MAX_LOOPS
 
 if TYPE_CHECKING:
     from .finalize import FinalizeResult
+    from .models import Finding
 
 
 def finding_line(f: Finding, *, severity: bool = True, hint: bool = True, indent: str = "") -> str:

@@ -48,6 +48,16 @@ class Refusal:
     pattern: str  # a regex searched in the request path
     status: int
     message: str
+    times: int | None = None  # refuse this many matching requests, then serve; None: always
+    headers: dict[str, str] = field(default_factory=dict)  # e.g. {"Retry-After": "1"}
+    errors: list[Any] | None = None  # GitHub's "errors" list in the answer
+
+
+DIFF_LINE_ERROR = "pull_request_review_thread.line must be part of the diff"
+APPROVE_ERROR = "GitHub Actions is not permitted to approve pull requests."
+MAX_ANNOTATIONS = 50  # per check-run request
+MAX_SUMMARY = 65535  # characters of a check run's output.summary
+MAX_DESCRIPTION = 140  # characters of a commit status's description
 
 
 class GitHubEmulator:
@@ -61,8 +71,15 @@ class GitHubEmulator:
         self.requests: list[tuple[str, str, Any]] = []
         self.refusals: list[Refusal] = []
         self.before_ref_patch: Callable[[], None] | None = None
+        # review, check-run and status emulation
+        self.users: dict[str, str] = {token: BOT}  # token → login; other tokens: other people
+        self.refuse_lines: set[tuple[str, int]] = set()  # lines GitHub will not comment on
+        self.refuse_approve = True  # an Actions token may not APPROVE (GitHub's default)
+        self.check_runs: dict[int, dict[str, Any]] = {}
+        self.statuses: list[dict[str, Any]] = []
         self._ids = 100
         self._lock = threading.Lock()
+        self._lock_route = threading.Lock()  # one request's handler at a time
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
@@ -77,8 +94,41 @@ class GitHubEmulator:
             self.server.server_close()
             thread.join()
 
-    def refuse(self, method: str, pattern: str, status: int, message: str) -> None:
-        self.refusals.append(Refusal(method, pattern, status, message))
+    def refuse(
+        self,
+        method: str,
+        pattern: str,
+        status: int,
+        message: str,
+        *,
+        times: int | None = None,
+        headers: dict[str, str] | None = None,
+        errors: list[Any] | None = None,
+    ) -> None:
+        """Answer requests matching ``method`` and ``pattern`` with ``status`` (the next
+        ``times`` of them, or all), with ``headers`` such as ``Retry-After``."""
+        self.refusals.append(
+            Refusal(method, pattern, status, message, times, headers or {}, errors)
+        )
+
+    def _refusal(self, method: str, path: str) -> Refusal | None:
+        with self._lock:
+            for r in self.refusals:
+                if r.method == method and re.search(r.pattern, path):
+                    if r.times is not None:
+                        r.times -= 1
+                        if r.times <= 0:
+                            self.refusals.remove(r)
+                    return r
+        return None
+
+    def count(self, method: str | None = None, pattern: str = "") -> int:
+        """How many requests the emulator received (of ``method``, path matching ``pattern``)."""
+        return sum(
+            1
+            for m, path, _ in self.requests
+            if (method is None or m == method) and re.search(pattern, path)
+        )
 
     # ------------------------------------------------------------ git facts
 
@@ -116,6 +166,46 @@ class GitHubEmulator:
             if pull.base_ref == base and pull.state == "open" and self.merged(pull):
                 pull.merged_flag, pull.state = True, "closed"
 
+    def diff_lines(self, pull: Pull) -> dict[str, list[tuple[int, int]]]:
+        """path → the head-side line ranges of the pull request's diff hunks (merge base to
+        head, 3 lines of context: the lines GitHub lets a review comment sit on)."""
+        head = self.sha(f"refs/pull/{pull.number}/head")
+        base = self.sha(f"refs/heads/{pull.base_ref}")
+        if head is None or base is None:
+            return {}
+        merge_base = _git(self.bare, "merge-base", base, head, check=False).stdout.strip()
+        diff = _git(self.bare, "diff", "-U3", "--no-renames", merge_base or base, head).stdout
+        out: dict[str, list[tuple[int, int]]] = {}
+        path = None
+        for line in diff.splitlines():
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+                if path is not None:
+                    out.setdefault(path, [])
+            elif line.startswith("@@") and path is not None:
+                m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+                assert m is not None
+                start, count = int(m.group(1)), int(m.group(2) or "1")
+                if count:
+                    out[path].append((start, start + count - 1))
+        return out
+
+    def commentable(self, pull: Pull, c: dict[str, Any]) -> bool:
+        """Whether GitHub accepts review comment ``c`` on ``pull``: its path changed, and
+        for a line comment, ``start_line``..``line`` inside one hunk of the diff."""
+        hunks = self.diff_lines(pull).get(c.get("path", ""))
+        if hunks is None:
+            return False
+        if c.get("subject_type") == "file":
+            return True
+        line = c.get("line")
+        start = c.get("start_line") or line
+        if not isinstance(line, int) or not isinstance(start, int) or start > line:
+            return False
+        if any((c["path"], n) in self.refuse_lines for n in range(start, line + 1)):
+            return False
+        return any(a <= start and line <= b for a, b in hunks)
+
     # ------------------------------------------------------------ JSON shapes
 
     def api(self, path: str) -> str:
@@ -125,7 +215,7 @@ class GitHubEmulator:
         return {
             "login": login,
             "id": abs(hash(login)) % 10_000,
-            "type": "User",
+            "type": "Bot" if login.endswith("[bot]") else "User",
             "url": f"{self.url}/users/{login}",
         }
 
@@ -183,7 +273,9 @@ class GitHubEmulator:
             self._ids += 1
             return self._ids
 
-    def _review_comment(self, number: int, commit: str, data: dict[str, Any]) -> dict[str, Any]:
+    def _review_comment(
+        self, number: int, commit: str, data: dict[str, Any], user: str = BOT
+    ) -> dict[str, Any]:
         cid = self._next_id()
         comment = {
             "id": cid,
@@ -193,9 +285,12 @@ class GitHubEmulator:
             "path": data["path"],
             "line": data.get("line"),
             "side": data.get("side"),
+            "start_line": data.get("start_line"),
+            "start_side": data.get("start_side"),
             "subject_type": data.get("subject_type", "line"),
+            "in_reply_to_id": data.get("in_reply_to"),
             "commit_id": commit,
-            "user": self._user(BOT),
+            "user": self._user(user),
             "number": number,
         }
         self.review_comments[cid] = comment
@@ -203,16 +298,180 @@ class GitHubEmulator:
 
     # ------------------------------------------------------------ routing
 
-    def route(self, method: str, path: str, body: Any) -> tuple[int, Any]:
+    def route(self, method: str, path: str, body: Any, user: str = BOT) -> tuple[int, Any]:
         prefix = f"/repos/{self.full_name}"
         if not path.startswith(prefix):
             return 404, {"message": "Not Found"}
         rest = path[len(prefix) :]
-        for pattern, verb, handler in self._routes():
+        self._caller = user  # who asks (one request at a time per test; read by handlers)
+        for pattern, verb, handler in self._routes() + self._review_routes():
             m = re.fullmatch(pattern, rest)
             if m and verb == method:
                 return handler(body, *m.groups())
         return 404, {"message": f"Not Found: {method} {rest}"}
+
+    _caller = BOT
+
+    def _review_routes(self) -> list[tuple[str, str, Callable[..., tuple[int, Any]]]]:
+        """Routes of reviews, review comments' replies and edits, check runs and statuses."""
+        return [
+            (
+                r"/pulls/(\d+)/reviews",
+                "GET",
+                lambda b, n: (200, [r for r in self.reviews if r["number"] == int(n)]),
+            ),
+            (r"/pulls/comments/(\d+)", "PATCH", self._edit_review_comment),
+            (r"/pulls/comments/(\d+)", "GET", self._get_review_comment),
+            (r"/check-runs", "POST", self._create_check_run),
+            (r"/check-runs/(\d+)", "PATCH", self._update_check_run),
+            (r"/check-runs/(\d+)", "GET", lambda b, i: (200, self.check_runs[int(i)])),
+            (
+                r"/commits/([0-9a-f]{40})/check-runs",
+                "GET",
+                lambda b, sha: (
+                    200,
+                    {
+                        "total_count": sum(
+                            1 for r in self.check_runs.values() if r["head_sha"] == sha
+                        ),
+                        "check_runs": [r for r in self.check_runs.values() if r["head_sha"] == sha],
+                    },
+                ),
+            ),
+            (r"/statuses/([0-9a-f]{40})", "POST", self._create_status),
+        ]
+
+    def check_run(self, name: str = "wikigate") -> dict[str, Any]:
+        """The one check run called ``name`` (a test's assertion helper)."""
+        [run] = [r for r in self.check_runs.values() if r["name"] == name]
+        return run
+
+    def _invalid(self, message: str) -> tuple[int, Any]:
+        return 422, {
+            "message": "Validation Failed",
+            "errors": [{"code": "custom", "message": message}],
+            "documentation_url": "https://docs.github.com/rest",
+        }
+
+    def _create_review_comment(self, body: dict[str, Any], n: str) -> tuple[int, Any]:
+        pull = self.pulls[int(n)]
+        if body.get("in_reply_to") is not None:
+            parent = self.review_comments.get(int(body["in_reply_to"]))
+            if parent is None:
+                return 404, {"message": "Not Found"}
+            reply = {**body, "path": parent["path"], "line": parent["line"]}
+            return 201, self._review_comment(int(n), parent["commit_id"], reply, self._caller)
+        if not self.commentable(pull, body):
+            return 422, {
+                "message": "Validation Failed",
+                "errors": [
+                    {
+                        "resource": "PullRequestReviewComment",
+                        "code": "custom",
+                        "field": "pull_request_review_thread.line",
+                        "message": DIFF_LINE_ERROR,
+                    }
+                ],
+            }
+        return 201, self._review_comment(int(n), body["commit_id"], body, self._caller)
+
+    def _edit_review_comment(self, body: dict[str, Any], cid: str) -> tuple[int, Any]:
+        comment = self.review_comments.get(int(cid))
+        if comment is None:
+            return 404, {"message": "Not Found"}
+        comment["body"] = body["body"]
+        return 200, comment
+
+    def _get_review_comment(self, body: Any, cid: str) -> tuple[int, Any]:
+        comment = self.review_comments.get(int(cid))
+        return (200, comment) if comment is not None else (404, {"message": "Not Found"})
+
+    def _check_output(self, output: dict[str, Any] | None) -> str | None:
+        """Why GitHub would refuse a check run's ``output``, or None."""
+        if output is None:
+            return None
+        if not output.get("title") or "summary" not in output:
+            return "output needs a title and a summary"
+        if len(output["summary"]) > MAX_SUMMARY:
+            return f"output.summary is too long (maximum is {MAX_SUMMARY} characters)"
+        annotations = output.get("annotations", [])
+        if len(annotations) > MAX_ANNOTATIONS:
+            return f"only {MAX_ANNOTATIONS} annotations are allowed per request"
+        for a in annotations:
+            if a.get("annotation_level") not in ("notice", "warning", "failure"):
+                return f"annotation_level {a.get('annotation_level')!r} is not allowed"
+            if not a.get("path") or not isinstance(a.get("start_line"), int):
+                return "an annotation needs a path, start_line and end_line"
+        return None
+
+    def _create_check_run(self, body: dict[str, Any]) -> tuple[int, Any]:
+        if not body.get("name") or self.sha(body.get("head_sha", "")) is None:
+            return self._invalid("name and an existing head_sha are required")
+        why = self._check_output(body.get("output"))
+        if why:
+            return self._invalid(why)
+        rid = self._next_id()
+        run = {
+            "id": rid,
+            "url": self.api(f"/check-runs/{rid}"),
+            "name": body["name"],
+            "head_sha": body["head_sha"],
+            "status": body.get("status", "queued"),
+            "conclusion": body.get("conclusion"),
+            "started_at": body.get("started_at"),
+            "completed_at": body.get("completed_at"),
+            "output": {"title": None, "summary": None, "annotations_count": 0},
+            "annotations": [],  # every annotation sent, in order (not in GitHub's shape)
+            "updates": 0,
+        }
+        self.check_runs[rid] = run
+        return 201, self._apply_check(run, body)
+
+    def _update_check_run(self, body: dict[str, Any], rid: str) -> tuple[int, Any]:
+        run = self.check_runs.get(int(rid))
+        if run is None:
+            return 404, {"message": "Not Found"}
+        why = self._check_output(body.get("output"))
+        if body.get("status") == "completed" and not body.get("conclusion"):
+            why = "a completed check run needs a conclusion"
+        if why:
+            return self._invalid(why)
+        run["updates"] += 1
+        return 200, self._apply_check(run, body)
+
+    def _apply_check(self, run: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        for key in ("status", "conclusion", "started_at", "completed_at"):
+            if key in body:
+                run[key] = body[key]
+        if "conclusion" in body:
+            run["status"] = "completed"
+        output = body.get("output")
+        if output is not None:
+            run["annotations"] += output.get("annotations", [])
+            run["output"] = {
+                "title": output["title"],
+                "summary": output["summary"],
+                "text": output.get("text"),
+                "annotations_count": len(run["annotations"]),
+            }
+        return run
+
+    def _create_status(self, body: dict[str, Any], sha: str) -> tuple[int, Any]:
+        if body.get("state") not in ("error", "failure", "pending", "success"):
+            return self._invalid(f"state {body.get('state')!r} is not allowed")
+        if len(body.get("description") or "") > MAX_DESCRIPTION:
+            return self._invalid(f"description is too long (maximum is {MAX_DESCRIPTION})")
+        status = {
+            "id": self._next_id(),
+            "url": self.api(f"/statuses/{sha}"),
+            "sha": sha,
+            "state": body["state"],
+            "description": body.get("description"),
+            "context": body.get("context", "default"),
+            "target_url": body.get("target_url"),
+        }
+        self.statuses.append(status)
+        return 201, status
 
     def _routes(self) -> list[tuple[str, str, Callable[..., tuple[int, Any]]]]:
         return [
@@ -236,11 +495,7 @@ class GitHubEmulator:
                     [c for c in self.review_comments.values() if c["number"] == int(n)],
                 ),
             ),
-            (
-                r"/pulls/(\d+)/comments",
-                "POST",
-                lambda b, n: (201, self._review_comment(int(n), b["commit_id"], b)),
-            ),
+            (r"/pulls/(\d+)/comments", "POST", self._create_review_comment),
             (r"/pulls/comments/(\d+)", "DELETE", self._delete_review_comment),
             (
                 r"/issues/(\d+)/comments",
@@ -278,6 +533,22 @@ class GitHubEmulator:
     def _create_review(self, body: dict[str, Any], n: str) -> tuple[int, Any]:
         if body.get("event") not in ("COMMENT", "REQUEST_CHANGES", "APPROVE"):
             return 422, {"message": "Unprocessable Entity: event"}
+        if body["event"] == "APPROVE" and self.refuse_approve:
+            return 422, {"message": "Unprocessable Entity", "errors": [APPROVE_ERROR]}
+        if body["event"] != "APPROVE" and not body.get("body") and not body.get("comments"):
+            return 422, {
+                "message": "Unprocessable Entity",
+                "errors": ["Review body is required for this event"],
+            }
+        pull = self.pulls[int(n)]
+        if not all(self.commentable(pull, c) for c in body.get("comments", [])):
+            return 422, {
+                "message": "Unprocessable Entity",
+                "errors": [
+                    "Pull request review thread line must be part of the diff and "
+                    "Pull request review thread diff hunk can't be blank"
+                ],
+            }
         rid = self._next_id()
         review = {
             "id": rid,
@@ -376,12 +647,17 @@ class GitHubEmulator:
                 body = json.loads(raw) if raw else None
                 emu.requests.append((self.command, url.path, body))
                 auth = self.headers.get("Authorization", "")
-                if auth not in (f"token {emu.token}", f"Bearer {emu.token}"):
+                token = auth.split(" ", 1)[1] if " " in auth else ""
+                if token not in emu.users:
                     return self._send(401, {"message": "Bad credentials"})
-                for r in emu.refusals:
-                    if r.method == self.command and re.search(r.pattern, url.path):
-                        return self._send(r.status, {"message": r.message})
-                status, data = emu.route(self.command, url.path, body)
+                refusal = emu._refusal(self.command, url.path)
+                if refusal is not None:
+                    answer: dict[str, Any] = {"message": refusal.message}
+                    if refusal.errors is not None:
+                        answer["errors"] = refusal.errors
+                    return self._send(refusal.status, answer, refusal.headers)
+                with emu._lock_route:
+                    status, data = emu.route(self.command, url.path, body, emu.users[token])
                 headers = {}
                 if isinstance(data, list):  # pagination, as GitHub does it
                     query = parse_qs(url.query)

@@ -100,41 +100,10 @@ class World:
         label: str | None = None,
         event_name: str = "pull_request_target",
     ) -> Result:
-        pull = self.gh.pulls[number]
-        payload = {
-            "action": action,
-            "number": number,
-            "pull_request": self.gh._pull(pull),
-            "sender": {"login": sender},
-            **({"label": {"name": label}} if label else {}),
-        }
-        event = self.tmp / "event.json"
-        event.write_text(json.dumps(payload))
-        summary, output = self.tmp / "summary.md", self.tmp / "output.txt"
-        env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
-        env.update(
-            GITHUB_EVENT_NAME=event_name,
-            GITHUB_EVENT_PATH=str(event),
-            GITHUB_REPOSITORY=REPO,
-            GITHUB_TOKEN=TOKEN,
-            GITHUB_API_URL=self.gh.url,
-            GITHUB_STEP_SUMMARY=str(summary),
-            GITHUB_OUTPUT=str(output),
-            RUNNER_TEMP=str(self.tmp),
-        )
-        proc = subprocess.run(
-            [sys.executable, "-m", "wikigate", "github"],
-            cwd=self.checkout,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        files = "".join(p.read_text() for p in (summary, output) if p.exists())
-        notes = git(self.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
-        everything = proc.stdout + proc.stderr + files + notes
-        assert TOKEN not in everything  # the token never appears in any output
-        return Result(proc.returncode, proc.stdout + proc.stderr)
+        payload = self.pr_event(number, action, sender={"login": sender})
+        if label:
+            payload["label"] = {"name": label}
+        return self.step(event_name, payload)
 
     def step(
         self,

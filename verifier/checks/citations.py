@@ -9,8 +9,8 @@ from typing import NamedTuple
 from wikigate.codes import finding
 from wikigate.models import Finding
 
-from ..citation import Citation, NearMiss, quote_hash
-from ..markdown import ParsedPage
+from ..citation import Citation, NearMiss, format_tail, quote_hash
+from ..markdown import ParsedPage, Ref
 from ..wiki import Located
 from .context import Context
 
@@ -99,6 +99,7 @@ class _Pending:
     source: str
     blob: str  # the source's blob id
     key: str  # the anchor cache's key
+    ref: Ref | None  # the first claim citing it
 
 
 class VerifiedQuote(NamedTuple):
@@ -135,18 +136,35 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
     return findings, verified
 
 
+def on_claim(f: Finding, ref: Ref | None) -> Finding:
+    """A footnote definition's finding, told the claim that cites it (the first one): its
+    text and lines, where a review comment belongs.  ``line`` stays the definition's."""
+    if ref is None:
+        return f
+    return f.model_copy(
+        update={
+            "claim": f.claim or ref.claim or None,
+            "claim_line": ref.at_line,
+            "claim_start_line": ref.start_line,
+        }
+    )
+
+
 def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list[Finding]:
     out: list[Finding] = []
     path = page.path
     defs = parsed_definitions(page)
-    used = {r.label for r in page.refs}
+    used: dict[str, Ref] = {}
+    for r in page.refs:
+        used.setdefault(r.label, r)
     ctx.metrics.claims += len(page.refs)
     if len(defs) < len(page.definitions):
         out += duplicates(page)
     out += undefined(page)
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):
-            out.append(finding("citation.syntax", path, line, f"[^{label}]: {parsed}"))
+            syntax = finding("citation.syntax", path, line, f"[^{label}]: {parsed}")
+            out.append(on_claim(syntax, used.get(label)))
             continue
         ctx.metrics.citations += 1
         if label not in used:
@@ -160,16 +178,16 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
                     hint="reference it from the claim it supports, or remove it",
                 )
             )
-        found = _check_source(ctx, path, line, label, parsed)
+        found = _check_source(ctx, path, line, label, parsed, used.get(label))
         if isinstance(found, _Pending):
             pending.append(found)
         else:
-            out += found
+            out += [on_claim(f, used.get(label)) for f in found]
     return out
 
 
 def _check_source(
-    ctx: Context, path: str, line: int, label: str, c: Citation
+    ctx: Context, path: str, line: int, label: str, c: Citation, ref: Ref | None
 ) -> list[Finding] | _Pending:
     """Findings about the citation's source, or the quote lookup still to do."""
     tree = ctx.tip
@@ -228,7 +246,7 @@ def _check_source(
             )
         ]
     key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
-    return _Pending(path, line, label, c, source, entry.oid, key)
+    return _Pending(path, line, label, c, source, entry.oid, key, ref)
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
@@ -251,11 +269,14 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             out += [
-                finding(
-                    "citation.source_unreadable",
-                    p.path,
-                    p.line,
-                    f"[^{p.label}]: {p.source} {error}",
+                on_claim(
+                    finding(
+                        "citation.source_unreadable",
+                        p.path,
+                        p.line,
+                        f"[^{p.label}]: {p.source} {error}",
+                    ),
+                    p.ref,
                 )
                 for p in group
             ]
@@ -263,7 +284,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
         for p, where in zip(group, located, strict=True):
             found = _quote_finding(ctx, p, where, verified)
             if found is not None:
-                out.append(found)
+                out.append(on_claim(found, p.ref))
     return out
 
 
@@ -281,6 +302,7 @@ def _quote_finding(
         return _not_found(p, near)
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
+    tail = {"suggested_tail": format_tail(c.source, c.page, c.quote, found)}
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
@@ -288,7 +310,7 @@ def _quote_finding(
             p.line,
             f"[^{label}]: the quote is in {source} (offset {found}, line {line}) but has no anchor",
             hint=f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
-        )
+        ).model_copy(update=tail)
     return finding(
         "citation.anchor_mismatch",
         p.path,
@@ -296,7 +318,7 @@ def _quote_finding(
         f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
         f"the quote is at offset {found}, line {line}",
         hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
-    )
+    ).model_copy(update=tail)
 
 
 def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuote:

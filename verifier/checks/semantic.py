@@ -105,6 +105,8 @@ def claims_to_judge(
                     window=around,
                     window_start=start,
                     hints=hints,
+                    claim_line=ref.at_line,
+                    claim_start_line=ref.start_line,
                 )
             )
     return out
@@ -132,6 +134,15 @@ def _paragraph(lines: list[str], line: int) -> str:
 
 
 def _finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
+    found = _vote_finding(judge, c, vote)
+    if found is None:
+        return None
+    return found.model_copy(
+        update={"claim_line": c.claim_line, "claim_start_line": c.claim_start_line}
+    )
+
+
+def _vote_finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
     if vote.vote == "supports":
         return None
     reason = shown(vote.reason)[:REASON_MAX]

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from wikigate.errors import UsageError
-from wikigate.workspace import Workspace
 
 from . import progress
 from .app import cli
@@ -33,6 +32,8 @@ def demo(path: str) -> None:
 def init(path: str) -> None:
     """Create a workspace at PATH, or add what is missing to an existing repo."""
     try:
+        from wikigate.workspace import Workspace
+
         ws = Workspace.init(path)
     except OSError as e:
         raise UsageError(f"{path}: cannot create a workspace there ({e.strerror})") from e
@@ -87,6 +88,7 @@ def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
     """Re-fill the database from the git notes and run branches, after fetching origin's
     notes (the runs other clones and the GitHub bot pushed) into a private ref."""
     from wikigate.notes_fetch import fetch_origin_notes, without_fetch
+    from wikigate.workspace import Workspace
 
     ws = Workspace.open(ctx.find_root().obj["repo"])
     ctx.call_on_close(ws.close)

@@ -5,11 +5,12 @@ opening the workspace.  Every option and argument carries a one-line ``help``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from wikigate.workspace import Workspace
+if TYPE_CHECKING:  # the engine is imported when a command runs, not when the CLI starts
+    from wikigate.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,6 +51,8 @@ class DefaultGroup(click.Group):
 
 
 def open_workspace(ctx: click.Context) -> Workspace:
+    from wikigate.workspace import Workspace
+
     ws = Workspace.open(ctx.find_root().obj["repo"])
     ctx.call_on_close(ws.close)
     return ws

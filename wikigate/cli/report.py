@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from wikigate.kinds import REPORT_FORMATS
+
 from . import progress
 from .app import cli
 from .base import format_option, open_workspace
-from .verify import REPORT_FORMATS, VERDICT_EXIT, emit
+from .verify import VERDICT_EXIT, emit
 
 
 @cli.group()

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.models import RUN_TYPES, STATUSES, Budget
+from wikigate.kinds import RUN_TYPES, STATUSES
 from wikigate.paths import MAX_SOURCE_BYTES
 from wikigate.present import outcome, runs_table
 
@@ -56,6 +56,8 @@ def run_start(
 ) -> None:
     """Open a run; prints only its id."""
     ws = open_workspace(ctx)
+    from wikigate.models import Budget
+
     budget = Budget(
         input_tokens=budget_input_tokens, output_tokens=budget_output_tokens, usd=budget_usd
     )
@@ -116,6 +118,8 @@ def run_usage(
     ctx: click.Context, run_id: str, input_tokens: int, output_tokens: int, usd: float
 ) -> None:
     """Attest what the writer spent on this run."""
+    from wikigate.models import Budget
+
     usage = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
     open_workspace(ctx).run(run_id).attest_usage(usage)
 

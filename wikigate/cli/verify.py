@@ -9,10 +9,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.models import STRICTNESSES
+from wikigate.kinds import REPORT_FORMATS, STRICTNESSES
 from wikigate.present import outcome
-from wikigate.verifier.reporters import FORMATS
-from wikigate.verifier.shard import Shard
 
 from . import progress
 from .app import cli
@@ -28,8 +26,8 @@ from .base import (
 if TYPE_CHECKING:
     from wikigate.api import AnchorFix
     from wikigate.verifier.report import VerificationReport
+    from wikigate.verifier.shard import Shard
 
-REPORT_FORMATS = FORMATS  # the one table of reporters (verifier/reporters)
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 
 
@@ -41,6 +39,8 @@ class ShardType(click.ParamType[Any, Any]):
     def convert(
         self, value: object, param: click.Parameter | None, ctx: click.Context | None
     ) -> Shard:
+        from wikigate.verifier.shard import Shard
+
         if isinstance(value, Shard):
             return value
         try:

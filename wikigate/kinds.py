@@ -1,0 +1,28 @@
+"""The engine's vocabularies as plain Literals and tuples, without pydantic: what the CLI
+needs to build its options (``--type``, ``--status``, ``--strictness``) at start-up, so a
+command that never touches a model never pays for importing pydantic.
+
+``wikigate.models`` re-exports all of these; import them from there in engine code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+RunType = Literal["ingest", "cascade", "synthesis", "lint", "archive"]
+RUN_TYPES: tuple[str, ...] = get_args(RunType)
+Status = Literal["pending", "verifying", "committed", "rejected", "abandoned"]
+STATUSES: tuple[str, ...] = get_args(Status)
+Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
+STRICTNESSES: tuple[str, ...] = get_args(Strictness)
+TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
+Verdict = Literal["commit", "reject", "revise"]
+OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
+OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
+Severity = Literal["critical", "major", "minor"]
+SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
+
+MAX_LOOPS = 3
+# the report formats `wikigate verify --format` takes: verifier/reporters' REPORTERS, by
+# name (a test keeps the two equal; importing the reporters would import pydantic)
+REPORT_FORMATS: tuple[str, ...] = ("text", "json", "rdjson", "sarif")
