@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import sshsig
 from .config import Config, config_at, config_hash
-from .errors import AttestError, UsageError
+from .errors import AttestError, GitError, UsageError
 from .gitrepo import blob_at, signature, tree_at
 from .models import Result, VerificationRef, VerifierVerdict
 from .runid import now_iso
@@ -242,7 +242,15 @@ def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blo
             elif entry.type_str == "blob":
                 out[f"{prefix}{entry.name}"] = blob_at(repo, entry.id)
 
-    walk(tree_at(repo, ref.tree), "")
+    try:
+        root = tree_at(repo, ref.tree)
+    except (KeyError, ValueError) as e:
+        raise GitError(
+            f"the artifacts of loop {ref.loop}'s verification (tree {ref.tree[:12]}) are not "
+            "in this clone: fetch the notes that recorded it (`git fetch origin "
+            "refs/notes/wikigate:refs/notes/wikigate`)"
+        ) from e
+    walk(root, "")
     return dict(sorted(out.items()))
 
 
