@@ -511,3 +511,31 @@ def test_the_judge_input_runs_the_anthropic_judge_and_its_key_never_shows(world:
     )
     assert keyless.code == 1 and "set ANTHROPIC_API_KEY" in keyless.out
     assert "Traceback" not in keyless.out
+
+
+def test_a_pull_request_cannot_weaken_the_rules_it_is_judged_by(world: World):
+    """The PR's own wikigate.toml switches the failing check off and names a plug-in: the
+    bot judges by the base's rules and never loads the plug-in."""
+    git(world.seed, "checkout", "-q", "-B", "feature", "main")
+    toml = world.seed / "wikigate.toml"
+    toml.write_text(
+        toml.read_text().replace("[verifier]", '[verifier]\nplugin = "os:system"', 1)
+        + '\n[verifier.severity]\n"citation.quote_not_found" = "off"\n'
+    )
+    git(world.seed, "add", "wikigate.toml")
+    git(world.seed, "commit", "-q", "-m", "relax the rules")
+    git(world.seed, "push", "-q", str(world.bare), "feature:refs/heads/feature")
+    git(
+        world.seed,
+        "fetch",
+        "-q",
+        str(world.bare),
+        "+refs/heads/feature:refs/remotes/origin/feature",
+    )
+    head = world.push_pr(21, fabricated_page("barn"))
+    assert 'plugin = "os:system"' in git(world.seed, "show", f"{head}:wikigate.toml").stdout
+    main_before = world.main_sha()
+    result = world.run(21, "opened")
+    assert result.code == 1, result.out  # rejected by the base's rules
+    assert any("citation.quote_not_found" in c["body"] for c in world.comments())
+    assert world.main_sha() == main_before
