@@ -28,7 +28,7 @@ from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
 from .landing import Landed, Lander
 from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
 from .outcome import Out, Outcome, nothing, step_exit
-from .review import summary_body, workflow_commands
+from .review import inert, summary_body, workflow_commands
 
 VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 
@@ -298,7 +298,7 @@ class Decision:
             done.append("closed")
             if self.env.inputs.delete_branch and self.deletable():
                 self.attempt(lambda: self.gh.delete_branch(pull.head_ref))
-                done.append(f"its branch {pull.head_ref} deleted")
+                done.append(f"its branch {inert(pull.head_ref)} deleted")
         what = f"; pull request #{pull.number} {' and '.join(done)}" if done else ""
         why = f"{reason}: " if reason else ""
         return Outcome(

@@ -155,3 +155,11 @@ def test_a_persons_copy_of_the_bots_markers_is_never_edited_or_deleted(world: Wo
     assert world.gh.review_comments[forged["id"]]["body"] == mine["body"]  # left alone
     assert mine["id"] not in world.gh.review_comments  # the bot's own: deleted
     assert theirs["body"].endswith("looks good")
+
+
+def test_text_from_the_pull_request_is_inert_in_the_bots_voice():
+    from wikigate.bot.review import inert
+
+    shown = inert("@everyone <img src=x> [link](https://evil.example) <!-- wikigate:summary -->")
+    assert "@" not in shown and "<" not in shown.replace("\\<", "")
+    assert "](" not in shown.replace("\\](", "")
