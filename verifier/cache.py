@@ -241,6 +241,8 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         defs,
         _tuples(p.undefined),
         links,
+        _tuples(p.gaps),
+        p.bare,
     )
     nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
     return marshal.dumps(data), marshal.dumps(nav)
@@ -253,8 +255,8 @@ _citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
 
 
 def decode_page(data: bytes) -> ParsedPage:
-    path, fields, fm_error, title, aliases, headings, refs, defs, undefined, links = marshal.loads(
-        data
+    (path, fields, fm_error, title, aliases, headings, refs, defs, undefined, links, gaps, bare) = (
+        marshal.loads(data)
     )
     return ParsedPage(
         path=path,
@@ -270,6 +272,8 @@ def decode_page(data: bytes) -> ParsedPage:
         ],
         undefined=list(undefined),
         links=list(map(_link, links)),
+        gaps=list(gaps),
+        bare=bare,
     )
 
 

@@ -208,6 +208,7 @@ def verification(
         summary=metrics,
         exempt=exempt,
         judge=summary,
+        claim_checks=ctx.claim_checks if ctx is not None else [],
         shard=None
         if shard is None
         else ShardInfo(

@@ -66,6 +66,8 @@ class ParsedPage:
     definitions: list[Definition] = field(default_factory=list)
     undefined: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
+    bare: int = 0  # statements with neither a citation nor a gap marker
     text: str = ""
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
 
@@ -250,7 +252,7 @@ def parse_page(path: str, text: str) -> ParsedPage:
                 if pending_heading and page.title is None:  # front matter's title wins
                     page.title = plain.strip()
                 pending_heading = False
-            _inline(page, tok, line, disputed > 0)
+            _inline(page, tok, line, disputed > 0, heading=tokens[i - 1].type == "heading_open")
     return page
 
 
@@ -354,8 +356,9 @@ def _plain(tok: Token) -> str:
 _UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes, never raw markdown
 
 
-def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
+def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading: bool) -> None:
     parts: list[str] = []
+    code: list[tuple[int, int]] = []  # code spans' (start, end) in the joined text
     labels: list[str] = []
     text_run: list[str] = []
 
@@ -373,6 +376,8 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
             continue
         flush_text()
         if child.type == "code_inline":
+            at = sum(map(len, parts))
+            code.append((at, at + len(child.content)))
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append("\n")  # a space in the claim; counted for the claim's lines
@@ -392,17 +397,38 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool) -> None:
                 target, _, anchor = href.partition("#")
                 page.links.append(Link("md", target, anchor or None, line))
     flush_text()
-    if not labels:
-        return
     text = "".join(parts)
     for start, end in _sentence_spans(text):
         sentence = text[start:end]
+        gaps = [m for m in _GAP.finditer(sentence) if not _in_code(code, start + m.start())]
+        for m in gaps:
+            at = line + text.count("\n", 0, start + m.start())
+            page.gaps.append((at, " ".join(m.group(1).split())))
+        if not labels:
+            page.bare += not gaps and not heading and _statement(sentence)
+            continue
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         lead = len(sentence) - len(sentence.lstrip())
         first = line + text.count("\n", 0, start + lead)
         for idx, at in _marks(sentence):
             here = line + text.count("\n", 0, start + at)
             page.refs.append(Ref(labels[idx], line, claim, disputed, here, first))
+
+
+# an explicit gap: ``[gap: what the sources do not say]`` (docs/format.md), found in the
+# parsed text (code spans and fences never hold one)
+_GAP = re.compile(r"\[gap:\s*([^\]\x00]*)\]")
+
+
+def _in_code(spans: list[tuple[int, int]], at: int) -> bool:
+    return any(a <= at < b for a, b in spans)
+
+
+STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
+
+
+def _statement(sentence: str) -> bool:
+    return sum(1 for w in sentence.split() if any(c.isalpha() for c in w)) >= STATEMENT_WORDS
 
 
 def _external(href: str) -> bool:
@@ -427,7 +453,7 @@ def _strip_marks(text: str) -> str:
 
 # a sentence ends at ., ! or ? (plus the references right after it) before whitespace;
 # this runs over the claim's plain text, after markdown-it has parsed the page
-_SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?=\s|\Z)")
+_SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?:[ \t]*\[gap:[^\]\x00\n]*\])?(?=\s|\Z)")
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -36,7 +36,7 @@ from .report import (
 from .shard import rules_digest, verifier_version
 
 ORDER = {check.name: i for i, check in enumerate(CHECKS)}  # unknown names ("setup") last
-SUMMED = ("pages_checked", "claims", "citations", "anchors_verified")
+SUMMED = ("pages_checked", "claims", "citations", "anchors_verified", "gaps")
 
 
 class MergeError(UsageError):

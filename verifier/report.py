@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from wikigate.errors import WikigateError
-from wikigate.models import Finding, Strictness
+from wikigate.models import Finding, Strictness, Verdict
 
 if TYPE_CHECKING:
+    from .claims import Compared
     from .judge import Judgment
 
 SCHEMA_VERSION = 1
@@ -37,7 +38,32 @@ class SummaryMetrics(BaseModel):
     citations: int = 0
     anchors_verified: int = 0
     links: int = 0
+    gaps: int = Field(default=0, description="`[gap: …]` markers on the pages checked")
     elapsed_ms: float = 0.0
+
+
+class ClaimCheck(BaseModel):
+    """What a run does to one cited claim of a page it changes (docs/ledger.md)."""
+
+    claim_id: str = Field(description="<page path>#^<footnote label>, on the base")
+    result: Literal["pass", "warn", "fail"]
+    reason: str
+    line: int = Field(description="the line of the claim's reference on the base's page")
+    claim: str
+    now: str | None = Field(default=None, description="the claim id standing for it now")
+    frozen: str | None = Field(default=None, description="the [ledger] frozen entry, if any")
+
+    @classmethod
+    def of(cls, c: Compared, frozen: str | None) -> ClaimCheck:
+        return cls(
+            claim_id=c.claim.id,
+            result=c.result,
+            reason=c.reason,
+            line=c.claim.line,
+            claim=c.claim.sentence,
+            now=c.now.id if c.now is not None else None,
+            frozen=frozen,
+        )
 
 
 class ShardInfo(BaseModel):
@@ -140,7 +166,7 @@ class VerificationReport(BaseModel):
     base: str | None = Field(default=None, description="base commit (None in lint mode)")
     tip: str
     strictness: Strictness
-    verdict: Literal["commit", "reject", "revise"]
+    verdict: Verdict
     checks: list[CheckResult]
     findings: list[Finding]
     summary: SummaryMetrics
@@ -151,6 +177,10 @@ class VerificationReport(BaseModel):
     )
     judge: JudgeSummary | None = Field(
         default=None, description="the LLM judge's votes and spend, when it ran"
+    )
+    claim_checks: list[ClaimCheck] = Field(
+        default_factory=list,
+        description="each cited claim of a page the run changes: pass, warn or fail, and why",
     )
     shard: ShardInfo | None = Field(
         default=None,

@@ -21,6 +21,7 @@ class Code(NamedTuple):
     hint: str | None = None  # the fix, unless a finding says something more precise
     presets: tuple[tuple[str, Severity], ...] = ()  # strictness → severity
     also: Severity | None = None  # a second severity some findings of this code carry
+    asks: bool = False  # a judgment call: its findings ask a person (needs_human_review)
 
 
 HINT_DEFINITION = 'write [^ID]: SOURCE[, p.N] — "QUOTE" {@OFFSET sha256:HEX}'
@@ -127,6 +128,7 @@ TABLE: tuple[Code, ...] = (
         "under PARANOID: a second, fresh judgement with a wider window disagrees with the "
         "first on a claim voted partial or unsupported",
         "make the claim say plainly what the quote says, so that no judge can read it two ways",
+        asks=True,
     ),
     Code(
         "page.unreadable",
@@ -153,6 +155,13 @@ TABLE: tuple[Code, ...] = (
         "major",
         "a non-structural page cites nothing",
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
+    ),
+    Code(
+        "page.gap",
+        "major",
+        "the page carries `[gap: …]` markers where `[gap_policy]` allows none, or more than "
+        "its `max_per_page`",
+        "find a source for the statement, or remove it",
     ),
     Code(
         "link.broken",
@@ -185,6 +194,41 @@ TABLE: tuple[Code, ...] = (
         "outside an archive run",
         "keep it unchanged inside a `::: disputed` block and add "
         "**Updated YYYY-MM-DD per SOURCE:** with the new claim",
+    ),
+    Code(
+        "claim.frozen",
+        "critical",
+        "a claim frozen by `[ledger] frozen` was removed or altered, or a frozen page gained a "
+        "claim (a maintainer's override lands it, recorded)",
+        "leave frozen claims as they are; ask a maintainer to change them",
+    ),
+    Code(
+        "claim.frozen_reworded",
+        "major",
+        "a frozen claim was reworded around the same quote: a person decides (needs_human_review)",
+        "ask a maintainer to approve the wording (`wikigate verify approve RUN --reason ...`)",
+        asks=True,
+    ),
+    Code(
+        "run.scope",
+        "critical",
+        "the run changes a path outside the scope it declared (`run start --scope`, "
+        "`Wikigate-Scope:` in a pull request's body)",
+        "change only the declared paths, or start a run with a wider scope",
+    ),
+    Code(
+        "run.required_step",
+        "major",
+        "a step `[runs.required.TYPE]` asks of this run type is missing (append to the log, "
+        "change a page, link each new page from the index)",
+        "do the missing step in the same run",
+    ),
+    Code(
+        "run.schema",
+        "critical",
+        "the run's recorded metadata has a schema version this wikigate does not know "
+        "(a newer wikigate wrote it); it is never half-read",
+        "finalize it with the wikigate that started it, or upgrade wikigate",
     ),
     Code(
         "run.coverage",
@@ -228,6 +272,8 @@ TABLE: tuple[Code, ...] = (
     ),
 )
 CODES: dict[str, Code] = {c.code: c for c in TABLE}
+# codes whose findings ask a person instead of sending the writer round again
+ASKS: frozenset[str] = frozenset(c.code for c in TABLE if c.asks)
 
 
 def finding(
@@ -270,6 +316,8 @@ def markdown_table() -> str:
         severity = c.severity + (f" / {c.also}" if c.also else "")
         if c.presets:
             severity += " (" + ", ".join(f"{s} under {p}" for p, s in c.presets) + ")"
+        if c.asks:
+            severity += ", asks a person"
         rows.append(f"| `{c.code}` | {severity} | {c.what} |")
     return "\n".join(rows)
 

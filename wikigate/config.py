@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .codes import CODES
 from .errors import ConfigError
-from .models import Strictness
+from .models import RunType, Strictness
 
 CONFIG_FILE = "wikigate.toml"
 
@@ -54,8 +54,26 @@ class WorkspaceSection(BaseModel):
     name: str | None = None
 
 
+class RequiredSteps(BaseModel):
+    """``[runs.required.TYPE]``: what every run of that type must do (``run.required_step``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    append: list[str] = Field(default_factory=list)  # pages it must append to (a log)
+    change: list[str] = Field(default_factory=list)  # pages it must change
+    link_new_pages_from: list[str] = Field(default_factory=list)  # pages linking each new page
+
+    @field_validator("append", "change", "link_new_pages_from")
+    @classmethod
+    def _pages(cls, value: list[str]) -> list[str]:
+        for page in value:
+            if not page.startswith("wiki/") or not page.endswith(".md") or ".." in page:
+                raise ValueError(f"{page!r} is not a page path (wiki/NAME.md)")
+        return value
+
+
 class RunsSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    required: dict[RunType, RequiredSteps] = Field(default_factory=dict)
     timeout_minutes: float = Field(default=1440, ge=0)
     # races lost to other finalizers before a finalizer waits for its landing turn
     max_rebases: int = Field(default=0, ge=0, le=50)
@@ -86,6 +104,53 @@ class FrontmatterSection(BaseModel):
     required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = Field(
         default_factory=dict
     )
+
+
+class LedgerSection(BaseModel):
+    """``[ledger]``: claims and pages maintainers froze (docs/ledger.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    frozen: list[str] = Field(default_factory=list)  # "wiki/dir/", "wiki/p.md", "wiki/p.md#^3"
+
+    @field_validator("frozen")
+    @classmethod
+    def _frozen(cls, value: list[str]) -> list[str]:
+        for item in value:
+            page, hashed, label = item.partition("#^")
+            if not page.startswith("wiki/") or ".." in page.split("/") or (hashed and not label):
+                raise ValueError(
+                    f"{item!r}: expected a folder (wiki/DIR/), a page (wiki/NAME.md) or a "
+                    "claim (wiki/NAME.md#^LABEL)"
+                )
+            if hashed and not page.endswith(".md"):
+                raise ValueError(f"{item!r}: a claim is PAGE.md#^LABEL")
+        return value
+
+    def frozen_claim(self, page: str, label: str) -> str | None:
+        """The entry freezing this claim (its page's, a folder's or its own), if any."""
+        for item in self.frozen:
+            if (
+                item == f"{page}#^{label}"
+                or item == page
+                or (item.endswith("/") and page.startswith(item))
+            ):
+                return item
+        return None
+
+    def frozen_page(self, page: str) -> str | None:
+        """The entry freezing the whole page (the page or its folder), if any."""
+        for item in self.frozen:
+            if item == page or (item.endswith("/") and page.startswith(item)):
+                return item
+        return None
+
+
+class GapPolicySection(BaseModel):
+    """``[gap_policy]``: whether ``[gap: …]`` markers are allowed, and how many per page."""
+
+    model_config = ConfigDict(extra="forbid")
+    allowed: bool = True
+    max_per_page: int | None = Field(default=None, ge=0)
 
 
 class TelemetrySection(BaseModel):
@@ -194,6 +259,8 @@ class Config(BaseModel):
     verifier: VerifierSection = Field(default_factory=VerifierSection)
     judge: JudgeSection = Field(default_factory=JudgeSection)
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
+    ledger: LedgerSection = Field(default_factory=LedgerSection)
+    gap_policy: GapPolicySection = Field(default_factory=GapPolicySection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
     server: ServerSection = Field(default_factory=ServerSection)
 

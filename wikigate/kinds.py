@@ -16,7 +16,10 @@ STATUSES: tuple[str, ...] = get_args(Status)
 Strictness = Literal["CALM", "SKEPTICAL", "PARANOID", "BOLD"]
 STRICTNESSES: tuple[str, ...] = get_args(Strictness)
 TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
-Verdict = Literal["commit", "reject", "revise"]
+# needs_human_review: a judgment call no rule should make; the run waits for a person
+Verdict = Literal["commit", "reject", "revise", "needs_human_review"]
+VERDICTS: tuple[str, ...] = get_args(Verdict)
+NEEDS_HUMAN_REVIEW = "needs_human_review"
 OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
 OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
 Severity = Literal["critical", "major", "minor"]

@@ -14,6 +14,7 @@ from .kinds import (
     STATUSES,
     STRICTNESSES,
     TERMINAL,
+    VERDICTS,
     OverrideSource,
     RunType,
     Severity,
@@ -30,6 +31,7 @@ __all__ = [
     "STATUSES",
     "STRICTNESSES",
     "TERMINAL",
+    "VERDICTS",
     "OverrideSource",
     "RunType",
     "Severity",
@@ -150,12 +152,20 @@ class VerifierVerdict(BaseModel):
 
 
 def verdict_for(findings: list[Finding]) -> Verdict:
-    """Severity decides: any critical rejects, else any major revises, else commit."""
+    """Severity decides: any critical rejects, else any major revises, else commit.
+
+    A finding of a code that asks a person (codes.ASKS: a flaky judge, a frozen claim
+    reworded) is not the writer's to fix: unless something else rejects or revises, the
+    run waits for a person (needs_human_review)."""
+    from .codes import ASKS  # codes imports this module
+
     worst = max((SEVERITY_RANK[f.severity] for f in findings), default=-1)
     if worst >= SEVERITY_RANK["critical"]:
         return "reject"
-    if worst >= SEVERITY_RANK["major"]:
+    if any(SEVERITY_RANK[f.severity] >= 1 and f.code not in ASKS for f in findings):
         return "revise"
+    if any(f.code in ASKS for f in findings):
+        return "needs_human_review"
     return "commit"
 
 

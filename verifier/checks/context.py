@@ -13,7 +13,7 @@ from wikigate.gitrepo import blob_at
 from wikigate.models import Finding, Plan
 
 from ..judge import Judge, Judgment
-from ..report import SummaryMetrics
+from ..report import ClaimCheck, SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
 LOG = "wiki/log.md"
@@ -44,6 +44,7 @@ class Context:
     scope: list[str] | None = None  # restrict per-page checks to these pages
     tip_commit: str | None = None  # the tip's commit id (the judge's history tool)
     judgment: Judgment | None = None  # the semantic judge's, once it has run
+    claim_checks: list[ClaimCheck] = field(default_factory=list)  # the convergence check's
     heartbeat: Callable[[], None] | None = None  # called by long work (finalize's lease)
     _changed: list[str] | None = None
 

@@ -6,7 +6,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 
 from ..links import STRUCTURAL
-from ..markdown import slugify
+from ..markdown import ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
 
@@ -60,16 +60,53 @@ def check_pages(ctx: Context) -> list[Finding]:
                 )
         if not page.title:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
-        if path not in STRUCTURAL and not page.refs:
+        ctx.metrics.gaps += len(page.gaps)
+        if path not in STRUCTURAL and not page.refs and (page.bare or not page.gaps):
             out.append(
                 finding(
                     "page.uncited",
                     path,
                     None,
-                    "the page cites no source; every claim needs a citation",
+                    "the page cites no source; every claim needs a citation"
+                    + (
+                        f" ({page.bare} statements carry neither a citation nor a gap marker)"
+                        if page.gaps
+                        else ""
+                    ),
                 )
             )
+        out += _gaps(ctx, page)
     return out
+
+
+def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:
+    """``[gap: …]`` markers against ``[gap_policy]``: allowed at all, how many per page."""
+    policy = ctx.config.gap_policy
+    if not page.gaps:
+        return []
+    if not policy.allowed:
+        return [
+            finding(
+                "page.gap",
+                page.path,
+                line,
+                f"[gap: {reason[:60]}]: [gap_policy] allows no gap markers",
+            )
+            for line, reason in page.gaps
+        ]
+    cap = policy.max_per_page
+    if cap is not None and len(page.gaps) > cap:
+        line = page.gaps[cap][0]
+        return [
+            finding(
+                "page.gap",
+                page.path,
+                line,
+                f"{len(page.gaps)} gap markers; [gap_policy] allows {cap} per page "
+                f"(the first one over is on line {line})",
+            )
+        ]
+    return []
 
 
 def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:

@@ -9,8 +9,9 @@ import re
 from wikigate.codes import finding
 from wikigate.models import Finding
 
+from ..claims import Compared, added, compare, page_claims
+from ..report import ClaimCheck
 from ..wiki import SourceError, WikiTree
-from .citations import parsed_definitions
 from .context import LOG, REGULAR, Context
 
 STOPWORDS = frozenset(
@@ -194,60 +195,76 @@ def check_log(ctx: Context) -> list[Finding]:
     ]
 
 
-def cited_claims(tree: WikiTree, path: str) -> dict[tuple[str, str, str], int]:
-    """(claim, source, quote) → line, for every well-formed citation on a page."""
-    page = tree.page(path)
-    if page is None:
-        return {}
-    defs = parsed_definitions(page)
-    out = {}
-    for ref in page.refs:
-        parsed = defs.get(ref.label)
-        if parsed is None or isinstance(parsed[1], str):
-            continue
-        c = parsed[1]
-        out[(" ".join(ref.claim.split()), c.source, c.quote)] = ref.line
-    return out
-
-
 def check_convergence(ctx: Context) -> list[Finding]:
+    """Every cited claim on a page the run changes: kept (pass), reworded around its quote
+    (warn) or removed/altered (fail: run.convergence); frozen claims (``[ledger] frozen``)
+    may not change at all (claim.frozen; reworded: claim.frozen_reworded asks a person).
+    Each claim's result goes into the report's ``claim_checks``."""
     if ctx.base is None:
         return []
     out: list[Finding] = []
-    base, tip = ctx.base, ctx.tip
+    base, tip, ledger = ctx.base, ctx.tip, ctx.config.ledger
     changed = set(ctx.changed())
-    for path in base.pages:
-        if path not in changed:
-            continue
-        before = cited_claims(base, path)
-        if not before:
-            continue
-        if path not in tip.entries:
-            if ctx.run_type != "archive":
-                out.append(
-                    finding(
-                        "run.convergence",
-                        path,
-                        None,
-                        f"the run deletes {path}, which holds {len(before)} cited claims",
-                        hint="only archive runs may delete pages with cited claims",
-                    )
-                )
-            continue
-        after = cited_claims(tip, path)
-        for (claim, source, _quote), line in before.items():
-            if any(k[0] == claim and k[1] == source for k in after):
-                continue
+    archived = ctx.run_type == "archive"
+    pages = [p for p in sorted(set(base.pages) | set(tip.pages)) if p in changed]
+    base.load([p for p in pages if p in base.entries])
+    for path in pages:
+        before = page_claims(base.page(path)) if path in base.entries else []
+        after = page_claims(tip.page(path)) if path in tip.entries else []
+        if before and not after and path not in tip.entries and not archived:
             out.append(
                 finding(
                     "run.convergence",
                     path,
-                    line,
-                    f"the cited claim {claim[:80]!r} ({source}) was removed or altered",
-                    claim=claim,
+                    None,
+                    f"the run deletes {path}, which holds {len(before)} cited claims",
+                    hint="only archive runs may delete pages with cited claims",
                 )
             )
+        for c in compare(before, after, archived=archived):
+            frozen = ledger.frozen_claim(path, c.claim.label)
+            ctx.claim_checks.append(ClaimCheck.of(c, frozen))
+            out += _claim_finding(c, frozen, deleted=path not in tip.entries)
+        frozen_page = ledger.frozen_page(path)
+        if frozen_page is not None:
+            for a in added(before, after):
+                out.append(
+                    finding(
+                        "claim.frozen",
+                        path,
+                        a.line,
+                        f"the frozen page {path} ({frozen_page!r} in [ledger] frozen) gains the "
+                        f"claim {a.sentence[:80]!r}",
+                        claim=a.sentence,
+                    )
+                )
     return out
+
+
+def _claim_finding(c: Compared, frozen: str | None, *, deleted: bool) -> list[Finding]:
+    b = c.claim
+    if frozen is not None and c.result != "pass":
+        code = "claim.frozen" if c.result == "fail" else "claim.frozen_reworded"
+        return [
+            finding(
+                code,
+                b.page,
+                b.line,
+                f"the frozen claim [^{b.label}] ({frozen!r} in [ledger] frozen): {c.reason}",
+                claim=b.sentence,
+            )
+        ]
+    if c.result != "fail" or deleted:  # a deleted page: one finding for the page
+        return []
+    return [
+        finding(
+            "run.convergence",
+            b.page,
+            b.line,
+            f"the cited claim {b.sentence[:80]!r} ({b.source}) was removed or altered",
+            claim=b.sentence,
+        )
+    ]
 
 
 # a whitespace-separated word of 7+ letters, maybe wrapped in punctuation (plain text)

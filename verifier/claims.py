@@ -1,0 +1,155 @@
+"""A page's cited claims, as the ledger keeps them, and what a change does to each.
+
+A cited claim is a footnote reference ``[^label]`` whose definition parses as a citation;
+its id is ``<page>#^<label>`` (the first sentence referencing the label, as the judge's
+claim ids). ``page_claims`` reads them from a parsed page; ``compare`` judges each claim of
+a page on main against the page a run leaves (docs/ledger.md):
+
+- pass: the claim is still there with its citation (moved, relabelled or put in a
+  ``::: disputed`` block counts as kept), or an archive run deleted its page;
+- warn: reworded around the same quote (the same numbers and negations, most words in
+  common), or the same sentence now quoting another passage;
+- fail: removed or altered (a different statement, even with the same footnote).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal, NamedTuple
+
+from .markdown import Definition, ParsedPage
+
+Result = Literal["pass", "warn", "fail"]
+
+
+class PageClaim(NamedTuple):
+    page: str
+    label: str
+    line: int  # the line of the reference [^label]
+    sentence: str  # whitespace collapsed
+    source: str  # as the footnote names it
+    pdf_page: int | None
+    quote: str
+    offset: int | None
+    sha256: str | None
+    disputed: bool
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}#^{self.label}"
+
+
+class Compared(NamedTuple):
+    claim: PageClaim  # the claim on main
+    result: Result
+    reason: str
+    now: PageClaim | None  # what stands for it in the change, if anything
+
+
+def page_claims(page: ParsedPage | None) -> list[PageClaim]:
+    """The page's cited claims, one per label, in the order of their first reference."""
+    if page is None:
+        return []
+    defs: dict[str, Definition] = {}
+    for d in page.definitions:
+        defs.setdefault(d.label, d)
+    out: list[PageClaim] = []
+    seen: set[str] = set()
+    for ref in page.refs:
+        found = defs.get(ref.label)
+        if ref.label in seen or found is None or found.citation is None:
+            continue
+        seen.add(ref.label)
+        c = found.citation
+        out.append(
+            PageClaim(
+                page.path,
+                ref.label,
+                ref.at_line,
+                " ".join(ref.claim.split()),
+                c.source,
+                c.page,
+                c.quote,
+                c.offset,
+                c.sha256,
+                ref.disputed,
+            )
+        )
+    return out
+
+
+def compare(
+    before: Iterable[PageClaim], after: list[PageClaim], *, archived: bool
+) -> list[Compared]:
+    """Each claim of ``before`` (a page on main) judged against ``after`` (the same page
+    as the run leaves it; empty when the run deletes it)."""
+    by_sentence: dict[tuple[str, str], list[PageClaim]] = {}
+    by_quote: dict[tuple[str, str], list[PageClaim]] = {}
+    for a in after:
+        by_sentence.setdefault((a.sentence, a.source), []).append(a)
+        by_quote.setdefault((a.source, a.quote), []).append(a)
+    out: list[Compared] = []
+    for b in before:
+        if not after and archived:
+            out.append(Compared(b, "pass", "its page was archived", None))
+            continue
+        same = by_sentence.get((b.sentence, b.source), [])
+        kept = [a for a in same if a.quote == b.quote]
+        if kept:
+            a = next((k for k in kept if k.label == b.label), kept[0])
+            out.append(Compared(b, "pass", _kept(b, a), a))
+        elif same:
+            out.append(
+                Compared(
+                    b, "warn", "re-anchored: the same claim now quotes another passage", same[0]
+                )
+            )
+        elif any(reworded(b.sentence, a.sentence) for a in by_quote.get((b.source, b.quote), [])):
+            a = next(a for a in by_quote[(b.source, b.quote)] if reworded(b.sentence, a.sentence))
+            out.append(Compared(b, "warn", f"reworded around the same quote: {a.sentence!r}", a))
+        elif not after:
+            out.append(Compared(b, "fail", "its page was deleted", None))
+        else:
+            out.append(Compared(b, "fail", "removed or altered", None))
+    return out
+
+
+NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither"})
+SIMILAR = 0.6  # the share of words two wordings must have in common
+
+
+def reworded(old: str, new: str) -> bool:
+    """``new`` says what ``old`` said in other words: the same numbers and negations, and
+    most words in common (Jaccard >= SIMILAR). Anything else is an altered claim."""
+    a, b = _words(old), _words(new)
+    if {w for w in a if _numeric(w)} != {w for w in b if _numeric(w)}:
+        return False
+    if a & NEGATIONS != b & NEGATIONS or any(w.endswith("n't") for w in a ^ b):
+        return False
+    return bool(a | b) and len(a & b) / len(a | b) >= SIMILAR
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip(".,;:!?()[]\"'").lower() for w in text.split()} - {""}
+
+
+def _numeric(word: str) -> bool:
+    return any(ch.isdigit() for ch in word)
+
+
+def _kept(b: PageClaim, a: PageClaim) -> str:
+    if a.disputed and not b.disputed:
+        return "kept, in a disputed block"
+    if a.label != b.label:
+        return f"kept, as [^{a.label}]"
+    if (a.offset, a.sha256, a.pdf_page) != (b.offset, b.sha256, b.pdf_page):
+        return "kept; its anchor was updated"
+    return "unchanged"
+
+
+def added(before: Iterable[PageClaim], after: Iterable[PageClaim]) -> list[PageClaim]:
+    """Claims of ``after`` that stand for no claim of ``before``: new claims."""
+    old = {(b.sentence, b.source) for b in before} | {(b.source, b.quote) for b in before}
+    return [
+        a for a in after if (a.sentence, a.source) not in old and (a.source, a.quote) not in old
+    ]
