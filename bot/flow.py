@@ -16,6 +16,7 @@ import pygit2
 
 from wikigate.api import verify_ref
 from wikigate.errors import GitError, UsageError
+from wikigate.kinds import VERDICT_EXIT
 from wikigate.models import Status
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
@@ -29,8 +30,6 @@ from .landing import Landed, Lander
 from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
 from .outcome import Out, Outcome, nothing, step_exit
 from .review import inert, summary_body, workflow_commands
-
-VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:

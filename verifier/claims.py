@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
+from .heuristic import NUMBER_WORDS
 from .markdown import Definition, ParsedPage
 
 Result = Literal["pass", "warn", "fail"]
@@ -134,7 +135,7 @@ def _words(text: str) -> set[str]:
 
 
 def _numeric(word: str) -> bool:
-    return any(ch.isdigit() for ch in word)
+    return word in NUMBER_WORDS or any(ch.isdigit() for ch in word)
 
 
 def _kept(b: PageClaim, a: PageClaim) -> str:

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 import pygit2
 
-from wikigate.codes import finding
+from wikigate.codes import finding, verdict_for
 from wikigate.config import Config, config_at
-from wikigate.models import Finding, Plan, verdict_for
+from wikigate.models import Finding, Plan
 
 from .checks import CHECKS, PER_PAGE, Context
 from .checks.context import adjusted_severity
@@ -84,6 +84,7 @@ def verification(
     heartbeat: Callable[[], None] | None = None,
     progress: Progress | None = None,
     shard: Shard | None = None,
+    declared_scope: tuple[str, ...] | None = None,
 ) -> Verification:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
@@ -96,6 +97,7 @@ def verification(
     The semantic judge is ``judge``, else the one the rules' ``[judge]`` names, or
     ``judge_provider`` asks for (``judge_may_lower``: may it be the offline judge when the
     rules say anthropic); ``judge_dry_run`` builds the LLM judge's requests, sends none.
+    ``declared_scope`` is a pull request's scope (a run's is in its plan).
     ``shard`` (lint mode only) runs just the per-page checks, on that shard's slice of
     the pages; the report says which shard it is (verifier/merge.py combines them).
     """
@@ -144,6 +146,7 @@ def verification(
             scope=shard.pages(tip_tree.pages) if shard is not None else scope,
             tip_commit=str(tip.id),
             heartbeat=heartbeat,
+            declared_scope=declared_scope,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:

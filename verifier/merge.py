@@ -17,9 +17,10 @@ from typing import Literal
 
 import pygit2
 
+from wikigate.codes import verdict_for
 from wikigate.config import Config, config_at
 from wikigate.errors import UsageError
-from wikigate.models import Finding, verdict_for
+from wikigate.models import Finding
 
 from .checks import CHECKS, PER_PAGE, WHOLE_WIKI
 from .engine import finding_order, verify_trees

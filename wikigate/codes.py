@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .models import Finding, Severity
+from .models import SEVERITY_RANK, Finding, Severity, Verdict
 
 
 class Code(NamedTuple):
@@ -274,6 +274,22 @@ TABLE: tuple[Code, ...] = (
 CODES: dict[str, Code] = {c.code: c for c in TABLE}
 # codes whose findings ask a person instead of sending the writer round again
 ASKS: frozenset[str] = frozenset(c.code for c in TABLE if c.asks)
+
+
+def verdict_for(findings: list[Finding]) -> Verdict:
+    """Severity decides: any critical rejects, else any major revises, else commit.
+
+    A finding of a code that asks a person (codes.ASKS: a flaky judge, a frozen claim
+    reworded) is not the writer's to fix: unless something else rejects or revises, the
+    run waits for a person (needs_human_review)."""
+    worst = max((SEVERITY_RANK[f.severity] for f in findings), default=-1)
+    if worst >= SEVERITY_RANK["critical"]:
+        return "reject"
+    if any(SEVERITY_RANK[f.severity] >= 1 and f.code not in ASKS for f in findings):
+        return "revise"
+    if any(f.code in ASKS for f in findings):
+        return "needs_human_review"
+    return "commit"
 
 
 def finding(

@@ -29,13 +29,17 @@ from .errors import RunError
 from .gitrepo import MAIN
 from .models import (
     MAX_LOOPS,
+    NEEDS_HUMAN_REVIEW,
+    RUN_TYPES,
     Finding,
     LoggedFinding,
     Plan,
+    RunMeta,
     RunRecord,
     VerificationRef,
     VerifierVerdict,
 )
+from .plan import RunSchemaError
 from .records import MainMoved
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
@@ -44,6 +48,9 @@ if TYPE_CHECKING:
     from wikigate.verifier import Verifier
 
     from .run import Run
+
+
+EXIT_NEEDS_HUMAN_REVIEW = 5  # the CLI's exit code for a run that waits for a person
 
 
 @dataclass
@@ -66,6 +73,8 @@ class FinalizeResult:
             return 0
         if self.status == "rejected" or self.status == "abandoned":
             return 1
+        if self.verdict == NEEDS_HUMAN_REVIEW:
+            return EXIT_NEEDS_HUMAN_REVIEW
         return 3 if self.verdict == "revise" else 0
 
 
@@ -105,7 +114,10 @@ def _finalize_claimed(
 ) -> FinalizeResult:
     ws = run.ws
     loop = claim.loop
-    plan = run.plan()
+    try:
+        plan = run.plan()
+    except RunSchemaError as e:
+        return _reject_unreadable(run, loop, e)
     done: list[VerificationRef] = []  # this finalize's verifications, in git once published
     with ExitStack() as turn:
         lost = 0
@@ -134,6 +146,8 @@ def _finalize_claimed(
                         verified=done,
                     )
                 return revise(run, plan, verdict, loop, verified=done)
+            if verdict is not None and verdict.verdict == NEEDS_HUMAN_REVIEW:
+                return await_person(run, plan, verdict, loop, verified=done)
             result = land(run, plan, verdict, loop, unverified=not verify, verified=done)
             if result is not None:
                 return result
@@ -144,6 +158,26 @@ def _finalize_claimed(
             if isinstance(rebased, FinalizeResult):
                 return rebased
             plan = rebased
+
+
+def _reject_unreadable(run: Run, loop: int, error: RunSchemaError) -> FinalizeResult:
+    """A run whose metadata a newer wikigate wrote: rejected with a run.schema finding,
+    recorded from what this clone's database says of it (never from its trailers)."""
+    row = run.refresh()
+    meta = RunMeta(
+        run_id=run.run_id,
+        run_type=row["run_type"] if row["run_type"] in RUN_TYPES else "lint",
+        triggered_by=row["triggered_by"],
+        base=row["base_commit"],
+        started_at=row["started_at"],
+    )
+    plan = Plan(meta=meta, ops=[], tip=str(run.tip()))
+    verdict = VerifierVerdict(
+        verdict="reject",
+        reasoning="the run's metadata is of an unknown schema version",
+        per_page_findings=[finding("run.schema", None, None, str(error))],
+    )
+    return reject(run, plan, verdict, loop, _reason(verdict))
 
 
 def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
@@ -361,18 +395,18 @@ def reject(
     reason: str,
     *,
     verified: Sequence[VerificationRef] = (),
+    decided: dict[str, Any] | None = None,
 ) -> FinalizeResult:
-    record = _record(
-        run,
-        plan,
-        verdict,
-        loop,
-        verified,
-        status="rejected",
-        ended_at=now_iso(),
-        verdict="reject",
-        reject_reason=reason,
-    )
+    """Close the run (its tip kept at refs/wikigate/failed/<id>). ``decided``: a person's
+    decision (actor, reason, source, verdict) recorded with it."""
+    update: dict[str, Any] = {
+        "status": "rejected",
+        "ended_at": now_iso(),
+        "verdict": "reject",
+        "reject_reason": reason,
+        **(decided or {}),
+    }
+    record = _record(run, plan, verdict, loop, verified, **update)
     fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.ws.repo, run.branch) else None
     records.publish_terminal(
         run.ws, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
@@ -393,6 +427,78 @@ def revise(
     )
     records.publish_note(run.ws, record, verified)
     return _result(record, verdict)
+
+
+def await_person(
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict,
+    loop: int,
+    *,
+    verified: Sequence[VerificationRef] = (),
+) -> FinalizeResult:
+    """A judgment call: the run stays pending for a person (``verify approve`` / ``verify
+    reject``); the writer is not sent round another loop."""
+    record = _record(
+        run,
+        plan,
+        verdict,
+        loop,
+        verified,
+        status="pending",
+        verdict=NEEDS_HUMAN_REVIEW,
+        reject_reason=None,
+    )
+    records.publish_note(run.ws, record, verified)
+    return _result(record, verdict)
+
+
+def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> FinalizeResult:
+    """A person's decision on a run that waits for one (needs_human_review): approve lands
+    it as verified (verdict ``commit_approved``), reject closes it (``reject_reviewed``).
+    Actor and reason are recorded like an override's. The run must still be what was
+    verified: a write since sends it back to ``run finalize``."""
+    ws = run.ws
+    row = run.refresh()
+    if row["status"] != "pending" or row["verdict"] != NEEDS_HUMAN_REVIEW:
+        raise RunError(
+            f"run {run.run_id} is {row['status']}"
+            + (f" ({row['verdict']})" if row["verdict"] else "")
+            + "; only a pending run whose verdict is needs_human_review waits for a person"
+        )
+    if str(run.tip()) != row["tip_commit"]:
+        raise RunError(
+            f"run {run.run_id} changed since it was verified; finalize it again "
+            "(`wikigate run finalize RUN`) before deciding"
+        )
+    details = {
+        "override_actor": gitrepo.actor(ws.repo),
+        "override_reason": reason,
+        "override_source": source,
+        "override_at": now_iso(),
+    }
+    claim = Claim.take(run)
+    try:
+        plan = run.plan()
+        loop = claim.loop
+        if not approve:
+            why = f"rejected on review by {details['override_actor']}: {reason}"
+            decided = {**details, "verdict": "reject_reviewed"}
+            return reject(run, plan, None, loop, why, decided=decided)
+        details["verdict"] = "commit_approved"
+        with ExitStack() as turn:
+            lost = 0
+            while (landed := land(run, plan, None, loop, override=details)) is None:
+                lost += 1
+                if lost == ws.config.runs.max_rebases + 1:
+                    turn.enter_context(landing_turn(ws.repo, claim))
+                rebased = _rebase(run, plan, None, loop)
+                if isinstance(rebased, FinalizeResult):
+                    return rebased
+                plan = rebased
+            return landed
+    finally:
+        claim.release()
 
 
 def abort(run: Run, finding: Finding) -> FinalizeResult:

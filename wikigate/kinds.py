@@ -20,6 +20,8 @@ TERMINAL: frozenset[str] = frozenset({"committed", "rejected", "abandoned"})
 Verdict = Literal["commit", "reject", "revise", "needs_human_review"]
 VERDICTS: tuple[str, ...] = get_args(Verdict)
 NEEDS_HUMAN_REVIEW = "needs_human_review"
+# a verdict → the exit code of `wikigate verify`, the hooks and `wikigate github`
+VERDICT_EXIT: dict[str, int] = {"commit": 0, "reject": 1, "revise": 3, NEEDS_HUMAN_REVIEW: 5}
 OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
 OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
 Severity = Literal["critical", "major", "minor"]

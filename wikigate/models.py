@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .kinds import (
     MAX_LOOPS,
+    NEEDS_HUMAN_REVIEW,
     OVERRIDE_SOURCES,
     RUN_TYPES,
     SEVERITY_RANK,
@@ -25,6 +26,7 @@ from .kinds import (
 
 __all__ = [
     "MAX_LOOPS",
+    "NEEDS_HUMAN_REVIEW",
     "OVERRIDE_SOURCES",
     "RUN_TYPES",
     "SEVERITY_RANK",
@@ -78,6 +80,8 @@ class RunMeta(BaseModel):
     started_at: str
     budget: Budget = Budget()
     usage: Budget = Budget()
+    # the paths the run may change (a folder ends in "/"); None: any (docs/ledger.md)
+    scope: tuple[str, ...] | None = None
 
 
 class Op(BaseModel):
@@ -149,24 +153,6 @@ class VerifierVerdict(BaseModel):
     @property
     def findings(self) -> list[Finding]:
         return [*self.per_claim_findings, *self.per_page_findings]
-
-
-def verdict_for(findings: list[Finding]) -> Verdict:
-    """Severity decides: any critical rejects, else any major revises, else commit.
-
-    A finding of a code that asks a person (codes.ASKS: a flaky judge, a frozen claim
-    reworded) is not the writer's to fix: unless something else rejects or revises, the
-    run waits for a person (needs_human_review)."""
-    from .codes import ASKS  # codes imports this module
-
-    worst = max((SEVERITY_RANK[f.severity] for f in findings), default=-1)
-    if worst >= SEVERITY_RANK["critical"]:
-        return "reject"
-    if any(SEVERITY_RANK[f.severity] >= 1 and f.code not in ASKS for f in findings):
-        return "revise"
-    if any(f.code in ASKS for f in findings):
-        return "needs_human_review"
-    return "commit"
 
 
 Result = Literal["PASS", "FAIL", "FLAKY", "INCONCLUSIVE"]

@@ -43,3 +43,18 @@ def area(path: str) -> str:
     if head in ("wiki", "raw") and "/" in path:
         return head
     return "other"
+
+
+def check_scope(path: str) -> str:
+    """A scope entry: a clean path under wiki/ or raw/ (a folder ends in "/")."""
+    folder = path.endswith("/")
+    clean = normalize(path.rstrip("/")) + ("/" if folder else "")
+    if clean != path or not path.startswith(("wiki/", "raw/")):
+        raise RunError(
+            f"--scope {shown(path)}: expected a path under wiki/ or raw/ (a folder ends in /)"
+        )
+    return path
+
+
+def in_scope(path: str, scope: tuple[str, ...] | list[str]) -> bool:
+    return any(path == s or (s.endswith("/") and path.startswith(s)) for s in scope)

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from . import gitrepo
 from .errors import RunError
 from .models import Budget, Op, Plan, RunMeta
-from .paths import normalize
+from .paths import check_scope, normalize
 from .text import shown
 
 T_RUN = "Wikigate-Run"
@@ -28,8 +28,20 @@ T_TRIGGER = "Wikigate-Triggered-By"
 T_STARTED = "Wikigate-Started"
 T_BUDGET = "Wikigate-Budget"
 T_USAGE = "Wikigate-Usage"
+T_SCOPE = "Wikigate-Scope"
+T_SCHEMA = "Wikigate-Schema"
 # Each of these appears at most once per commit; a repeat makes the run corrupt.
-SINGLE_VALUED = (T_RUN, T_OP, T_TYPE, T_TRIGGER, T_STARTED, T_BUDGET, T_USAGE)
+SINGLE_VALUED = (T_RUN, T_OP, T_TYPE, T_TRIGGER, T_STARTED, T_BUDGET, T_USAGE, T_SCOPE, T_SCHEMA)
+# The version of the metadata these trailers carry. A run written by a newer wikigate (a
+# higher Wikigate-Schema) is refused whole (RunSchemaError), never half-read; branches
+# from before the trailer existed are version 1.
+SCHEMA_VERSION = 1
+
+
+class RunSchemaError(RunError):
+    """The run's metadata is of a schema version this wikigate does not know."""
+
+
 OP_KINDS = ("start", "write", "replace", "delete", "usage")
 
 
@@ -46,6 +58,7 @@ def op_text(kind: str, path: str | None = None, blob: pygit2.Oid | None = None) 
 def trailers_for(meta: RunMeta, op: str) -> dict[str, str]:
     out = {
         T_RUN: meta.run_id,
+        T_SCHEMA: str(SCHEMA_VERSION),
         T_TYPE: meta.run_type,
         T_TRIGGER: meta.triggered_by,
         T_STARTED: meta.started_at,
@@ -55,6 +68,8 @@ def trailers_for(meta: RunMeta, op: str) -> dict[str, str]:
         out[T_BUDGET] = meta.budget.model_dump_json(exclude_none=True)
     if not meta.usage.is_empty():
         out[T_USAGE] = meta.usage.model_dump_json(exclude_none=True)
+    if meta.scope is not None:
+        out[T_SCOPE] = json.dumps(list(meta.scope), ensure_ascii=True, separators=(",", ":"))
     return out
 
 
@@ -148,6 +163,8 @@ def _is_normalized(path: str) -> bool:
 
 
 def _meta_from(trailers: dict[str, str], run_id: str, commit: pygit2.Commit) -> RunMeta:
+    check_schema(trailers.get(T_SCHEMA), run_id, commit.short_id)
+
     def one(key: str) -> str:
         value = trailers.get(key)
         if not value:
@@ -173,10 +190,37 @@ def _meta_from(trailers: dict[str, str], run_id: str, commit: pygit2.Commit) -> 
             started_at=one(T_STARTED),
             budget=budget(T_BUDGET),
             usage=budget(T_USAGE),
+            scope=_scope(trailers.get(T_SCOPE), run_id, commit),
         )
     except ValidationError as e:  # e.g. an unknown run type
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise RunError(
             f"run {run_id}: commit {commit.short_id}: {where}: {first['msg']}; the run is corrupt"
+        ) from e
+
+
+def check_schema(value: str | None, run_id: str, where: str) -> None:
+    """Refuse metadata of a schema version this wikigate does not know (RunSchemaError)."""
+    if value is None or value.strip() == str(SCHEMA_VERSION):
+        return
+    raise RunSchemaError(
+        f"run {shown(run_id)}: commit {where} records its metadata in schema version "
+        f"'{shown(value)}'; this wikigate reads version {SCHEMA_VERSION}. A newer wikigate "
+        "wrote it: finalize it with that version (the run is not read any further)"
+    )
+
+
+def _scope(raw: str | None, run_id: str, commit: pygit2.Commit) -> tuple[str, ...] | None:
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+        if not isinstance(data, list) or not data or not all(isinstance(p, str) for p in data):
+            raise ValueError("not a list of paths")
+        return tuple(check_scope(p) for p in data)
+    except (ValueError, RunError) as e:
+        raise RunError(
+            f"run {run_id}: commit {commit.short_id}: {T_SCOPE} '{shown(raw)}' is not a list "
+            f"of paths ({e}); the run is corrupt (start a new run)"
         ) from e

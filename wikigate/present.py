@@ -32,6 +32,11 @@ def outcome_line(result: FinalizeResult) -> str:
             f"revise {run_id} (loop {result.loop} of {MAX_LOOPS}): fix the findings, "
             "then finalize again"
         )
+    if result.verdict == "needs_human_review":
+        return (
+            f"needs_human_review {run_id}: a person decides: `wikigate verify approve "
+            f"{run_id} --reason ...` or `wikigate verify reject {run_id} --reason ...`"
+        )
     return f"pending {run_id}: {result.reason}"
 
 

@@ -48,6 +48,7 @@ class Run:
         triggered_by: str,
         base: pygit2.Oid,
         budget: Budget,
+        scope: tuple[str, ...] | None = None,
     ) -> Run:
         bad = first_unprintable(triggered_by)
         if bad is not None:
@@ -62,6 +63,7 @@ class Run:
             base=str(base),
             started_at=now_iso(),
             budget=budget,
+            scope=scope,
         )
         repo = ws.repo
         sig = gitrepo.signature(repo)

@@ -86,6 +86,38 @@ CREATE TABLE IF NOT EXISTS verifications (
 );
 CREATE INDEX IF NOT EXISTS idx_verifications_run ON verifications(run_id, id);
 CREATE INDEX IF NOT EXISTS idx_overrides_run ON overrides(run_id);
+CREATE TABLE IF NOT EXISTS claims (
+  claim_id           TEXT PRIMARY KEY,
+  page               TEXT NOT NULL,
+  label              TEXT NOT NULL,
+  line               INTEGER NOT NULL,
+  claim              TEXT NOT NULL,
+  source             TEXT NOT NULL,
+  source_page        INTEGER,
+  source_quote       TEXT NOT NULL,
+  source_quote_hash  TEXT NOT NULL,
+  source_quote_offset INTEGER,
+  anchor_status      TEXT NOT NULL CHECK (anchor_status IN ('anchored','unanchored','mismatched')),
+  disputed           INTEGER NOT NULL DEFAULT 0,
+  introduced_commit  TEXT NOT NULL,
+  changed_commit     TEXT NOT NULL,
+  judge_vote         TEXT,
+  judge_reason       TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_claims_page ON claims(page);
+CREATE INDEX IF NOT EXISTS idx_claims_source ON claims(source);
+CREATE TABLE IF NOT EXISTS gaps (
+  id      INTEGER PRIMARY KEY,
+  page    TEXT NOT NULL,
+  line    INTEGER NOT NULL,
+  reason  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_gaps_page ON gaps(page);
+CREATE TABLE IF NOT EXISTS ledger_state (
+  ref     TEXT PRIMARY KEY,
+  commit_id TEXT NOT NULL,
+  version TEXT NOT NULL
+);
 """
 
 # Columns that describe a live process, not the run; rebuilds leave them empty.
@@ -138,7 +170,11 @@ class Store:
         return rows[0] if rows else None
 
     def runs(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Runs in ``status`` (all when None); ``needs_human_review``: the pending runs whose
+        verdict waits for a person."""
         where, args = ("status = ?", [status]) if status else (None, [])
+        if status == "needs_human_review":
+            where, args = "status = 'pending' AND verdict = ?", [status]
         return list(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
 
     def open_runs(self) -> list[dict[str, Any]]:

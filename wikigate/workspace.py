@@ -28,6 +28,7 @@ from .runid import new_run_id, now_iso, parse_iso
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
 
+    from .finalize import FinalizeResult
     from .run import Run
     from .store import Store
 
@@ -208,12 +209,25 @@ class Workspace:
 
     # ------------------------------------------------------------ runs
 
-    def start_run(self, run_type: str, triggered_by: str, budget: Budget | None = None) -> Run:
+    def start_run(
+        self,
+        run_type: str,
+        triggered_by: str,
+        budget: Budget | None = None,
+        *,
+        scope: list[str] | None = None,
+    ) -> Run:
+        """Open a run. ``scope``: the paths (a folder ends in "/") it may change; a change
+        outside them is ``run.scope``. None: any path a run may write."""
+        from .paths import check_scope
         from .run import Run
 
         if run_type not in RUN_TYPES:
             raise UsageError(f"--type {run_type!r}: expected one of {', '.join(RUN_TYPES)}")
         check_triggered_by(triggered_by)
+        declared = tuple(sorted({check_scope(p) for p in scope})) if scope is not None else None
+        if declared == ():
+            raise UsageError("--scope: name at least one path")
         self.sweep()
         base = gitrepo.ref_target(self.repo, MAIN)
         assert base is not None  # open() checked
@@ -226,7 +240,7 @@ class Workspace:
             )
         if branch in self.repo.references:
             raise GitError(f"branch {branch} already exists; run ids must be unique")
-        return Run.create(self, run_id, run_type, triggered_by, base, budget or Budget())
+        return Run.create(self, run_id, run_type, triggered_by, base, budget or Budget(), declared)
 
     def run(self, run_id: str) -> Run:
         from .run import Run
@@ -285,6 +299,18 @@ class Workspace:
             raise UsageError("--reason must say why the verifier is overruled")
         self.sweep()
         return override(self.run(run_id), reason, source)
+
+    def decide(
+        self, run_id: str, reason: str, *, approve: bool, source: str = "cli"
+    ) -> FinalizeResult:
+        """A person's verdict on a run that waits for one (``wikigate verify approve`` /
+        ``verify reject``): approve commits it, reject closes it; actor and reason recorded."""
+        from .finalize import decide
+
+        if not reason.strip():
+            raise UsageError("--reason must say why (it is recorded with your name)")
+        self.sweep()
+        return decide(self.run(run_id), reason, approve=approve, source=source)
 
     def failed_ref(self, run_id: str) -> str:
         return FAILED_PREFIX + run_id

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import time
 
-from wikigate.models import Finding, VerifierVerdict, verdict_for
+from wikigate.codes import verdict_for
+from wikigate.models import Finding, VerifierVerdict
 
 
 class MarkersVerifier:

@@ -50,6 +50,8 @@ CHECKS: list[Check] = [
     Check("links", pages.check_links, THOROUGH),
     Check("paths", runs.check_paths, EVERY),
     Check("log", runs.check_log, EVERY),
+    Check("scope", runs.check_scope, EVERY),
+    Check("required", runs.check_required, THOROUGH),
     Check("convergence", runs.check_convergence, THOROUGH),
     Check("coverage", runs.check_coverage, THOROUGH),
     Check("budget", runs.check_budget, THOROUGH),

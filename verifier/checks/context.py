@@ -45,6 +45,7 @@ class Context:
     tip_commit: str | None = None  # the tip's commit id (the judge's history tool)
     judgment: Judgment | None = None  # the semantic judge's, once it has run
     claim_checks: list[ClaimCheck] = field(default_factory=list)  # the convergence check's
+    declared_scope: tuple[str, ...] | None = None  # a pull request's Wikigate-Scope line
     heartbeat: Callable[[], None] | None = None  # called by long work (finalize's lease)
     _changed: list[str] | None = None
 

@@ -8,6 +8,7 @@ import re
 
 from wikigate.codes import finding
 from wikigate.models import Finding
+from wikigate.paths import in_scope
 
 from ..claims import Compared, added, compare, page_claims
 from ..report import ClaimCheck
@@ -326,6 +327,80 @@ def check_coverage(ctx: Context) -> list[Finding]:
                 )
             )
     return out
+
+
+def check_scope(ctx: Context) -> list[Finding]:
+    """A run that declared its scope (``run start --scope``, a pull request's
+    ``Wikigate-Scope:`` line) changes nothing outside it. Appending to wiki/log.md is
+    always in scope."""
+    scope = ctx.declared_scope
+    if scope is None and ctx.plan is not None:
+        scope = ctx.plan.meta.scope
+    if ctx.base is None or scope is None:
+        return []
+    return [
+        finding(
+            "run.scope",
+            path,
+            None,
+            f"the run changes {path}, outside the scope it declared ({', '.join(scope)})",
+        )
+        for path in ctx.changed()
+        if not in_scope(path, scope) and not (path == LOG and ctx.log_appended())
+    ]
+
+
+def check_required(ctx: Context) -> list[Finding]:
+    """``[runs.required.TYPE]``: the steps every run of its type must take."""
+    if ctx.base is None or ctx.run_type is None:
+        return []
+    steps = ctx.config.runs.required.get(ctx.run_type)  # type: ignore[call-overload]
+    if steps is None:
+        return []
+    base, tip = ctx.base, ctx.tip
+    changed = set(ctx.changed())
+    out: list[Finding] = []
+
+    article = "an" if str(ctx.run_type)[0] in "aeiou" else "a"
+
+    def missing(path: str | None, message: str) -> None:
+        out.append(
+            finding("run.required_step", path, None, f"{article} {ctx.run_type} run must {message}")
+        )
+
+    for page in steps.append:
+        if page not in tip.entries:
+            missing(page, f"append to {page}, which it does not have")
+        elif page not in changed or not _appended(ctx, page):
+            missing(page, f"append to {page} (it did not add to its end)")
+    for page in steps.change:
+        if page not in changed or page not in tip.entries:
+            missing(page, f"change {page}")
+    new_pages = [p for p in tip.pages if p not in base.entries]
+    for listing in steps.link_new_pages_from:
+        linked = _linked_from(tip, listing)
+        for page in new_pages:
+            if page != listing and page not in linked:
+                missing(page, f"link its new page {page} from {listing}")
+    return out
+
+
+def _appended(ctx: Context, path: str) -> bool:
+    old, new = ctx.base.entries.get(path) if ctx.base else None, ctx.tip.entries.get(path)
+    if new is None:
+        return False
+    if old is None:
+        return True  # a new page: all of it is added
+    before = ctx.repo[old.oid].data  # type: ignore[attr-defined]
+    after = ctx.repo[new.oid].data  # type: ignore[attr-defined]
+    return len(after) > len(before) and after.startswith(before)
+
+
+def _linked_from(tree: WikiTree, listing: str) -> set[str]:
+    page = tree.nav_page(listing) if listing in tree.entries else None
+    if page is None:
+        return set()
+    return {t for link in page.links if (t := tree.resolve(listing, link)) is not None}
 
 
 def check_budget(ctx: Context) -> list[Finding]:

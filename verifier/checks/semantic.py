@@ -7,6 +7,8 @@ findings.  The judge can only add findings, so it can only make the verdict wors
 
 from __future__ import annotations
 
+import re
+
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
@@ -49,6 +51,16 @@ def check_semantic(ctx: Context, verified_quotes: VerifiedQuotes) -> list[Findin
     return out
 
 
+# the dated marker of the convergence convention (docs/format.md): "Updated 2026-11-21 per
+# raw/x.txt:" says when and why, not what the source says; the claim is what follows it
+_HEDGE = re.compile(r"^\s*Updated \d{4}-\d{2}-\d{2} per [^:\s]+:\s*")
+
+
+def hedge_free(claim: str) -> str:
+    """The claim without a leading dated hedge marker."""
+    return _HEDGE.sub("", claim, count=1) or claim
+
+
 def claims_to_judge(
     ctx: Context, verified: VerifiedQuotes, *, windows: bool = True
 ) -> list[ClaimInput]:
@@ -76,7 +88,8 @@ def claims_to_judge(
             uses[ref.label] = uses.get(ref.label, 0) + 1
             n = uses[ref.label]
             claim_id = f"{path}#^{ref.label}" + (f"@{n}" if n > 1 else "")
-            found = conflicts(ref.claim, vq.quote)
+            claim = hedge_free(ref.claim)
+            found = conflicts(claim, vq.quote)
             start, around = vq.offset, vq.quote
             if windows or any(k.kind in WINDOWED for k in found):
                 try:
@@ -86,7 +99,7 @@ def claims_to_judge(
                 start = max(0, vq.offset - window)
                 end = min(len(source_text), vq.offset + len(vq.quote) + window)
                 around = source_text[start:end]
-                found = conflicts(ref.claim, vq.quote, around)
+                found = conflicts(claim, vq.quote, around)
             hints = tuple(k.describe() for k in found)
             out.append(
                 ClaimInput(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from itertools import groupby
 
 from ..report import VerificationReport
@@ -37,9 +38,17 @@ class TextReporter:
             COLORS["critical"]
             if report.verdict == "reject"
             else COLORS["major"]
-            if report.verdict == "revise"
+            if report.verdict in ("revise", "needs_human_review")
             else "\033[32m",
         )
+        checks = collections.Counter(c.result for c in report.claim_checks)
+        if checks:
+            lines.append(
+                f"claims on changed pages: {checks['pass']} kept, {checks['warn']} reworded, "
+                f"{checks['fail']} removed or altered"
+            )
+        if s.gaps:
+            lines.append(f"gap markers: {s.gaps}")
         part = (
             f" · shard {report.shard.index}/{report.shard.count}: per-page checks only"
             if report.shard is not None

@@ -96,4 +96,11 @@ def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
     click.echo(fetched.message, err=True)
     with progress.bar() as shown:
         count = ws.rebuild_telemetry(shown)
-    click.echo(f"rebuilt {ws.telemetry_path()} with {count} runs")
+        from wikigate import ledger
+
+        built = ledger.rebuild(ws, progress=shown)
+    claims = ws.store.db["claims"].count
+    click.echo(
+        f"rebuilt {ws.telemetry_path()} with {count} runs and the ledger of {claims} claims "
+        f"({built.commits} commits of main)"
+    )

@@ -113,3 +113,14 @@ def judge_option(f: Callable[..., Any]) -> Callable[..., Any]:
         help="The semantic judge (default: wikigate.toml's [judge] provider); anthropic "
         "needs ANTHROPIC_API_KEY.",
     )(f)
+
+
+def sync_ledger(ws: Workspace) -> None:
+    """After main moved: bring the claim ledger up to it. The ledger is derived from git,
+    so a failure here loses nothing: the next ``wikigate claims`` catches up."""
+    from wikigate import ledger
+
+    try:
+        ledger.sync(ws)
+    except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
+        click.echo(f"warning: the claim ledger is behind main ({type(e).__name__}: {e})", err=True)

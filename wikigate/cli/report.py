@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from wikigate.kinds import REPORT_FORMATS
+from wikigate.kinds import REPORT_FORMATS, VERDICT_EXIT
 
 from . import progress
 from .app import cli
 from .base import format_option, open_workspace
-from .verify import VERDICT_EXIT, emit
+from .verify import emit
 
 
 @cli.group()

@@ -14,7 +14,15 @@ from wikigate.paths import MAX_SOURCE_BYTES
 from wikigate.present import outcome, runs_table
 
 from .app import cli
-from .base import TOKENS, USD, format_option, judge_option, open_workspace, run_id_argument
+from .base import (
+    TOKENS,
+    USD,
+    format_option,
+    judge_option,
+    open_workspace,
+    run_id_argument,
+    sync_ledger,
+)
 
 
 @cli.group()
@@ -45,6 +53,13 @@ def run() -> None:
     help="The writer's output-token budget.",
 )
 @click.option("--budget-usd", type=USD, metavar="X", help="The writer's budget in USD.")
+@click.option(
+    "--scope",
+    multiple=True,
+    metavar="PATH",
+    help="A path the run may change (repeat; a folder ends in /). Changes elsewhere are "
+    "run.scope findings. Default: no limit.",
+)
 @click.pass_context
 def run_start(
     ctx: click.Context,
@@ -53,6 +68,7 @@ def run_start(
     budget_input_tokens: int | None,
     budget_output_tokens: int | None,
     budget_usd: float | None,
+    scope: tuple[str, ...],
 ) -> None:
     """Open a run; prints only its id."""
     ws = open_workspace(ctx)
@@ -61,7 +77,8 @@ def run_start(
     budget = Budget(
         input_tokens=budget_input_tokens, output_tokens=budget_output_tokens, usd=budget_usd
     )
-    click.echo(ws.start_run(run_type, triggered_by, budget).run_id)
+    declared = list(scope) if scope else None
+    click.echo(ws.start_run(run_type, triggered_by, budget, scope=declared).run_id)
 
 
 @run.command("write")
@@ -146,6 +163,8 @@ def run_finalize(
         finalize_judge(ws, run, judge)
     result = run.finalize(verify=not no_verify, draft_only=draft_only)
     click.echo(outcome(result))
+    if result.status == "committed":
+        sync_ledger(ws)
     ctx.exit(result.exit_code)
 
 
@@ -158,7 +177,11 @@ def runs() -> None:
 
 
 @runs.command("list")
-@click.option("--status", type=click.Choice(STATUSES), help="Only runs in this state.")
+@click.option(
+    "--status",
+    type=click.Choice((*STATUSES, "needs_human_review")),
+    help="Only runs in this state (needs_human_review: pending runs waiting for a person).",
+)
 @format_option()
 @click.pass_context
 def runs_list(ctx: click.Context, status: str | None, fmt: str) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.kinds import REPORT_FORMATS, STRICTNESSES
+from wikigate.kinds import REPORT_FORMATS, STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
 from . import progress
@@ -21,14 +21,13 @@ from .base import (
     judge_option,
     open_workspace,
     run_id_argument,
+    sync_ledger,
 )
 
 if TYPE_CHECKING:
     from wikigate.api import AnchorFix
     from wikigate.verifier.report import VerificationReport
     from wikigate.verifier.shard import Shard
-
-VERDICT_EXIT = {"commit": 0, "reject": 1, "revise": 3}
 
 
 class ShardType(click.ParamType[Any, Any]):
@@ -174,11 +173,40 @@ def emit(
 def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     """Commit a rejected run anyway, or vouch for an unverified one; actor and reason
     are recorded."""
-    record = open_workspace(ctx).override(run_id, reason)
+    ws = open_workspace(ctx)
+    record = ws.override(run_id, reason)
+    sync_ledger(ws)
     click.echo(
         f"committed {run_id} by override of {record.override_actor}: main is at "
         f"{record.tip_commit[:12]}"
     )
+
+
+@verify.command("approve")
+@run_id_argument("A pending run whose verdict is needs_human_review.")
+@click.option("--reason", required=True, metavar="TEXT", help="Why it may land (recorded).")
+@click.pass_context
+def verify_approve(ctx: click.Context, run_id: str, reason: str) -> None:
+    """Commit a run that waits for a person (verdict needs_human_review); recorded with
+    your name and reason, verdict commit_approved."""
+    ws = open_workspace(ctx)
+    result = ws.decide(run_id, reason, approve=True)
+    if result.status == "committed":
+        sync_ledger(ws)
+    click.echo(outcome(result))
+    ctx.exit(result.exit_code)
+
+
+@verify.command("reject")
+@run_id_argument("A pending run whose verdict is needs_human_review.")
+@click.option("--reason", required=True, metavar="TEXT", help="Why it may not land (recorded).")
+@click.pass_context
+def verify_reject(ctx: click.Context, run_id: str, reason: str) -> None:
+    """Reject a run that waits for a person; its tip is kept at refs/wikigate/failed/<id>
+    and your name and reason are recorded (verdict reject_reviewed). Exit 1."""
+    result = open_workspace(ctx).decide(run_id, reason, approve=False)
+    click.echo(outcome(result))
+    ctx.exit(result.exit_code)
 
 
 @cli.command()

@@ -1,0 +1,256 @@
+"""What a run does to each cited claim (claim_checks), frozen claims, gap markers, scope,
+required steps: the verifier on real git objects (docs/ledger.md)."""
+
+from __future__ import annotations
+
+import pygit2
+import pytest
+from support.trees import at, commit_files, no_errors
+
+from wikigate.config import Config, parse_config
+from wikigate.models import Budget, Plan, RunMeta
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.engine import verify_trees
+
+SOURCE = (
+    "Cats sleep for sixteen hours a day.\n"
+    "Dogs may bark at night.\n"
+    "Owls are not the fastest birds.\n"
+)
+INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Cats]]\n"
+SLEEP = "Cats sleep for sixteen hours a day."
+BARK = "Dogs may bark at night."
+
+
+def tail(quote: str) -> str:
+    return format_tail("raw/animals.txt", None, quote, SOURCE.find(quote))
+
+
+def cats(body: str) -> str:
+    return f"---\ntitle: Cats\n---\n# Cats\n\n{body}\n"
+
+
+GOOD = cats(f"{SLEEP}[^1] {BARK}[^2]\n\n[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}")
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
+
+
+@pytest.fixture
+def base(repo):
+    return commit_files(
+        repo,
+        None,
+        {
+            "raw/animals.txt": SOURCE,
+            "wiki/index.md": INDEX,
+            "wiki/log.md": "# Log\n",
+            "wiki/cats.md": GOOD,
+        },
+    )
+
+
+def verify(repo, base, files, *, toml="", run_type=None, scope=None):
+    tip = commit_files(repo, base.id, files)
+    plan = None
+    if run_type:
+        meta = RunMeta(
+            run_id="r",
+            run_type=run_type,
+            triggered_by="cli:t",
+            base=str(base.id),
+            started_at="2026-01-01T00:00:00Z",
+            budget=Budget(),
+            scope=scope,
+        )
+        plan = Plan(meta=meta, ops=[], tip=str(tip.id))
+    config = parse_config(toml, "wikigate.toml") if toml else Config()
+    report = verify_trees(repo, tip, base, config=config, plan=plan)
+    no_errors(report)
+    return report
+
+
+def results(report) -> dict[str, tuple[str, str]]:
+    return {c.claim_id: (c.result, c.reason) for c in report.claim_checks}
+
+
+def test_each_claim_of_a_changed_page_passes_warns_or_fails(repo, base):
+    moved = cats(
+        f"Intro line added above.\n\n{BARK}[^b]\n\n{SLEEP}[^a]\n\n"
+        f"[^a]: {tail(SLEEP)}\n[^b]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": moved})
+    got = results(report)
+    assert got["wiki/cats.md#^1"] == ("pass", "kept, as [^a]")
+    assert got["wiki/cats.md#^2"] == ("pass", "kept, as [^b]")
+    assert report.verdict == "commit"
+
+    reworded = cats(
+        f"Cats sleep for sixteen hours each day.[^1] {BARK}[^2]\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": reworded})
+    assert results(report)["wiki/cats.md#^1"][0] == "warn"
+    assert "reworded around the same quote" in results(report)["wiki/cats.md#^1"][1]
+    assert results(report)["wiki/cats.md#^2"] == ("pass", "unchanged")
+    assert not at(report, "run.convergence") and report.verdict == "commit"
+
+    # the same footnote under another statement (another number): altered, not reworded
+    altered = cats(
+        f"Cats sleep for six hours a day.[^1] {BARK}[^2]\n\n[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": altered})
+    assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
+    (conv,) = at(report, "run.convergence")
+    assert conv.severity == "critical" and conv.line == 6 and report.verdict == "reject"
+
+
+def test_a_claim_kept_in_a_disputed_block_passes(repo, base):
+    hedged = cats(
+        f"::: disputed\n{SLEEP}[^1]\n\n**Updated 2026-11-21 per raw/animals.txt:** "
+        f"Owls are not the fastest birds.[^3]\n:::\n\n{BARK}[^2]\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}\n"
+        f"[^3]: {tail('Owls are not the fastest birds.')}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": hedged})
+    assert report.verdict == "commit", report.findings
+    assert report.verdict == "commit"
+
+
+FROZEN_CLAIM = '[ledger]\nfrozen = ["wiki/cats.md#^1"]\n'
+
+
+def test_a_frozen_claim_may_not_change_and_a_rewording_asks_a_person(repo, base):
+    removed = cats(f"{BARK}[^2]\n\n[^2]: {tail(BARK)}")
+    report = verify(repo, base, {"wiki/cats.md": removed}, toml=FROZEN_CLAIM)
+    (frozen,) = at(report, "claim.frozen")
+    assert frozen.severity == "critical" and "wiki/cats.md#^1" in frozen.message
+    assert not at(report, "run.convergence")  # one finding per claim: the frozen one
+    assert report.verdict == "reject"
+    assert report.claim_checks[0].frozen == "wiki/cats.md#^1"
+
+    reworded = cats(
+        f"Cats sleep for sixteen hours each day.[^1] {BARK}[^2]\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": reworded}, toml=FROZEN_CLAIM)
+    assert [f.code for f in report.findings] == ["claim.frozen_reworded"]
+    assert report.verdict == "needs_human_review"
+
+    # the unfrozen claim next to it may be reworded freely
+    other = cats(
+        f"{SLEEP}[^1] At night, dogs may bark.[^2]\n\n[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    assert verify(repo, base, {"wiki/cats.md": other}, toml=FROZEN_CLAIM).verdict == "commit"
+
+
+def test_a_frozen_page_gains_no_claim_and_a_frozen_folder_covers_its_pages(repo, base):
+    toml = '[ledger]\nfrozen = ["wiki/"]\n'
+    grown = (
+        GOOD
+        + f"\nOwls are not the fastest birds.[^3]\n\n[^3]: {tail('Owls are not the fastest birds.')}\n"
+    )
+    report = verify(repo, base, {"wiki/cats.md": grown}, toml=toml)
+    (f,) = at(report, "claim.frozen")
+    assert "gains the claim" in f.message and report.verdict == "reject"
+
+
+def test_a_frozen_claim_with_a_bad_entry_is_a_config_error():
+    from wikigate.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"ledger\.frozen"):
+        parse_config('[ledger]\nfrozen = ["docs/x.md"]\n', "wikigate.toml")
+
+
+GAPPED = cats(
+    "Cats purr for reasons no source here explains [gap: no source on why cats purr].\n\n"
+    "Their whiskers sense air currents in the dark. [gap: sensing range unknown]"
+)
+BARE = cats("Cats purr for reasons no source here explains.\n\nA second plain statement here.")
+
+
+def test_gap_marked_page_passes_uncited_and_gaps_are_counted(repo, base):
+    report = verify(repo, base, {"wiki/purr.md": GAPPED, "wiki/index.md": INDEX + "- [[Purr]]\n"})
+    assert not at(report, "page.uncited"), report.findings
+    assert report.summary.gaps == 2
+    unmarked = verify(repo, base, {"wiki/purr.md": BARE, "wiki/index.md": INDEX + "- [[Purr]]\n"})
+    assert at(unmarked, "page.uncited")
+    half = cats(
+        "Cats purr for reasons no source here explains [gap: why].\n\nA second plain statement here."
+    )
+    report = verify(repo, base, {"wiki/purr.md": half, "wiki/index.md": INDEX + "- [[Purr]]\n"})
+    (f,) = at(report, "page.uncited")
+    assert "1 statements carry neither" in f.message
+
+
+def test_gap_policy_forbids_or_caps_gap_markers(repo, base):
+    files = {"wiki/purr.md": GAPPED, "wiki/index.md": INDEX + "- [[Purr]]\n"}
+    none = verify(repo, base, files, toml="[gap_policy]\nallowed = false\n")
+    assert [(f.code, f.line) for f in at(none, "page.gap")] == [("page.gap", 6), ("page.gap", 8)]
+    capped = verify(repo, base, files, toml="[gap_policy]\nmax_per_page = 1\n")
+    (f,) = at(capped, "page.gap")
+    assert "2 gap markers" in f.message and f.line == 8
+    assert capped.verdict == "revise"
+
+
+def test_gap_marker_in_code_is_not_a_gap(repo, base):
+    page = cats(f"Use `[gap: x]` to mark a gap in your notes.[^1]\n\n[^1]: {tail(SLEEP)}")
+    report = verify(repo, base, {"wiki/cats.md": page})
+    assert report.summary.gaps == 0
+
+
+def test_a_change_outside_the_declared_scope_is_critical(repo, base):
+    files = {"wiki/cats.md": GOOD + "\nMore.\n", "wiki/index.md": INDEX + "\n"}
+    inside = verify(repo, base, files, run_type="cascade", scope=("wiki/cats.md", "wiki/index.md"))
+    assert not at(inside, "run.scope")
+    outside = verify(repo, base, files, run_type="cascade", scope=("wiki/cats.md",))
+    (f,) = at(outside, "run.scope")
+    assert f.path == "wiki/index.md" and f.severity == "critical" and outside.verdict == "reject"
+    folder = verify(repo, base, files, run_type="cascade", scope=("wiki/",))
+    assert not at(folder, "run.scope")
+    # appending to the log is always allowed
+    logged = verify(
+        repo, base, {"wiki/log.md": "# Log\n- did x\n"}, run_type="cascade", scope=("wiki/a.md",)
+    )
+    assert not at(logged, "run.scope")
+    unscoped = verify(repo, base, files, run_type="cascade")
+    assert not at(unscoped, "run.scope")
+
+
+REQUIRED = """
+[runs.required.ingest]
+append = ["wiki/log.md"]
+link_new_pages_from = ["wiki/index.md"]
+"""
+
+
+def test_required_steps_of_a_run_type(repo, base):
+    source = {"raw/new.txt": "New facts.\n"}
+    page = f"---\ntitle: Lions\n---\n# Lions\n\n{SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}\n"
+    missing = verify(
+        repo, base, {**source, "wiki/lions.md": page}, toml=REQUIRED, run_type="ingest"
+    )
+    found = sorted((f.path, f.message) for f in at(missing, "run.required_step"))
+    assert found == [
+        ("wiki/lions.md", "an ingest run must link its new page wiki/lions.md from wiki/index.md"),
+        ("wiki/log.md", "an ingest run must append to wiki/log.md (it did not add to its end)"),
+    ]
+    assert missing.verdict == "revise", missing.findings
+    done = verify(
+        repo,
+        base,
+        {
+            **source,
+            "wiki/lions.md": page,
+            "wiki/index.md": INDEX + "- [[Lions]]\n",
+            "wiki/log.md": "# Log\n- ingested raw/new.txt\n",
+        },
+        toml=REQUIRED,
+        run_type="ingest",
+    )
+    assert not at(done, "run.required_step")
+    # another run type is not held to the ingest steps
+    other = verify(repo, base, {"wiki/lions.md": page}, toml=REQUIRED, run_type="cascade")
+    assert not at(other, "run.required_step")

@@ -1,0 +1,113 @@
+"""``wikigate claims``: the claim ledger, every cited claim on main (docs/ledger.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+import click
+
+from . import progress
+from .app import cli
+from .base import format_option, open_workspace
+
+# anchor statuses, then the LLM judge's votes (wikigate.ledger.STATUSES and the judge's)
+STATUS_CHOICES = (
+    "anchored",
+    "unanchored",
+    "mismatched",
+    "supports",
+    "partial",
+    "contradicts",
+    "unsupported",
+    "inconclusive",
+    "flaky",
+)
+COLUMNS = (
+    "claim_id",
+    "page",
+    "line",
+    "claim",
+    "source",
+    "source_page",
+    "source_quote",
+    "source_quote_hash",
+    "source_quote_offset",
+    "anchor_status",
+    "disputed",
+    "introduced_commit",
+    "changed_commit",
+    "judge_vote",
+    "judge_reason",
+)
+
+
+@cli.command("claims")
+@click.option("--page", metavar="PATH", help="Only claims on this page, or under this folder/.")
+@click.option(
+    "--source", metavar="PATH", help="Only claims citing this source, or one under this folder/."
+)
+@click.option(
+    "--status",
+    type=click.Choice(STATUS_CHOICES),
+    help="Only claims with this anchor status, or this last vote of the LLM judge.",
+)
+@click.option("--gaps", is_flag=True, help="List the [gap: …] markers instead of the claims.")
+@format_option(("text", "json", "csv"))
+@click.pass_context
+def claims(
+    ctx: click.Context,
+    page: str | None,
+    source: str | None,
+    status: str | None,
+    gaps: bool,
+    fmt: str,
+) -> None:
+    """Every cited claim on main: id, sentence, source, quote and its hash and offset, anchor
+    status, the commits that introduced and last changed it, the judge's last vote.
+
+    The ledger is brought up to main's tip first (only the pages each new commit
+    changed are read)."""
+    from wikigate import ledger
+
+    ws = open_workspace(ctx)
+    with progress.bar() as shown:
+        ledger.sync(ws, progress=shown)
+    if gaps:
+        rows = ledger.gaps(ws, page)
+        _emit(
+            rows,
+            ("page", "line", "reason"),
+            fmt,
+            lambda r: f"{r['page']}:{r['line']}: [gap: {r['reason']}]",
+        )
+        return
+    rows = ledger.claims(ws, page=page, source=source, status=status)
+    _emit(rows, COLUMNS, fmt, _line)
+
+
+def _line(r: dict[str, Any]) -> str:
+    vote = f" judge:{r['judge_vote']}" if r["judge_vote"] else ""
+    where = r["source"] + (f", p.{r['source_page']}" if r["source_page"] else "")
+    return (
+        f"{r['claim_id']}  {r['anchor_status']}{vote}  {where}  "
+        f"{r['claim'][:100]!r}  (since {r['introduced_commit'][:8]}, "
+        f"changed {r['changed_commit'][:8]})"
+    )
+
+
+def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: str, line: Any) -> None:
+    if fmt == "json":
+        click.echo(json.dumps([{c: r[c] for c in columns} for r in rows], indent=2))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        click.echo(out.getvalue(), nl=False)
+    else:
+        for r in rows:
+            click.echo(line(r))
+        click.echo(f"{len(rows)} {'gaps' if columns[0] == 'page' else 'claims'}", err=True)

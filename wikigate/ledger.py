@@ -1,0 +1,329 @@
+"""The claim ledger: every cited claim on main, in the telemetry database's ``claims``
+table (docs/ledger.md).
+
+The ledger is derived from git alone: main's first-parent history (each commit's
+changed pages, parsed and their quotes checked at that commit) and, for the judge's
+votes, the artifacts a committed run's verification left under its note. ``sync``
+brings it up to main's tip one commit at a time, re-reading only the pages a commit
+changed (and those citing a source it added); ``rebuild`` replays it from the first
+commit, so a rebuild and the live ledger agree by construction. Every command that
+moves main calls ``sync`` after (finalize, override, approve, the bot, the server's
+post-receive); ``wikigate claims`` calls it before reading, so the ledger is never
+behind main.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygit2
+
+from . import attest, gitrepo
+from .config import Config
+from .errors import GitError
+from .models import VerificationRef
+from .verifier.checks.citations import check_citations
+from .verifier.checks.context import Context
+from .verifier.citation import quote_hash
+from .verifier.claims import PageClaim, page_claims
+from .verifier.default import cache_path
+from .verifier.judge import HeuristicJudge
+from .verifier.parallel import Workers
+from .verifier.wiki import PageCache, WikiTree, cache_version
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+REF = gitrepo.MAIN
+FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
+STATUSES = ("anchored", "unanchored", "mismatched")
+# the columns whose change makes a claim "changed" (its line moves with edits around it)
+CONTENT = (
+    "claim",
+    "source",
+    "source_page",
+    "source_quote",
+    "source_quote_hash",
+    "source_quote_offset",
+    "anchor_status",
+    "disputed",
+)
+
+
+def version() -> str:
+    return f"ledger{FORMAT}/{cache_version()}"
+
+
+@dataclass
+class Synced:
+    """What a sync did: main's commit the ledger now reflects, commits applied, pages read."""
+
+    commit: str | None
+    commits: int = 0
+    pages: int = 0
+    rebuilt: bool = False
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
+    """Bring the ledger up to main's tip (a full replay when main was rewritten, or the
+    ledger was written by another version)."""
+    repo, store = ws.repo, ws.store
+    head = gitrepo.ref_target(repo, REF)
+    state = _state(store)
+    if head is None:
+        return Synced(None)
+    known = state["commit_id"] if state and state["version"] == version() else None
+    if known == str(head):
+        return Synced(known)
+    path = _first_parents(repo, head, known)
+    rebuilt = path is None
+    if path is None:  # a first build, another version's rows, or main was rewritten
+        path = _first_parents(repo, head, None) or []
+        _clear(store)
+        known = None
+    done = Synced(known, rebuilt=rebuilt)
+    for n, commit in enumerate(path, 1):
+        if progress is not None:
+            progress("ledger", n, len(path))
+        pages = _apply(ws, commit, known)
+        if pages is None:  # another process got there first: start over from its state
+            return sync(ws, progress=progress)
+        known = str(commit.id)
+        done.commit, done.commits, done.pages = known, done.commits + 1, done.pages + pages
+    return done
+
+
+def rebuild(ws: Workspace, *, progress: Progress | None = None) -> Synced:
+    """Replay the ledger from main's first commit (``wikigate telemetry rebuild``)."""
+    _clear(ws.store)
+    return sync(ws, progress=progress)
+
+
+def claims(
+    ws: Workspace,
+    *,
+    page: str | None = None,
+    source: str | None = None,
+    status: str | None = None,
+) -> list[dict[str, Any]]:
+    """The ledger's rows (after a sync), filtered: ``page`` a page or folder (``wiki/x/``),
+    ``source`` a source path or folder, ``status`` an anchor status or a judge vote."""
+    sync(ws)
+    where, args = [], []
+    for column, value in (("page", page), ("source", source)):
+        if value:
+            if value.endswith("/"):
+                where.append(f"substr({column}, 1, ?) = ?")
+                args += [len(value), value]
+            else:
+                where.append(f"{column} = ?")
+                args.append(value)
+    if status:
+        where.append(
+            "anchor_status = ?"
+            if status in STATUSES
+            else "judge_vote IS NOT NULL AND judge_vote = ?"
+        )
+        args.append(status)
+    return list(
+        ws.store.db["claims"].rows_where(
+            " AND ".join(where) or None, args, order_by="page, line, claim_id"
+        )
+    )
+
+
+def gaps(ws: Workspace, page: str | None = None) -> list[dict[str, Any]]:
+    sync(ws)
+    where, args = ("page = ?", [page]) if page else (None, [])
+    return list(ws.store.db["gaps"].rows_where(where, args, order_by="page, line"))
+
+
+# ---------------------------------------------------------------- applying a commit
+
+
+def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | None:
+    """Apply one first-parent commit of main; the number of pages read, or None when the
+    ledger moved meanwhile (another process applied it)."""
+    repo, store = ws.repo, ws.store
+    parent = commit.parents[0] if commit.parents else None
+    if parent is not None:
+        changed = gitrepo.changed_paths(repo, parent.tree, commit.tree)
+    else:  # the first commit: every path, from a diff against the empty tree
+        changed = sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
+    pages = {p for p in changed if p.startswith("wiki/") and p.endswith(".md")}
+    raws = [p for p in changed if p.startswith("raw/")]
+    if raws:  # a new source may anchor a claim that cited it before it existed
+        pages |= {
+            r["page"]
+            for r in store.db.execute_returning_dicts(
+                "SELECT DISTINCT page FROM claims WHERE anchor_status = 'mismatched'"
+            )
+        }
+    rows, gap_rows = _extract(ws, commit, sorted(pages))
+    votes = _votes(ws, str(commit.id))
+    at = str(commit.id)
+    with store.immediate():
+        state = _state(store)
+        if (state["commit_id"] if state and state["version"] == version() else None) != known:
+            return None
+        old = {
+            r["claim_id"]: r
+            for page in pages
+            for r in store.db["claims"].rows_where("page = ?", [page])
+        }
+        for row in rows:
+            before = old.pop(row["claim_id"], None)
+            same = before is not None and all(before[k] == row[k] for k in CONTENT)
+            row["introduced_commit"] = before["introduced_commit"] if before else at
+            row["changed_commit"] = before["changed_commit"] if same and before else at
+            vote = votes.get(row["claim_id"])
+            if vote is not None:
+                row["judge_vote"], row["judge_reason"] = vote
+            elif same and before is not None:
+                row["judge_vote"], row["judge_reason"] = (
+                    before["judge_vote"],
+                    before["judge_reason"],
+                )
+        for gone in old:
+            store.table("claims").delete(gone)
+        if rows:
+            store.table("claims").upsert_all(rows, pk="claim_id")
+        for page in pages:
+            store.table("gaps").delete_where("page = ?", [page])
+        if gap_rows:
+            store.table("gaps").insert_all(gap_rows)
+        store.table("ledger_state").upsert(
+            {"ref": REF, "commit_id": at, "version": version()}, pk="ref"
+        )
+    return len(pages)
+
+
+def _extract(
+    ws: Workspace, commit: pygit2.Commit, pages: Sequence[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The ledger rows of ``pages`` at ``commit`` (the deleted ones have none), with each
+    quote's anchor checked by the verifier's citations check; and the pages' gap markers."""
+    if not pages:
+        return [], []
+    repo = ws.repo
+    cache = PageCache(cache_path(ws))
+    workers = Workers(repo)
+    try:
+        tree = WikiTree(repo, commit.tree_id, cache, workers)
+        present = [p for p in pages if p in tree.pages]
+        ctx = Context(
+            repo=repo,
+            tip=tree,
+            base=None,
+            plan=None,
+            strictness="CALM",
+            config=Config(),
+            judge=HeuristicJudge(),
+            cache=cache,
+            scope=present,
+        )
+        _, verified = check_citations(ctx)
+        cache.store_anchors(ctx.new_anchors)
+        rows: list[dict[str, Any]] = []
+        gap_rows: list[dict[str, Any]] = []
+        for path in present:
+            page = tree.page(path)
+            if page is None:
+                continue  # unreadable: it holds no claims the ledger can name
+            for c in page_claims(page):
+                rows.append(_row(c, verified.get((path, c.label))))
+            gap_rows += [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]
+        return rows, gap_rows
+    finally:
+        workers.close()
+        cache.close()
+
+
+def _row(c: PageClaim, found: Any) -> dict[str, Any]:
+    if c.offset is None:
+        status = "unanchored"
+    elif found is not None and found.code is None:
+        status = "anchored"
+    else:
+        status = "mismatched"
+    return {
+        "claim_id": c.id,
+        "page": c.page,
+        "label": c.label,
+        "line": c.line,
+        "claim": c.sentence,
+        "source": found.source if found is not None else c.source,
+        "source_page": c.pdf_page,
+        "source_quote": c.quote,
+        "source_quote_hash": quote_hash(c.quote),
+        "source_quote_offset": c.offset,
+        "anchor_status": status,
+        "disputed": int(c.disputed),
+        "judge_vote": None,
+        "judge_reason": None,
+    }
+
+
+def _votes(ws: Workspace, commit: str) -> dict[str, tuple[str, str]]:
+    """The LLM judge's votes on the claims of ``commit``, when a committed run landed it:
+    from its last verification's ``judge/votes.json`` (claim id → vote, reason)."""
+    store = ws.store
+    runs = list(store.db["runs"].rows_where("status = 'committed' AND tip_commit = ?", [commit]))
+    for run in runs:
+        done = store.verifications(run["run_id"])
+        if not done:
+            continue
+        try:
+            files = attest.files(ws.repo, VerificationRef.model_validate(done[-1]))
+        except GitError:
+            continue  # the notes that hold them were not fetched
+        blob = files.get("judge/votes.json")
+        if blob is None:
+            continue
+        try:
+            data = json.loads(blob.data)
+        except ValueError:
+            continue
+        return {
+            str(v["claim_id"]): (str(v["vote"]), str(v.get("reason", "")))
+            for v in data
+            if isinstance(v, dict) and "claim_id" in v and "vote" in v
+        }
+    return {}
+
+
+# ---------------------------------------------------------------- state
+
+
+def _state(store: Any) -> dict[str, Any] | None:
+    rows = list(store.db["ledger_state"].rows_where("ref = ?", [REF]))
+    return rows[0] if rows else None
+
+
+def _clear(store: Any) -> None:
+    with store.immediate():
+        store.db.execute("DELETE FROM claims")
+        store.db.execute("DELETE FROM gaps")
+        store.db.execute("DELETE FROM ledger_state")
+
+
+def _first_parents(
+    repo: pygit2.Repository, head: pygit2.Oid, stop: str | None
+) -> list[pygit2.Commit] | None:
+    """main's first-parent commits after ``stop`` up to ``head``, oldest first; None when
+    ``stop`` is not on that line (main was rewritten)."""
+    out: list[pygit2.Commit] = []
+    commit: pygit2.Commit | None = gitrepo.commit_at(repo, head)
+    while commit is not None and str(commit.id) != stop:
+        out.append(commit)
+        commit = commit.parents[0] if commit.parents else None
+    if stop is not None and commit is None:
+        return None
+    out.reverse()
+    return out
