@@ -178,7 +178,7 @@ def finalize_judge(ws: Workspace, run: Run, requested: str | None) -> None:
                 "verifier plug-in ([verifier] plugin or WIKIGATE_VERIFIER)"
             )
         return
-    judge_ready(ws.repo, run.plan().meta.base, requested, may_lower=False)
+    judge_ready(ws.repo, run.refresh()["base_commit"], requested, may_lower=False)
     ws.judge = requested
 
 

@@ -82,7 +82,7 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
     if known == str(head):
         return Synced(known)
     path = _first_parents(repo, head, known)
-    rebuilt = path is None
+    rebuilt = path is None or known is None
     if path is None:  # a first build, another version's rows, or main was rewritten
         path = _first_parents(repo, head, None) or []
         _clear(store)

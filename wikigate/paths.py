@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from .errors import RunError
+from .errors import RunError, UsageError
 from .text import first_unprintable, shown
 
 
@@ -48,9 +48,12 @@ def area(path: str) -> str:
 def check_scope(path: str) -> str:
     """A scope entry: a clean path under wiki/ or raw/ (a folder ends in "/")."""
     folder = path.endswith("/")
-    clean = normalize(path.rstrip("/")) + ("/" if folder else "")
+    try:
+        clean = normalize(path.rstrip("/")) + ("/" if folder else "")
+    except RunError as e:
+        raise UsageError(f"--scope {e}") from e
     if clean != path or not path.startswith(("wiki/", "raw/")):
-        raise RunError(
+        raise UsageError(
             f"--scope {shown(path)}: expected a path under wiki/ or raw/ (a folder ends in /)"
         )
     return path

@@ -16,7 +16,7 @@ import pygit2
 from pydantic import ValidationError
 
 from . import gitrepo
-from .errors import RunError
+from .errors import RunError, WikigateError
 from .models import Budget, Op, Plan, RunMeta
 from .paths import check_scope, normalize
 from .text import shown
@@ -219,7 +219,7 @@ def _scope(raw: str | None, run_id: str, commit: pygit2.Commit) -> tuple[str, ..
         if not isinstance(data, list) or not data or not all(isinstance(p, str) for p in data):
             raise ValueError("not a list of paths")
         return tuple(check_scope(p) for p in data)
-    except (ValueError, RunError) as e:
+    except (ValueError, WikigateError) as e:
         raise RunError(
             f"run {run_id}: commit {commit.short_id}: {T_SCOPE} '{shown(raw)}' is not a list "
             f"of paths ({e}); the run is corrupt (start a new run)"
