@@ -28,7 +28,8 @@ from .review import (
     review_body,
 )
 
-EVENT = {"reject": "COMMENT", "revise": "REQUEST_CHANGES"}  # commit: the input decides
+# commit: the input decides; a run waiting for a person is not the bot's to approve
+EVENT = {"reject": "COMMENT", "revise": "REQUEST_CHANGES", "needs_human_review": "COMMENT"}
 
 
 def send_review(

@@ -24,6 +24,8 @@ from .inputs import Inputs
 PR_EVENTS = ("pull_request", "pull_request_target")
 PR_ACTIONS = ("opened", "synchronize", "reopened", "ready_for_review", "labeled", "unlabeled")
 COMMENT_EVENT = "issue_comment"
+REVIEW_EVENT = "pull_request_review"
+REVIEW_STATES = ("approved", "changes_requested")  # a person's decision; comments are not
 COMMANDS = ("verify", "override")
 DEFAULT_API_URL = "https://api.github.com"
 MAX_REASON = 500  # characters of an override's reason kept in the note
@@ -109,6 +111,21 @@ class Issue(_Model):
     pull_request: dict[str, object] | None = None  # present: the issue is a pull request
 
 
+class ReviewBody(_Model):
+    state: str
+    body: str | None = None
+    user: User
+    commit_id: str
+
+
+class PullRequestReviewEvent(_Model):
+    """A ``pull_request_review`` webhook payload (the fields we use)."""
+
+    action: str
+    review: ReviewBody
+    pull_request: PullRequestPayload
+
+
 class IssueCommentEvent(_Model):
     """An ``issue_comment`` webhook payload (the fields we use)."""
 
@@ -126,6 +143,15 @@ class Command:
 
 
 @dataclass(frozen=True)
+class Review:
+    """A submitted review that decides a run waiting for a person (needs_human_review)."""
+
+    state: str  # "approved" | "changes_requested"
+    body: str  # the reviewer's words: the decision's reason
+    commit: str  # the head it was given for
+
+
+@dataclass(frozen=True)
 class Trigger:
     """One event the bot acts on, whatever its kind.  The pull request itself is read
     through the API (its head, base, labels, author): payloads can be stale."""
@@ -137,20 +163,30 @@ class Trigger:
     label: str | None = None  # the override label (``labeled`` only)
     head_sha: str | None = None  # the head a pull request event was sent for
     command: Command | None = None
+    review: Review | None = None
 
 
 def load_event(env: ActionsEnv) -> Trigger | str:
     """The event to act on, or why there is nothing to do."""
-    if env.event_name not in (*PR_EVENTS, COMMENT_EVENT):
+    if env.event_name not in (*PR_EVENTS, COMMENT_EVENT, REVIEW_EVENT):
         shown = env.event_name or "(GITHUB_EVENT_NAME unset)"
-        return f"event {shown}: wikigate acts on {', '.join(PR_EVENTS)} and {COMMENT_EVENT}"
+        return (
+            f"event {shown}: wikigate acts on {', '.join(PR_EVENTS)}, {COMMENT_EVENT} "
+            f"and {REVIEW_EVENT}"
+        )
     if env.event_path is None:
         raise UsageError("GITHUB_EVENT_PATH is not set: run `wikigate github` inside Actions")
     try:
         data = json.loads(Path(env.event_path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise UsageError(f"GITHUB_EVENT_PATH: cannot read the event payload ({e})") from e
-    found = _comment(env, data) if env.event_name == COMMENT_EVENT else _pull(env, data)
+    found = (
+        _comment(env, data)
+        if env.event_name == COMMENT_EVENT
+        else _review(data)
+        if env.event_name == REVIEW_EVENT
+        else _pull(env, data)
+    )
     if isinstance(found, Trigger) and (env.repository is None or env.token is None):
         raise UsageError("GITHUB_REPOSITORY and GITHUB_TOKEN must be set")
     return found
@@ -190,6 +226,25 @@ def _comment(env: ActionsEnv, data: object) -> Trigger | str:
         event.issue.number,
         event.comment.user.login,
         command=command,
+    )
+
+
+def _review(data: object) -> Trigger | str:
+    event = _parse(PullRequestReviewEvent, data, "a pull_request_review event")
+    state = event.review.state.lower()
+    if event.action != "submitted":
+        return f"{REVIEW_EVENT} {event.action}: wikigate reads submitted reviews only"
+    if state not in REVIEW_STATES:
+        return f"a {state} review decides nothing (approved or changes_requested do)"
+    return Trigger(
+        REVIEW_EVENT,
+        "submitted",
+        event.pull_request.number,
+        event.review.user.login,
+        head_sha=event.pull_request.head.sha,
+        review=Review(
+            state, (event.review.body or "").strip()[:MAX_REASON], event.review.commit_id
+        ),
     )
 
 

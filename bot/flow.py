@@ -16,8 +16,9 @@ import pygit2
 
 from wikigate.api import verify_ref
 from wikigate.errors import GitError, UsageError
-from wikigate.kinds import VERDICT_EXIT
+from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import Status
+from wikigate.paths import check_scope
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
 
@@ -26,9 +27,11 @@ from .comments import send_review
 from .event import ActionsEnv, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
+from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
 from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
 from .outcome import Out, Outcome, nothing, step_exit
+from .owners import reviewers_for
 from .review import inert, summary_body, workflow_commands
 
 
@@ -167,6 +170,8 @@ class Decision:
             return self.land(run, override)
         if verdict == "reject":
             return self.reject(run, reason)
+        if verdict == NEEDS_HUMAN_REVIEW:
+            return self.for_a_person(run)
         self.record(run, report, "pending", "revise")
         return Outcome(
             "revise",
@@ -179,7 +184,14 @@ class Decision:
 
     def verify(self, tip: str, base: str) -> VerificationReport:
         inputs = self.env.inputs
-        return verify_ref(self.ws, tip, base, strictness=inputs.strictness, judge=inputs.judge)
+        return verify_ref(
+            self.ws,
+            tip,
+            base,
+            strictness=inputs.strictness,
+            judge=inputs.judge,
+            declared_scope=declared_scope(self.pull.body),
+        )
 
     def attempt(self, write: Callable[[], object]) -> None:
         try:
@@ -226,12 +238,73 @@ class Decision:
         )
         return None
 
+    # ------------------------------------------------------------ a person decides
+
+    def for_a_person(self, run: PullRun) -> Outcome:
+        """needs_human_review: a writer's review decides (approve lands, changes requested
+        closes); until then the reviewers are asked and the label says so."""
+        review, head = self.trigger.review, self.fetched.head
+        if review is not None and review.commit == head:
+            who = self.trigger.sender
+            if self.gh.permission(who) in WRITERS:
+                reason = review.body or f"{review.state} by {who}"
+                decided = Override(who, reason, "github-review", head)
+                self.attempt(lambda: self.gh.remove_label(REVIEW_LABEL))
+                if review.state == "approved":
+                    return self.land(run, decided)
+                return self.reject(
+                    run, f"changes requested on review by {who}: {reason}", decided=decided
+                )
+            self.attempt(
+                lambda: self.gh.comment(
+                    f"@{inert(who)}: your review was read, but a run waiting for a person is "
+                    "decided by someone with write or admin permission."
+                )
+            )
+        report = self.report
+        assert report is not None
+        self.ask_reviewers()
+        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW)
+        return Outcome(
+            NEEDS_HUMAN_REVIEW,
+            VERDICT_EXIT[NEEDS_HUMAN_REVIEW],
+            f"needs_human_review: a judgment call for a person; an approving review by a "
+            f"writer lands pull request #{self.pull.number}, a review requesting changes "
+            "closes it",
+            "action_required",
+            f"needs a person: {_count(report)} to judge",
+        )
+
+    def ask_reviewers(self) -> None:
+        """The label, and a review request to the CODEOWNERS of the touched pages (read
+        from the base), else the ``review-team`` input."""
+        if REVIEW_LABEL not in self.pull.labels:
+            self.attempt(lambda: self.gh.add_label(REVIEW_LABEL))
+        report = self.report
+        assert report is not None
+        paths = sorted({f.path for f in report.findings if f.path})
+        asked = reviewers_for(
+            self.ws.repo,
+            self.fetched.base_tip,
+            paths,
+            author=self.pull.author,
+            team=self.env.inputs.review_team,
+        )
+        if asked:
+            self.attempt(lambda: self.gh.request_reviewers(asked.users, asked.teams))
+
     # ------------------------------------------------------------ outcomes
 
     def land(self, run: PullRun, override: Override | None) -> Outcome:
         report, pull, head = self.report, self.pull, self.fetched.head
         assert report is not None
-        verdict = "commit_override" if override is not None else "commit"
+        verdict = (
+            "commit"
+            if override is None
+            else "commit_approved"
+            if override.source == "github-review"
+            else "commit_override"
+        )
         held = (
             "is a draft"
             if pull.draft
@@ -287,10 +360,13 @@ class Decision:
             "committed" + (" by override" if override else ""),
         )
 
-    def reject(self, run: PullRun, reason: str | None) -> Outcome:
+    def reject(
+        self, run: PullRun, reason: str | None, *, decided: Override | None = None
+    ) -> Outcome:
         report, pull = self.report, self.pull
         assert report is not None
-        self.record(run, report, "rejected", "reject", reason=reason)
+        verdict = "reject_reviewed" if decided is not None else "reject"
+        self.record(run, report, "rejected", verdict, reason=reason, override=decided)
         done = []
         if self.env.inputs.close_on_reject and pull.state == "open":
             self.attempt(lambda: self.gh.set_state("closed"))
@@ -406,6 +482,26 @@ class Decision:
                 fh.write(f"verdict={verdict}\n")
                 if self.env.report_path:
                     fh.write(f"report={self.env.report_path}\n")
+
+
+SCOPE_LINE = "Wikigate-Scope:"
+
+
+def declared_scope(body: str) -> tuple[str, ...] | None:
+    """A pull request's scope: its description's ``Wikigate-Scope: PATH...`` line (paths
+    separated by spaces or commas; a folder ends in /). Paths that are not clean paths
+    under wiki/ or raw/ are dropped: a line naming none of those allows no change."""
+    for line in body.splitlines():
+        if line.strip().lower().startswith(SCOPE_LINE.lower()):
+            named = line.strip()[len(SCOPE_LINE) :].replace(",", " ").split()
+            kept: list[str] = []
+            for path in named:
+                try:
+                    kept.append(check_scope(path))
+                except UsageError:
+                    continue
+            return tuple(sorted(set(kept)))
+    return None
 
 
 def _status(verdict: str) -> Status:

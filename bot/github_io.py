@@ -123,6 +123,7 @@ class PullFacts:
     head_repo: str | None  # owner/name; None: the fork was deleted
     base_ref: str
     labels: tuple[str, ...]
+    body: str = ""  # the description (its Wikigate-Scope line)
 
 
 class PullRequestIO:
@@ -254,6 +255,15 @@ class PullRequestIO:
         with _calling(f"remove the label {name}"):
             self.pr.remove_from_labels(name)
 
+    def add_label(self, name: str) -> None:
+        with _calling(f"add the label {name}"):
+            self.pr.add_to_labels(name)
+
+    def request_reviewers(self, users: list[str], teams: list[str]) -> None:
+        """``POST /pulls/{n}/requested_reviewers``."""
+        with _calling(f"request a review from {', '.join([*users, *teams])}"):
+            self.pr.create_review_request(reviewers=users, team_reviewers=teams)
+
     def permission(self, user: str) -> str:
         with _calling(f"read {user}'s permission"):
             return self.repo.get_collaborator_permission(user)
@@ -275,6 +285,7 @@ class PullRequestIO:
                 head_repo=head_repo,
                 base_ref=pr.base.ref,
                 labels=tuple(label.name for label in pr.labels),
+                body=pr.body or "",
             )
 
     def delete_branch(self, branch: str) -> None:

@@ -10,6 +10,7 @@ from wikigate.errors import UsageError
 from wikigate.models import MAX_LOOPS, STRICTNESSES
 
 OVERRIDE_LABEL = "wikigate:override"
+REVIEW_LABEL = "wikigate:needs-human-review"
 FAIL_LEVELS = ("revise", "reject", "none")
 JUDGES = ("anthropic", "offline")
 COMMIT_REVIEWS = ("COMMENT", "APPROVE")
@@ -29,6 +30,7 @@ ENV = {
     "max-loops": "WIKIGATE_MAX_LOOPS",
     "bot-name": "WIKIGATE_BOT_NAME",
     "bot-email": "WIKIGATE_BOT_EMAIL",
+    "review-team": "WIKIGATE_REVIEW_TEAM",
 }
 
 
@@ -48,6 +50,7 @@ class Inputs:
     max_loops: int = MAX_LOOPS
     bot_name: str = BOT_NAME
     bot_email: str = BOT_EMAIL
+    review_team: str | None = None  # asked when no CODEOWNERS line names the pages' owners
 
     @classmethod
     def read(cls, environ: Mapping[str, str]) -> Inputs:
@@ -67,6 +70,7 @@ class Inputs:
             max_loops=_count(get, "max-loops", MAX_LOOPS),
             bot_name=_one_line(get, "bot-name") or BOT_NAME,
             bot_email=_one_line(get, "bot-email") or BOT_EMAIL,
+            review_team=_slug(get, "review-team"),
         )
 
 
@@ -110,3 +114,14 @@ def _one_line(get: _Get, name: str) -> str | None:
     if value is not None and (any(c in value for c in "<>\n\r\0") or not value.isprintable()):
         raise _bad(name, value, "one printable line without < or >")
     return value
+
+
+def _slug(get: _Get, name: str) -> str | None:
+    """A team's slug (``maintainers``; an ``org/`` prefix is dropped)."""
+    value = get(name)
+    if value is None:
+        return None
+    slug = value.split("/", 1)[-1]
+    if not slug or not all(c.isalnum() or c in "-_." for c in slug):
+        raise _bad(name, value, "a team slug such as maintainers (or org/maintainers)")
+    return slug

@@ -10,7 +10,8 @@ from typing import Protocol, TextIO
 
 from wikigate.verifier.report import VerificationReport
 
-FAILING = {"revise": (1, 3), "reject": (1,), "none": ()}  # fail-level → exits that fail
+# fail-level → the exits that fail the step (5: waiting for a person, nothing landed)
+FAILING = {"revise": (1, 3, 5), "reject": (1,), "none": ()}
 STATE = {0: "committed", 1: "rejected", 3: "revise / waiting on the author"}
 
 

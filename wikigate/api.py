@@ -52,10 +52,12 @@ def verify_ref(
     shard: Shard | None = None,
     progress: Progress | None = None,
     judge: str | None = None,
+    declared_scope: tuple[str, ...] | None = None,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main).
 
     ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
+    ``declared_scope``: the paths the change may touch (a pull request's scope line).
     """
     return verify_ref_fully(
         ws,
@@ -66,6 +68,7 @@ def verify_ref(
         shard=shard,
         progress=progress,
         judge=judge,
+        declared_scope=declared_scope,
     ).report
 
 
@@ -80,6 +83,7 @@ def verify_ref_fully(
     progress: Progress | None = None,
     judge: str | None = None,
     judge_dry_run: bool = False,
+    declared_scope: tuple[str, ...] | None = None,
 ) -> Verification:
     """:func:`verify_ref`, with the judge's artifacts beside the report.
 
@@ -127,6 +131,7 @@ def verify_ref_fully(
         judge_provider=judge,
         judge_dry_run=judge_dry_run,
         shard=shard,
+        declared_scope=declared_scope,
     )
 
 

@@ -22,7 +22,9 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 NEEDS_HUMAN_REVIEW = "needs_human_review"
 # a verdict → the exit code of `wikigate verify`, the hooks and `wikigate github`
 VERDICT_EXIT: dict[str, int] = {"commit": 0, "reject": 1, "revise": 3, NEEDS_HUMAN_REVIEW: 5}
-OverrideSource = Literal["cli", "github-label", "github-comment"]  # store.py's CHECK agrees
+# who overruled or decided for the gate (store.py's CHECK agrees); github-review: a writer's
+# review of a run that waited for a person
+OverrideSource = Literal["cli", "github-label", "github-comment", "github-review"]
 OVERRIDE_SOURCES: tuple[str, ...] = get_args(OverrideSource)
 Severity = Literal["critical", "major", "minor"]
 SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}

@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS overrides (
   run_id    TEXT NOT NULL REFERENCES runs(run_id),
   actor     TEXT NOT NULL,
   reason    TEXT NOT NULL,
-  source    TEXT NOT NULL CHECK (source IN ('cli','github-label','github-comment')),
+  source    TEXT NOT NULL CHECK (source IN ('cli','github-label','github-comment','github-review')),
   at        TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS findings (
@@ -139,11 +139,25 @@ class Store:
             self.db.executescript(SCHEMA)
             if "lease_until" not in self.db["runs"].columns_dict:  # a database from 0.1.0
                 self.db.execute("ALTER TABLE runs ADD COLUMN lease_until TEXT")
+            if "github-review" not in (self.db["overrides"].schema or ""):
+                self._widen_override_sources()
         except sqlite3.DatabaseError as e:
             raise TelemetryError(
                 f"telemetry database {path} is unreadable ({e}); "
                 "run `wikigate telemetry rebuild` to re-create it from git notes"
             ) from e
+
+    def _widen_override_sources(self) -> None:
+        """A database from before decisions on review: its overrides table's CHECK lacks
+        'github-review'. Re-create the table with today's definition, rows kept."""
+        table = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS overrides") :]
+        table = table[: table.index(");") + 2]
+        with self.immediate():
+            self.db.execute("ALTER TABLE overrides RENAME TO overrides_old")
+            self.db.execute(table)
+            self.db.execute("INSERT INTO overrides SELECT * FROM overrides_old")
+            self.db.execute("DROP TABLE overrides_old")
+            self.db.execute("CREATE INDEX IF NOT EXISTS idx_overrides_run ON overrides(run_id)")
 
     def close(self) -> None:
         self.db.conn.close()

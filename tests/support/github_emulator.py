@@ -40,6 +40,9 @@ class Pull:
     author: str = "author"
     fork: str | None = None  # the head repository's owner/name when it is a fork
     merged_flag: bool = False  # GitHub marked it merged (its head reached the base while open)
+    body: str = ""  # the description
+    requested_users: list[str] = field(default_factory=list)
+    requested_teams: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -244,7 +247,9 @@ class GitHubEmulator:
             "draft": p.draft,
             "merged": merged,
             "labels": [{"name": n} for n in p.labels],
+            "body": p.body,
             "user": self._user(p.author),
+            "requested_reviewers": [self._user(u) for u in p.requested_users],
             "head": {
                 "ref": p.head_ref,
                 "sha": self.sha(f"refs/pull/{p.number}/head"),
@@ -508,6 +513,8 @@ class GitHubEmulator:
             (r"/issues/(\d+)/comments", "POST", self._create_issue_comment),
             (r"/issues/comments/(\d+)", "PATCH", self._edit_issue_comment),
             (r"/issues/(\d+)/labels/(.+)", "DELETE", self._remove_label),
+            (r"/issues/(\d+)/labels", "POST", self._add_labels),
+            (r"/pulls/(\d+)/requested_reviewers", "POST", self._request_reviewers),
             (
                 r"/collaborators/([^/]+)/permission",
                 "GET",
@@ -590,6 +597,29 @@ class GitHubEmulator:
         comment = self.issue_comments[int(cid)]
         comment["body"] = body["body"]
         return 200, comment
+
+    def _add_labels(self, body: Any, n: str) -> tuple[int, Any]:
+        pull = self.pulls[int(n)]
+        names = body.get("labels", []) if isinstance(body, dict) else body
+        for name in names:
+            if name not in pull.labels:
+                pull.labels.append(name)
+        return 200, [{"name": x} for x in pull.labels]
+
+    def _request_reviewers(self, body: dict[str, Any], n: str) -> tuple[int, Any]:
+        """As GitHub: the author cannot be asked; a user without access is a 422."""
+        pull = self.pulls[int(n)]
+        users = body.get("reviewers", [])
+        if pull.author in users:
+            return 422, {
+                "message": "Reviews may only be requested from collaborators. One or more of "
+                "the users or teams you specified is not a collaborator of the octo/wiki "
+                "repository."
+            }
+        pull.requested_users += [u for u in users if u not in pull.requested_users]
+        teams = body.get("team_reviewers", [])
+        pull.requested_teams += [t for t in teams if t not in pull.requested_teams]
+        return 201, self._pull(pull)
 
     def _remove_label(self, body: Any, n: str, name: str) -> tuple[int, Any]:
         pull = self.pulls[int(n)]

@@ -50,20 +50,32 @@ class World:
     def push_pr(self, number: int, page: str, *, branch: str = "feature") -> str:
         """Commit ``wiki/barn.md`` (linked from the index) on the PR branch; push it as
         ``refs/pull/<n>/head``."""
-        git(
-            self.seed,
-            "checkout",
-            "-q",
-            "-B",
-            branch,
-            f"origin/{branch}" if self._has(branch) else "main",
-        )
-        (self.seed / "wiki" / "barn.md").write_text(page)
-        index = (self.seed / "wiki" / "index.md").read_text()
-        if "[[Barn]]" not in index:
-            (self.seed / "wiki" / "index.md").write_text(index + "- [[Barn]]\n")
-        git(self.seed, "add", "wiki")
-        git(self.seed, "commit", "-q", "-m", f"Barn page ({page.count(chr(10))} lines)")
+        index = self._on_branch(branch) / "wiki" / "index.md"
+        text = index.read_text()
+        files = {"wiki/barn.md": page}
+        if "[[Barn]]" not in text:
+            files["wiki/index.md"] = text + "- [[Barn]]\n"
+        return self.push_files(number, files, branch=branch, checked_out=True)
+
+    def push_files(
+        self,
+        number: int,
+        files: dict[str, str],
+        *,
+        branch: str = "feature",
+        message: str | None = None,
+        checked_out: bool = False,
+    ) -> str:
+        """Commit ``files`` on the PR branch (from main, or where origin has it); push it
+        as ``refs/pull/<n>/head``; returns the head."""
+        if not checked_out:
+            self._on_branch(branch)
+        for path, text in files.items():
+            (self.seed / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.seed / path).write_text(text)
+        git(self.seed, "add", *files)
+        lines = sum(t.count(chr(10)) for t in files.values())
+        git(self.seed, "commit", "-q", "-m", message or f"Barn page ({lines} lines)")
         git(
             self.seed,
             "push",
@@ -82,6 +94,48 @@ class World:
         )
         self.gh.pulls.setdefault(number, Pull(number, branch))
         return git(self.seed, "rev-parse", branch).stdout.strip()
+
+    def _on_branch(self, branch: str) -> Path:
+        git(
+            self.seed,
+            "checkout",
+            "-q",
+            "-B",
+            branch,
+            f"origin/{branch}" if self._has(branch) else "main",
+        )
+        return self.seed
+
+    def land_on_main(self, files: dict[str, str], message: str) -> str:
+        """A maintainer commits ``files`` straight to origin's main (e.g. rules)."""
+        git(self.seed, "fetch", "-q", str(self.bare), "+refs/heads/main:refs/remotes/origin/main")
+        git(self.seed, "checkout", "-q", "-B", "main", "origin/main")
+        for path, text in files.items():
+            (self.seed / path).parent.mkdir(parents=True, exist_ok=True)
+            (self.seed / path).write_text(text)
+        git(self.seed, "add", *files)
+        git(self.seed, "commit", "-q", "-m", message)
+        git(self.seed, "push", "-q", str(self.bare), "main:refs/heads/main")
+        return self.main_sha()
+
+    def review(
+        self, number: int, state: str, *, sender: str, body: str = "", commit: str | None = None
+    ) -> Result:
+        """A ``pull_request_review`` (submitted) of pull request ``number``."""
+        pull = self.gh._pull(self.gh.pulls[number])
+        payload = {
+            "action": "submitted",
+            "review": {
+                "id": 77,
+                "state": state,
+                "body": body,
+                "user": {"login": sender},
+                "commit_id": commit or pull["head"]["sha"],
+            },
+            "pull_request": pull,
+            "sender": {"login": sender},
+        }
+        return self.step("pull_request_review", payload)
 
     def _has(self, branch: str) -> bool:
         return (

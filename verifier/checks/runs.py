@@ -343,7 +343,8 @@ def check_scope(ctx: Context) -> list[Finding]:
             "run.scope",
             path,
             None,
-            f"the run changes {path}, outside the scope it declared ({', '.join(scope)})",
+            f"the run changes {path}, outside the scope it declared "
+            f"({', '.join(scope) or 'no valid path'})",
         )
         for path in ctx.changed()
         if not in_scope(path, scope) and not (path == LOG and ctx.log_appended())
