@@ -191,6 +191,7 @@ class Decision:
             strictness=inputs.strictness,
             judge=inputs.judge,
             declared_scope=declared_scope(self.pull.body),
+            declared_direction=declared_direction(self.pull.body),
         )
 
     def attempt(self, write: Callable[[], object]) -> None:
@@ -502,6 +503,16 @@ def declared_scope(body: str) -> tuple[str, ...] | None:
                     continue
             return tuple(sorted(set(kept)))
     return None
+
+
+def declared_direction(body: str) -> str | None:
+    """What a pull request intends: its description, without the scope line (None when
+    empty). The LLM judge checks the change against it."""
+    from wikigate.models import MAX_DIRECTION
+
+    kept = [ln for ln in body.splitlines() if not ln.strip().lower().startswith(SCOPE_LINE.lower())]
+    text = "\n".join(kept).strip()
+    return text[:MAX_DIRECTION] or None
 
 
 def _status(verdict: str) -> Status:

@@ -85,6 +85,7 @@ def verification(
     progress: Progress | None = None,
     shard: Shard | None = None,
     declared_scope: tuple[str, ...] | None = None,
+    declared_direction: str | None = None,
 ) -> Verification:
     """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
 
@@ -97,7 +98,8 @@ def verification(
     The semantic judge is ``judge``, else the one the rules' ``[judge]`` names, or
     ``judge_provider`` asks for (``judge_may_lower``: may it be the offline judge when the
     rules say anthropic); ``judge_dry_run`` builds the LLM judge's requests, sends none.
-    ``declared_scope`` is a pull request's scope (a run's is in its plan).
+    ``declared_scope`` and ``declared_direction`` are a pull request's (a run's are in
+    its plan).
     ``shard`` (lint mode only) runs just the per-page checks, on that shard's slice of
     the pages; the report says which shard it is (verifier/merge.py combines them).
     """
@@ -147,6 +149,7 @@ def verification(
             tip_commit=str(tip.id),
             heartbeat=heartbeat,
             declared_scope=declared_scope,
+            declared_direction=declared_direction,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:
@@ -212,6 +215,7 @@ def verification(
         exempt=exempt,
         judge=summary,
         claim_checks=ctx.claim_checks if ctx is not None else [],
+        direction=ctx.direction if ctx is not None else None,
         shard=None
         if shard is None
         else ShardInfo(

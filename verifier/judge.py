@@ -126,6 +126,38 @@ class Judgment:
         return json.dumps([asdict(v) for v in self.votes.values()], indent=1).encode()
 
 
+Effect = Literal["improves", "unchanged", "worsens", "ambiguous"]
+
+
+@dataclass(frozen=True)
+class ChangeInput:
+    """A change to assess against what it said it would do (its direction: the writer's
+    words) and the maintainers' rubric (the base's ``[rubric]``)."""
+
+    direction: str | None
+    goals: tuple[str, ...]
+    non_goals: tuple[str, ...]
+    diff: str  # the changed pages, as a unified diff (clipped)
+
+
+@dataclass(frozen=True)
+class RubricEffect:
+    kind: Literal["goal", "non_goal"]
+    item: str
+    effect: Effect  # a goal: improves / unchanged / worsens; a non-goal: improves = pursues it
+    reason: str
+
+
+@dataclass
+class Assessment:
+    """What a judge makes of a change's direction and the rubric, or why nothing."""
+
+    direction: Effect | None = None  # None: no direction was given
+    direction_reason: str = ""
+    rubric: list[RubricEffect] = field(default_factory=list)
+    error: str | None = None  # why the change could not be assessed (fails closed)
+
+
 class Judge(Protocol):
     """Vote on claims.  ``staged`` is the run's staged tree, read-only (the LLM judge's
     tools read it); a judge never raises for one claim: a claim it cannot judge is
@@ -134,6 +166,13 @@ class Judge(Protocol):
     name: str
 
     def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment: ...
+
+
+class Assessor(Protocol):
+    """A judge that can also assess a change's direction and the rubric (the LLM judge;
+    the offline heuristic cannot, and the report says these were not checked)."""
+
+    def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment: ...
 
 
 HEURISTIC = "heuristic"
@@ -165,3 +204,6 @@ class UnavailableJudge:
 
     def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
         return Judgment({c.claim_id: Vote(c.claim_id, "inconclusive", self.reason) for c in claims})
+
+    def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment:
+        return Assessment(error=self.reason)

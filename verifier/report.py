@@ -66,6 +66,25 @@ class ClaimCheck(BaseModel):
         )
 
 
+class RubricResult(BaseModel):
+    kind: Literal["goal", "non_goal"]
+    item: str
+    effect: Literal["improves", "unchanged", "worsens", "ambiguous"]
+    reason: str
+
+
+class DirectionReport(BaseModel):
+    """The change against its direction and the ``[rubric]``: assessed by the LLM judge,
+    or why not (the offline judge cannot: ``checked`` false)."""
+
+    checked: bool
+    reason: str | None = Field(default=None, description="why it was not checked, or failed")
+    direction: str | None = Field(default=None, description="the direction, as given")
+    effect: Literal["improves", "unchanged", "worsens", "ambiguous"] | None = None
+    effect_reason: str = ""
+    rubric: list[RubricResult] = Field(default_factory=list)
+
+
 class ShardInfo(BaseModel):
     """Which slice of a whole-wiki verify a report covers (``verify --all --shard K/N``), and
     what its sibling shards must agree on for ``wikigate report merge`` to combine them."""
@@ -177,6 +196,11 @@ class VerificationReport(BaseModel):
     )
     judge: JudgeSummary | None = Field(
         default=None, description="the LLM judge's votes and spend, when it ran"
+    )
+    direction: DirectionReport | None = Field(
+        default=None,
+        description="the change against its declared direction and the [rubric] (when "
+        "either exists): the LLM judge's assessment, or why it was not made",
     )
     claim_checks: list[ClaimCheck] = Field(
         default_factory=list,

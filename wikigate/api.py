@@ -53,11 +53,13 @@ def verify_ref(
     progress: Progress | None = None,
     judge: str | None = None,
     declared_scope: tuple[str, ...] | None = None,
+    declared_direction: str | None = None,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main).
 
     ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
-    ``declared_scope``: the paths the change may touch (a pull request's scope line).
+    ``declared_scope``: the paths the change may touch (a pull request's scope line);
+    ``declared_direction``: what it intends (a pull request's description).
     """
     return verify_ref_fully(
         ws,
@@ -69,6 +71,7 @@ def verify_ref(
         progress=progress,
         judge=judge,
         declared_scope=declared_scope,
+        declared_direction=declared_direction,
     ).report
 
 
@@ -84,6 +87,7 @@ def verify_ref_fully(
     judge: str | None = None,
     judge_dry_run: bool = False,
     declared_scope: tuple[str, ...] | None = None,
+    declared_direction: str | None = None,
 ) -> Verification:
     """:func:`verify_ref`, with the judge's artifacts beside the report.
 
@@ -132,6 +136,7 @@ def verify_ref_fully(
         judge_dry_run=judge_dry_run,
         shard=shard,
         declared_scope=declared_scope,
+        declared_direction=declared_direction,
     )
 
 

@@ -231,6 +231,30 @@ TABLE: tuple[Code, ...] = (
         "finalize it with the wikigate that started it, or upgrade wikigate",
     ),
     Code(
+        "run.direction",
+        "major",
+        "the LLM judge: the change works against what its direction says (major), does none "
+        "of it (minor), or could not be assessed (major: no answer, budget, no key)",
+        "make the change do what the run said it would, or say what it does",
+        also="minor",
+    ),
+    Code(
+        "run.direction_unclear",
+        "major",
+        "the LLM judge finds the direction too unclear to judge the change by, or the change "
+        "does part of it and works against another part: a person decides",
+        "approve or reject the run (`wikigate verify approve|reject RUN --reason ...`)",
+        asks=True,
+    ),
+    Code(
+        "run.rubric",
+        "major",
+        "the LLM judge: the change sets back a `[rubric]` goal or pursues a non-goal; a "
+        "person decides",
+        "approve or reject the run (`wikigate verify approve|reject RUN --reason ...`)",
+        asks=True,
+    ),
+    Code(
         "run.coverage",
         "minor",
         "a page mentions the new source's key terms but was not touched",

@@ -145,6 +145,15 @@ class LedgerSection(BaseModel):
         return None
 
 
+class RubricSection(BaseModel):
+    """``[rubric]``: what the maintainers want of the wiki, and do not; the LLM judge
+    assesses every change against them (run.rubric; docs/ledger.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    goals: list[str] = Field(default_factory=list)
+    non_goals: list[str] = Field(default_factory=list)
+
+
 class GapPolicySection(BaseModel):
     """``[gap_policy]``: whether ``[gap: …]`` markers are allowed, and how many per page."""
 
@@ -261,6 +270,7 @@ class Config(BaseModel):
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
     ledger: LedgerSection = Field(default_factory=LedgerSection)
     gap_policy: GapPolicySection = Field(default_factory=GapPolicySection)
+    rubric: RubricSection = Field(default_factory=RubricSection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
     server: ServerSection = Field(default_factory=ServerSection)
 

@@ -44,6 +44,7 @@ __all__ = [
 
 
 MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
+MAX_DIRECTION = 8000  # characters of a run's direction
 MAX_USD = 1e12
 
 
@@ -82,6 +83,8 @@ class RunMeta(BaseModel):
     usage: Budget = Budget()
     # the paths the run may change (a folder ends in "/"); None: any (docs/ledger.md)
     scope: tuple[str, ...] | None = None
+    # what the run says it will do (the writer's words; the LLM judge checks the change)
+    direction: str | None = Field(default=None, max_length=MAX_DIRECTION)
 
 
 class Op(BaseModel):

@@ -30,8 +30,20 @@ T_BUDGET = "Wikigate-Budget"
 T_USAGE = "Wikigate-Usage"
 T_SCOPE = "Wikigate-Scope"
 T_SCHEMA = "Wikigate-Schema"
+T_DIRECTION = "Wikigate-Direction"
 # Each of these appears at most once per commit; a repeat makes the run corrupt.
-SINGLE_VALUED = (T_RUN, T_OP, T_TYPE, T_TRIGGER, T_STARTED, T_BUDGET, T_USAGE, T_SCOPE, T_SCHEMA)
+SINGLE_VALUED = (
+    T_RUN,
+    T_OP,
+    T_TYPE,
+    T_TRIGGER,
+    T_STARTED,
+    T_BUDGET,
+    T_USAGE,
+    T_SCOPE,
+    T_SCHEMA,
+    T_DIRECTION,
+)
 # The version of the metadata these trailers carry. A run written by a newer wikigate (a
 # higher Wikigate-Schema) is refused whole (RunSchemaError), never half-read; branches
 # from before the trailer existed are version 1.
@@ -70,6 +82,8 @@ def trailers_for(meta: RunMeta, op: str) -> dict[str, str]:
         out[T_USAGE] = meta.usage.model_dump_json(exclude_none=True)
     if meta.scope is not None:
         out[T_SCOPE] = json.dumps(list(meta.scope), ensure_ascii=True, separators=(",", ":"))
+    if meta.direction is not None:  # one line of ASCII JSON, whatever the text holds
+        out[T_DIRECTION] = json.dumps(meta.direction, ensure_ascii=True)
     return out
 
 
@@ -191,6 +205,7 @@ def _meta_from(trailers: dict[str, str], run_id: str, commit: pygit2.Commit) -> 
             budget=budget(T_BUDGET),
             usage=budget(T_USAGE),
             scope=_scope(trailers.get(T_SCOPE), run_id, commit),
+            direction=_direction(trailers.get(T_DIRECTION), run_id, commit),
         )
     except ValidationError as e:  # e.g. an unknown run type
         first = e.errors()[0]
@@ -223,4 +238,19 @@ def _scope(raw: str | None, run_id: str, commit: pygit2.Commit) -> tuple[str, ..
         raise RunError(
             f"run {run_id}: commit {commit.short_id}: {T_SCOPE} '{shown(raw)}' is not a list "
             f"of paths ({e}); the run is corrupt (start a new run)"
+        ) from e
+
+
+def _direction(raw: str | None, run_id: str, commit: pygit2.Commit) -> str | None:
+    if raw is None:
+        return None
+    try:
+        text = json.loads(raw)
+        if not isinstance(text, str):
+            raise ValueError("not a JSON string")
+        return text
+    except ValueError as e:
+        raise RunError(
+            f"run {run_id}: commit {commit.short_id}: {T_DIRECTION} is not a JSON string "
+            f"({e}); the run is corrupt (start a new run)"
         ) from e

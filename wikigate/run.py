@@ -49,6 +49,7 @@ class Run:
         base: pygit2.Oid,
         budget: Budget,
         scope: tuple[str, ...] | None = None,
+        direction: str | None = None,
     ) -> Run:
         bad = first_unprintable(triggered_by)
         if bad is not None:
@@ -64,6 +65,7 @@ class Run:
             started_at=now_iso(),
             budget=budget,
             scope=scope,
+            direction=direction,
         )
         repo = ws.repo
         sig = gitrepo.signature(repo)

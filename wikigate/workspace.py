@@ -22,7 +22,7 @@ from .config import (
 )
 from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
-from .models import RUN_TYPES, Budget, RunRecord
+from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .runid import new_run_id, now_iso, parse_iso
 
 if TYPE_CHECKING:
@@ -216,9 +216,11 @@ class Workspace:
         budget: Budget | None = None,
         *,
         scope: list[str] | None = None,
+        direction: str | None = None,
     ) -> Run:
         """Open a run. ``scope``: the paths (a folder ends in "/") it may change; a change
-        outside them is ``run.scope``. None: any path a run may write."""
+        outside them is ``run.scope``. None: any path a run may write. ``direction``: what
+        the run intends, in the writer's words (the LLM judge checks the change against it)."""
         from .paths import check_scope
         from .run import Run
 
@@ -228,6 +230,13 @@ class Workspace:
         declared = tuple(sorted({check_scope(p) for p in scope})) if scope is not None else None
         if declared == ():
             raise UsageError("--scope: name at least one path")
+        if direction is not None:
+            direction = direction.strip()
+            if not direction or len(direction) > MAX_DIRECTION:
+                raise UsageError(
+                    f"--direction: {len(direction)} characters; say what the run intends in "
+                    f"1 to {MAX_DIRECTION} characters"
+                )
         self.sweep()
         base = gitrepo.ref_target(self.repo, MAIN)
         assert base is not None  # open() checked
@@ -240,7 +249,9 @@ class Workspace:
             )
         if branch in self.repo.references:
             raise GitError(f"branch {branch} already exists; run ids must be unique")
-        return Run.create(self, run_id, run_type, triggered_by, base, budget or Budget(), declared)
+        return Run.create(
+            self, run_id, run_type, triggered_by, base, budget or Budget(), declared, direction
+        )
 
     def run(self, run_id: str) -> Run:
         from .run import Run

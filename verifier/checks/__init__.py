@@ -55,6 +55,7 @@ CHECKS: list[Check] = [
     Check("convergence", runs.check_convergence, THOROUGH),
     Check("coverage", runs.check_coverage, THOROUGH),
     Check("budget", runs.check_budget, THOROUGH),
+    Check("direction", runs.check_direction, THOROUGH),
 ]
 
 

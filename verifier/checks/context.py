@@ -13,7 +13,7 @@ from wikigate.gitrepo import blob_at
 from wikigate.models import Finding, Plan
 
 from ..judge import Judge, Judgment
-from ..report import ClaimCheck, SummaryMetrics
+from ..report import ClaimCheck, DirectionReport, SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
 LOG = "wiki/log.md"
@@ -46,6 +46,8 @@ class Context:
     judgment: Judgment | None = None  # the semantic judge's, once it has run
     claim_checks: list[ClaimCheck] = field(default_factory=list)  # the convergence check's
     declared_scope: tuple[str, ...] | None = None  # a pull request's Wikigate-Scope line
+    declared_direction: str | None = None  # a pull request's description
+    direction: DirectionReport | None = None  # the direction check's
     heartbeat: Callable[[], None] | None = None  # called by long work (finalize's lease)
     _changed: list[str] | None = None
 

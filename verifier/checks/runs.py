@@ -11,7 +11,9 @@ from wikigate.models import Finding
 from wikigate.paths import in_scope
 
 from ..claims import Compared, added, compare, page_claims
-from ..report import ClaimCheck
+from ..judge import Assessment, ChangeInput
+from ..report import ClaimCheck, DirectionReport, RubricResult
+from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
 from .context import LOG, REGULAR, Context
 
@@ -402,6 +404,130 @@ def _linked_from(tree: WikiTree, listing: str) -> set[str]:
     if page is None:
         return set()
     return {t for link in page.links if (t := tree.resolve(listing, link)) is not None}
+
+
+NOT_CHECKED = (
+    "the direction and the [rubric] are assessed by the LLM judge ([judge] provider = "
+    '"anthropic", or --judge anthropic); the offline judge cannot: not checked'
+)
+
+
+def check_direction(ctx: Context) -> list[Finding]:
+    """The change against what it said it would do (``run start --direction``, a pull
+    request's description) and the base's ``[rubric]``: the LLM judge's assessment
+    (run.direction, run.direction_unclear, run.rubric), or the report says why not."""
+    direction = ctx.declared_direction
+    if direction is None and ctx.plan is not None:
+        direction = ctx.plan.meta.direction
+    rubric = ctx.config.rubric
+    if ctx.base is None or (direction is None and not rubric.goals and not rubric.non_goals):
+        return []
+    assess = getattr(ctx.judge, "assess", None)
+    if assess is None:
+        ctx.direction = DirectionReport(checked=False, reason=NOT_CHECKED, direction=direction)
+        return []
+    change = ChangeInput(direction, tuple(rubric.goals), tuple(rubric.non_goals), _diff(ctx))
+    staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
+    got: Assessment = assess(change, staged)
+    if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
+        ctx.judgment = ctx.judge.judge([], staged)
+    if got.error is not None:
+        ctx.direction = DirectionReport(checked=False, reason=got.error, direction=direction)
+        return [
+            finding(
+                "run.direction",
+                None,
+                None,
+                f"the change's direction and rubric could not be assessed: {got.error}",
+                hint="verify again when the judge is reachable, or raise the judge's budget",
+            )
+        ]
+    ctx.direction = DirectionReport(
+        checked=True,
+        direction=direction,
+        effect=got.direction,
+        effect_reason=got.direction_reason,
+        rubric=[
+            RubricResult(kind=r.kind, item=r.item, effect=r.effect, reason=r.reason)
+            for r in got.rubric
+        ],
+    )
+    out: list[Finding] = []
+    if got.direction == "worsens":
+        out.append(
+            finding(
+                "run.direction",
+                None,
+                None,
+                f"the change works against its direction: {got.direction_reason}",
+            )
+        )
+    elif got.direction == "unchanged":
+        out.append(
+            finding(
+                "run.direction",
+                None,
+                None,
+                f"the change does none of what its direction says: {got.direction_reason}",
+                severity="minor",
+            )
+        )
+    elif got.direction == "ambiguous":
+        out.append(
+            finding(
+                "run.direction_unclear",
+                None,
+                None,
+                f"the direction is unclear: {got.direction_reason}",
+            )
+        )
+    for r in got.rubric:
+        if (r.kind == "goal" and r.effect == "worsens") or (
+            r.kind == "non_goal" and r.effect == "improves"
+        ):
+            what = "sets back the goal" if r.kind == "goal" else "pursues the non-goal"
+            out.append(
+                finding("run.rubric", None, None, f"the change {what} {r.item!r}: {r.reason}")
+            )
+    return out
+
+
+DIFF_PAGE_CHARS = 8000  # of one page's diff
+
+
+def _diff(ctx: Context) -> str:
+    """The changed pages as a unified diff (each clipped), new sources by name, within the
+    judge's claims budget of characters."""
+    import difflib
+
+    assert ctx.base is not None
+    cap = ctx.config.judge.max_claims_chars
+    parts: list[str] = []
+    for path in ctx.changed():
+        if path.startswith("raw/"):
+            state = "added" if path not in ctx.base.entries else "changed"
+            parts.append(f"(source {path} {state})")
+            continue
+        if not path.endswith(".md"):
+            continue
+        old = _text(ctx.base, path)
+        new = _text(ctx.tip, path)
+        lines = difflib.unified_diff(
+            old.splitlines(), new.splitlines(), f"a/{path}", f"b/{path}", lineterm="", n=2
+        )
+        text = "\n".join(lines)
+        if len(text) > DIFF_PAGE_CHARS:
+            text = text[:DIFF_PAGE_CHARS] + f"\n(… the diff of {path} is clipped)"
+        parts.append(text)
+    out = "\n".join(parts)
+    return out if len(out) <= cap else out[:cap] + "\n(… the rest of the change is clipped)"
+
+
+def _text(tree: WikiTree, path: str) -> str:
+    if path not in tree.entries:
+        return ""
+    text, _error = tree.page_text(path)
+    return text or ""
 
 
 def check_budget(ctx: Context) -> list[Finding]:

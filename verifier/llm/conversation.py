@@ -36,6 +36,47 @@ class Session:
     planned: list[PlannedRequest] = field(default_factory=list)
     stopped: str | None = None
 
+    def exchange(
+        self, body: dict[str, Any], est_out: int, label: str, ids: list[str], cache_source: bool
+    ) -> dict[str, Any] | str:
+        """Send one request (``label``: what it is about, for a dry run's plan): the
+        response message, or why there is none. The budget is checked first; the request
+        and its response are recorded as artifacts; a fatal error stops the session."""
+        cfg = self.cfg
+        est_in = estimate_tokens(json.dumps(body), cfg.chars_per_token)
+        usd = self.meter.estimate_usd(est_in, est_out, cache_source)
+        why = self.meter.refusal(est_in, est_out, usd)
+        if why is not None:
+            self.stopped = why
+            return why
+        body["max_tokens"] = max(1, min(cfg.max_tokens, self.meter.output_left()))
+        self.artifacts.requests.append(json.dumps(body, ensure_ascii=False).encode())
+        if self.dry_run:
+            self.planned.append(PlannedRequest(label, ids, est_in, usd, cache_source))
+            return "dry run: nothing was sent"
+        assert self.transport is not None
+        self.staged.tick()
+        try:
+            text = self.transport.send(body)
+        except CallFailed as e:
+            self.artifacts.responses.append(json.dumps({"error": e.reason}).encode())
+            if e.fatal:
+                self.stopped = e.reason
+            return e.reason
+        try:
+            msg = json.loads(text)
+            if not isinstance(msg, dict):
+                raise ValueError("not a JSON object")
+        except ValueError:
+            self.artifacts.responses.append(json.dumps({"unparsed": text[:100_000]}).encode())
+            return "the response is not JSON"
+        self.artifacts.responses.append(json.dumps(msg, ensure_ascii=False).encode())
+        usage = msg.get("usage")
+        self.meter.add(usage if isinstance(usage, dict) else {})
+        if msg.get("stop_reason") == "refusal":
+            return "the model refused to judge"
+        return msg
+
 
 class Ended(Exception):
     """A conversation ends before a valid answer: these are its votes."""
@@ -112,42 +153,12 @@ class Conversation:
 
     def _send(self, source: str) -> dict[str, Any]:
         """The response message; raises ``Ended`` when the conversation ends here."""
-        s, body = self.s, self.body
-        est_in = estimate_tokens(json.dumps(body), self.cfg.chars_per_token)
         est_out = min(self.cfg.max_tokens, OUTPUT_PER_CLAIM * len(self.batch) + 100)
-        usd = s.meter.estimate_usd(est_in, est_out, self.cache_source)
-        why = s.meter.refusal(est_in, est_out, usd)
-        if why is not None:
-            s.stopped = why
-            raise Ended(all_votes(self.batch, "inconclusive", why))
-        body["max_tokens"] = max(1, min(self.cfg.max_tokens, s.meter.output_left()))
-        s.artifacts.requests.append(json.dumps(body, ensure_ascii=False).encode())
         ids = [c.claim_id for c in self.batch]
-        if s.dry_run:
-            s.planned.append(PlannedRequest(source, ids, est_in, usd, self.cache_source))
-            raise Ended(all_votes(self.batch, "inconclusive", "dry run: nothing was sent"))
-        assert s.transport is not None
-        s.staged.tick()
-        try:
-            text = s.transport.send(body)
-        except CallFailed as e:
-            s.artifacts.responses.append(json.dumps({"error": e.reason}).encode())
-            if e.fatal:
-                s.stopped = e.reason
-            raise Ended(all_votes(self.batch, "inconclusive", e.reason)) from e
-        try:
-            msg = json.loads(text)
-            if not isinstance(msg, dict):
-                raise ValueError("not a JSON object")
-        except ValueError:
-            s.artifacts.responses.append(json.dumps({"unparsed": text[:100_000]}).encode())
-            raise Ended(all_votes(self.batch, "inconclusive", "the response is not JSON")) from None
-        s.artifacts.responses.append(json.dumps(msg, ensure_ascii=False).encode())
-        usage = msg.get("usage")
-        s.meter.add(usage if isinstance(usage, dict) else {})
-        if msg.get("stop_reason") == "refusal":
-            raise Ended(all_votes(self.batch, "inconclusive", "the model refused to judge"))
-        return msg
+        got = self.s.exchange(self.body, est_out, source, ids, self.cache_source)
+        if isinstance(got, str):
+            raise Ended(all_votes(self.batch, "inconclusive", got))
+        return got
 
     def _answer_tools(
         self, content: list[dict[str, Any]], uses: list[dict[str, Any]], last: bool

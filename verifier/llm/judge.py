@@ -26,7 +26,7 @@ import pygit2
 from wikigate.config import JudgeSection
 from wikigate.models import Budget
 
-from ..judge import ClaimInput, Judgment, Vote
+from ..judge import Assessment, ChangeInput, ClaimInput, Judgment, Vote
 from ..sources import SourceError
 from ..staged import StagedTree
 from . import prompt, spotlight
@@ -63,11 +63,24 @@ class AnthropicJudge:
         self.transport = Transport(api_key, cfg) if api_key and not dry_run else None
         self.caps = caps_for(cfg, budget or Budget())
         self.strictness = strictness
+        self.session: Session | None = None  # this verification's: judge, then assess
+
+    def _session(self, staged: StagedTree) -> Session:
+        if self.session is None:
+            self.session = Session(
+                self.cfg, staged, Meter(self.caps, self.prices), self.transport, self.dry_run
+            )
+        return self.session
+
+    def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment:
+        """The change against its direction and the rubric (llm/direction.py), within the
+        same budget as the claims, its request and response among the same artifacts."""
+        from .direction import assess
+
+        return assess(self._session(staged), change, spotlight.secret(Path(self.repo.path)))
 
     def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
-        session = Session(
-            self.cfg, staged, Meter(self.caps, self.prices), self.transport, self.dry_run
-        )
+        session = self._session(staged)
         judging = _Judging(self, session, spotlight.secret(Path(self.repo.path)))
         votes = judging.judgeall_votes(list(claims), factor=1.0)
         if self.strictness == "PARANOID":

@@ -22,6 +22,7 @@ def cli(ctx: click.Context, repo: str) -> None:
     """Staged runs and a hostile verifier for LLM-written wikis kept in git.
 
     Exit codes: 0 committed / success, 1 rejected or failed, 2 usage error,
-    3 revise, 4 unexpected error (details in .git/wikigate/wikigate.log).
+    3 revise, 4 unexpected error (details in .git/wikigate/wikigate.log),
+    5 needs_human_review (a person decides: verify approve / verify reject).
     """
     ctx.obj = {"repo": repo}

@@ -1,7 +1,8 @@
 """``main()``: the only place errors become exit codes.
 
 0 success / committed, 1 rejected or failed, 2 usage error, 3 revise, 4 an
-unexpected error, logged as pre-commit does (one line here, the traceback in a file).
+unexpected error, logged as pre-commit does (one line here, the traceback in a file),
+5 needs_human_review (a run waits for a person's verify approve / verify reject).
 """
 
 from __future__ import annotations

@@ -60,6 +60,13 @@ def run() -> None:
     help="A path the run may change (repeat; a folder ends in /). Changes elsewhere are "
     "run.scope findings. Default: no limit.",
 )
+@click.option(
+    "--direction",
+    metavar="FILE",
+    type=click.File("r", encoding="utf-8"),
+    help="What the run intends, in a text file (- for stdin); the LLM judge checks the "
+    "change against it (run.direction).",
+)
 @click.pass_context
 def run_start(
     ctx: click.Context,
@@ -69,6 +76,7 @@ def run_start(
     budget_output_tokens: int | None,
     budget_usd: float | None,
     scope: tuple[str, ...],
+    direction: Any,
 ) -> None:
     """Open a run; prints only its id."""
     ws = open_workspace(ctx)
@@ -78,7 +86,10 @@ def run_start(
         input_tokens=budget_input_tokens, output_tokens=budget_output_tokens, usd=budget_usd
     )
     declared = list(scope) if scope else None
-    click.echo(ws.start_run(run_type, triggered_by, budget, scope=declared).run_id)
+    intent = direction.read() if direction is not None else None
+    click.echo(
+        ws.start_run(run_type, triggered_by, budget, scope=declared, direction=intent).run_id
+    )
 
 
 @run.command("write")

@@ -54,7 +54,8 @@ SHARD = ShardType()
 @cli.group(cls=DefaultGroup)
 def verify() -> None:
     """Verify REF (default: the current branch) against main without committing
-    anything; exit 0 commit, 1 reject, 3 revise.  Or override a run (below)."""
+    anything; exit 0 commit, 1 reject, 3 revise, 5 needs_human_review.  Or override,
+    approve or reject a run (below)."""
 
 
 @verify.command("check", cls=DefaultCommand, hidden=True)
