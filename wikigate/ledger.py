@@ -81,8 +81,8 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
     known = state["commit_id"] if state and state["version"] == version() else None
     if known == str(head):
         return Synced(known)
-    path = _first_parents(repo, head, known)
-    rebuilt = path is None or known is None
+    path = _first_parents(repo, head, known) if known is not None else None
+    rebuilt = path is None
     if path is None:  # a first build, another version's rows, or main was rewritten
         path = _first_parents(repo, head, None) or []
         _clear(store)
@@ -172,11 +172,15 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
         state = _state(store)
         if (state["commit_id"] if state and state["version"] == version() else None) != known:
             return None
-        old = {
-            r["claim_id"]: r
-            for page in pages
-            for r in store.db["claims"].rows_where("page = ?", [page])
-        }
+        old = (
+            {}
+            if known is None  # a build from scratch: the tables were just emptied
+            else {
+                r["claim_id"]: r
+                for page in pages
+                for r in store.db["claims"].rows_where("page = ?", [page])
+            }
+        )
         for row in rows:
             before = old.pop(row["claim_id"], None)
             same = before is not None and all(before[k] == row[k] for k in CONTENT)
@@ -192,16 +196,27 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
                 )
         for gone in old:
             store.table("claims").delete(gone)
-        if rows:
-            store.table("claims").upsert_all(rows, pk="claim_id")
-        for page in pages:
-            store.table("gaps").delete_where("page = ?", [page])
-        if gap_rows:
-            store.table("gaps").insert_all(gap_rows)
+        _write(store, "INSERT OR REPLACE INTO claims", rows)
+        if known is not None:
+            for page in pages:
+                store.table("gaps").delete_where("page = ?", [page])
+        _write(store, "INSERT INTO gaps", gap_rows)
         store.table("ledger_state").upsert(
             {"ref": REF, "commit_id": at, "version": version()}, pk="ref"
         )
     return len(pages)
+
+
+def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:
+    """Rows of one shape in one statement (sqlite-utils' upsert_all costs ~5 s per 100,000
+    rows of the ledger in its type conversions; these values are plain already)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    store.db.conn.executemany(
+        f"{statement} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [tuple(r[c] for c in columns) for r in rows],
+    )
 
 
 def _extract(

@@ -74,7 +74,15 @@ def claims(
 
     ws = open_workspace(ctx)
     with progress.bar() as shown:
-        ledger.sync(ws, progress=shown)
+        synced = ledger.sync(ws, progress=shown)
+    if synced.commits:
+        how = "rebuilt" if synced.rebuilt else "updated"
+        click.echo(
+            f"ledger {how} to {synced.commit[:12] if synced.commit else '-'}: "
+            f"{synced.commits} commit{'s' * (synced.commits != 1)}, "
+            f"{synced.pages} page{'s' * (synced.pages != 1)} read",
+            err=True,
+        )
     if gaps:
         rows = ledger.gaps(ws, page)
         _emit(

@@ -1,0 +1,108 @@
+"""Timing whole commands as a user runs them: a fresh process each time, a fresh packed
+clone for cold figures, the median and range of several runs, and the machine's load.
+
+Used by the other scripts in benchmarks/ (not a benchmark itself).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def command(name: str) -> str:
+    """An installed console script (``wikigate``, ``wikigate-citations``…)."""
+    return shutil.which(name, path=str(BIN)) or shutil.which(name) or name
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+@dataclass
+class Figure:
+    """Several timings of one thing, with the load average seen while taking them."""
+
+    what: str
+    times: list[float] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+    note: str = ""
+
+    def add(self, seconds: float) -> None:
+        self.times.append(seconds)
+        self.loads.append(load())
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    def __str__(self) -> str:
+        lo, hi = min(self.times), max(self.times)
+        note = f"; {self.note}" if self.note else ""
+        return (
+            f"{self.what}: {fmt(self.median)} median ({fmt(lo)}–{fmt(hi)}, "
+            f"n={len(self.times)}, load {max(self.loads):.1f}{note})"
+        )
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def run(
+    argv: Sequence[str],
+    cwd: Path,
+    *,
+    ok: Sequence[int] = (0,),
+    env: dict[str, str] | None = None,
+) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Run one command to completion; its wall time and result (checked against ``ok``)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        list(argv), cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})}
+    )
+    took = time.perf_counter() - t0
+    if proc.returncode not in ok:
+        raise SystemExit(
+            f"{' '.join(argv)} exited {proc.returncode} in {cwd}:\n{proc.stderr[-2000:]}"
+        )
+    return took, proc
+
+
+@contextmanager
+def fresh_clone(wiki: Path) -> Iterator[Path]:
+    """A ``git clone --no-local`` of ``wiki``: objects packed as a user's clone has them,
+    no wikigate cache or telemetry; removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="wikigate-bench-") as tmp:
+        clone = Path(tmp) / "wiki"
+        subprocess.run(
+            ["git", "clone", "-q", "--no-local", str(wiki), str(clone)],
+            check=True,
+            capture_output=True,
+        )
+        yield clone
+
+
+def repeat(what: str, n: int, once: Callable[[], float], note: str = "") -> Figure:
+    figure = Figure(what, note=note)
+    for _ in range(n):
+        figure.add(once())
+    print(figure, flush=True)
+    return figure
