@@ -16,7 +16,7 @@ from wikigate.config import Config
 from wikigate.errors import WikigateError
 from wikigate.verifier.citation import parse_definition
 from wikigate.verifier.engine import verify_trees
-from wikigate.verifier.markdown import parse_page
+from wikigate.verifier.markdown import parse_page, parse_whole
 from wikigate.verifier.wiki import PageCache, WikiTree, decode_page, encode_page
 
 alphabet = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r")
@@ -140,6 +140,74 @@ def test_parser_never_crashes_on_generated_pages(text):
     assert cached == dataclasses.replace(page, text="")
     for ref in page.refs:
         assert "\x00" not in ref.claim and ref.line >= 1
+    assert page == parse_whole("wiki/x.md", text)  # the definition pre-pass changes nothing
+
+
+# the end of a page: definitions, some of which no block rule reads as one paragraph, and
+# lines that would carry an open block on into them
+tail_lines = st.sampled_from(
+    [
+        '[^1]: raw/a.txt — "q" {@0 sha256:' + "a" * 64 + "}",
+        '[^2]: raw/b.txt, p.3 — "a quote"',
+        "[^x\ty]: label with a tab",
+        "[^3]:no space",
+        "[^4]:    four spaces",
+        "[^5]:        eight spaces: code",
+        "[^6]:\ttab",
+        "[^7]: - a list",
+        "[^8]: 1. ordered",
+        "[^8]: 1.5 not a list",
+        "[^9]: ```",
+        "[^9]: ~~~",
+        "[^9]: > quote",
+        "[^9]: # heading",
+        "[^9]: <div>",
+        "[^9]: [ref]: /url",
+        "[^9]: ::: disputed",
+        "[^9]: | a | b |",
+        "[^9]: ***",
+        "[^a b]: space in label",
+        "[^]: empty label",
+        "[^1]:",
+        "[^1]: ",
+        "   [^1]: indented",
+        "    [^1]: code",
+        "[^1]: two ",
+        "continued lazily",
+        "    indented continuation",
+        "|---|---|",
+        "===",
+        "",
+        "",
+        " \t",
+        "```",
+        ":::",
+        "<!-- open comment",
+        "-->",
+        "- item",
+        "> quote",
+        "    code",
+        "1. one",
+        "---",
+    ]
+)
+
+
+# what a page usually ends with: one-line definitions and blank lines
+plain_ends = st.lists(
+    st.sampled_from(["", '[^1]: raw/a.txt — "q"', "[^2]: raw/b.txt — 'r' {@3}", "[^1]: again"]),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(head=pages, tail=st.lists(tail_lines, max_size=12), ends=plain_ends, crlf=st.booleans())
+def test_the_definition_pre_pass_parses_exactly_as_markdown_it(head, tail, ends, crlf):
+    text = head + "\n" + "\n".join(tail + ends)
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    assert parse_page("wiki/x.md", text) == parse_whole("wiki/x.md", text)
 
 
 @settings(
@@ -163,3 +231,35 @@ def test_anchor_refuses_repeated_and_missing_quotes(repo):
         anchor_tail(FakeWs(repo), "raw/src.txt", "ab", None, tree)
     with pytest.raises(WikigateError, match="does not occur"):
         anchor_tail(FakeWs(repo), "raw/src.txt", "zz", None, tree)
+
+
+DEFS = '[^1]: raw/a.txt — "q"\n[^2]: raw/b.txt — "r"\n'
+
+
+@pytest.mark.parametrize(
+    ("head", "taken", "definitions"),
+    [
+        ("# P\n\nA claim.[^1] Another.[^2]\n", True, ["1", "2"]),
+        ("# P\n\n- a list item[^1]\n\n", True, ["1", "2"]),
+        ("# P\n\n```\nan unclosed fence\n", False, []),
+        ("# P\n\n> a quote[^1]\n\n", True, ["1", "2"]),
+        ("# P\n\n    indented code\n\n", True, ["1", "2"]),
+        ("# P\n\n::: disputed\nA claim.[^1]\n", False, ["1", "2"]),  # inside the container
+        ("# P\n\n<!-- an unclosed comment\n", False, []),
+        ("---\ntitle: x\n---\n", True, ["1", "2"]),
+        ("# P\n\n<div>\nhtml\n", True, ["1", "2"]),  # an HTML block of kind 6 ends at a blank
+    ],
+)
+def test_the_pre_pass_takes_a_tail_only_when_nothing_runs_into_it(head, taken, definitions):
+    """The trailing definitions are read line by line only after a parse of the rest
+    shows no block running on into them; else markdown-it reads the whole page."""
+    from wikigate.verifier.markdown import _definition_tail, _reaches, markdown
+
+    text = f"{head}\n{DEFS}"
+    rest, start, tail = _definition_tail(text)
+    assert [d.label for d in tail] == ["1", "2"]
+    refs = {":" + d.label: -1 for d in tail}
+    assert (not _reaches(markdown().parse(rest, {"footnotes": {"refs": refs}}), start)) is taken
+    page = parse_page("wiki/x.md", text)
+    assert page == parse_whole("wiki/x.md", text)
+    assert [d.label for d in page.definitions] == definitions

@@ -222,9 +222,95 @@ def slugify(text: str) -> str:
 
 
 def parse_page(path: str, text: str) -> ParsedPage:
+    """The page parsed. The block of one-line footnote definitions that usually ends a page
+    is read line by line instead of by markdown-it (a third of the parse otherwise), when
+    that gives exactly what markdown-it gives (see ``_definition_tail``)."""
+    src = _normalize(text)
+    head, start, tail = _definition_tail(src)
+    if tail:
+        env: dict[str, Any] = {"footnotes": {"refs": {":" + d.label: -1 for d in tail}}}
+        tokens = markdown().parse(head, env)
+        if not _reaches(tokens, start):
+            return _page(path, text, tokens, tail)
+    tokens = markdown().parse(src, {})
+    return _page(path, text, tokens, [])
+
+
+def _normalize(text: str) -> str:
+    """markdown-it's own first step (its line numbers count these newlines)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\0", "\ufffd") if "\0" in text else text
+
+
+# a footnote definition markdown-it reads as one plain paragraph: at the start of the line,
+# a label without spaces, at most 3 spaces, then a first character no block rule starts at
+_SIMPLE_DEFINITION = re.compile(r"\[\^([^\] ]+)\]: {0,3}([^ \t`~>*\-_+#<\[:|=].*)")
+_LIST_START = re.compile(r"\d{1,9}[.)](?:[ \t]|$)")
+
+
+def _simple(line: str) -> re.Match[str] | None:
+    m = _SIMPLE_DEFINITION.fullmatch(line)
+    return None if m is None or _LIST_START.match(m.group(2)) else m
+
+
+def _blank(line: str) -> bool:
+    return not line.strip(" \t")
+
+
+def _definition_tail(src: str) -> tuple[str, int, list[Definition]]:
+    """The page with its trailing run of simple definitions blanked out (line numbers
+    kept), the run's first line (0-based), and its definitions. The run starts at a blank line, so no block before it
+    continues into it, unless that block runs to the end of the page across blank lines
+    (an unclosed fence, container, HTML block or front matter): ``_reaches`` checks that
+    on the parse of the rest, and the page is then parsed whole."""
+    if "[^" not in src:
+        return src, 0, []
+    lines = src.split("\n")
+    start = len(lines)
+    while start > 0 and (_blank(lines[start - 1]) or _simple(lines[start - 1])):
+        start -= 1
+    while start < len(lines) and not _blank(lines[start]):
+        start += 1
+    tail = []
+    for n in range(start, len(lines)):
+        m = _simple(lines[n])
+        if m is not None:
+            tail.append(_definition(m.group(1), n + 1, m.group(2).strip()))
+    if not tail:
+        return src, 0, []
+    return "\n".join(lines[:start]) + "\n" * (len(lines) - start), start, tail
+
+
+# blocks that end at a blank line followed by an unindented ``[^``, whatever their line map
+# says (a list's or a quote's takes in the blank lines after it)
+_ENDED_BY_BLANK = frozenset(
+    {
+        "paragraph_open",
+        "heading_open",
+        "hr",
+        "bullet_list_open",
+        "ordered_list_open",
+        "blockquote_open",
+        "table_open",
+        "code_block",
+        "front_matter",
+        "footnote_reference_open",
+    }
+)
+
+
+def _reaches(tokens: list[Token], line: int) -> bool:
+    """Whether a top-level block of the parse may run on past ``line`` (0-based): an
+    unclosed fence, container or HTML block, or a block of a kind not known to end."""
+    return any(
+        t.level == 0 and t.map is not None and t.map[1] > line and t.type not in _ENDED_BY_BLANK
+        for t in tokens
+    )
+
+
+def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> ParsedPage:
     page = ParsedPage(path=path, text=text)
-    env: dict[str, Any] = {}
-    tokens = markdown().parse(text, env)
     disputed = 0
     pending_heading = False
     in_definition = False
@@ -253,7 +339,14 @@ def parse_page(path: str, text: str) -> ParsedPage:
                     page.title = plain.strip()
                 pending_heading = False
             _inline(page, tok, line, disputed > 0, heading=tokens[i - 1].type == "heading_open")
+    page.definitions += tail
     return page
+
+
+def parse_whole(path: str, text: str) -> ParsedPage:
+    """The page parsed by markdown-it alone (what parse_page must equal; the tests and
+    benchmarks/parse.py compare them)."""
+    return _page(path, text, markdown().parse(_normalize(text), {}), [])
 
 
 ONE_PARAGRAPH = "a citation footnote is one paragraph; the text after it is not verified"
