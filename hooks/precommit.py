@@ -10,13 +10,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import pygit2
 
 from wikigate.errors import WikigateError
 from wikigate.gitrepo import commit_at
-from wikigate.models import Finding
 from wikigate.present import finding_line
+
+if TYPE_CHECKING:
+    from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
 
