@@ -77,7 +77,7 @@ def test_the_text_report_says_what_the_judge_spent(tmp_path, capsys, emulator):
     assert main(["-C", str(ws.root), "verify", "--judge", "anthropic"]) == 0
     out = capsys.readouterr().out
     assert (
-        "judge: anthropic claude-sonnet-5 · 1 claims (0 from the judgment cache) · 1 requests"
+        "judge: anthropic claude-sonnet-5 · 1 claim (0 from the judgment cache) · 1 request"
         in out
     )
     assert "input tokens" in out and "$0.0" in out
@@ -110,7 +110,7 @@ def test_dry_run_prints_what_would_be_sent_and_sends_nothing(
     out = capsys.readouterr().out
     assert emulator.received == []  # no HTTP request at all
     assert "nothing was sent" in out
-    assert "request 1: raw/owls.txt, 1 claims (wiki/owls.md#^1)" in out
+    assert "request 1: raw/owls.txt, 1 claim (wiki/owls.md#^1)" in out
     assert "input tokens" in out and "$" in out
     assert "find the error in this write" in out  # the system prompt
     assert f"| {QUOTE}" in out  # the claims block, marked

@@ -137,7 +137,7 @@ def test_without_an_origin_the_rebuild_reads_the_local_notes_and_says_so(ws):
     proc = wikigate(ws.root, "telemetry", "rebuild")
     assert proc.returncode == 0, proc.stderr
     assert "no origin remote: rebuilding from the local notes" in proc.stderr
-    assert "with 1 runs" in proc.stdout
+    assert "with 1 run " in proc.stdout
     assert runs(ws.root) == {run.run_id: ("committed", "commit")}
 
 

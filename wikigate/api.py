@@ -25,7 +25,7 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 from .config import config_at
 from .errors import GitError, JudgeError, RunError, UsageError, WikigateError
 from .gitrepo import MAIN, commit_at, parse_trailers
-from .text import occurrences
+from .text import occurrences, plural
 
 if TYPE_CHECKING:
     from .run import Run
@@ -210,13 +210,13 @@ def describe_dry_run(done: Verification, fmt: str = "text") -> str:
         shown = ", ".join(p.claim_ids[:3]) + (", …" if len(p.claim_ids) > 3 else "")
         block = "source block cached" if p.cached_block else "source block too short to cache"
         lines.append(
-            f"request {n}: {p.source}, {len(p.claim_ids)} claims ({shown}), "
+            f"request {n}: {p.source}, {plural(len(p.claim_ids), 'claim')} ({shown}), "
             f"~{p.input_tokens:,} input tokens, <= ${p.usd:.4f}, {block}"
         )
     if cached:
-        lines.append(f"{cached} claims already judged (judgment cache): no cost")
+        lines.append(f"{plural(cached, 'claim')} already judged (judgment cache): no cost")
     lines.append(
-        f"total: {len(judge.planned)} requests, ~{tokens:,} input tokens, <= ${usd:.4f} "
+        f"total: {plural(len(judge.planned), 'request')}, ~{tokens:,} input tokens, <= ${usd:.4f} "
         "(estimates: characters / [judge] chars_per_token, at input or cache-write prices)"
     )
     if bodies:

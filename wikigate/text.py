@@ -23,6 +23,11 @@ _KINDS = {
 }
 
 
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``1 claim``, ``2 claims``: a count with its noun."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
+
+
 def occurrences(text: str, needle: str) -> list[int]:
     """Every offset where ``needle`` starts in ``text``, overlapping matches included.
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import collections
 from itertools import groupby
 
+from wikigate.text import plural
+
 from ..report import VerificationReport
 
 COLORS = {"critical": "\033[31m", "major": "\033[33m", "minor": "\033[36m"}
@@ -70,7 +72,7 @@ def _judge_line(report: VerificationReport) -> str:
     cached = sum(1 for v in j.votes if v.cached)
     total = u.input_tokens + u.cache_write_tokens + u.cache_read_tokens
     return (
-        f"judge: {j.name} {j.model} · {len(j.votes)} claims ({cached} from the judgment cache) · "
-        f"{u.requests} requests · {total:,} input tokens ({u.cache_read_tokens:,} cache reads) · "
+        f"judge: {j.name} {j.model} · {plural(len(j.votes), 'claim')} ({cached} from the judgment "
+        f"cache) · {plural(u.requests, 'request')} · {total:,} input tokens ({u.cache_read_tokens:,} cache reads) · "
         f"{u.output_tokens:,} output tokens · ${u.usd:.4f}"
     )

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from wikigate.errors import UsageError
+from wikigate.text import plural
 
 from . import progress
 from .app import cli
@@ -101,6 +102,6 @@ def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
         built = ledger.rebuild(ws, progress=shown)
     claims = ws.store.db["claims"].count
     click.echo(
-        f"rebuilt {ws.telemetry_path()} with {count} runs and the ledger of {claims} claims "
-        f"({built.commits} commits of main)"
+        f"rebuilt {ws.telemetry_path()} with {plural(count, 'run')} and the ledger of "
+        f"{plural(claims, 'claim')} ({plural(built.commits, 'commit')} of main)"
     )

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from wikigate.text import plural
+
 from . import progress
 from .app import cli
 from .base import format_option, open_workspace
@@ -118,4 +120,4 @@ def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: str, line: 
     else:
         for r in rows:
             click.echo(line(r))
-        click.echo(f"{len(rows)} {'gaps' if columns[0] == 'page' else 'claims'}", err=True)
+        click.echo(plural(len(rows), "gap" if columns[0] == "page" else "claim"), err=True)
