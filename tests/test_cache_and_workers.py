@@ -82,6 +82,57 @@ def test_cold_warm_and_uncached_reports_are_the_same(repo, tmp_path):
         assert db.execute("SELECT count(*) FROM anchors").fetchone()[0] == 4
 
 
+def _judged(repo, parent, source: str, claim: str, quote: str):
+    offset = source.find(quote)
+    tail = format_tail("raw/m.txt", None, quote, offset)
+    files = {
+        "raw/m.txt": source,
+        "wiki/index.md": page("Index", "[[P]]"),
+        "wiki/p.md": page("P", f"{claim}[^1]\n\n[^1]: {tail}"),
+    }
+    return commit_files(repo, parent, files)
+
+
+def conflicts_in(report) -> list[str]:
+    return [f.message for f in report.findings if f.code == "citation.semantic_conflict"]
+
+
+def test_the_offline_judges_hints_are_the_same_from_the_cache(repo, tmp_path):
+    """Cold, warm and uncached verifications flag the same claims; a cached row answers
+    only for the words and the source it was made from: the same page with a source whose
+    text around the quote lost the number is flagged, though the page did not change."""
+    quote = "the harbour froze in winter"
+    near = f"In 1740 {quote}, and the mill stopped.\n"
+    claim = "In 1740 the harbour froze in winter."
+    flagged = "The harbour froze in 1741 and every winter."
+    cache = tmp_path / "cache.db"
+    calm = _judged(repo, None, near, claim, quote)
+    for _ in range(2):  # cold, then warm: the number is in the source near the quote
+        assert conflicts_in(lint(repo, calm, cache)) == []
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM hints").fetchone()[0] == 1
+    far = f"In 1939 {quote}, and the mill stopped.\n"  # same offset, same quote, new blob
+    moved = _judged(repo, calm.id, far, claim, quote)
+    for report in (lint(repo, moved), lint(repo, moved, cache), lint(repo, moved, cache)):
+        (message,) = conflicts_in(report)
+        assert "number: claim has [1740]" in message
+    wrong = _judged(repo, None, near, flagged, quote)
+    plain = conflicts_in(lint(repo, wrong))
+    assert plain and plain == conflicts_in(lint(repo, wrong, cache))
+    assert plain == conflicts_in(lint(repo, wrong, cache))  # from the cache
+
+
+def test_a_damaged_hints_row_is_a_cache_miss(repo, tmp_path):
+    cache = tmp_path / "cache.db"
+    commit = _judged(
+        repo, None, "Owls may hunt at dusk.\n", "Owls must hunt at dusk.", "Owls may hunt at dusk."
+    )
+    (expected,) = conflicts_in(lint(repo, commit, cache))
+    with sqlite3.connect(cache) as db:
+        db.execute("UPDATE hints SET data = '[[0, [1, 2]]]'")
+    assert conflicts_in(lint(repo, commit, cache)) == [expected]
+
+
 def test_front_matter_dates_are_typed_the_same_cold_and_warm(repo, tmp_path):
     commit = commit_files(repo, None, wiki_files())
     cache = tmp_path / "cache.db"

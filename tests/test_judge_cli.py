@@ -77,8 +77,7 @@ def test_the_text_report_says_what_the_judge_spent(tmp_path, capsys, emulator):
     assert main(["-C", str(ws.root), "verify", "--judge", "anthropic"]) == 0
     out = capsys.readouterr().out
     assert (
-        "judge: anthropic claude-sonnet-5 · 1 claim (0 from the judgment cache) · 1 request"
-        in out
+        "judge: anthropic claude-sonnet-5 · 1 claim (0 from the judgment cache) · 1 request" in out
     )
     assert "input tokens" in out and "$0.0" in out
 

@@ -53,6 +53,9 @@ class Cache:
                 # the LLM judge's votes, by (claim, quote, window, model, prompt version):
                 # the key says what produced them, so no version change drops them
                 "judgments (key TEXT PRIMARY KEY, data TEXT)",
+                # the offline judge's hints on a page's claims, by a digest of what they
+                # depend on (rules, claims, quotes, anchors)
+                "hints (key TEXT PRIMARY KEY, data TEXT)",
             ):
                 self.conn.execute(f"CREATE TABLE IF NOT EXISTS {table}")
             self.tag = hashlib.sha256(version().encode()).hexdigest()[:16]
@@ -210,9 +213,52 @@ class Cache:
         except sqlite3.DatabaseError:
             pass
 
+    def hints(self, keys: list[str]) -> dict[str, dict[int, tuple[str, ...]]]:
+        """The heuristic's cached hints, one row per page: key → {claim's position on
+        the page: its conflicts, described} (a claim no rule flagged is absent)."""
+        if self.conn is None or not keys:
+            return {}
+        out: dict[str, dict[int, tuple[str, ...]]] = {}
+        try:
+            for i in range(0, len(keys), 900):
+                chunk = keys[i : i + 900]
+                marks = ",".join("?" * len(chunk))
+                query = f"SELECT key, data FROM hints WHERE key IN ({marks})"
+                for key, data in self.conn.execute(query, chunk):
+                    out[key] = _flagged(json.loads(data) if data else [])
+        except (*CACHE_ERRORS, KeyError):
+            return {}
+        return out
+
+    def store_hints(self, rows: Mapping[str, Mapping[int, tuple[str, ...]]]) -> None:
+        if self.conn is None or not rows:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO hints VALUES (?, ?)",
+                [
+                    (k, json.dumps([[i, list(h)] for i, h in v.items()]) if v else "")
+                    for k, v in sorted(rows.items())
+                ],
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            pass
+
     def close(self) -> None:
         if self.conn is not None:
             self.conn.close()
+
+
+def _flagged(rows: Any) -> dict[int, tuple[str, ...]]:
+    """A hints row read back: [[position, [hint, …]], …], or ValueError."""
+    out: dict[int, tuple[str, ...]] = {}
+    for i, hints in rows:
+        if not isinstance(i, int) or not all(isinstance(h, str) for h in hints):
+            raise ValueError("not a hints row")
+        out[i] = tuple(hints)
+    return out
 
 
 def _tuples(items: list[Any]) -> tuple[tuple[Any, ...], ...]:

@@ -11,9 +11,12 @@ tripwire, not a judgement of support (docs/checks.md; the LLM judge gets these a
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+WINDOWED = ("number", "unit")  # the rules that read the window of source text around a quote
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "cannot", "without", "neither"})
 # hedges that make a statement something less than a plain fact
 HEDGES = frozenset(
@@ -206,8 +209,8 @@ POLARITY: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 )
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£°]")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # the same numbers _WORD finds
 _NUMBER_NAMES = frozenset(NUMBER_WORDS)
+_ALIASES = frozenset(UNIT_ALIASES)
 
 
 @dataclass(frozen=True)
@@ -255,19 +258,33 @@ _POLARITY_FORMS = tuple(
 )
 
 
+_POLARIZED = frozenset().union(*(a | b for a, b in _POLARITY_FORMS))
+
+
 def _read(text: str) -> _Words:
-    """The text's words (number words as digits, unit aliases unified), its numbers
-    without commas, and its words' stems."""
+    """The text's words (number words as digits, unit aliases unified) and its numbers
+    without commas."""
     text = text.lower().replace("n't", " not").replace("per cent", "percent")
     words = set(_WORD.findall(text))
+    numbers = {w.replace(",", "") for w in words if w[0].isdigit()}
     named = words & _NUMBER_NAMES
-    numbers = {n.replace(",", "") for n in _NUMBER.findall(text)}
     if named:
         spelled = {NUMBER_WORDS[w] for w in named}
         words = (words - named) | spelled
         numbers |= spelled
-    words = {UNIT_ALIASES.get(w, w) for w in words}
+    if words & _ALIASES:
+        words = {UNIT_ALIASES.get(w, w) for w in words}
     return _Words(frozenset(words), frozenset(numbers))
+
+
+_DIGEST: list[str] = []
+
+
+def rules_digest() -> str:
+    """A digest of this module's code: what a cached result of ``conflicts`` depends on."""
+    if not _DIGEST:
+        _DIGEST.append(hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16])
+    return _DIGEST[0]
 
 
 def conflicts(claim: str, quote: str, window: str = "") -> list[Conflict]:
@@ -295,6 +312,8 @@ def conflicts(claim: str, quote: str, window: str = "") -> list[Conflict]:
 
 
 def _polarity(c: _Words, q: _Words) -> list[Conflict]:
+    if c.words.isdisjoint(_POLARIZED) or q.words.isdisjoint(_POLARIZED):
+        return []  # most sentences: no word of the list on one side
     out = []
     for a, b in _POLARITY_FORMS:
         for mine, theirs in ((a, b), (b, a)):

@@ -7,20 +7,23 @@ findings.  The judge can only add findings, so it can only make the verdict wors
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..heuristic import conflicts
+from ..heuristic import WINDOWED, conflicts, rules_digest
 from ..judge import HEURISTIC, ClaimInput, Vote
+from ..markdown import Ref
 from ..sources import SourceError
 from ..staged import StagedTree
 from .citations import VerifiedQuote, VerifiedQuotes
 from .context import Context
 
-WINDOWED = ("number", "unit")  # the heuristic's rules that read the window
 PARAGRAPH_MAX = 2000  # characters of a claim's paragraph sent along
 REASON_MAX = 500  # characters of a judge's reason kept in a finding
 
@@ -34,7 +37,8 @@ VOTE_CODES = {
 
 
 def check_semantic(ctx: Context, verified_quotes: VerifiedQuotes) -> list[Finding]:
-    claims = claims_to_judge(ctx, verified_quotes, windows=ctx.judge.name != HEURISTIC)
+    offline = ctx.judge.name == HEURISTIC
+    claims = claims_to_judge(ctx, verified_quotes, windows=not offline, hinted_only=offline)
     if not claims:
         return []
     staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
@@ -61,67 +65,150 @@ def hedge_free(claim: str) -> str:
     return _HEDGE.sub("", claim, count=1) or claim
 
 
+class _Candidate(NamedTuple):
+    path: str
+    ref: Ref
+    claim_id: str
+    claim: str  # hedge-free
+    vq: VerifiedQuote
+
+
 def claims_to_judge(
-    ctx: Context, verified: VerifiedQuotes, *, windows: bool = True
+    ctx: Context, verified: VerifiedQuotes, *, windows: bool = True, hinted_only: bool = False
 ) -> list[ClaimInput]:
     """The claims to judge, each with the window of source text around its quote.
 
     Without ``windows`` (the offline judge) a source is read only for a claim whose
-    numbers or units differ from its quote's: only those rules look at the window, and a
-    warm verify need not read every cited source again.
+    numbers or units differ from its quote's (only those rules look at the window), and
+    the heuristic's hints come from the cache when these words were read before: a warm
+    verify reads no source and runs no rule for an unchanged claim.  ``hinted_only``
+    leaves out the claims no rule flags (the offline judge votes on hints alone).
     """
-    window = ctx.config.judge.window_chars
+    candidates = _candidates(ctx, verified)
+    hints: Mapping[str, _Hints | None]
+    if windows:
+        hints = {c.claim_id: _hints(ctx, c, windows=True) for c in candidates}
+    else:
+        hints = _cached_hints(ctx, candidates)
     out: list[ClaimInput] = []
+    lines: dict[str, list[str]] = {}
+    for c in candidates:
+        found = hints.get(c.claim_id)
+        if found is None or (hinted_only and not found.hints):
+            continue  # its source is unreadable (the citations check reported it)
+        if c.path not in lines:
+            text, _ = ctx.tip.page_text(c.path)
+            lines[c.path] = (text or "").split("\n")
+        page = ctx.tip.page(c.path)
+        vq, ref = c.vq, c.ref
+        out.append(
+            ClaimInput(
+                claim_id=c.claim_id,
+                page=c.path,
+                line=ref.line,
+                label=ref.label,
+                title=page.title if page is not None else None,
+                claim=ref.claim,
+                paragraph=_paragraph(lines[c.path], ref.line),
+                source=vq.source,
+                source_blob=vq.blob,
+                pdf_page=vq.pdf_page,
+                quote=vq.quote,
+                offset=vq.offset,
+                window=found.window,
+                window_start=found.window_start,
+                hints=found.hints,
+                claim_line=ref.at_line,
+                claim_start_line=ref.start_line,
+            )
+        )
+    return out
+
+
+def _candidates(ctx: Context, verified: VerifiedQuotes) -> list[_Candidate]:
+    """Every cited claim in scope whose quote is verbatim and not critically misplaced."""
+    out: list[_Candidate] = []
     for path in ctx.pages_in_scope():
         page = ctx.tip.page(path)
         if page is None or not page.refs:
             continue
-        lines: list[str] | None = None
         uses: dict[str, int] = {}
         for ref in page.refs:
             vq = verified.get((path, ref.label))
             if vq is None or not ref.claim or _blocked(ctx, path, vq):
                 continue
-            if lines is None:
-                text, _ = ctx.tip.page_text(path)
-                lines = (text or "").split("\n")
             uses[ref.label] = uses.get(ref.label, 0) + 1
             n = uses[ref.label]
             claim_id = f"{path}#^{ref.label}" + (f"@{n}" if n > 1 else "")
-            claim = hedge_free(ref.claim)
-            found = conflicts(claim, vq.quote)
-            start, around = vq.offset, vq.quote
-            if windows or any(k.kind in WINDOWED for k in found):
-                try:
-                    source_text = ctx.tip.source_text(vq.source, vq.pdf_page)
-                except SourceError:
-                    continue  # the citations check reported it
-                start = max(0, vq.offset - window)
-                end = min(len(source_text), vq.offset + len(vq.quote) + window)
-                around = source_text[start:end]
-                found = conflicts(claim, vq.quote, around)
-            hints = tuple(k.describe() for k in found)
-            out.append(
-                ClaimInput(
-                    claim_id=claim_id,
-                    page=path,
-                    line=ref.line,
-                    label=ref.label,
-                    title=page.title,
-                    claim=ref.claim,
-                    paragraph=_paragraph(lines, ref.line),
-                    source=vq.source,
-                    source_blob=vq.blob,
-                    pdf_page=vq.pdf_page,
-                    quote=vq.quote,
-                    offset=vq.offset,
-                    window=around,
-                    window_start=start,
-                    hints=hints,
-                    claim_line=ref.at_line,
-                    claim_start_line=ref.start_line,
-                )
-            )
+            out.append(_Candidate(path, ref, claim_id, hedge_free(ref.claim), vq))
+    return out
+
+
+class _Hints(NamedTuple):
+    hints: tuple[str, ...]
+    window: str
+    window_start: int
+
+
+def _hints(ctx: Context, c: _Candidate, *, windows: bool) -> _Hints | None:
+    """The heuristic's conflicts between a claim and its quote, reading the window of
+    source text around the quote when ``windows`` or when a rule that reads it fired.
+    None: the source cannot be read."""
+    vq = c.vq
+    found = conflicts(c.claim, vq.quote)
+    start, around = vq.offset, vq.quote
+    if windows or any(k.kind in WINDOWED for k in found):
+        try:
+            source_text = ctx.tip.source_text(vq.source, vq.pdf_page)
+        except SourceError:
+            return None
+        start = max(0, vq.offset - ctx.config.judge.window_chars)
+        end = min(len(source_text), vq.offset + len(vq.quote) + ctx.config.judge.window_chars)
+        around = source_text[start:end]
+        found = conflicts(c.claim, vq.quote, around)
+    return _Hints(tuple(k.describe() for k in found), around, start)
+
+
+def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hints]:
+    """The offline pass's hints for each candidate, from the cache where it has them.
+
+    One row per page: its key is a digest of everything the page's hints depend on (the
+    rules' code, the window's size, and each candidate's claim, quote, source blob and
+    place in it); the row holds the hints of the claims a rule flagged, by position. The
+    window itself is not kept (the offline judge does not read it)."""
+    salt = f"{rules_digest()}\0{ctx.config.judge.window_chars}\0"
+    pages: dict[str, list[_Candidate]] = {}
+    for c in candidates:
+        pages.setdefault(c.path, []).append(c)
+    keys: dict[str, str] = {}
+    for path, group in pages.items():
+        material = "\1".join(
+            f"{c.claim}\0{c.vq.quote}\0{c.vq.blob}\0{c.vq.pdf_page}\0{c.vq.offset}" for c in group
+        )
+        keys[path] = hashlib.blake2b(
+            (salt + material).encode("utf-8", "surrogatepass"), digest_size=16
+        ).hexdigest()
+    known = ctx.cache.hints(list(keys.values()))
+    out: dict[str, _Hints] = {}
+    fresh: dict[str, dict[int, tuple[str, ...]]] = {}
+    for path, group in pages.items():
+        row = known.get(keys[path])
+        if row is not None:
+            for i, c in enumerate(group):
+                out[c.claim_id] = _Hints(row.get(i, ()), c.vq.quote, c.vq.offset)
+            continue
+        flagged: dict[int, tuple[str, ...]] | None = {}
+        for i, c in enumerate(group):
+            found = _hints(ctx, c, windows=False)
+            if found is None:
+                flagged = None  # a source could not be read: not a row to keep
+                continue
+            out[c.claim_id] = found
+            if found.hints and flagged is not None:
+                flagged[i] = found.hints
+        if flagged is not None:
+            fresh[keys[path]] = flagged
+    ctx.cache.store_hints(fresh)
     return out
 
 
