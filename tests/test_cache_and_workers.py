@@ -17,6 +17,7 @@ from support.trees import commit_files
 from wikigate.config import Config, parse_config
 from wikigate.gitrepo import repository
 from wikigate.verifier import parallel, wiki
+from wikigate.verifier.checks import semantic
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.links import LinkGraph
@@ -50,6 +51,9 @@ def wiki_files(n: int = 12) -> dict[str, str]:
     files["wiki/lonely.md"] = page("Lonely", cited(0))
     files["wiki/dated.md"] = page("Dated", cited(1), extra="updated: 2024-01-01\n")
     files["wiki/latin1.md"] = "caf\xe9".encode("latin-1")  # type: ignore[assignment]
+    quote = "The mill burned in year 1."
+    tail = format_tail("raw/s1.txt", None, quote, SOURCES["raw/s1.txt"].find(quote))
+    files["wiki/p0.md"] = page("P0", f"The mill burned in year 9.[^1]\n\n[^1]: {tail}")
     return files
 
 
@@ -75,7 +79,13 @@ def test_cold_warm_and_uncached_reports_are_the_same(repo, tmp_path):
     assert findings(plain) == findings(cold) == findings(warm)
     codes = {f[0] for f in findings(plain)}
     # the wiki has real problems, so the comparison means something
-    assert {"citation.anchor_mismatch", "link.broken", "page.orphan", "page.unreadable"} <= codes
+    assert {
+        "citation.anchor_mismatch",
+        "citation.semantic_conflict",
+        "link.broken",
+        "page.orphan",
+        "page.unreadable",
+    } <= codes
     with sqlite3.connect(cache) as db:
         assert db.execute("SELECT count(*) FROM pages").fetchone()[0] >= 15
         # one verified anchor per (source blob, offset, quote), however many pages cite it
@@ -168,9 +178,12 @@ def test_workers_give_the_same_report_as_one_process(repo, tmp_path, monkeypatch
     monkeypatch.setenv("WIKIGATE_WORKERS", "2")
     monkeypatch.setattr(wiki, "PARALLEL_PAGES", 1)
     monkeypatch.setattr(wiki, "PARALLEL_SOURCE_BYTES", 1)
+    monkeypatch.setattr(semantic, "PARALLEL_CLAIMS", 1)
+    monkeypatch.setattr(semantic, "CLAIMS_PER_TASK", 7)
     monkeypatch.setattr(Workers, "map", spy)
     shared = lint(repo, commit, tmp_path / "shared.db")
-    assert sorted(set(used)) == ["_locate_task", "parse_entries"]
+    assert sorted(set(used)) == ["_conflicts_task", "_locate_task", "parse_entries"]
+    assert "citation.semantic_conflict" in {f[0] for f in findings(shared)}
     assert findings(shared) == findings(alone)
     assert shared.summary == alone.summary.model_copy(
         update={"elapsed_ms": shared.summary.elapsed_ms}

@@ -33,6 +33,7 @@ LABELS = {  # the jobs worth a progress bar, by the task function's name
     "parse_entries": "parsing pages",
     "_locate_task": "reading sources",
     "_mentions_task": "scanning pages",
+    "_conflicts_task": "judging claims (offline)",
 }
 
 

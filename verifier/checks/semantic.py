@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..heuristic import WINDOWED, conflicts, rules_digest
+from ..heuristic import WINDOWED, Conflict, conflicts, rules_digest
 from ..judge import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
@@ -150,12 +150,15 @@ class _Hints(NamedTuple):
     window_start: int
 
 
-def _hints(ctx: Context, c: _Candidate, *, windows: bool) -> _Hints | None:
-    """The heuristic's conflicts between a claim and its quote, reading the window of
-    source text around the quote when ``windows`` or when a rule that reads it fired.
-    None: the source cannot be read."""
+def _hints(
+    ctx: Context, c: _Candidate, *, windows: bool, found: list[Conflict] | None = None
+) -> _Hints | None:
+    """The heuristic's conflicts between a claim and its quote (``found``: already
+    computed without the window), reading the window of source text around the quote
+    when ``windows`` or when a rule that reads it fired. None: the source cannot be read."""
     vq = c.vq
-    found = conflicts(c.claim, vq.quote)
+    if found is None:
+        found = conflicts(c.claim, vq.quote)
     start, around = vq.offset, vq.quote
     if windows or any(k.kind in WINDOWED for k in found):
         try:
@@ -167,6 +170,28 @@ def _hints(ctx: Context, c: _Candidate, *, windows: bool) -> _Hints | None:
         around = source_text[start:end]
         found = conflicts(c.claim, vq.quote, around)
     return _Hints(tuple(k.describe() for k in found), around, start)
+
+
+PARALLEL_CLAIMS = 20_000  # fewer claims to run the rules on stay in-process
+CLAIMS_PER_TASK = 2_000
+
+
+def _conflicts_task(repo: object, pairs: list[tuple[str, str]]) -> list[list[Conflict]]:
+    """The rules on (claim, quote) pairs, without windows: a worker's share."""
+    return [conflicts(claim, quote) for claim, quote in pairs]
+
+
+def _windowless(ctx: Context, todo: list[_Candidate]) -> Iterator[list[Conflict]]:
+    """The rules on each candidate, without windows, in order; on the workers when
+    there are many (a cold verify of a large wiki)."""
+    pairs = [(c.claim, c.vq.quote) for c in todo]
+    workers = ctx.tip.workers
+    if len(pairs) < PARALLEL_CLAIMS or not workers.enabled:
+        yield from (conflicts(claim, quote) for claim, quote in pairs)
+        return
+    tasks = [pairs[i : i + CLAIMS_PER_TASK] for i in range(0, len(pairs), CLAIMS_PER_TASK)]
+    for found in workers.map(_conflicts_task, tasks):
+        yield from found
 
 
 def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hints]:
@@ -190,16 +215,20 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
         ).hexdigest()
     known = ctx.cache.hints(list(keys.values()))
     out: dict[str, _Hints] = {}
-    fresh: dict[str, dict[int, tuple[str, ...]]] = {}
+    misses: list[tuple[str, list[_Candidate]]] = []
     for path, group in pages.items():
         row = known.get(keys[path])
-        if row is not None:
-            for i, c in enumerate(group):
-                out[c.claim_id] = _Hints(row.get(i, ()), c.vq.quote, c.vq.offset)
+        if row is None:
+            misses.append((path, group))
             continue
+        for i, c in enumerate(group):
+            out[c.claim_id] = _Hints(row.get(i, ()), c.vq.quote, c.vq.offset)
+    rules = _windowless(ctx, [c for _, group in misses for c in group])
+    fresh: dict[str, dict[int, tuple[str, ...]]] = {}
+    for path, group in misses:
         flagged: dict[int, tuple[str, ...]] | None = {}
         for i, c in enumerate(group):
-            found = _hints(ctx, c, windows=False)
+            found = _hints(ctx, c, windows=False, found=next(rules))
             if found is None:
                 flagged = None  # a source could not be read: not a row to keep
                 continue
