@@ -1,4 +1,5 @@
-"""Git hooks: local ``pre-push`` and ``reference-transaction``, server ``pre-receive``.
+"""Git hooks: local ``pre-push`` and ``reference-transaction``, server ``pre-receive``
+and ``post-receive`` (the claim ledger follows main).
 
 Shims installed by ``wikigate hooks install`` run ``python -m wikigate.hooks.git_hooks
 HOOK ARGS...`` with git's stdin; this module dispatches to local.py or server.py.
@@ -31,6 +32,7 @@ HOOKS = {  # hook → (module, function): only the one a hook needs is imported
     "pre-push": ("local", "pre_push"),
     "reference-transaction": ("local", "reference_transaction"),
     "pre-receive": ("server", "pre_receive"),
+    "post-receive": ("server", "post_receive"),
 }
 
 

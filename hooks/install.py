@@ -20,7 +20,7 @@ from wikigate.gitrepo import NOTES_REF
 
 MARKER = "# wikigate-hook-shim"
 LOCAL_HOOKS = ("pre-push", "reference-transaction")
-SERVER_HOOKS = ("pre-receive",)
+SERVER_HOOKS = ("pre-receive", "post-receive")
 
 SHIM = """#!/bin/sh
 {marker} (installed by `wikigate hooks install`; remove with `wikigate hooks install --uninstall`)

@@ -72,6 +72,28 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     return _gate(repo, old, new, notes)
 
 
+def post_receive(argv: list[str], stdin: str) -> int:
+    """After main moved: bring the server's claim ledger up to it (docs/ledger.md).
+
+    main has landed and nothing here can undo it; the ledger is derived from git, so a
+    failure only leaves it behind until the next ``wikigate claims`` on the server."""
+    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    if not any(ref == MAIN and not _null(new) for _old, new, ref in updates):
+        return 0
+    try:
+        from wikigate import ledger
+        from wikigate.workspace import Workspace
+
+        ws = Workspace.open(os.environ.get("GIT_DIR", "."))
+        try:
+            ledger.sync(ws)
+        finally:
+            ws.close()
+    except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
+        _err(f"wikigate: the claim ledger is behind main ({type(e).__name__}: {e})")
+    return 0
+
+
 def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None) -> int:
     from wikigate.config import load_config, server_verifies
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 
@@ -138,6 +139,22 @@ def test_server_refuses_unverified_and_accepts_verified(server):
     assert git(bare, "notes", "--ref=wikigate", "list", str(tip)).stdout.strip()
     # run branches pass freely
     assert git(root, "push", "-q", "origin", "topic:wikigate/runs/x").returncode == 0
+
+
+def test_the_servers_claim_ledger_follows_main_on_every_push(server):
+    """post-receive brings the server's ledger up to main: a query straight from SQLite
+    (no `wikigate claims` to catch it up) sees the claims the push landed."""
+    ws, bare = server
+    page_run(ws, "a")
+    push = git(ws.root, "push", "origin", "main", "refs/notes/wikigate", check=False)
+    assert push.returncode == 0, push.stderr
+    db = sqlite3.connect(bare / "wikigate" / "telemetry.db")
+    rows = db.execute("SELECT claim_id, anchor_status FROM claims").fetchall()
+    assert rows and {page for page, _ in rows} >= {"wiki/a.md#^1"}
+    assert {status for _, status in rows} == {"anchored"}
+    (state,) = db.execute("SELECT commit_id FROM ledger_state").fetchall()
+    assert state[0] == git(bare, "rev-parse", "main").stdout.strip()
+    db.close()
 
 
 def test_server_refuses_non_fast_forward(server):
