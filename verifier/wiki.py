@@ -38,6 +38,7 @@ CACHE_FORMAT = 12
 # what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
 PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
+STORE_BATCH = 1000  # parsed pages written to the cache per transaction
 PARALLEL_SCAN = 2000  # scan at least this many pages for words before starting workers
 PARALLEL_SOURCE_BYTES = 128 * 2**20  # read at least this much source before starting workers
 
@@ -141,6 +142,9 @@ class WikiTree:
             else:
                 self._parsed[entry.path] = memo[entry.oid] = decode_page(data)
                 rows.append((entry.oid, data, nav))
+                if len(rows) >= STORE_BATCH:  # written as they come: not all held at once
+                    self.cache.store_pages(rows)
+                    rows = []
         self.cache.store_pages(rows)
 
     def _parse(self, entries: list[Entry]) -> Iterator[ParsedRow]:

@@ -28,6 +28,11 @@ ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (att
 # libgit2 re-hashes every object it reads; git itself does not (`git fsck` does).
 # With a gigabyte of raw sources that doubles the cost of a cold verify.
 pygit2.option(pygit2.enums.Option.ENABLE_STRICT_HASH_VERIFICATION, False)
+# libgit2 maps a pack in windows of 1 GiB, up to 8 GiB in all, and keeps them: reading
+# every source of a 1 GiB pack left each worker holding ~70 MB of it. Smaller windows,
+# fewer kept, cost nothing measurable (docs/benchmarks.md).
+pygit2.settings.mwindow_size = 32 * 2**20
+pygit2.settings.mwindow_mapped_limit = 128 * 2**20
 
 
 def repository(git_dir: str) -> pygit2.Repository:
