@@ -84,6 +84,12 @@ class Cache:
         """The anchors table's key of a quote at ``offset`` of a source (PDF page)."""
         return f"{self.tag}:{source_blob}:{page}:{offset}:{digest}"
 
+    def page_anchors_key(self, keys: list[str]) -> str:
+        """The anchors table's key of a page's whole set of anchors (``anchor_key``s):
+        present when every one of them verified."""
+        digest = hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=20).hexdigest()
+        return f"{self.tag}:page:{digest}"
+
     def _select(self, column: str, blobs: list[str]) -> list[tuple[str, bytes]]:
         """(blob, column) rows for ``blobs`` of the current cache version."""
         if self.conn is None or not blobs:

@@ -252,7 +252,7 @@ def _check_source(
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
     """Look the pending quotes up: in the cache of verified anchors, else in their
     sources, each source read once."""
-    known = ctx.cache.verified_anchors([p.key for p in pending if p.citation.anchored])
+    known, pages = _known_anchors(ctx, pending)
     groups: dict[tuple[str, int | None], list[_Pending]] = {}
     for p in pending:
         if p.key in known:
@@ -285,7 +285,30 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
             found = _quote_finding(ctx, p, where, verified)
             if found is not None:
                 out.append(on_claim(found, p.ref))
+    good = known | ctx.new_anchors
+    ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
+
+
+def _known_anchors(
+    ctx: Context, pending: list[_Pending]
+) -> tuple[set[str], list[tuple[str, list[str]]]]:
+    """The anchored quotes' keys that verified before: a page's at once (one row says all
+    of its anchors verified), the rest one by one; and the pages with no such row yet
+    (their row's key, their anchors' keys)."""
+    by_page: dict[str, list[str]] = {}
+    for p in pending:
+        if p.citation.anchored:
+            by_page.setdefault(p.path, []).append(p.key)
+    page_keys = {path: ctx.cache.page_anchors_key(keys) for path, keys in by_page.items()}
+    whole = ctx.cache.verified_anchors(list(page_keys.values()))
+    known = {k for path, keys in by_page.items() if page_keys[path] in whole for k in keys}
+    rest = [k for path, keys in by_page.items() if page_keys[path] not in whole for k in keys]
+    known |= ctx.cache.verified_anchors(rest)
+    pages = [
+        (page_keys[path], keys) for path, keys in by_page.items() if page_keys[path] not in whole
+    ]
+    return known, pages
 
 
 def _quote_finding(

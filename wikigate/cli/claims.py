@@ -81,8 +81,7 @@ def claims(
         how = "rebuilt" if synced.rebuilt else "updated"
         click.echo(
             f"ledger {how} to {synced.commit[:12] if synced.commit else '-'}: "
-            f"{synced.commits} commit{'s' * (synced.commits != 1)}, "
-            f"{synced.pages} page{'s' * (synced.pages != 1)} read",
+            f"{plural(synced.commits, 'commit')}, {plural(synced.pages, 'page')} read",
             err=True,
         )
     if gaps:
