@@ -153,7 +153,7 @@ def test_corrupt_database_is_reported_then_rebuilt(repo):
     proc = wikigate(repo, "runs", "list")
     assert proc.returncode == 1 and "telemetry rebuild" in proc.stderr
     rebuilt = wikigate(repo, "telemetry", "rebuild")
-    assert rebuilt.returncode == 0 and "1 runs" in rebuilt.stdout
+    assert rebuilt.returncode == 0 and "with 1 run " in rebuilt.stdout
     assert run in wikigate(repo, "runs", "list").stdout
     assert list(db.parent.glob("telemetry.db.corrupt-*"))
 

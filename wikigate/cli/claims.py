@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
+import sys
 from typing import Any
 
 import click
@@ -108,15 +108,14 @@ def _line(r: dict[str, Any]) -> str:
 
 
 def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: str, line: Any) -> None:
+    out = sys.stdout
     if fmt == "json":
         click.echo(json.dumps([{c: r[c] for c in columns} for r in rows], indent=2))
     elif fmt == "csv":
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        click.echo(out.getvalue(), nl=False)
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([r[c] for c in columns] for r in rows)
     else:
-        for r in rows:
-            click.echo(line(r))
+        out.writelines(f"{line(r)}\n" for r in rows)
+        out.flush()
         click.echo(plural(len(rows), "gap" if columns[0] == "page" else "claim"), err=True)
