@@ -131,11 +131,10 @@ def claims(
             else "judge_vote IS NOT NULL AND judge_vote = ?"
         )
         args.append(status)
-    return list(
-        ws.store.db["claims"].rows_where(
-            " AND ".join(where) or None, args, order_by="page, line, claim_id"
-        )
-    )
+    sql = "SELECT * FROM claims" + (f" WHERE {' AND '.join(where)}" if where else "")
+    cursor = ws.store.db.execute(sql + " ORDER BY page, line, claim_id", args)
+    columns = [d[0] for d in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
 def gaps(ws: Workspace, page: str | None = None) -> list[dict[str, Any]]:

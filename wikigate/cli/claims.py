@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from typing import Any
@@ -112,9 +113,12 @@ def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: str, line: 
     if fmt == "json":
         click.echo(json.dumps([{c: r[c] for c in columns} for r in rows], indent=2))
     elif fmt == "csv":
-        writer = csv.writer(out, lineterminator="\n")
+        buffer = io.StringIO()  # one write to stdout, not one per row
+        writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
         writer.writerows([r[c] for c in columns] for r in rows)
+        out.write(buffer.getvalue())
+        out.flush()
     else:
         out.writelines(f"{line(r)}\n" for r in rows)
         out.flush()
