@@ -17,6 +17,7 @@ from support.wiki_runs import cited_page, fabricated_page, page_run
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.entries import WalkMemo, walk
 from wikigate.workspace import Workspace
 
 NOTES = "Minutes of the meeting.\nThe committee rejected the plan by seven votes to two.\n"
@@ -92,6 +93,32 @@ def test_a_duplicate_page_entry_is_refused_and_the_entry_git_reads_is_verified(r
         # the page checked is the one git serves (the first), not the last one listed
         assert at(report, "citation.quote_not_found")
         assert report.verdict == "reject"
+
+
+def test_a_walk_that_reuses_its_bases_subtrees_reads_what_a_fresh_walk_reads(repo, base):
+    """A run's tree is walked with its base's subtrees remembered (by tree id and place):
+    a malformed subtree reused at a second place is reported at both, exactly as a walk
+    with nothing remembered reports it."""
+    wiki = entries_of(repo[base.tree["wiki"].id])
+    notes = next(e for e in wiki if e[1] == b"notes.md")
+    twice = repo.odb.write(
+        pygit2.enums.ObjectType.TREE, raw_tree([notes, (b"100644", b"notes.md", fake_notes(repo))])
+    )
+    one = with_wiki(repo, base, [*wiki, (b"40000", b"x", twice)])
+    two = with_wiki(repo, base, [*wiki, (b"40000", b"x", twice), (b"40000", b"y", twice)])
+    memo: WalkMemo = {}
+    walk(repo, one.tree_id, memo)
+    remembered = walk(repo, two.tree_id, memo)
+    fresh = walk(repo, two.tree_id)
+    assert remembered.entries == fresh.entries
+    assert sorted(remembered.problems) == sorted(fresh.problems)
+    assert sorted(path for path, _ in fresh.problems) == ["wiki/x/notes.md", "wiki/y/notes.md"]
+    assert fresh.entries["wiki/y/notes.md"].oid == str(notes[2])  # git reads the first
+    report = verify(repo, one, two)  # the shared memo inside one verification, too
+    assert sorted(f.path for f in at(report, "tree.malformed")) == [
+        "wiki/x/notes.md",
+        "wiki/y/notes.md",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,16 @@ class Walk(NamedTuple):
     problems: list[tuple[str, str]]
 
 
-def walk(repo: pygit2.Repository, tree: pygit2.Oid | pygit2.Tree) -> Walk:
+# one tree object as walked at one place: its files, its subtrees (id, path/), and what is
+# malformed in it.  A tree object reads the same wherever it sits, but its paths and
+# problems name its place, so a walk's memo is keyed by (tree id, prefix).
+_Walked = tuple[list[Entry], list[tuple[str, str]], list[tuple[str, str]]]
+WalkMemo = dict[tuple[str, str], _Walked]
+
+
+def walk(
+    repo: pygit2.Repository, tree: pygit2.Oid | pygit2.Tree, memo: WalkMemo | None = None
+) -> Walk:
     """Every entry under ``tree`` that is not a tree, by path, read from the raw
     tree objects as git reads them, and every way the trees are malformed.
 
@@ -49,26 +58,43 @@ def walk(repo: pygit2.Repository, tree: pygit2.Oid | pygit2.Tree) -> Walk:
     of two entries with one name. So the trees are parsed here, in order: a
     duplicate keeps its first entry (what ``git show`` serves) and each problem
     is recorded for the gate to block on.
+
+    ``memo`` keeps each tree object's reading: a run's tree shares all but a few
+    subtrees with its base's, and the second walk reads only those.
     """
     root = tree.id if isinstance(tree, pygit2.Tree) else tree
     out: dict[str, Entry] = {}
     problems: list[tuple[str, str]] = []
-    todo: list[tuple[pygit2.Oid | str, str]] = [(root, "")]
+    todo: list[tuple[str, str]] = [(str(root), "")]
+    memo = {} if memo is None else memo
     while todo:  # a stack, not recursion: a tree may nest deeper than Python recurses
-        oid, prefix = todo.pop()
-        kind, data = repo.odb.read(oid)[:2]
-        if kind != pygit2.enums.ObjectType.TREE:
-            problems.append(
-                (prefix.rstrip("/") or ".", f"is a {_TYPES.get(kind, kind)}, not a tree")
-            )
-            continue
-        for name, mode, child in _parse_tree(bytes(data), len(root.raw), prefix, problems):
-            path = prefix + name
-            if mode & _TYPE_BITS == _TREE:
-                todo.append((child, path + "/"))
-            else:
-                out[path] = Entry(path, child, mode)
+        key = todo.pop()
+        walked = memo.get(key)
+        if walked is None:
+            walked = memo[key] = _walk_one(repo, key[0], key[1], len(root.raw))
+        files, subtrees, found = walked
+        problems += found
+        out.update((e.path, e) for e in files)
+        todo += subtrees
     return Walk(out, problems)
+
+
+def _walk_one(repo: pygit2.Repository, oid: str, prefix: str, oid_size: int) -> _Walked:
+    """One tree object at ``prefix``: its files, its subtrees to walk, its problems."""
+    files: list[Entry] = []
+    subtrees: list[tuple[str, str]] = []
+    problems: list[tuple[str, str]] = []
+    kind, data = repo.odb.read(oid)[:2]
+    if kind != pygit2.enums.ObjectType.TREE:
+        problems.append((prefix.rstrip("/") or ".", f"is a {_TYPES.get(kind, kind)}, not a tree"))
+        return files, subtrees, problems
+    for name, mode, child in _parse_tree(bytes(data), oid_size, prefix, problems):
+        path = prefix + name
+        if mode & _TYPE_BITS == _TREE:
+            subtrees.append((child, path + "/"))
+        else:
+            files.append(Entry(path, child, mode))
+    return files, subtrees, problems
 
 
 _TYPE_BITS, _TREE, _FILE, _LINK, _GITLINK = 0o170000, 0o040000, 0o100000, 0o120000, 0o160000

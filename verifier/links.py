@@ -57,7 +57,7 @@ def link_key(page: str, link: Link) -> str | None:
 def _changed_pages(base: WikiTree, tree: WikiTree) -> list[str]:
     """Pages added, removed or modified from ``base`` to ``tree``, their navs loaded."""
     old, new = base.entries, tree.entries
-    pages = sorted(p for p in old.keys() | new.keys() if is_page(p) and old.get(p) != new.get(p))
+    pages = [p for p in tree.changed_since(base) if is_page(p)]
     base.load_nav([p for p in pages if p in old])
     tree.load_nav([p for p in pages if p in new])
     return pages
@@ -151,7 +151,7 @@ class LinkGraph:
         """Pages whose links may now resolve differently, or point at a page that
         changed: those asking for a name or path of anything that changed."""
         old, new = base.tree.entries, self.tree.entries
-        touched = {"p:" + p for p in old.keys() | new.keys() if old.get(p) != new.get(p)}
+        touched = {"p:" + p for p in self.tree.changed_since(base.tree)}
         for path in _changed_pages(base.tree, self.tree):
             if path in old:
                 touched |= name_keys(path, base.tree.nav_page(path))

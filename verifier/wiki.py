@@ -102,7 +102,7 @@ class WikiTree:
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
         # what a malformed tree holds (duplicate names, `..`, `.git`, unsorted): (path, why)
-        self.entries, self.problems = walk(repo, self.tree_id)
+        self.entries, self.problems = walk(repo, self.tree_id, cache.trees)
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
@@ -111,6 +111,22 @@ class WikiTree:
         self._sources: dict[tuple[str, int | None], str] = {}
         self._readers: dict[str, Source | SourceError] = {}  # one parse per source file
         self._graph: LinkGraph | None = None
+        self._changed: dict[str, list[str]] = {}  # by the base tree's id
+
+    def changed_since(self, base: WikiTree) -> list[str]:
+        """Paths added, removed, or whose blob or mode differs from ``base``, sorted."""
+        key = str(base.tree_id)
+        if key not in self._changed:
+            old, new = base.entries, self.entries
+            self._changed[key] = sorted(
+                p
+                for p in old.keys() | new.keys()
+                if (a := old.get(p)) is None
+                or (b := new.get(p)) is None
+                or a.oid != b.oid
+                or a.mode != b.mode
+            )
+        return self._changed[key]
 
     # ------------------------------------------------------------ pages
 

@@ -68,10 +68,7 @@ class Context:
             if self.base is None:
                 self._changed = sorted(self.tip.entries)
             else:
-                paths = set(self.tip.entries) | set(self.base.entries)
-                self._changed = sorted(
-                    p for p in paths if self.tip.entries.get(p) != self.base.entries.get(p)
-                )
+                self._changed = list(self.tip.changed_since(self.base))
         return self._changed
 
     def pages_in_scope(self) -> list[str]:
