@@ -95,7 +95,7 @@ def verify_ref_fully(
     check; the anthropic judge without ANTHROPIC_API_KEY is a JudgeError (a dry run needs
     no key: it sends nothing).
     """
-    from .plan import read_plan
+    from .plan import check_pinned, read_plan
 
     repo = ws.repo
     if ref is None:
@@ -118,6 +118,8 @@ def verify_ref_fully(
         try:
             plan = read_plan(repo, tip.id)
             run_id = plan.meta.run_id
+            known = ws.store.get(run_id) if ws.telemetry_path().exists() else None
+            check_pinned(plan.meta, (known or {}).get("meta_digest"))
         except (RunError, ValueError) as e:
             if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
                 raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e

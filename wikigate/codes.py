@@ -231,6 +231,14 @@ TABLE: tuple[Code, ...] = (
         "finalize it with the wikigate that started it, or upgrade wikigate",
     ),
     Code(
+        "run.forged",
+        "critical",
+        "the run's commits say something other than what `wikigate run start` recorded (its "
+        "type, trigger, budget, scope or direction): a commit made outside wikigate changed "
+        "the run; the run is rejected as it was started, never as its commits claim",
+        "start a new run; stage every change with `wikigate run write|replace|delete`",
+    ),
+    Code(
         "run.direction",
         "major",
         "the LLM judge: the change works against what its direction says (major), does none "

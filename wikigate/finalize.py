@@ -39,7 +39,7 @@ from .models import (
     VerificationRef,
     VerifierVerdict,
 )
-from .plan import RunSchemaError
+from .plan import RunForged, RunSchemaError
 from .records import MainMoved
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
@@ -116,7 +116,7 @@ def _finalize_claimed(
     loop = claim.loop
     try:
         plan = run.plan()
-    except RunSchemaError as e:
+    except (RunSchemaError, RunForged) as e:
         return _reject_unreadable(run, loop, e)
     done: list[VerificationRef] = []  # this finalize's verifications, in git once published
     with ExitStack() as turn:
@@ -160,9 +160,10 @@ def _finalize_claimed(
             plan = rebased
 
 
-def _reject_unreadable(run: Run, loop: int, error: RunSchemaError) -> FinalizeResult:
-    """A run whose metadata a newer wikigate wrote: rejected with a run.schema finding,
-    recorded from what this clone's database says of it (never from its trailers)."""
+def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -> FinalizeResult:
+    """A run whose metadata a newer wikigate wrote (run.schema), or that commits made
+    outside wikigate rewrote (run.forged): rejected, recorded from what this clone's
+    database says of it (never from its trailers)."""
     row = run.refresh()
     meta = RunMeta(
         run_id=run.run_id,
@@ -174,8 +175,17 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError) -> FinalizeRe
     plan = Plan(meta=meta, ops=[], tip=str(run.tip()))
     verdict = VerifierVerdict(
         verdict="reject",
-        reasoning="the run's metadata is of an unknown schema version",
-        per_page_findings=[finding("run.schema", None, None, str(error))],
+        reasoning="the run's metadata is of an unknown schema version"
+        if isinstance(error, RunSchemaError)
+        else "the run's metadata is not what `run start` recorded",
+        per_page_findings=[
+            finding(
+                "run.schema" if isinstance(error, RunSchemaError) else "run.forged",
+                None,
+                None,
+                str(error),
+            )
+        ],
     )
     return reject(run, plan, verdict, loop, _reason(verdict))
 
@@ -300,11 +310,15 @@ def land(
     unverified: bool = False,
     override: dict[str, Any] | None = None,
     verified: Sequence[VerificationRef] = (),
+    decided: tuple[str, pygit2.Oid] | None = None,
 ) -> FinalizeResult | None:
     """Fast-forward main to the run's tip; None when main moved (caller rebases).
 
-    A checked-out main's index and files follow (DirtyWorktreeError, with
-    nothing changed, when a person's edits sit on a path the run changes).
+    ``decided`` is the commit the decision was about and the ref it was found at
+    (default: ``plan.tip`` on the run branch): the landing is fenced on it, so a ref
+    moved after deciding changes nothing (RunError). A checked-out main's index and
+    files follow (DirtyWorktreeError, with nothing changed, when a person's edits sit
+    on a path the run changes).
     """
     ws = run.ws
     repo = ws.repo
@@ -319,6 +333,7 @@ def land(
     record = _record(run, plan, verdict, loop, verified, **update)
     base = pygit2.Oid(hex=plan.meta.base)
     tip = pygit2.Oid(hex=plan.tip)
+    fence_ref, fence = decided or (run.branch, tip)
     with process_lock(repo):
         worktree.recover(repo)  # a dead finalizer's half-done landing comes first
         if gitrepo.ref_target(repo, MAIN) != base:
@@ -332,8 +347,9 @@ def land(
                 keep_failed=False,
                 move_main_from=base,
                 landing=landing,
-                fence=None if override else tip,
-                drop_failed=bool(override),
+                fence=fence,
+                fence_ref=fence_ref,
+                drop_failed=fence_ref == ws.failed_ref(run.run_id),
                 verified=verified,
             )
         except MainMoved:
@@ -466,7 +482,8 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             + (f" ({row['verdict']})" if row["verdict"] else "")
             + "; only a pending run whose verdict is needs_human_review waits for a person"
         )
-    if str(run.tip()) != row["tip_commit"]:
+    reviewed = pygit2.Oid(hex=row["tip_commit"])  # the tip the person was shown
+    if run.tip() != reviewed:
         raise RunError(
             f"run {run.run_id} changed since it was verified; finalize it again "
             "(`wikigate run finalize RUN`) before deciding"
@@ -477,9 +494,9 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
         "override_source": source,
         "override_at": now_iso(),
     }
-    claim = Claim.take(run)
+    claim = Claim.take(run)  # may wait for the database: the decision stays on `reviewed`
     try:
-        plan = run.plan()
+        plan = run.plan(reviewed)  # landed fenced on the branch still being `reviewed`
         loop = claim.loop
         if not approve:
             why = f"rejected on review by {details['override_actor']}: {reason}"
@@ -512,12 +529,20 @@ def abort(run: Run, finding: Finding) -> FinalizeResult:
 
 def override(run: Run, reason: str, source: str) -> RunRecord:
     """Commit a rejected run anyway, or vouch for one committed with ``--no-verify``:
-    no re-verification, actor and reason recorded in the run's note."""
+    no re-verification, actor and reason recorded in the run's note.
+
+    What lands is the tip recorded when the run was rejected (the database and the
+    rejection's note agree on it), rebased onto main if main moved, and only while
+    ``refs/wikigate/failed/<id>`` still points at it: the landing is fenced on that
+    ref. A run lands once: a run main already holds is settled from git's facts and
+    refused.
+    """
     ws = run.ws
+    repo = ws.repo
     row = run.refresh()
     details = {
         "verdict": "commit_override",
-        "override_actor": gitrepo.actor(ws.repo),
+        "override_actor": gitrepo.actor(repo),
         "override_reason": reason,
         "override_source": source,
         "override_at": now_iso(),
@@ -526,6 +551,9 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         record = records.record_from_db(ws, run.run_id).model_copy(update=details)
         records.publish_terminal(ws, record, delete_branch=False, keep_failed=False)
         return records.record_from_db(ws, run.run_id)
+    if row["status"] == "rejected" and records.landed_tip(repo, run.run_id, row["started_at"]):
+        records.reconcile(ws, row, "main holds it", abandon=False)  # e.g. a killed override
+        row = run.refresh()
     if row["status"] != "rejected":
         state = row["status"]
         if state == "committed":
@@ -534,22 +562,48 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
             f"run {run.run_id} is {state}; only rejected runs and runs committed with "
             "--no-verify can be overridden"
         )
-    plan = run.plan()
+    rejected = _rejected_tip(run, row)
+    failed = ws.failed_ref(run.run_id)
+    plan = run.plan(rejected)
     loop = int(row["loop_count"])
     with ExitStack() as turn:
         lost = 0
-        while land(run, plan, None, loop, override=details) is None:
+        while land(run, plan, None, loop, override=details, decided=(failed, rejected)) is None:
             lost += 1
             if lost == ws.config.runs.max_rebases + 1:
-                turn.enter_context(landing_turn(ws.repo, None))
-            _main, new_tip, conflicts = _replay_onto_main(ws.repo, plan)
+                turn.enter_context(landing_turn(repo, None))
+            _main, new_tip, conflicts = _replay_onto_main(repo, plan)
             if new_tip is None:
                 raise RunError(
                     f"cannot override: main changed {', '.join(conflicts)} since the run"
                 )
-            _point(ws.repo, ws.failed_ref(run.run_id), new_tip)
             plan = run.plan(new_tip)
     return records.record_from_db(ws, run.run_id)
+
+
+def _rejected_tip(run: Run, row: dict[str, Any]) -> pygit2.Oid:
+    """The tip the run was rejected at: recorded in the database and in the rejection's
+    note on it, and still where ``refs/wikigate/failed/<id>`` points."""
+    repo = run.ws.repo
+    recorded = pygit2.Oid(hex=row["tip_commit"])
+    note = records.parse_record(gitrepo.read_note(repo, recorded) or {})
+    if note is None or note.run_id != run.run_id or note.status != "rejected":
+        raise RunError(
+            f"run {run.run_id}: no rejection note on its recorded tip {str(recorded)[:12]}; "
+            "the record of what was rejected is gone, so nothing can be overridden "
+            "(`wikigate telemetry rebuild` re-reads the notes)"
+        )
+    failed = run.ws.failed_ref(run.run_id)
+    now = gitrepo.ref_target(repo, failed)
+    if now != recorded:
+        raise RunError(
+            f"{failed} moved since run {run.run_id} was rejected: it was rejected at "
+            f"{str(recorded)[:12]}, the ref now points at "
+            f"{str(now)[:12] if now else '(nothing)'}. An override lands only what was "
+            f"rejected: point the ref back (`git update-ref {failed} {recorded}`) or start a "
+            "new run"
+        )
+    return recorded
 
 
 def _replay_onto_main(
@@ -561,10 +615,3 @@ def _replay_onto_main(
     commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
     new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))
     return main, new_tip, conflicts
-
-
-def _point(repo: pygit2.Repository, ref: str, target: pygit2.Oid) -> None:
-    def body(txn: Any) -> None:
-        txn.set_target(ref, target, message="wikigate: rebase onto main")
-
-    with_ref_lock(repo, [ref], body)

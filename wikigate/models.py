@@ -222,3 +222,5 @@ class RunRecord(BaseModel):
     override_reason: str | None = None
     override_source: OverrideSource | None = None
     override_at: str | None = None
+    # the digest of what `run start` recorded (plan.meta_digest); None: from before it existed
+    meta_digest: str | None = None

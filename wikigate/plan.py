@@ -10,6 +10,7 @@ change an op's meaning; branches written by earlier versions
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pygit2
@@ -52,6 +53,23 @@ SCHEMA_VERSION = 1
 
 class RunSchemaError(RunError):
     """The run's metadata is of a schema version this wikigate does not know."""
+
+
+class RunForged(RunError):
+    """The run's commits say something other than what ``run start`` recorded: a
+    commit made outside wikigate changed its type, scope, budget or direction."""
+
+
+# What ``run start`` decides once and no later commit may change: every op commit
+# repeats these trailers, and the database keeps their digest (``meta_digest``).
+PINNED = ("run_type", "triggered_by", "started_at", "budget", "scope", "direction")
+
+
+def meta_digest(meta: RunMeta) -> str:
+    """A digest of the run's pinned metadata (not its usage, which ops attest)."""
+    pinned = meta.model_dump(mode="json", include=set(PINNED))
+    text = json.dumps(pinned, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 OP_KINDS = ("start", "write", "replace", "delete", "usage")
@@ -98,8 +116,11 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
         if rid is None or (run_id is not None and rid != run_id):
             raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
         run_id = rid
+        here = _meta_from(trailers, rid, commit)
         if meta is None:
-            meta = _meta_from(trailers, rid, commit)
+            meta = here
+        else:
+            _same_pins(meta, here, tip, commit)
         kind, path, blob = _parse_op(trailers.get(T_OP, ""), commit)
         if kind == "start":
             if not commit.parents:
@@ -113,6 +134,42 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
         commit = commit.parents[0]
     ops.reverse()
     return Plan(meta=meta, ops=ops, tip=str(tip))
+
+
+def _same_pins(at_tip: RunMeta, here: RunMeta, tip: pygit2.Oid, commit: pygit2.Commit) -> None:
+    """Every commit of a run carries the metadata its start commit recorded."""
+    for name in PINNED:
+        a, b = getattr(at_tip, name), getattr(here, name)
+        if a != b:
+            raise RunForged(
+                f"run {at_tip.run_id}: its tip {str(tip)[:7]} says {name} is "
+                f"'{shown(_pin_text(a))}' but commit {commit.short_id} of the same run says "
+                f"'{shown(_pin_text(b))}'; a commit made outside wikigate changed the run's "
+                "metadata (start a new run)"
+            )
+
+
+def check_pinned(meta: RunMeta, digest: str | None) -> None:
+    """The run's metadata is what ``run start`` recorded (its digest, kept where the
+    writer's commits cannot reach: the database and the run's notes)."""
+    if digest and meta_digest(meta) != digest:
+        raise RunForged(
+            f"run {meta.run_id}: its commits say it is a {meta.run_type} run with "
+            f"{_pins_text(meta)}, which is not what `wikigate run start` recorded; a "
+            "commit made outside wikigate rewrote the run (start a new run)"
+        )
+
+
+def _pin_text(value: object) -> str:
+    if isinstance(value, Budget):
+        return value.model_dump_json(exclude_none=True)
+    return "(none)" if value is None else str(value)
+
+
+def _pins_text(meta: RunMeta) -> str:
+    return ", ".join(
+        f"{name} {_pin_text(getattr(meta, name))}" for name in ("budget", "scope", "direction")
+    )
 
 
 def read_meta(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str) -> RunMeta:

@@ -16,7 +16,7 @@ from . import attest, gitrepo
 from .errors import RunError
 from .gitrepo import ARTIFACTS_REF, FAILED_PREFIX, MAIN, NOTES_REF, ORIGIN_NOTES, RUN_PREFIX
 from .models import TERMINAL, Budget, LoggedFinding, RunMeta, RunRecord, Usage, VerificationRef
-from .plan import T_RUN, read_plan
+from .plan import T_RUN, meta_digest, read_plan
 from .refs import RefTransaction, process_lock, with_ref_lock
 from .runid import now_iso, parse_iso
 
@@ -40,6 +40,7 @@ def pending_record(ws: Workspace, meta: RunMeta, tip: str) -> RunRecord:
         branch=RUN_PREFIX.removeprefix("refs/heads/") + meta.run_id,
         budget=meta.budget,
         usage=meta.usage,
+        meta_digest=meta_digest(meta),
     )
 
 
@@ -85,6 +86,7 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
         override_reason=last["reason"] if last else None,
         override_source=last["source"] if last else None,
         override_at=last["at"] if last else None,
+        meta_digest=row.get("meta_digest"),
     )
 
 
@@ -158,6 +160,7 @@ def rebuild(
                     "verifier_preset": seen.verifier_preset,
                     "verifier_usage": seen.verifier_usage,
                     "reject_reason": seen.reject_reason,
+                    "meta_digest": seen.meta_digest or record.meta_digest,
                 }
             )
         latest[run_id] = record
@@ -198,6 +201,7 @@ def publish_terminal(
     move_main_from: pygit2.Oid | None = None,
     landing: Landing | None = None,
     fence: pygit2.Oid | None = None,
+    fence_ref: str | None = None,
     drop_failed: bool = False,
     verified: Sequence[VerificationRef] = (),
 ) -> list[str]:
@@ -224,22 +228,28 @@ def publish_terminal(
             if now != move_main_from:
                 raise MainMoved(now)
             txn.set_target(MAIN, tip, message=f"wikigate: commit run {record.run_id}")
+        where = fence_ref or branch
         if fence is not None:
-            if gitrepo.ref_target(repo, branch) != fence:
+            now = gitrepo.ref_target(repo, where)
+            if now != fence:
                 raise RunError(
                     f"run {record.run_id} changed or was reclaimed by `wikigate sweep` "
                     "while it was being finalized; nothing was committed"
+                    if where == branch
+                    else f"{where} moved from {str(fence)[:12]}, the commit decided on, to "
+                    f"{str(now)[:12] if now else '(deleted)'}; nothing was committed"
                 )
-            if not delete_branch:
-                txn.expect(branch, fence)
+            removed = (delete_branch and where == branch) or (drop_failed and where == failed)
+            if not removed:
+                txn.expect(where, fence)
         notes = _notes_commit(repo, txn, record, verified)
         txn.set_target(NOTES_REF, notes, message=f"wikigate: {record.status} {record.run_id}")
         if keep_failed:
             txn.set_target(failed, tip, message=f"wikigate: {record.status} run kept")
         if delete_branch:
-            txn.remove(branch, expected=fence)
+            txn.remove(branch, expected=fence if where == branch else None)
         if drop_failed:
-            txn.remove(failed)
+            txn.remove(failed, expected=fence if where == failed else None)
 
     left: list[str] = []
     with process_lock(repo):

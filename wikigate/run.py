@@ -16,7 +16,7 @@ from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
 from .paths import MAX_PAGE_BYTES, MAX_SOURCE_BYTES, area, normalize
-from .plan import op_text, read_meta, read_plan, trailers_for
+from .plan import check_pinned, op_text, read_meta, read_plan, trailers_for
 from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
 from .text import first_unprintable, occurrences, shown
@@ -118,7 +118,11 @@ class Run:
         return oid
 
     def plan(self, tip: pygit2.Oid | None = None) -> Plan:
-        return read_plan(self.ws.repo, tip or self.tip(), self.run_id)
+        """The run's plan read from its commits at ``tip`` (default: where git keeps it),
+        checked against what ``run start`` recorded (RunForged when it differs)."""
+        plan = read_plan(self.ws.repo, tip or self.tip(), self.run_id)
+        check_pinned(plan.meta, self.refresh().get("meta_digest"))
+        return plan
 
     def staged_tree(self) -> pygit2.Tree:
         return gitrepo.commit_at(self.ws.repo, self.tip()).tree
@@ -230,6 +234,7 @@ class Run:
         repo = self.ws.repo
         parent = self.tip()
         meta = read_meta(repo, parent, self.run_id)
+        check_pinned(meta, self.row.get("meta_digest"))
         if usage is not None:
             meta = meta.model_copy(update={"usage": usage})
         tree = repo[parent].tree

@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS runs (
   finalizer_pid    INTEGER,
   finalizer_host   TEXT,
   lease_until      TEXT,
+  meta_digest      TEXT,
   CHECK (status IN ('pending','verifying','committed','rejected','abandoned'))
 );
 CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
@@ -139,6 +140,8 @@ class Store:
             self.db.executescript(SCHEMA)
             if "lease_until" not in self.db["runs"].columns_dict:  # a database from 0.1.0
                 self.db.execute("ALTER TABLE runs ADD COLUMN lease_until TEXT")
+            if "meta_digest" not in self.db["runs"].columns_dict:  # from before runs were pinned
+                self.db.execute("ALTER TABLE runs ADD COLUMN meta_digest TEXT")
             if "github-review" not in (self.db["overrides"].schema or ""):
                 self._widen_override_sources()
         except sqlite3.DatabaseError as e:
@@ -284,4 +287,5 @@ def record_to_row(record: RunRecord) -> dict[str, Any]:
         "finalizer_pid": None,
         "finalizer_host": None,
         "lease_until": None,
+        "meta_digest": record.meta_digest,
     }

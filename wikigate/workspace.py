@@ -273,7 +273,9 @@ class Workspace:
         - a ``verifying`` run whose finalizer died (same host) or whose lease
           expired is settled: committed if main holds it, rejected or
           abandoned if its note says so, else back to pending;
-        - a run older than the run timeout is abandoned.
+        - a run older than the run timeout is abandoned;
+        - a rejected run that main holds (an override killed after it moved main) is
+          settled as committed.
         Only open runs are looked at, and not a pull request's (``github:`` runs, from
         the notes the GitHub bot pushed): those are settled by the bot.
         """
@@ -298,6 +300,13 @@ class Workspace:
             elif not old:
                 continue
             if records.reconcile(self, row, why, abandon=old):
+                swept.append(row["run_id"])
+        for row in self.store.runs("rejected"):  # an override killed after main moved
+            if self.repo.references.get(self.failed_ref(row["run_id"])) is not None:
+                continue
+            if records.landed_tip(self.repo, row["run_id"], row["started_at"]) is None:
+                continue
+            if records.reconcile(self, row, "main holds it", abandon=False):
                 swept.append(row["run_id"])
         return swept
 

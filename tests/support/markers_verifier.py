@@ -1,7 +1,8 @@
 """A test double implementing the Verifier protocol (never the product default).
 
 It votes by markers in the staged wiki pages: a page containing ``REJECT-ME``
-draws a critical finding, ``REVISE-ME`` a major one; anything else commits.
+draws a critical finding, ``REVISE-ME`` a major one, ``HUMAN-REVIEW`` one that asks a
+person (claim.frozen_reworded: needs_human_review); anything else commits.
 Every call is appended to ``$MARKERS_VERIFIER_LOG`` (if set) so tests can
 count re-verifications across processes.  ``MARKERS_VERIFIER_SLEEP`` widens
 the window in which crash tests can kill a finalizer.
@@ -45,6 +46,16 @@ class MarkersVerifier:
                             path=path,
                             line=lineno,
                             message="page asks to be rejected",
+                        )
+                    )
+                if "HUMAN-REVIEW" in line:
+                    findings.append(
+                        Finding(
+                            code="claim.frozen_reworded",
+                            severity="major",
+                            path=path,
+                            line=lineno,
+                            message="page asks for a person",
                         )
                     )
                 if "REVISE-ME" in line:
