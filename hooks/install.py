@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shlex
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pygit2
 
 from wikigate.config import CONFIG_FILE, load_config, parse_config
 from wikigate.errors import GitError
-from wikigate.gitrepo import NOTES_REF
+from wikigate.gitrepo import NOTES_REF, remote_notes_ref
 
 MARKER = "# wikigate-hook-shim"
 LOCAL_HOOKS = ("pre-push", "reference-transaction")
@@ -106,11 +107,33 @@ def _ours(path: Path) -> bool:
 
 
 def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
-    """Make `git fetch` bring refs/notes/wikigate from every remote (idempotent)."""
-    spec = f"+{NOTES_REF}:{NOTES_REF}"
+    """Make `git fetch` bring each remote's refs/notes/wikigate into a private ref
+    (``refs/wikigate/origin/notes``; idempotent). The local notes are never a fetch's
+    destination: a forced refspec there deletes this clone's unpushed run records. The
+    local hooks read both; pre-push merges the remote's into the local notes before
+    pushing them. A refspec an earlier version added is replaced."""
+    legacy = f"+{NOTES_REF}:{NOTES_REF}"
     added = []
     for remote in repo.remotes:
-        if remote.name and spec not in remote.fetch_refspecs:
+        if not remote.name:
+            continue
+        if legacy in remote.fetch_refspecs:
+            subprocess.run(
+                [
+                    "git",
+                    "--git-dir",
+                    repo.path,
+                    "config",
+                    "--fixed-value",
+                    "--unset-all",
+                    f"remote.{remote.name}.fetch",
+                    legacy,
+                ],
+                capture_output=True,
+                check=False,
+            )
+        spec = f"+{NOTES_REF}:{remote_notes_ref(remote.name)}"
+        if spec not in repo.remotes[remote.name].fetch_refspecs:
             repo.remotes.add_fetch(remote.name, spec)
             added.append(remote.name)
     return added

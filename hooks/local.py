@@ -1,8 +1,9 @@
 """The local gates, ``pre-push`` and ``reference-transaction``: main moves only when
 every run between its old and new tip has a passing verdict note.
 
-They trust the local notes (``refs/notes/wikigate``): they are the user's own, and
-client hooks stop mistakes, not adversaries (docs/hooks.md).
+They trust the local notes (``refs/notes/wikigate``) and the remotes' as last fetched
+(``refs/wikigate/origin/notes``, where ``git fetch`` brings them once the hooks are
+installed): client hooks stop mistakes, not adversaries (docs/hooks.md).
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ def unpassed_run(
     """
     import pygit2
 
-    from wikigate.gitrepo import commit_at, read_note
+    from wikigate.gitrepo import commit_at
 
     stop = pygit2.Oid(hex=old) if old and not _null(old) else None
     cur = commit_at(repo, new)
     while not _reached(repo, cur, stop):
-        note = read_note(repo, cur.id, notes_commit)
+        note = _note(repo, cur.id, notes_commit)
         if not passing(note):
             return _why(cur, note)
         assert note is not None
@@ -64,6 +65,57 @@ def unpassed_run(
             walk = walk.parents[0]
         cur = walk
     return None
+
+
+def _note(
+    repo: pygit2.Repository, commit: pygit2.Oid, notes_commit: str | None
+) -> dict[str, object] | None:
+    """The run note on ``commit``: this clone's (or the one being written), else a
+    remote's as last fetched (runs that other clones landed and pushed)."""
+    from wikigate.gitrepo import read_note, ref_target, remote_notes_ref
+
+    note = read_note(repo, commit, notes_commit)
+    if passing(note):
+        return note
+    for name in repo.remotes.names():
+        theirs = ref_target(repo, remote_notes_ref(name))
+        if theirs is not None and passing(found := read_note(repo, commit, theirs)):
+            return found
+    return note
+
+
+def merge_remote_notes(repo: pygit2.Repository, remote: str) -> str | None:
+    """Fetch ``remote``'s notes into their private ref and merge them into the local
+    notes (local records win where both annotate a commit), so that pushing the local
+    notes is a fast-forward and loses nobody's records. Returns git's complaint, if any."""
+    from wikigate.gitrepo import ref_target, remote_notes_ref
+
+    if remote not in repo.remotes.names():
+        return None  # a URL: nothing of it is tracked here
+    theirs = remote_notes_ref(remote)
+    fetch = _git(
+        repo,
+        "fetch",
+        "--no-tags",
+        "--quiet",
+        "--no-write-fetch-head",
+        remote,
+        f"+{NOTES_REF}:{theirs}",
+    )
+    if fetch.returncode != 0:
+        if "couldn't find remote ref" in fetch.stderr:
+            return None  # the remote has no notes yet
+        return fetch.stderr.strip()
+    if ref_target(repo, theirs) is None:
+        return None
+    merged = _git(repo, "notes", "--ref", NOTES_REF, "merge", "--quiet", "-s", "ours", theirs)
+    return merged.stderr.strip() if merged.returncode != 0 else None
+
+
+def _git(repo: pygit2.Repository, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "--git-dir", repo.path, *args], capture_output=True, text=True, check=False
+    )
 
 
 def _reached(repo: pygit2.Repository, commit: pygit2.Commit, stop: pygit2.Oid | None) -> bool:
@@ -119,6 +171,13 @@ def pre_push(argv: list[str], stdin: str) -> int:
             )
             return 1
     if moves_main and NOTES_REF in repo.references:
+        complaint = merge_remote_notes(repo, remote)
+        if complaint:
+            _err(
+                f"wikigate: could not merge {remote}'s refs/notes/wikigate into the local notes:",
+                *("  " + ln for ln in complaint.splitlines()),
+            )
+            return 1
         proc = subprocess.run(
             ["git", "push", "--no-verify", "--quiet", remote, f"{NOTES_REF}:{NOTES_REF}"],
             capture_output=True,
@@ -128,9 +187,7 @@ def pre_push(argv: list[str], stdin: str) -> int:
             _err(
                 "wikigate: could not push refs/notes/wikigate along with main:",
                 *("  " + ln for ln in proc.stderr.strip().splitlines()),
-                "  Fetch and merge the remote notes (`git fetch origin "
-                "refs/notes/wikigate:refs/notes/wikigate-remote && git notes --ref=wikigate "
-                "merge -s union refs/notes/wikigate-remote`), then push again.",
+                "  Someone pushed notes in between: push again (the hook merges them first).",
             )
             return 1
     return 0

@@ -229,3 +229,59 @@ def test_reference_transaction_starts_python_only_for_main(origin, tmp_path):
     assert log.read_text().splitlines() == [
         "-P -m wikigate.hooks.git_hooks reference-transaction prepared"
     ]
+
+
+def test_a_fetch_never_deletes_this_clones_unpushed_run_records(origin, tmp_path):
+    """Origin's notes move (another clone pushed a revise note) while this clone holds a
+    committed, unpushed run: `git fetch` keeps the local note, and pre-push merges both."""
+    ws, bare = origin
+    legacy = "+refs/notes/wikigate:refs/notes/wikigate"  # what an earlier install added
+    git(ws.root, "config", "--add", "remote.origin.fetch", legacy)
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    specs = git(ws.root, "config", "--get-all", "remote.origin.fetch").stdout.split()
+    assert legacy not in specs and "+refs/notes/wikigate:refs/wikigate/origin/notes" in specs
+    git(ws.root, "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(bare), str(other))
+    ows = Workspace.open(other)
+    revised = ows.start_run("cascade", "cli:test")
+    revised.stage_write("wiki/r.md", "# R\n\nREVISE-ME\n")
+    assert revised.finalize(verifier=MarkersVerifier()).verdict == "revise"
+    ows.close()
+    git(other, "push", "-q", "origin", "refs/notes/wikigate")
+
+    mine = verified_run(ws, "mine")  # committed here, not pushed yet
+    assert git(ws.root, "fetch", "-q", "origin").returncode == 0
+    assert git(ws.root, "notes", "--ref", "wikigate", "show", mine).returncode == 0
+    fetched = git(ws.root, "rev-parse", "refs/wikigate/origin/notes").stdout.strip()
+    assert fetched == git(bare, "rev-parse", "refs/notes/wikigate").stdout.strip()
+    push = git(ws.root, "push", "origin", "main", check=False)
+    assert push.returncode == 0, push.stderr
+    server_notes = git(bare, "notes", "--ref", "wikigate", "list").stdout
+    assert mine in server_notes  # this clone's record reached origin ...
+    assert git(other, "rev-parse", f"refs/heads/wikigate/runs/{revised.run_id}").stdout.strip() in (
+        server_notes
+    )  # ... and the other clone's stayed there
+    rebuilt = wikigate_cli(ws.root, "telemetry", "rebuild")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    runs = sqlite3.connect(ws.git_dir / "wikigate" / "telemetry.db").execute(
+        "SELECT status FROM runs"
+    )
+    assert sorted(r[0] for r in runs) == ["committed", "pending"]
+
+
+def test_pulling_runs_another_clone_landed_passes_the_local_hook(origin, tmp_path):
+    """The reference-transaction hook finds the runs others landed in origin's notes as
+    fetched, though the local notes do not hold them."""
+    ws, bare = origin
+    git(ws.root, "push", "-q", "origin", "main")
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", str(bare), str(other))
+    assert wikigate_cli(other, "hooks", "install").returncode == 0
+    assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
+    verified_run(ws, "landed")
+    assert git(ws.root, "push", "-q", "origin", "main").returncode == 0
+    git(other, "fetch", "-q", "origin")
+    merge = git(other, "merge", "-q", "--ff-only", "origin/main", check=False)
+    assert merge.returncode == 0, merge.stderr
+    assert (other / "wiki" / "landed.md").exists()

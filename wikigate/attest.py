@@ -248,7 +248,7 @@ def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blo
         raise GitError(
             f"the artifacts of loop {ref.loop}'s verification (tree {ref.tree[:12]}) are not "
             "in this clone: fetch the notes that recorded it (`git fetch origin "
-            "refs/notes/wikigate:refs/notes/wikigate`)"
+            "+refs/notes/wikigate:refs/wikigate/origin/notes`)"
         ) from e
     walk(root, "")
     return dict(sorted(out.items()))

@@ -20,6 +20,14 @@ from .text import first_unprintable, shown
 MAIN = "refs/heads/main"
 NOTES_REF = "refs/notes/wikigate"
 ORIGIN_NOTES = "refs/wikigate/origin/notes"  # origin's NOTES_REF as last fetched (notes_fetch)
+
+
+def remote_notes_ref(remote: str) -> str:
+    """Where a remote's ``refs/notes/wikigate`` is fetched to: a private ref, never the
+    local notes (a forced fetch there would delete this clone's unpushed run records)."""
+    return ORIGIN_NOTES if remote == "origin" else f"refs/wikigate/remotes/{remote}/notes"
+
+
 RUN_PREFIX = "refs/heads/wikigate/runs/"
 FAILED_PREFIX = "refs/wikigate/failed/"
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (attest.py)
