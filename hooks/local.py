@@ -78,7 +78,7 @@ def _note(
     if passing(note):
         return note
     for name in repo.remotes.names():
-        theirs = ref_target(repo, remote_notes_ref(name))
+        theirs = ref_target(repo, remote_notes_ref(name)) if name else None
         if theirs is not None and passing(found := read_note(repo, commit, theirs)):
             return found
     return note
