@@ -313,3 +313,28 @@ def test_a_run_of_an_unknown_schema_version_is_rejected_not_half_read(wiki):
     assert done.returncode == 1 and "run.schema" in done.stdout
     assert main_sha(wiki) == before
     assert git(wiki, "rev-parse", f"refs/wikigate/failed/{run_id}").returncode == 0
+
+
+def test_a_changed_source_re_checks_every_claim_citing_it(wiki):
+    """A commit that rewrites a source (straight to main, as an admin's push can): the
+    ledger says what `verify --all` says of the claims citing it, and a rebuild agrees."""
+    assert [r["anchor_status"] for r in claims_json(wiki, "--source", SOURCE)] == ["anchored"]
+    repo = pygit2.Repository(str(wiki))
+    tip = repo.references["refs/heads/main"].peel(pygit2.Commit)
+    index = pygit2.Index()
+    index.read_tree(tip.tree)
+    changed = SOURCE_TEXT.replace(QUOTE, "Nothing of the kind is said here")
+    assert changed != SOURCE_TEXT
+    index.add(pygit2.IndexEntry(SOURCE, repo.create_blob(changed), pygit2.GIT_FILEMODE_BLOB))
+    sig = pygit2.Signature("Someone", "someone@example.com")
+    repo.create_commit(
+        "refs/heads/main", sig, sig, "source rewritten", index.write_tree(repo), [tip.id]
+    )
+    verified = cli(wiki, "verify", "--all")
+    assert verified.returncode == 1 and "citation.quote_not_found" in verified.stdout
+    (row,) = claims_json(wiki, "--source", SOURCE)
+    assert row["anchor_status"] == "mismatched"
+    assert row["changed_commit"] == main_sha(wiki)
+    rebuilt = cli(wiki, "telemetry", "rebuild")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert claims_json(wiki, "--source", SOURCE) == [row]

@@ -5,7 +5,7 @@ The ledger is derived from git alone: main's first-parent history (each commit's
 changed pages, parsed and their quotes checked at that commit) and, for the judge's
 votes, the artifacts a committed run's verification left under its note. ``sync``
 brings it up to main's tip one commit at a time, re-reading only the pages a commit
-changed (and those citing a source it added); ``rebuild`` replays it from the first
+changed (and those citing a source it added or changed); ``rebuild`` replays it from the first
 commit, so a rebuild and the live ledger agree by construction. Every command that
 moves main calls ``sync`` after (finalize, override, approve, the bot, the server's
 post-receive); ``wikigate claims`` calls it before reading, so the ledger is never
@@ -146,6 +146,26 @@ def gaps(ws: Workspace, page: str | None = None) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- applying a commit
 
 
+def _citing(store: Any, sources: list[str]) -> set[str]:
+    """The pages with a claim citing one of ``sources``, or with a mismatched claim."""
+    found = {
+        r["page"]
+        for r in store.db.execute_returning_dicts(
+            "SELECT DISTINCT page FROM claims WHERE anchor_status = 'mismatched'"
+        )
+    }
+    for at in range(0, len(sources), 500):  # under SQLite's limit on bound parameters
+        chunk = sources[at : at + 500]
+        marks = ",".join("?" * len(chunk))
+        found |= {
+            r["page"]
+            for r in store.db.execute_returning_dicts(
+                f"SELECT DISTINCT page FROM claims WHERE source IN ({marks})", chunk
+            )
+        }
+    return found
+
+
 def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | None:
     """Apply one first-parent commit of main; the number of pages read, or None when the
     ledger moved meanwhile (another process applied it)."""
@@ -157,13 +177,8 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
         changed = sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
     pages = {p for p in changed if p.startswith("wiki/") and p.endswith(".md")}
     raws = [p for p in changed if p.startswith("raw/")]
-    if raws:  # a new source may anchor a claim that cited it before it existed
-        pages |= {
-            r["page"]
-            for r in store.db.execute_returning_dicts(
-                "SELECT DISTINCT page FROM claims WHERE anchor_status = 'mismatched'"
-            )
-        }
+    if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
+        pages |= _citing(store, raws)
     rows, gap_rows = _extract(ws, commit, sorted(pages))
     votes = _votes(ws, str(commit.id))
     at = str(commit.id)
