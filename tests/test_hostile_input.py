@@ -228,6 +228,8 @@ HOSTILE = {
     "wikilink-openers": lambda n: "[[a" * (n // 3),
     "wikilinks-unclosed": lambda n: "[[a]" * (n // 4) + "]]",
     "bracket-lines": lambda n: "[\n" * (n // 2),
+    "gaps-unclosed": lambda n: "Words here [gap: x " * (n // 19),
+    "sentence-gaps-unclosed": lambda n: "a. [gap: x" * (n // 10),
 }
 SMALL, LARGE = 12_500, 50_000
 

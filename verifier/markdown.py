@@ -509,8 +509,9 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
 
 
 # an explicit gap: ``[gap: what the sources do not say]`` (docs/format.md), found in the
-# parsed text (code spans and fences never hold one)
-_GAP = re.compile(r"\[gap:\s*([^\]\x00]*)\]")
+# parsed text (code spans and fences never hold one). The reason holds no bracket: an
+# unclosed ``[gap:`` stops scanning at the next ``[``, so no text is rescanned (linear).
+_GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
 
 
 def _in_code(spans: list[tuple[int, int]], at: int) -> bool:
@@ -545,8 +546,9 @@ def _strip_marks(text: str) -> str:
 
 
 # a sentence ends at ., ! or ? (plus the references right after it) before whitespace;
-# this runs over the claim's plain text, after markdown-it has parsed the page
-_SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?:[ \t]*\[gap:[^\]\x00\n]*\])?(?=\s|\Z)")
+# this runs over the claim's plain text, after markdown-it has parsed the page (a gap
+# marker's reason holds no bracket, as in _GAP: nothing is rescanned)
+_SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?:[ \t]*\[gap:[^\[\]\x00\n]*\])?(?=\s|\Z)")
 
 
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
