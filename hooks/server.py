@@ -102,13 +102,14 @@ def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None)
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     override = _push_option(OVERRIDE_OPTION)
     change = f"main {old[:12]} → {new[:12]}"
-    accepted, refused = attested(repo, old, new, notes)
+    db = GateDB(Path(repo.path))
+    try:
+        accepted, refused = attested(
+            repo, old, new, notes, lambda a: db.claim_attested(a.principal, a.attestation, old, new)
+        )
+    finally:
+        db.close()
     if accepted is not None:
-        db = GateDB(Path(repo.path))
-        try:
-            db.record_attested(accepted.principal, accepted.attestation, old, new)
-        finally:
-            db.close()
         _err(
             f"wikigate: {change} accepted on attestation {accepted.attestation[:12]}, signed by "
             f"{accepted.principal} ({accepted.verifier}); not verified again here"
@@ -264,6 +265,7 @@ CREATE TABLE IF NOT EXISTS attested (
   id INTEGER PRIMARY KEY, principal TEXT NOT NULL, attestation TEXT NOT NULL,
   old TEXT NOT NULL, new TEXT NOT NULL, at TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS attested_once ON attested (attestation);
 """
 KEEP_VERDICTS = 10_000
 
@@ -309,14 +311,33 @@ class GateDB:
                 (user, reason, old, new, verdict, _now()),
             )
 
-    def record_attested(self, principal: str, attestation: str, old: str, new: str) -> None:
-        """An update of main accepted on a signed attestation, not verified here."""
-        with self.db:
-            self.db.execute(
-                "INSERT INTO attested (principal, attestation, old, new, at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (principal, attestation, old, new, _now()),
-            )
+    def claim_attested(self, principal: str, attestation: str, old: str, new: str) -> str | None:
+        """Record an update of main accepted on a signed attestation, not verified here;
+        None when recorded, or why not: the attestation was accepted once already (a
+        replay), and each is accepted at most once.  Atomic (one write transaction), so two
+        pushes that race past the push lock cannot both accept it."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.db.execute(
+                "SELECT old, new, at FROM attested WHERE attestation = ? ORDER BY id LIMIT 1",
+                (attestation,),
+            ).fetchone()
+            if row is None:
+                self.db.execute(
+                    "INSERT INTO attested (principal, attestation, old, new, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (principal, attestation, old, new, _now()),
+                )
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+        if row is None:
+            return None
+        return (
+            f"it was accepted already (main {str(row[0])[:12]} → {str(row[1])[:12]} at "
+            f"{row[2]}), and an attestation is accepted once"
+        )
 
     def close(self) -> None:
         self.db.close()
