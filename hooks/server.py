@@ -157,16 +157,16 @@ def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) 
 
     from wikigate.config import load_config
 
-    rewrites = []
+    rewrites = []  # (old, new, ref, what it would do)
     for old, new, ref in updates:
-        if _null(old):
-            continue  # a first push of the records
         if _null(new):
-            rewrites.append((old, new, ref, "delete"))
-        elif not _fast_forward(repo, old, new):
-            rewrites.append((old, new, ref, "rewrite (not a fast-forward of)"))
+            rewrites.append((old, new, ref, "a deletion"))
+        elif not _is_commit(repo, new):
+            rewrites.append((old, new, ref, "not a commit"))
+        elif not _null(old) and not _fast_forward(repo, old, new):
+            rewrites.append((old, new, ref, "not a fast-forward"))
     if not rewrites:
-        return True
+        return True  # created, or fast-forwarded
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     user = _pushing_user(settings)
     if user is not None and user in settings.server.admins:
@@ -182,7 +182,7 @@ def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) 
     who = f"{user} is not" if user is not None else "the pushing user is not known to be"
     for old, new, ref, what in rewrites:
         _err(
-            f"wikigate: refusing to {what} {ref} ({old[:12]} → {new[:12]}): it holds the runs' records."
+            f"wikigate: refusing {ref} {old[:12]} → {new[:12]}: {what}; it holds the runs' records."
         )
     _err(
         f"  {who} in [server] admins of this server; these refs only fast-forward here.",
@@ -191,6 +191,15 @@ def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) 
         "-s union refs/notes/wikigate-remote`",
     )
     return False
+
+
+def _is_commit(repo: pygit2.Repository, oid: str) -> bool:
+    import pygit2
+
+    try:
+        return isinstance(repo[oid], pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        return False
 
 
 def _fast_forward(repo: pygit2.Repository, old: str, new: str) -> bool:

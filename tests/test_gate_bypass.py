@@ -304,12 +304,14 @@ def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
         for user in ("mallory", None):
             rewound = push(ws.root, "origin", f"+{records[ref]}~1:{ref}", user=user)
             assert rewound.returncode != 0
-            assert f"refusing to rewrite (not a fast-forward of) {ref}" in rewound.stderr
+            assert f"refusing {ref} " in rewound.stderr
+            assert ": not a fast-forward; it holds the runs' records" in rewound.stderr
             who = "mallory is not" if user else "the pushing user is not known to be"
             assert f"{who} in [server] admins" in rewound.stderr
             deleted = push(ws.root, "origin", f":{ref}", user=user)
             assert deleted.returncode != 0
-            assert f"refusing to delete {ref}" in deleted.stderr
+            assert f"refusing {ref} " in deleted.stderr
+            assert ": a deletion; it holds the runs' records" in deleted.stderr
             assert "only fast-forward here" in deleted.stderr
         assert git(bare, "rev-parse", ref).stdout.strip() == records[ref]
 
@@ -328,6 +330,11 @@ def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
         ("carol", NOTES, records[NOTES], "0" * 40),
         ("carol", ARTIFACTS, records[ARTIFACTS], rewound),
     ]
+    blob = str(ws.repo.create_blob(b"not a record\n"))
+    planted = push(ws.root, "origin", f"{blob}:{NOTES}", user="mallory")
+    assert planted.returncode != 0 and ": not a commit;" in planted.stderr
+    recreated = push(ws.root, "origin", NOTES, user="mallory")  # created again: free
+    assert recreated.returncode == 0, recreated.stderr
 
 
 def test_server_install_keeps_a_reflog_of_every_ref(origin):
