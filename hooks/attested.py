@@ -4,14 +4,16 @@ The server looks for the attestation through the note on NEW, in the notes commi
 along with main (else its own ``refs/notes/wikigate``): the note's ``verifications`` name
 attestation and signature blobs.  The note is only a pointer; nothing in it is believed.
 An attestation is accepted only when its SSH signature verifies against the allowed
-signers file the server's own git config names (``wikigate.allowedSigners``) and it is a
-PASS of exactly this change: NEW's tree from OLD's tree, under OLD's rules
-(``wikigate.attest.mismatch``).  Anything else is verified here, as without it.
+signers file the server's own git config names (``wikigate.allowedSigners``), it is a
+PASS of exactly this change: the commits OLD → NEW and their trees, under OLD's rules
+(``wikigate.attest.mismatch``), and the server never accepted it before (each attestation
+is accepted at most once: ``claim``).  Anything else is verified here, as without it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,10 +51,17 @@ def allowed_signers(repo: pygit2.Repository) -> Path | None:
 
 
 def attested(
-    repo: pygit2.Repository, old: str, new: str, notes: str | None
+    repo: pygit2.Repository,
+    old: str,
+    new: str,
+    notes: str | None,
+    claim: Callable[[Accepted], str | None],
 ) -> tuple[Accepted | None, list[str]]:
     """The attestation that vouches for main OLD → NEW, or None with why each one the
-    note on NEW names does not (empty when there is none, or no allowed signers)."""
+    note on NEW names does not (empty when there is none, or no allowed signers).
+
+    ``claim`` records an attestation that passed every check as accepted, atomically,
+    and returns None; or, when it was accepted before, returns why it is refused now."""
     signers = allowed_signers(repo)
     if signers is None:
         return None, []
@@ -73,9 +82,12 @@ def attested(
         return None, [f"the rules of {old[:12]} cannot be read ({e})"]
     reasons: list[str] = []
     for pointer in reversed(pointers[-MAX_CANDIDATES:]):
-        accepted, why = _check(repo, pointer, str(base.tree_id), str(tip.tree_id), rules, signers)
+        accepted, why = _check(repo, pointer, base, tip, rules, signers)
         if accepted is not None:
-            return accepted, reasons
+            why = claim(accepted) or ""
+            if not why:
+                return accepted, reasons
+            why = f"attestation {accepted.attestation[:12]}: {why}"
         reasons.append(why)
     return None, reasons
 
@@ -83,8 +95,8 @@ def attested(
 def _check(
     repo: pygit2.Repository,
     pointer: object,
-    base_tree: str,
-    tip_tree: str,
+    base: pygit2.Commit,
+    tip: pygit2.Commit,
     rules: Config,
     signers: Path,
 ) -> tuple[Accepted | None, str]:
@@ -100,8 +112,17 @@ def _check(
     try:
         att = parse(data)
     except ValueError:
-        return None, f"attestation {name}: not a wikigate attestation"
-    why = mismatch(att, base_tree=base_tree, tip_tree=tip_tree, rules=rules)
+        return None, (
+            f"attestation {name}: not a wikigate attestation naming the commits it verified"
+        )
+    why = mismatch(
+        att,
+        base_commit=str(base.id),
+        tip_commit=str(tip.id),
+        base_tree=str(base.tree_id),
+        tip_tree=str(tip.tree_id),
+        rules=rules,
+    )
     if why is not None:
         return None, f"attestation {name}: {why}"
     signature = _blob(repo, pointer.get("signature"))

@@ -6,6 +6,7 @@ import sys
 
 MAIN = "refs/heads/main"  # = wikigate.gitrepo.MAIN (not imported: hooks start light)
 NOTES_REF = "refs/notes/wikigate"  # = wikigate.gitrepo.NOTES_REF
+ARTIFACTS_REF = "refs/wikigate/artifacts"  # = wikigate.gitrepo.ARTIFACTS_REF
 ZERO = "0" * 40
 
 

@@ -169,8 +169,10 @@ def install_server(path: str, uninstall_: bool = False) -> list[str]:
 
 # git itself refuses malformed objects before the gate looks at them: duplicate tree
 # entries (whose first and last copy git and a reader may see differently), `.`, `..`
-# and `.git` entries, unsorted trees (which make clones fail to check out)
+# and `.git` entries, unsorted trees (which make clones fail to check out); and the bare
+# repository keeps a reflog of every ref (a bare one keeps none by default)
 SERVER_GIT_CONFIG: dict[str, str | bool] = {
+    "core.logAllRefUpdates": "always",
     "receive.advertisePushOptions": True,
     "receive.fsckObjects": True,
     "receive.fsck.hasDot": "error",
@@ -185,6 +187,7 @@ SERVER_TOML = """\
 [server]
 verify_on_push = true   # verify every update of main here, OLD -> NEW, under OLD's rules
 # override_users = ["alice"]              # who may land a refused update (git push -o wikigate-override="why")
+# admins = ["alice"]                      # who may delete or rewrite refs/notes/wikigate, refs/wikigate/artifacts
 # user_env = ["GL_USER", "REMOTE_USER"]   # where the pushing user's name is read from
 """
 

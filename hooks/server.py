@@ -4,7 +4,9 @@ It verifies OLD → NEW itself under the rules of OLD's committed ``wikigate.tom
 and caches its own verdicts in its git dir, unless a key its own git config trusts
 signed an attestation of exactly this change (attested.py).  Pushed notes are stored;
 they are read only to find such an attestation, and believed in nothing.
-Its settings, and who may override it, come from the server's own
+The records' refs (``refs/notes/wikigate``, ``refs/wikigate/artifacts``) only grow: a
+push may fast-forward them, and only a server admin may delete or rewrite them.
+Its settings, who may override it and who is an admin, come from the server's own
 ``BARE.git/wikigate.toml`` (docs/hooks.md).
 """
 
@@ -24,12 +26,13 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import MAIN, NOTES_REF, ZERO
+from .common import ARTIFACTS_REF, MAIN, NOTES_REF, ZERO
 from .common import err as _err
 from .common import null as _null
 
 OVERRIDE_OPTION = "wikigate-override"
 OVERRIDE_HINT = f'git push -o {OVERRIDE_OPTION}="why" ... (users in [server] override_users)'
+RECORDS = (NOTES_REF, ARTIFACTS_REF)  # the server's records: they only grow
 
 # ---------------------------------------------------------------- pre-receive (server)
 
@@ -37,17 +40,23 @@ OVERRIDE_HINT = f'git push -o {OVERRIDE_OPTION}="why" ... (users in [server] ove
 def pre_receive(argv: list[str], stdin: str) -> int:
     """Accept main only as a fast-forward the server verified itself (or a recorded override).
 
-    Pushed notes travel and are stored like any other ref; they never decide.
+    Pushed notes travel and are stored like any other ref; they never decide.  The
+    records' refs only fast-forward, but for a server admin.
     """
     updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
     mains = [(old, new) for old, new, ref in updates if ref == MAIN]
-    if not mains:
-        return 0  # run branches, notes and everything else pass freely
+    records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
+    if not mains and not records:
+        return 0  # run branches and everything else pass freely
     import pygit2
 
     from wikigate.gitrepo import repository
 
     repo = repository(os.environ.get("GIT_DIR", "."))  # sees the quarantined objects
+    if records and not _records_grow(repo, records):
+        return 1
+    if not mains:
+        return 0
     old, new = mains[0]
     if _null(new):
         _err("wikigate: main cannot be deleted on this server.")
@@ -102,13 +111,14 @@ def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None)
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     override = _push_option(OVERRIDE_OPTION)
     change = f"main {old[:12]} → {new[:12]}"
-    accepted, refused = attested(repo, old, new, notes)
+    db = GateDB(Path(repo.path))
+    try:
+        accepted, refused = attested(
+            repo, old, new, notes, lambda a: db.claim_attested(a.principal, a.attestation, old, new)
+        )
+    finally:
+        db.close()
     if accepted is not None:
-        db = GateDB(Path(repo.path))
-        try:
-            db.record_attested(accepted.principal, accepted.attestation, old, new)
-        finally:
-            db.close()
         _err(
             f"wikigate: {change} accepted on attestation {accepted.attestation[:12]}, signed by "
             f"{accepted.principal} ({accepted.verifier}); not verified again here"
@@ -140,6 +150,72 @@ def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None)
     return 1
 
 
+def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) -> bool:
+    """Whether these updates of the records' refs may land: each one creates the ref or
+    fast-forwards it, or the pushing user is in ``[server] admins`` (then it is recorded
+    in gate.db, table ``admin_updates``: a deletion also drops the ref's reflog)."""
+
+    from wikigate.config import load_config
+
+    rewrites = []  # (old, new, ref, what it would do)
+    for old, new, ref in updates:
+        if _null(new):
+            rewrites.append((old, new, ref, "a deletion"))
+        elif not _is_commit(repo, new):
+            rewrites.append((old, new, ref, "not a commit"))
+        elif not _null(old) and not _fast_forward(repo, old, new):
+            rewrites.append((old, new, ref, "not a fast-forward"))
+    if not rewrites:
+        return True  # created, or fast-forwarded
+    settings = load_config(Path(repo.path))  # the server's own file: no push can change it
+    user = _pushing_user(settings)
+    if user is not None and user in settings.server.admins:
+        db = GateDB(Path(repo.path))
+        try:
+            for old, new, ref, _what in rewrites:
+                db.record_admin_update(user, ref, old, new)
+        finally:
+            db.close()
+        for old, new, ref, what in rewrites:
+            _err(f"wikigate: admin {user}: {ref} {old[:12]} → {new[:12]} recorded ({what})")
+        return True
+    who = f"{user} is not" if user is not None else "the pushing user is not known to be"
+    for old, new, ref, what in rewrites:
+        _err(
+            f"wikigate: refusing {ref} {old[:12]} → {new[:12]}: {what}; it holds the runs' records."
+        )
+    _err(
+        f"  {who} in [server] admins of this server; these refs only fast-forward here.",
+        "  Fetch and merge the server's notes, then push again: `git fetch origin "
+        "refs/notes/wikigate:refs/notes/wikigate-remote && git notes --ref=wikigate merge "
+        "-s union refs/notes/wikigate-remote`",
+    )
+    return False
+
+
+def _is_commit(repo: pygit2.Repository, oid: str) -> bool:
+    import pygit2
+
+    try:
+        return isinstance(repo[oid], pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        return False
+
+
+def _fast_forward(repo: pygit2.Repository, old: str, new: str) -> bool:
+    import pygit2
+
+    try:
+        return bool(repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)))
+    except (KeyError, ValueError, pygit2.GitError):  # not commits: no history to keep
+        return False
+
+
+def _pushing_user(settings: Config) -> str | None:
+    """The pushing user, from the first set variable of ``[server] user_env``, or None."""
+    return next((os.environ[n] for n in settings.server.user_env if os.environ.get(n)), None)
+
+
 def _push_option(name: str) -> str | None:
     """The value of ``git push -o NAME=VALUE`` ("" for a bare ``-o NAME``), or None."""
     try:
@@ -157,7 +233,7 @@ def _override(
     repo: pygit2.Repository, settings: Config, old: str, new: str, reason: str, verdict: str
 ) -> int:
     names = settings.server.user_env
-    user = next((os.environ[n] for n in names if os.environ.get(n)), None)
+    user = _pushing_user(settings)
     if not reason.strip():
         why = f'an override needs a reason: -o {OVERRIDE_OPTION}="why"'
     elif user is None:
@@ -264,6 +340,11 @@ CREATE TABLE IF NOT EXISTS attested (
   id INTEGER PRIMARY KEY, principal TEXT NOT NULL, attestation TEXT NOT NULL,
   old TEXT NOT NULL, new TEXT NOT NULL, at TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS attested_once ON attested (attestation);
+CREATE TABLE IF NOT EXISTS admin_updates (
+  id INTEGER PRIMARY KEY, user TEXT NOT NULL, ref TEXT NOT NULL,
+  old TEXT NOT NULL, new TEXT NOT NULL, at TEXT NOT NULL
+);
 """
 KEEP_VERDICTS = 10_000
 
@@ -309,14 +390,41 @@ class GateDB:
                 (user, reason, old, new, verdict, _now()),
             )
 
-    def record_attested(self, principal: str, attestation: str, old: str, new: str) -> None:
-        """An update of main accepted on a signed attestation, not verified here."""
+    def record_admin_update(self, user: str, ref: str, old: str, new: str) -> None:
+        """A deletion or rewrite of a records' ref by a server admin."""
         with self.db:
             self.db.execute(
-                "INSERT INTO attested (principal, attestation, old, new, at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (principal, attestation, old, new, _now()),
+                "INSERT INTO admin_updates (user, ref, old, new, at) VALUES (?, ?, ?, ?, ?)",
+                (user, ref, old, new, _now()),
             )
+
+    def claim_attested(self, principal: str, attestation: str, old: str, new: str) -> str | None:
+        """Record an update of main accepted on a signed attestation, not verified here;
+        None when recorded, or why not: the attestation was accepted once already (a
+        replay), and each is accepted at most once.  Atomic (one write transaction), so two
+        pushes that race past the push lock cannot both accept it."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.db.execute(
+                "SELECT old, new, at FROM attested WHERE attestation = ? ORDER BY id LIMIT 1",
+                (attestation,),
+            ).fetchone()
+            if row is None:
+                self.db.execute(
+                    "INSERT INTO attested (principal, attestation, old, new, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (principal, attestation, old, new, _now()),
+                )
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+        if row is None:
+            return None
+        return (
+            f"it was accepted already (main {str(row[0])[:12]} → {str(row[1])[:12]} at "
+            f"{row[2]}), and an attestation is accepted once"
+        )
 
     def close(self) -> None:
         self.db.close()

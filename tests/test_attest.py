@@ -113,6 +113,64 @@ def all_objects(root: Path) -> bytes:
     ).stdout
 
 
+def push_attested(
+    ws: Workspace,
+    commit: pygit2.Oid,
+    text: bytes,
+    sig: bytes | None,
+    notes_parent: pygit2.Oid | None,
+    push: str = "main",
+) -> subprocess.CompletedProcess[str]:
+    """Push ``push`` (main, or SRC:main) to origin with a hand-written note on ``commit``
+    naming the attestation ``text`` (signed with ``sig``), whose blobs ride along in the
+    notes' history (as finalize puts them there)."""
+    repo = ws.repo
+    tree = repo.TreeBuilder()
+    pointer = {"attestation": str(repo.create_blob(text))}
+    tree.insert("attestation.json", pygit2.Oid(hex=pointer["attestation"]), FILE)
+    if sig is not None:
+        pointer["signature"] = str(repo.create_blob(sig))
+        tree.insert("attestation.json.sig", pygit2.Oid(hex=pointer["signature"]), FILE)
+    sign = repo.default_signature
+    carried = repo.create_commit(None, sign, sign, "artifacts", tree.write(), [])
+    record = {"verifications": [pointer]}
+    notes = notes_commit_with(repo, commit, record, notes_parent, also=carried)
+    git(ws.root, "update-ref", NOTES_REF, str(notes))
+    return git(ws.root, "push", "origin", push, f"+{NOTES_REF}", check=False)
+
+
+def unverified_change(ws: Workspace) -> tuple[pygit2.Commit, pygit2.Commit]:
+    """main OLD → NEW on the client: NEW adds a page the server's verification refuses
+    (citation.source_missing), committed past the local gate."""
+    repo = ws.repo
+    old = commit_at(repo, ref_target(repo, "refs/heads/main"))
+    (ws.root / "wiki" / "bad.md").write_text(fabricated_page("bad"))  # a source that is not there
+    index = ws.root / "wiki" / "index.md"
+    index.write_text(index.read_text() + "- [[bad]]\n")
+    git(ws.root, "add", "wiki")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "unverified page")
+    return old, commit_at(repo, ref_target(repo, "refs/heads/main"))
+
+
+def attestation_of(repo: pygit2.Repository, old: pygit2.Commit, new: pygit2.Commit):
+    """A PASS of OLD → NEW under OLD's rules, as a trusted signer's verifier would write it."""
+    return attest.Attestation(
+        verifier="wikigate test",
+        config_hash=config_hash(config_at(repo, old)),
+        strictness="SKEPTICAL",
+        base_tree=str(old.tree_id),
+        tip_tree=str(new.tree_id),
+        base_commit=str(old.id),
+        tip_commit=str(new.id),
+        judge=attest.JudgeInfo(provider="offline"),
+        artifacts={},
+        report=None,
+        result="PASS",
+        verdict="commit",
+        created_at=now_iso(),
+    )
+
+
 # ---------------------------------------------------------------- what finalize leaves in git
 
 
@@ -306,13 +364,7 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
     ws = workspace(tmp_path)
     bare = server(tmp_path, ws, "origin", keys.allowed)
     repo = ws.repo
-    old = commit_at(repo, ref_target(repo, "refs/heads/main"))
-    (ws.root / "wiki" / "bad.md").write_text(fabricated_page("bad"))  # a source that is not there
-    index = ws.root / "wiki" / "index.md"
-    index.write_text(index.read_text() + "- [[bad]]\n")
-    git(ws.root, "add", "wiki")
-    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "unverified page")
-    new = commit_at(repo, ref_target(repo, "refs/heads/main"))
+    old, new = unverified_change(ws)
     elsewhere = commit_at(
         repo,
         git(
@@ -320,21 +372,7 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
         ).stdout.strip(),
     )
     notes_before = ref_target(repo, NOTES_REF)
-    good = attest.Attestation(
-        verifier="wikigate test",
-        config_hash=config_hash(config_at(repo, old)),
-        strictness="SKEPTICAL",
-        base_tree=str(old.tree_id),
-        tip_tree=str(new.tree_id),
-        base_commit=str(old.id),
-        tip_commit=str(new.id),
-        judge=attest.JudgeInfo(provider="offline"),
-        artifacts={},
-        report=None,
-        result="PASS",
-        verdict="commit",
-        created_at=now_iso(),
-    )
+    good = attestation_of(repo, old, new)
 
     def signed(att: attest.Attestation, key: Path = keys.trusted) -> bytes:
         return sshsig.sign(att.to_bytes(), str(key))
@@ -354,9 +392,16 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
         ("signed for git", good.to_bytes(), for_git, "signature does not verify"),
         ("a failure", failed.to_bytes(), signed(failed), "its result is FAIL"),
     ]
+    uncommitted = {k: v for k, v in good.model_dump(mode="json").items() if "commit" not in k}
+    text = json.dumps(uncommitted, indent=2, sort_keys=True).encode() + b"\n"
+    cases.append(  # as attestations were before they named their commits
+        ("no commit ids", text, sshsig.sign(text, str(keys.trusted)), "naming the commits")
+    )
     stale = {
         "another tree": ({"tip_tree": str(elsewhere.tree_id)}, "not the pushed tree"),
         "another base": ({"base_tree": str(elsewhere.tree_id)}, "not from this main's tree"),
+        "another commit": ({"tip_commit": str(elsewhere.id)}, "not the pushed commit"),
+        "another base commit": ({"base_commit": str(elsewhere.id)}, "not from this main's commit"),
         "other rules": ({"config_hash": config_hash(other_rules)}, "under other rules"),
     }
     for label, (change, why) in stale.items():
@@ -364,20 +409,7 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
         cases.append((label, att.to_bytes(), signed(att), why))
 
     def push_with(text: bytes, sig: bytes | None) -> subprocess.CompletedProcess[str]:
-        """Main and a note on it naming the attestation, whose blobs ride along in the
-        notes' history (as finalize puts them there)."""
-        tree = repo.TreeBuilder()
-        pointer = {"attestation": str(repo.create_blob(text))}
-        tree.insert("attestation.json", pygit2.Oid(hex=pointer["attestation"]), FILE)
-        if sig is not None:
-            pointer["signature"] = str(repo.create_blob(sig))
-            tree.insert("attestation.json.sig", pygit2.Oid(hex=pointer["signature"]), FILE)
-        sign = repo.default_signature
-        carried = repo.create_commit(None, sign, sign, "artifacts", tree.write(), [])
-        record = {"verifications": [pointer]}
-        notes = notes_commit_with(repo, new.id, record, notes_before, also=carried)
-        git(ws.root, "update-ref", NOTES_REF, str(notes))
-        return git(ws.root, "push", "origin", "main", f"+{NOTES_REF}", check=False)
+        return push_attested(ws, new.id, text, sig, notes_before)
 
     for label, text, sig, why in cases:
         pushed = push_with(text, sig)
@@ -410,3 +442,49 @@ def test_a_server_that_verifies_nothing_lands_only_attested_runs(tmp_path, keys,
     assert pushed.returncode != 0 and "it is not signed" in pushed.stderr
     assert "does not verify pushes" in pushed.stderr and "wikigate.allowedSigners" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == tip
+
+
+def test_an_attestation_vouches_for_its_own_commits_once_and_cannot_be_replayed(tmp_path, keys):
+    """issue 21, item 3.  A trusted signer attested main OLD → NEW (a change the server's
+    own verification refuses), and it landed on that attestation.  Then main was reverted
+    (an admin on the server).  A writer's fresh commit with NEW's tree on the revert, with a
+    hand-written note naming the old attestation, is verified by the server and refused;
+    and when main is put back to OLD, pushing NEW again with its own attestation is
+    verified too: the server accepts each attestation once."""
+    ws = workspace(tmp_path)
+    bare = server(tmp_path, ws, "origin", keys.allowed)
+    repo = ws.repo
+    notes_before = ref_target(repo, NOTES_REF)
+    old, new = unverified_change(ws)
+    att = attestation_of(repo, old, new)
+    text, sig = att.to_bytes(), sshsig.sign(att.to_bytes(), str(keys.trusted))
+    pushed = push_attested(ws, new.id, text, sig, notes_before)
+    assert pushed.returncode == 0, pushed.stderr
+    assert "accepted on attestation" in pushed.stderr
+    assert gate_rows(bare, "attested") == 1
+
+    # the revert: main gets OLD's tree back (landed on the server by its admin)
+    sign = repo.default_signature
+    revert = repo.create_commit(None, sign, sign, "revert bad", old.tree_id, [new.id])
+    git(ws.root, "push", "origin", f"{revert}:refs/heads/reverted")  # not main: passes
+    git(bare, "update-ref", "refs/heads/main", str(revert), str(new.id))
+    # the replay: NEW's tree again, on the revert, with a note naming the old attestation
+    replay = repo.create_commit(None, sign, sign, "bad, again", new.tree_id, [revert])
+    notes = ref_target(repo, NOTES_REF)
+    pushed = push_attested(ws, replay, text, sig, notes, push=f"{replay}:refs/heads/main")
+    assert pushed.returncode != 0, pushed.stderr
+    assert "no attestation accepted; verifying here" in pushed.stderr
+    assert "not the pushed commit" in pushed.stderr
+    assert "citation.source_missing" in pushed.stderr  # the server verified it, and refused
+    assert git(bare, "rev-parse", "main").stdout.strip() == str(revert)
+    assert gate_rows(bare, "attested") == 1
+
+    # the same attestation for exactly its own change, a second time: refused as a replay
+    git(bare, "update-ref", "refs/heads/main", str(old.id), str(revert))
+    pushed = push_attested(ws, new.id, text, sig, ref_target(repo, NOTES_REF))
+    assert pushed.returncode != 0, pushed.stderr
+    assert "it was accepted already" in pushed.stderr
+    assert "an attestation is accepted once" in pushed.stderr
+    assert "citation.source_missing" in pushed.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == str(old.id)
+    assert gate_rows(bare, "attested") == 1

@@ -283,6 +283,70 @@ def test_updates_of_other_refs_stay_free(server):
     assert not (bare / "wikigate" / "gate.db").exists()  # nothing verified, nothing stored
 
 
+NOTES = "refs/notes/wikigate"
+ARTIFACTS = "refs/wikigate/artifacts"
+
+
+def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
+    """issue 21, item 12: no pusher but an admin deletes or rewrites the records' refs."""
+    ws, bare = server
+    toml = bare / "wikigate.toml"
+    toml.write_text(toml.read_text() + 'admins = ["carol"]\n')
+    first = push(ws.root, "origin", NOTES, ARTIFACTS, user="mallory")  # creating them: free
+    assert first.returncode == 0, first.stderr
+    page_run(ws, "herons")  # a verified run: the notes and the artifacts grow
+    grown = push(ws.root, "origin", "main", NOTES, ARTIFACTS, user="mallory")
+    assert grown.returncode == 0, grown.stderr  # fast-forwards
+    records = {ref: git(bare, "rev-parse", ref).stdout.strip() for ref in (NOTES, ARTIFACTS)}
+    assert records == {ref: git(ws.root, "rev-parse", ref).stdout.strip() for ref in records}
+
+    for ref in (NOTES, ARTIFACTS):
+        for user in ("mallory", None):
+            rewound = push(ws.root, "origin", f"+{records[ref]}~1:{ref}", user=user)
+            assert rewound.returncode != 0
+            assert f"refusing {ref} " in rewound.stderr
+            assert ": not a fast-forward; it holds the runs' records" in rewound.stderr
+            who = "mallory is not" if user else "the pushing user is not known to be"
+            assert f"{who} in [server] admins" in rewound.stderr
+            deleted = push(ws.root, "origin", f":{ref}", user=user)
+            assert deleted.returncode != 0
+            assert f"refusing {ref} " in deleted.stderr
+            assert ": a deletion; it holds the runs' records" in deleted.stderr
+            assert "only fast-forward here" in deleted.stderr
+        assert git(bare, "rev-parse", ref).stdout.strip() == records[ref]
+
+    deleted = push(
+        ws.root, "origin", f":{NOTES}", f"+{records[ARTIFACTS]}~1:{ARTIFACTS}", user="carol"
+    )
+    assert deleted.returncode == 0, deleted.stderr
+    assert f"admin carol: {NOTES} " in deleted.stderr
+    assert git(bare, "rev-parse", "--verify", "-q", NOTES, check=False).returncode != 0
+    rewound = git(bare, "rev-parse", ARTIFACTS).stdout.strip()
+    assert rewound == git(bare, "rev-parse", f"{records[ARTIFACTS]}~1").stdout.strip()
+    db = sqlite3.connect(bare / "wikigate" / "gate.db")
+    rows = db.execute('SELECT "user", ref, old, new FROM admin_updates ORDER BY id').fetchall()
+    db.close()
+    assert rows == [
+        ("carol", NOTES, records[NOTES], "0" * 40),
+        ("carol", ARTIFACTS, records[ARTIFACTS], rewound),
+    ]
+    blob = str(ws.repo.create_blob(b"not a record\n"))
+    planted = push(ws.root, "origin", f"{blob}:{NOTES}", user="mallory")
+    assert planted.returncode != 0 and ": not a commit;" in planted.stderr
+    recreated = push(ws.root, "origin", NOTES, user="mallory")  # created again: free
+    assert recreated.returncode == 0, recreated.stderr
+
+
+def test_server_install_keeps_a_reflog_of_every_ref(origin):
+    ws, bare = origin
+    proc = wikigate_cli(ws.root, "hooks", "install", "--server", str(bare))
+    assert proc.returncode == 0, proc.stderr
+    assert git(bare, "config", "core.logAllRefUpdates").stdout.strip() == "always"
+    assert push(ws.root, "origin", NOTES).returncode == 0
+    reflog = git(bare, "reflog", "show", NOTES).stdout
+    assert git(bare, "rev-parse", "--short", NOTES).stdout.strip() in reflog
+
+
 def test_a_hook_with_nothing_to_do_loads_neither_pygit2_nor_pydantic():
     """reference-transaction runs on every ref update, pre-receive on every push: fast paths."""
     from wikigate import gitrepo

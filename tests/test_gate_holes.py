@@ -131,6 +131,13 @@ def test_a_walk_that_reuses_its_bases_subtrees_reads_what_a_fresh_walk_reads(rep
         (b"", "empty name"),
         (b"a/b.md", "'/'"),
         (b"\xff.md", "not UTF-8"),
+        (b"a\n::warning ::x.md", "control or line-separator character"),
+        (b"tab\there.md", "control or line-separator character"),
+        (b"del\x7f.md", "control or line-separator character"),
+        ("nel\u0085.md".encode(), "control or line-separator character"),
+        ("ls\u2028.md".encode(), "control or line-separator character"),
+        ("ps\u2029.md".encode(), "control or line-separator character"),
+        (b"\x1b[31mred.md", "control or line-separator character"),
     ],
 )
 def test_a_tree_entry_git_would_refuse_is_critical_and_located(repo, base, name, why):
@@ -144,6 +151,8 @@ def test_a_tree_entry_git_would_refuse_is_critical_and_located(repo, base, name,
         assert len(malformed) == 1 and malformed[0].severity == "critical", report.findings
         assert malformed[0].path.startswith("wiki/") and why in malformed[0].message
         assert report.verdict == "reject"
+        shown = f"{malformed[0].path} {malformed[0].message}"  # one line, nothing invisible
+        assert shown.isprintable() and "\x85" not in shown
 
 
 def test_an_unsorted_tree_is_critical(repo, base):
@@ -248,6 +257,28 @@ def test_the_server_gate_refuses_a_duplicate_page_entry(server):
     proc = push(ws.root, "origin", f"{sole}:refs/heads/main")
     assert proc.returncode == 0, proc.stderr
     assert main_of(bare) == sole
+
+
+def test_the_server_gate_refuses_a_path_with_a_newline_naming_it_escaped(server):
+    """issue 21, item 9: `wiki/a<newline>::warning ::x.md` in a pushed tree (git's own
+    fsck lets it through) is tree.malformed, its path shown escaped on one line: no
+    `::warning` workflow command reaches a CI log through the gate's output."""
+    ws, bare = server
+    git(bare, "config", "receive.fsckObjects", "true")  # as `hooks install --server` sets it
+    before = main_of(bare)
+    repo = ws.repo
+    wiki = entries_of(repo[repo.revparse_single("main").tree["wiki"].id])
+    name = b"a\n::warning ::x.md"
+    wiki = sorted([*wiki, (b"100644", name, repo.create_blob(cited_page("x")))], key=lambda e: e[1])
+    tip = hand_built(ws, wiki)
+    proc = push(ws.root, "origin", f"{tip}:refs/heads/main")
+    assert proc.returncode != 0
+    escaped = "wiki/a\\n::warning ::x.md"
+    assert f"remote:   {escaped}: tree.malformed: the tree entry {escaped} has a control" in (
+        proc.stderr
+    )
+    assert not any("::warning" in line and escaped not in line for line in proc.stderr.splitlines())
+    assert main_of(bare) == before
 
 
 # ---------------------------------------------------------------- 2. wiki/ holds *.md pages only

@@ -9,6 +9,7 @@ blobs' raw bytes for words.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -129,11 +130,13 @@ def _parse_tree(
         try:
             name = raw_name.decode("utf-8")
         except UnicodeDecodeError:
-            name, why = raw_name.decode("utf-8", "backslashreplace"), "has a name that is not UTF-8"
+            name, why = escape(raw_name.decode("utf-8", "surrogateescape")), _NOT_UTF8
         else:
             why = _bad_name(raw_name)
         if why is None and mode < 0:
             why = f"has the invalid mode {raw_mode.decode('ascii', 'backslashreplace')!r}"
+        if why is None and _MAYBE_CONTROL(raw_name) and _CONTROLS.search(raw_name):
+            name, why = escape(name), _CONTROL_WHY
         if why is not None:
             problems.append((prefix + name, why))
             continue  # git refuses to check such an entry out: it is not part of the wiki
@@ -160,6 +163,41 @@ def _mode(raw: bytes) -> int:
     except ValueError:
         return -1
     return mode if mode >= 0 and mode & _TYPE_BITS in (_TREE, _FILE, _LINK, _GITLINK) else -1
+
+
+# a name holding a C0 control (newline and tab included), DEL, a C1 control (U+0085
+# included) or a line or paragraph separator (U+2028, U+2029), in UTF-8: such a name would
+# break every line it is printed on (a `::warning ::` workflow command in a CI log, a forged
+# `remote:` line), so it is malformed wherever the verifier reads a tree
+_CONTROLS = re.compile(rb"[\x00-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
+_MAYBE_CONTROL = re.compile(rb"[\x00-\x1f\x7f\xc2\xe2]").search  # fast: most names are not
+_NOT_UTF8 = "has a name that is not UTF-8 (shown escaped)"
+_CONTROL_WHY = (
+    "has a control or line-separator character in its name (shown escaped); "
+    "no wiki path may hold one"
+)
+
+
+def escape(name: str) -> str:
+    """``name`` with each control or line-separator character as a backslash escape
+    (``\\n``, ``\\t``, ``\\x7f``, ``\\u2028``), each byte that is not UTF-8 (decoded with
+    ``surrogateescape``) as ``\\xNN``, and each backslash doubled: one line, read the same
+    by a person and a terminal."""
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029):
+            out.append(_ESCAPES.get(ch) or (f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"))
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8
+            out.append(f"\\x{code - 0xDC00:02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def _bad_name(name: bytes) -> str | None:

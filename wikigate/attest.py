@@ -298,13 +298,32 @@ def parse(data: bytes) -> Attestation:
     return Attestation.model_validate_json(data)
 
 
-def mismatch(att: Attestation, *, base_tree: str, tip_tree: str, rules: Config) -> str | None:
+def mismatch(
+    att: Attestation,
+    *,
+    base_commit: str,
+    tip_commit: str,
+    base_tree: str,
+    tip_tree: str,
+    rules: Config,
+) -> str | None:
     """Why ``att`` does not vouch for this change (base → tip under ``rules``), or None.
 
-    It must be a PASS of exactly these trees, under exactly these rules (their hash and
-    strictness), by the judge the rules name when they name the LLM judge."""
+    It must be a PASS of exactly these commits (a commit with the same tree is another
+    change: it may replay a verification of something reverted since) and their trees,
+    under exactly these rules (their hash and strictness), by the judge the rules name
+    when they name the LLM judge."""
     if att.result != "PASS" or att.verdict != "commit":
         return f"its result is {att.result} ({att.verdict}), not PASS"
+    if att.tip_commit != tip_commit:
+        return (
+            f"it is for the commit {att.tip_commit[:12]}, not the pushed commit {tip_commit[:12]}"
+        )
+    if att.base_commit != base_commit:
+        return (
+            f"it verified a change from the commit {att.base_commit[:12]}, not from this "
+            f"main's commit {base_commit[:12]}"
+        )
     if att.tip_tree != tip_tree:
         return f"it is for the tree {att.tip_tree[:12]}, not the pushed tree {tip_tree[:12]}"
     if att.base_tree != base_tree:

@@ -293,7 +293,8 @@ TABLE: tuple[Code, ...] = (
         "critical",
         "a git tree git itself would refuse: two entries with one name (git reads the first), "
         "an entry named `.`, `..`, `.git` (any case) or with an empty, non-UTF-8 or `/`-holding "
-        "name, an invalid mode, or entries out of order",
+        "name, or one holding a control or line-separator character (newline, tab, C1, U+2028, "
+        "U+2029; the path is shown escaped), an invalid mode, or entries out of order",
         "write the commit with git itself (or wikigate), never a hand-built tree",
     ),
     Code(

@@ -174,6 +174,7 @@ class ServerSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     verify_on_push: bool | None = None  # unset: verify (see server_verifies)
     override_users: list[str] = Field(default_factory=list)
+    admins: list[str] = Field(default_factory=list)  # may delete or rewrite the records' refs
     user_env: list[str] = Field(default_factory=lambda: ["GL_USER", "REMOTE_USER"])
 
 
