@@ -79,8 +79,10 @@ def _note(
         return note
     for name in repo.remotes.names():
         theirs = ref_target(repo, remote_notes_ref(name)) if name else None
-        if theirs is not None and passing(found := read_note(repo, commit, theirs)):
+        found = read_note(repo, commit, theirs) if theirs is not None else None
+        if passing(found):
             return found
+        note = note or found  # none passes: the one that says why
     return note
 
 
