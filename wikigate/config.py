@@ -99,6 +99,25 @@ class VerifierSection(BaseModel):
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
+class LimitsSection(BaseModel):
+    """``[limits]``: what a verification reads of writer input, at most (docs/config.md).
+    A limit hit is a located critical finding, never a hang, an out-of-memory or a pass.
+    Read from the base commit's rules, like every rule: a change cannot raise its own."""
+
+    model_config = ConfigDict(extra="forbid")
+    # paths in one tree (a tree object named many times counts each time it is named)
+    tree_paths: int = Field(default=200_000, ge=1)
+    tree_depth: int = Field(default=64, ge=1)  # folders within folders
+    citations_per_page: int = Field(default=5_000, ge=1)
+    # full scans of one source to place quotes that miss their anchors (a near miss costs
+    # one scan per fold); past it, a quote is reported as not at its anchor, unsearched
+    quote_scans: int = Field(default=48, ge=0)
+    pdf_pages: int = Field(default=2_000, ge=1)  # pages of one PDF source
+    pdf_bytes: int = Field(default=256 * 2**20, ge=1)  # decompressed content of one PDF
+    pdf_seconds: float = Field(default=30, gt=0)  # CPU time to extract one PDF's text
+    verify_seconds: float = Field(default=900, gt=0)  # wall clock of one verification
+
+
 class FrontmatterSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = Field(
@@ -267,6 +286,7 @@ class Config(BaseModel):
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
     runs: RunsSection = Field(default_factory=RunsSection)
     verifier: VerifierSection = Field(default_factory=VerifierSection)
+    limits: LimitsSection = Field(default_factory=LimitsSection)
     judge: JudgeSection = Field(default_factory=JudgeSection)
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
     ledger: LedgerSection = Field(default_factory=LedgerSection)
