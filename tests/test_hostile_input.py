@@ -457,3 +457,94 @@ def test_an_anchor_row_without_a_version_is_a_miss(repo, base, tmp_path):
         db.execute("INSERT INTO anchors VALUES (?)", (old_key,))
     report = _cached_lint(repo, tip, cache)
     assert [f.line for f in at(report, "citation.anchor_mismatch")] == [8], report.findings
+
+
+# ---------------------------------------------------------------- bounded quote search
+
+
+def _missing_quotes_page(n: int, source: str = "raw/big.txt") -> str:
+    """``n`` claims whose quotes occur nowhere in the source (hash right, anchor wrong)."""
+    body = "\n".join(f"Claim number {i} stands here.[^{i}]" for i in range(n))
+    defs = "\n".join(
+        f"[^{i}]: " + format_tail(source, None, f"these words are not there {i}", 5)
+        for i in range(n)
+    )
+    return f"---\ntitle: Notes\n---\n# Notes\n\n{body}\n\n{defs}\n"
+
+
+def _cpu(fn):
+    t0 = time.process_time()
+    out = fn()
+    return out, time.process_time() - t0
+
+
+def test_quotes_that_miss_their_anchors_cost_a_bounded_number_of_scans(repo, tmp_path):
+    """Each missed quote used to cost six scans of the whole source: (quotes × source). Now
+    a source gets at most [limits] quote_scans; the quotes past it are reported as not at
+    their anchors, unsearched, and the verdict is the same."""
+    words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "theta",
+        "iota",
+        "kappa",
+        "naïve",
+    ]
+    source = " ".join(words[i % len(words)] for i in range(400_000))  # ~2.6 MB, not ASCII
+    base = commit_files(repo, None, {"raw/big.txt": source, "wiki/index.md": INDEX})
+
+    def run(n):
+        tip = commit_files(repo, base.id, {"wiki/notes.md": _missing_quotes_page(n)})
+        return verify_trees(repo, tip, base, config=Config())
+
+    few, few_s = _cpu(lambda: run(20))
+    many, many_s = _cpu(lambda: run(400))
+    codes = [f.code for f in many.findings if f.path == "wiki/notes.md"]
+    assert len(codes) == 400 and many.verdict == "reject"
+    # 20 quotes x 6 scans is past the 48 scans: both runs scan the same; 20x the quotes
+    # cost far less than 20x the time (it was ~20x before)
+    assert many_s < 3 * few_s + 1.0, f"{few_s:.2f} s for 20, {many_s:.2f} s for 400"
+    messages = [f.message for f in many.findings if f.path == "wiki/notes.md"]
+    assert "does not occur in raw/big.txt" in messages[0]
+    unsearched = [m for m in messages if "was not searched" in m]
+    assert len(unsearched) == 400 - 8 and "[limits] quote_scans" in unsearched[0]
+    assert {f.code for f in many.findings if "was not searched" in f.message} == {
+        "citation.anchor_mismatch"
+    }
+
+
+def test_the_same_missed_quote_is_searched_once(repo):
+    base = commit_files(repo, None, {"raw/notes.txt": NOTES, "wiki/index.md": INDEX})
+    tail = format_tail("raw/notes.txt", None, "the committee rejected", 0)
+    body = " ".join(f"Claim {i} here.[^{i}]" for i in range(100))
+    defs = "\n".join(f"[^{i}]: {tail}" for i in range(100))
+    page = f"---\ntitle: Notes\n---\n# Notes\n\n{body}\n\n{defs}\n"
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    found = [f for f in report.findings if f.code == "citation.anchor_mismatch"]
+    assert len(found) == 100 and all("the quote is at offset" in f.message for f in found)
+
+
+def test_a_page_past_the_citation_limit_is_one_located_finding(repo, base):
+    rules = Config.model_validate({"limits": {"citations_per_page": 3}})
+    body = " ".join(f"Claim {i} is here.[^{i}]" for i in range(4))
+    defs = "\n".join(f"[^{i}]: {anchored('The treasurer resigned')}" for i in range(4))
+    tip = commit_files(repo, base.id, {"wiki/notes.md": HEAD + body + "\n\n" + defs + "\n"})
+    report = verify_trees(repo, tip, base, config=rules)
+    (f,) = [f for f in report.findings if f.code == "page.limit"]
+    assert f.path == "wiki/notes.md" and f.line == 6 and f.severity == "critical"
+    assert "citations_per_page is 3" in f.message and report.verdict == "reject"
+
+
+def test_a_verification_past_its_wall_clock_budget_fails_closed(repo, base):
+    rules = Config.model_validate({"limits": {"verify_seconds": 1e-9}})
+    tip = commit_files(repo, base.id, {"wiki/notes.md": HEAD + "A page.\n"})
+    report = verify_trees(repo, tip, base, config=rules)
+    (f,) = [f for f in report.findings if f.code == "verifier.budget"]
+    assert f.severity == "critical" and "verify_seconds" in f.message
+    assert report.verdict == "reject"
+    assert any(c.status == "skipped" and "budget" in (c.reason or "") for c in report.checks)

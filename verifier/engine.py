@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -114,6 +115,7 @@ def verification(
     except Exception as e:  # noqa: BLE001 - an unreadable rule file blocks, it does not crash
         rules, broken = Config(), e
     config = rules
+    clock = Deadline(started + config.limits.verify_seconds, heartbeat)
     level = strictness or config.verifier.strictness
     cache = PageCache(cache_path)
     workers = Workers(repo, progress=progress)
@@ -147,15 +149,25 @@ def verification(
             cache=cache,
             scope=shard.pages(tip_tree.pages) if shard is not None else scope,
             tip_commit=str(tip.id),
-            heartbeat=heartbeat,
+            heartbeat=clock,
             declared_scope=declared_scope,
             declared_direction=declared_direction,
         )
         provided: dict[str, object] = {}
         for check in CHECKS:
+            t0 = time.perf_counter()
+            if clock.expired():
+                checks.append(
+                    CheckResult(
+                        name=check.name,
+                        status="skipped",
+                        duration_ms=0.0,
+                        reason="the verification's wall-clock budget ran out",
+                    )
+                )
+                continue
             if heartbeat is not None:
                 heartbeat()
-            t0 = time.perf_counter()
             if level not in check.presets or (only is not None and check.name not in only):
                 checks.append(CheckResult(name=check.name, status="skipped", duration_ms=0.0))
                 continue
@@ -177,6 +189,8 @@ def verification(
                     result, provided[check.provides] = result
                 found = _adjust(result, level, config)
                 status = "failed" if found else "passed"
+            except BudgetSpent:
+                found, status = [], "error"
             except Exception as e:  # noqa: BLE001 - fail closed, always
                 found = [_error(check.name, e)]
                 status = "error"
@@ -189,6 +203,8 @@ def verification(
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),
                 )
             )
+        if clock.spent:
+            findings.append(clock.finding(config.limits.verify_seconds))
         cache.store_anchors(ctx.new_anchors)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
     except Exception as e:  # noqa: BLE001 - even building the context must not crash the gate
@@ -244,6 +260,41 @@ def _adjust(found: list[Finding], level: str, config: Config) -> list[Finding]:
             f = f.model_copy(update={"severity": severity})
         out.append(f)
     return out
+
+
+class BudgetSpent(Exception):
+    """The verification's wall clock (``[limits] verify_seconds``) ran out."""
+
+
+class Deadline:
+    """The heartbeat long work calls: it passes the beat on (finalize renews its lease)
+    and, past the verification's deadline, stops the work (BudgetSpent)."""
+
+    def __init__(self, at: float, beat: Callable[[], None] | None) -> None:
+        self.at = at
+        self.beat = beat
+        self.spent: str | None = None  # where the budget ran out
+
+    def __call__(self) -> None:
+        if self.beat is not None:
+            self.beat()
+        if self.expired(caller=3):
+            raise BudgetSpent(self.spent)
+
+    def expired(self, caller: int = 2) -> bool:
+        if self.spent is None and time.perf_counter() > self.at:
+            where = traceback.extract_stack(limit=caller)[0]
+            self.spent = f"{os.path.basename(where.filename)}:{where.lineno}"
+        return self.spent is not None
+
+    def finding(self, seconds: float) -> Finding:
+        return finding(
+            "verifier.budget",
+            None,
+            None,
+            f"the verification ran past its budget of {seconds:g} s of wall clock ([limits] "
+            f"verify_seconds; stopped at {self.spent}): the checks not yet done were not done",
+        )
 
 
 def _error(where: str, e: Exception) -> Finding:

@@ -16,7 +16,7 @@ import pygit2
 from wikigate.gitrepo import blob_at
 from wikigate.paths import MAX_SOURCE_BYTES
 
-from .citation import NearMiss, NearMisses
+from .citation import FOLDS, NearMiss, NearMisses
 from .entries import Entry
 
 if TYPE_CHECKING:
@@ -30,10 +30,14 @@ class SourceError(Exception):
     """A raw source cannot be read as text; the message says why."""
 
 
+NOWHERE = -1  # Located.offset of a quote that occurs nowhere in the source
+UNSEARCHED = -2  # ... of one not searched for: the source's scans were spent (``scans``)
+
+
 class Located(NamedTuple):
     """Where a quote is that does not sit at its anchor."""
 
-    offset: int  # -1: nowhere in the source
+    offset: int  # NOWHERE, or UNSEARCHED
     line: int
     near: NearMiss | None = None  # when nowhere: where it would match after a fold
 
@@ -106,33 +110,72 @@ def source_key(entry: Entry) -> tuple[str, bool]:
     return entry.oid, _pdf_name(entry.path)
 
 
-def locate_quotes(text: str, quotes: Quotes) -> list[Located | None]:
+class Scans:
+    """How many more scans of a source placing missed quotes may make (None: any)."""
+
+    def __init__(self, left: int | None) -> None:
+        self.left = left
+
+    def take(self, n: int) -> bool:
+        if self.left is None:
+            return True
+        if self.left < n:
+            return False
+        self.left -= n
+        return True
+
+
+def locate_quotes(
+    text: str, quotes: Quotes, scans: Scans | int | None = None
+) -> list[Located | None]:
     """For each (offset, quote): None when the quote sits at offset, else where it is
-    (for a quote that is nowhere: where it nearly is, the source folded once)."""
+    (for a quote that is nowhere: where it nearly is, the source folded once).
+
+    Placing a quote that misses its anchor costs a scan of the source, and a near miss
+    one more per fold: ``scans`` bounds them (None: no bound), so a hostile page costs
+    (scans × the source's size), not (quotes × the source's size). Past it, a missed
+    quote is ``UNSEARCHED``. The same quote is searched for once.
+    """
+    budget = scans if isinstance(scans, Scans) else Scans(scans)
     out: list[Located | None] = []
     near: NearMisses | None = None
+    placed: dict[str, Located] = {}
     for offset, quote in quotes:
         if offset is not None and text[offset : offset + len(quote)] == quote:
             out.append(None)
             continue
-        found = text.find(quote)
-        if found >= 0:
-            out.append(Located(found, text.count("\n", 0, found) + 1))
-            continue
-        near = near or NearMisses(text)
-        out.append(Located(-1, 0, near.find(quote)))
+        where = placed.get(quote)
+        if where is None:
+            if len(quote) > len(text):
+                where = Located(NOWHERE, 0)
+            elif not budget.take(1):
+                where = Located(UNSEARCHED, 0)
+            elif (found := text.find(quote)) >= 0:
+                where = Located(found, text.count("\n", 0, found) + 1)
+            elif budget.take(len(FOLDS)):
+                near = near or NearMisses(text)
+                where = Located(NOWHERE, 0, near.find(quote))
+            else:
+                where = Located(NOWHERE, 0)
+            placed[quote] = where
+        out.append(where)
     return out
 
 
 def locate_in_source(
-    repo: pygit2.Repository, entry: Entry, pages: list[tuple[int | None, Quotes]]
+    repo: pygit2.Repository,
+    entry: Entry,
+    pages: list[tuple[int | None, Quotes]],
+    scans: int | None = None,
 ) -> list[tuple[str | None, list[Located | None]]]:
     """For each (PDF page, quotes) of one source: why that page has no text, or
-    locate_quotes' answer. The blob is read, and a PDF parsed, once."""
+    locate_quotes' answer (``scans``: of the source's text, for all its pages
+    together). The blob is read, and a PDF parsed, once."""
     try:
         source = Source(repo, entry)
     except SourceError as e:
         return [(str(e), []) for _ in pages]
+    budget = Scans(scans)  # a PDF's pages share the source's
     out: list[tuple[str | None, list[Located | None]]] = []
     for page, quotes in pages:
         try:
@@ -140,5 +183,5 @@ def locate_in_source(
         except SourceError as e:
             out.append((str(e), []))
         else:
-            out.append((None, locate_quotes(text, quotes)))
+            out.append((None, locate_quotes(text, quotes, budget)))
     return out

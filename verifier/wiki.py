@@ -281,9 +281,12 @@ class WikiTree:
             self._sources[key] = reader.text(page)
         return self._sources[key]
 
-    def locate(self, wanted: list[QuoteTask]) -> list[tuple[str | None, list[Located | None]]]:
+    def locate(
+        self, wanted: list[QuoteTask], scans: int | None = None
+    ) -> list[tuple[str | None, list[Located | None]]]:
         """For each (source, PDF page, [(offset, quote)]): why the source cannot be
-        read, or for each quote None (it sits at offset) or where it is.
+        read, or for each quote None (it sits at offset) or where it is (``scans``: of
+        each source, placing quotes that miss their anchors; sources.locate_quotes).
 
         Each source blob is read once (a PDF parsed once, whichever of its pages
         are wanted), and not kept: on the workers when they are big.
@@ -293,10 +296,10 @@ class WikiTree:
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
         groups = list(by_source.values())
         tasks = [
-            (self.entries[wanted[ix[0]][0]], [(wanted[i][1], wanted[i][2]) for i in ix])
+            (self.entries[wanted[ix[0]][0]], [(wanted[i][1], wanted[i][2]) for i in ix], scans)
             for ix in groups
         ]
-        sizes = [self._size(entry) for entry, _ in tasks]
+        sizes = [self._size(entry) for entry, _, _ in tasks]
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
         parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
         done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
@@ -322,6 +325,6 @@ def _mentions_task(
 
 
 def _locate_task(
-    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]]]
+    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]], int | None]
 ) -> list[tuple[str | None, list[Located | None]]]:
     return locate_in_source(repo, *task)

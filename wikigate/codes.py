@@ -157,6 +157,13 @@ TABLE: tuple[Code, ...] = (
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
+        "page.limit",
+        "critical",
+        "the page holds more footnote references or definitions than `[limits] "
+        "citations_per_page` allows; its citations are not checked, so it cannot land",
+        "split the page, or raise the limit in the base's wikigate.toml",
+    ),
+    Code(
         "page.gap",
         "major",
         "the page carries `[gap: …]` markers where `[gap_policy]` allows none, or more than "
@@ -287,6 +294,14 @@ TABLE: tuple[Code, ...] = (
         "critical",
         "any exception inside a check. Verification fails closed, always",
         "a verifier bug or unreadable input; the change cannot land until it verifies",
+    ),
+    Code(
+        "verifier.budget",
+        "critical",
+        "the verification ran past `[limits] verify_seconds` of wall clock; the checks not "
+        "yet done are not done, so the change cannot land (fails closed)",
+        "make the change smaller, or raise the limit in the base's wikigate.toml (a server: "
+        "in its own BARE.git/wikigate.toml)",
     ),
     Code(
         "tree.malformed",

@@ -11,6 +11,7 @@ from wikigate.models import Finding
 
 from ..citation import Citation, NearMiss, format_tail, quote_hash
 from ..markdown import ParsedPage, Ref
+from ..sources import UNSEARCHED
 from ..wiki import Located
 from .context import Context
 
@@ -124,6 +125,8 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
     ctx.metrics.pages_checked = len(scope)
     pending: list[_Pending] = []
     for path in scope:
+        if ctx.heartbeat is not None:
+            ctx.heartbeat()  # past the verification's deadline: stops here (verifier.budget)
         error = ctx.tip.page_error(path)
         if error is not None:
             findings.append(finding("page.unreadable", path, None, f"{path} {error}"))
@@ -158,6 +161,9 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     for r in page.refs:
         used.setdefault(r.label, r)
     ctx.metrics.claims += len(page.refs)
+    limit = ctx.config.limits.citations_per_page
+    if max(len(page.refs), len(page.definitions)) > limit:
+        return [_over_limit(page, limit)]
     if len(defs) < len(page.definitions):
         out += duplicates(page)
     out += undefined(page)
@@ -184,6 +190,18 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
         else:
             out += [on_claim(f, used.get(label)) for f in found]
     return out
+
+
+def _over_limit(page: ParsedPage, limit: int) -> Finding:
+    refs, defs = len(page.refs), len(page.definitions)
+    over = page.refs[limit].line if refs > limit else None
+    return finding(
+        "page.limit",
+        page.path,
+        over,
+        f"{refs} footnote references and {defs} definitions; [limits] citations_per_page "
+        f"is {limit}: none of this page's citations were checked",
+    )
 
 
 def _check_source(
@@ -265,7 +283,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
         for (source, page), group in groups.items()
     ]
     out: list[Finding] = []
-    results = ctx.tip.locate(wanted)
+    results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             out += [
@@ -321,6 +339,8 @@ def _quote_finding(
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     found, line, near = where
+    if found == UNSEARCHED:
+        return _unsearched(ctx, p)
     if found < 0:
         return _not_found(p, near)
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
@@ -372,6 +392,25 @@ def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
         message += f"; it matches after {near.fold} at offset {near.offset}, line {near.line}"
         hint = f"{NEAR_MISS_HINTS[near.fold]}: copy the quote from the source, verbatim"
     return finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
+
+
+def _unsearched(ctx: Context, p: _Pending) -> Finding:
+    """A quote that misses its anchor, past the source's scans: what is known, and only
+    that (it may be elsewhere in the source; nobody looked)."""
+    c = p.citation
+    scans = ctx.config.limits.quote_scans
+    why = (
+        f"where else it is was not searched: the quotes before it used the {scans} scans "
+        f"of {p.source} a verification makes ([limits] quote_scans); fix those first"
+    )
+    if c.offset is None:
+        return finding("citation.anchor_missing", p.path, p.line, f"[^{p.label}]: no anchor; {why}")
+    return finding(
+        "citation.anchor_mismatch",
+        p.path,
+        p.line,
+        f"[^{p.label}]: the text at offset {c.offset} of {p.source} is not the quote; {why}",
+    )
 
 
 def _clip(text: str, width: int = 60) -> str:
