@@ -300,8 +300,8 @@ TABLE: tuple[Code, ...] = (
         "critical",
         "the verification ran past `[limits] verify_seconds` of wall clock; the checks not "
         "yet done are not done, so the change cannot land (fails closed)",
-        "make the change smaller, or raise the limit in the base's wikigate.toml (a server: "
-        "in its own BARE.git/wikigate.toml)",
+        "make the change smaller, or raise the limit in a change to wikigate.toml of its own "
+        "(the rules are the base commit's; a push's are the server's main before it)",
     ),
     Code(
         "tree.malformed",
