@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -451,7 +452,8 @@ _UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes
 
 def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading: bool) -> None:
     parts: list[str] = []
-    code: list[tuple[int, int]] = []  # code spans' (start, end) in the joined text
+    size = 0  # the joined length of parts
+    code: list[tuple[int, int]] = []  # code spans' (start, end) in the joined text, in order
     labels: list[str] = []
     text_run: list[str] = []
 
@@ -462,28 +464,32 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
                 page.undefined.append((m.group(1), line))
             text_run.clear()
 
+    def add(piece: str) -> None:
+        nonlocal size
+        parts.append(piece)
+        size += len(piece)
+
     for child in tok.children or []:
         if child.type == "text":
             text_run.append(child.content)
-            parts.append(child.content)
+            add(child.content)
             continue
         flush_text()
         if child.type == "code_inline":
-            at = sum(map(len, parts))
-            code.append((at, at + len(child.content)))
-            parts.append(child.content)
+            code.append((size, size + len(child.content)))
+            add(child.content)
         elif child.type in ("softbreak", "hardbreak"):
-            parts.append("\n")  # a space in the claim; counted for the claim's lines
+            add("\n")  # a space in the claim; counted for the claim's lines
         elif child.type == "footnote_ref":
             if "label" not in child.meta:  # an inline footnote ^[...]: not a citation
                 continue
             labels.append(child.meta["label"])
-            parts.append(MARK + str(len(labels) - 1) + MARK)
+            add(MARK + str(len(labels) - 1) + MARK)
         elif child.type == "wikilink":
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
             page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
-            parts.append(label or name)
+            add(label or name)
         elif child.type == "link_open":
             href = str(child.attrs.get("href", ""))
             if href and not _external(href):
@@ -491,31 +497,38 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
                 page.links.append(Link("md", target, anchor or None, line))
     flush_text()
     text = "".join(parts)
+    breaks, at = [], text.find("\n")
+    while at >= 0:
+        breaks.append(at)
+        at = text.find("\n", at + 1)
+    code_starts = [a for a, _ in code]
+
+    def line_at(at: int) -> int:  # the page line of text offset ``at`` (bisected: linear)
+        return line + bisect_left(breaks, at)
+
+    def in_code(at: int) -> bool:
+        i = bisect_right(code_starts, at) - 1
+        return i >= 0 and at < code[i][1]
+
     for start, end in _sentence_spans(text):
         sentence = text[start:end]
-        gaps = [m for m in _GAP.finditer(sentence) if not _in_code(code, start + m.start())]
+        gaps = [m for m in _GAP.finditer(sentence) if not in_code(start + m.start())]
         for m in gaps:
-            at = line + text.count("\n", 0, start + m.start())
-            page.gaps.append((at, " ".join(m.group(1).split())))
+            page.gaps.append((line_at(start + m.start()), " ".join(m.group(1).split())))
         if not labels:
             page.bare += not gaps and not heading and _statement(sentence)
             continue
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         lead = len(sentence) - len(sentence.lstrip())
-        first = line + text.count("\n", 0, start + lead)
+        first = line_at(start + lead)
         for idx, at in _marks(sentence):
-            here = line + text.count("\n", 0, start + at)
-            page.refs.append(Ref(labels[idx], line, claim, disputed, here, first))
+            page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
 
 
 # an explicit gap: ``[gap: what the sources do not say]`` (docs/format.md), found in the
 # parsed text (code spans and fences never hold one). The reason holds no bracket: an
 # unclosed ``[gap:`` stops scanning at the next ``[``, so no text is rescanned (linear).
 _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
-
-
-def _in_code(spans: list[tuple[int, int]], at: int) -> bool:
-    return any(a <= at < b for a, b in spans)
 
 
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing

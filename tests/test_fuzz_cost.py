@@ -1,0 +1,108 @@
+"""The fuzz harness for cost: pages built from an adversarial grammar (nested and unclosed
+brackets and markers, long lines, repeated references) verify to located findings only,
+in time linear in their size.
+
+Each example is a short pattern repeated to a size: the pattern is what hypothesis
+explores; the repetition is what turns a quadratic rescan into a stall. The time measured
+is this process's CPU time (other load on a busy machine cannot skew a ratio of two), and
+the bound is a ratio: 4x the input may cost at most 8x the time (linear is ~4x, quadratic
+~16x). The default suite runs a few examples; `pytest -m stress` runs many.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pygit2
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.trees import commit_files
+
+from wikigate.config import Config
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.engine import verify_trees
+from wikigate.verifier.markdown import parse_page
+
+SOURCE = "raw/s.txt"
+SOURCE_TEXT = "The committee rejected the plan. The treasurer resigned.\n"
+INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Notes]]\n"
+GOOD = format_tail(SOURCE, None, "rejected the plan", SOURCE_TEXT.index("rejected the plan"))
+
+ATOMS = [
+    "[", "]", "[[", "]]", "[^", "[^1]", "[^x", "^[", "![", "](", "(", "<", ">", "`", "``",
+    "*", "_", "~", "|", "#", "\\", "[gap:", "[gap: why]", ". ", "? ", "! ", ".", " ", "\t",
+    "\n", "\n\n", "\n- ", "\n> ", "\n    ", "---\n", "[[Notes]]", "[[a|b]]", "http://x",
+    "word", "Mr.", "c. 1894", "3.5 %", "\u202e", "\u200b", "é", "ﬁ",
+    f"\n[^1]: {GOOD}\n", '\n[^2]: raw/s.txt — "nowhere at all" {@5 sha256:' + "0" * 64 + "}\n",
+    "\n[^3]: raw/none.txt — \"q\"\n", "\n[^1]: again\n",
+]  # fmt: skip
+
+patterns = st.lists(st.sampled_from(ATOMS), min_size=1, max_size=8).map("".join)
+
+
+def _grow(pattern: str, size: int) -> str:
+    return (pattern * (size // len(pattern) + 1))[:size]
+
+
+def _cpu(fn) -> float:
+    best = float("inf")
+    for _ in range(2):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def _linear(pattern: str, run, small: int, label: str) -> None:
+    a = _cpu(lambda: run(_grow(pattern, small)))
+    b = _cpu(lambda: run(_grow(pattern, 4 * small)))
+    assert a < 3, f"{label} {pattern!r}: {small // 1000} KB took {a:.2f} s"
+    # 10 ms of slack: tiny times are all noise
+    assert b < 8 * a + 0.01, f"{label} {pattern!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern=patterns)
+def test_generated_hostile_pages_parse_in_linear_time(pattern):
+    _linear(pattern, lambda text: parse_page("wiki/notes.md", text), 10_000, "parse")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    repo = pygit2.init_repository(str(tmp_path_factory.mktemp("fuzz") / "r"), bare=True)
+    return repo, commit_files(repo, None, {SOURCE: SOURCE_TEXT, "wiki/index.md": INDEX})
+
+
+def _verify(repo, base, text: str):
+    tip = commit_files(repo, base.id, {"wiki/notes.md": "---\ntitle: Notes\n---\n" + text})
+    return verify_trees(repo, tip, base, config=Config())
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(pattern=patterns)
+def test_generated_hostile_pages_verify_to_findings_in_linear_time(base, pattern):
+    repo, commit = base
+    report = _verify(repo, commit, _grow(pattern, 8_000))
+    errors = [f for f in report.findings if f.code == "verifier.error"]
+    assert not errors, errors[0].message
+    assert all(f.path is None or f.path.startswith(("wiki/", "raw/")) for f in report.findings)
+    _linear(pattern, lambda text: _verify(repo, commit, text), 5_000, "verify")
+
+
+@pytest.mark.stress
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(pattern=patterns)
+def test_many_generated_hostile_pages_verify_in_linear_time(base, pattern):
+    repo, commit = base
+    _linear(pattern, lambda text: parse_page("wiki/notes.md", text), 40_000, "parse")
+    report = _verify(repo, commit, _grow(pattern, 40_000))
+    assert not [f for f in report.findings if f.code == "verifier.error"]
