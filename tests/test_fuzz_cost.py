@@ -11,6 +11,7 @@ the bound is a ratio: 4x the input may cost at most 8x the time (linear is ~4x, 
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pygit2
@@ -46,11 +47,18 @@ def _grow(pattern: str, size: int) -> str:
 
 
 def _cpu(fn) -> float:
+    """The best of three CPU times, the garbage collector off (a collection in one run and
+    not the other is not what is measured)."""
     best = float("inf")
-    for _ in range(2):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            t0 = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t0)
+    finally:
+        gc.enable()
     return best
 
 
@@ -58,8 +66,8 @@ def _linear(pattern: str, run, small: int, label: str) -> None:
     a = _cpu(lambda: run(_grow(pattern, small)))
     b = _cpu(lambda: run(_grow(pattern, 4 * small)))
     assert a < 3, f"{label} {pattern!r}: {small // 1000} KB took {a:.2f} s"
-    # 10 ms of slack: tiny times are all noise
-    assert b < 8 * a + 0.01, f"{label} {pattern!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+    # 50 ms of slack: tiny times are mostly noise (a quadratic case costs seconds here)
+    assert b < 8 * a + 0.05, f"{label} {pattern!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

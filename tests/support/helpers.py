@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sqlite3
 import subprocess
@@ -18,6 +19,20 @@ def git(cwd: Path | str, *args: str, check: bool = True) -> subprocess.Completed
 def wikigate(
     cwd: Path | str, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """`wikigate -C cwd ARGS`, run in this process through ``main()`` (the only place errors
+    become exit codes), as a user's command would run: its stdin, stdout, stderr and
+    environment are its own for the call. The test verifier is the plug-in unless ``env``
+    says otherwise (``{"WIKIGATE_VERIFIER": ""}``: the product's own)."""
+    full_env = {"WIKIGATE_VERIFIER": "support.markers_verifier:factory", **(env or {})}
+    argv = ["-C", str(cwd), *args]
+    return in_process(argv, stdin, full_env)
+
+
+def process(
+    cwd: Path | str, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The same as a separate process: for tests of the process itself (kills, signals,
+    start-up imports, exit on a broken pipe)."""
     full_env = {
         **os.environ,
         "WIKIGATE_VERIFIER": "support.markers_verifier:factory",
@@ -29,6 +44,35 @@ def wikigate(
         text=True,
         input=stdin,
         env=full_env,
+    )
+
+
+def in_process(
+    argv: list[str], stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    from wikigate.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    data = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    saved_env = {k: os.environ.get(k) for k in env or {}}
+    saved = sys.stdin, sys.stdout, sys.stderr
+    try:
+        for k, v in (env or {}).items():
+            if v == "":
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        sys.stdin, sys.stdout, sys.stderr = data, out, err
+        code = main(argv)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return subprocess.CompletedProcess(
+        ["wikigate", *argv], code, out.getvalue(), err.getvalue()
     )
 
 
