@@ -29,7 +29,16 @@ from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
-from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
+from .notes import (
+    Override,
+    PullRun,
+    publish,
+    pull_record,
+    pull_records,
+    pull_run,
+    reported_before,
+    run_type_for,
+)
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
 from .review import inert, summary_body, workflow_commands
@@ -59,6 +68,10 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     ws = Workspace.open(workdir)
     try:
         bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
+        unbound = bot.unbound_override()
+        if unbound is not None:
+            bot.attempt(lambda: gh.comment(unbound))
+            return done(env, out, nothing(unbound))
         check = CheckRun(gh, fetched.head, out.warn)
         check.start()
         try:
@@ -203,6 +216,32 @@ class Decision:
 
     # ------------------------------------------------------------ overrides
 
+    def unbound_override(self) -> str | None:
+        """Why a ``/wikigate override`` comment cannot land the head fetched now, or None.
+        A comment names no commit: it overrides the head of the last report wikigate
+        published before it was written (origin's notes), and only while that is still
+        the pull request's head; a push after that report is a head nobody overrode."""
+        command, who = self.trigger.command, inert(self.trigger.sender)
+        if command is None or command.name != "override":
+            return None
+        history = pull_records(self.ws.repo, self.fetched.notes, self.repository, self.pull.number)
+        seen = reported_before(history, self.trigger.written_at)
+        head = self.fetched.head
+        if seen is None:
+            return (
+                f"@{who}: `/wikigate override` lands only a head whose verification wikigate "
+                "reported before the comment was written, and none was; nothing was done. "
+                "Wait for the report (or ask `/wikigate verify`), read it, then override."
+            )
+        if seen.tip_commit != head:
+            return (
+                f"@{who}: your override was written when wikigate's last report was on head "
+                f"`{seen.tip_commit[:12]}`; the pull request's head is now `{head[:12]}`, which "
+                "was pushed after it and is not what you overrode; nothing was done. Read the "
+                f"report on `{head[:12]}`, then override again if you still mean it."
+            )
+        return None
+
     def void_stale_override(self) -> None:
         """A push after the override label was applied voids it (the override was given
         for the head before): the label is removed and the new head verified afresh."""
@@ -297,8 +336,17 @@ class Decision:
     # ------------------------------------------------------------ outcomes
 
     def land(self, run: PullRun, override: Override | None) -> Outcome:
-        report, pull, head = self.report, self.pull, self.fetched.head
+        """Land the commit decided on (the head verified, and the one an override or a
+        review names): the base moves to it, or to it rebased, by a fast-forward-only
+        PATCH; the pull request's head is never read again."""
+        report, pull = self.report, self.pull
         assert report is not None
+        head = report.tip
+        if override is not None and override.head != head:
+            raise GitError(
+                f"{override.source} was given for {override.head[:12]}, not the verified "
+                f"{head[:12]}: nothing landed"
+            )
         verdict = (
             "commit"
             if override is None

@@ -22,7 +22,7 @@ from wikigate.errors import GitError
 from wikigate.gitrepo import blob_at, commit_at, notes_commit_with, tree_at
 from wikigate.models import TERMINAL, LoggedFinding, OverrideSource, RunRecord, RunType, Status
 from wikigate.records import parse_record
-from wikigate.runid import now_iso
+from wikigate.runid import now_iso, parse_iso
 from wikigate.verifier.report import VerificationReport
 
 from .fetch import fetch_notes, push_notes
@@ -95,6 +95,25 @@ def _note_blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> Iterator[pygit2.O
             yield from _note_blobs(repo, tree_at(repo, entry.id))
         elif entry.type_str == "blob":
             yield entry.id
+
+
+def reported_before(records: list[RunRecord], when: str | None) -> RunRecord | None:
+    """The latest verification origin's notes held at ``when`` (an ISO time, e.g. a
+    comment's ``created_at``): the report a person writing then could have read."""
+    if when is None:
+        return None
+    try:
+        moment = parse_iso(when)
+    except ValueError:
+        return None
+    seen = None
+    for record in records:
+        try:
+            if parse_iso(record.recorded_at) <= moment:
+                seen = record
+        except ValueError:
+            continue
+    return seen
 
 
 @dataclass(frozen=True)
