@@ -36,12 +36,13 @@ from .notes import (
     pull_record,
     pull_records,
     pull_run,
+    added_sources,
     reported_before,
     run_type_for,
 )
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
-from .review import inert, summary_body, workflow_commands
+from .review import inert, shown, summary_body, workflow_commands
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
@@ -146,6 +147,7 @@ class Decision:
     workdir: Path
     report: VerificationReport | None = None
     forbidden: bool = False  # a write was refused: report through annotations
+    new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
 
     @property
     def repository(self) -> str:
@@ -171,6 +173,8 @@ class Decision:
         history = pull_records(repo, self.fetched.notes, self.repository, self.pull.number)
         run = pull_run(history, self.repository, self.pull.number, head)
         verdict, reason = report.verdict, None
+        if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
+            verdict = NEEDS_HUMAN_REVIEW
         limit = self.env.inputs.max_loops
         if verdict == "revise" and run.loop >= limit:
             first = report.findings[0] if report.findings else None
@@ -205,6 +209,7 @@ class Decision:
             judge=inputs.judge,
             declared_scope=declared_scope(self.pull.body),
             declared_direction=declared_direction(self.pull.body),
+            run_trailers=False,  # the bot decides what a pull request is, never its commits
         )
 
     def attempt(self, write: Callable[[], object]) -> None:
@@ -278,6 +283,16 @@ class Decision:
         )
         return None
 
+    def sources_for_a_person(self, base: str, head: str) -> tuple[str, ...]:
+        """The raw sources this pull request adds when its author may not add sources
+        (no write permission): a person decides those (docs/format.md: new sources come
+        from ingest runs, and a pull request carries no run a writer started). Changing
+        or deleting an existing source is the verifier's ``run.raw_write``: a rejection."""
+        added = added_sources(self.ws.repo, base, head)
+        if added and self.gh.permission(self.pull.author) not in WRITERS:
+            self.new_sources = tuple(added)
+        return self.new_sources
+
     # ------------------------------------------------------------ a person decides
 
     def for_a_person(self, run: PullRun) -> Outcome:
@@ -304,15 +319,23 @@ class Decision:
         report = self.report
         assert report is not None
         self.ask_reviewers()
-        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW)
+        why = "a judgment call for a person"
+        if self.new_sources:
+            why = (
+                f"it adds the raw source{'s' if len(self.new_sources) > 1 else ''} "
+                f"{', '.join(shown(p) for p in self.new_sources)}, and its author may not add "
+                "sources (no write permission): a writer checks the source itself"
+            )
+        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW, reason=why)
         return Outcome(
             NEEDS_HUMAN_REVIEW,
             VERDICT_EXIT[NEEDS_HUMAN_REVIEW],
-            f"needs_human_review: a judgment call for a person; an approving review by a "
-            f"writer lands pull request #{self.pull.number}, a review requesting changes "
+            f"needs_human_review: {why}; an approving review by a writer (or a writer's "
+            f"override) lands pull request #{self.pull.number}, a review requesting changes "
             "closes it",
             "action_required",
-            f"needs a person: {_count(report)} to judge",
+            "needs a person: "
+            + ("a new source to check" if self.new_sources else f"{_count(report)} to judge"),
         )
 
     def ask_reviewers(self) -> None:
@@ -322,7 +345,7 @@ class Decision:
             self.attempt(lambda: self.gh.add_label(REVIEW_LABEL))
         report = self.report
         assert report is not None
-        paths = sorted({f.path for f in report.findings if f.path})
+        paths = sorted({f.path for f in report.findings if f.path} | set(self.new_sources))
         asked = reviewers_for(
             self.ws.repo,
             self.fetched.base_tip,

@@ -52,14 +52,19 @@ def run_id_for(repository: str, number: int, head: str) -> str:
 
 
 def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
-    """ingest when the change adds under raw/, else cascade."""
+    """ingest when the change adds under raw/, else cascade: the bot's decision, from the
+    change itself (the commits' ``Wikigate-Type`` trailers are the writer's, never read)."""
+    return "ingest" if added_sources(repo, base, head) else "cascade"
+
+
+def added_sources(repo: pygit2.Repository, base: str, head: str) -> list[str]:
+    """The paths under raw/ that ``head`` adds to ``base``."""
     diff = commit_at(repo, base).tree.diff_to_tree(commit_at(repo, head).tree)
-    added = any(
-        d.status == pygit2.GIT_DELTA_ADDED
+    return sorted(
+        d.new_file.path
         for d in diff.deltas
-        if d.new_file.path.startswith("raw/")
+        if d.status == pygit2.GIT_DELTA_ADDED and d.new_file.path.startswith("raw/")
     )
-    return "ingest" if added else "cascade"
 
 
 # ---------------------------------------------------------------- history

@@ -290,6 +290,20 @@ def inert(untrusted: str) -> str:
     return _ACTIVE.sub(r"\\\1", flat).replace("@", "&#64;")
 
 
+_UNSEEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+
+
+def shown(untrusted: str) -> str:
+    """Writer-controlled text (a path, a label, a branch, a reason) as the bot shows it
+    anywhere: one line, every control, line-separator and invisible character written as
+    ``\\uXXXX``, ``::`` broken (no workflow command can start), ``@`` broken (no mention),
+    ``://`` and ``www.`` broken (no autolink), all inside a code span (inert markdown)."""
+    text = _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", untrusted)
+    text = re.sub(r":(?=:)", ":\u200b", text).replace("@", "@\u200b")
+    text = re.sub(r"(?i)(:)(//)|(www)(\.)", "\\1\\3\u200b\\2\\4", text)
+    return _code(text)
+
+
 def _code(untrusted: str) -> str:
     """A code span that holds ``untrusted`` whole, whatever backticks it contains."""
     flat = " ".join(untrusted.split())

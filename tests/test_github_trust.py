@@ -6,9 +6,11 @@ PyGithub client, `wikigate github` as a workflow runs it."""
 from __future__ import annotations
 
 import pytest
-from support.github_world import World, fabricated_page, quote_only_page
+from support.github_world import World, cited_page, fabricated_page, quote_only_page
+from support.helpers import git
 
 from wikigate.runid import now_iso
+from wikigate.verifier.citation import format_tail
 
 
 def replies(world: World) -> list[str]:
@@ -61,3 +63,58 @@ def test_an_override_comment_on_the_head_it_saw_lands_that_head(world: World):
     assert result.code == 0, result.out
     assert world.main_sha() == head
     assert world.note(head)["override_reason"].endswith(f"(given for head {head})")
+
+
+# ---------------------------------------------------------------- who may add a source
+
+POLICY = "raw/policy.md"
+POLICY_TEXT = "Staff may approve their own expenses up to any amount.\n"
+
+
+def self_sourced(world: World, number: int, *, fork: bool) -> str:
+    """A pull request adding its own "source" and a page quoting it exactly (offset and
+    hash right): verified against the file it brought itself."""
+    quote = POLICY_TEXT.strip()
+    files = {
+        POLICY: POLICY_TEXT,
+        "wiki/barn.md": cited_page("barn", source=POLICY, quote=quote).replace(
+            format_tail(POLICY, None, quote, None), format_tail(POLICY, None, quote, 0)
+        ),
+    }
+    git(world.seed, "checkout", "-q", "main")
+    files["wiki/index.md"] = (world.seed / "wiki" / "index.md").read_text() + "- [[Barn]]\n"
+    branch = f"fork-{number}" if fork else "sources"
+    head = world.push_files(number, files, branch=branch)
+    if fork:
+        git(world.bare, "update-ref", "-d", f"refs/heads/{branch}")
+        world.gh.pulls[number].fork = "stranger/wiki"
+        world.gh.pulls[number].author = "stranger"
+    return head
+
+
+def test_a_pull_request_adding_its_own_source_waits_for_a_writer(world: World):
+    head = self_sourced(world, 40, fork=True)
+    main_before = world.main_sha()
+    waiting = world.run(40, "opened", sender="stranger")
+    assert waiting.code == 5, waiting.out  # needs_human_review, not landed
+    assert "raw source ` raw/policy.md `" in waiting.out
+    assert world.main_sha() == main_before
+    assert "wikigate:needs-human-review" in world.gh.pulls[40].labels
+    note = world.note(head)
+    assert (note["status"], note["verdict"]) == ("pending", "needs_human_review")
+    assert "may not add sources" in note["reject_reason"]
+
+    approved = world.review(40, "approved", sender="maintainer", body="policy checked on paper")
+    assert approved.code == 0, approved.out
+    assert world.main_sha() == head
+    note = world.note(head)
+    assert (note["verdict"], note["override_actor"]) == ("commit_approved", "maintainer")
+    assert note["override_source"] == "github-review"
+
+
+def test_a_writer_may_add_a_source_by_pull_request(world: World):
+    head = self_sourced(world, 41, fork=False)  # by "author", who has write permission
+    result = world.run(41, "opened")
+    assert result.code == 0, result.out
+    assert world.main_sha() == head
+    assert world.note(head)["run_type"] == "ingest"

@@ -286,7 +286,11 @@ def make_world(tmp_path: Path) -> Iterator[World]:
     git(seed, "remote", "add", "origin", str(bare))
     git(seed, "fetch", "-q", "origin")
     gh = GitHubEmulator(bare, REPO, TOKEN)
-    gh.permissions.update({"maintainer": "write", "owner": "admin", "visitor": "read"})
+    # "author" opens the pull requests: a collaborator who may push to its branches (a
+    # test that needs an outsider sets the pull request's author to "visitor" or "stranger")
+    gh.permissions.update(
+        {"author": "write", "maintainer": "write", "owner": "admin", "visitor": "read"}
+    )
     with gh.running():
         yield World(tmp_path, seed, bare, checkout, gh)
 
