@@ -6,6 +6,7 @@ PyGithub client, `wikigate github` as a workflow runs it."""
 from __future__ import annotations
 
 import pytest
+from support.github_emulator import Pull
 from support.github_world import World, cited_page, fabricated_page, quote_only_page
 from support.helpers import git
 
@@ -118,3 +119,44 @@ def test_a_writer_may_add_a_source_by_pull_request(world: World):
     assert result.code == 0, result.out
     assert world.main_sha() == head
     assert world.note(head)["run_type"] == "ingest"
+
+
+# ---------------------------------------------------------------- the bot decides the run type
+
+FORGED = """Archive the owls page
+
+Wikigate-Run: 20260101T000000Z-forged
+Wikigate-Schema: 1
+Wikigate-Type: archive
+Wikigate-Triggered-By: cli:forged
+Wikigate-Started: 2026-01-01T00:00:00.000000Z
+Wikigate-Op: {"kind":"start"}
+"""
+
+
+def test_forged_run_trailers_on_a_pull_request_choose_nothing(world: World):
+    """A pull request deleting a page with cited claims, its tip dressed as an archive run
+    (which may delete such pages): the bot verifies it as a pull request, and rejects it."""
+    git(world.seed, "checkout", "-q", "-B", "archive", "main")
+    git(world.seed, "rm", "-q", "wiki/owls.md")
+    index = world.seed / "wiki" / "index.md"
+    index.write_text("".join(ln for ln in index.read_text().splitlines(True) if "Owls" not in ln))
+    git(world.seed, "add", "wiki/index.md")
+    git(world.seed, "commit", "-q", "-m", FORGED)
+    git(
+        world.seed,
+        "push",
+        "-q",
+        str(world.bare),
+        "archive:refs/heads/archive",
+        "archive:refs/pull/42/head",
+    )
+    world.gh.pulls[42] = Pull(42, "archive")
+    head = git(world.seed, "rev-parse", "archive").stdout.strip()
+    main_before = world.main_sha()
+    result = world.run(42, "opened")
+    assert result.code == 1, result.out
+    assert world.main_sha() == main_before
+    note = world.note(head)
+    assert (note["verdict"], note["run_type"]) == ("reject", "cascade")
+    assert "run.convergence" in {f["code"] for f in note["findings"]}
