@@ -148,6 +148,7 @@ class Decision:
     report: VerificationReport | None = None
     forbidden: bool = False  # a write was refused: report through annotations
     new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
+    _author_permission: str | None = None  # the pull request's author's, read once
 
     @property
     def repository(self) -> str:
@@ -158,6 +159,26 @@ class Decision:
     def same_repo(self) -> bool:
         head_repo = self.pull.head_repo
         return head_repo is not None and head_repo.lower() == self.repository.lower()
+
+    @property
+    def own_branch(self) -> str | None:
+        """Why the bot may not act on the head branch as its author's (delete it on a
+        rejection, rebase and push it when the base moved, restore it), or None when it
+        may: a branch of this repository whose author may push to it (write permission
+        per the API). Anyone may open a pull request from someone else's branch."""
+        if not self.same_repo:
+            return "this branch lives in a fork, which wikigate cannot push to"
+        if self.author_permission() not in WRITERS:
+            return (
+                f"this branch is not its author's to push to ({inert(self.pull.author)} has "
+                "no write permission), so wikigate does not push to it either"
+            )
+        return None
+
+    def author_permission(self) -> str:
+        if self._author_permission is None:
+            self._author_permission = self.gh.permission(self.pull.author)
+        return self._author_permission
 
     @property
     def committer(self) -> pygit2.Signature:
@@ -289,7 +310,7 @@ class Decision:
         from ingest runs, and a pull request carries no run a writer started). Changing
         or deleting an existing source is the verifier's ``run.raw_write``: a rejection."""
         added = added_sources(self.ws.repo, base, head)
-        if added and self.gh.permission(self.pull.author) not in WRITERS:
+        if added and self.author_permission() not in WRITERS:
             self.new_sources = tuple(added)
         return self.new_sources
 
@@ -395,7 +416,7 @@ class Decision:
                 "success" if report.verdict == "commit" else "failure",
                 f"verified {report.verdict} (not merged)",
             )
-        lander = Lander(self.ws.repo, self.workdir, self.gh, pull, self.same_repo, self.committer)
+        lander = Lander(self.ws.repo, self.workdir, self.gh, pull, self.own_branch, self.committer)
         if override is not None and pull.state == "closed":
             refused = lander.reopen(head)
             if refused is not None:
@@ -457,11 +478,12 @@ class Decision:
         )
 
     def deletable(self) -> bool:
-        """The head branch is this repository's, not the base, and still where it was
-        verified (a push since is the author's, not ours to delete)."""
+        """The head branch is this repository's and its author's to push to, not the
+        base, and still where it was verified (a push since is the author's, not ours to
+        delete)."""
         pull = self.pull
         return (
-            self.same_repo
+            self.own_branch is None
             and pull.head_ref != pull.base_ref
             and branch_tip(self.workdir, pull.head_ref) == self.fetched.head
         )

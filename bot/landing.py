@@ -5,7 +5,8 @@ merged.  Never ``PUT …/merge`` or ``update-branch``: both make merge commits.
 When the base moved on, a branch of the same repository is rebased onto the base's tip in
 memory (the engine's ``rebase_commits``; the bot is the committer), the result is verified
 under the base's rules, pushed to the branch with ``--force-with-lease`` and then
-fast-forwarded onto the base.  A fork's branch cannot be pushed to: its author updates it.
+fast-forwarded onto the base.  A fork's branch cannot be pushed to, nor is a branch of this
+repository whose pull request's author may not push to it: its author updates it.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class Lander:
     workdir: Path
     gh: PullRequestIO
     pull: PullFacts
-    same_repo: bool
+    not_ours: str | None  # why the head branch is not ours to push to (a fork's…); None: it is
     committer: pygit2.Signature
 
     def land(self, head: str, base_tip: str, verify: Verify | None) -> Landed | NotLanded:
@@ -114,10 +115,8 @@ class Lander:
         self, head: str, base_tip: str, verify: Verify | None
     ) -> tuple[str, VerificationReport | None] | NotLanded:
         base = self.pull.base_ref
-        if not self.same_repo:
-            return self.behind(
-                f"{base} moved and this branch lives in a fork, which wikigate cannot push to"
-            )
+        if self.not_ours is not None:
+            return self.behind(f"{base} moved and {self.not_ours}")
         merge_base = self.repo.merge_base(head, base_tip)
         walker = self.repo.walk(
             head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
@@ -172,7 +171,7 @@ class Lander:
     def reopen(self, head: str) -> NotLanded | None:
         """Reopen a closed pull request (GitHub marks only an open one merged), restoring
         its deleted branch first when it lives in this repository."""
-        if self.same_repo and branch_tip(self.workdir, self.pull.head_ref) is None:
+        if self.not_ours is None and branch_tip(self.workdir, self.pull.head_ref) is None:
             push_branch(self.workdir, self.pull.head_ref, head, None)
         try:
             self.gh.set_state("open")

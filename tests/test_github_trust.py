@@ -160,3 +160,27 @@ def test_forged_run_trailers_on_a_pull_request_choose_nothing(world: World):
     note = world.note(head)
     assert (note["verdict"], note["run_type"]) == ("reject", "cascade")
     assert "run.convergence" in {f["code"] for f in note["findings"]}
+
+
+# ---------------------------------------------------------------- someone else's branch
+
+
+def test_a_rejected_pull_request_from_someone_elses_branch_leaves_the_branch(world: World):
+    head = world.push_pr(43, fabricated_page("barn"), branch="release")
+    world.gh.pulls[43].author = "visitor"  # read permission: may open, may not push
+    result = world.run(43, "opened", sender="visitor")
+    assert result.code == 1, result.out
+    assert world.gh.pulls[43].state == "closed"
+    assert world.branch("release") == head  # not the visitor's to delete, nor ours
+
+
+def test_a_pull_request_from_someone_elses_branch_is_not_rebased_when_main_moved(world: World):
+    head = world.push_pr(44, cited_page("barn"), branch="alice/wip")
+    world.gh.pulls[44].author = "visitor"
+    moved = world.advance_main()
+    result = world.run(44, "opened", sender="visitor")
+    assert result.code == 3, result.out
+    assert "no write permission" in result.out and "update the branch" in result.out
+    assert world.branch("alice/wip") == head  # never force-pushed
+    assert world.main_sha() == moved
+    assert world.gh.check_run()["conclusion"] == "action_required"
