@@ -26,27 +26,37 @@ from .checks import CheckRun
 from .comments import send_review
 from .event import ActionsEnv, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
-from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
+from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
 from .notes import (
     Override,
     PullRun,
+    added_sources,
     publish,
     pull_record,
     pull_records,
     pull_run,
-    added_sources,
     reported_before,
     run_type_for,
 )
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
-from .review import inert, shown, summary_body, workflow_commands
+from .review import defused, fenced, inert, shown, summary_body, workflow_commands
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
-    """Handle the event ``env`` names; returns the step's exit code."""
+    """Handle the event ``env`` names; returns the step's exit code.  An error's message
+    may quote writer text (a path): it leaves with no ``::`` in it (no workflow command)."""
+    try:
+        return _run(env, workdir, out)
+    except Exception as e:
+        if e.args and all(isinstance(a, str) for a in e.args):
+            e.args = tuple(defused(a) for a in e.args)
+        raise
+
+
+def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     if env.report_path and Path(env.report_path).resolve().is_relative_to(workdir.resolve()):
         raise UsageError(
             f"input report ({env.report_path}) is inside the checkout {workdir}: write the "
@@ -78,10 +88,14 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         try:
             outcome = bot.decide()
         except BaseException as e:  # the check run never stays in progress
-            check.finish("failure", "wikigate failed", f"wikigate failed: {e}", None)
+            check.finish(
+                "failure", "wikigate failed", f"wikigate failed:\n\n{fenced(str(e))}", None
+            )
             raise
-        summary = bot.publish(outcome)
+        summary = bot.summary(outcome)
+        # the check run first: whatever the comments meet, it never stays in progress
         check.finish(outcome.conclusion, outcome.title, summary, bot.report)
+        bot.publish(outcome, summary)
     finally:
         ws.close()
     return step_exit(outcome, env.inputs.fail_level, out)
@@ -193,13 +207,14 @@ class Decision:
         report = self.report = self.verify(head, str(merge_base))
         history = pull_records(repo, self.fetched.notes, self.repository, self.pull.number)
         run = pull_run(history, self.repository, self.pull.number, head)
-        verdict, reason = report.verdict, None
+        verdict: str = report.verdict
+        reason: str | None = None
         if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
             verdict = NEEDS_HUMAN_REVIEW
         limit = self.env.inputs.max_loops
         if verdict == "revise" and run.loop >= limit:
             first = report.findings[0] if report.findings else None
-            detail = f": {first.path}: {first.code}" if first and first.path else ""
+            detail = f": {shown(first.path)}: {first.code}" if first and first.path else ""
             verdict, reason = "reject", f"revise limit reached ({limit} loops){detail}"
         override = self.override(head) if verdict != "commit" else None
         self.write_report()
@@ -329,7 +344,7 @@ class Decision:
                 if review.state == "approved":
                     return self.land(run, decided)
                 return self.reject(
-                    run, f"changes requested on review by {who}: {reason}", decided=decided
+                    run, f"changes requested on review by {who}: {shown(reason)}", decided=decided
                 )
             self.attempt(
                 lambda: self.gh.comment(
@@ -466,7 +481,7 @@ class Decision:
             done.append("closed")
             if self.env.inputs.delete_branch and self.deletable():
                 self.attempt(lambda: self.gh.delete_branch(pull.head_ref))
-                done.append(f"its branch {inert(pull.head_ref)} deleted")
+                done.append(f"its branch {shown(pull.head_ref)} deleted")
         what = f"; pull request #{pull.number} {' and '.join(done)}" if done else ""
         why = f"{reason}: " if reason else ""
         return Outcome(
@@ -542,24 +557,34 @@ class Decision:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
-    def publish(self, outcome: Outcome) -> str:
-        """The summary comment, the fallback annotations, the Actions files; returns the
-        summary (the check run's too)."""
+    def summary(self, outcome: Outcome) -> str:
+        """The summary of this event (the comment's and the check run's)."""
+        assert self.report is not None
+        return summary_body(self.report, outcome.line)
+
+    def publish(self, outcome: Outcome, summary: str) -> None:
+        """The summary comment, the fallback annotations, the Actions files, after the
+        check run was finished: a comment GitHub refuses (past retries) is reported, and
+        changes neither the verdict nor what already landed."""
         report = self.report
         assert report is not None
-        summary = summary_body(report, outcome.line)
-        self.attempt(lambda: self.gh.upsert_summary(summary))
+        try:
+            self.attempt(lambda: self.gh.upsert_summary(summary))
+        except GitHubError as e:
+            self.out.warn(
+                f"wikigate: the summary comment was not written ({e}); the check run "
+                "`wikigate` holds the same summary"
+            )
         if self.forbidden:
             self.out.warn(
                 "wikigate: the token may not write to this pull request; findings follow as annotations"
             )
             for a in workflow_commands(report):
-                self.out.say(a)
+                self.out.command(a)
         self.out.say(f"wikigate: {outcome.line}")
         if outcome.error:
             self.out.warn(f"error: {outcome.line}")
         self.write_outputs(outcome.verdict or "none", summary)
-        return summary
 
     def write_report(self) -> None:
         if self.env.report_path and self.report is not None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from wikigate.errors import WikigateError
 
-from .review import REVIEW_MARKER, SUMMARY_MARKER, Comment, fingerprint_in
+from .review import REVIEW_MARKER, SUMMARY_MARKER, Comment, fingerprint_in, plain
 
 if TYPE_CHECKING:
     from github.PullRequest import PullRequest
@@ -68,6 +68,7 @@ def _calling(what: str) -> Iterator[None]:
 
     from .retry import WAIT_BOUND
 
+    what = plain(what)  # it may name a path, a branch or a label: writer text
     try:
         yield
     except GithubException as e:

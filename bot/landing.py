@@ -23,7 +23,7 @@ from wikigate.verifier.report import VerificationReport
 
 from .fetch import BASE_REF, branch_tip, git, push_branch
 from .github_io import Forbidden, GitHubError, NotFastForward, PullFacts, PullRequestIO
-from .review import inert
+from .review import plain, shown
 
 ATTEMPTS = 3  # the base moved again while landing: rebase again, this many times in all
 BEHIND = "main moved: update the branch"  # the check's title when the author must act
@@ -72,16 +72,16 @@ class Lander:
                     pushed = push_branch(self.workdir, self.pull.head_ref, candidate, branch_head)
                 except GitError as e:
                     return NotLanded(
-                        f"could not update the branch {inert(self.pull.head_ref)} to the rebased "
-                        f"commits: {e}; give the workflow `contents: write`",
-                        f"could not update {inert(self.pull.head_ref)}",
+                        f"could not update the branch {shown(self.pull.head_ref)} to the rebased "
+                        f"commits: {plain(str(e))}; give the workflow `contents: write`",
+                        f"could not update {shown(self.pull.head_ref)}",
                         "failure",
                         1,
                         error=True,
                     )
                 if not pushed:
                     return NotLanded(
-                        f"the branch {inert(self.pull.head_ref)} moved while {base} was being updated; "
+                        f"the branch {shown(self.pull.head_ref)} moved while {base} was being updated; "
                         "wikigate verifies its new head on its own event",
                         "the branch moved while landing",
                         "neutral",
@@ -133,7 +133,8 @@ class Lander:
         )
         if new_tip is None:
             return self.behind(
-                f"{base} moved and changed {', '.join(conflicts)}, which this branch changes too"
+                f"{base} moved and changed {', '.join(shown(c) for c in conflicts)}, which this "
+                "branch changes too"
             )
         candidate = str(new_tip)
         if verify is None:

@@ -184,3 +184,69 @@ def test_a_pull_request_from_someone_elses_branch_is_not_rebased_when_main_moved
     assert world.branch("alice/wip") == head  # never force-pushed
     assert world.main_sha() == moved
     assert world.gh.check_run()["conclusion"] == "action_required"
+
+
+# ---------------------------------------------------------------- writer text in the bot's voice
+
+HOSTILE = "wiki/x\n::warning title=pwned::@maint see www.evil.example and https:x.md"
+
+
+def test_a_hostile_path_reaches_no_output_as_markup_a_mention_or_a_command(world: World):
+    """A page path holding a newline, a workflow command, a mention and a link, reaching
+    the reject reason at the revise limit: every output shows it inert, on one line."""
+    world.push_files(45, {HOSTILE: quote_only_page("x")})
+    result = world.step(
+        "pull_request_target", world.pr_event(45, "opened"), env={"WIKIGATE_MAX_LOOPS": "1"}
+    )
+    assert result.code == 1, result.out
+    assert "revise limit reached (1 loops)" in result.out
+    [check] = world.gh.check_runs.values()
+    outputs = {
+        "log": result.out,
+        "step summary": (world.tmp / "summary.md").read_text(),
+        "summary comment": replies(world)[-1],
+        "check title": check["output"]["title"],
+        "check summary": check["output"]["summary"],
+    }
+    for where, text in outputs.items():
+        assert "revise limit reached" in text, where
+        assert "\\u000a" in text, where  # the newline, written out on the same line
+        assert not any(line.lstrip().startswith("::") for line in text.splitlines()), where
+        assert "::" not in text, where
+        assert "@maint" not in text, where  # no mention
+        assert "www.evil" not in text, where  # no autolink
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ":::add-mask::x",
+        "a\\u2028::stop-commands::t",
+        "@team/maint",
+        "HTTPS://evil.example",
+        "Www.x.y",
+    ],
+)
+def test_shown_writer_text_is_one_inert_line(text: str):
+    from wikigate.bot.review import shown
+
+    out = shown(text.encode().decode("unicode_escape"))
+    assert "\n" not in out and "\u2028" not in out and "::" not in out
+    assert "@t" not in out and "://" not in out and "www." not in out.lower()
+    assert out.startswith("`") and out.endswith("`")
+
+
+# ---------------------------------------------------------------- the check run always ends
+
+
+def test_the_check_run_is_finished_when_the_summary_comment_fails_after_landing(world: World):
+    head = world.push_pr(46, cited_page("barn"))
+    world.gh.refuse("POST", r"/issues/46/comments$", 422, "Validation Failed")
+    result = world.run(46, "opened")
+    assert world.main_sha() == head  # landed before the comment was tried
+    check = world.gh.check_run()
+    assert (check["status"], check["conclusion"]) == ("completed", "success")
+    assert check["output"]["title"] == "committed"
+    assert result.code == 0, result.out
+    assert "the summary comment was not written" in result.out
+    assert "verdict=commit" in (world.tmp / "output.txt").read_text()
