@@ -9,7 +9,8 @@ on the author (the base moved under a fork); ``fail-level`` decides which fail t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import pygit2
@@ -17,7 +18,7 @@ import pygit2
 from wikigate.api import verify_ref
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
-from wikigate.models import Status
+from wikigate.models import RunRecord, Status
 from wikigate.paths import check_scope
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
@@ -73,16 +74,22 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     if early is not None:
         return done(env, out, early)
     fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
-    if fetched.head != (trigger.head_sha or pull.head_sha):
-        moved = f"pull request #{trigger.number} moved to {fetched.head[:12]} after this event"
-        return done(env, out, nothing(f"{moved}; its own event verifies it"))
+    stale = fetched.head != (trigger.head_sha or pull.head_sha)
     ws = Workspace.open(workdir)
     try:
         bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
         unbound = bot.unbound_override()
         if unbound is not None:
             bot.attempt(lambda: gh.comment(unbound))
-            return done(env, out, nothing(unbound))
+        if stale or unbound is not None:
+            head = fetched.head[:12]
+            why = unbound or f"pull request #{trigger.number} moved to {head} after this event"
+            if bot.recorded():
+                return done(env, out, nothing(f"{why}; {head} was verified on its own event"))
+            # its own event's job may have been cancelled (a newer job in the concurrency
+            # group replaces a pending one): verify the head now, deciding nothing else
+            out.say(f"wikigate: no verification of {head} is recorded yet: verifying it")
+            bot.trigger = plain_verification(trigger, fetched.head)
         check = CheckRun(gh, fetched.head, out.warn)
         check.start()
         try:
@@ -108,6 +115,14 @@ def done(env: ActionsEnv, out: Out, outcome: Outcome) -> int:
         with open(env.output, "a", encoding="utf-8") as fh:
             fh.write("verdict=none\n")
     return outcome.exit_code
+
+
+def plain_verification(trigger: Trigger, head: str) -> Trigger:
+    """``trigger`` as the verification of ``head`` a push would have asked for: no label,
+    comment or review decides anything (they were given for another head)."""
+    return replace(
+        trigger, action="synchronize", label=None, command=None, review=None, head_sha=head
+    )
 
 
 def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out) -> Outcome | None:
@@ -205,8 +220,7 @@ class Decision:
         if merge_base is None:
             raise GitError(f"pull request #{self.pull.number} shares no history with its base")
         report = self.report = self.verify(head, str(merge_base))
-        history = pull_records(repo, self.fetched.notes, self.repository, self.pull.number)
-        run = pull_run(history, self.repository, self.pull.number, head)
+        run = pull_run(self.history, self.repository, self.pull.number, head)
         verdict: str = report.verdict
         reason: str | None = None
         if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
@@ -257,6 +271,15 @@ class Decision:
 
     # ------------------------------------------------------------ overrides
 
+    @cached_property
+    def history(self) -> list[RunRecord]:
+        """The pull request's verifications, as origin's notes held them when fetched."""
+        return pull_records(self.ws.repo, self.fetched.notes, self.repository, self.pull.number)
+
+    def recorded(self) -> bool:
+        """Whether origin's notes hold a verification of the head fetched."""
+        return any(r.tip_commit == self.fetched.head for r in self.history)
+
     def unbound_override(self) -> str | None:
         """Why a ``/wikigate override`` comment cannot land the head fetched now, or None.
         A comment names no commit: it overrides the head of the last report wikigate
@@ -265,8 +288,7 @@ class Decision:
         command, who = self.trigger.command, inert(self.trigger.sender)
         if command is None or command.name != "override":
             return None
-        history = pull_records(self.ws.repo, self.fetched.notes, self.repository, self.pull.number)
-        seen = reported_before(history, self.trigger.written_at)
+        seen = reported_before(self.history, self.trigger.written_at)
         head = self.fetched.head
         if seen is None:
             return (

@@ -5,6 +5,10 @@ PyGithub client, `wikigate github` as a workflow runs it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 from support.github_emulator import Pull
 from support.github_world import World, cited_page, fabricated_page, quote_only_page
@@ -34,17 +38,16 @@ def test_an_override_comment_lands_only_the_head_its_writer_saw(world: World, sy
     result = world.comment(
         30, "/wikigate override checked by hand", sender="maintainer", created_at=written
     )
-    assert result.code == 0, result.out
-    assert "nothing to do" in result.out
     assert world.main_sha() == main_before  # the fabricated head never lands
-    reply = replies(world)[-1]
-    assert reply.startswith("@maintainer:") and "nothing was done" in reply
-    assert seen[:12] in reply and pushed[:12] in reply
+    [reply] = [b for b in replies(world) if b.startswith("@maintainer:")]
+    assert "nothing was done" in reply and seen[:12] in reply and pushed[:12] in reply
     if sync_first:
-        assert world.gh.pulls[30].state == "closed"  # not reopened
-        assert world.note(pushed)["verdict"] == "reject"
-    else:
-        assert world.note(pushed) is None  # nothing verified or recorded for it
+        assert result.code == 0 and "was verified on its own event" in result.out
+    else:  # the push's own job may have been cancelled: the head is verified now, plainly
+        assert result.code == 1 and "verifying it" in result.out
+    assert world.gh.pulls[30].state == "closed"  # rejected, never reopened
+    note = world.note(pushed)
+    assert (note["verdict"], note["override_actor"]) == ("reject", None)
 
 
 def test_an_override_comment_written_before_any_report_lands_nothing(world: World):
@@ -52,9 +55,10 @@ def test_an_override_comment_written_before_any_report_lands_nothing(world: Worl
     head = world.push_pr(31, fabricated_page("barn"))
     main_before = world.main_sha()
     result = world.comment(31, "/wikigate override trust me", sender="owner", created_at=written)
-    assert result.code == 0, result.out
-    assert world.main_sha() == main_before and world.note(head) is None
-    assert "none was; nothing was done" in replies(world)[-1]
+    assert result.code == 1, result.out  # verified plainly: rejected, not overridden
+    assert world.main_sha() == main_before
+    assert (world.note(head)["verdict"], world.note(head)["override_actor"]) == ("reject", None)
+    assert any("none was; nothing was done" in b for b in replies(world))
 
 
 def test_an_override_comment_on_the_head_it_saw_lands_that_head(world: World):
@@ -250,3 +254,102 @@ def test_the_check_run_is_finished_when_the_summary_comment_fails_after_landing(
     assert result.code == 0, result.out
     assert "the summary comment was not written" in result.out
     assert "verdict=commit" in (world.tmp / "output.txt").read_text()
+
+
+# ---------------------------------------------------------------- a cancelled job is recovered
+
+
+def test_a_stale_event_verifies_a_head_whose_own_job_never_ran(world: World):
+    """The push's `synchronize` job was cancelled (a newer job in the concurrency group
+    replaces a pending one); the label job queued for the older head runs: it verifies
+    the current head, and overrides nothing."""
+    world.push_pr(47, quote_only_page("barn"))
+    assert world.run(47, "opened").code == 3
+    labeled = world.pr_event(47, "labeled", label={"name": "wikigate:override"})
+    labeled["sender"] = {"login": "maintainer"}
+    world.gh.pulls[47].labels.append("wikigate:override")
+    main_before = world.main_sha()
+    pushed = world.push_pr(47, fabricated_page("barn"))  # its job: cancelled, never ran
+    result = world.step("pull_request_target", labeled)
+    assert result.code == 1, result.out
+    assert world.main_sha() == main_before
+    note = world.note(pushed)
+    assert (note["verdict"], note["override_actor"]) == ("reject", None)
+    assert "wikigate:override" not in world.gh.pulls[47].labels  # given for the older head
+
+
+def test_the_documented_workflow_lets_no_strangers_comment_queue_a_job():
+    """Any queued job cancels the pending one of its group: the gate's `if:` admits
+    comments and reviews by collaborators only (and `verify` by the pull request's author)."""
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    docs = (Path(__file__).parents[1] / "docs" / "github.md").read_text()
+    [gate] = [
+        yaml.safe_load(b)["jobs"]["gate"]
+        for b in re.findall(r"```yaml\n(.*?)```", docs, re.S)
+        if "gate:" in b
+    ]
+    condition = gate["if"]
+    assert condition.count("author_association") == 3  # override, verify, review
+    assert "github.event.comment.user.login == github.event.issue.user.login" in condition
+    assert "startsWith(github.event.comment.body, '/wikigate')" not in condition
+    assert "none cancelled" not in docs
+
+
+# ---------------------------------------------------------------- the action's own install
+
+ROOT = Path(__file__).parents[1]
+
+
+def _action_steps() -> list[dict]:
+    import yaml
+
+    return yaml.safe_load((ROOT / "action.yml").read_text())["runs"]["steps"]
+
+
+def test_the_actions_python_imports_nothing_from_the_checkout(tmp_path: Path):
+    """A pull request's `venv.py` in the working directory (a `pull_request_review` job
+    checks out the merge ref) never runs: the action's Python is isolated (-I)."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    pwned = tmp_path / "pwned"
+    for module in ("venv", "ensurepip", "wikigate", "pip"):
+        (checkout / f"{module}.py").write_text(f"open({str(pwned)!r}, 'w').write('{module}')\n")
+    install = next(s for s in _action_steps() if "venv" in s.get("run", ""))
+    [make_venv] = [ln for ln in install["run"].splitlines() if " -m venv " in ln]
+    action = tmp_path / "action"
+    subprocess.run(
+        ["bash", "-c", make_venv + " --without-pip"],
+        cwd=checkout,
+        env={"PATH": os.environ["PATH"], "GITHUB_ACTION_PATH": str(action)},
+        check=True,
+    )
+    assert (action / ".venv" / "bin" / "python").exists()
+    assert not pwned.exists(), pwned.read_text()
+    for step in _action_steps():  # every Python the action starts is isolated
+        for line in step.get("run", "").splitlines():
+            if "python" in line:
+                assert " -I " in line, line
+
+
+def test_the_action_installs_pinned_versions_of_every_dependency():
+    from packaging.requirements import Requirement
+
+    pinned = {}
+    for line in (ROOT / "action-constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"not pinned: {line}"
+            pinned[name.lower().replace("_", "-")] = version
+    from importlib.metadata import distribution
+
+    for requirement in distribution("wikigate").requires or []:
+        req = Requirement(requirement)
+        if req.marker is None:  # the runtime dependencies (extras are the developers')
+            assert req.name.lower().replace("_", "-") in pinned, req.name
+    assert "setuptools" in pinned  # the build backend as well
+    install = next(s for s in _action_steps() if "venv" in s.get("run", ""))
+    assert install["env"]["PIP_CONSTRAINT"].endswith("/action-constraints.txt")
