@@ -80,7 +80,7 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
         unbound = bot.unbound_override()
         if unbound is not None:
-            bot.attempt(lambda: gh.comment(unbound))
+            reply(gh, out, unbound)
         if stale or unbound is not None:
             head = fetched.head[:12]
             why = unbound or f"pull request #{trigger.number} moved to {head} after this event"
@@ -90,6 +90,10 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
             # group replaces a pending one): verify the head now, deciding nothing else
             out.say(f"wikigate: no verification of {head} is recorded yet: verifying it")
             bot.trigger = plain_verification(trigger, fetched.head)
+        again = bot.verified_already()
+        if again is not None:
+            reply(gh, out, again)
+            return done(env, out, nothing(again))
         check = CheckRun(gh, fetched.head, out.warn)
         check.start()
         try:
@@ -135,11 +139,24 @@ def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out)
     refusal = refuse_command(trigger, pull, gh)
     if refusal is None:
         return None
+    reply(gh, out, refusal)
+    return nothing(refusal)
+
+
+REPLIES_PER_HOUR = 5  # per pull request: a stranger's commands cannot make the bot spam
+
+
+def reply(gh: PullRequestIO, out: Out, text: str) -> None:
+    """Answer a command, a label or a review on the pull request, at most
+    ``REPLIES_PER_HOUR`` times an hour (past that, the answer is only in the log)."""
     try:
-        gh.comment(refusal)
+        if not gh.reply(text, REPLIES_PER_HOUR):
+            out.say(
+                f"wikigate: {REPLIES_PER_HOUR} replies on this pull request within the hour "
+                f"already; not posted: {text}"
+            )
     except Forbidden as e:
         out.warn(f"wikigate: {e}")
-    return nothing(refusal)
 
 
 def refuse_command(trigger: Trigger, pull: PullFacts, gh: PullRequestIO) -> str | None:
@@ -280,6 +297,30 @@ class Decision:
         """Whether origin's notes hold a verification of the head fetched."""
         return any(r.tip_commit == self.fetched.head for r in self.history)
 
+    def verified_already(self) -> str | None:
+        """For ``/wikigate verify`` of a head origin's notes hold a verification of (against
+        the same merge-base): that result, re-reported; an unchanged head is never judged
+        again (the judge costs the maintainers' key, and a command costs its author
+        nothing). None: verify."""
+        command = self.trigger.command
+        if command is None or command.name != "verify":
+            return None
+        head = self.fetched.head
+        merge_base = self.ws.repo.merge_base(head, self.fetched.base_tip)
+        done = [
+            r for r in self.history if r.tip_commit == head and r.base_commit == str(merge_base)
+        ]
+        if not done:
+            return None
+        last = done[-1]
+        found = sum(1 for f in last.findings if f.loop == last.loop_count)
+        return (
+            f"@{inert(self.trigger.sender)}: head `{head[:12]}` was verified at "
+            f"{last.recorded_at[:19]}Z: **{last.verdict}**, {found} finding"
+            f"{'s' if found != 1 else ''} (the check run `wikigate` and the summary show "
+            "them); an unchanged head is not verified again. Push a change to verify it again."
+        )
+
     def unbound_override(self) -> str | None:
         """Why a ``/wikigate override`` comment cannot land the head fetched now, or None.
         A comment names no commit: it overrides the head of the last report wikigate
@@ -333,11 +374,11 @@ class Decision:
         if self.gh.permission(user) in WRITERS:
             return Override(user, f"label {label} applied by {user}", "github-label", head)
         self.attempt(lambda: self.gh.remove_label(label))
-        self.attempt(
-            lambda: self.gh.comment(
-                f"@{user}: `{label}` overrides wikigate's verdict only when a person with "
-                "write or admin permission applies it; the label was removed."
-            )
+        reply(
+            self.gh,
+            self.out,
+            f"@{user}: `{label}` overrides wikigate's verdict only when a person with "
+            "write or admin permission applies it; the label was removed.",
         )
         return None
 
@@ -368,11 +409,11 @@ class Decision:
                 return self.reject(
                     run, f"changes requested on review by {who}: {shown(reason)}", decided=decided
                 )
-            self.attempt(
-                lambda: self.gh.comment(
-                    f"@{inert(who)}: your review was read, but a run waiting for a person is "
-                    "decided by someone with write or admin permission."
-                )
+            reply(
+                self.gh,
+                self.out,
+                f"@{inert(who)}: your review was read, but a run waiting for a person is "
+                "decided by someone with write or admin permission.",
             )
         report = self.report
         assert report is not None

@@ -28,6 +28,7 @@ MAX_INLINE = 30  # comments per review request (GitHub's and reviewdog's batch)
 MAX_LISTED = 100  # findings listed in a review body; the rest are counted
 SUMMARY_MARKER = "<!-- wikigate:summary -->"
 REVIEW_MARKER = "<!-- wikigate:review -->"
+REPLY_MARKER = "<!-- wikigate:reply -->"  # a reply to a command, a label or a review
 _FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->\s*\Z")
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")
 LEVEL = {"critical": "error", "major": "warning", "minor": "notice"}

@@ -353,3 +353,39 @@ def test_the_action_installs_pinned_versions_of_every_dependency():
     assert "setuptools" in pinned  # the build backend as well
     install = next(s for s in _action_steps() if "venv" in s.get("run", ""))
     assert install["env"]["PIP_CONSTRAINT"].endswith("/action-constraints.txt")
+
+
+# ---------------------------------------------------------------- what a command may cost
+
+
+def test_verify_on_an_unchanged_head_re_reports_and_never_judges_again(world: World):
+    from support.anthropic_emulator import AnthropicEmulator
+
+    head = world.push_pr(48, cited_page("barn"))
+    emu = AnthropicEmulator()
+    judge = {"WIKIGATE_JUDGE": "anthropic", "ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": ""}
+    try:
+        emu.default_vote = "contradicts"
+        judge["ANTHROPIC_BASE_URL"] = emu.url
+        assert world.step("pull_request_target", world.pr_event(48), env=judge).code == 3
+        assert len(emu.received) == 1
+        for _ in range(3):  # its author asks again and again
+            again = world.comment(48, "/wikigate verify", sender="author", env=judge)
+            assert again.code == 0, again.out
+        assert len(emu.received) == 1  # judged once: the maintainers' key paid once
+    finally:
+        emu.close()
+    answer = replies(world)[-1]
+    assert answer.startswith("@author:") and f"head `{head[:12]}` was verified" in answer
+    assert "**revise**, 1 finding" in answer and "not verified again" in answer
+    assert len(world.gh.check_runs) == 1
+
+
+def test_a_strangers_commands_get_a_few_replies_an_hour(world: World):
+    world.push_pr(49, quote_only_page("barn"))
+    for _ in range(8):
+        refused = world.comment(49, "/wikigate override because", sender="visitor")
+        assert refused.code == 0, refused.out
+    answered = [b for b in replies(world) if b.startswith("@visitor:")]
+    assert len(answered) == 5  # then only the log says it
+    assert "5 replies on this pull request within the hour already" in refused.out
