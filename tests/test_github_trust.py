@@ -219,6 +219,8 @@ def test_a_hostile_path_reaches_no_output_as_markup_a_mention_or_a_command(world
         assert "::" not in text, where
         assert "@maint" not in text, where  # no mention
         assert "www.evil" not in text, where  # no autolink
+    posted = [c["body"] for c in world.comments()] + [r["body"] for r in world.gh.reviews]
+    assert posted and not any("@maint" in b or "www.evil" in b for b in posted)
 
 
 @pytest.mark.parametrize(
