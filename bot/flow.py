@@ -43,7 +43,7 @@ from .notes import (
 )
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
-from .review import defused, fenced, inert, shown, summary_body, workflow_commands
+from .review import defused, fenced, inert, plain, shown, summary_body, workflow_commands
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
@@ -526,7 +526,7 @@ class Decision:
         return Outcome(
             verdict,
             0,
-            f"committed{how}: {pull.base_ref} fast-forwarded to {landed.tip[:12]}{onto}",
+            f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
             "committed" + (" by override" if override else ""),
         )

@@ -60,7 +60,7 @@ class Lander:
     def land(self, head: str, base_tip: str, verify: Verify | None) -> Landed | NotLanded:
         """Fast-forward the base to ``head`` or, when the base moved, to ``head`` rebased
         onto it (verified with ``verify`` unless an override lands it as it is)."""
-        base, branch_head = self.pull.base_ref, head
+        base, branch_head = plain(self.pull.base_ref), head  # base: as shown in messages
         for _ in range(ATTEMPTS):
             candidate, rebased = head, None
             if head != base_tip and not self.repo.descendant_of(head, base_tip):
@@ -89,7 +89,7 @@ class Lander:
                     )
                 branch_head = candidate
             try:
-                self.gh.fast_forward(base, candidate)
+                self.gh.fast_forward(self.pull.base_ref, candidate)
             except NotFastForward:
                 base_tip = self.refetch_base()
                 continue
@@ -114,7 +114,7 @@ class Lander:
     def rebase(
         self, head: str, base_tip: str, verify: Verify | None
     ) -> tuple[str, VerificationReport | None] | NotLanded:
-        base = self.pull.base_ref
+        base = plain(self.pull.base_ref)  # as shown in messages
         if self.not_ours is not None:
             return self.behind(f"{base} moved and {self.not_ours}")
         merge_base = self.repo.merge_base(head, base_tip)
@@ -149,7 +149,8 @@ class Lander:
 
     def behind(self, why: str) -> NotLanded:
         return NotLanded(
-            f"{why}: update the branch onto {self.pull.base_ref}; wikigate verifies it again",
+            f"{why}: update the branch onto {plain(self.pull.base_ref)}; wikigate verifies it "
+            "again",
             BEHIND,
             "action_required",
             3,
