@@ -104,6 +104,7 @@ class PullRequestEvent(_Model):
 class CommentBody(_Model):
     body: str = ""
     user: User
+    created_at: str | None = None  # when it was written: an override binds to what it saw
 
 
 class Issue(_Model):
@@ -164,6 +165,7 @@ class Trigger:
     head_sha: str | None = None  # the head a pull request event was sent for
     command: Command | None = None
     review: Review | None = None
+    written_at: str | None = None  # a comment's created_at (GitHub's clock)
 
 
 def load_event(env: ActionsEnv) -> Trigger | str:
@@ -226,6 +228,7 @@ def _comment(env: ActionsEnv, data: object) -> Trigger | str:
         event.issue.number,
         event.comment.user.login,
         command=command,
+        written_at=event.comment.created_at,
     )
 
 

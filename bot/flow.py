@@ -9,7 +9,8 @@ on the author (the base moved under a fork); ``fail-level`` decides which fail t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import pygit2
@@ -17,7 +18,7 @@ import pygit2
 from wikigate.api import verify_ref
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
-from wikigate.models import Status
+from wikigate.models import RunRecord, Status
 from wikigate.paths import check_scope
 from wikigate.verifier.report import VerificationReport
 from wikigate.workspace import Workspace
@@ -26,17 +27,37 @@ from .checks import CheckRun
 from .comments import send_review
 from .event import ActionsEnv, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
-from .github_io import WRITERS, Forbidden, PullFacts, PullRequestIO
+from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
-from .notes import Override, PullRun, publish, pull_record, pull_records, pull_run, run_type_for
+from .notes import (
+    Override,
+    PullRun,
+    added_sources,
+    publish,
+    pull_record,
+    pull_records,
+    pull_run,
+    reported_before,
+    run_type_for,
+)
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
-from .review import inert, summary_body, workflow_commands
+from .review import defused, fenced, inert, plain, shown, summary_body, workflow_commands
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
-    """Handle the event ``env`` names; returns the step's exit code."""
+    """Handle the event ``env`` names; returns the step's exit code.  An error's message
+    may quote writer text (a path): it leaves with no ``::`` in it (no workflow command)."""
+    try:
+        return _run(env, workdir, out)
+    except Exception as e:
+        if e.args and all(isinstance(a, str) for a in e.args):
+            e.args = tuple(defused(a) for a in e.args)
+        raise
+
+
+def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     if env.report_path and Path(env.report_path).resolve().is_relative_to(workdir.resolve()):
         raise UsageError(
             f"input report ({env.report_path}) is inside the checkout {workdir}: write the "
@@ -53,21 +74,39 @@ def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     if early is not None:
         return done(env, out, early)
     fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
-    if fetched.head != (trigger.head_sha or pull.head_sha):
-        moved = f"pull request #{trigger.number} moved to {fetched.head[:12]} after this event"
-        return done(env, out, nothing(f"{moved}; its own event verifies it"))
+    stale = fetched.head != (trigger.head_sha or pull.head_sha)
     ws = Workspace.open(workdir)
     try:
         bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
+        unbound = bot.unbound_override()
+        if unbound is not None:
+            reply(gh, out, unbound)
+        if stale or unbound is not None:
+            head = fetched.head[:12]
+            why = unbound or f"pull request #{trigger.number} moved to {head} after this event"
+            if bot.recorded():
+                return done(env, out, nothing(f"{why}; {head} was verified on its own event"))
+            # its own event's job may have been cancelled (a newer job in the concurrency
+            # group replaces a pending one): verify the head now, deciding nothing else
+            out.say(f"wikigate: no verification of {head} is recorded yet: verifying it")
+            bot.trigger = plain_verification(trigger, fetched.head)
+        again = bot.verified_already()
+        if again is not None:
+            reply(gh, out, again)
+            return done(env, out, nothing(again))
         check = CheckRun(gh, fetched.head, out.warn)
         check.start()
         try:
             outcome = bot.decide()
         except BaseException as e:  # the check run never stays in progress
-            check.finish("failure", "wikigate failed", f"wikigate failed: {e}", None)
+            check.finish(
+                "failure", "wikigate failed", f"wikigate failed:\n\n{fenced(str(e))}", None
+            )
             raise
-        summary = bot.publish(outcome)
+        summary = bot.summary(outcome)
+        # the check run first: whatever the comments meet, it never stays in progress
         check.finish(outcome.conclusion, outcome.title, summary, bot.report)
+        bot.publish(outcome, summary)
     finally:
         ws.close()
     return step_exit(outcome, env.inputs.fail_level, out)
@@ -82,6 +121,14 @@ def done(env: ActionsEnv, out: Out, outcome: Outcome) -> int:
     return outcome.exit_code
 
 
+def plain_verification(trigger: Trigger, head: str) -> Trigger:
+    """``trigger`` as the verification of ``head`` a push would have asked for: no label,
+    comment or review decides anything (they were given for another head)."""
+    return replace(
+        trigger, action="synchronize", label=None, command=None, review=None, head_sha=head
+    )
+
+
 def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out) -> Outcome | None:
     """What ends the event before anything is fetched: a merged pull request, a stale
     label, or a command from someone who may not give it (answered on the PR)."""
@@ -92,11 +139,24 @@ def before_fetch(trigger: Trigger, pull: PullFacts, gh: PullRequestIO, out: Out)
     refusal = refuse_command(trigger, pull, gh)
     if refusal is None:
         return None
+    reply(gh, out, refusal)
+    return nothing(refusal)
+
+
+REPLIES_PER_HOUR = 5  # per pull request: a stranger's commands cannot make the bot spam
+
+
+def reply(gh: PullRequestIO, out: Out, text: str) -> None:
+    """Answer a command, a label or a review on the pull request, at most
+    ``REPLIES_PER_HOUR`` times an hour (past that, the answer is only in the log)."""
     try:
-        gh.comment(refusal)
+        if not gh.reply(text, REPLIES_PER_HOUR):
+            out.say(
+                f"wikigate: {REPLIES_PER_HOUR} replies on this pull request within the hour "
+                f"already; not posted: {text}"
+            )
     except Forbidden as e:
         out.warn(f"wikigate: {e}")
-    return nothing(refusal)
 
 
 def refuse_command(trigger: Trigger, pull: PullFacts, gh: PullRequestIO) -> str | None:
@@ -133,6 +193,8 @@ class Decision:
     workdir: Path
     report: VerificationReport | None = None
     forbidden: bool = False  # a write was refused: report through annotations
+    new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
+    _author_permission: str | None = None  # the pull request's author's, read once
 
     @property
     def repository(self) -> str:
@@ -145,6 +207,26 @@ class Decision:
         return head_repo is not None and head_repo.lower() == self.repository.lower()
 
     @property
+    def own_branch(self) -> str | None:
+        """Why the bot may not act on the head branch as its author's (delete it on a
+        rejection, rebase and push it when the base moved, restore it), or None when it
+        may: a branch of this repository whose author may push to it (write permission
+        per the API). Anyone may open a pull request from someone else's branch."""
+        if not self.same_repo:
+            return "this branch lives in a fork, which wikigate cannot push to"
+        if self.author_permission() not in WRITERS:
+            return (
+                f"this branch is not its author's to push to ({inert(self.pull.author)} has "
+                "no write permission), so wikigate does not push to it either"
+            )
+        return None
+
+    def author_permission(self) -> str:
+        if self._author_permission is None:
+            self._author_permission = self.gh.permission(self.pull.author)
+        return self._author_permission
+
+    @property
     def committer(self) -> pygit2.Signature:
         return pygit2.Signature(self.env.inputs.bot_name, self.env.inputs.bot_email)
 
@@ -155,13 +237,15 @@ class Decision:
         if merge_base is None:
             raise GitError(f"pull request #{self.pull.number} shares no history with its base")
         report = self.report = self.verify(head, str(merge_base))
-        history = pull_records(repo, self.fetched.notes, self.repository, self.pull.number)
-        run = pull_run(history, self.repository, self.pull.number, head)
-        verdict, reason = report.verdict, None
+        run = pull_run(self.history, self.repository, self.pull.number, head)
+        verdict: str = report.verdict
+        reason: str | None = None
+        if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
+            verdict = NEEDS_HUMAN_REVIEW
         limit = self.env.inputs.max_loops
         if verdict == "revise" and run.loop >= limit:
             first = report.findings[0] if report.findings else None
-            detail = f": {first.path}: {first.code}" if first and first.path else ""
+            detail = f": {shown(first.path)}: {first.code}" if first and first.path else ""
             verdict, reason = "reject", f"revise limit reached ({limit} loops){detail}"
         override = self.override(head) if verdict != "commit" else None
         self.write_report()
@@ -192,6 +276,7 @@ class Decision:
             judge=inputs.judge,
             declared_scope=declared_scope(self.pull.body),
             declared_direction=declared_direction(self.pull.body),
+            run_trailers=False,  # the bot decides what a pull request is, never its commits
         )
 
     def attempt(self, write: Callable[[], object]) -> None:
@@ -202,6 +287,64 @@ class Decision:
             self.out.warn(f"wikigate: {e}")
 
     # ------------------------------------------------------------ overrides
+
+    @cached_property
+    def history(self) -> list[RunRecord]:
+        """The pull request's verifications, as origin's notes held them when fetched."""
+        return pull_records(self.ws.repo, self.fetched.notes, self.repository, self.pull.number)
+
+    def recorded(self) -> bool:
+        """Whether origin's notes hold a verification of the head fetched."""
+        return any(r.tip_commit == self.fetched.head for r in self.history)
+
+    def verified_already(self) -> str | None:
+        """For ``/wikigate verify`` of a head origin's notes hold a verification of (against
+        the same merge-base): that result, re-reported; an unchanged head is never judged
+        again (the judge costs the maintainers' key, and a command costs its author
+        nothing). None: verify."""
+        command = self.trigger.command
+        if command is None or command.name != "verify":
+            return None
+        head = self.fetched.head
+        merge_base = self.ws.repo.merge_base(head, self.fetched.base_tip)
+        done = [
+            r for r in self.history if r.tip_commit == head and r.base_commit == str(merge_base)
+        ]
+        if not done:
+            return None
+        last = done[-1]
+        found = sum(1 for f in last.findings if f.loop == last.loop_count)
+        return (
+            f"@{inert(self.trigger.sender)}: head `{head[:12]}` was verified at "
+            f"{last.recorded_at[:19]}Z: **{last.verdict}**, {found} finding"
+            f"{'s' if found != 1 else ''} (the check run `wikigate` and the summary show "
+            "them); an unchanged head is not verified again. Push a change to verify it again."
+        )
+
+    def unbound_override(self) -> str | None:
+        """Why a ``/wikigate override`` comment cannot land the head fetched now, or None.
+        A comment names no commit: it overrides the head of the last report wikigate
+        published before it was written (origin's notes), and only while that is still
+        the pull request's head; a push after that report is a head nobody overrode."""
+        command, who = self.trigger.command, inert(self.trigger.sender)
+        if command is None or command.name != "override":
+            return None
+        seen = reported_before(self.history, self.trigger.written_at)
+        head = self.fetched.head
+        if seen is None:
+            return (
+                f"@{who}: `/wikigate override` lands only a head whose verification wikigate "
+                "reported before the comment was written, and none was; nothing was done. "
+                "Wait for the report (or ask `/wikigate verify`), read it, then override."
+            )
+        if seen.tip_commit != head:
+            return (
+                f"@{who}: your override was written when wikigate's last report was on head "
+                f"`{seen.tip_commit[:12]}`; the pull request's head is now `{head[:12]}`, which "
+                "was pushed after it and is not what you overrode; nothing was done. Read the "
+                f"report on `{head[:12]}`, then override again if you still mean it."
+            )
+        return None
 
     def void_stale_override(self) -> None:
         """A push after the override label was applied voids it (the override was given
@@ -231,13 +374,23 @@ class Decision:
         if self.gh.permission(user) in WRITERS:
             return Override(user, f"label {label} applied by {user}", "github-label", head)
         self.attempt(lambda: self.gh.remove_label(label))
-        self.attempt(
-            lambda: self.gh.comment(
-                f"@{user}: `{label}` overrides wikigate's verdict only when a person with "
-                "write or admin permission applies it; the label was removed."
-            )
+        reply(
+            self.gh,
+            self.out,
+            f"@{user}: `{label}` overrides wikigate's verdict only when a person with "
+            "write or admin permission applies it; the label was removed.",
         )
         return None
+
+    def sources_for_a_person(self, base: str, head: str) -> tuple[str, ...]:
+        """The raw sources this pull request adds when its author may not add sources
+        (no write permission): a person decides those (docs/format.md: new sources come
+        from ingest runs, and a pull request carries no run a writer started). Changing
+        or deleting an existing source is the verifier's ``run.raw_write``: a rejection."""
+        added = added_sources(self.ws.repo, base, head)
+        if added and self.author_permission() not in WRITERS:
+            self.new_sources = tuple(added)
+        return self.new_sources
 
     # ------------------------------------------------------------ a person decides
 
@@ -254,26 +407,34 @@ class Decision:
                 if review.state == "approved":
                     return self.land(run, decided)
                 return self.reject(
-                    run, f"changes requested on review by {who}: {reason}", decided=decided
+                    run, f"changes requested on review by {who}: {shown(reason)}", decided=decided
                 )
-            self.attempt(
-                lambda: self.gh.comment(
-                    f"@{inert(who)}: your review was read, but a run waiting for a person is "
-                    "decided by someone with write or admin permission."
-                )
+            reply(
+                self.gh,
+                self.out,
+                f"@{inert(who)}: your review was read, but a run waiting for a person is "
+                "decided by someone with write or admin permission.",
             )
         report = self.report
         assert report is not None
         self.ask_reviewers()
-        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW)
+        why = "a judgment call for a person"
+        if self.new_sources:
+            why = (
+                f"it adds the raw source{'s' if len(self.new_sources) > 1 else ''} "
+                f"{', '.join(shown(p) for p in self.new_sources)}, and its author may not add "
+                "sources (no write permission): a writer checks the source itself"
+            )
+        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW, reason=why)
         return Outcome(
             NEEDS_HUMAN_REVIEW,
             VERDICT_EXIT[NEEDS_HUMAN_REVIEW],
-            f"needs_human_review: a judgment call for a person; an approving review by a "
-            f"writer lands pull request #{self.pull.number}, a review requesting changes "
+            f"needs_human_review: {why}; an approving review by a writer (or a writer's "
+            f"override) lands pull request #{self.pull.number}, a review requesting changes "
             "closes it",
             "action_required",
-            f"needs a person: {_count(report)} to judge",
+            "needs a person: "
+            + ("a new source to check" if self.new_sources else f"{_count(report)} to judge"),
         )
 
     def ask_reviewers(self) -> None:
@@ -283,7 +444,7 @@ class Decision:
             self.attempt(lambda: self.gh.add_label(REVIEW_LABEL))
         report = self.report
         assert report is not None
-        paths = sorted({f.path for f in report.findings if f.path})
+        paths = sorted({f.path for f in report.findings if f.path} | set(self.new_sources))
         asked = reviewers_for(
             self.ws.repo,
             self.fetched.base_tip,
@@ -297,8 +458,17 @@ class Decision:
     # ------------------------------------------------------------ outcomes
 
     def land(self, run: PullRun, override: Override | None) -> Outcome:
-        report, pull, head = self.report, self.pull, self.fetched.head
+        """Land the commit decided on (the head verified, and the one an override or a
+        review names): the base moves to it, or to it rebased, by a fast-forward-only
+        PATCH; the pull request's head is never read again."""
+        report, pull = self.report, self.pull
         assert report is not None
+        head = report.tip
+        if override is not None and override.head != head:
+            raise GitError(
+                f"{override.source} was given for {override.head[:12]}, not the verified "
+                f"{head[:12]}: nothing landed"
+            )
         verdict = (
             "commit"
             if override is None
@@ -324,7 +494,7 @@ class Decision:
                 "success" if report.verdict == "commit" else "failure",
                 f"verified {report.verdict} (not merged)",
             )
-        lander = Lander(self.ws.repo, self.workdir, self.gh, pull, self.same_repo, self.committer)
+        lander = Lander(self.ws.repo, self.workdir, self.gh, pull, self.own_branch, self.committer)
         if override is not None and pull.state == "closed":
             refused = lander.reopen(head)
             if refused is not None:
@@ -356,7 +526,7 @@ class Decision:
         return Outcome(
             verdict,
             0,
-            f"committed{how}: {pull.base_ref} fast-forwarded to {landed.tip[:12]}{onto}",
+            f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
             "committed" + (" by override" if override else ""),
         )
@@ -374,7 +544,7 @@ class Decision:
             done.append("closed")
             if self.env.inputs.delete_branch and self.deletable():
                 self.attempt(lambda: self.gh.delete_branch(pull.head_ref))
-                done.append(f"its branch {inert(pull.head_ref)} deleted")
+                done.append(f"its branch {shown(pull.head_ref)} deleted")
         what = f"; pull request #{pull.number} {' and '.join(done)}" if done else ""
         why = f"{reason}: " if reason else ""
         return Outcome(
@@ -386,11 +556,12 @@ class Decision:
         )
 
     def deletable(self) -> bool:
-        """The head branch is this repository's, not the base, and still where it was
-        verified (a push since is the author's, not ours to delete)."""
+        """The head branch is this repository's and its author's to push to, not the
+        base, and still where it was verified (a push since is the author's, not ours to
+        delete)."""
         pull = self.pull
         return (
-            self.same_repo
+            self.own_branch is None
             and pull.head_ref != pull.base_ref
             and branch_tip(self.workdir, pull.head_ref) == self.fetched.head
         )
@@ -449,24 +620,34 @@ class Decision:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
-    def publish(self, outcome: Outcome) -> str:
-        """The summary comment, the fallback annotations, the Actions files; returns the
-        summary (the check run's too)."""
+    def summary(self, outcome: Outcome) -> str:
+        """The summary of this event (the comment's and the check run's)."""
+        assert self.report is not None
+        return summary_body(self.report, outcome.line)
+
+    def publish(self, outcome: Outcome, summary: str) -> None:
+        """The summary comment, the fallback annotations, the Actions files, after the
+        check run was finished: a comment GitHub refuses (past retries) is reported, and
+        changes neither the verdict nor what already landed."""
         report = self.report
         assert report is not None
-        summary = summary_body(report, outcome.line)
-        self.attempt(lambda: self.gh.upsert_summary(summary))
+        try:
+            self.attempt(lambda: self.gh.upsert_summary(summary))
+        except GitHubError as e:
+            self.out.warn(
+                f"wikigate: the summary comment was not written ({e}); the check run "
+                "`wikigate` holds the same summary"
+            )
         if self.forbidden:
             self.out.warn(
                 "wikigate: the token may not write to this pull request; findings follow as annotations"
             )
             for a in workflow_commands(report):
-                self.out.say(a)
+                self.out.command(a)
         self.out.say(f"wikigate: {outcome.line}")
         if outcome.error:
             self.out.warn(f"error: {outcome.line}")
         self.write_outputs(outcome.verdict or "none", summary)
-        return summary
 
     def write_report(self) -> None:
         if self.env.report_path and self.report is not None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from wikigate.errors import WikigateError
 
-from .review import REVIEW_MARKER, SUMMARY_MARKER, Comment, fingerprint_in
+from .review import REPLY_MARKER, REVIEW_MARKER, SUMMARY_MARKER, Comment, fingerprint_in, plain
 
 if TYPE_CHECKING:
     from github.PullRequest import PullRequest
@@ -68,6 +68,7 @@ def _calling(what: str) -> Iterator[None]:
 
     from .retry import WAIT_BOUND
 
+    what = plain(what)  # it may name a path, a branch or a label: writer text
     try:
         yield
     except GithubException as e:
@@ -247,6 +248,21 @@ class PullRequestIO:
         with _calling("comment on the pull request"):
             self.pr.create_issue_comment(body)
 
+    def reply(self, body: str, per_hour: int) -> bool:
+        """Post ``body`` as a reply (marked) unless the bot posted ``per_hour`` replies on
+        this pull request within the last hour (GitHub's record, read back); returns
+        whether it posted."""
+        since = datetime.now(UTC) - timedelta(hours=1)
+        recent = 0
+        with _calling("list the comments"):
+            for c in self.pr.get_issue_comments():
+                if REPLY_MARKER in (c.body or "") and _by_a_bot(c) and _at(c.created_at) >= since:
+                    recent += 1
+        if recent >= per_hour:
+            return False
+        self.comment(f"{body}\n\n{REPLY_MARKER}")
+        return True
+
     def set_state(self, state: str) -> None:
         with _calling(f"set the pull request {state}"):
             self.pr.edit(state=state)
@@ -306,6 +322,13 @@ def _by_a_bot(c: Any) -> bool:
     those comments are the bot's to edit or delete, whatever markers a person copies."""
     user = c.user
     return user is not None and (user.type == "Bot" or user.login.endswith("[bot]"))
+
+
+def _at(when: datetime | None) -> datetime:
+    """GitHub's time (PyGithub gives it aware, in UTC; naive is taken as UTC)."""
+    if when is None:
+        return datetime.min.replace(tzinfo=UTC)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _login(c: Any) -> str:

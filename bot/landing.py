@@ -5,7 +5,8 @@ merged.  Never ``PUT …/merge`` or ``update-branch``: both make merge commits.
 When the base moved on, a branch of the same repository is rebased onto the base's tip in
 memory (the engine's ``rebase_commits``; the bot is the committer), the result is verified
 under the base's rules, pushed to the branch with ``--force-with-lease`` and then
-fast-forwarded onto the base.  A fork's branch cannot be pushed to: its author updates it.
+fast-forwarded onto the base.  A fork's branch cannot be pushed to, nor is a branch of this
+repository whose pull request's author may not push to it: its author updates it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from wikigate.verifier.report import VerificationReport
 
 from .fetch import BASE_REF, branch_tip, git, push_branch
 from .github_io import Forbidden, GitHubError, NotFastForward, PullFacts, PullRequestIO
-from .review import inert
+from .review import plain, shown
 
 ATTEMPTS = 3  # the base moved again while landing: rebase again, this many times in all
 BEHIND = "main moved: update the branch"  # the check's title when the author must act
@@ -53,13 +54,13 @@ class Lander:
     workdir: Path
     gh: PullRequestIO
     pull: PullFacts
-    same_repo: bool
+    not_ours: str | None  # why the head branch is not ours to push to (a fork's…); None: it is
     committer: pygit2.Signature
 
     def land(self, head: str, base_tip: str, verify: Verify | None) -> Landed | NotLanded:
         """Fast-forward the base to ``head`` or, when the base moved, to ``head`` rebased
         onto it (verified with ``verify`` unless an override lands it as it is)."""
-        base, branch_head = self.pull.base_ref, head
+        base, branch_head = plain(self.pull.base_ref), head  # base: as shown in messages
         for _ in range(ATTEMPTS):
             candidate, rebased = head, None
             if head != base_tip and not self.repo.descendant_of(head, base_tip):
@@ -71,16 +72,16 @@ class Lander:
                     pushed = push_branch(self.workdir, self.pull.head_ref, candidate, branch_head)
                 except GitError as e:
                     return NotLanded(
-                        f"could not update the branch {inert(self.pull.head_ref)} to the rebased "
-                        f"commits: {e}; give the workflow `contents: write`",
-                        f"could not update {inert(self.pull.head_ref)}",
+                        f"could not update the branch {shown(self.pull.head_ref)} to the rebased "
+                        f"commits: {plain(str(e))}; give the workflow `contents: write`",
+                        f"could not update {shown(self.pull.head_ref)}",
                         "failure",
                         1,
                         error=True,
                     )
                 if not pushed:
                     return NotLanded(
-                        f"the branch {inert(self.pull.head_ref)} moved while {base} was being updated; "
+                        f"the branch {shown(self.pull.head_ref)} moved while {base} was being updated; "
                         "wikigate verifies its new head on its own event",
                         "the branch moved while landing",
                         "neutral",
@@ -88,7 +89,7 @@ class Lander:
                     )
                 branch_head = candidate
             try:
-                self.gh.fast_forward(base, candidate)
+                self.gh.fast_forward(self.pull.base_ref, candidate)
             except NotFastForward:
                 base_tip = self.refetch_base()
                 continue
@@ -113,11 +114,9 @@ class Lander:
     def rebase(
         self, head: str, base_tip: str, verify: Verify | None
     ) -> tuple[str, VerificationReport | None] | NotLanded:
-        base = self.pull.base_ref
-        if not self.same_repo:
-            return self.behind(
-                f"{base} moved and this branch lives in a fork, which wikigate cannot push to"
-            )
+        base = plain(self.pull.base_ref)  # as shown in messages
+        if self.not_ours is not None:
+            return self.behind(f"{base} moved and {self.not_ours}")
         merge_base = self.repo.merge_base(head, base_tip)
         walker = self.repo.walk(
             head, pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE
@@ -134,7 +133,8 @@ class Lander:
         )
         if new_tip is None:
             return self.behind(
-                f"{base} moved and changed {', '.join(conflicts)}, which this branch changes too"
+                f"{base} moved and changed {', '.join(shown(c) for c in conflicts)}, which this "
+                "branch changes too"
             )
         candidate = str(new_tip)
         if verify is None:
@@ -149,7 +149,8 @@ class Lander:
 
     def behind(self, why: str) -> NotLanded:
         return NotLanded(
-            f"{why}: update the branch onto {self.pull.base_ref}; wikigate verifies it again",
+            f"{why}: update the branch onto {plain(self.pull.base_ref)}; wikigate verifies it "
+            "again",
             BEHIND,
             "action_required",
             3,
@@ -172,7 +173,7 @@ class Lander:
     def reopen(self, head: str) -> NotLanded | None:
         """Reopen a closed pull request (GitHub marks only an open one merged), restoring
         its deleted branch first when it lives in this repository."""
-        if self.same_repo and branch_tip(self.workdir, self.pull.head_ref) is None:
+        if self.not_ours is None and branch_tip(self.workdir, self.pull.head_ref) is None:
             push_branch(self.workdir, self.pull.head_ref, head, None)
         try:
             self.gh.set_state("open")

@@ -22,7 +22,7 @@ from wikigate.errors import GitError
 from wikigate.gitrepo import blob_at, commit_at, notes_commit_with, tree_at
 from wikigate.models import TERMINAL, LoggedFinding, OverrideSource, RunRecord, RunType, Status
 from wikigate.records import parse_record
-from wikigate.runid import now_iso
+from wikigate.runid import now_iso, parse_iso
 from wikigate.verifier.report import VerificationReport
 
 from .fetch import fetch_notes, push_notes
@@ -52,14 +52,19 @@ def run_id_for(repository: str, number: int, head: str) -> str:
 
 
 def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
-    """ingest when the change adds under raw/, else cascade."""
+    """ingest when the change adds under raw/, else cascade: the bot's decision, from the
+    change itself (the commits' ``Wikigate-Type`` trailers are the writer's, never read)."""
+    return "ingest" if added_sources(repo, base, head) else "cascade"
+
+
+def added_sources(repo: pygit2.Repository, base: str, head: str) -> list[str]:
+    """The paths under raw/ that ``head`` adds to ``base``."""
     diff = commit_at(repo, base).tree.diff_to_tree(commit_at(repo, head).tree)
-    added = any(
-        d.status == pygit2.GIT_DELTA_ADDED
+    return sorted(
+        d.new_file.path
         for d in diff.deltas
-        if d.new_file.path.startswith("raw/")
+        if d.status == pygit2.GIT_DELTA_ADDED and d.new_file.path.startswith("raw/")
     )
-    return "ingest" if added else "cascade"
 
 
 # ---------------------------------------------------------------- history
@@ -95,6 +100,25 @@ def _note_blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> Iterator[pygit2.O
             yield from _note_blobs(repo, tree_at(repo, entry.id))
         elif entry.type_str == "blob":
             yield entry.id
+
+
+def reported_before(records: list[RunRecord], when: str | None) -> RunRecord | None:
+    """The latest verification origin's notes held at ``when`` (an ISO time, e.g. a
+    comment's ``created_at``): the report a person writing then could have read."""
+    if when is None:
+        return None
+    try:
+        moment = parse_iso(when)
+    except ValueError:
+        return None
+    seen = None
+    for record in records:
+        try:
+            if parse_iso(record.recorded_at) <= moment:
+                seen = record
+        except ValueError:
+            continue
+    return seen
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from typing import Protocol, TextIO
 
 from wikigate.verifier.report import VerificationReport
 
+from .review import defused
+
 # fail-level → the exits that fail the step (5: waiting for a person, nothing landed)
 FAILING = {"revise": (1, 3, 5), "reject": (1,), "none": ()}
 STATE = {0: "committed", 1: "rejected", 3: "revise / waiting on the author"}
@@ -71,10 +73,16 @@ class Out:
         return text
 
     def say(self, text: str) -> None:
-        print(self.redact(text), file=self.stdout, flush=True)
+        """A line of results: no ``::`` in it survives (writer text can hold a newline
+        followed by ``::warning``: it starts no workflow command here)."""
+        print(defused(self.redact(text)), file=self.stdout, flush=True)
 
     def warn(self, text: str) -> None:
-        print(self.redact(text), file=self.stderr, flush=True)
+        print(defused(self.redact(text)), file=self.stderr, flush=True)
+
+    def command(self, text: str) -> None:
+        """A workflow command the bot means (``::error file=…::…``, escaped by its maker)."""
+        print(self.redact(text), file=self.stdout, flush=True)
 
 
 def step_exit(outcome: Outcome, fail_level: str, out: Out) -> int:

@@ -28,6 +28,7 @@ MAX_INLINE = 30  # comments per review request (GitHub's and reviewdog's batch)
 MAX_LISTED = 100  # findings listed in a review body; the rest are counted
 SUMMARY_MARKER = "<!-- wikigate:summary -->"
 REVIEW_MARKER = "<!-- wikigate:review -->"
+REPLY_MARKER = "<!-- wikigate:reply -->"  # a reply to a command, a label or a review
 _FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->\s*\Z")
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")
 LEVEL = {"critical": "error", "major": "warning", "minor": "notice"}
@@ -287,7 +288,42 @@ _ACTIVE = re.compile(r"([\\`*_\[\]<>|~!#])")
 def inert(untrusted: str) -> str:
     """Untrusted text as inert markdown on one line: markup escaped, mentions broken."""
     flat = " ".join(untrusted.split())
-    return _ACTIVE.sub(r"\\\1", flat).replace("@", "&#64;")
+    return _unlinked(_ACTIVE.sub(r"\\\1", flat).replace("@", "&#64;"))
+
+
+def _unlinked(text: str) -> str:
+    """``://`` and ``www.`` broken by a zero-width space: GitHub autolinks neither."""
+    return re.sub(r"(?i)(:)(//)|(www)(\.)", "\\1\\3\u200b\\2\\4", text)
+
+
+_UNSEEN = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+
+
+def plain(untrusted: str) -> str:
+    """Writer-controlled text (a path, a label, a branch, a reason) made harmless in plain
+    text: one line, every control, line-separator and invisible character written as
+    ``\\uXXXX``, ``::`` broken (no workflow command can start), ``@`` broken (no mention),
+    ``://`` and ``www.`` broken (no autolink)."""
+    text = _UNSEEN.sub(lambda m: f"\\u{ord(m.group()):04x}", untrusted)
+    return _unlinked(defused(text).replace("@", "@\u200b"))
+
+
+def shown(untrusted: str) -> str:
+    """Writer-controlled text as the bot shows it anywhere (a comment, a check run's title
+    or summary, the step summary, the log): :func:`plain`, inside a code span."""
+    return _code(plain(untrusted))
+
+
+def defused(text: str) -> str:
+    """``text`` with every ``::`` broken by a zero-width space: no line of it can be taken
+    for a workflow command (``::warning``, ``::add-mask::``, ``::stop-commands::``)."""
+    return re.sub(r":(?=:)", ":\u200b", text)
+
+
+def fenced(untrusted: str) -> str:
+    """A fenced block holding ``untrusted`` (multi-line text such as an error): nothing in
+    it mentions, links or renders; ``::`` broken."""
+    return _fenced(defused(untrusted).replace("@", "@\u200b"))
 
 
 def _code(untrusted: str) -> str:

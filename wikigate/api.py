@@ -54,12 +54,15 @@ def verify_ref(
     judge: str | None = None,
     declared_scope: tuple[str, ...] | None = None,
     declared_direction: str | None = None,
+    run_trailers: bool = True,
 ) -> VerificationReport:
     """Verify a branch/commit against its base (default: merge-base with main).
 
     ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
     ``declared_scope``: the paths the change may touch (a pull request's scope line);
     ``declared_direction``: what it intends (a pull request's description).
+    ``run_trailers``: False verifies the change as no run (a pull request: its commits'
+    ``Wikigate-*`` trailers are the writer's, and choose no type, scope nor budget).
     """
     return verify_ref_fully(
         ws,
@@ -72,6 +75,7 @@ def verify_ref(
         judge=judge,
         declared_scope=declared_scope,
         declared_direction=declared_direction,
+        run_trailers=run_trailers,
     ).report
 
 
@@ -88,6 +92,7 @@ def verify_ref_fully(
     judge_dry_run: bool = False,
     declared_scope: tuple[str, ...] | None = None,
     declared_direction: str | None = None,
+    run_trailers: bool = True,
 ) -> Verification:
     """:func:`verify_ref`, with the judge's artifacts beside the report.
 
@@ -116,10 +121,11 @@ def verify_ref_fully(
                 raise GitError(f"{ref} shares no history with main; pass --base")
             base_commit = commit_at(repo, merge_base)
         try:
-            plan = read_plan(repo, tip.id)
-            run_id = plan.meta.run_id
-            known = ws.store.get(run_id) if ws.telemetry_path().exists() else None
-            check_pinned(plan.meta, (known or {}).get("meta_digest"))
+            if run_trailers:
+                plan = read_plan(repo, tip.id)
+                run_id = plan.meta.run_id
+                known = ws.store.get(run_id) if ws.telemetry_path().exists() else None
+                check_pinned(plan.meta, (known or {}).get("meta_digest"))
         except (RunError, ValueError) as e:
             if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
                 raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e

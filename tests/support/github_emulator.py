@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -589,6 +590,7 @@ class GitHubEmulator:
             "user": self._user(BOT),
             "number": int(n),
             "issue_url": self.api(f"/issues/{n}"),
+            "created_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
         self.issue_comments[cid] = comment
         return 201, comment

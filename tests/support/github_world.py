@@ -15,6 +15,7 @@ from pathlib import Path
 from support.github_emulator import GitHubEmulator, Pull
 from support.helpers import git
 from support.wiki_runs import QUOTE, SOURCE, cited_page, page_run
+from wikigate.runid import now_iso
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -212,15 +213,29 @@ class World:
             **extra,
         }
 
-    def comment(self, number: int, body: str, *, sender: str, **kw: object) -> Result:
-        """An ``issue_comment`` (created) on pull request ``number``."""
+    def comment(
+        self,
+        number: int,
+        body: str,
+        *,
+        sender: str,
+        created_at: str | None = None,
+        **kw: object,
+    ) -> Result:
+        """An ``issue_comment`` (created) on pull request ``number``, written ``created_at``
+        (default: now, after everything the bot reported so far)."""
         payload = {
             "action": "created",
             "issue": {
                 "number": number,
                 "pull_request": {"url": self.gh.api(f"/pulls/{number}")},
             },
-            "comment": {"id": 9, "body": body, "user": {"login": sender}},
+            "comment": {
+                "id": 9,
+                "body": body,
+                "user": {"login": sender},
+                "created_at": created_at or now_iso(),
+            },
             "sender": {"login": sender},
         }
         return self.step("issue_comment", payload, **kw)  # type: ignore[arg-type]
@@ -271,7 +286,11 @@ def make_world(tmp_path: Path) -> Iterator[World]:
     git(seed, "remote", "add", "origin", str(bare))
     git(seed, "fetch", "-q", "origin")
     gh = GitHubEmulator(bare, REPO, TOKEN)
-    gh.permissions.update({"maintainer": "write", "owner": "admin", "visitor": "read"})
+    # "author" opens the pull requests: a collaborator who may push to its branches (a
+    # test that needs an outsider sets the pull request's author to "visitor" or "stranger")
+    gh.permissions.update(
+        {"author": "write", "maintainer": "write", "owner": "admin", "visitor": "read"}
+    )
     with gh.running():
         yield World(tmp_path, seed, bare, checkout, gh)
 

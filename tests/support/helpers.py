@@ -71,9 +71,7 @@ def in_process(
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return subprocess.CompletedProcess(
-        ["wikigate", *argv], code, out.getvalue(), err.getvalue()
-    )
+    return subprocess.CompletedProcess(["wikigate", *argv], code, out.getvalue(), err.getvalue())
 
 
 def start(repo: Path | str, *extra: str, run_type: str = "ingest") -> str:
