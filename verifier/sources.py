@@ -16,7 +16,7 @@ import pygit2
 from wikigate.gitrepo import blob_at
 from wikigate.paths import MAX_SOURCE_BYTES
 
-from .citation import FOLDS, NearMiss, NearMisses
+from .citation import NearMiss, NearMisses
 from .entries import Entry
 
 if TYPE_CHECKING:
@@ -110,19 +110,28 @@ def source_key(entry: Entry) -> tuple[str, bool]:
     return entry.oid, _pdf_name(entry.path)
 
 
+NEAR_MISSES = 4  # quotes of one source that get a near-miss search (one scan per fold)
+
+
 class Scans:
-    """How many more scans of a source placing missed quotes may make (None: any)."""
+    """What placing missed quotes may still cost in one source: ``left`` exact scans
+    (None: any) and ``near`` near-miss searches."""
 
     def __init__(self, left: int | None) -> None:
         self.left = left
+        self.near = NEAR_MISSES if left is not None else None
 
-    def take(self, n: int) -> bool:
+    def take(self) -> bool:
         if self.left is None:
             return True
-        if self.left < n:
-            return False
-        self.left -= n
-        return True
+        self.left -= 1
+        return self.left >= 0
+
+    def take_near(self) -> bool:
+        if self.near is None:
+            return True
+        self.near -= 1
+        return self.near >= 0
 
 
 def locate_quotes(
@@ -131,10 +140,11 @@ def locate_quotes(
     """For each (offset, quote): None when the quote sits at offset, else where it is
     (for a quote that is nowhere: where it nearly is, the source folded once).
 
-    Placing a quote that misses its anchor costs a scan of the source, and a near miss
-    one more per fold: ``scans`` bounds them (None: no bound), so a hostile page costs
-    (scans × the source's size), not (quotes × the source's size). Past it, a missed
-    quote is ``UNSEARCHED``. The same quote is searched for once.
+    Placing a quote that misses its anchor costs a scan of the source: ``scans`` bounds
+    them (None: no bound), and only the first NEAR_MISSES quotes found nowhere are
+    searched for near misses (a scan per fold), so a hostile page costs (scans × the
+    source's size), not (quotes × the source's size). Past the bound, a missed quote is
+    ``UNSEARCHED``. The same quote is searched for once.
     """
     budget = scans if isinstance(scans, Scans) else Scans(scans)
     out: list[Located | None] = []
@@ -148,11 +158,11 @@ def locate_quotes(
         if where is None:
             if len(quote) > len(text):
                 where = Located(NOWHERE, 0)
-            elif not budget.take(1):
+            elif not budget.take():
                 where = Located(UNSEARCHED, 0)
             elif (found := text.find(quote)) >= 0:
                 where = Located(found, text.count("\n", 0, found) + 1)
-            elif budget.take(len(FOLDS)):
+            elif budget.take_near():
                 near = near or NearMisses(text)
                 where = Located(NOWHERE, 0, near.find(quote))
             else:

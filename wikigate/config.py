@@ -109,9 +109,9 @@ class LimitsSection(BaseModel):
     tree_paths: int = Field(default=200_000, ge=1)
     tree_depth: int = Field(default=64, ge=1)  # folders within folders
     citations_per_page: int = Field(default=5_000, ge=1)
-    # full scans of one source to place quotes that miss their anchors (a near miss costs
-    # one scan per fold); past it, a quote is reported as not at its anchor, unsearched
-    quote_scans: int = Field(default=48, ge=0)
+    # scans of one source placing quotes that miss their anchors (the first 4 found nowhere
+    # also get a near-miss search); past it, such a quote is reported unsearched
+    quote_scans: int = Field(default=64, ge=0)
     pdf_pages: int = Field(default=2_000, ge=1)  # pages of one PDF source
     pdf_bytes: int = Field(default=256 * 2**20, ge=1)  # decompressed content of one PDF
     pdf_seconds: float = Field(default=30, gt=0)  # CPU time to extract one PDF's text
