@@ -198,8 +198,10 @@ TABLE: tuple[Code, ...] = (
     Code(
         "claim.frozen",
         "critical",
-        "a claim frozen by `[ledger] frozen` was removed or altered, or a frozen page gained a "
-        "claim (a maintainer's override lands it, recorded)",
+        "a claim frozen by `[ledger] frozen` was removed, altered, relabelled or put in a "
+        "disputed block; a frozen page changed at all (added text, deletion, an archive run's "
+        "included) or a frozen folder gained a file; or an entry names a label its page does "
+        "not cite (a maintainer's override lands it, recorded)",
         "leave frozen claims as they are; ask a maintainer to change them",
     ),
     Code(
