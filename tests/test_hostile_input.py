@@ -455,3 +455,49 @@ def test_an_anchor_row_without_a_version_is_a_miss(repo, base, tmp_path):
         db.execute("INSERT INTO anchors VALUES (?)", (old_key,))
     report = _cached_lint(repo, tip, cache)
     assert [f.line for f in at(report, "citation.anchor_mismatch")] == [8], report.findings
+
+
+def test_a_bidi_override_in_a_page_is_a_finding_at_its_line(repo, base):
+    """U+202E reverses what a reviewer sees: the page reads one way to a person and
+    another to the verifier and the judge."""
+    quote = "rejected the plan by seven votes to two"
+    page = (
+        HEAD
+        + f"The committee {quote}.[^1]\n\n"
+        + "Afterwards the \u202eowt ot neves\u202c count was disputed.\u200b\n\n"
+        + f"[^1]: {anchored(quote)}\n"
+    )
+    report = verify(repo, base, {"wiki/notes.md": page})
+    (f,) = at(report, "page.invisible_chars")
+    assert (f.path, f.line) == ("wiki/notes.md", 8)
+    assert f.severity == "major" and report.verdict != "commit"
+    assert "U+202E (RIGHT-TO-LEFT OVERRIDE) at line 8, column 16" in f.message
+    assert "U+200B" in f.message and "U+202C" in f.message
+    # the same in lint mode (verify --all), and a page without any passes
+    (f,) = at(verify(repo, base, {"wiki/notes.md": page}, lint=True), "page.invisible_chars")
+    assert f.line == 8
+    clean = page.replace("\u202eowt ot neves\u202c", "seven to two").replace("\u200b", "")
+    assert not at(verify(repo, base, {"wiki/notes.md": clean}), "page.invisible_chars")
+
+
+def test_an_invisible_character_in_a_path_is_a_finding(repo, base):
+    report = verify(
+        repo,
+        base,
+        {"raw/no\u200btes.txt": NOTES, "wiki/in\u2066dex.md": INDEX.replace("Index", "Index 2")},
+    )
+    found = {f.path: f for f in at(report, "page.invisible_chars")}
+    assert set(found) == {"raw/no\u200btes.txt", "wiki/in\u2066dex.md"}
+    assert "U+200B at position 7" in found["raw/no\u200btes.txt"].message
+    assert "\\u200b" in found["raw/no\u200btes.txt"].message  # shown escaped, not raw
+
+
+def test_the_format_characters_table_is_unicodes():
+    from wikigate.text import FORMAT_CHARS
+
+    missing = [
+        f"U+{c:04X}"
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(c)) == "Cf" and not FORMAT_CHARS.fullmatch(chr(c))
+    ]
+    assert missing == []  # a newer Unicode's format characters: add them to the table

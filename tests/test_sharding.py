@@ -287,7 +287,7 @@ def test_shard_spec_is_k_of_n_one_based():
 
 
 def test_checks_are_split_into_per_page_and_whole_wiki_by_their_needs():
-    assert {"citations", "semantic", "pages"} == PER_PAGE
+    assert {"citations", "invisible", "semantic", "pages"} == PER_PAGE
     assert {"tree", "links"} <= WHOLE_WIKI and not PER_PAGE & WHOLE_WIKI
     assert {c.name for c in CHECKS} == PER_PAGE | WHOLE_WIKI
     # a per-page check needing what a whole-wiki check provides could not run in a shard

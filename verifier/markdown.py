@@ -25,6 +25,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_ref
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from wikigate.text import Invisible, invisible_chars
+
 from .citation import Citation, CitationSyntaxError, parse_definition
 
 MARK = "\x00"  # stands in for a footnote reference inside claim text
@@ -70,6 +72,7 @@ class ParsedPage:
     bare: int = 0  # statements with neither a citation nor a gap marker
     text: str = ""
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
+    invisible: list[Invisible] = field(default_factory=list)  # format characters (Cf)
 
 
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
@@ -310,7 +313,7 @@ def _reaches(tokens: list[Token], line: int) -> bool:
 
 
 def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> ParsedPage:
-    page = ParsedPage(path=path, text=text)
+    page = ParsedPage(path=path, text=text, invisible=invisible_chars(_normalize(text)))
     disputed = 0
     pending_heading = False
     in_definition = False

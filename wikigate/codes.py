@@ -157,6 +157,15 @@ TABLE: tuple[Code, ...] = (
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
+        "page.invisible_chars",
+        "major",
+        "a changed page's text or a changed path holds invisible characters (Unicode format "
+        "controls: zero-width spaces and joiners, bidi overrides and isolates, tag characters, "
+        "the soft hyphen; a leading byte-order mark is allowed): a person reviewing it can read "
+        "something else than the verifier and the judge do",
+        "remove them (the message says which, where)",
+    ),
+    Code(
         "page.gap",
         "major",
         "the page carries `[gap: …]` markers where `[gap_policy]` allows none, or more than "

@@ -17,6 +17,7 @@ from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
 from .context import LOG, REGULAR, Context
+from .pages import invisible_in_path
 
 STOPWORDS = frozenset(
     [
@@ -98,6 +99,13 @@ def check_tree(ctx: Context) -> list[Finding]:
         finding("tree.malformed", path, None, f"the tree entry {path} {why}")
         for path, why in ctx.tip.problems
     ]
+
+
+def check_invisible_paths(ctx: Context) -> list[Finding]:
+    """Invisible characters in a changed path that is not a page (a source, say): the
+    pages' own are the per-page check's (page.invisible_chars)."""
+    pages = set(ctx.tip.pages)
+    return [f for p in ctx.changed() if p not in pages for f in invisible_in_path(p)]
 
 
 def check_paths(ctx: Context) -> list[Finding]:
