@@ -501,3 +501,15 @@ def test_the_format_characters_table_is_unicodes():
         if unicodedata.category(chr(c)) == "Cf" and not FORMAT_CHARS.fullmatch(chr(c))
     ]
     assert missing == []  # a newer Unicode's format characters: add them to the table
+
+
+def test_a_page_full_of_invisible_characters_gives_bounded_findings(repo, base):
+    quote = "rejected the plan by seven votes to two"
+    lines = "".join(f"Line {n}\u200b of filler.\n" for n in range(3000))
+    page = HEAD + f"The committee {quote}.[^1]\n\n{lines}\n[^1]: {anchored(quote)}\n"
+    report = verify(repo, base, {"wiki/notes.md": page})
+    found = at(report, "page.invisible_chars")
+    assert len(found) == 21 and [f.line for f in found[:2]] == [8, 9]
+    assert "at least 980 more lines, from line 28" in found[-1].message
+    page = parse_page("wiki/notes.md", HEAD + "\u200b" * 2_000_000)
+    assert len(page.invisible) == 1000

@@ -90,14 +90,17 @@ class Invisible(NamedTuple):
         return f"U+{ord(self.char):04X} ({name}) at line {self.line}, column {self.column}"
 
 
-def invisible_chars(text: str) -> list[Invisible]:
-    """Every format character (category Cf) in ``text``, a leading byte-order mark
-    excepted; one regex pass, lines counted as it goes."""
+def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:
+    """The format characters (category Cf) in ``text``, a leading byte-order mark
+    excepted, the first ``limit`` of them (all when None); one regex pass, lines counted
+    as it goes."""
     if text.isascii():
         return []
     out: list[Invisible] = []
     line, line_start, counted = 1, 0, 0
     for m in FORMAT_CHARS.finditer(text):
+        if limit is not None and len(out) >= limit:
+            break
         at = m.start()
         if at == 0 and m.group() == "\ufeff":
             continue

@@ -7,7 +7,7 @@ from wikigate.models import Finding
 from wikigate.text import Invisible, invisible_chars, shown
 
 from ..links import STRUCTURAL
-from ..markdown import ParsedPage, slugify
+from ..markdown import INVISIBLE_KEPT, ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
 
@@ -113,12 +113,13 @@ def check_invisible(ctx: Context) -> list[Finding]:
             )
         if len(lines) > LINES_SHOWN:
             rest = lines[LINES_SHOWN:]
+            counted = "at least " if len(page.invisible) >= INVISIBLE_KEPT else ""
             out.append(
                 finding(
                     "page.invisible_chars",
                     path,
                     rest[0],
-                    f"invisible characters on {len(rest)} more lines, from line {rest[0]}",
+                    f"invisible characters on {counted}{len(rest)} more lines, from line {rest[0]}",
                 )
             )
     return out
