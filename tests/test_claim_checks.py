@@ -154,7 +154,85 @@ def test_a_frozen_page_gains_no_claim_and_a_frozen_folder_covers_its_pages(repo,
     )
     report = verify(repo, base, {"wiki/cats.md": grown}, toml=toml)
     (f,) = at(report, "claim.frozen")
-    assert "gains the claim" in f.message and report.verdict == "reject"
+    assert "changes the frozen wiki/cats.md" in f.message and f.line == 11
+    assert report.verdict == "reject"
+
+
+def test_a_frozen_page_may_not_change_at_all_in_any_run_type(repo, base):
+    toml = '[ledger]\nfrozen = ["wiki/cats.md"]\n'
+    # uncited text appended: no claim changes, the page does
+    grown = GOOD + "\nCats are the best animals, everyone knows.\n"
+    report = verify(repo, base, {"wiki/cats.md": grown}, toml=toml)
+    (f,) = at(report, "claim.frozen")
+    assert f.severity == "critical" and f.line == 11 and "frozen wiki/cats.md" in f.message
+    assert report.verdict == "reject"
+    # a word changed in uncited text above the claims
+    edited = GOOD.replace("# Cats", "# Cats (revised)")
+    (f,) = at(verify(repo, base, {"wiki/cats.md": edited}, toml=toml), "claim.frozen")
+    assert f.line == 4
+
+    # an archive run may delete pages with cited claims, but not a frozen one
+    tip = commit_files(
+        repo, base.id, {"wiki/cats.md": None, "wiki/index.md": "---\ntitle: Index\n---\n# Index\n"}
+    )
+    meta = RunMeta(
+        run_id="r",
+        run_type="archive",
+        triggered_by="cli:t",
+        base=str(base.id),
+        started_at="2026-01-01T00:00:00Z",
+        budget=Budget(),
+    )
+    report = verify_trees(
+        repo,
+        tip,
+        base,
+        config=parse_config(toml, "wikigate.toml"),
+        plan=Plan(meta=meta, ops=[], tip=str(tip.id)),
+    )
+    (f,) = at(report, "claim.frozen")
+    assert "deletes the frozen wiki/cats.md" in f.message and report.verdict == "reject"
+    # the same archive run passes without the freeze
+    unfrozen = verify_trees(
+        repo, tip, base, config=Config(), plan=Plan(meta=meta, ops=[], tip=str(tip.id))
+    )
+    assert not at(unfrozen, "claim.frozen") and not at(unfrozen, "run.convergence")
+
+    # a frozen folder gains no page
+    folder = '[ledger]\nfrozen = ["wiki/pets/"]\n'
+    new_page = cats(f"{SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}").replace("Cats", "Pets", 2)
+    report = verify(repo, base, {"wiki/pets/cats.md": new_page}, toml=folder)
+    assert [f.path for f in at(report, "claim.frozen")] == ["wiki/pets/cats.md"]
+
+
+def test_a_frozen_claim_keeps_its_label(repo, base):
+    relabelled = cats(f"{SLEEP}[^k] {BARK}[^2]\n\n[^k]: {tail(SLEEP)}\n[^2]: {tail(BARK)}")
+    report = verify(repo, base, {"wiki/cats.md": relabelled}, toml=FROZEN_CLAIM)
+    (f,) = at(report, "claim.frozen")
+    assert "relabelled as [^k]" in f.message and f.line == 6 and report.verdict == "reject"
+    # unfrozen, the same relabel is a pass
+    assert verify(repo, base, {"wiki/cats.md": relabelled}).verdict == "commit"
+
+    # relabelled, and another claim takes the frozen label: still the frozen claim's change
+    swapped = cats(f"{SLEEP}[^k] {BARK}[^1]\n\n[^k]: {tail(SLEEP)}\n[^1]: {tail(BARK)}")
+    report = verify(repo, base, {"wiki/cats.md": swapped}, toml=FROZEN_CLAIM)
+    assert any("relabelled as [^k]" in f.message for f in at(report, "claim.frozen"))
+    assert report.verdict == "reject"
+
+
+def test_relabel_then_reword_of_a_frozen_claim_is_caught_at_the_reword(repo, base):
+    """A relabel that landed anyway (a maintainer's override, or a rule from before the fix)
+    leaves the entry naming no claim: the next change to its page, the reword, is refused."""
+    relabelled = cats(f"{SLEEP}[^k] {BARK}[^2]\n\n[^k]: {tail(SLEEP)}\n[^2]: {tail(BARK)}")
+    landed = commit_files(repo, base.id, {"wiki/cats.md": relabelled})
+    reworded = cats(
+        f"Cats sleep for sixteen hours each day.[^k] {BARK}[^2]\n\n"
+        f"[^k]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, landed, {"wiki/cats.md": reworded}, toml=FROZEN_CLAIM)
+    (f,) = at(report, "claim.frozen")
+    assert f.severity == "critical" and "names no cited claim of wiki/cats.md" in f.message
+    assert report.verdict == "reject"
 
 
 def test_a_frozen_claim_with_a_bad_entry_is_a_config_error():

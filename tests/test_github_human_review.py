@@ -15,6 +15,7 @@ from wikigate.verifier.citation import format_tail
 
 LABEL = "wikigate:needs-human-review"
 REWORDED = "Under snow, a barn owl can hear a mouse."
+FROZEN = '\n[ledger]\nfrozen = ["wiki/owls.md#^1"]\n'
 
 
 def owls(sentence: str) -> str:
@@ -23,11 +24,11 @@ def owls(sentence: str) -> str:
 
 
 def frozen_world(world: World) -> None:
-    """main freezes the owls page and names its owners (the base's rules, not the PR's)."""
-    rules = (world.seed / "wikigate.toml").read_text() + '\n[ledger]\nfrozen = ["wiki/owls.md"]\n'
+    """main freezes the owls claim and names its owners (the base's rules, not the PR's)."""
+    rules = (world.seed / "wikigate.toml").read_text() + FROZEN
     world.land_on_main(
         {"wikigate.toml": rules, ".github/CODEOWNERS": "/wiki/ @carol @octo/curators\n"},
-        "freeze the owls page",
+        "freeze the owls claim",
     )
 
 

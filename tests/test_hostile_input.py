@@ -548,3 +548,61 @@ def test_a_verification_past_its_wall_clock_budget_fails_closed(repo, base):
     assert f.severity == "critical" and "verify_seconds" in f.message
     assert report.verdict == "reject"
     assert any(c.status == "skipped" and "budget" in (c.reason or "") for c in report.checks)
+
+
+def test_a_bidi_override_in_a_page_is_a_finding_at_its_line(repo, base):
+    """U+202E reverses what a reviewer sees: the page reads one way to a person and
+    another to the verifier and the judge."""
+    quote = "rejected the plan by seven votes to two"
+    page = (
+        HEAD
+        + f"The committee {quote}.[^1]\n\n"
+        + "Afterwards the \u202eowt ot neves\u202c count was disputed.\u200b\n\n"
+        + f"[^1]: {anchored(quote)}\n"
+    )
+    report = verify(repo, base, {"wiki/notes.md": page})
+    (f,) = at(report, "page.invisible_chars")
+    assert (f.path, f.line) == ("wiki/notes.md", 8)
+    assert f.severity == "major" and report.verdict != "commit"
+    assert "U+202E (RIGHT-TO-LEFT OVERRIDE) at line 8, column 16" in f.message
+    assert "U+200B" in f.message and "U+202C" in f.message
+    # the same in lint mode (verify --all), and a page without any passes
+    (f,) = at(verify(repo, base, {"wiki/notes.md": page}, lint=True), "page.invisible_chars")
+    assert f.line == 8
+    clean = page.replace("\u202eowt ot neves\u202c", "seven to two").replace("\u200b", "")
+    assert not at(verify(repo, base, {"wiki/notes.md": clean}), "page.invisible_chars")
+
+
+def test_an_invisible_character_in_a_path_is_a_finding(repo, base):
+    report = verify(
+        repo,
+        base,
+        {"raw/no\u200btes.txt": NOTES, "wiki/in\u2066dex.md": INDEX.replace("Index", "Index 2")},
+    )
+    found = {f.path: f for f in at(report, "page.invisible_chars")}
+    assert set(found) == {"raw/no\u200btes.txt", "wiki/in\u2066dex.md"}
+    assert "U+200B at position 7" in found["raw/no\u200btes.txt"].message
+    assert "\\u200b" in found["raw/no\u200btes.txt"].message  # shown escaped, not raw
+
+
+def test_the_format_characters_table_is_unicodes():
+    from wikigate.text import FORMAT_CHARS
+
+    missing = [
+        f"U+{c:04X}"
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(c)) == "Cf" and not FORMAT_CHARS.fullmatch(chr(c))
+    ]
+    assert missing == []  # a newer Unicode's format characters: add them to the table
+
+
+def test_a_page_full_of_invisible_characters_gives_bounded_findings(repo, base):
+    quote = "rejected the plan by seven votes to two"
+    lines = "".join(f"Line {n}\u200b of filler.\n" for n in range(3000))
+    page = HEAD + f"The committee {quote}.[^1]\n\n{lines}\n[^1]: {anchored(quote)}\n"
+    report = verify(repo, base, {"wiki/notes.md": page})
+    found = at(report, "page.invisible_chars")
+    assert len(found) == 21 and [f.line for f in found[:2]] == [8, 9]
+    assert "at least 980 more lines, from line 28" in found[-1].message
+    page = parse_page("wiki/notes.md", HEAD + "\u200b" * 2_000_000)
+    assert len(page.invisible) == 1000

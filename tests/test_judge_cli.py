@@ -88,7 +88,7 @@ def test_verify_judges_and_a_second_verify_costs_nothing(tmp_path, capsys, emula
     assert main(["-C", str(ws.root), "verify", "--judge", "anthropic", "--format", "json"]) == 0
     assert len(emulator.messages) == 1
     (claim,) = parse_claims(emulator.messages[0].body)
-    assert claim["claim_id"] == "wiki/owls.md#^1" and claim["quote"] == QUOTE
+    assert claim["ref"] == "wiki/owls.md#^1" and claim["quote"] == QUOTE
     capsys.readouterr()
     assert main(["-C", str(ws.root), "verify", "--judge", "anthropic", "--format", "json"]) == 0
     assert len(emulator.messages) == 1  # the judgment cache answered: nothing sent

@@ -224,7 +224,7 @@ REWORDED = "Under snow, a barn owl can hear a mouse."
 
 
 def test_a_frozen_claim_reworded_waits_for_a_person_who_approves_it(wiki):
-    freeze(wiki, '"wiki/owls.md"')
+    freeze(wiki, '"wiki/owls.md#^1"')
     before = main_sha(wiki)
     run_id, done = run_cli(wiki, "cascade", {"wiki/owls.md": page_with("Owls", (REWORDED, QUOTE))})
     assert done.returncode == 5, done.stdout + done.stderr
@@ -277,6 +277,48 @@ def test_a_frozen_claim_altered_is_rejected_and_an_override_is_recorded(wiki):
     shown = json.loads(cli(wiki, "runs", "show", run_id, "--format", "json").stdout)
     assert shown["verdict"] == "commit_override"
     assert shown["overrides"][0]["reason"] == "policy changed"
+
+
+def relabelled(sentence: str, label: str) -> str:
+    return page_with("Owls", (sentence, QUOTE)).replace("[^1]", f"[^{label}]")
+
+
+def test_relabel_then_reword_of_a_frozen_claim_is_caught(wiki):
+    """Two steps that each looked harmless: relabel the frozen claim (a pass before), then
+    reword it under its new label (no longer matched by the entry: it landed)."""
+    freeze(wiki, '"wiki/owls.md#^1"')
+    before = main_sha(wiki)
+    run_id, done = run_cli(wiki, "cascade", {"wiki/owls.md": relabelled(QUOTE, "k")})
+    assert done.returncode == 1, done.stdout
+    assert "claim.frozen" in done.stdout and "relabelled as [^k]" in done.stdout
+    assert main_sha(wiki) == before
+    # a maintainer lands the relabel anyway: the entry now names no claim, so the reword
+    # is still refused
+    overridden = cli(wiki, "verify", "override", run_id, "--reason", "tidy labels")
+    assert overridden.returncode == 0, overridden.stderr
+    landed = main_sha(wiki)
+    _, done = run_cli(wiki, "cascade", {"wiki/owls.md": relabelled(REWORDED, "k")})
+    assert done.returncode == 1, done.stdout
+    assert "claim.frozen" in done.stdout and "names no cited claim" in done.stdout
+    assert main_sha(wiki) == landed
+
+
+def test_a_frozen_page_may_not_grow_or_be_archived(wiki):
+    freeze(wiki, '"wiki/owls.md"')
+    before = main_sha(wiki)
+    grown = page_with("Owls", (QUOTE, QUOTE)) + "\nOwls are wonderful, trust us.\n"
+    _, done = run_cli(wiki, "cascade", {"wiki/owls.md": grown})
+    assert done.returncode == 1 and "claim.frozen" in done.stdout, done.stdout
+    started = cli(wiki, "run", "start", "--type", "archive", "--triggered-by", "cli:test")
+    run_id = started.stdout.strip()
+    assert cli(wiki, "run", "delete", run_id, "wiki/owls.md").returncode == 0
+    index = cli(wiki, "run", "write", run_id, "wiki/index.md", "--from", "-", stdin=_index())
+    assert index.returncode == 0, index.stderr
+    done = cli(wiki, "run", "finalize", run_id)
+    assert done.returncode == 1, done.stdout
+    assert "claim.frozen" in done.stdout and "deletes the frozen wiki/owls.md" in done.stdout
+    assert main_sha(wiki) == before
+    assert git(wiki, "cat-file", "-e", "main:wiki/owls.md").returncode == 0
 
 
 def test_a_run_declares_its_scope(wiki):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -287,7 +288,7 @@ def test_shard_spec_is_k_of_n_one_based():
 
 
 def test_checks_are_split_into_per_page_and_whole_wiki_by_their_needs():
-    assert {"citations", "semantic", "pages"} == PER_PAGE
+    assert {"citations", "invisible", "semantic", "pages"} == PER_PAGE
     assert {"tree", "links"} <= WHOLE_WIKI and not PER_PAGE & WHOLE_WIKI
     assert {c.name for c in CHECKS} == PER_PAGE | WHOLE_WIKI
     # a per-page check needing what a whole-wiki check provides could not run in a shard
@@ -297,3 +298,111 @@ def test_checks_are_split_into_per_page_and_whole_wiki_by_their_needs():
     ]
     with pytest.raises(ValueError, match="'uses' needs 'graph' from 'graph'"):
         _parts(bad)
+
+
+def _drop_a_finding(path: Path, out: Path, *, redigest: bool) -> None:
+    """What a hostile editor does to a shard report: delete its first finding (and, with
+    ``redigest``, write the digest of the edited content back)."""
+    from wikigate.verifier.report import load_report
+    from wikigate.verifier.shard import content_digest
+
+    report = load_report(path.read_text())
+    assert report.findings and report.shard is not None
+    edited = report.model_copy(update={"findings": report.findings[1:]})
+    if redigest:
+        shard = report.shard.model_copy(update={"digest": content_digest(edited)})
+        edited = edited.model_copy(update={"shard": shard})
+    out.write_text(edited.model_dump_json())
+
+
+def test_a_shard_with_a_finding_deleted_is_refused(wiki, shards, tmp_path):
+    first = shards["1"]
+    edited = tmp_path / "1-edited.json"
+    _drop_a_finding(first, edited, redigest=False)
+    ws = Workspace.open(wiki)
+    try:
+        assert merge_reports(ws, [str(first), str(shards["2"])]).verdict == "reject"
+        with pytest.raises(MergeError) as caught:
+            merge_reports(ws, [str(edited), str(shards["2"])])
+    finally:
+        ws.close()
+    message = str(caught.value)
+    assert message.startswith(f"{edited}: its content does not match its digest sha256:")
+    assert "changed after `wikigate verify` wrote it" in message
+    refused = wg(wiki, "report", "merge", str(edited), str(shards["2"]))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "does not match its digest" in refused.stderr
+
+
+@pytest.fixture(scope="module")
+def signer(tmp_path_factory) -> tuple[Path, Path, Path]:
+    """A signing key, a stranger's key, and an allowed_signers file listing the first."""
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen (OpenSSH 8.2+) is not installed: signed shards need it")
+    folder = tmp_path_factory.mktemp("keys")
+    for name in ("ci", "stranger"):
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(folder / name)],
+            check=True,
+        )
+    allowed = folder / "allowed_signers"
+    allowed.write_text(f"ci@example.org {(folder / 'ci.pub').read_text()}")
+    return folder / "ci", folder / "stranger", allowed
+
+
+def _signed_shards(wiki: Path, folder: Path, key: Path) -> list[Path]:
+    """`verify --all --shard K/2 --format json` with git config wikigate.signingKey set."""
+    git(wiki, "config", "wikigate.signingKey", str(key))
+    try:
+        files = []
+        for k in (1, 2):
+            out = folder / f"signed-{k}.json"
+            done = wg(wiki, "verify", "--all", "--shard", f"{k}/2", "--format", "json")
+            assert done.returncode in (0, 1, 3), done.stderr
+            out.write_text(done.stdout)
+            files.append(out)
+        return files
+    finally:
+        git(wiki, "config", "--unset", "wikigate.signingKey")
+
+
+def merge_cli(wiki: Path, *args: object) -> subprocess.CompletedProcess[str]:
+    return wg(wiki, "report", "merge", *map(str, args))
+
+
+def test_signed_shards_merge_and_a_redigested_edit_is_refused(wiki, shards, signer, tmp_path):
+    key, stranger, allowed = signer
+    files = _signed_shards(wiki, tmp_path, key)
+    for f in files:
+        assert "BEGIN SSH SIGNATURE" in json.loads(f.read_text())["shard"]["signature"]
+    merged = merge_cli(wiki, "--allowed-signers", allowed, *files, "--format", "json")
+    assert merged.returncode == 1, merged.stderr  # the wiki's findings: reject, as unsigned
+    found = json.loads(merged.stdout)["findings"]
+    assert (
+        found
+        == json.loads(merge_cli(wiki, *shards_of(shards), "--format", "json").stdout)["findings"]
+    )
+
+    # a finding deleted and the digest recomputed: the digest alone cannot tell ...
+    edited = tmp_path / "signed-1-edited.json"
+    _drop_a_finding(files[0], edited, redigest=True)
+    forged = merge_cli(wiki, edited, files[1], "--format", "json")
+    assert forged.returncode == 1 and len(json.loads(forged.stdout)["findings"]) == len(found) - 1
+    # ... the signature can
+    refused = merge_cli(wiki, "--allowed-signers", allowed, edited, files[1])
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert f"{edited}: its signature is refused" in refused.stderr
+
+    # unsigned shards, and shards signed by a key the file does not list, are refused too
+    unsigned = merge_cli(wiki, "--allowed-signers", allowed, *shards_of(shards))
+    assert unsigned.returncode == 2
+    assert f"{shards['1']}: the shard report is not signed" in unsigned.stderr
+    strange = tmp_path / "strange"
+    strange.mkdir()
+    by_stranger = _signed_shards(wiki, strange, stranger)
+    refused = merge_cli(wiki, "--allowed-signers", allowed, *by_stranger)
+    assert refused.returncode == 2 and "not among the allowed signers" in refused.stderr
+
+
+def shards_of(shards: dict[str, Path]) -> list[Path]:
+    return [shards["1"], shards["2"]]

@@ -19,6 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
+from wikigate.text import Invisible
+
 from .citation import Citation
 from .entries import WalkMemo
 from .markdown import Definition, Link, ParsedPage, Ref
@@ -297,6 +299,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         links,
         _tuples(p.gaps),
         p.bare,
+        _tuples(p.invisible),
     )
     nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
     return marshal.dumps(data), marshal.dumps(nav)
@@ -305,13 +308,26 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
 # tuple.__new__ builds a NamedTuple from a tuple in C, several times faster than Ref(*r)
 _ref = cast(Callable[[Any], Ref], partial(tuple.__new__, Ref))
 _link = cast(Callable[[Any], Link], partial(tuple.__new__, Link))
+_invisible = cast(Callable[[Any], Invisible], partial(tuple.__new__, Invisible))
 _citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
 
 
 def decode_page(data: bytes) -> ParsedPage:
-    (path, fields, fm_error, title, aliases, headings, refs, defs, undefined, links, gaps, bare) = (
-        marshal.loads(data)
-    )
+    (
+        path,
+        fields,
+        fm_error,
+        title,
+        aliases,
+        headings,
+        refs,
+        defs,
+        undefined,
+        links,
+        gaps,
+        bare,
+        invisible,
+    ) = marshal.loads(data)
     return ParsedPage(
         path=path,
         fields=fields,
@@ -328,6 +344,7 @@ def decode_page(data: bytes) -> ParsedPage:
         links=list(map(_link, links)),
         gaps=list(gaps),
         bare=bare,
+        invisible=list(map(_invisible, invisible)),
     )
 
 

@@ -146,11 +146,3 @@ def _kept(b: PageClaim, a: PageClaim) -> str:
     if (a.offset, a.sha256, a.pdf_page) != (b.offset, b.sha256, b.pdf_page):
         return "kept; its anchor was updated"
     return "unchanged"
-
-
-def added(before: Iterable[PageClaim], after: Iterable[PageClaim]) -> list[PageClaim]:
-    """Claims of ``after`` that stand for no claim of ``before``: new claims."""
-    old = {(b.sentence, b.source) for b in before} | {(b.source, b.quote) for b in before}
-    return [
-        a for a in after if (a.sentence, a.source) not in old and (a.source, a.quote) not in old
-    ]

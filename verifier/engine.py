@@ -24,7 +24,7 @@ from .judge import HEURISTIC, Judge, JudgeArtifacts, Judgment
 from .judging import make_judge
 from .parallel import Progress, Workers
 from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
-from .shard import Shard, rules_digest, verifier_version
+from .shard import Shard, content_digest, rules_digest, verifier_version
 from .wiki import PageCache, WikiTree
 
 
@@ -232,16 +232,17 @@ def verification(
         judge=summary,
         claim_checks=ctx.claim_checks if ctx is not None else [],
         direction=ctx.direction if ctx is not None else None,
-        shard=None
-        if shard is None
-        else ShardInfo(
+    )
+    if shard is not None:  # what its siblings must agree on, and its content's digest
+        info = ShardInfo(
             index=shard.index,
             count=shard.count,
             tree=str(tip.tree_id),
             rules=rules_digest(config),
             verifier=verifier_version(judge.name if judge is not None else "none"),
-        ),
-    )
+            digest=content_digest(report),
+        )
+        report = report.model_copy(update={"shard": info})
     return Verification(report, judgment)
 
 

@@ -26,6 +26,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_ref
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from wikigate.text import Invisible, invisible_chars
+
 from .citation import Citation, CitationSyntaxError, parse_definition
 
 MARK = "\x00"  # stands in for a footnote reference inside claim text
@@ -71,8 +73,10 @@ class ParsedPage:
     bare: int = 0  # statements with neither a citation nor a gap marker
     text: str = ""
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
+    invisible: list[Invisible] = field(default_factory=list)  # the first INVISIBLE_KEPT Cf
 
 
+INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings show fewer)
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
 
 
@@ -311,7 +315,8 @@ def _reaches(tokens: list[Token], line: int) -> bool:
 
 
 def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> ParsedPage:
-    page = ParsedPage(path=path, text=text)
+    invisible = invisible_chars(_normalize(text), INVISIBLE_KEPT)
+    page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
     pending_heading = False
     in_definition = False

@@ -5,7 +5,8 @@ The shards ran the per-page checks (citations, quotes, anchors, the judge) on th
 slices; the whole-wiki checks (links, orphans, the tree) run here, on the same commit
 read from this repository's object database.  Shards that do not belong together are
 refused before anything runs: a different commit or tree, rules, verifier or strictness,
-a report that is not a shard, or shards missing or given twice.
+a report that is not a shard, or shards missing or given twice; so is a shard whose content
+does not match its digest (edited after it was written).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .report import (
     VerificationReport,
     load_report,
 )
-from .shard import rules_digest, verifier_version
+from .shard import content_digest, rules_digest, verifier_version
 
 ORDER = {check.name: i for i, check in enumerate(CHECKS)}  # unknown names ("setup") last
 SUMMED = ("pages_checked", "claims", "citations", "anchors_verified", "gaps")
@@ -51,15 +52,29 @@ class ShardReport:
 
 
 def read_shard(name: str, text: str) -> ShardReport:
-    """A shard's report from its JSON text (``verify --all --shard K/N --format json``)."""
+    """A shard's report from its JSON text (``verify --all --shard K/N --format json``):
+    its content must match its digest (a signature is checked by the caller:
+    ``wikigate.api.merge_reports``; docs/sharding.md, "What the merge trusts")."""
     try:
         report = load_report(text)
     except ReportError as e:
         raise MergeError(f"{name}: {e}") from e
-    if report.shard is None:
+    shard = report.shard
+    if shard is None:
         raise MergeError(
             f"{name}: not a shard's report (made without --shard K/N); "
             "merge only the reports of `wikigate verify --all --shard K/N --format json`"
+        )
+    if shard.digest is None:
+        raise MergeError(
+            f"{name}: the shard report names no digest of its content (made by an older "
+            "wikigate?); verify the shard again"
+        )
+    if content_digest(report) != shard.digest:
+        raise MergeError(
+            f"{name}: its content does not match its digest {shard.digest}: the report was "
+            "changed after `wikigate verify` wrote it (a finding deleted or edited?); merge "
+            "only the reports your own shard jobs wrote"
         )
     return ShardReport(name, report)
 

@@ -94,6 +94,17 @@ class ShardInfo(BaseModel):
     tree: str = Field(description="the verified commit's tree")
     rules: str = Field(description="digest of the rules applied (the parsed wikigate.toml)")
     verifier: str = Field(description="what produced the findings: versions and the judge")
+    digest: str | None = Field(
+        default=None,
+        description="sha256 of the report without this section (its findings, checks, "
+        "summary, judge): `report merge` refuses a shard whose content does not match",
+    )
+    signature: str | None = Field(
+        default=None,
+        description="an SSH signature (namespace wikigate) of the shard's statement (tip, "
+        "tree, rules, verifier, strictness, K/N, digest), made with git config "
+        "wikigate.signingKey; `report merge --allowed-signers FILE` requires it",
+    )
 
 
 class JudgeVote(BaseModel):

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wikigate import __version__
 from wikigate.config import Config
+
+if TYPE_CHECKING:
+    from .report import VerificationReport
 
 # the libraries whose versions change what the checks find (parsing pages, reading PDFs)
 FINDERS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
@@ -62,6 +67,37 @@ def rules_digest(config: Config) -> str:
     """A digest of the rules a verification applied (the parsed ``wikigate.toml``, defaults
     included), so that shards verified under different rules are never merged."""
     return "sha256:" + hashlib.sha256(config.model_dump_json().encode()).hexdigest()
+
+
+def content_digest(report: VerificationReport) -> str:
+    """A digest of a report's content, all but its ``shard`` section: what a shard found
+    (findings, checks, summary, the judge's votes). ``report merge`` recomputes it, so a
+    report edited after ``verify`` wrote it (a finding deleted) is refused; an editor who
+    also rewrites the digest is caught only by a signature (``statement``)."""
+    data = report.model_dump(mode="json", exclude={"shard"})
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def statement(report: VerificationReport) -> bytes:
+    """What a shard's signature vouches for: the commit, tree, rules, verifier, strictness,
+    its K/N and its content digest, as canonical JSON (a signature over anything else, an
+    attestation's included, never reads as one)."""
+    shard = report.shard
+    if shard is None:
+        raise ValueError("not a shard's report")
+    data = {
+        "kind": "wikigate shard report",
+        "version": 1,
+        "tip": report.tip,
+        "tree": shard.tree,
+        "rules": shard.rules,
+        "verifier": shard.verifier,
+        "strictness": report.strictness,
+        "shard": f"{shard.index}/{shard.count}",
+        "digest": shard.digest,
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
 
 
 def verifier_version(judge: str) -> str:

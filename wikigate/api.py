@@ -28,6 +28,8 @@ from .gitrepo import MAIN, commit_at, parse_trailers
 from .text import occurrences, plural
 
 if TYPE_CHECKING:
+    from wikigate.verifier.merge import ShardReport
+
     from .run import Run
     from .workspace import Workspace
 
@@ -131,7 +133,7 @@ def verify_ref_fully(
                 raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
     if not judge_dry_run:
         judge_ready(repo, base_commit or tip, judge)
-    return verification(
+    done = verification(
         repo,
         tip,
         base_commit,
@@ -146,16 +148,39 @@ def verify_ref_fully(
         declared_scope=declared_scope,
         declared_direction=declared_direction,
     )
+    return sign_shard(repo, done) if shard is not None and not judge_dry_run else done
+
+
+def sign_shard(repo: pygit2.Repository, done: Verification) -> Verification:
+    """A shard's report signed with this machine's key (``WIKIGATE_SIGNING_KEY`` or git
+    config ``wikigate.signingKey``, as attestations), when one is set: ``report merge
+    --allowed-signers`` then knows who verified it (docs/sharding.md)."""
+    from . import attest, sshsig
+    from .verifier.shard import statement
+
+    report = done.report
+    key = attest.signing_key(repo)
+    if key is None or report.shard is None:
+        return done
+    signature = sshsig.sign(statement(report), key).decode()
+    shard = report.shard.model_copy(update={"signature": signature})
+    return Verification(report.model_copy(update={"shard": shard}), done.judgment)
 
 
 def merge_reports(
-    ws: Workspace, files: list[str], progress: Progress | None = None
+    ws: Workspace,
+    files: list[str],
+    progress: Progress | None = None,
+    *,
+    allowed_signers: Path | None = None,
 ) -> VerificationReport:
     """The JSON reports of ``verify --all --shard K/N`` for K = 1..N, plus the whole-wiki
     checks run here on the shards' commit, as one report: the unsharded ``verify --all``'s.
 
     Raises MergeError (exit 2), naming the file, when the reports are not the N shards of
-    one verification, or when this repository lacks their commit.
+    one verification, when one was changed after it was written (its digest), when
+    ``allowed_signers`` is given and one is unsigned or not signed by a key it lists, or
+    when this repository lacks their commit.
     """
     from wikigate.verifier.merge import MergeError, merge, read_shard
 
@@ -166,8 +191,35 @@ def merge_reports(
         except (OSError, UnicodeDecodeError) as e:
             why = e.strerror if isinstance(e, OSError) else "not UTF-8"
             raise MergeError(f"{name}: cannot read the report ({why})") from e
-        shards.append(read_shard(name, text))
+        shard = read_shard(name, text)
+        if allowed_signers is not None:
+            signed_by(shard, allowed_signers)
+        shards.append(shard)
     return merge(ws.repo, shards, cache_path=cache_path(ws), progress=progress)
+
+
+def signed_by(shard: ShardReport, allowed_signers: Path) -> str:
+    """The principal of ``allowed_signers`` whose key signed the shard's statement;
+    MergeError naming the file and why not (unsigned, another key, changed since)."""
+    from wikigate.verifier.merge import MergeError
+    from wikigate.verifier.shard import statement
+
+    from . import sshsig
+
+    name, info = shard.name, shard.report.shard
+    assert info is not None  # read_shard refuses a report without it
+    if not allowed_signers.is_file():
+        raise MergeError(f"--allowed-signers {allowed_signers}: no such file")
+    if info.signature is None:
+        raise MergeError(
+            f"{name}: the shard report is not signed, and --allowed-signers requires a "
+            "signature; sign shards with `git config wikigate.signingKey KEY` (or "
+            "WIKIGATE_SIGNING_KEY) where `verify --all --shard K/N` runs"
+        )
+    try:
+        return sshsig.verify(statement(shard.report), info.signature.encode(), allowed_signers)
+    except sshsig.Refused as e:
+        raise MergeError(f"{name}: its signature is refused: {e}") from e
 
 
 def judge_ready(

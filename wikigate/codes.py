@@ -164,6 +164,15 @@ TABLE: tuple[Code, ...] = (
         "split the page, or raise the limit in the base's wikigate.toml",
     ),
     Code(
+        "page.invisible_chars",
+        "major",
+        "a changed page's text or a changed path holds invisible characters (Unicode format "
+        "controls: zero-width spaces and joiners, bidi overrides and isolates, tag characters, "
+        "the soft hyphen; a leading byte-order mark is allowed): a person reviewing it can read "
+        "something else than the verifier and the judge do",
+        "remove them (the message says which, where)",
+    ),
+    Code(
         "page.gap",
         "major",
         "the page carries `[gap: …]` markers where `[gap_policy]` allows none, or more than "
@@ -205,8 +214,10 @@ TABLE: tuple[Code, ...] = (
     Code(
         "claim.frozen",
         "critical",
-        "a claim frozen by `[ledger] frozen` was removed or altered, or a frozen page gained a "
-        "claim (a maintainer's override lands it, recorded)",
+        "a claim frozen by `[ledger] frozen` was removed, altered, relabelled or put in a "
+        "disputed block; a frozen page changed at all (added text, deletion, an archive run's "
+        "included) or a frozen folder gained a file; or an entry names a label its page does "
+        "not cite (a maintainer's override lands it, recorded)",
         "leave frozen claims as they are; ask a maintainer to change them",
     ),
     Code(

@@ -1,7 +1,8 @@
 """SSH signatures over bytes, as git makes them for commits (``gpg.format = ssh``):
 ``ssh-keygen -Y sign`` with a key, ``ssh-keygen -Y find-principals`` and ``-Y verify``
 against an ``allowed_signers`` file, in the namespace ``wikigate`` (a signature made for
-git, or for anything else, never passes for an attestation)."""
+git, or for anything else, never passes for an attestation). Shard reports of a sharded
+``verify --all`` are signed the same way (verifier/shard.py ``statement``)."""
 
 from __future__ import annotations
 
@@ -85,8 +86,9 @@ def verify(data: bytes, signature: bytes, allowed_signers: Path) -> str:
                 return principal
         said = checked.stderr.decode(errors="replace").strip().splitlines()
         raise Refused(
-            "its signature does not verify (the attestation was changed after it was signed, "
-            f"or signed for another namespace): {said[-1] if said else 'ssh-keygen refused it'}"
+            "its signature does not verify (what it vouches for was changed after it was "
+            "signed, or it was signed for another namespace): "
+            f"{said[-1] if said else 'ssh-keygen refused it'}"
         )
 
 

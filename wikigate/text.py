@@ -7,12 +7,24 @@ paths and commit trailers agree on which characters they refuse.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import NamedTuple
 
 # Unicode's Bidi_Control characters (category Cf): they reorder what a reader sees.
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+# Unicode's format characters (category Cf, through Unicode 15): invisible, they hide text
+# (zero-width spaces and joiners, tag characters, the soft hyphen) or reorder what a reader
+# sees (bidi overrides and isolates). tests/test_hostile_input.py holds the table to the
+# running Python's unicodedata.
+FORMAT_CHARS = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f]"
 )
 
 _KINDS = {
@@ -64,6 +76,41 @@ def first_unprintable(value: str, *, bidi: bool = True) -> BadChar | None:
         if kind is not None:
             return BadChar(i, ch, kind)
     return None
+
+
+class Invisible(NamedTuple):
+    """An invisible character in a text: where (1-based line and column) and which."""
+
+    line: int
+    column: int
+    char: str
+
+    def describe(self) -> str:
+        name = unicodedata.name(self.char, "a format character")
+        return f"U+{ord(self.char):04X} ({name}) at line {self.line}, column {self.column}"
+
+
+def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:
+    """The format characters (category Cf) in ``text``, a leading byte-order mark
+    excepted, the first ``limit`` of them (all when None); one regex pass, lines counted
+    as it goes."""
+    if text.isascii():
+        return []
+    out: list[Invisible] = []
+    line, line_start, counted = 1, 0, 0
+    for m in FORMAT_CHARS.finditer(text):
+        if limit is not None and len(out) >= limit:
+            break
+        at = m.start()
+        if at == 0 and m.group() == "\ufeff":
+            continue
+        newlines = text.count("\n", counted, at)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, at) + 1
+        counted = at
+        out.append(Invisible(line, at - line_start + 1, m.group()))
+    return out
 
 
 def shown(value: str) -> str:

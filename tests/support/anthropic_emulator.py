@@ -9,7 +9,9 @@ after, when it reaches ``min_cache_tokens``.  Tokens are counted as characters /
 
 What it answers: first the ``script`` (canned replies, in order: an HTTP error with its
 headers, or a message), then ``brain(body)`` if set, else a vote per claim of the claims
-block: ``votes[claim_id]`` (default ``default_vote``), with the claim's quote as evidence.
+block: ``votes[ref]`` (``ref`` the claim's ``page#^label``, read from its marked fields;
+default ``default_vote``), with the claim's quote as evidence, answered by the opaque
+``claim_id`` (c1, c2, ...) the request named it by.
 """
 
 from __future__ import annotations
@@ -67,10 +69,12 @@ def parse_claims(body: dict[str, Any]) -> list[dict[str, str]]:
                 old = claims[-1].get(field_name)
                 claims[-1][field_name] = value if old is None else old + "\n" + value
         elif line.startswith("claim_id: "):
-            claims.append({"claim_id": json.loads(line[len("claim_id: ") :])})
+            claims.append({"claim_id": line[len("claim_id: ") :]})
             field_name = None
         elif line.endswith(":") and claims:
             field_name = line[:-1].split(" (", 1)[0]
+    for c in claims:  # the claim's id in the report, from its (marked) page and footnote
+        c["ref"] = f"{c.get('page')}#^{c.get('footnote')}"
     return claims
 
 
@@ -83,7 +87,7 @@ def votes_for(claims: list[dict[str, str]], votes: dict[str, str], default: str)
         "votes": [
             {
                 "claim_id": c["claim_id"],
-                "vote": votes.get(c["claim_id"], default),
+                "vote": votes.get(c["ref"], default),
                 "reason": "emulated judgement",
                 "evidence": c.get("quote", ""),
             }

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from wikigate.codes import finding
 from wikigate.models import Finding
+from wikigate.text import Invisible, invisible_chars, shown
 
 from ..links import STRUCTURAL
-from ..markdown import ParsedPage, slugify
+from ..markdown import INVISIBLE_KEPT, ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
 
@@ -77,6 +78,68 @@ def check_pages(ctx: Context) -> list[Finding]:
             )
         out += _gaps(ctx, page)
     return out
+
+
+LINES_SHOWN = 20  # findings per page; the last one counts the lines past it
+
+
+def check_invisible(ctx: Context) -> list[Finding]:
+    """Invisible characters (Unicode format controls: zero-width, bidi overrides, tags) in
+    a changed page's text or path: a reviewer and the verifier would read different
+    things (page.invisible_chars, one finding per line they are on)."""
+    out: list[Finding] = []
+    paths = ctx.pages_in_scope()
+    ctx.tip.load(paths)  # parsed already by the citations check, or in one batch here
+    for path in paths:
+        out += invisible_in_path(path)
+        page = ctx.tip.page(path)
+        if page is None or not page.invisible:
+            continue
+        by_line: dict[int, list[Invisible]] = {}
+        for found in page.invisible:
+            by_line.setdefault(found.line, []).append(found)
+        lines = sorted(by_line)
+        for line in lines[:LINES_SHOWN]:
+            chars = by_line[line]
+            said = "; ".join(c.describe() for c in chars[:3])
+            more = f" and {len(chars) - 3} more on this line" if len(chars) > 3 else ""
+            out.append(
+                finding(
+                    "page.invisible_chars",
+                    path,
+                    line,
+                    f"invisible character{'s' if len(chars) > 1 else ''}: {said}{more}",
+                )
+            )
+        if len(lines) > LINES_SHOWN:
+            rest = lines[LINES_SHOWN:]
+            counted = "at least " if len(page.invisible) >= INVISIBLE_KEPT else ""
+            out.append(
+                finding(
+                    "page.invisible_chars",
+                    path,
+                    rest[0],
+                    f"invisible characters on {counted}{len(rest)} more lines, from line {rest[0]}",
+                )
+            )
+    return out
+
+
+def invisible_in_path(path: str) -> list[Finding]:
+    """A finding when ``path`` holds format characters (a reviewer sees another name)."""
+    chars = invisible_chars(path)
+    if not chars:
+        return []
+    said = ", ".join(f"U+{ord(c.char):04X} at position {c.column}" for c in chars[:3])
+    return [
+        finding(
+            "page.invisible_chars",
+            path,
+            None,
+            f"the path {shown(path)!r} holds invisible characters: {said}",
+            hint="rename the file without them",
+        )
+    ]
 
 
 def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:

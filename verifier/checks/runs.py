@@ -7,15 +7,17 @@ import collections
 import re
 
 from wikigate.codes import finding
+from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
 from wikigate.paths import in_scope
 
-from ..claims import Compared, added, compare, page_claims
+from ..claims import Compared, PageClaim, compare, page_claims
 from ..judge import Assessment, ChangeInput
 from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
 from .context import LOG, REGULAR, Context
+from .pages import invisible_in_path
 
 STOPWORDS = frozenset(
     [
@@ -97,6 +99,13 @@ def check_tree(ctx: Context) -> list[Finding]:
         finding("tree.malformed", path, None, f"the tree entry {path} {why}")
         for path, why in ctx.tip.problems
     ]
+
+
+def check_invisible_paths(ctx: Context) -> list[Finding]:
+    """Invisible characters in a changed path that is not a page (a source, say): the
+    pages' own are the per-page check's (page.invisible_chars)."""
+    pages = set(ctx.tip.pages)
+    return [f for p in ctx.changed() if p not in pages for f in invisible_in_path(p)]
 
 
 def check_paths(ctx: Context) -> list[Finding]:
@@ -200,9 +209,16 @@ def check_log(ctx: Context) -> list[Finding]:
 
 def check_convergence(ctx: Context) -> list[Finding]:
     """Every cited claim on a page the run changes: kept (pass), reworded around its quote
-    (warn) or removed/altered (fail: run.convergence); frozen claims (``[ledger] frozen``)
-    may not change at all (claim.frozen; reworded: claim.frozen_reworded asks a person).
-    Each claim's result goes into the report's ``claim_checks``."""
+    (warn) or removed/altered (fail: run.convergence). Each claim's result goes into the
+    report's ``claim_checks``.
+
+    ``[ledger] frozen``: a frozen page (or a page in a frozen folder) may not change at all,
+    in any run type (claim.frozen: added text, a new page in a frozen folder and a deletion,
+    an archive run's included). A frozen claim may not be removed, altered, relabelled or put
+    in a disputed block (claim.frozen): the entry names it by its label, so a relabel would
+    unfreeze it; reworded around its quote, claim.frozen_reworded asks a person. An entry
+    naming a label the base's page does not cite cannot say which claim it protects: its page
+    may not change until a maintainer fixes the entry."""
     if ctx.base is None:
         return []
     out: list[Finding] = []
@@ -214,7 +230,11 @@ def check_convergence(ctx: Context) -> list[Finding]:
     for path in pages:
         before = page_claims(base.page(path)) if path in base.entries else []
         after = page_claims(tip.page(path)) if path in tip.entries else []
-        if before and not after and path not in tip.entries and not archived:
+        deleted = path not in tip.entries
+        frozen_page = ledger.frozen_page(path)
+        if frozen_page is not None:
+            out.append(_frozen_page_change(ctx, path, frozen_page))
+        elif before and not after and deleted and not archived:
             out.append(
                 finding(
                     "run.convergence",
@@ -224,36 +244,87 @@ def check_convergence(ctx: Context) -> list[Finding]:
                     hint="only archive runs may delete pages with cited claims",
                 )
             )
-        for c in compare(before, after, archived=archived):
+        out += _dangling_frozen(path, before, ledger.frozen)
+        for c in compare(before, after, archived=archived and frozen_page is None):
             frozen = ledger.frozen_claim(path, c.claim.label)
             ctx.claim_checks.append(ClaimCheck.of(c, frozen))
-            out += _claim_finding(c, frozen, deleted=path not in tip.entries)
+            out += _claim_finding(c, frozen, deleted=deleted, page_frozen=frozen_page is not None)
+    for path in sorted(changed - set(pages)):  # a frozen folder's other files
         frozen_page = ledger.frozen_page(path)
         if frozen_page is not None:
-            for a in added(before, after):
-                out.append(
-                    finding(
-                        "claim.frozen",
-                        path,
-                        a.line,
-                        f"the frozen page {path} ({frozen_page!r} in [ledger] frozen) gains the "
-                        f"claim {a.sentence[:80]!r}",
-                        claim=a.sentence,
-                    )
-                )
+            out.append(_frozen_page_change(ctx, path, frozen_page))
     return out
 
 
-def _claim_finding(c: Compared, frozen: str | None, *, deleted: bool) -> list[Finding]:
+def _frozen_page_change(ctx: Context, path: str, entry: str) -> Finding:
+    """One finding for a change to a frozen page or a file in a frozen folder, at the first
+    line that differs."""
+    assert ctx.base is not None
+    where = f"({entry!r} in [ledger] frozen)"
+    if path not in ctx.tip.entries:
+        return finding("claim.frozen", path, None, f"the run deletes the frozen {path} {where}")
+    if path not in ctx.base.entries:
+        return finding("claim.frozen", path, 1, f"the run adds {path} to a frozen folder {where}")
+    line = _first_changed_line(ctx, path)
+    return finding(
+        "claim.frozen",
+        path,
+        line,
+        f"the run changes the frozen {path} {where}"
+        + (f" from line {line}" if line is not None else ""),
+    )
+
+
+def _first_changed_line(ctx: Context, path: str) -> int | None:
+    assert ctx.base is not None
+    old, new = ctx.base.entries[path], ctx.tip.entries[path]
+    if old.is_link or old.is_submodule or new.is_link or new.is_submodule:
+        return None
+    a = blob_at(ctx.repo, old.oid).data.split(b"\n")
+    b = blob_at(ctx.repo, new.oid).data.split(b"\n")
+    for n, (x, y) in enumerate(zip(a, b, strict=False), 1):
+        if x != y:
+            return n
+    return min(len(a), len(b)) + 1 if len(a) != len(b) else None
+
+
+def _dangling_frozen(path: str, before: list[PageClaim], frozen: list[str]) -> list[Finding]:
+    """Entries freezing a claim of ``path`` by a label its base page does not cite."""
+    labels = {c.label for c in before}
+    out = []
+    for item in frozen:
+        page, hashed, label = item.partition("#^")
+        if hashed and page == path and label not in labels:
+            out.append(
+                finding(
+                    "claim.frozen",
+                    path,
+                    None,
+                    f"{item!r} in [ledger] frozen names no cited claim of {path} on the base "
+                    "(relabelled or removed?): the freeze cannot tell which claim it "
+                    "protects, so the page may not change",
+                    hint="a maintainer updates the entry in wikigate.toml to the claim's "
+                    "current label (or removes it)",
+                )
+            )
+    return out
+
+
+def _claim_finding(
+    c: Compared, frozen: str | None, *, deleted: bool, page_frozen: bool
+) -> list[Finding]:
     b = c.claim
-    if frozen is not None and c.result != "pass":
-        code = "claim.frozen" if c.result == "fail" else "claim.frozen_reworded"
+    if frozen is not None:
+        why = _frozen_change(c)
+        if why is None or (page_frozen and deleted):  # a deleted page: one finding for it
+            return []
+        code = "claim.frozen_reworded" if c.result == "warn" and not page_frozen else "claim.frozen"
         return [
             finding(
                 code,
                 b.page,
                 b.line,
-                f"the frozen claim [^{b.label}] ({frozen!r} in [ledger] frozen): {c.reason}",
+                f"the frozen claim [^{b.label}] ({frozen!r} in [ledger] frozen): {why}",
                 claim=b.sentence,
             )
         ]
@@ -268,6 +339,24 @@ def _claim_finding(c: Compared, frozen: str | None, *, deleted: bool) -> list[Fi
             claim=b.sentence,
         )
     ]
+
+
+def _frozen_change(c: Compared) -> str | None:
+    """What a run did to a frozen claim, when it did more than move it or update its
+    anchor; None when it is kept."""
+    if c.result != "pass":
+        return c.reason
+    now = c.now
+    if now is None:  # its page archived
+        return c.reason
+    if now.label != c.claim.label:
+        return (
+            f"relabelled as [^{now.label}]; [ledger] frozen names it by its label, so the "
+            "label may not change either"
+        )
+    if now.disputed and not c.claim.disputed:
+        return "put in a disputed block"
+    return None
 
 
 # a whitespace-separated word of 7+ letters, maybe wrapped in punctuation (plain text)

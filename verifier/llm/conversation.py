@@ -166,7 +166,9 @@ class Conversation:
         results: list[dict[str, Any]] = []
         for u in uses:
             out, error = _run_tool(self.s.staged, u)
-            text = spotlight.block("tool_result", self.marks[1], f"{u.get('name')} returned:", out)
+            name = u.get("name")
+            head = f"{name} returned:" if name in prompt.READ_TOOL_NAMES else "the tool returned:"
+            text = spotlight.block("tool_result", self.marks[1], head, out)
             results.append(
                 {
                     "type": "tool_result",

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..judge import ClaimInput, Vote
+from .prompt import claim_ids
 from .spotlight import clean, unmark
 
 REASON_MAX = 2000
@@ -52,7 +53,7 @@ def settle(
     marks: Sequence[str],
 ) -> dict[str, Vote]:
     """The votes on ``claims`` that the answer holds (claims without one are absent)."""
-    asked = {c.claim_id: c for c in claims}
+    asked = claim_ids(claims)  # the judge answers by the ids it was shown (c1, c2, ...)
     out: dict[str, Vote] = {}
     for v in answer.votes:
         c = asked.get(v.claim_id)

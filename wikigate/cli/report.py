@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from wikigate.kinds import REPORT_FORMATS, VERDICT_EXIT
@@ -34,17 +36,31 @@ def report() -> None:
     metavar="FILE",
     help="Write the merged report here instead of standard output.",
 )
+@click.option(
+    "--allowed-signers",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Merge only shard reports signed by a key this ssh-keygen allowed_signers file "
+    "lists (signed where `verify --all --shard` runs with git config wikigate.signingKey).",
+)
 @click.pass_context
-def report_merge(ctx: click.Context, files: tuple[str, ...], fmt: str, output: str | None) -> None:
+def report_merge(
+    ctx: click.Context,
+    files: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    allowed_signers: Path | None,
+) -> None:
     """Merge the shards of `verify --all --shard K/N` and run the whole-wiki checks (links,
     orphans, the tree) here: one report and verdict, as `verify --all` would give.  Run it
     in a checkout holding the shards' commit.  Exit 0 commit, 1 reject, 3 revise; 2 when
     the shards do not belong together (another commit, rules, verifier or strictness, or a
-    shard missing or given twice)."""
+    shard missing or given twice), when a shard's content does not match its digest, or,
+    with --allowed-signers, when a shard is unsigned or signed by another key."""
     from wikigate.api import merge_reports
 
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
-        merged = merge_reports(ws, list(files), progress=shown)
+        merged = merge_reports(ws, list(files), progress=shown, allowed_signers=allowed_signers)
     emit(merged, fmt, output)
     ctx.exit(VERDICT_EXIT[merged.verdict])
