@@ -192,35 +192,55 @@ def test_a_pull_request_from_someone_elses_branch_is_not_rebased_when_main_moved
 
 # ---------------------------------------------------------------- writer text in the bot's voice
 
-HOSTILE = "wiki/x\n::warning title=pwned::@maint see www.evil.example and https:x.md"
+HOSTILE = "wiki/x ::warning title=pwned::@maint see www.evil.example and https:x.md"
+NEWLINE = "wiki/x\n::warning title=pwned::@maint see www.evil.example and https:x.md"
 
 
-def test_a_hostile_path_reaches_no_output_as_markup_a_mention_or_a_command(world: World):
-    """A page path holding a newline, a workflow command, a mention and a link, reaching
-    the reject reason at the revise limit: every output shows it inert, on one line."""
-    world.push_files(45, {HOSTILE: quote_only_page("x")})
-    result = world.step(
-        "pull_request_target", world.pr_event(45, "opened"), env={"WIKIGATE_MAX_LOOPS": "1"}
-    )
-    assert result.code == 1, result.out
-    assert "revise limit reached (1 loops)" in result.out
+def _outputs(world: World, result) -> dict[str, str]:
     [check] = world.gh.check_runs.values()
-    outputs = {
+    return {
         "log": result.out,
         "step summary": (world.tmp / "summary.md").read_text(),
         "summary comment": replies(world)[-1],
         "check title": check["output"]["title"],
         "check summary": check["output"]["summary"],
     }
+
+
+def _inert(world: World, outputs: dict[str, str]) -> None:
     for where, text in outputs.items():
-        assert "revise limit reached" in text, where
-        assert "\\u000a" in text, where  # the newline, written out on the same line
         assert not any(line.lstrip().startswith("::") for line in text.splitlines()), where
         assert "::" not in text, where
         assert "@maint" not in text, where  # no mention
         assert "www.evil" not in text, where  # no autolink
     posted = [c["body"] for c in world.comments()] + [r["body"] for r in world.gh.reviews]
     assert posted and not any("@maint" in b or "www.evil" in b for b in posted)
+
+
+def test_a_hostile_path_reaches_no_output_as_markup_a_mention_or_a_command(world: World):
+    """A page path holding a workflow command, a mention and a link, reaching the reject
+    reason at the revise limit: every output shows it inert, on one line."""
+    world.push_files(45, {HOSTILE: quote_only_page("x")})
+    result = world.step(
+        "pull_request_target", world.pr_event(45, "opened"), env={"WIKIGATE_MAX_LOOPS": "1"}
+    )
+    assert result.code == 1, result.out
+    outputs = _outputs(world, result)
+    for where, text in outputs.items():
+        assert "revise limit reached (1 loops)" in text, where
+    _inert(world, outputs)
+
+
+def test_a_path_with_a_newline_is_a_malformed_tree_shown_inert(world: World):
+    """The same path with a newline in it: no tree holding it is verified (tree.malformed),
+    and the outputs that name it show it on one line, inert."""
+    world.push_files(46, {NEWLINE: quote_only_page("x")})
+    result = world.step("pull_request_target", world.pr_event(46, "opened"))
+    assert result.code == 1, result.out
+    outputs = _outputs(world, result)
+    [review] = world.gh.reviews
+    assert "tree.malformed" in review["body"]
+    _inert(world, {**outputs, "review": review["body"]})
 
 
 @pytest.mark.parametrize(
