@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pygit2
 
+from wikigate.config import LimitsSection
+
 from .cache import CACHE_ERRORS, GRAPHS_KEPT, Cache, decode_page, encode_page
 from .entries import Entry, read_page, walk
 from .entries import mentions as scan_mentions
@@ -96,13 +98,23 @@ class WikiTree:
         tree: pygit2.Tree | pygit2.Oid,
         cache: PageCache,
         workers: Workers | None = None,
+        limits: LimitsSection | None = None,
     ) -> None:
+        """``limits``: the rules' ``[limits]`` (their defaults when None); a tree past
+        them raises entries.TreeLimitError, before a path of it is expanded."""
         self.repo = repo
         self.tree_id = tree.id if isinstance(tree, pygit2.Tree) else tree
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
         # what a malformed tree holds (duplicate names, `..`, `.git`, unsorted): (path, why)
-        self.entries, self.problems = walk(repo, self.tree_id, cache.trees)
+        limits = limits or LimitsSection()
+        self.entries, self.problems = walk(
+            repo,
+            self.tree_id,
+            cache.trees,
+            max_paths=limits.tree_paths,
+            max_depth=limits.tree_depth,
+        )
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}

@@ -298,6 +298,16 @@ TABLE: tuple[Code, ...] = (
         "write the commit with git itself (or wikigate), never a hand-built tree",
     ),
     Code(
+        "tree.limit",
+        "critical",
+        "a tree past `[limits]`: more paths than `tree_paths` (a folder named N times counts N "
+        "times; the paths' names may hold 256 bytes a path in all) or folders nested deeper "
+        "than `tree_depth`; the message names the folder and the value seen. Nothing else of "
+        "the tree is read",
+        "commit fewer files, or raise `[limits] tree_paths` / `tree_depth` in the base's "
+        "wikigate.toml",
+    ),
+    Code(
         "run.log_rewrite",
         "critical",
         "the run rewrites or deletes `wiki/log.md`, which is append-only",
