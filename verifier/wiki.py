@@ -28,7 +28,16 @@ from .entries import mentions as scan_mentions
 from .links import LinkGraph
 from .markdown import Link, ParsedPage, parse_page
 from .parallel import Workers
-from .sources import Located, Quotes, Source, SourceError, locate_in_source, source_key
+from .pdfbox import PdfLimits
+from .sources import (
+    Located,
+    Quotes,
+    Source,
+    SourceError,
+    locate_in_source,
+    pdf_limits,
+    source_key,
+)
 
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
@@ -108,6 +117,7 @@ class WikiTree:
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
         # what a malformed tree holds (duplicate names, `..`, `.git`, unsorted): (path, why)
         limits = limits or LimitsSection()
+        self.pdf_limits = pdf_limits(limits)
         self.entries, self.problems = walk(
             repo,
             self.tree_id,
@@ -122,6 +132,7 @@ class WikiTree:
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
         self._readers: dict[str, Source | SourceError] = {}  # one parse per source file
+        self._wanted: dict[str, set[int]] = {}  # PDF pages cited, by source: read together
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
 
@@ -284,12 +295,13 @@ class WikiTree:
             reader = self._readers.get(path)
             if reader is None:
                 try:
-                    reader = Source(self.repo, self.entries[path])
+                    reader = Source(self.repo, self.entries[path], self.pdf_limits)
                 except SourceError as e:
                     reader = e
                 self._readers[path] = reader
             if isinstance(reader, SourceError):
                 raise reader
+            reader.want([page, *sorted(self._wanted.get(path, ()))])  # one box for all
             self._sources[key] = reader.text(page)
         return self._sources[key]
 
@@ -301,14 +313,20 @@ class WikiTree:
         are wanted), and not kept: on the workers when they are big.
         """
         by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
-        for i, (path, _, _) in enumerate(wanted):
+        for i, (path, page, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
+            if page is not None:  # source_text() reads them all at once, if asked
+                self._wanted.setdefault(path, set()).add(page)
         groups = list(by_source.values())
         tasks = [
-            (self.entries[wanted[ix[0]][0]], [(wanted[i][1], wanted[i][2]) for i in ix])
+            (
+                self.entries[wanted[ix[0]][0]],
+                [(wanted[i][1], wanted[i][2]) for i in ix],
+                self.pdf_limits,
+            )
             for ix in groups
         ]
-        sizes = [self._size(entry) for entry, _ in tasks]
+        sizes = [self._size(entry) for entry, _, _ in tasks]
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
         parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
         done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
@@ -334,6 +352,6 @@ def _mentions_task(
 
 
 def _locate_task(
-    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]]]
+    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]], PdfLimits]
 ) -> list[tuple[str | None, list[Located | None]]]:
     return locate_in_source(repo, *task)

@@ -58,8 +58,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "citation.source_unreadable",
         "critical",
-        "the source is empty, binary, not UTF-8, over 50 MB, or an unreadable PDF / missing "
-        "PDF page",
+        "the source is empty, binary, not UTF-8, over 50 MB, an unreadable PDF / missing "
+        "PDF page, or a PDF past `[limits]` (`pdf_pages`, `pdf_bytes` of page content, "
+        "`pdf_seconds` of CPU time: the message names the limit and the value seen)",
         "cite a UTF-8 text, markdown or PDF source",
     ),
     Code(

@@ -1,0 +1,246 @@
+"""PDF text extraction in a box: a worker process with bounded CPU time and memory.
+
+A PDF is writer input, and pypdf's cost is not bounded by its size: a page whose
+``/Contents`` names one small FlateDecode stream a thousand times is inflated and
+parsed a thousand times (a few kilobytes: hours, gigabytes). So ``extract`` runs
+pypdf in a child process (``python -P -c``, this file run by path: it imports
+nothing of wikigate) under ``RLIMIT_CPU`` (``[limits] pdf_seconds``) and
+``RLIMIT_AS`` on POSIX, a wall-clock timeout everywhere, pypdf's decompression
+limits at ``pdf_bytes``, at most ``pdf_pages`` pages, and the content the wanted
+pages ask for (each stream counted as often as it is named) within ``pdf_bytes``;
+a stream named twice on one page is read once. All wanted pages come from one
+parse. A PDF that breaks the box raises ``PdfLimit``, naming the limit; one that
+pypdf cannot read raises ``PdfUnreadable``.
+"""
+
+from __future__ import annotations
+
+import marshal
+import subprocess
+import sys
+from typing import Any, NamedTuple
+
+# address space of the box beyond pdf_bytes (the interpreter, pypdf, the parsed objects)
+BOX_MEMORY_BASE = 512 * 2**20
+BOX_MEMORY_PER_BYTE = 3  # the decompressed content, a copy, and the text made of it
+
+
+class PdfLimits(NamedTuple):
+    pages: int
+    bytes: int
+    seconds: float
+
+
+class PdfPages(NamedTuple):
+    """A PDF's page count, the wanted pages' text, and why a wanted page has none."""
+
+    pages: int
+    texts: dict[int, str]
+    errors: dict[int, str]
+
+
+class PdfUnreadable(Exception):
+    """pypdf cannot read the PDF; the message says why."""
+
+
+class PdfLimit(Exception):
+    """The PDF is past a ``[limits]`` entry; the message names it and the value seen."""
+
+
+def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
+    """The text of ``pages`` (counted from 1) of the PDF ``data``, read in the box."""
+    wall = limits.seconds * 3 + 10  # CPU time is the limit; a loaded machine is slower
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-P", "-c", _CHILD, __file__],
+            input=marshal.dumps((data, sorted(set(pages)), tuple(limits))),
+            capture_output=True,
+            timeout=wall,
+        )
+    except subprocess.TimeoutExpired as e:
+        raise PdfLimit(_seconds(limits, f"more than {wall:.0f} s of wall-clock time")) from e
+    if proc.returncode != 0:
+        if proc.returncode < 0 or b"MemoryError" in proc.stderr:  # a signal: SIGXCPU, SIGKILL
+            if b"MemoryError" in proc.stderr:
+                raise PdfLimit(
+                    f"needs more than {_memory(limits) // 2**20} MiB to extract its text "
+                    f"(4 × [limits] pdf_bytes, {limits.bytes:,})" + _RAISE.format("pdf_bytes")
+                )
+            raise PdfLimit(_seconds(limits, f"more than {limits.seconds:g} CPU seconds"))
+        last = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        raise PdfUnreadable(f"is not a readable PDF (the reader failed: {last[0][:200]})")
+    kind, *rest = marshal.loads(proc.stdout)
+    if kind == "limit":
+        raise PdfLimit(rest[0])
+    if kind == "unreadable":
+        raise PdfUnreadable(rest[0])
+    count, texts, errors = rest
+    return PdfPages(count, texts, errors)
+
+
+_RAISE = "; if the source is sound, raise `[limits] {}` in the base's wikigate.toml"
+
+
+def _seconds(limits: PdfLimits, seen: str) -> str:
+    return (
+        f"took {seen} to extract its text, past the limit of {limits.seconds:g} "
+        "([limits] pdf_seconds)" + _RAISE.format("pdf_seconds")
+    )
+
+
+def _memory(limits: PdfLimits) -> int:
+    return BOX_MEMORY_BASE + BOX_MEMORY_PER_BYTE * limits.bytes
+
+
+# the child: this file run by path (no package imported), its answer marshalled on stdout
+_CHILD = (
+    "import runpy, sys; box = runpy.run_path(sys.argv[1], run_name='wikigate_pdfbox'); "
+    "box['child_main']()"
+)
+
+
+def child_main() -> None:
+    data, pages, raw_limits = marshal.load(sys.stdin.buffer)
+    limits = PdfLimits(*raw_limits)
+    _box(limits)
+    try:
+        answer: tuple[Any, ...] = _extract_here(data, pages, limits)
+    except PdfLimit as e:
+        answer = ("limit", str(e))
+    except PdfUnreadable as e:
+        answer = ("unreadable", str(e))
+    sys.stdout.buffer.write(marshal.dumps(answer))
+
+
+def _box(limits: PdfLimits) -> None:
+    """This process's CPU time and address space, bounded (POSIX; elsewhere the
+    parent's timeout alone bounds it)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    cpu = max(1, int(limits.seconds + 0.999))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 2))
+    memory = _memory(limits)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        memory = min(memory, hard)
+    if soft == resource.RLIM_INFINITY or soft > memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, hard))
+
+
+def _extract_here(data: bytes, pages: list[int], limits: PdfLimits) -> tuple[Any, ...]:
+    import io
+
+    import pypdf
+    from pypdf.errors import PyPdfError
+
+    _configure(pypdf, limits.bytes)
+    limit_errors = tuple(
+        e for e in (getattr(pypdf.errors, "LimitReachedError", None),) if e is not None
+    )
+    unreadable = (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError)
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        count = len(reader.pages)
+    except limit_errors as e:
+        raise PdfLimit(_limit_bytes(limits, None, e)) from e
+    except (*unreadable, RecursionError) as e:
+        raise PdfUnreadable(f"is not a readable PDF ({type(e).__name__}: {e})") from e
+    if count > limits.pages:
+        raise PdfLimit(
+            f"has {count:,} pages, past the limit of {limits.pages:,} ([limits] pdf_pages)"
+            + _RAISE.format("pdf_pages")
+        )
+    texts: dict[int, str] = {}
+    errors: dict[int, str] = {}
+    budget = limits.bytes
+    for number in pages:
+        if not 1 <= number <= count:
+            continue
+        try:
+            page = reader.pages[number - 1]
+            budget -= _content_bytes(pypdf, page)
+            if budget < 0:
+                raise PdfLimit(_limit_bytes(limits, limits.bytes - budget))
+            texts[number] = page.extract_text() or ""
+        except limit_errors as e:
+            raise PdfLimit(_limit_bytes(limits, None, e)) from e
+        except PdfLimit:
+            raise
+        except (*unreadable, RecursionError) as e:
+            errors[number] = f"is not a readable PDF ({type(e).__name__}: {e})"
+    return ("pages", count, texts, errors)
+
+
+def _limit_bytes(limits: PdfLimits, seen: int | None, why: Exception | None = None) -> str:
+    asks = f"{seen:,} bytes of page content" if seen is not None else "a stream past"
+    because = f" ({why})" if why is not None else ""
+    return (
+        f"asks to decompress {asks}{because}, past the limit of {limits.bytes:,} "
+        "([limits] pdf_bytes; a stream named N times counts N times)" + _RAISE.format("pdf_bytes")
+    )
+
+
+def _configure(pypdf: Any, max_bytes: int) -> None:
+    """pypdf's own decompression limits, at most ``max_bytes``: the Configuration of
+    pypdf 6+, else the module constants older versions read."""
+    names = (
+        "maximum_declared_stream_length",
+        "array_based_stream_maximum_output_length",
+        "lzw_maximum_output_length",
+        "run_length_maximum_output_length",
+        "zlib_maximum_output_length",
+        "brotli_maximum_output_length",
+        "jbig2_maximum_output_length",
+        "image_maximum_buffer_size",
+        "stream_decoding_work_maximum_length",
+        "xfa_decoding_work_maximum_length",
+    )
+    overwrite = getattr(pypdf, "overwrite_configuration", None)
+    if overwrite is not None:
+        current = pypdf.get_configuration()
+        overwrite(**{n: min(getattr(current, n), max_bytes) for n in names if hasattr(current, n)})
+        return
+    filters = pypdf.filters
+    for name in (
+        "MAX_DECLARED_STREAM_LENGTH",
+        "MAX_ARRAY_BASED_STREAM_OUTPUT_LENGTH",
+        "LZW_MAX_OUTPUT_LENGTH",
+        "RUN_LENGTH_MAX_OUTPUT_LENGTH",
+        "ZLIB_MAX_OUTPUT_LENGTH",
+        "JBIG2_MAX_OUTPUT_LENGTH",
+        "FLATE_MAX_BUFFER_SIZE",
+    ):
+        if isinstance(getattr(filters, name, None), int):
+            setattr(filters, name, min(getattr(filters, name), max_bytes))
+
+
+def _content_bytes(pypdf: Any, page: Any) -> int:
+    """The decompressed bytes the page's ``/Contents`` asks for, a stream named N times
+    counted N times (each distinct stream decompressed once); the array is left naming
+    each stream once, so that it is parsed once."""
+    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+    contents = page.get("/Contents")
+    if contents is None:
+        return 0
+    if isinstance(contents, IndirectObject):
+        contents = contents.get_object()
+    if not isinstance(contents, ArrayObject):
+        return len(contents.get_data()) if hasattr(contents, "get_data") else 0
+    sizes: dict[object, int] = {}
+    distinct = ArrayObject()
+    total = 0
+    for item in contents:
+        key: object = (
+            (item.idnum, item.generation) if isinstance(item, IndirectObject) else id(item)
+        )
+        if key not in sizes:
+            stream = item.get_object() if isinstance(item, IndirectObject) else item
+            data = getattr(stream, "get_data", None)
+            sizes[key] = len(data()) if data is not None else 0
+            distinct.append(item)
+        total += sizes[key]
+    page[NameObject("/Contents")] = distinct
+    return total
