@@ -15,9 +15,12 @@ pypdf cannot read raises ``PdfUnreadable``.
 
 from __future__ import annotations
 
+import logging
 import marshal
+import signal
 import subprocess
 import sys
+import warnings
 from typing import Any, NamedTuple
 
 # address space of the box beyond pdf_bytes (the interpreter, pypdf, the parsed objects)
@@ -60,13 +63,18 @@ def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
     except subprocess.TimeoutExpired as e:
         raise PdfLimit(_seconds(limits, f"more than {wall:.0f} s of wall-clock time")) from e
     if proc.returncode != 0:
-        if proc.returncode < 0 or b"MemoryError" in proc.stderr:  # a signal: SIGXCPU, SIGKILL
-            if b"MemoryError" in proc.stderr:
-                raise PdfLimit(
-                    f"needs more than {_memory(limits) // 2**20} MiB to extract its text "
-                    f"(4 × [limits] pdf_bytes, {limits.bytes:,})" + _RAISE.format("pdf_bytes")
-                )
+        if b"MemoryError" in proc.stderr[-4096:]:
+            raise PdfLimit(
+                f"needs more than {_memory(limits) // 2**20} MiB to extract its text "
+                f"(512 MiB and 3 × [limits] pdf_bytes, {limits.bytes:,})"
+                + _RAISE.format("pdf_bytes")
+            )
+        if proc.returncode in (-_SIGXCPU, -9):  # past RLIMIT_CPU's soft, then hard limit
             raise PdfLimit(_seconds(limits, f"more than {limits.seconds:g} CPU seconds"))
+        if proc.returncode < 0:
+            raise PdfLimit(
+                f"stopped its reader (signal {-proc.returncode}) before its text was extracted"
+            )
         last = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
         raise PdfUnreadable(f"is not a readable PDF (the reader failed: {last[0][:200]})")
     kind, *rest = marshal.loads(proc.stdout)
@@ -78,6 +86,7 @@ def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
     return PdfPages(count, texts, errors)
 
 
+_SIGXCPU = getattr(signal, "SIGXCPU", 24)
 _RAISE = "; if the source is sound, raise `[limits] {}` in the base's wikigate.toml"
 
 
@@ -103,6 +112,8 @@ def child_main() -> None:
     data, pages, raw_limits = marshal.load(sys.stdin.buffer)
     limits = PdfLimits(*raw_limits)
     _box(limits)
+    logging.disable(logging.CRITICAL)  # a hostile PDF's warnings would flood the parent
+    warnings.simplefilter("ignore")
     try:
         answer: tuple[Any, ...] = _extract_here(data, pages, limits)
     except PdfLimit as e:
