@@ -264,3 +264,15 @@ def test_pypdf_is_imported_only_in_the_box(tmp_path):
         env=env,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_stream_that_inflates_past_pdf_bytes_is_refused_naming_the_limit(repo):
+    source = repeated_pdf(1, b"BT /F1 12 Tf 72 712 Td (Crows remember faces.) Tj ET\n" * 40_000)
+    config = Config.model_validate({"limits": {"pdf_bytes": 2**20}})
+    report, elapsed = verify_citing(repo, source, "Crows remember faces.", config)
+    [(line, message)] = unreadable(report)
+    assert "raw/h.pdf holds a stream that decompresses past the limit of 1,048,576 bytes" in (
+        message
+    )
+    assert "([limits] pdf_bytes; pypdf: " in message
+    assert elapsed < 2

@@ -185,11 +185,15 @@ def _extract_here(data: bytes, pages: list[int], limits: PdfLimits) -> tuple[Any
 
 
 def _limit_bytes(limits: PdfLimits, seen: int | None, why: Exception | None = None) -> str:
-    asks = f"{seen:,} bytes of page content" if seen is not None else "a stream past"
-    because = f" ({why})" if why is not None else ""
+    if seen is None:
+        return (
+            f"holds a stream that decompresses past the limit of {limits.bytes:,} bytes "
+            f"([limits] pdf_bytes; pypdf: {why})" + _RAISE.format("pdf_bytes")
+        )
     return (
-        f"asks to decompress {asks}{because}, past the limit of {limits.bytes:,} "
-        "([limits] pdf_bytes; a stream named N times counts N times)" + _RAISE.format("pdf_bytes")
+        f"asks to decompress {seen:,} bytes of page content, past the limit of "
+        f"{limits.bytes:,} ([limits] pdf_bytes; a stream named N times counts N times)"
+        + _RAISE.format("pdf_bytes")
     )
 
 
