@@ -15,12 +15,10 @@ pypdf cannot read raises ``PdfUnreadable``.
 
 from __future__ import annotations
 
-import logging
 import marshal
 import signal
 import subprocess
 import sys
-import warnings
 from typing import Any, NamedTuple
 
 # address space of the box beyond pdf_bytes (the interpreter, pypdf, the parsed objects)
@@ -109,6 +107,9 @@ _CHILD = (
 
 
 def child_main() -> None:
+    import logging
+    import warnings
+
     data, pages, raw_limits = marshal.load(sys.stdin.buffer)
     limits = PdfLimits(*raw_limits)
     _box(limits)
