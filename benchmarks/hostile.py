@@ -109,14 +109,22 @@ def tree_wide(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit
 def repeated_pdf(refs: int, content: bytes) -> bytes:
     """One page whose /Contents names one FlateDecode stream ``refs`` times."""
     stream = zlib.compress(content, 9)
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-        b"/Resources << /Font << /F1 5 0 R >> >> /Contents [" + b"4 0 R " * refs + b"] >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
+    return serialized(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 5 0 R >> >> /Contents [" + b"4 0 R " * refs + b"] >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream)
+            + stream
+            + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+    )
+
+
+def serialized(objs: list[bytes]) -> bytes:
+    """A PDF of these objects (numbered from 1, the first the catalog), with its xref."""
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for i, body in enumerate(objs, 1):
         offsets.append(len(out))
@@ -152,6 +160,33 @@ def pdf_small_repeated(repo: pygit2.Repository, base: pygit2.Commit, scale: int)
     return citing_pdf(repo, base, repeated_pdf(10 * scale, PDF_TEXT * 1_000))
 
 
+def form_pdf(draws: int, content: bytes) -> bytes:
+    """One page drawing one form XObject ``draws`` times (``/X0 Do``)."""
+    form = zlib.compress(content, 9)
+    page = zlib.compress(b"/X0 Do\n" * draws, 9)
+    return serialized(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+            b"<< /F1 5 0 R >> /XObject << /X0 6 0 R >> >> /Contents 4 0 R >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(page) + page + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font "
+            b"<< /F1 5 0 R >> >> /Length %d /Filter /FlateDecode >>\nstream\n"
+            % len(form)
+            + form
+            + b"\nendstream",
+        ]
+    )
+
+
+def pdf_forms(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+    """1×: a form XObject of 1 MB drawn 10 times (a 4 KB PDF; pypdf parses a form once per
+    draw); 10×: 100 draws; 100×: 1,000 draws."""
+    return citing_pdf(repo, base, form_pdf(10 * scale, PDF_TEXT * 20_000))
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -167,6 +202,7 @@ CASES = (
     Case("tree-wide", tree_wide),
     Case("pdf-repeated", pdf_repeated),
     Case("pdf-small-repeated", pdf_small_repeated),
+    Case("pdf-forms", pdf_forms),
 )
 
 

@@ -157,14 +157,43 @@ def repeated_pdf(refs: int, content: bytes) -> bytes:
     """One page whose /Contents names one FlateDecode stream ``refs`` times: a few KB that
     pypdf used to inflate and parse once per reference (10 references: 88 s, 277 MB)."""
     stream = zlib.compress(content, 9)
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
-        b"/Resources << /Font << /F1 5 0 R >> >> /Contents [" + b"4 0 R " * refs + b"] >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
+    return serialized(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 5 0 R >> >> /Contents [" + b"4 0 R " * refs + b"] >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream)
+            + stream
+            + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+    )
+
+
+def form_pdf(draws: int, content: bytes) -> bytes:
+    """One page drawing one form XObject ``draws`` times (``/X0 Do``): pypdf parses the
+    form once per draw."""
+    form = zlib.compress(content, 9)
+    page = zlib.compress(b"/X0 Do\n" * draws, 9)
+    return serialized(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+            b"<< /F1 5 0 R >> /XObject << /X0 6 0 R >> >> /Contents 4 0 R >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(page) + page + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+            b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font "
+            b"<< /F1 5 0 R >> >> /Length %d /Filter /FlateDecode >>\nstream\n"
+            % len(form)
+            + form
+            + b"\nendstream",
+        ]
+    )
+
+
+def serialized(objs: list[bytes]) -> bytes:
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for i, body in enumerate(objs, 1):
         offsets.append(len(out))
@@ -276,3 +305,37 @@ def test_a_stream_that_inflates_past_pdf_bytes_is_refused_naming_the_limit(repo)
     )
     assert "([limits] pdf_bytes; pypdf: " in message
     assert elapsed < 2
+
+
+def test_a_form_drawn_thousands_of_times_is_refused_by_its_bytes(repo):
+    """A form XObject is parsed once per draw: 1,000 draws of a 1 MB form ask for 1 GB, and
+    the box counts each draw before any is parsed."""
+    source = form_pdf(1000, b"BT /F1 12 Tf 72 712 Td (Crows remember faces.) Tj ET\n" * 20_000)
+    assert len(source) < 8_000
+    report, elapsed = verify_citing(repo, source, "Crows remember faces.")
+    assert elapsed < 2
+    [(line, message)] = unreadable(report)
+    assert "raw/h.pdf asks to decompress 1,060,007,000 bytes" in message
+    assert "[limits] pdf_bytes" in message
+
+
+def test_a_form_drawn_a_few_times_is_read(repo):
+    source = form_pdf(3, b"BT /F1 12 Tf 72 712 Td (Ravens can count to five.) Tj ET\n")
+    report, _ = verify_citing(repo, source, "Ravens can count to five.", at=0)
+    assert not unreadable(report)
+    assert report.summary.anchors_verified == 1, report.findings
+
+
+def test_a_pdf_is_parsed_once_when_its_window_is_read_too(repo, parses):
+    """The semantic check reads the text around a quote (here: the claim has a number the
+    quote lacks) from the same reading of the PDF the citations check made: one box."""
+    tail = format_tail("raw/paper.pdf", 1, "count to five", 11)
+    page = f"---\ntitle: Birds\n---\n# Birds\n\nRavens can count to 7.[^1]\n\n[^1]: {tail}\n"
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[Birds]]\n"
+    base = commit_files(repo, None, {"wiki/index.md": index, "wiki/log.md": "# Log\n"})
+    tip = commit_files(repo, base.id, {"raw/paper.pdf": pdf(PAGES), "wiki/birds.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert report.summary.anchors_verified == 1, report.findings
+    semantic = [f for f in report.findings if f.code == "citation.semantic_conflict"]
+    assert semantic and "7" in semantic[0].message, report.findings  # the window was read
+    assert len(parses) == 1

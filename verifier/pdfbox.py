@@ -16,6 +16,7 @@ pypdf cannot read raises ``PdfUnreadable``.
 from __future__ import annotations
 
 import marshal
+import re
 import signal
 import subprocess
 import sys
@@ -233,9 +234,10 @@ def _configure(pypdf: Any, max_bytes: int) -> None:
 
 
 def _content_bytes(pypdf: Any, page: Any) -> int:
-    """The decompressed bytes the page's ``/Contents`` asks for, a stream named N times
-    counted N times (each distinct stream decompressed once); the array is left naming
-    each stream once, so that it is parsed once."""
+    """The decompressed bytes the page's ``/Contents`` asks for: a stream named N times
+    counts N times, and a form XObject drawn N times (``/Name Do``, in the page or in a
+    form) counts its own content N times, each distinct stream decompressed once. The
+    array is left naming each stream once, so that it is parsed once."""
     from pypdf.generic import ArrayObject, IndirectObject, NameObject
 
     contents = page.get("/Contents")
@@ -243,20 +245,83 @@ def _content_bytes(pypdf: Any, page: Any) -> int:
         return 0
     if isinstance(contents, IndirectObject):
         contents = contents.get_object()
-    if not isinstance(contents, ArrayObject):
-        return len(contents.get_data()) if hasattr(contents, "get_data") else 0
+    items = list(contents) if isinstance(contents, ArrayObject) else [contents]
+    forms = _Forms()
     sizes: dict[object, int] = {}
     distinct = ArrayObject()
     total = 0
-    for item in contents:
-        key: object = (
-            (item.idnum, item.generation) if isinstance(item, IndirectObject) else id(item)
-        )
+    for item in items:
+        key = _key(item)
         if key not in sizes:
             stream = item.get_object() if isinstance(item, IndirectObject) else item
-            data = getattr(stream, "get_data", None)
-            sizes[key] = len(data()) if data is not None else 0
+            get_data = getattr(stream, "get_data", None)
+            data = get_data() if get_data is not None else b""
+            sizes[key] = len(data) + forms.drawn(data, page.get("/Resources"))
             distinct.append(item)
-        total += sizes[key]
-    page[NameObject("/Contents")] = distinct
+        total = min(total + sizes[key], SATURATED)
+    if isinstance(contents, ArrayObject):
+        page[NameObject("/Contents")] = distinct
     return total
+
+
+SATURATED = 10**18  # sums stop here: forms drawing forms multiply without bound
+_DO = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
+
+
+def _key(item: Any) -> object:
+    from pypdf.generic import IndirectObject
+
+    return (item.idnum, item.generation) if isinstance(item, IndirectObject) else id(item)
+
+
+class _Forms:
+    """The bytes of content the form XObjects a stream draws hold, each form counted as
+    often as it is drawn, forms within forms too (each form decompressed once)."""
+
+    def __init__(self) -> None:
+        self._cost: dict[object, int] = {}
+        self._open: set[object] = set()  # forms being measured: a cycle costs nothing more
+
+    def drawn(self, data: bytes, resources: Any) -> int:
+        counts: dict[bytes, int] = {}
+        for match in _DO.finditer(data):
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        if not counts:
+            return 0
+        if hasattr(resources, "get_object"):
+            resources = resources.get_object()
+        xobjects = _get(resources, "/XObject")
+        total = 0
+        for name, times in counts.items():
+            entry = _get(xobjects, "/" + name.decode("latin-1"))
+            if entry is not None:
+                total = min(total + times * self._form(entry, resources), SATURATED)
+        return total
+
+    def _form(self, entry: Any, resources: Any) -> int:
+        key = _key(entry)
+        if key in self._cost:
+            return self._cost[key]
+        if key in self._open or len(self._open) > 32:
+            return 0
+        form = entry.get_object() if hasattr(entry, "get_object") else entry
+        if _get(form, "/Subtype") != "/Form" or not hasattr(form, "get_data"):
+            self._cost[key] = 0
+            return 0
+        self._open.add(key)
+        try:
+            data = form.get_data()
+            cost = len(data) + self.drawn(data, _get(form, "/Resources") or resources)
+        finally:
+            self._open.discard(key)
+        self._cost[key] = min(cost, SATURATED)
+        return self._cost[key]
+
+
+def _get(obj: Any, name: str) -> Any:
+    """``obj[name]`` resolved, or None when obj is no dictionary or lacks it."""
+    try:
+        value: Any = obj.get(name) if obj is not None and hasattr(obj, "get") else None
+        return value.get_object() if hasattr(value, "get_object") else value
+    except Exception:  # noqa: BLE001 - a malformed dictionary has no such entry
+        return None

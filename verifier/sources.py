@@ -61,7 +61,8 @@ class Source:
             )
         if not blob.size:
             raise SourceError("is empty")
-        self._data = memoryview(blob)
+        self._data: memoryview | None = memoryview(blob)  # a PDF's: until its box has run
+        self._repo, self._oid = repo, entry.oid
         self.is_pdf = bytes(self._data[:5]) == b"%PDF-" or _pdf_name(entry.path)
         self._text: str | None = None  # decoded by the first text() call
         self._limits = limits or pdf_limits()
@@ -78,8 +79,10 @@ class Source:
             todo = {p for p in todo if p <= self._count}
         if not todo and self._count is not None:
             return
+        data = self._data if self._data is not None else memoryview(blob_at(self._repo, self._oid))
+        self._data = None  # the pages' text is kept, not the PDF: read again if need be
         try:
-            read = pdfbox.extract(bytes(self._data), sorted(todo), self._limits)
+            read = pdfbox.extract(bytes(data), sorted(todo), self._limits)
         except (pdfbox.PdfLimit, pdfbox.PdfUnreadable) as e:
             self._broken = SourceError(str(e))
             return
@@ -92,6 +95,7 @@ class Source:
         if self.is_pdf:
             return self._pdf_page(page)
         if self._text is None:
+            assert self._data is not None  # a text source keeps its blob
             self._text = _decode(self._data)
         return self._text
 
@@ -121,6 +125,11 @@ def _decode(data: memoryview) -> str:
 
 def _pdf_name(path: str) -> bool:
     return path.lower().endswith(".pdf")
+
+
+def is_pdf_name(path: str) -> bool:
+    """Whether a source named so is read as a PDF, whatever it holds."""
+    return _pdf_name(path)
 
 
 def source_key(entry: Entry) -> tuple[str, bool]:
@@ -158,6 +167,15 @@ def locate_in_source(
         source = Source(repo, entry, limits)
     except SourceError as e:
         return [(str(e), []) for _ in pages]
+    return locate_in(source, pages)
+
+
+def locate_in(
+    source: Source | SourceError, pages: list[tuple[int | None, Quotes]]
+) -> list[tuple[str | None, list[Located | None]]]:
+    """locate_in_source's answer from a Source already made (or why it cannot be)."""
+    if isinstance(source, SourceError):
+        return [(str(source), []) for _ in pages]
     source.want(page for page, _ in pages)
     out: list[tuple[str | None, list[Located | None]]] = []
     for page, quotes in pages:

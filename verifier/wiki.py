@@ -15,6 +15,7 @@ import marshal
 import posixpath
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from .sources import (
     Quotes,
     Source,
     SourceError,
+    locate_in,
     locate_in_source,
     pdf_limits,
     source_key,
@@ -131,8 +133,8 @@ class WikiTree:
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
-        self._readers: dict[str, Source | SourceError] = {}  # one parse per source file
-        self._wanted: dict[str, set[int]] = {}  # PDF pages cited, by source: read together
+        # one reading per source blob (source_key): a PDF's pages extracted once, in one box
+        self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
 
@@ -292,32 +294,39 @@ class WikiTree:
     def source_text(self, path: str, page: int | None) -> str:
         key = (path, page)
         if key not in self._sources:
-            reader = self._readers.get(path)
-            if reader is None:
-                try:
-                    reader = Source(self.repo, self.entries[path], self.pdf_limits)
-                except SourceError as e:
-                    reader = e
-                self._readers[path] = reader
+            reader = self._reader(self.entries[path])
             if isinstance(reader, SourceError):
                 raise reader
-            reader.want([page, *sorted(self._wanted.get(path, ()))])  # one box for all
             self._sources[key] = reader.text(page)
         return self._sources[key]
+
+    def _reader(self, entry: Entry) -> Source | SourceError:
+        key = source_key(entry)
+        reader = self._readers.get(key)
+        if reader is None:
+            try:
+                reader = Source(self.repo, entry, self.pdf_limits)
+            except SourceError as e:
+                reader = e
+            self._readers[key] = reader
+        return reader
 
     def locate(self, wanted: list[QuoteTask]) -> list[tuple[str | None, list[Located | None]]]:
         """For each (source, PDF page, [(offset, quote)]): why the source cannot be
         read, or for each quote None (it sits at offset) or where it is.
 
         Each source blob is read once (a PDF parsed once, whichever of its pages
-        are wanted), and not kept: on the workers when they are big.
+        are wanted), and not kept: on the workers when they are big. A PDF is read
+        here, its box a process of its own, and its pages' text kept for source_text().
         """
         by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
-        for i, (path, page, _) in enumerate(wanted):
+        for i, (path, _, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
-            if page is not None:  # source_text() reads them all at once, if asked
-                self._wanted.setdefault(path, set()).add(page)
-        groups = list(by_source.values())
+        located: dict[int, tuple[str | None, list[Located | None]]] = {}
+        pdfs = [ix for key, ix in by_source.items() if key[1]]
+        for ix, results in zip(pdfs, self._locate_pdfs(wanted, pdfs), strict=True):
+            located.update(zip(ix, results, strict=True))
+        groups = [ix for key, ix in by_source.items() if not key[1]]
         tasks = [
             (
                 self.entries[wanted[ix[0]][0]],
@@ -330,10 +339,26 @@ class WikiTree:
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
         parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
         done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
-        located: dict[int, tuple[str | None, list[Located | None]]] = {}
         for t, results in zip(order, done, strict=True):
             located.update(zip(groups[t], results, strict=True))
         return [located[i] for i in range(len(wanted))]
+
+    def _locate_pdfs(
+        self, wanted: list[QuoteTask], groups: list[list[int]]
+    ) -> list[list[tuple[str | None, list[Located | None]]]]:
+        """locate_in for each group of ``wanted`` citing one PDF (named *.pdf), the PDFs'
+        boxes run side by side (threads waiting on processes), one per worker."""
+        readers = [self._reader(self.entries[wanted[ix[0]][0]]) for ix in groups]
+        pages = [[(wanted[i][1], wanted[i][2]) for i in ix] for ix in groups]
+        boxes = [
+            (r, [p for p, _ in pp])
+            for r, pp in zip(readers, pages, strict=True)
+            if isinstance(r, Source)
+        ]
+        if len(boxes) > 1 and self.workers.count > 1:
+            with ThreadPoolExecutor(min(len(boxes), self.workers.count)) as pool:
+                list(pool.map(lambda box: box[0].want(box[1]), boxes))
+        return [locate_in(r, pp) for r, pp in zip(readers, pages, strict=True)]
 
     def _size(self, entry: Entry) -> int:
         try:
