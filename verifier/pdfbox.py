@@ -76,7 +76,12 @@ def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
             )
         last = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
         raise PdfUnreadable(f"is not a readable PDF (the reader failed: {last[0][:200]})")
-    kind, *rest = marshal.loads(proc.stdout)
+    try:
+        kind, *rest = marshal.loads(proc.stdout)
+    except (EOFError, ValueError, TypeError) as e:
+        raise PdfUnreadable(
+            f"is not a readable PDF (the reader's answer is unreadable: {e})"
+        ) from e
     if kind == "limit":
         raise PdfLimit(rest[0])
     if kind == "unreadable":
