@@ -52,14 +52,49 @@ def run_id_for(repository: str, number: int, head: str) -> str:
 
 
 def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
-    """ingest when the change adds under raw/, else cascade."""
-    diff = commit_at(repo, base).tree.diff_to_tree(commit_at(repo, head).tree)
-    added = any(
-        d.status == pygit2.GIT_DELTA_ADDED
-        for d in diff.deltas
-        if d.new_file.path.startswith("raw/")
-    )
+    """ingest when the change adds a file under raw/, else cascade."""
+    old, new = (_raw_id(commit_at(repo, c).tree) for c in (base, head))
+    try:
+        added = new is not None and _adds(repo, old, new)
+    except (KeyError, ValueError, pygit2.GitError):  # a tree libgit2 cannot read
+        added = False
     return "ingest" if added else "cascade"
+
+
+def _raw_id(tree: pygit2.Tree) -> pygit2.Oid | None:
+    try:
+        entry = tree["raw"]
+    except KeyError:
+        return None
+    return entry.id if entry.type_str == "tree" else None
+
+
+def _adds(repo: pygit2.Repository, old: pygit2.Oid | None, new: pygit2.Oid) -> bool:
+    """Whether the tree ``new`` holds a file the tree ``old`` lacks (a file whose mode
+    changed between a link and a regular file counts, as in git's diff). Each pair of
+    tree ids is compared once, and the search stops at the first such file: a head whose
+    trees name each other (a tree bomb) costs its distinct trees, not its paths."""
+    seen: set[tuple[pygit2.Oid | None, pygit2.Oid]] = set()
+    todo: list[tuple[pygit2.Oid | None, pygit2.Oid]] = [(old, new)]
+    while todo:
+        pair = todo.pop()
+        if pair in seen or pair[0] == pair[1]:
+            continue
+        seen.add(pair)
+        before = {e.name: e for e in tree_at(repo, pair[0])} if pair[0] is not None else {}
+        for entry in tree_at(repo, pair[1]):
+            prev = before.get(entry.name)
+            if entry.type_str == "tree":
+                todo.append(
+                    (prev.id if prev is not None and prev.type_str == "tree" else None, entry.id)
+                )
+            elif prev is None or prev.type_str == "tree" or _is_link(prev) != _is_link(entry):
+                return True
+    return False
+
+
+def _is_link(entry: pygit2.Object) -> bool:
+    return entry.filemode == pygit2.GIT_FILEMODE_LINK
 
 
 # ---------------------------------------------------------------- history
