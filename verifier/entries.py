@@ -2,7 +2,8 @@
 
 ``Entry`` is one path of a tree: its blob id and mode (a symlink or a submodule
 is an entry, never followed). ``walk`` lists a tree's entries (parsed from the raw
-tree objects, as git reads them) and what is malformed in them, ``read_page``
+tree objects, as git reads them, each once by id) and what is malformed in them,
+after counting what the tree spells against ``[limits]`` (``TreeLimitError``), ``read_page``
 reads a page's text or says why it cannot be a page, and ``mentions`` scans page
 blobs' raw bytes for words.
 """
