@@ -45,7 +45,8 @@ def send_review(
     decision's, which may differ from the report's when the loop limit rejects)."""
     assert report.base is not None
     tip_tree = commit_at(repo, report.tip).tree
-    diff = diff_lines(repo, commit_at(repo, report.base).tree, tip_tree)
+    paths = [f.path for f in report.findings if f.path is not None]
+    diff = diff_lines(repo, commit_at(repo, report.base).tree, tip_tree, paths)
     posted = gh.bot_comments()
     plan = plan_review(
         report, diff, {p.fingerprint for p in posted}, footnotes(repo, tip_tree, report.findings)

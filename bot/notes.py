@@ -52,19 +52,57 @@ def run_id_for(repository: str, number: int, head: str) -> str:
 
 
 def run_type_for(repo: pygit2.Repository, base: str, head: str) -> RunType:
-    """ingest when the change adds under raw/, else cascade: the bot's decision, from the
-    change itself (the commits' ``Wikigate-Type`` trailers are the writer's, never read)."""
-    return "ingest" if added_sources(repo, base, head) else "cascade"
+    """ingest when the change adds a file under raw/, else cascade: the bot's decision, from
+    the change itself (the commits' ``Wikigate-Type`` trailers are the writer's, never read)."""
+    return "ingest" if added_sources(repo, base, head, most=1) else "cascade"
 
 
-def added_sources(repo: pygit2.Repository, base: str, head: str) -> list[str]:
-    """The paths under raw/ that ``head`` adds to ``base``."""
-    diff = commit_at(repo, base).tree.diff_to_tree(commit_at(repo, head).tree)
-    return sorted(
-        d.new_file.path
-        for d in diff.deltas
-        if d.status == pygit2.GIT_DELTA_ADDED and d.new_file.path.startswith("raw/")
-    )
+def added_sources(repo: pygit2.Repository, base: str, head: str, most: int = 100) -> list[str]:
+    """The paths under raw/ that ``head`` adds to ``base`` (at most ``most``: a tree bomb
+    costs its distinct trees, not its paths); none when libgit2 cannot read a tree."""
+    old, new = (_raw_id(commit_at(repo, c).tree) for c in (base, head))
+    try:
+        return sorted(_adds(repo, old, new, most)) if new is not None else []
+    except (KeyError, ValueError, pygit2.GitError):  # a tree libgit2 cannot read
+        return []
+
+
+def _raw_id(tree: pygit2.Tree) -> pygit2.Oid | None:
+    try:
+        entry = tree["raw"]
+    except KeyError:
+        return None
+    return entry.id if entry.type_str == "tree" else None
+
+
+def _adds(repo: pygit2.Repository, old: pygit2.Oid | None, new: pygit2.Oid, most: int) -> list[str]:
+    """Up to ``most`` files under raw/ that the tree ``new`` holds and the tree ``old``
+    lacks (a file whose mode changed between a link and a regular file counts, as in git's
+    diff). Each pair of tree ids is compared once, and the search stops at ``most``: a
+    head whose trees name each other (a tree bomb) costs its distinct trees, not its paths."""
+    seen: set[tuple[pygit2.Oid | None, pygit2.Oid]] = set()
+    todo: list[tuple[pygit2.Oid | None, pygit2.Oid, str]] = [(old, new, "raw/")]
+    found: list[str] = []
+    while todo:
+        a, b, where = todo.pop()
+        if (a, b) in seen or a == b:
+            continue
+        seen.add((a, b))
+        before = {e.name: e for e in tree_at(repo, a)} if a is not None else {}
+        for entry in tree_at(repo, b):
+            prev = before.get(entry.name)
+            if entry.type_str == "tree":
+                was = prev.id if prev is not None and prev.type_str == "tree" else None
+                todo.append((was, entry.id, f"{where}{entry.name}/"))
+            elif prev is None or prev.type_str == "tree" or _is_link(prev) != _is_link(entry):
+                found.append(f"{where}{entry.name}")
+                if len(found) >= most:
+                    return found
+    return found
+
+
+def _is_link(entry: pygit2.Object) -> bool:
+    return entry.filemode == pygit2.GIT_FILEMODE_LINK
 
 
 # ---------------------------------------------------------------- history

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import pygit2
 
+from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
 from wikigate.verifier.citation import CitationSyntaxError, parse_definition, quote_hash
 from wikigate.verifier.report import VerificationReport
@@ -267,17 +269,40 @@ def workflow_commands(report: VerificationReport) -> list[str]:
 
 
 def diff_lines(
-    repo: pygit2.Repository, base: pygit2.Tree, head: pygit2.Tree
+    repo: pygit2.Repository, base: pygit2.Tree, head: pygit2.Tree, paths: Iterable[str]
 ) -> dict[str, set[int]]:
-    """path → the head-side lines a review comment may sit on (the hunks, context included)."""
+    """path → the head-side lines a review comment may sit on (the hunks, context
+    included), for ``paths`` (the findings'): a file of one of them that the change
+    added or changed is in it. Only these paths are diffed: a head whose trees name
+    each other spells millions of files (a tree bomb), and diffing them all would cost
+    the bot minutes and gigabytes."""
     out: dict[str, set[int]] = {}
-    for patch in base.diff_to_tree(head, context_lines=3):
-        if patch is None or patch.delta.is_binary:
+    for path in sorted(set(paths)):
+        old, new = _file(base, path), _file(head, path)
+        if new is None or (old is not None and (old.id, old.filemode) == (new.id, new.filemode)):
             continue
-        lines = out.setdefault(patch.delta.new_file.path, set())
+        patch = pygit2.Patch.create_from(
+            blob_at(repo, old.id) if old is not None else None,
+            blob_at(repo, new.id),
+            old_as_path=path,
+            new_as_path=path,
+            context_lines=3,
+        )
+        if patch.delta.is_binary:
+            continue
+        lines = out.setdefault(path, set())
         for hunk in patch.hunks:
             lines.update(ln.new_lineno for ln in hunk.lines if ln.new_lineno > 0)
     return out
+
+
+def _file(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
+    """The blob at ``path`` (a file or a symlink), else None."""
+    try:
+        entry = tree[path]
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return entry if entry.type_str == "blob" else None
 
 
 # ---------------------------------------------------------------- markdown, made safe

@@ -488,3 +488,31 @@ def test_an_attestation_vouches_for_its_own_commits_once_and_cannot_be_replayed(
     assert "citation.source_missing" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == str(old.id)
     assert gate_rows(bare, "attested") == 1
+
+
+def test_an_artifacts_tree_bomb_is_refused_unread(tmp_path):
+    """Notes a stranger pushed may name an artifacts tree whose subtrees name each other ten
+    times (four trees: 10^4 files): reading a verification's artifacts stops past MAX_ARTIFACTS entries
+    (and a chain deeper than Python recurses stops at MAX_ARTIFACT_DEPTH) with a GitError."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    blob = repo.create_blob(b"[]")
+    tree = None
+    for _ in range(4):
+        builder = repo.TreeBuilder()
+        for k in range(10):
+            if tree is None:
+                builder.insert(f"f{k}.json", blob, pygit2.GIT_FILEMODE_BLOB)
+            else:
+                builder.insert(f"d{k}", tree, pygit2.GIT_FILEMODE_TREE)
+        tree = builder.write()
+    deep = repo.TreeBuilder().write()
+    for _ in range(5000):
+        builder = repo.TreeBuilder()
+        builder.insert("d", deep, pygit2.GIT_FILEMODE_TREE)
+        deep = builder.write()
+    for root, says in ((tree, "hold more than 1,000 entries"), (deep, "nest folders deeper")):
+        ref = VerificationRef(
+            loop=1, result="PASS", tree=str(root), attestation=str(blob), at=now_iso()
+        )
+        with pytest.raises(attest.GitError, match=says):
+            attest.files(repo, ref)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pygit2
 import pytest
@@ -106,7 +107,7 @@ def test_a_walk_that_reuses_its_bases_subtrees_reads_what_a_fresh_walk_reads(rep
     )
     one = with_wiki(repo, base, [*wiki, (b"40000", b"x", twice)])
     two = with_wiki(repo, base, [*wiki, (b"40000", b"x", twice), (b"40000", b"y", twice)])
-    memo: WalkMemo = {}
+    memo = WalkMemo()
     walk(repo, one.tree_id, memo)
     remembered = walk(repo, two.tree_id, memo)
     fresh = walk(repo, two.tree_id)
@@ -477,3 +478,130 @@ def test_a_log_first_written_by_a_run_is_no_rewrite(repo):
     first = commit_files(repo, None, {"raw/notes.txt": NOTES, "wiki/index.md": INDEX})
     tip = commit_files(repo, first.id, {"wiki/log.md": LOG, "wiki/notes.md": good_notes()})
     assert not at(verify(repo, first, tip), "run.log_rewrite")
+
+
+# ---------------------------------------------------------------- 7. tree bombs (issue 23, item 3)
+
+
+def bomb(repo, levels: int = 6, fanout: int = 10) -> pygit2.Oid:
+    """``levels`` tree objects, each naming the one below ``fanout`` times: a few hundred
+    bytes that spell fanout**levels files."""
+    tree = None
+    blob = repo.create_blob(b"x\n")
+    for _ in range(levels):
+        builder = repo.TreeBuilder()
+        for k in range(fanout):
+            if tree is None:
+                builder.insert(f"f{k}.txt", blob, pygit2.GIT_FILEMODE_BLOB)
+            else:
+                builder.insert(f"d{k}", tree, pygit2.GIT_FILEMODE_TREE)
+        tree = builder.write()
+    assert tree is not None
+    return tree
+
+
+def nested(repo, depth: int) -> pygit2.Oid:
+    """One file ``depth`` folders deep."""
+    builder = repo.TreeBuilder()
+    builder.insert("deep.txt", repo.create_blob(b"x\n"), pygit2.GIT_FILEMODE_BLOB)
+    tree = builder.write()
+    for _ in range(depth):
+        builder = repo.TreeBuilder()
+        builder.insert("d", tree, pygit2.GIT_FILEMODE_TREE)
+        tree = builder.write()
+    return tree
+
+
+def with_raw_tree(repo, base, name: str, tree: pygit2.Oid) -> pygit2.Commit:
+    """``base`` with the tree ``tree`` at raw/NAME."""
+    raw = repo.TreeBuilder(repo[base.tree["raw"].id])
+    raw.insert(name, tree, pygit2.GIT_FILEMODE_TREE)
+    root = repo.TreeBuilder(base.tree)
+    root.insert("raw", raw.write(), pygit2.GIT_FILEMODE_TREE)
+    sig = pygit2.Signature("t", "t@example.invalid")
+    return repo[repo.create_commit(None, sig, sig, "bomb\n", root.write(), [base.id])]
+
+
+def test_a_tree_bomb_is_refused_unexpanded_naming_the_folder_and_the_limit(repo, base):
+    """Six tree objects naming each other ten times spell a million files under raw/bomb/:
+    the walk used to expand every path (80 s, 1.3 GB); now it counts them by tree id first
+    and refuses the tree, naming the folder, the count and the limit."""
+    tip = with_raw_tree(repo, base, "bomb", bomb(repo))
+    for lint in (False, True):
+        started = time.perf_counter()
+        report = verify(repo, base, tip, lint=lint)
+        assert time.perf_counter() - started < 2
+        no_errors(report)
+        limit = at(report, "tree.limit")
+        assert [(f.severity, f.path) for f in limit] == [("critical", "raw/bomb")], report.findings
+        message = limit[0].message
+        assert "raw/bomb/ spells 1,111,110 paths" in message  # 10^6 files, 111,110 folders
+        assert "past the limit of 200,000" in message
+        assert "raise `[limits] tree_paths` in the base's wikigate.toml" in message
+        assert report.verdict == "reject"
+
+
+def test_the_tree_limits_are_the_bases_rules(repo, base):
+    """A tree within the defaults passes; the base's `[limits] tree_paths` and `tree_depth`
+    are what a tree is held to."""
+    tip = with_raw_tree(repo, base, "small", bomb(repo, levels=2))  # 110 paths
+    assert not at(verify(repo, base, tip), "tree.limit")
+    tight = Config.model_validate({"limits": {"tree_paths": 100}})
+    report = verify_trees(repo, tip, base, config=tight)
+    assert [f.path for f in at(report, "tree.limit")] == ["raw/small"]
+    assert "110 paths" in at(report, "tree.limit")[0].message
+    shallow = Config.model_validate({"limits": {"tree_depth": 3}})
+    report = verify_trees(repo, tip, base, config=shallow)  # raw/small/dK/fK.txt: depth 3
+    assert not at(report, "tree.limit")
+
+
+def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_deep(repo, base):
+    tip = with_raw_tree(repo, base, "deep", nested(repo, 1000))
+    started = time.perf_counter()
+    report = verify(repo, base, tip)
+    assert time.perf_counter() - started < 2
+    no_errors(report)
+    limit = at(report, "tree.limit")
+    folder = "raw/deep/" + "/".join(["d"] * 63)  # 65 folders deep: raw, deep and 63 more
+    assert [(f.severity, f.path) for f in limit] == [("critical", folder)], report.findings
+    assert "nests 65 folders deep and the tree 1002, past the limit of 64" in limit[0].message
+    assert "`[limits] tree_depth`" in limit[0].message
+
+
+def test_the_server_gate_refuses_a_pushed_tree_bomb_naming_the_limit(server):
+    """The push that once put a million files under raw/ on a server's main: git's own fsck
+    accepts the trees (they are well formed), the gate refuses them, naming the limit."""
+    ws, bare = server
+    git(bare, "config", "receive.fsckObjects", "true")  # as `hooks install --server` sets it
+    before = main_of(bare)
+    repo = ws.repo
+    main = repo.revparse_single("main")
+    tip = with_raw_tree(repo, main, "bomb", bomb(repo))
+    started = time.perf_counter()
+    proc = push(ws.root, "origin", f"{tip.id}:refs/heads/main")
+    elapsed = time.perf_counter() - started
+    assert proc.returncode != 0
+    assert "remote:   raw/bomb: tree.limit: the folder raw/bomb/ spells 1,111,110 paths" in (
+        proc.stderr
+    )
+    assert "[limits] tree_paths" in proc.stderr
+    assert main_of(bare) == before
+    assert elapsed < 20  # a push spawns git and the hook's Python: not the 80 s walk
+
+
+def test_a_long_folder_name_over_many_files_is_refused_by_its_paths_bytes(repo, base):
+    """A 1,000-byte folder name over 50 files spells 50 KB of paths from 2 KB of trees: the
+    paths' bytes are counted too (256 a path of tree_paths)."""
+    builder = repo.TreeBuilder()
+    blob = repo.create_blob(b"x\n")
+    for k in range(50):
+        builder.insert(f"f{k}", blob, pygit2.GIT_FILEMODE_BLOB)
+    long = repo.TreeBuilder()
+    long.insert("n" * 1000, builder.write(), pygit2.GIT_FILEMODE_TREE)
+    tip = with_raw_tree(repo, base, "long", long.write())
+    report = verify_trees(
+        repo, tip, base, config=Config.model_validate({"limits": {"tree_paths": 100}})
+    )
+    limit = at(report, "tree.limit")
+    assert [f.path for f in limit] == ["raw/long"], report.findings  # its names count in it
+    assert "bytes in all, past the limit of 256 bytes a path" in limit[0].message

@@ -7,9 +7,15 @@ from __future__ import annotations
 
 import time
 
+import pygit2
+from support.github_emulator import Pull
 from support.github_world import World, fabricated_page
+from support.helpers import git
+from support.trees import commit_files
 from support.wiki_runs import SOURCE
 
+from wikigate.bot.notes import run_type_for
+from wikigate.bot.review import diff_lines
 from wikigate.verifier.citation import format_tail
 
 
@@ -163,3 +169,77 @@ def test_text_from_the_pull_request_is_inert_in_the_bots_voice():
     shown = inert("@everyone <img src=x> [link](https://evil.example) <!-- wikigate:summary -->")
     assert "@" not in shown and "<" not in shown.replace("\\<", "")
     assert "](" not in shown.replace("\\](", "")
+
+
+# ---------------------------------------------------------------- a tree bomb (issue 23)
+
+
+def bomb_tree(repo: pygit2.Repository, levels: int) -> pygit2.Oid:
+    """``levels`` tree objects, each naming the one below ten times: 10**levels files."""
+    blob = repo.create_blob(b"x\n")
+    tree = None
+    for _ in range(levels):
+        builder = repo.TreeBuilder()
+        for k in range(10):
+            if tree is None:
+                builder.insert(f"f{k}.txt", blob, pygit2.GIT_FILEMODE_BLOB)
+            else:
+                builder.insert(f"d{k}", tree, pygit2.GIT_FILEMODE_TREE)
+        tree = builder.write()
+    assert tree is not None
+    return tree
+
+
+def with_bomb(repo: pygit2.Repository, parent: pygit2.Commit, levels: int) -> pygit2.Commit:
+    raw = repo.TreeBuilder(repo[parent.tree["raw"].id])
+    raw.insert("bomb", bomb_tree(repo, levels), pygit2.GIT_FILEMODE_TREE)
+    root = repo.TreeBuilder(parent.tree)
+    root.insert("raw", raw.write(), pygit2.GIT_FILEMODE_TREE)
+    sig = pygit2.Signature("t", "t@example.invalid")
+    return repo[repo.create_commit(None, sig, sig, "bomb\n", root.write(), [parent.id])]
+
+
+def test_the_bots_diffs_of_a_tree_bomb_cost_its_trees_not_its_paths(tmp_path):
+    """After the verifier refuses a tree bomb, the bot still records the run's type and
+    places its comments: both read the trees by id and the findings' paths only (a diff of
+    the whole tree spelled 10^6 files in 12 s and 566 MB, 10^7 in minutes and gigabytes)."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    files = {"raw/notes.txt": "Notes.\n", "wiki/index.md": "# Index\n\nLine two.\n"}
+    base = commit_files(repo, None, files)
+    tip = commit_files(repo, with_bomb(repo, base, 7).id, {"wiki/index.md": "# Index\n\nNew.\n"})
+    started = time.perf_counter()
+    assert run_type_for(repo, str(base.id), str(tip.id)) == "ingest"
+    lines = diff_lines(repo, base.tree, tip.tree, ["raw/bomb", "wiki/index.md", "raw/notes.txt"])
+    assert time.perf_counter() - started < 1
+    assert lines == {
+        "wiki/index.md": {1, 2, 3}
+    }  # the changed page; a folder, an unchanged file: none
+    nothing_added = commit_files(repo, base.id, {"raw/notes.txt": "Notes, edited.\n"})
+    assert run_type_for(repo, str(base.id), str(nothing_added.id)) == "cascade"
+
+
+def test_a_pull_request_holding_a_tree_bomb_is_rejected_naming_the_limit(world: World):
+    repo = pygit2.Repository(str(world.seed))
+    git(world.seed, "fetch", "-q", str(world.bare), "+refs/heads/main:refs/remotes/origin/main")
+    head = with_bomb(repo, repo.revparse_single("origin/main"), 6)
+    repo.references.create("refs/heads/bomb", head.id, force=True)
+    git(
+        world.seed,
+        "push",
+        "-q",
+        "-f",
+        str(world.bare),
+        "bomb:refs/heads/bomb",
+        "bomb:refs/pull/1/head",
+    )
+    world.gh.pulls.setdefault(1, Pull(1, "bomb"))
+    main_before = world.main_sha()
+    result = world.run(1, "opened")
+    assert result.code == 1, result.out
+    [summary] = world.gh.issue_comments.values()
+    assert "wikigate: reject" in summary["body"]
+    [review] = world.gh.reviews
+    assert "raw/bomb" in review["body"] and "tree.limit" in review["body"], review["body"]
+    assert "raise \\`\\[limits\\] tree\\_paths\\`" in review["body"]  # markdown-escaped
+    assert world.main_sha() == main_before
+    assert world.note(str(head.id))["run_type"] == "ingest"

@@ -41,7 +41,7 @@ class Cache:
     def __init__(self, path: Path | None, version: Callable[[], str]) -> None:
         self.conn: sqlite3.Connection | None = None
         self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
-        self.trees: WalkMemo = {}  # this verification's tree objects as walked (entries.walk)
+        self.trees = WalkMemo()  # this verification's tree objects as walked (entries.walk)
         self.tag = ""
         if path is None:
             return

@@ -20,6 +20,7 @@ from wikigate.models import Finding, Plan
 
 from .checks import CHECKS, PER_PAGE, Context
 from .checks.context import adjusted_severity
+from .entries import TreeLimitError
 from .judge import HEURISTIC, Judge, JudgeArtifacts, Judgment
 from .judging import make_judge
 from .parallel import Progress, Workers
@@ -126,7 +127,11 @@ def verification(
     try:
         if broken is not None:
             raise broken
-        tip_tree = WikiTree(repo, tip.tree_id, cache, workers)  # ids: libgit2 may not parse it
+        # ids: libgit2 may not parse the tree; a tree past [limits] is refused unexpanded
+        tip_tree = WikiTree(repo, tip.tree_id, cache, workers, config.limits)
+        base_tree = (
+            None if base is None else WikiTree(repo, base.tree_id, cache, workers, config.limits)
+        )
         if judge is None:
             judge = make_judge(
                 config,
@@ -141,7 +146,7 @@ def verification(
         ctx = Context(
             repo=repo,
             tip=tip_tree,
-            base=WikiTree(repo, base.tree_id, cache, workers) if base is not None else None,
+            base=base_tree,
             plan=plan,
             strictness=level,
             config=config,
@@ -207,6 +212,9 @@ def verification(
             findings.append(clock.finding(config.limits.verify_seconds))
         cache.store_anchors(ctx.new_anchors)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
+    except TreeLimitError as e:  # refused before anything is read of it: nothing else checked
+        findings.append(finding("tree.limit", e.path, None, e.message))
+        checks.append(CheckResult(name="tree", status="failed", duration_ms=0.0, findings=1))
     except Exception as e:  # noqa: BLE001 - even building the context must not crash the gate
         findings.append(_error("setup", e))
         checks.append(CheckResult(name="setup", status="error", duration_ms=0.0, findings=1))

@@ -1,27 +1,27 @@
 """Reading raw sources from git blobs, and finding quotes in them.
 
-A source is UTF-8 text or a PDF (its pages' text, extracted by pypdf). One blob is
-read once however many of its pages are asked for: a PDF is parsed by the first
-page asked and each further page comes from the same reader. ``SourceError`` says
-why a source has no text; ``locate_quotes`` says where quotes are (or nearly are).
+A source is UTF-8 text or a PDF (its pages' text, extracted by pypdf in a boxed
+worker process: pdfbox.py). One blob is read once however many of its pages are
+asked for: the pages wanted (``Source.want``) come from one parse in one box.
+``SourceError`` says why a source has no text; ``locate_quotes`` says where quotes
+are (or nearly are).
 """
 
 from __future__ import annotations
 
-import io
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 import pygit2
 
+from wikigate.config import LimitsSection
 from wikigate.gitrepo import blob_at
 from wikigate.paths import MAX_SOURCE_BYTES
 
+from . import pdfbox
 from .citation import NearMiss, NearMisses
 from .entries import Entry
-
-if TYPE_CHECKING:
-    from pypdf import PdfReader
-
+from .pdfbox import PdfLimits
 
 Quotes = list[tuple[int | None, str]]  # (anchor offset, quote)
 
@@ -42,12 +42,21 @@ class Located(NamedTuple):
     near: NearMiss | None = None  # when nowhere: where it would match after a fold
 
 
-class Source:
-    """One source blob, read once: its text, or (a PDF) each page's text from one
-    parse. SourceError when the blob is too big or empty; ``text()`` raises it
-    for a page that has no text, and a PDF that cannot be parsed has none."""
+def pdf_limits(limits: LimitsSection | None = None) -> PdfLimits:
+    """The box a PDF is read in: the rules' ``[limits]`` (their defaults when None)."""
+    limits = limits or LimitsSection()
+    return PdfLimits(limits.pdf_pages, limits.pdf_bytes, limits.pdf_seconds)
 
-    def __init__(self, repo: pygit2.Repository, entry: Entry) -> None:
+
+class Source:
+    """One source blob, read once: its text, or (a PDF) the wanted pages' text from
+    one parse in the box (``limits``: pdf_limits()). SourceError when the blob is too
+    big or empty; ``text()`` raises it for a page that has no text, and a PDF that
+    cannot be parsed, or breaks the box, has none."""
+
+    def __init__(
+        self, repo: pygit2.Repository, entry: Entry, limits: PdfLimits | None = None
+    ) -> None:
         blob = blob_at(repo, entry.oid)
         if blob.size > MAX_SOURCE_BYTES:
             raise SourceError(
@@ -56,39 +65,56 @@ class Source:
             )
         if not blob.size:
             raise SourceError("is empty")
-        self._data = memoryview(blob)
+        self._data: memoryview | None = memoryview(blob)  # a PDF's: until its box has run
+        self._repo, self._oid = repo, entry.oid
         self.is_pdf = bytes(self._data[:5]) == b"%PDF-" or _pdf_name(entry.path)
         self._text: str | None = None  # decoded by the first text() call
-        self._reader: PdfReader | str | None = None  # parsed by the first page, or why not
+        self._limits = limits or pdf_limits()
+        self._count: int | None = None  # a PDF's pages, once read
+        self._pages: dict[int, str | SourceError] = {}  # a PDF page's text, or why none
+        self._broken: SourceError | None = None  # why the PDF has no text at all
+
+    def want(self, pages: Iterable[int | None]) -> None:
+        """Read these pages of a PDF, in one box, unless they are read already."""
+        if not self.is_pdf or self._broken is not None:
+            return
+        todo = {p for p in pages if p is not None and p not in self._pages}
+        if self._count is not None:
+            todo = {p for p in todo if p <= self._count}
+        if not todo and self._count is not None:
+            return
+        data = self._data if self._data is not None else memoryview(blob_at(self._repo, self._oid))
+        self._data = None  # the pages' text is kept, not the PDF: read again if need be
+        try:
+            read = pdfbox.extract(bytes(data), sorted(todo), self._limits)
+        except (pdfbox.PdfLimit, pdfbox.PdfUnreadable) as e:
+            self._broken = SourceError(str(e))
+            return
+        self._count = read.pages
+        self._pages.update(read.texts)
+        self._pages.update((p, SourceError(why)) for p, why in read.errors.items())
 
     def text(self, page: int | None) -> str:
         """The text of the source (PDF: of its page ``page``, counted from 1)."""
         if self.is_pdf:
             return self._pdf_page(page)
         if self._text is None:
+            assert self._data is not None  # a text source keeps its blob
             self._text = _decode(self._data)
         return self._text
 
     def _pdf_page(self, page: int | None) -> str:
         if page is None:
             raise SourceError("is a PDF; the citation must name a page (SOURCE, p.N)")
-        from pypdf import PdfReader  # here: pypdf loads only when a PDF is read
-        from pypdf.errors import PyPdfError
-
-        unreadable = (PyPdfError, ValueError, KeyError, TypeError)
-        if self._reader is None:
-            try:
-                self._reader = PdfReader(io.BytesIO(bytes(self._data)))
-            except unreadable as e:
-                self._reader = f"is not a readable PDF ({type(e).__name__}: {e})"
-        if isinstance(self._reader, str):  # the parse failed: no page has text
-            raise SourceError(self._reader)
-        try:
-            if page > len(self._reader.pages):
-                raise SourceError(f"has {len(self._reader.pages)} pages; p.{page} does not exist")
-            return self._reader.pages[page - 1].extract_text() or ""
-        except unreadable as e:
-            raise SourceError(f"is not a readable PDF ({type(e).__name__}: {e})") from e
+        self.want([page])
+        if self._broken is not None:  # the parse failed or broke the box: no page has text
+            raise self._broken
+        if self._count is not None and page > self._count:
+            raise SourceError(f"has {self._count} pages; p.{page} does not exist")
+        text = self._pages.get(page, "")
+        if isinstance(text, SourceError):
+            raise text
+        return text
 
 
 def _decode(data: memoryview) -> str:
@@ -103,6 +129,11 @@ def _decode(data: memoryview) -> str:
 
 def _pdf_name(path: str) -> bool:
     return path.lower().endswith(".pdf")
+
+
+def is_pdf_name(path: str) -> bool:
+    """Whether a source named so is read as a PDF, whatever it holds."""
+    return _pdf_name(path)
 
 
 def source_key(entry: Entry) -> tuple[str, bool]:
@@ -176,15 +207,26 @@ def locate_in_source(
     repo: pygit2.Repository,
     entry: Entry,
     pages: list[tuple[int | None, Quotes]],
+    limits: PdfLimits | None = None,
     scans: int | None = None,
 ) -> list[tuple[str | None, list[Located | None]]]:
     """For each (PDF page, quotes) of one source: why that page has no text, or
-    locate_quotes' answer (``scans``: of the source's text, for all its pages
-    together). The blob is read, and a PDF parsed, once."""
+    locate_quotes' answer (``scans``: of the source's text, for all its pages together).
+    The blob is read, and a PDF parsed (in its box), once."""
     try:
-        source = Source(repo, entry)
+        source = Source(repo, entry, limits)
     except SourceError as e:
         return [(str(e), []) for _ in pages]
+    return locate_in(source, pages, scans)
+
+
+def locate_in(
+    source: Source | SourceError, pages: list[tuple[int | None, Quotes]], scans: int | None = None
+) -> list[tuple[str | None, list[Located | None]]]:
+    """locate_in_source's answer from a Source already made (or why it cannot be)."""
+    if isinstance(source, SourceError):
+        return [(str(source), []) for _ in pages]
+    source.want(page for page, _ in pages)
     budget = Scans(scans)  # a PDF's pages share the source's
     out: list[tuple[str | None, list[Located | None]]] = []
     for page, quotes in pages:

@@ -15,10 +15,13 @@ import marshal
 import posixpath
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
 import pygit2
+
+from wikigate.config import LimitsSection
 
 from .cache import CACHE_ERRORS, GRAPHS_KEPT, Cache, decode_page, encode_page
 from .entries import Entry, read_page, walk
@@ -26,7 +29,17 @@ from .entries import mentions as scan_mentions
 from .links import LinkGraph
 from .markdown import Link, ParsedPage, parse_page
 from .parallel import Workers
-from .sources import Located, Quotes, Source, SourceError, locate_in_source, source_key
+from .pdfbox import PdfLimits
+from .sources import (
+    Located,
+    Quotes,
+    Source,
+    SourceError,
+    locate_in,
+    locate_in_source,
+    pdf_limits,
+    source_key,
+)
 
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
@@ -96,20 +109,32 @@ class WikiTree:
         tree: pygit2.Tree | pygit2.Oid,
         cache: PageCache,
         workers: Workers | None = None,
+        limits: LimitsSection | None = None,
     ) -> None:
+        """``limits``: the rules' ``[limits]`` (their defaults when None); a tree past
+        them raises entries.TreeLimitError, before a path of it is expanded."""
         self.repo = repo
         self.tree_id = tree.id if isinstance(tree, pygit2.Tree) else tree
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
         # what a malformed tree holds (duplicate names, `..`, `.git`, unsorted): (path, why)
-        self.entries, self.problems = walk(repo, self.tree_id, cache.trees)
+        limits = limits or LimitsSection()
+        self.pdf_limits = pdf_limits(limits)
+        self.entries, self.problems = walk(
+            repo,
+            self.tree_id,
+            cache.trees,
+            max_paths=limits.tree_paths,
+            max_depth=limits.tree_depth,
+        )
         self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
         self._sources: dict[tuple[str, int | None], str] = {}
-        self._readers: dict[str, Source | SourceError] = {}  # one parse per source file
+        # one reading per source blob (source_key): a PDF's pages extracted once, in one box
+        self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
 
@@ -269,17 +294,22 @@ class WikiTree:
     def source_text(self, path: str, page: int | None) -> str:
         key = (path, page)
         if key not in self._sources:
-            reader = self._readers.get(path)
-            if reader is None:
-                try:
-                    reader = Source(self.repo, self.entries[path])
-                except SourceError as e:
-                    reader = e
-                self._readers[path] = reader
+            reader = self._reader(self.entries[path])
             if isinstance(reader, SourceError):
                 raise reader
             self._sources[key] = reader.text(page)
         return self._sources[key]
+
+    def _reader(self, entry: Entry) -> Source | SourceError:
+        key = source_key(entry)
+        reader = self._readers.get(key)
+        if reader is None:
+            try:
+                reader = Source(self.repo, entry, self.pdf_limits)
+            except SourceError as e:
+                reader = e
+            self._readers[key] = reader
+        return reader
 
     def locate(
         self, wanted: list[QuoteTask], scans: int | None = None
@@ -289,24 +319,50 @@ class WikiTree:
         each source, placing quotes that miss their anchors; sources.locate_quotes).
 
         Each source blob is read once (a PDF parsed once, whichever of its pages
-        are wanted), and not kept: on the workers when they are big.
+        are wanted), and not kept: on the workers when they are big. A PDF is read
+        here, its box a process of its own, and its pages' text kept for source_text().
         """
         by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
         for i, (path, _, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
-        groups = list(by_source.values())
+        located: dict[int, tuple[str | None, list[Located | None]]] = {}
+        pdfs = [ix for key, ix in by_source.items() if key[1]]
+        for ix, results in zip(pdfs, self._locate_pdfs(wanted, pdfs, scans), strict=True):
+            located.update(zip(ix, results, strict=True))
+        groups = [ix for key, ix in by_source.items() if not key[1]]
         tasks = [
-            (self.entries[wanted[ix[0]][0]], [(wanted[i][1], wanted[i][2]) for i in ix], scans)
+            (
+                self.entries[wanted[ix[0]][0]],
+                [(wanted[i][1], wanted[i][2]) for i in ix],
+                self.pdf_limits,
+                scans,
+            )
             for ix in groups
         ]
-        sizes = [self._size(entry) for entry, _, _ in tasks]
+        sizes = [self._size(entry) for entry, _, _, _ in tasks]
         order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
         parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
         done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
-        located: dict[int, tuple[str | None, list[Located | None]]] = {}
         for t, results in zip(order, done, strict=True):
             located.update(zip(groups[t], results, strict=True))
         return [located[i] for i in range(len(wanted))]
+
+    def _locate_pdfs(
+        self, wanted: list[QuoteTask], groups: list[list[int]], scans: int | None = None
+    ) -> list[list[tuple[str | None, list[Located | None]]]]:
+        """locate_in for each group of ``wanted`` citing one PDF (named *.pdf), the PDFs'
+        boxes run side by side (threads waiting on processes), one per worker."""
+        readers = [self._reader(self.entries[wanted[ix[0]][0]]) for ix in groups]
+        pages = [[(wanted[i][1], wanted[i][2]) for i in ix] for ix in groups]
+        boxes = [
+            (r, [p for p, _ in pp])
+            for r, pp in zip(readers, pages, strict=True)
+            if isinstance(r, Source)
+        ]
+        if len(boxes) > 1 and self.workers.count > 1:
+            with ThreadPoolExecutor(min(len(boxes), self.workers.count)) as pool:
+                list(pool.map(lambda box: box[0].want(box[1]), boxes))
+        return [locate_in(r, pp, scans) for r, pp in zip(readers, pages, strict=True)]
 
     def _size(self, entry: Entry) -> int:
         try:
@@ -325,6 +381,7 @@ def _mentions_task(
 
 
 def _locate_task(
-    repo: pygit2.Repository, task: tuple[Entry, list[tuple[int | None, Quotes]], int | None]
+    repo: pygit2.Repository,
+    task: tuple[Entry, list[tuple[int | None, Quotes]], PdfLimits, int | None],
 ) -> list[tuple[str | None, list[Located | None]]]:
     return locate_in_source(repo, *task)

@@ -315,7 +315,7 @@ def anchor_tail(
             if run is not None
             else commit_at(ws.repo, ws.repo.references[MAIN].target).tree
         )
-        tree = WikiTree(ws.repo, at, PageCache(None))
+        tree = WikiTree(ws.repo, at, PageCache(None), limits=ws.config.limits)
     hits, acl = tree.find_source(source)
     if acl:
         raise WikigateError(acl)
@@ -373,7 +373,7 @@ def plan_anchor_fix(
 ) -> AnchorPlan:
     """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
     without staging anything: a caller with nothing to anchor opens no run."""
-    wiki = WikiTree(ws.repo, tree, PageCache(None))
+    wiki = WikiTree(ws.repo, tree, PageCache(None), limits=ws.config.limits)
     results: list[AnchorFix] = []
     texts: dict[str, str] = {}
     targets = pages or wiki.pages

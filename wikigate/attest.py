@@ -231,14 +231,35 @@ def chain(
     return parent
 
 
-def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blob]:
-    """A verification's artifacts by name (``judge/votes.json``…), from its tree."""
-    out: dict[str, pygit2.Blob] = {}
+# what an artifacts tree may hold: wikigate writes a few files one folder deep, and a tree a
+# stranger pushed in the notes may name its subtrees a million times (a tree bomb)
+MAX_ARTIFACTS = 1000  # entries, files and folders, counted each time they are reached
+MAX_ARTIFACT_DEPTH = 4
 
-    def walk(tree: pygit2.Tree, prefix: str) -> None:
+
+def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blob]:
+    """A verification's artifacts by name (``judge/votes.json``…), from its tree; a tree
+    past MAX_ARTIFACTS entries or MAX_ARTIFACT_DEPTH folders deep is a GitError, read no
+    further."""
+    out: dict[str, pygit2.Blob] = {}
+    seen = 0
+
+    def walk(tree: pygit2.Tree, prefix: str, depth: int) -> None:
+        nonlocal seen
+        if depth > MAX_ARTIFACT_DEPTH:
+            raise GitError(
+                f"the artifacts of loop {ref.loop}'s verification (tree {ref.tree[:12]}) nest "
+                f"folders deeper than {MAX_ARTIFACT_DEPTH}: wikigate never wrote that tree"
+            )
         for entry in tree:
+            seen += 1
+            if seen > MAX_ARTIFACTS:
+                raise GitError(
+                    f"the artifacts of loop {ref.loop}'s verification (tree {ref.tree[:12]}) "
+                    f"hold more than {MAX_ARTIFACTS:,} entries: wikigate never wrote that tree"
+                )
             if entry.type_str == "tree":
-                walk(tree_at(repo, entry.id), f"{prefix}{entry.name}/")
+                walk(tree_at(repo, entry.id), f"{prefix}{entry.name}/", depth + 1)
             elif entry.type_str == "blob":
                 out[f"{prefix}{entry.name}"] = blob_at(repo, entry.id)
 
@@ -250,7 +271,7 @@ def files(repo: pygit2.Repository, ref: VerificationRef) -> dict[str, pygit2.Blo
             "in this clone: fetch the notes that recorded it (`git fetch origin "
             "+refs/notes/wikigate:refs/wikigate/origin/notes`)"
         ) from e
-    walk(root, "")
+    walk(root, "", 0)
     return dict(sorted(out.items()))
 
 

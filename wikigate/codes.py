@@ -58,8 +58,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "citation.source_unreadable",
         "critical",
-        "the source is empty, binary, not UTF-8, over 50 MB, or an unreadable PDF / missing "
-        "PDF page",
+        "the source is empty, binary, not UTF-8, over 50 MB, an unreadable PDF / missing "
+        "PDF page, or a PDF past `[limits]` (`pdf_pages`, `pdf_bytes` of page content, "
+        "`pdf_seconds` of CPU time: the message names the limit and the value seen)",
         "cite a UTF-8 text, markdown or PDF source",
     ),
     Code(
@@ -322,6 +323,16 @@ TABLE: tuple[Code, ...] = (
         "name, or one holding a control or line-separator character (newline, tab, C1, U+2028, "
         "U+2029; the path is shown escaped), an invalid mode, or entries out of order",
         "write the commit with git itself (or wikigate), never a hand-built tree",
+    ),
+    Code(
+        "tree.limit",
+        "critical",
+        "a tree past `[limits]`: more paths than `tree_paths` (a folder named N times counts N "
+        "times; the paths' names may hold 256 bytes a path in all) or folders nested deeper "
+        "than `tree_depth`; the message names the folder and the value seen. Nothing else of "
+        "the tree is read",
+        "commit fewer files, or raise `[limits] tree_paths` / `tree_depth` in the base's "
+        "wikigate.toml",
     ),
     Code(
         "run.log_rewrite",

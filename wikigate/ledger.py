@@ -244,7 +244,7 @@ def _extract(
     cache = PageCache(cache_path(ws))
     workers = Workers(repo)
     try:
-        tree = WikiTree(repo, commit.tree_id, cache, workers)
+        tree = WikiTree(repo, commit.tree_id, cache, workers, ws.config.limits)
         present = [p for p in pages if p in tree.pages]
         ctx = Context(
             repo=repo,
