@@ -313,7 +313,7 @@ _ACTIVE = re.compile(r"([\\`*_\[\]<>|~!#])")
 def inert(untrusted: str) -> str:
     """Untrusted text as inert markdown on one line: markup escaped, mentions broken."""
     flat = " ".join(untrusted.split())
-    return _unlinked(_ACTIVE.sub(r"\\\1", flat).replace("@", "&#64;"))
+    return _unlinked(defused(_ACTIVE.sub(r"\\\1", flat)).replace("@", "&#64;"))
 
 
 def _unlinked(text: str) -> str:
@@ -370,7 +370,7 @@ def _counts(report: VerificationReport) -> str:
 
 
 def _where(f: Finding) -> str:
-    return _code((f.path or "(run)") + (f":{f.line}" if f.line else ""))
+    return shown((f.path or "(run)") + (f":{f.line}" if f.line else ""))
 
 
 def _escape_data(value: str) -> str:
