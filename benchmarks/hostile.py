@@ -187,6 +187,60 @@ def pdf_forms(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit
     return citing_pdf(repo, base, form_pdf(10 * scale, PDF_TEXT * 20_000))
 
 
+def quotes_missed(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+    """1×: 100 citations whose quotes miss their anchors and occur nowhere in a 10 MB
+    source (the issue's 37 s); 10×: 1,000; 100×: 10,000."""
+    words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "zeta",
+        "theta",
+        "iota",
+        "kappa",
+        "naïve",
+    ]
+    source = " ".join(words[i % len(words)] for i in range(1_700_000)).encode()
+    n = 100 * scale
+    body = "\n".join(f"Claim number {i} stands here.[^{i}]" for i in range(n))
+    defs = "\n".join(
+        f"[^{i}]: " + format_tail("raw/big.txt", None, f"words not there {i}", 5) for i in range(n)
+    )
+    page = f"---\ntitle: Big\n---\n# Big\n\n{body}\n\n{defs}\n"
+    files = {
+        "raw/big.txt": source,
+        "wiki/big.md": page.encode(),
+        "wiki/index.md": (INDEX + "- [[Big]]\n").encode(),
+    }
+    return with_files(repo, base, files)
+
+
+def hostile_page(text: str) -> Callable[[pygit2.Repository, pygit2.Commit, int], pygit2.Commit]:
+    def build(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+        page = "---\ntitle: Notes\n---\n# Notes\n\n" + text * (scale * 78_000 // len(text))
+        return with_files(repo, base, {"wiki/notes.md": page.encode()})
+
+    return build
+
+
+def gaps_unclosed(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+    """1×: a 78 KB page of ``[gap:`` markers never closed (the issue's 17 s); 10×: 780 KB;
+    100×: 7.8 MB."""
+    return hostile_page("Words here [gap: x ")(repo, base, scale)
+
+
+def sentence_gaps(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+    """1×: one 78 KB line of sentence stops each followed by an unclosed ``[gap:``."""
+    return hostile_page("a. [gap: x")(repo, base, scale)
+
+
+def code_spans(repo: pygit2.Repository, base: pygit2.Commit, scale: int) -> pygit2.Commit:
+    """1×: a 78 KB paragraph of code spans (found by the cost fuzz: quadratic before)."""
+    return hostile_page("``_")(repo, base, scale)
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -203,6 +257,10 @@ CASES = (
     Case("pdf-repeated", pdf_repeated),
     Case("pdf-small-repeated", pdf_small_repeated),
     Case("pdf-forms", pdf_forms),
+    Case("quotes-missed", quotes_missed),
+    Case("gaps-unclosed", gaps_unclosed),
+    Case("sentence-gaps", sentence_gaps),
+    Case("code-spans", code_spans),
 )
 
 
@@ -222,7 +280,7 @@ def one(name: str, scale: int) -> dict[str, object]:
     limits = [
         f.code
         for f in report.findings
-        if f.code in ("tree.limit", "citation.source_unreadable", "verifier.error")
+        if f.code in ("tree.limit", "citation.source_unreadable", "verifier.error", "page.limit")
     ]
     return {
         "seconds": seconds,

@@ -104,7 +104,7 @@ def test_generated_hostile_pages_verify_to_findings_in_linear_time(base, pattern
 
 @pytest.mark.stress
 @settings(
-    max_examples=400,
+    max_examples=120,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
