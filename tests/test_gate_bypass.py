@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from support.helpers import git
+from support.helpers import git, in_process
 from support.wiki_runs import cited_page, fabricated_page, page_run
 
 from wikigate.gitrepo import read_note
@@ -21,9 +21,7 @@ MISSING = "wiki/fake.md:5: citation.source_missing: [^1]: source raw/made-up.txt
 
 
 def wikigate_cli(cwd, *args):
-    return subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True
-    )
+    return in_process(["-C", str(cwd), *args])
 
 
 def push(cwd, *args, user=None):

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from support.helpers import git
+from support.helpers import git, in_process
 from support.markers_verifier import MarkersVerifier
 from support.wiki_runs import page_run
 
@@ -17,9 +17,7 @@ PY = sys.executable
 
 
 def wikigate_cli(cwd, *args):
-    return subprocess.run(
-        [PY, "-m", "wikigate", "-C", str(cwd), *args], capture_output=True, text=True
-    )
+    return in_process(["-C", str(cwd), *args])
 
 
 def verified_run(ws, name, text="# Page\n"):

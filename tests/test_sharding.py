@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.helpers import git
+from support.helpers import git, in_process
 from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
 
 from wikigate.api import merge_reports, verify_ref
@@ -73,13 +73,7 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def wg(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
-    return subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(cwd), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    return in_process(["-C", str(cwd), *args], env={"WIKIGATE_VERIFIER": ""})
 
 
 def comparable(report: dict[str, object]) -> dict[str, object]:

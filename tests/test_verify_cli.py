@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
-from support.helpers import git
+from support.helpers import git, in_process
 
 
 def wg(cwd, *args):
-    env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
-    return subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(cwd), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    return in_process(["-C", str(cwd), *args], env={"WIKIGATE_VERIFIER": ""})
 
 
 def test_demo_shows_commit_reject_revise_and_a_runs_table(tmp_path):
