@@ -11,7 +11,7 @@ import time
 
 import pygit2
 import pytest
-from support.helpers import git
+from support.helpers import git, in_process
 from support.trees import LINK, _with_mode, at, commit_files, no_errors
 from support.wiki_runs import cited_page, fabricated_page, page_run
 
@@ -605,3 +605,25 @@ def test_a_long_folder_name_over_many_files_is_refused_by_its_paths_bytes(repo, 
     limit = at(report, "tree.limit")
     assert [f.path for f in limit] == ["raw/long"], report.findings  # its names count in it
     assert "bytes in all, past the limit of 256 bytes a path" in limit[0].message
+
+
+def test_the_server_fails_closed_when_its_verification_budget_is_spent(tmp_path):
+    """A push whose verification runs past `[limits] verify_seconds` (the server's main's
+    rules) is refused, the message naming the limit and where to raise it."""
+    ws = Workspace.init(tmp_path / "client")
+    toml = ws.root / "wikigate.toml"
+    toml.write_text(toml.read_text() + "\n[limits]\nverify_seconds = 1e-9\n")
+    git(ws.root, "commit", "-qam", "a tiny budget", "--no-verify")
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    installed = in_process(["-C", str(ws.root), "hooks", "install", "--server", str(bare)])
+    assert installed.returncode == 0, installed.stderr
+    before = main_of(bare)
+    (ws.root / "wiki" / "owls.md").write_text(cited_page("owls"))
+    git(ws.root, "add", "wiki/owls.md")
+    git(ws.root, "commit", "-qm", "a page, straight to main", "--no-verify")
+    proc = push(ws.root, "origin", "main")
+    assert proc.returncode != 0
+    assert "verifier.budget" in proc.stderr and "verify_seconds" in proc.stderr
+    assert main_of(bare) == before
