@@ -10,6 +10,18 @@ ARTIFACTS_REF = "refs/wikigate/artifacts"  # = wikigate.gitrepo.ARTIFACTS_REF
 ZERO = "0" * 40
 
 
+def ref_updates(stdin: str) -> list[tuple[str, str, str]]:
+    """(old, new, ref) of each update git hands a hook on stdin (pre-receive,
+    post-receive and reference-transaction write ``OLD NEW REF`` lines); other lines are
+    not updates and are skipped."""
+    out = []
+    for line in stdin.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            out.append((parts[0], parts[1], parts[2]))
+    return out
+
+
 def err(*lines: str) -> None:
     for line in lines:
         print(line, file=sys.stderr)

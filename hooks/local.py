@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
     import pygit2
 
 
-from .common import MAIN, NOTES_REF, ZERO
+from .common import MAIN, NOTES_REF, ZERO, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -202,7 +202,7 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
     """In the prepared state, refuse moving main unless every run it brings passed."""
     if not argv or argv[0] != "prepared":
         return 0
-    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    updates = ref_updates(stdin)
     # a note written in the same transaction (wikigate's own landing) counts
     notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
     repo = None

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import ARTIFACTS_REF, MAIN, NOTES_REF, ZERO
+from .common import ARTIFACTS_REF, MAIN, NOTES_REF, ZERO, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -43,7 +43,7 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     Pushed notes travel and are stored like any other ref; they never decide.  The
     records' refs only fast-forward, but for a server admin.
     """
-    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    updates = ref_updates(stdin)
     mains = [(old, new) for old, new, ref in updates if ref == MAIN]
     records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
     if not mains and not records:
@@ -86,7 +86,7 @@ def post_receive(argv: list[str], stdin: str) -> int:
 
     main has landed and nothing here can undo it; the ledger is derived from git, so a
     failure only leaves it behind until the next ``wikigate claims`` on the server."""
-    updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 3]
+    updates = ref_updates(stdin)
     if not any(ref == MAIN and not _null(new) for _old, new, ref in updates):
         return 0
     try:

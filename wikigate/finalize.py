@@ -27,6 +27,7 @@ from .claim import Claim, landing_turn, require_pending, turn_taken
 from .codes import finding
 from .errors import RunError
 from .gitrepo import MAIN
+from .kinds import VERDICT_EXIT
 from .models import (
     MAX_LOOPS,
     NEEDS_HUMAN_REVIEW,
@@ -50,9 +51,6 @@ if TYPE_CHECKING:
     from .run import Run
 
 
-EXIT_NEEDS_HUMAN_REVIEW = 5  # the CLI's exit code for a run that waits for a person
-
-
 @dataclass
 class FinalizeResult:
     """What finalize did; ``exit_code`` follows the CLI contract."""
@@ -69,13 +67,13 @@ class FinalizeResult:
 
     @property
     def exit_code(self) -> int:
+        """The CLI's exit code (kinds.VERDICT_EXIT): what happened to the run, else its
+        verdict (a pending run: revise, needs_human_review, or a draft, 0)."""
         if self.status == "committed":
-            return 0
-        if self.status == "rejected" or self.status == "abandoned":
-            return 1
-        if self.verdict == NEEDS_HUMAN_REVIEW:
-            return EXIT_NEEDS_HUMAN_REVIEW
-        return 3 if self.verdict == "revise" else 0
+            return VERDICT_EXIT["commit"]
+        if self.status in ("rejected", "abandoned"):
+            return VERDICT_EXIT["reject"]
+        return VERDICT_EXIT.get(self.verdict or "", 0) if self.verdict != "commit" else 0
 
 
 def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> FinalizeResult:
