@@ -16,6 +16,7 @@ from pathlib import Path
 import pygit2
 
 from wikigate.api import verify_ref
+from wikigate.codes import at_loop_limit
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord, Status
@@ -242,11 +243,10 @@ class Decision:
         reason: str | None = None
         if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
             verdict = NEEDS_HUMAN_REVIEW
+        first = report.findings[0] if report.findings else None
+        detail = f"{shown(first.path)}: {first.code}" if first and first.path else ""
         limit = self.env.inputs.max_loops
-        if verdict == "revise" and run.loop >= limit:
-            first = report.findings[0] if report.findings else None
-            detail = f": {shown(first.path)}: {first.code}" if first and first.path else ""
-            verdict, reason = "reject", f"revise limit reached ({limit} loops){detail}"
+        verdict, reason = at_loop_limit(verdict, run.loop, limit, detail)
         override = self.override(head) if verdict != "commit" else None
         self.write_report()
         self.review(verdict)
@@ -259,7 +259,7 @@ class Decision:
         self.record(run, report, "pending", "revise")
         return Outcome(
             "revise",
-            3,
+            VERDICT_EXIT["revise"],
             f"revise (loop {run.loop} of {limit}): fix the findings and push; wikigate "
             f"verifies pull request #{self.pull.number} again",
             "failure",

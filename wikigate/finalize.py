@@ -24,7 +24,7 @@ import pygit2
 
 from . import attest, gitrepo, records, worktree
 from .claim import Claim, landing_turn, require_pending, turn_taken
-from .codes import finding
+from .codes import at_loop_limit, finding
 from .errors import RunError
 from .gitrepo import MAIN
 from .kinds import VERDICT_EXIT
@@ -134,15 +134,9 @@ def _finalize_claimed(
             if verdict is not None and verdict.verdict == "reject":
                 return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
             if verdict is not None and verdict.verdict == "revise":
-                if loop >= MAX_LOOPS:
-                    return reject(
-                        run,
-                        plan,
-                        verdict,
-                        loop,
-                        f"revise limit reached ({MAX_LOOPS} loops): {_reason(verdict)}",
-                        verified=done,
-                    )
+                decided, why = at_loop_limit("revise", loop, MAX_LOOPS, _reason(verdict))
+                if decided == "reject" and why is not None:
+                    return reject(run, plan, verdict, loop, why, verified=done)
                 return revise(run, plan, verdict, loop, verified=done)
             if verdict is not None and verdict.verdict == NEEDS_HUMAN_REVIEW:
                 return await_person(run, plan, verdict, loop, verified=done)
