@@ -132,10 +132,22 @@ def pull_records(
     return sorted(found, key=lambda r: r.recorded_at)
 
 
-def _note_blobs(repo: pygit2.Repository, tree: pygit2.Tree) -> Iterator[pygit2.Oid]:
+NOTES_DEPTH = 20  # git's notes fan-out splits a 40-hex name into 2-hex folders at most
+
+
+def _note_blobs(
+    repo: pygit2.Repository, tree: pygit2.Tree, seen: set[pygit2.Oid] | None = None, depth: int = 0
+) -> Iterator[pygit2.Oid]:
+    """The note blobs of a notes tree, each tree object read once: a notes tree that names
+    one folder many times (a tree bomb pushed to origin's notes) costs its distinct trees,
+    not the paths they spell; nothing deeper than git's fan-out is read."""
+    seen = set() if seen is None else seen
     for entry in tree:
         if entry.type_str == "tree":  # git's fan-out (ab/cdef…)
-            yield from _note_blobs(repo, tree_at(repo, entry.id))
+            if entry.id in seen or depth >= NOTES_DEPTH:
+                continue
+            seen.add(entry.id)
+            yield from _note_blobs(repo, tree_at(repo, entry.id), seen, depth + 1)
         elif entry.type_str == "blob":
             yield entry.id
 

@@ -411,3 +411,30 @@ def test_a_strangers_commands_get_a_few_replies_an_hour(world: World):
     answered = [b for b in replies(world) if b.startswith("@visitor:")]
     assert len(answered) == 5  # then only the log says it
     assert "5 replies on this pull request within the hour already" in refused.out
+
+
+def test_a_notes_tree_bomb_on_origin_costs_its_trees_not_its_paths(tmp_path):
+    """Origin's notes fast-forwarded to a tree naming one folder ten times per level (10^10
+    paths in a few KB): the bot reads each tree object once."""
+    import time
+
+    import pygit2
+
+    from wikigate.bot.notes import pull_records
+
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    blob = repo.create_blob(b'{"kind": "wikigate.run"}')
+    tree = None
+    for _ in range(10):
+        builder = repo.TreeBuilder()
+        for k in range(10):
+            if tree is None:
+                builder.insert(f"{k:02x}" + "0" * 36, blob, pygit2.GIT_FILEMODE_BLOB)
+            else:
+                builder.insert(f"{k:02x}", tree, pygit2.GIT_FILEMODE_TREE)
+        tree = builder.write()
+    sig = pygit2.Signature("x", "x@example.invalid")
+    notes = repo.create_commit(None, sig, sig, "bomb", tree, [])
+    started = time.process_time()
+    assert pull_records(repo, str(notes), "octo/wiki", 1) == []
+    assert time.process_time() - started < 2
