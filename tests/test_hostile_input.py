@@ -606,3 +606,31 @@ def test_a_page_full_of_invisible_characters_gives_bounded_findings(repo, base):
     assert "at least 980 more lines, from line 28" in found[-1].message
     page = parse_page("wiki/notes.md", HEAD + "\u200b" * 2_000_000)
     assert len(page.invisible) == 1000
+
+
+def test_a_notes_tree_bomb_costs_a_rebuild_its_trees_not_its_paths(tmp_path):
+    """Notes others pushed (origin's, fetched for `telemetry rebuild`) whose tree names one
+    folder ten times per level: read one tree object at a time, real notes still found."""
+    from wikigate.gitrepo import iter_notes
+
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    real = "ab" + "c" * 38
+    blob = repo.create_blob(b'{"kind": "wikigate.run", "run_id": "x"}')
+    tree = None
+    for level in range(10):
+        builder = repo.TreeBuilder()
+        for k in range(10):
+            if tree is None:
+                builder.insert(f"{k:02x}" + "0" * 20, blob, pygit2.GIT_FILEMODE_BLOB)
+            else:
+                builder.insert(f"{k:02x}", tree, pygit2.GIT_FILEMODE_TREE)
+        if level == 9:
+            builder.insert(real, blob, pygit2.GIT_FILEMODE_BLOB)
+        tree = builder.write()
+    sig = pygit2.Signature("x", "x@example.invalid")
+    notes = repo.create_commit(None, sig, sig, "bomb", tree, [])
+    repo.references.create("refs/notes/wikigate", notes)
+    started = time.process_time()
+    found = [name for name, _ in iter_notes(repo)]
+    assert time.process_time() - started < 2
+    assert real in found and len(found) == len(set(found))

@@ -301,16 +301,35 @@ def _note_blob(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.
 def iter_notes(
     repo: pygit2.Repository, ref: str = NOTES_REF
 ) -> Iterator[tuple[str, dict[str, object]]]:
-    """(annotated commit, JSON object) of every note under the notes ref ``ref``."""
-    if ref_target(repo, ref) is None:
+    """(annotated commit, JSON object) of every note under the notes ref ``ref``.
+
+    The notes tree is walked one tree object at a time within git's fan-out (folders of
+    two hex digits, names adding up to a commit id): notes others pushed cost their
+    distinct objects, never the paths a tree naming one folder many times spells."""
+    target = ref_target(repo, ref)
+    if target is None:
         return
-    for note in repo.notes(ref):  # type: ignore[call-arg]  # pygit2's stub lacks the ref
-        try:
-            data = json.loads(note.message)
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            yield str(note.annotated_id), data
+    seen: set[pygit2.Oid] = set()
+    todo: list[tuple[pygit2.Tree, str]] = [(commit_at(repo, target).tree, "")]
+    while todo:
+        tree, prefix = todo.pop()
+        for entry in tree:
+            name = prefix + (entry.name or "")
+            if entry.type_str == "tree":
+                if entry.id not in seen and len(name) < 40 and _hex(name):
+                    seen.add(entry.id)
+                    todo.append((tree_at(repo, entry.id), name))
+            elif entry.type_str == "blob" and len(name) == 40 and _hex(name):
+                try:
+                    data = json.loads(blob_at(repo, entry.id).data)
+                except ValueError:
+                    continue
+                if isinstance(data, dict):
+                    yield name, data
+
+
+def _hex(name: str) -> bool:
+    return all(c in "0123456789abcdef" for c in name)
 
 
 # ---------------------------------------------------------------- rebase
