@@ -7,6 +7,9 @@ gets content nobody decided on.
 
 from __future__ import annotations
 
+import socket
+import subprocess
+
 import pygit2
 import pytest
 
@@ -101,8 +104,20 @@ def test_an_override_killed_after_main_moved_lands_once(ws):
     run_id, _ = rejected_run(ws)
     ws.override(run_id, "first")
     landed = main_tip(ws)
-    with ws.store.immediate():  # what the kill leaves: the database was not told
-        ws.store.update_run(run_id, status="rejected", verdict="reject")
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+
+    def killed() -> None:  # what the kill leaves: the database was not told, the mark stays
+        with ws.store.immediate():
+            ws.store.update_run(
+                run_id,
+                status="rejected",
+                verdict="reject",
+                finalizer_pid=dead.pid,
+                finalizer_host=socket.gethostname(),
+            )
+
+    killed()
     with pytest.raises(RunError, match="committed by override"):
         ws.override(run_id, "second")
     assert main_tip(ws) == landed
@@ -111,10 +126,23 @@ def test_an_override_killed_after_main_moved_lands_once(ws):
     assert ws.store.get(run_id)["status"] == "committed"
     assert [o["reason"] for o in ws.store.overrides(run_id)] == ["first"]
     # sweep alone reconciles such a row from git's facts
-    with ws.store.immediate():
-        ws.store.update_run(run_id, status="rejected", verdict="reject")
+    killed()
     assert run_id in ws.sweep()
     assert ws.store.get(run_id)["status"] == "committed"
+
+
+def test_an_override_that_died_before_main_moved_leaves_the_run_rejected(ws):
+    run_id, rejected = rejected_run(ws)
+    before = main_tip(ws)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    with ws.store.immediate():
+        ws.store.update_run(run_id, finalizer_pid=dead.pid, finalizer_host=socket.gethostname())
+    assert run_id in ws.sweep()
+    row = ws.store.get(run_id)
+    assert (row["status"], row["finalizer_pid"]) == ("rejected", None)
+    assert main_tip(ws) == before
+    assert ws.override(run_id, "now").status == "committed"
 
 
 # ---------------------------------------------------------------- verify approve

@@ -14,6 +14,7 @@ stuck in ``verifying``.
 from __future__ import annotations
 
 import os
+import socket
 import traceback
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -558,19 +559,35 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
     failed = ws.failed_ref(run.run_id)
     plan = run.plan(rejected)
     loop = int(row["loop_count"])
-    with ExitStack() as turn:
-        lost = 0
-        while land(run, plan, None, loop, override=details, decided=(failed, rejected)) is None:
-            lost += 1
-            if lost == ws.config.runs.max_rebases + 1:
-                turn.enter_context(landing_turn(repo, None))
-            _main, new_tip, conflicts = _replay_onto_main(repo, plan)
-            if new_tip is None:
-                raise RunError(
-                    f"cannot override: main changed {', '.join(conflicts)} since the run"
-                )
-            plan = run.plan(new_tip)
+    _overriding(run, True)  # sweep settles a run whose override died after main moved
+    try:
+        with ExitStack() as turn:
+            lost = 0
+            while land(run, plan, None, loop, override=details, decided=(failed, rejected)) is None:
+                lost += 1
+                if lost == ws.config.runs.max_rebases + 1:
+                    turn.enter_context(landing_turn(repo, None))
+                _main, new_tip, conflicts = _replay_onto_main(repo, plan)
+                if new_tip is None:
+                    raise RunError(
+                        f"cannot override: main changed {', '.join(conflicts)} since the run"
+                    )
+                plan = run.plan(new_tip)
+    finally:
+        _overriding(run, False)
     return records.record_from_db(ws, run.run_id)
+
+
+def _overriding(run: Run, on: bool) -> None:
+    """Mark a rejected run as being overridden by this process (the finalizer columns of a
+    rejected row), or clear the mark; a landed record clears it too."""
+    pid, host = (os.getpid(), socket.gethostname()) if on else (None, None)
+    with run.ws.store.immediate():
+        run.ws.store.db.execute(
+            "UPDATE runs SET finalizer_pid = ?, finalizer_host = ? WHERE run_id = ? "
+            "AND status = 'rejected'",
+            [pid, host, run.run_id],
+        )
 
 
 def _rejected_tip(run: Run, row: dict[str, Any]) -> pygit2.Oid:

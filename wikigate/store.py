@@ -225,6 +225,12 @@ class Store:
     def update_run(self, run_id: str, /, **values: Any) -> None:
         self.table("runs").update(run_id, values)
 
+    def overriding(self) -> list[dict[str, Any]]:
+        """Rejected runs an override process marked as its own (finalize._overriding)."""
+        return list(
+            self.table("runs").rows_where("status = 'rejected' AND finalizer_pid IS NOT NULL")
+        )
+
     def apply_record(self, record: RunRecord) -> None:
         """Make the database say what ``record`` says (upsert run, replace findings)."""
         self.table("runs").upsert(record_to_row(record), pk="run_id")

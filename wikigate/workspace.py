@@ -274,8 +274,8 @@ class Workspace:
           expired is settled: committed if main holds it, rejected or
           abandoned if its note says so, else back to pending;
         - a run older than the run timeout is abandoned;
-        - a rejected run that main holds (an override killed after it moved main) is
-          settled as committed.
+        - a rejected run whose override died is settled as committed if main holds it
+          (the override moved main before it died), else left rejected.
         Only open runs are looked at, and not a pull request's (``github:`` runs, from
         the notes the GitHub bot pushed): those are settled by the bot.
         """
@@ -301,13 +301,15 @@ class Workspace:
                 continue
             if records.reconcile(self, row, why, abandon=old):
                 swept.append(row["run_id"])
-        for row in self.store.runs("rejected"):  # an override killed after main moved
-            if self.repo.references.get(self.failed_ref(row["run_id"])) is not None:
+        for row in self.store.overriding():  # an override that died (after main moved?)
+            if row["finalizer_host"] == host and pid_alive(row["finalizer_pid"]):
                 continue
-            if records.landed_tip(self.repo, row["run_id"], row["started_at"]) is None:
-                continue
-            if records.reconcile(self, row, "main holds it", abandon=False):
-                swept.append(row["run_id"])
+            if records.landed_tip(self.repo, row["run_id"], row["started_at"]) is not None:
+                records.reconcile(self, row, "main holds it", abandon=False)
+            else:
+                with self.store.immediate():
+                    self.store.update_run(row["run_id"], finalizer_pid=None, finalizer_host=None)
+            swept.append(row["run_id"])
         return swept
 
     # ------------------------------------------------------------ override
