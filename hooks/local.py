@@ -23,10 +23,11 @@ from .common import null as _null
 
 
 def passing(note: dict[str, object] | None) -> bool:
-    """A note that lets its run onto main: verified and committed, or a recorded override."""
+    """A note that lets its run onto main: verified and committed, or a recorded override
+    or approval by a person (``verify approve`` of a run that waited for one)."""
     if note is None or note.get("status") != "committed":
         return False
-    if note.get("verdict") == "commit_override":
+    if note.get("verdict") in ("commit_override", "commit_approved"):
         return bool(note.get("override_actor"))
     return note.get("verdict") == "commit" and not note.get("unverified")
 

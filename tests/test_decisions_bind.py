@@ -225,3 +225,35 @@ def test_a_whole_run_rewritten_by_hand_is_not_what_run_start_recorded(ws):
         run.stage_write("wiki/b.md", page("B"))
     result = run.finalize()
     assert result.status == "rejected" and [f.code for f in result.findings] == ["run.forged"]
+
+
+def test_approve_refuses_a_run_written_to_after_it_was_verified(ws):
+    """A staging op after the verdict that waits for a person (the writer adding a page
+    through wikigate itself): approving lands nothing until the run is verified again."""
+    run = waiting_run(ws)
+    before = main_tip(ws)
+    run.stage_write("wiki/evil.md", page("Evil", "Never reviewed."))
+    with pytest.raises(RunError, match="changed since it was verified"):
+        ws.decide(run.run_id, "looks right", approve=True)
+    assert main_tip(ws) == before
+    # a copy of the verdict's note on the new tip changes nothing: the database names the
+    # attestation of what was verified
+    note = gitrepo.read_note(ws.repo, ws.repo.references[run.branch].target)
+    assert note is None
+    with pytest.raises(RunError, match="changed since it was verified"):
+        ws.decide(run.run_id, "looks right", approve=True)
+
+
+def test_an_approved_run_passes_the_local_hooks(tmp_path):
+    """`verify approve` lands through the reference-transaction hook: a person's approval
+    is a passing verdict, like an override."""
+    from support.helpers import in_process
+    from support.markers_verifier import MarkersVerifier
+
+    w = Workspace.init(tmp_path / "w")
+    w.verifier = MarkersVerifier()
+    assert in_process(["-C", str(w.root), "hooks", "install"]).returncode == 0
+    run = waiting_run(w)
+    result = w.decide(run.run_id, "fine by me", approve=True)
+    assert result.status == "committed" and main_tip(w) == run.tip()
+    w.close()

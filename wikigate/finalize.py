@@ -475,8 +475,8 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             + (f" ({row['verdict']})" if row["verdict"] else "")
             + "; only a pending run whose verdict is needs_human_review waits for a person"
         )
-    reviewed = pygit2.Oid(hex=row["tip_commit"])  # the tip the person was shown
-    if run.tip() != reviewed:
+    reviewed = _verified_tip(run)  # what the person was shown
+    if reviewed is None or run.tip() != reviewed:
         raise RunError(
             f"run {run.run_id} changed since it was verified; finalize it again "
             "(`wikigate run finalize RUN`) before deciding"
@@ -509,6 +509,19 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             return landed
     finally:
         claim.release()
+
+
+def _verified_tip(run: Run) -> pygit2.Oid | None:
+    """The tip the run's last verification was of: its attestation's, a git blob the
+    database names (a staging op since moves the branch, not this)."""
+    done = run.ws.store.verifications(run.run_id)
+    if not done:
+        return None
+    try:
+        blob = gitrepo.blob_at(run.ws.repo, done[-1]["attestation"])
+        return pygit2.Oid(hex=attest.parse(blob.data).tip_commit)
+    except Exception:  # noqa: BLE001 - no readable record of it: nothing was verified
+        return None
 
 
 def abort(run: Run, finding: Finding) -> FinalizeResult:
