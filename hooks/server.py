@@ -165,6 +165,8 @@ def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) 
             rewrites.append((old, new, ref, "not a commit"))
         elif not _null(old) and not _fast_forward(repo, old, new):
             rewrites.append((old, new, ref, "not a fast-forward"))
+        elif ref == NOTES_REF and not _null(old) and (lost := _notes_lost(repo, old, new)):
+            rewrites.append((old, new, ref, lost))
     if not rewrites:
         return True  # created, or fast-forwarded
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
@@ -186,11 +188,40 @@ def _records_grow(repo: pygit2.Repository, updates: list[tuple[str, str, str]]) 
         )
     _err(
         f"  {who} in [server] admins of this server; these refs only fast-forward here.",
-        "  Fetch and merge the server's notes, then push again: `git fetch origin "
-        "refs/notes/wikigate:refs/notes/wikigate-remote && git notes --ref=wikigate merge "
-        "-s union refs/notes/wikigate-remote`",
+        "  Fetch and merge the server's notes, then push again (with `wikigate hooks "
+        "install`, pre-push does it: `git fetch origin +refs/notes/wikigate:refs/wikigate/"
+        "origin/notes && git notes --ref=wikigate merge -s ours refs/wikigate/origin/notes`)",
     )
     return False
+
+
+def _notes_lost(repo: pygit2.Repository, old: str, new: str) -> str | None:
+    """What a fast-forward of the notes would lose: a note no longer there, or one now
+    saying it is another run's (records only grow; a run's record may be brought up to
+    date). None when nothing is lost."""
+    import json
+
+    from wikigate.errors import GitError
+    from wikigate.gitrepo import blob_at, note_entries
+
+    try:
+        before, after = note_entries(repo, old), note_entries(repo, new)
+    except GitError as e:
+        return f"unreadable notes ({e})"
+    gone = [name for name in before if name not in after]
+    if gone:
+        return f"it drops {len(gone)} of {len(before)} run records (the note on {gone[0][:12]})"
+    for name, blob in before.items():
+        if after[name] == blob:
+            continue
+        try:
+            was = json.loads(blob_at(repo, blob).data).get("run_id")
+            now = json.loads(blob_at(repo, after[name]).data).get("run_id")
+        except (ValueError, AttributeError):
+            was, now = "?", None
+        if was is not None and was != now:
+            return f"it turns the record of run {was} on {name[:12]} into another"
+    return None
 
 
 def _is_commit(repo: pygit2.Repository, oid: str) -> bool:

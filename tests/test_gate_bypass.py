@@ -335,6 +335,32 @@ def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
     assert recreated.returncode == 0, recreated.stderr
 
 
+def test_a_fast_forward_of_the_servers_notes_may_not_drop_or_repurpose_a_record(server):
+    """A fast-forward to a commit whose tree is empty (or holds another run's record in a
+    note's place) would wipe the records every clone rebuilds from: refused. A run's own
+    record brought up to date (an override vouching for it) is a fast-forward like any."""
+    ws, _bare = server
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/herons.md", "# Herons\n")
+    tip = run.finalize(verify=False).tip
+    assert push(ws.root, "origin", NOTES, user="mallory").returncode == 0
+    notes = git(ws.root, "rev-parse", NOTES).stdout.strip()
+    empty = subprocess.run(
+        ["git", "-C", str(ws.root), "mktree"], input="", capture_output=True, text=True
+    ).stdout.strip()
+    wiped = git(ws.root, "commit-tree", "-p", notes, "-m", "wipe", empty).stdout.strip()
+    proc = push(ws.root, "origin", f"{wiped}:{NOTES}", user="mallory")
+    assert proc.returncode != 0 and f"refusing {NOTES} " in proc.stderr
+    assert "it drops 2 of 2 run records" in proc.stderr  # the fixture's run and this one
+
+    ws.override(run.run_id, "read it myself")  # the same run's record, vouched for
+    assert push(ws.root, "origin", NOTES, user="mallory").returncode == 0
+
+    git(ws.root, "notes", "--ref", "wikigate", "add", "-f", "-m", '{"run_id": "other"}', tip)
+    proc = push(ws.root, "origin", NOTES, user="mallory")
+    assert proc.returncode != 0 and f"turns the record of run {run.run_id}" in proc.stderr
+
+
 def test_server_install_keeps_a_reflog_of_every_ref(origin):
     ws, bare = origin
     proc = wikigate_cli(ws.root, "hooks", "install", "--server", str(bare))

@@ -328,6 +328,29 @@ def iter_notes(
                     yield name, data
 
 
+def note_entries(
+    repo: pygit2.Repository, commit: pygit2.Oid | str, most: int = 5_000_000
+) -> dict[str, pygit2.Oid]:
+    """Annotated commit → note blob of a notes commit, read as :func:`iter_notes` reads
+    it (one tree object at a time, within git's fan-out); GitError past ``most`` notes."""
+    out: dict[str, pygit2.Oid] = {}
+    seen: set[pygit2.Oid] = set()
+    todo: list[tuple[pygit2.Tree, str]] = [(commit_at(repo, commit).tree, "")]
+    while todo:
+        tree, prefix = todo.pop()
+        for entry in tree:
+            name = prefix + (entry.name or "")
+            if entry.type_str == "tree":
+                if entry.id not in seen and len(name) < 40 and _hex(name):
+                    seen.add(entry.id)
+                    todo.append((tree_at(repo, entry.id), name))
+            elif entry.type_str == "blob" and len(name) == 40 and _hex(name):
+                out[name] = entry.id
+                if len(out) > most:
+                    raise GitError(f"the notes hold over {most} notes")
+    return out
+
+
 def _hex(name: str) -> bool:
     return all(c in "0123456789abcdef" for c in name)
 
