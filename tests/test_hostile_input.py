@@ -634,3 +634,17 @@ def test_a_notes_tree_bomb_costs_a_rebuild_its_trees_not_its_paths(tmp_path):
     found = [name for name, _ in iter_notes(repo)]
     assert time.process_time() - started < 2
     assert real in found and len(found) == len(set(found))
+
+
+def test_the_wall_clock_budget_stops_a_slow_step_not_only_the_next_one(repo, base):
+    """A page that takes minutes to parse (linear, but slow: nested brackets) is stopped
+    at the budget by an alarm, not after its parse: the verification ends near the
+    deadline with verifier.budget."""
+    rules = Config.model_validate({"limits": {"verify_seconds": 1.0}})
+    slow = HEAD + "[[" * 400_000 + "]]" * 400_000 + "\n"  # ~35 s of parse here
+    tip = commit_files(repo, base.id, {"wiki/notes.md": slow})
+    started = time.perf_counter()
+    report = verify_trees(repo, tip, base, config=rules)
+    assert time.perf_counter() - started < 10
+    assert "verifier.budget" in {f.code for f in report.findings}
+    assert report.verdict == "reject"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -125,6 +127,7 @@ def verification(
     exempt: list[str] = []
     ctx: Context | None = None
     try:
+        clock.arm()
         if broken is not None:
             raise broken
         # ids: libgit2 may not parse the tree; a tree past [limits] is refused unexpanded
@@ -208,10 +211,12 @@ def verification(
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),
                 )
             )
-        if clock.spent:
-            findings.append(clock.finding(config.limits.verify_seconds))
-        cache.store_anchors(ctx.new_anchors)
+        clock.disarm()
+        if not clock.spent:
+            cache.store_anchors(ctx.new_anchors)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
+    except BudgetSpent:  # the alarm rang outside any check (reading the trees, say)
+        pass
     except TreeLimitError as e:  # refused before anything is read of it: nothing else checked
         findings.append(finding("tree.limit", e.path, None, e.message))
         checks.append(CheckResult(name="tree", status="failed", duration_ms=0.0, findings=1))
@@ -219,8 +224,13 @@ def verification(
         findings.append(_error("setup", e))
         checks.append(CheckResult(name="setup", status="error", duration_ms=0.0, findings=1))
     finally:
+        clock.disarm()
+        if clock.spent:
+            workers.kill()  # what they were doing is past the budget
         workers.close()
         cache.close()
+    if clock.spent:
+        findings.append(clock.finding(config.limits.verify_seconds))
     metrics = ctx.metrics if ctx is not None else SummaryMetrics()
     metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     judgment = ctx.judgment if ctx is not None else None
@@ -283,6 +293,41 @@ class Deadline:
         self.at = at
         self.beat = beat
         self.spent: str | None = None  # where the budget ran out
+        self._armed = False
+        self._previous: Any = None
+
+    def arm(self) -> None:
+        """On the main thread of a POSIX process, an alarm at the deadline stops whatever
+        runs then (a page's parse, a source's scan): no single step can outlast the budget.
+        Elsewhere (a thread, Windows) the budget is checked between steps only."""
+        if (
+            not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            return
+        if signal.getitimer(signal.ITIMER_REAL)[0]:  # someone else's alarm: leave it alone
+            return
+        if self.expired():  # past it already: the checks see so, no alarm needed
+            return
+        self._previous = signal.signal(signal.SIGALRM, self._ring)
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, max(self.at - time.perf_counter(), 1e-6))
+
+    def disarm(self) -> None:
+        if self._armed:
+            self._armed = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+    def _ring(self, signum: int, frame: Any) -> None:
+        if not self._armed:
+            return
+        if self.spent is None:
+            where = traceback.extract_stack(frame, limit=1)[0] if frame is not None else None
+            self.spent = (
+                f"{os.path.basename(where.filename)}:{where.lineno}" if where else "an alarm"
+            )
+        raise BudgetSpent(self.spent)
 
     def __call__(self) -> None:
         if self.beat is not None:

@@ -104,6 +104,16 @@ class Workers:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
+    def kill(self) -> None:
+        """Stop the workers now, whatever they are doing (the verification's budget ran
+        out); ``close`` then has nothing left to wait for."""
+        if self._pool is None:
+            return
+        for process in list(getattr(self._pool, "_processes", {}).values()):
+            process.kill()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+
 
 def _context() -> multiprocessing.context.BaseContext:
     """fork when this process has one thread (no lock can be held across the fork,
