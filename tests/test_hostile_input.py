@@ -648,3 +648,38 @@ def test_the_wall_clock_budget_stops_a_slow_step_not_only_the_next_one(repo, bas
     assert time.perf_counter() - started < 10
     assert "verifier.budget" in {f.code for f in report.findings}
     assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\u3164",
+        "\u034f",
+        "\u17b4",
+        "\u180b",
+        "\u2800",
+        "\ufe00\ufe01\ufe02",
+        "\U000e0100\U000e0101",
+    ],
+    ids=[
+        "hangul-filler",
+        "cgj",
+        "khmer-vowel",
+        "mongolian-fvs",
+        "braille-blank",
+        "vs-run",
+        "ivs-run",
+    ],
+)
+def test_default_ignorable_characters_are_invisible_too(repo, base, hidden):
+    quote = "rejected the plan by seven votes to two"
+    page = HEAD + f"The committee {quote}.[^1]\n\nA{hidden}B\n\n[^1]: {anchored(quote)}\n"
+    report = verify(repo, base, {"wiki/notes.md": page})
+    (f,) = at(report, "page.invisible_chars")
+    assert f.line == 8, f
+
+
+def test_one_variation_selector_after_a_character_is_its_form_not_hidden_text(repo, base):
+    quote = "rejected the plan by seven votes to two"
+    page = HEAD + f"The committee {quote}.[^1] \u2764\ufe0f\n\n[^1]: {anchored(quote)}\n"
+    assert at(verify(repo, base, {"wiki/notes.md": page}), "page.invisible_chars") == []

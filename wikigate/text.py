@@ -18,13 +18,18 @@ BIDI_CONTROLS = frozenset(
 
 # Unicode's format characters (category Cf, through Unicode 15): invisible, they hide text
 # (zero-width spaces and joiners, tag characters, the soft hyphen) or reorder what a reader
-# sees (bidi overrides and isolates). tests/test_hostile_input.py holds the table to the
-# running Python's unicodedata.
+# sees (bidi overrides and isolates); and the rest of Unicode's default-ignorable code
+# points, which render as nothing (the combining grapheme joiner, Hangul and Khmer fillers,
+# Mongolian variation selectors, the halfwidth filler, unassigned ignorables), and the
+# braille blank. Variation selectors count only two or more in a row: one after a
+# character picks its form (an emoji's), a run of them hides a message.
+# tests/test_hostile_input.py holds the table to the running Python's unicodedata.
 FORMAT_CHARS = re.compile(
-    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
-    "\U000e0020-\U000e007f]"
+    "[\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u115f\u1160"
+    "\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\u2800\u3164\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e00ff\U000e01f0-\U000e0fff]"
+    "|[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2,}"
 )
 
 _KINDS = {
@@ -91,7 +96,7 @@ class Invisible(NamedTuple):
 
 
 def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:
-    """The format characters (category Cf) in ``text``, a leading byte-order mark
+    """The invisible characters (FORMAT_CHARS) in ``text``, a leading byte-order mark
     excepted, the first ``limit`` of them (all when None); one regex pass, lines counted
     as it goes."""
     if text.isascii():
@@ -109,7 +114,7 @@ def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:
             line += newlines
             line_start = text.rfind("\n", counted, at) + 1
         counted = at
-        out.append(Invisible(line, at - line_start + 1, m.group()))
+        out.append(Invisible(line, at - line_start + 1, m.group()[0]))
     return out
 
 
