@@ -683,3 +683,17 @@ def test_one_variation_selector_after_a_character_is_its_form_not_hidden_text(re
     quote = "rejected the plan by seven votes to two"
     page = HEAD + f"The committee {quote}.[^1] \u2764\ufe0f\n\n[^1]: {anchored(quote)}\n"
     assert at(verify(repo, base, {"wiki/notes.md": page}), "page.invisible_chars") == []
+
+
+@pytest.mark.parametrize("pair", ["> >\nb\n", "> - >\nb\n", ">>\n\tb\n"])
+def test_thousands_of_empty_nested_quotes_are_refused_not_parsed(repo, base, pair):
+    """markdown-it-py parses a block quote of lines ending in an empty nested quote, each
+    with a lazy line, in quadratic time (2,000 pairs: ~10 s; found by the cost fuzz): past
+    200 such lines the page is unreadable, located, at once; a few are parsed as ever."""
+    started = time.process_time()
+    report = verify(repo, base, {"wiki/notes.md": HEAD + pair * 2_000})
+    assert time.process_time() - started < 2
+    (f,) = at(report, "page.unreadable")
+    assert "empty nested quote" in f.message and "at most 200" in f.message
+    fine = verify(repo, base, {"wiki/notes.md": HEAD + pair * 50})
+    assert at(fine, "page.unreadable") == []

@@ -231,6 +231,7 @@ def parse_page(path: str, text: str) -> ParsedPage:
     is read line by line instead of by markdown-it (a third of the parse otherwise), when
     that gives exactly what markdown-it gives (see ``_definition_tail``)."""
     src = _normalize(text)
+    _bounded(src)
     head, start, tail = _definition_tail(src)
     if tail:
         env: dict[str, Any] = {"footnotes": {"refs": {":" + d.label: -1 for d in tail}}}
@@ -239,6 +240,29 @@ def parse_page(path: str, text: str) -> ParsedPage:
             return _page(path, text, tokens, tail)
     tokens = markdown().parse(src, {})
     return _page(path, text, tokens, [])
+
+
+# A block-quote line ending in an empty nested quote (``> >``, ``> - >``) followed by a lazy
+# line costs markdown-it-py quadratic time in the quote's length (2,000 such pairs: ~10 s):
+# a page may hold a few of them, not thousands (found by tests/test_fuzz_cost.py).
+_EMPTY_NESTED_QUOTE = re.compile(r"^[ \t]{0,3}>[^\n]*>[ \t]*$", re.M)
+MAX_EMPTY_NESTED_QUOTES = 200
+
+
+class ParseLimit(ValueError):
+    """The page holds a construct the parser cannot read in linear time, too often."""
+
+
+def _bounded(src: str) -> None:
+    if ">" not in src:
+        return
+    seen = sum(1 for _ in _EMPTY_NESTED_QUOTE.finditer(src))
+    if seen > MAX_EMPTY_NESTED_QUOTES:
+        raise ParseLimit(
+            f"it holds {seen} block-quote lines ending in an empty nested quote (`> >`); "
+            f"at most {MAX_EMPTY_NESTED_QUOTES} are parsed, since markdown-it's parse of them "
+            "costs quadratic time: write the quote without them"
+        )
 
 
 def _normalize(text: str) -> str:

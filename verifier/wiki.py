@@ -47,7 +47,7 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 14
+CACHE_FORMAT = 15
 # what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
 PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
