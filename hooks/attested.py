@@ -122,6 +122,7 @@ def _check(
         base_tree=str(base.tree_id),
         tip_tree=str(tip.tree_id),
         rules=rules,
+        verifier=server_verifier(),
     )
     if why is not None:
         return None, f"attestation {name}: {why}"
@@ -133,6 +134,16 @@ def _check(
     except sshsig.Refused as e:
         return None, f"attestation {name}: {e}"
     return Accepted(str(pointer.get("attestation")), principal, att.verifier), ""
+
+
+def server_verifier() -> str:
+    """What an attestation must name as its verifier: the default verifier, at the code
+    this server runs (finalize writes the class that ran, then its own words)."""
+    from wikigate.verifier.default import DeterministicVerifier
+    from wikigate.verifier.version import code_version
+
+    kind = DeterministicVerifier
+    return f"{kind.__module__}:{kind.__qualname__} wikigate {code_version()}"
 
 
 def _blob(repo: pygit2.Repository, oid: object) -> bytes | None:

@@ -23,6 +23,7 @@ from wikigate import attest, sshsig
 from wikigate.cli.main import main
 from wikigate.config import Config, ConfigError, config_at, config_hash, parse_config
 from wikigate.gitrepo import NOTES_REF, commit_at, notes_commit_with, read_note, ref_target
+from wikigate.hooks.attested import server_verifier
 from wikigate.hooks.install import install_server
 from wikigate.models import Finding, VerificationRef, VerifierVerdict
 from wikigate.runid import now_iso
@@ -155,7 +156,7 @@ def unverified_change(ws: Workspace) -> tuple[pygit2.Commit, pygit2.Commit]:
 def attestation_of(repo: pygit2.Repository, old: pygit2.Commit, new: pygit2.Commit):
     """A PASS of OLD → NEW under OLD's rules, as a trusted signer's verifier would write it."""
     return attest.Attestation(
-        verifier="wikigate test",
+        verifier=server_verifier(),
         config_hash=config_hash(config_at(repo, old)),
         strictness="SKEPTICAL",
         base_tree=str(old.tree_id),
@@ -210,7 +211,7 @@ def test_finalize_leaves_the_judges_record_and_a_signed_attestation_in_git_free_
     assert (att.judge.provider, att.judge.model) == ("anthropic", "claude-sonnet-5")
     assert att.judge.prompt_version == PROMPT_VERSION
     assert (att.result, att.run_id, att.loop) == ("PASS", run.run_id, 1)
-    assert att.verifier.startswith("wikigate ")
+    assert att.verifier == server_verifier()  # the class that ran, then its version
     signed = bytes(files["attestation.json"].data)
     sig = bytes(files["attestation.json.sig"].data)
     assert sshsig.verify(signed, sig, keys.allowed) == SIGNER
@@ -421,7 +422,7 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
 
     pushed = push_with(good.to_bytes(), signed(good))
     assert pushed.returncode == 0, pushed.stderr
-    assert "accepted on attestation" in pushed.stderr and "(wikigate test)" in pushed.stderr
+    assert "accepted on attestation" in pushed.stderr and f"({server_verifier()})" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == str(new.id)
     assert gate_rows(bare, "attested") == 1
 
@@ -516,3 +517,39 @@ def test_an_artifacts_tree_bomb_is_refused_unread(tmp_path):
         )
         with pytest.raises(attest.GitError, match=says):
             attest.files(repo, ref)
+
+
+def test_an_attestation_by_another_verifier_is_no_shortcut(tmp_path):
+    """A plug-in verifier (named by WIKIGATE_VERIFIER on the writer's side) that says
+    "commit" to anything, its attestation signed by a trusted key: the server names the
+    verifier it wanted and verifies the push itself."""
+    assert "not by this server's" in (
+        attest.mismatch(
+            attestation_of_plugin(),
+            base_commit="a" * 40,
+            tip_commit="b" * 40,
+            base_tree="c" * 40,
+            tip_tree="d" * 40,
+            rules=Config(),
+            verifier=server_verifier(),
+        )
+        or ""
+    )
+
+
+def attestation_of_plugin() -> attest.Attestation:
+    return attest.Attestation(
+        verifier="evilver:Verifier wikigate 0.1.0",
+        config_hash=config_hash(Config()),
+        strictness="SKEPTICAL",
+        base_tree="c" * 40,
+        tip_tree="d" * 40,
+        base_commit="a" * 40,
+        tip_commit="b" * 40,
+        judge=attest.JudgeInfo(provider="offline"),
+        artifacts={},
+        report=None,
+        result="PASS",
+        verdict="commit",
+        created_at="2026-01-01T00:00:00Z",
+    )

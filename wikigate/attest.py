@@ -327,13 +327,14 @@ def mismatch(
     base_tree: str,
     tip_tree: str,
     rules: Config,
+    verifier: str | None = None,
 ) -> str | None:
     """Why ``att`` does not vouch for this change (base → tip under ``rules``), or None.
 
     It must be a PASS of exactly these commits (a commit with the same tree is another
     change: it may replay a verification of something reverted since) and their trees,
     under exactly these rules (their hash and strictness), by the judge the rules name
-    when they name the LLM judge."""
+    when they name the LLM judge, and (``verifier``) by this verifier, at this version."""
     if att.result != "PASS" or att.verdict != "commit":
         return f"its result is {att.result} ({att.verdict}), not PASS"
     if att.tip_commit != tip_commit:
@@ -352,6 +353,8 @@ def mismatch(
             f"it verified a change from the tree {att.base_tree[:12]}, not from this main's "
             f"tree {base_tree[:12]}"
         )
+    if verifier is not None and att.verifier != verifier:
+        return f"it was made by the verifier {att.verifier!r}, not by this server's ({verifier!r})"
     if att.config_hash != config_hash(rules):
         return "it was verified under other rules than this main's wikigate.toml"
     if att.strictness != rules.verifier.strictness:
