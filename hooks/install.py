@@ -20,6 +20,7 @@ from wikigate.errors import GitError
 from wikigate.gitrepo import NOTES_REF, remote_notes_ref
 
 MARKER = "# wikigate-hook-shim"
+MAIN_REF = "refs/heads/main"
 LOCAL_HOOKS = ("pre-push", "reference-transaction")
 SERVER_HOOKS = ("pre-receive", "post-receive")
 
@@ -164,7 +165,27 @@ def install_server(path: str, uninstall_: bool = False) -> list[str]:
     for key, value in SERVER_GIT_CONFIG.items():
         repo.config[key] = value
         done.append(f"{Path(repo.path) / 'config'}: {key} = {value}")
+    done.append(head_on_main(repo))
     return done
+
+
+def head_on_main(repo: pygit2.Repository) -> str:
+    """The branch a clone checks out is the one the gate guards: a HEAD naming a branch
+    that does not exist yet (``git init --bare`` names master) is pointed at main; one
+    naming another existing branch is left, with a warning (GitError would lose nothing,
+    but the operator decides which branch readers get)."""
+    head = repo.references.get("HEAD")
+    target = head.target if head is not None else None
+    if target == MAIN_REF:
+        return f"{repo.path}HEAD -> {MAIN_REF}: what clones check out is gated"
+    if isinstance(target, str) and target not in repo.references:
+        repo.references.create("HEAD", MAIN_REF, force=True)
+        return f"{repo.path}HEAD -> {MAIN_REF} (was {target}, a branch not there): what clones check out is gated"
+    return (
+        f"warning: {repo.path}HEAD -> {target}, which the gate does not guard (it guards "
+        f"{MAIN_REF}), and clones check it out: `git -C {repo.path} symbolic-ref HEAD "
+        f"{MAIN_REF}`"
+    )
 
 
 # git itself refuses malformed objects before the gate looks at them: duplicate tree

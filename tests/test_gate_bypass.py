@@ -481,3 +481,13 @@ def test_install_never_loses_an_existing_hook(origin):
     assert (hooks / "pre-push").read_text() == "#!/bin/sh\necho mine\n"
     assert (hooks / "pre-push.legacy").read_text() == "#!/bin/sh\necho older\n"
     assert not (hooks / "reference-transaction").exists()  # nothing half-installed
+
+
+def test_server_install_points_an_unborn_head_at_main(tmp_path):
+    """`git init --bare` names master; a clone would check out an ungated branch."""
+    bare = tmp_path / "srv.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    done = in_process(["hooks", "install", "--server", str(bare)])
+    assert done.returncode == 0, done.stderr
+    assert git(bare, "symbolic-ref", "HEAD").stdout.strip() == "refs/heads/main"
+    assert "what clones check out is gated" in done.stdout
