@@ -301,38 +301,27 @@ def _note_blob(repo: pygit2.Repository, tree: pygit2.Tree, name: str) -> pygit2.
 def iter_notes(
     repo: pygit2.Repository, ref: str = NOTES_REF
 ) -> Iterator[tuple[str, dict[str, object]]]:
-    """(annotated commit, JSON object) of every note under the notes ref ``ref``.
-
-    The notes tree is walked one tree object at a time within git's fan-out (folders of
-    two hex digits, names adding up to a commit id): notes others pushed cost their
-    distinct objects, never the paths a tree naming one folder many times spells."""
+    """(annotated commit, JSON object) of every note under the notes ref ``ref``, read
+    as :func:`note_entries` reads them (notes others pushed cost their distinct objects)."""
     target = ref_target(repo, ref)
     if target is None:
         return
-    seen: set[pygit2.Oid] = set()
-    todo: list[tuple[pygit2.Tree, str]] = [(commit_at(repo, target).tree, "")]
-    while todo:
-        tree, prefix = todo.pop()
-        for entry in tree:
-            name = prefix + (entry.name or "")
-            if entry.type_str == "tree":
-                if entry.id not in seen and len(name) < 40 and _hex(name):
-                    seen.add(entry.id)
-                    todo.append((tree_at(repo, entry.id), name))
-            elif entry.type_str == "blob" and len(name) == 40 and _hex(name):
-                try:
-                    data = json.loads(blob_at(repo, entry.id).data)
-                except ValueError:
-                    continue
-                if isinstance(data, dict):
-                    yield name, data
+    for name, blob in note_entries(repo, target).items():
+        try:
+            data = json.loads(blob_at(repo, blob).data)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            yield name, data
 
 
 def note_entries(
     repo: pygit2.Repository, commit: pygit2.Oid | str, most: int = 5_000_000
 ) -> dict[str, pygit2.Oid]:
-    """Annotated commit → note blob of a notes commit, read as :func:`iter_notes` reads
-    it (one tree object at a time, within git's fan-out); GitError past ``most`` notes."""
+    """Annotated commit → note blob of a notes commit: the tree walked one tree object at
+    a time within git's fan-out (folders of two hex digits, names adding up to a commit
+    id), so a tree naming one folder many times costs its objects, never its paths;
+    GitError past ``most`` notes."""
     out: dict[str, pygit2.Oid] = {}
     seen: set[pygit2.Oid] = set()
     todo: list[tuple[pygit2.Tree, str]] = [(commit_at(repo, commit).tree, "")]
