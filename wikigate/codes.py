@@ -169,8 +169,9 @@ TABLE: tuple[Code, ...] = (
         "major",
         "a changed page's text or a changed path holds invisible characters (Unicode format "
         "controls: zero-width spaces and joiners, bidi overrides and isolates, tag characters, "
-        "the soft hyphen; a leading byte-order mark is allowed): a person reviewing it can read "
-        "something else than the verifier and the judge do",
+        "the soft hyphen; the other default-ignorable code points such as fillers; runs of "
+        "variation selectors; a leading byte-order mark is allowed): a person reviewing it can "
+        "read something else than the verifier and the judge do",
         "remove them (the message says which, where)",
     ),
     Code(

@@ -74,7 +74,8 @@ class FinalizeResult:
             return VERDICT_EXIT["commit"]
         if self.status in ("rejected", "abandoned"):
             return VERDICT_EXIT["reject"]
-        return VERDICT_EXIT.get(self.verdict or "", 0) if self.verdict != "commit" else 0
+        waits = self.verdict in ("revise", NEEDS_HUMAN_REVIEW)  # else a draft: 0
+        return VERDICT_EXIT[self.verdict] if waits and self.verdict else 0
 
 
 def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> FinalizeResult:
@@ -166,19 +167,13 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -
         started_at=row["started_at"],
     )
     plan = Plan(meta=meta, ops=[], tip=str(run.tip()))
-    verdict = VerifierVerdict(
-        verdict="reject",
-        reasoning="the run's metadata is of an unknown schema version"
+    code, why = (
+        ("run.schema", "the run's metadata is of an unknown schema version")
         if isinstance(error, RunSchemaError)
-        else "the run's metadata is not what `run start` recorded",
-        per_page_findings=[
-            finding(
-                "run.schema" if isinstance(error, RunSchemaError) else "run.forged",
-                None,
-                None,
-                str(error),
-            )
-        ],
+        else ("run.forged", "the run's metadata is not what `run start` recorded")
+    )
+    verdict = VerifierVerdict(
+        verdict="reject", reasoning=why, per_page_findings=[finding(code, None, None, str(error))]
     )
     return reject(run, plan, verdict, loop, _reason(verdict))
 
