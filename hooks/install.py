@@ -172,8 +172,8 @@ def install_server(path: str, uninstall_: bool = False) -> list[str]:
 def head_on_main(repo: pygit2.Repository) -> str:
     """The branch a clone checks out is the one the gate guards: a HEAD naming a branch
     that does not exist yet (``git init --bare`` names master) is pointed at main; one
-    naming another existing branch is left, with a warning (GitError would lose nothing,
-    but the operator decides which branch readers get)."""
+    naming another existing branch is left, with a warning: which branch readers get is
+    the operator's decision."""
     head = repo.references.get("HEAD")
     target = head.target if head is not None else None
     if target == MAIN_REF:
