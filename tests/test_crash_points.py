@@ -23,10 +23,10 @@ import pytest
 from support.helpers import git, wikigate
 
 from wikigate import records
-from wikigate.claim import Claim
 from wikigate.errors import RunError
 from wikigate.finalize import _rebase, land
 from wikigate.gitrepo import MAIN
+from wikigate.lease import Lease
 from wikigate.store import VOLATILE, Store
 from wikigate.workspace import Workspace
 
@@ -226,7 +226,7 @@ class Interrupted(BaseException):
     """Not an Exception: escapes the verifier's fail-closed net, as Ctrl-C does."""
 
 
-def test_a_finalize_that_raises_releases_its_claim(ws):
+def test_a_finalize_that_raises_releases_its_lease(ws):
     class Exploding:
         def verify(self, *args):
             raise Interrupted()
@@ -248,39 +248,39 @@ def hung_finalizer(ws):
     """A run claimed by a finalizer that is alive but stuck past its lease."""
     run = ws.start_run("cascade", "cli:test")
     run.stage_write("wiki/a.md", "# A\n")
-    claim = Claim.take(run)
+    lease = Lease.take(run)
     plan = run.plan()
     with ws.store.immediate():
         ws.store.update_run(run.run_id, lease_until="2000-01-01T00:00:00+00:00")
-    return run, claim, plan
+    return run, lease, plan
 
 
 def test_an_expired_lease_is_reclaimed_and_the_run_taken_over(ws):
-    run, claim, plan = hung_finalizer(ws)
+    run, lease, plan = hung_finalizer(ws)
     assert ws.sweep() == [run.run_id]
     assert ws.store.get(run.run_id)["status"] == "pending"
     assert run.finalize().status == "committed"  # a second finalizer takes it over
     main = ws.repo.references[MAIN].target
     # the hung one wakes up: main moved, and its run branch is gone
-    assert land(run, plan, None, claim.loop) is None
+    assert land(run, plan, None, lease.loop) is None
     with pytest.raises(RunError, match="reclaimed"):
-        _rebase(run, plan, None, claim.loop)
+        _rebase(run, plan, None, lease.loop)
     assert ws.repo.references[MAIN].target == main
 
 
 def test_an_abandoned_run_cannot_be_landed_by_its_old_finalizer(ws, monkeypatch):
-    run, claim, plan = hung_finalizer(ws)
+    run, lease, plan = hung_finalizer(ws)
     monkeypatch.setenv("WIKIGATE_RUN_TIMEOUT_MINUTES", "0")
     assert ws.sweep() == [run.run_id]
     assert ws.store.get(run.run_id)["status"] == "abandoned"
     main = ws.repo.references[MAIN].target
     with pytest.raises(RunError, match="reclaimed"):
-        land(run, plan, None, claim.loop)
+        land(run, plan, None, lease.loop)
     assert ws.repo.references[MAIN].target == main
     assert ws.store.get(run.run_id)["status"] == "abandoned"
 
 
-def test_claim_is_renewed_while_verifying(ws, monkeypatch):
+def test_lease_is_renewed_while_verifying(ws, monkeypatch):
     # a lease long enough that a busy machine's stall between renewal and sweep cannot
     # expire it, short enough that four steps of the verification renew it twice
     monkeypatch.setenv("WIKIGATE_LEASE_SECONDS", "3")

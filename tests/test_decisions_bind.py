@@ -160,7 +160,7 @@ def waiting_run(ws: Workspace):
 def test_approve_lands_the_reviewed_tip_not_one_swapped_in_while_it_waited(ws, monkeypatch):
     """`verify approve` checks the branch, then waits for the database (a writer can hold
     its write lock); a branch moved in that wait must not land."""
-    from wikigate import claim as claim_module
+    from wikigate import lease as lease_module
 
     run = waiting_run(ws)
     reviewed = run.tip()
@@ -168,13 +168,13 @@ def test_approve_lands_the_reviewed_tip_not_one_swapped_in_while_it_waited(ws, m
     swapped = forge(
         ws, reviewed, "wiki/a.md", page("A", "Invented after review."), same_trailers(ws, reviewed)
     )
-    real_take = claim_module.Claim.take.__func__
+    real_take = lease_module.Lease.take.__func__
 
     def take_after_a_swap(cls, r):
         ws.repo.references[r.branch].set_target(swapped)  # the writer, during the wait
         return real_take(cls, r)
 
-    monkeypatch.setattr(claim_module.Claim, "take", classmethod(take_after_a_swap))
+    monkeypatch.setattr(lease_module.Lease, "take", classmethod(take_after_a_swap))
     with pytest.raises(RunError, match="changed or was reclaimed"):
         ws.decide(run.run_id, "looks right", approve=True)
     assert main_tip(ws) == before

@@ -5,7 +5,7 @@ rebased in memory and verified again (bors' "not rocket science" rule); after
 ``runs.max_rebases`` lost races the finalizer waits its turn for landing
 instead of giving up, so a run that does not conflict always commits.
 
-The claim on a run (pending → verifying) carries a lease that the finalizer
+The lease on a run (pending → verifying) is one that the finalizer
 renews while it works and that ``sweep`` reclaims once it expires; the claim
 is released on every exit path, so a long-lived process never leaves a run
 stuck in ``verifying``.
@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 import pygit2
 
 from . import attest, gitrepo, records, worktree
-from .claim import Claim, landing_turn, require_pending, turn_taken
 from .codes import at_loop_limit, finding
 from .errors import RunError
 from .gitrepo import MAIN
 from .kinds import VERDICT_EXIT
+from .lease import Lease, landing_turn, require_pending, turn_taken
 from .models import (
     MAX_LOOPS,
     NEEDS_HUMAN_REVIEW,
@@ -96,24 +96,24 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
     if verify:  # a key that cannot sign stops us before anything is claimed
         key = attest.signing_key(ws.repo)
         attest.check_key(ws.repo)
-    claim = Claim.take(run)
-    ws.heartbeat = claim.renew
+    lease = Lease.take(run)
+    ws.heartbeat = lease.renew
     try:
-        return _finalize_claimed(run, claim, verify, verifier, key)
+        return _finalize_leased(run, lease, verify, verifier, key)
     finally:
         ws.heartbeat = _idle
-        claim.release()
+        lease.release()
 
 
 def _idle() -> None:
     pass
 
 
-def _finalize_claimed(
-    run: Run, claim: Claim, verify: bool, verifier: Any, key: str | None
+def _finalize_leased(
+    run: Run, lease: Lease, verify: bool, verifier: Any, key: str | None
 ) -> FinalizeResult:
     ws = run.ws
-    loop = claim.loop
+    loop = lease.loop
     try:
         plan = run.plan()
     except (RunSchemaError, RunForged) as e:
@@ -122,14 +122,14 @@ def _finalize_claimed(
     with ExitStack() as turn:
         lost = 0
         if turn_taken(ws.repo):  # others are queued for main: join them, don't race
-            turn.enter_context(landing_turn(ws.repo, claim))
+            turn.enter_context(landing_turn(ws.repo, lease))
             lost = ws.config.runs.max_rebases + 1
-            caught_up = _rebase_if_behind(run, plan, claim.loop)
+            caught_up = _rebase_if_behind(run, plan, lease.loop)
             if isinstance(caught_up, FinalizeResult):
                 return caught_up
             plan = caught_up
         while True:
-            claim.renew()
+            lease.renew()
             verdict = _vote(run, plan, verifier) if verify else None
             if verdict is not None:
                 done.append(_attest(run, plan, verdict, loop, verifier, key))
@@ -147,7 +147,7 @@ def _finalize_claimed(
                 return result
             lost += 1
             if lost == ws.config.runs.max_rebases + 1:  # stop racing: wait for our turn
-                turn.enter_context(landing_turn(ws.repo, claim))
+                turn.enter_context(landing_turn(ws.repo, lease))
             rebased = _rebase(run, plan, verdict, loop, done)
             if isinstance(rebased, FinalizeResult):
                 return rebased
@@ -484,10 +484,10 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
         "override_source": source,
         "override_at": now_iso(),
     }
-    claim = Claim.take(run)  # may wait for the database: the decision stays on `reviewed`
+    lease = Lease.take(run)  # may wait for the database: the decision stays on `reviewed`
     try:
         plan = run.plan(reviewed)  # landed fenced on the branch still being `reviewed`
-        loop = claim.loop
+        loop = lease.loop
         if not approve:
             why = f"rejected on review by {details['override_actor']}: {reason}"
             decided = {**details, "verdict": "reject_reviewed"}
@@ -498,14 +498,14 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             while (landed := land(run, plan, None, loop, override=details)) is None:
                 lost += 1
                 if lost == ws.config.runs.max_rebases + 1:
-                    turn.enter_context(landing_turn(ws.repo, claim))
+                    turn.enter_context(landing_turn(ws.repo, lease))
                 rebased = _rebase(run, plan, None, loop)
                 if isinstance(rebased, FinalizeResult):
                     return rebased
                 plan = rebased
             return landed
     finally:
-        claim.release()
+        lease.release()
 
 
 def _verified_tip(run: Run) -> pygit2.Oid | None:

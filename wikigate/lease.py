@@ -1,6 +1,6 @@
-"""A finalizer's hold on a run, and its turn to land.
+"""A finalizer's lease on a run, and its turn to land.
 
-The claim moves a run pending → verifying and carries a lease, renewed while the
+The lease moves a run pending → verifying until a set time, renewed while the
 finalizer works and reclaimed by ``sweep`` once it expires; it is released on
 every exit path.  The landing turn (an ``flock``) makes finalizers that lost the
 race for main wait their turn instead of racing again.
@@ -37,8 +37,8 @@ def require_pending(run: Run, row: dict[str, Any]) -> None:
 
 
 @dataclass
-class Claim:
-    """A finalizer's hold on a run: pending → verifying, with a lease.
+class Lease:
+    """A finalizer's hold on a run: pending → verifying, until ``lease_until``.
 
     ``renew`` pushes the lease on (cheaply: at most a write per third of it);
     ``release`` puts a run that is still ``verifying`` by us back to pending,
@@ -52,7 +52,7 @@ class Claim:
     renewed: float = 0.0
 
     @classmethod
-    def take(cls, run: Run) -> Claim:
+    def take(cls, run: Run) -> Lease:
         store = run.ws.store
         seconds = lease_seconds(run.ws.config)
         with store.immediate():
@@ -117,7 +117,7 @@ def turn_taken(repo: pygit2.Repository) -> bool:
 
 
 @contextmanager
-def landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]:
+def landing_turn(repo: pygit2.Repository, lease: Lease | None) -> Iterator[None]:
     """Wait for the landing turn (one finalizer at a time rebases, verifies and
     lands), renewing the lease while waiting.  The kernel frees it if we die."""
     fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
@@ -127,8 +127,8 @@ def landing_turn(repo: pygit2.Repository, claim: Claim | None) -> Iterator[None]
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if claim is not None:
-                    claim.renew()
+                if lease is not None:
+                    lease.renew()
                 time.sleep(0.01 + random.random() * 0.02)
         yield
     finally:
