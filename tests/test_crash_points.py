@@ -22,11 +22,11 @@ import pygit2
 import pytest
 from support.helpers import git, wikigate
 
-from wikigate import records
 from wikigate.errors import RunError
 from wikigate.finalize import _rebase, land
 from wikigate.gitrepo import MAIN
 from wikigate.lease import Lease
+from wikigate.rebuild import rebuild
 from wikigate.store import VOLATILE, Store
 from wikigate.workspace import Workspace
 
@@ -81,7 +81,7 @@ def rebuilt(repo: Path, tmp_path: Path) -> Path:
     path = tmp_path / f"rebuilt-{time.monotonic_ns()}.db"
     ws = Workspace.open(repo)
     store = Store(path)
-    records.rebuild(ws, store)
+    rebuild(ws, store)
     store.close()
     ws.close()
     return path

@@ -42,7 +42,8 @@ from .models import (
     VerifierVerdict,
 )
 from .plan import RunForged, RunSchemaError
-from .records import MainMoved
+from .publish import MainMoved, publish_note, publish_terminal
+from .reconcile import landed_tip, reconcile
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
 
@@ -330,7 +331,7 @@ def land(
             return None
         landing = worktree.Landing.prepare(repo, run.run_id, base, tip)
         try:
-            left = records.publish_terminal(
+            left = publish_terminal(
                 ws,
                 record,
                 delete_branch=True,
@@ -414,7 +415,7 @@ def reject(
     }
     record = _record(run, plan, verdict, loop, verified, **update)
     fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.ws.repo, run.branch) else None
-    records.publish_terminal(
+    publish_terminal(
         run.ws, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
     )
     return _result(record, verdict)
@@ -431,7 +432,7 @@ def revise(
     record = _record(
         run, plan, verdict, loop, verified, status="pending", verdict="revise", reject_reason=None
     )
-    records.publish_note(run.ws, record, verified)
+    publish_note(run.ws, record, verified)
     return _result(record, verdict)
 
 
@@ -455,7 +456,7 @@ def await_person(
         verdict=NEEDS_HUMAN_REVIEW,
         reject_reason=None,
     )
-    records.publish_note(run.ws, record, verified)
+    publish_note(run.ws, record, verified)
     return _result(record, verdict)
 
 
@@ -552,10 +553,10 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
     }
     if row["status"] == "committed" and row["unverified"] and row["verdict"] is None:
         record = records.record_from_db(ws, run.run_id).model_copy(update=details)
-        records.publish_terminal(ws, record, delete_branch=False, keep_failed=False)
+        publish_terminal(ws, record, delete_branch=False, keep_failed=False)
         return records.record_from_db(ws, run.run_id)
-    if row["status"] == "rejected" and records.landed_tip(repo, run.run_id, row["started_at"]):
-        records.reconcile(ws, row, "main holds it", abandon=False)  # e.g. a killed override
+    if row["status"] == "rejected" and landed_tip(repo, run.run_id, row["started_at"]):
+        reconcile(ws, row, "main holds it", abandon=False)  # e.g. a killed override
         row = run.refresh()
     if row["status"] != "rejected":
         state = row["status"]

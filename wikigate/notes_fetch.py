@@ -4,7 +4,7 @@ clones and the GitHub bot pushed.
 
 The local ``refs/notes/wikigate`` is never touched: origin's notes go to
 :data:`ORIGIN_NOTES` (replaced on each fetch, as a remote-tracking branch is), and the
-rebuild reads both, keeping for each run the newer record (``records.rebuild``).  Nothing
+rebuild reads both, keeping for each run the newer record (``rebuild.rebuild``).  Nothing
 local is lost, whatever origin holds or rewrites; and git's credentials are its own (no
 token passes through these command lines).
 """

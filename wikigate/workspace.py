@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, records, worktree
+from . import gitrepo, worktree
 from .config import (
     CONFIG_FILE,
     DEFAULT_TOML,
@@ -23,6 +23,8 @@ from .config import (
 from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
+from .rebuild import rebuild
+from .reconcile import landed_tip, reconcile
 from .runid import new_run_id, now_iso, parse_iso
 
 if TYPE_CHECKING:
@@ -155,7 +157,7 @@ class Workspace:
             missing = not path.exists()
             self._store = Store(path)
             if missing:
-                records.rebuild(self, self._store)
+                rebuild(self, self._store)
         return self._store
 
     def telemetry_path(self) -> Path:
@@ -188,7 +190,7 @@ class Workspace:
                     side.rename(Path(f"{moved}{suffix}"))
             store = Store(path)
         self._store = store
-        return records.rebuild(self, store, progress)
+        return rebuild(self, store, progress)
 
     @property
     def verifier(self) -> Verifier:
@@ -299,13 +301,13 @@ class Workspace:
                     continue  # a live finalizer owns it
             elif not old:
                 continue
-            if records.reconcile(self, row, why, abandon=old):
+            if reconcile(self, row, why, abandon=old):
                 swept.append(row["run_id"])
         for row in self.store.overriding():  # an override that died (after main moved?)
             if row["finalizer_host"] == host and pid_alive(row["finalizer_pid"]):
                 continue
-            if records.landed_tip(self.repo, row["run_id"], row["started_at"]) is not None:
-                records.reconcile(self, row, "main holds it", abandon=False)
+            if landed_tip(self.repo, row["run_id"], row["started_at"]) is not None:
+                reconcile(self, row, "main holds it", abandon=False)
             else:
                 with self.store.immediate():
                     self.store.update_run(row["run_id"], finalizer_pid=None, finalizer_host=None)

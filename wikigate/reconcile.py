@@ -1,0 +1,121 @@
+"""Settling a run from git's facts when its finalizer is gone or it timed out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygit2
+
+from . import gitrepo
+from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
+from .models import TERMINAL
+from .plan import T_RUN
+from .publish import drop_branch, publish_terminal
+from .records import parse_record, record_from_db
+from .runid import now_iso, parse_iso
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+
+def reconcile(ws: Workspace, row: dict[str, Any], why: str, *, abandon: bool) -> bool:
+    """Settle a run whose finalizer is gone (or which timed out), from git's facts:
+    main's history, the run's notes, its branch and its failed ref.  The database
+    is only told; ``telemetry rebuild`` reads the same facts and agrees.
+
+    Committed if main holds the run; rejected/abandoned if a terminal note says
+    so; revised if its tip carries a revise note; else pending again, or
+    abandoned (with ``why``) when ``abandon``.  Returns True if anything changed.
+    """
+    repo = ws.repo
+    run_id = row["run_id"]
+    branch_tip = gitrepo.ref_target(repo, RUN_PREFIX + run_id)
+    failed_tip = gitrepo.ref_target(repo, FAILED_PREFIX + run_id)
+    landed = landed_tip(repo, run_id, row["started_at"])
+    db_tip = pygit2.Oid(hex=row["tip_commit"]) if row.get("tip_commit") else None
+    for tip in dict.fromkeys(t for t in (landed, branch_tip, failed_tip, db_tip) if t):
+        data = gitrepo.read_note(repo, tip)
+        record = parse_record(data) if data else None
+        if record is None or record.run_id != run_id:
+            continue
+        if record.status == "committed" and landed is None:
+            continue  # a note that main does not bear out proves nothing
+        if record.status in TERMINAL:
+            if branch_tip is not None:
+                drop_branch(ws, run_id, branch_tip, keep=record.status != "committed")
+            with ws.store.immediate():
+                ws.store.apply_record(record)
+            return True
+    record = record_from_db(ws, run_id)
+    if landed is not None:  # main holds it, but no note says so (e.g. landed by hand)
+        record = record.model_copy(
+            update={
+                "status": "committed",
+                "verdict": record.verdict if record.verdict == "commit" else None,
+                "unverified": record.verdict != "commit",
+                "tip_commit": str(landed),
+                "ended_at": now_iso(),
+                "reject_reason": None,
+            }
+        )
+        publish_terminal(ws, record, delete_branch=True, keep_failed=False)
+        return True
+    if not abandon:
+        note = gitrepo.read_note(repo, branch_tip) if branch_tip is not None else None
+        revised = parse_record(note) if note else None
+        with ws.store.immediate():
+            if revised is not None and revised.run_id == run_id:
+                ws.store.apply_record(revised)  # died after its revise note was written
+            else:
+                ws.store.update_run(
+                    run_id,
+                    status="pending",
+                    finalizer_pid=None,
+                    finalizer_host=None,
+                    lease_until=None,
+                    loop_count=_loop_before_claim(row),
+                )
+        return True
+    kept = branch_tip or failed_tip
+    record = record.model_copy(
+        update={
+            "status": "abandoned",
+            "reject_reason": f"abandoned: {why}",
+            "ended_at": now_iso(),
+            "tip_commit": str(kept) if kept else record.tip_commit,
+        }
+    )
+    if kept is None:  # nothing left in git to annotate
+        with ws.store.immediate():
+            ws.store.apply_record(record)
+        return True
+    publish_terminal(ws, record, delete_branch=True, keep_failed=True)
+    return True
+
+
+def _loop_before_claim(row: dict[str, Any]) -> int:
+    """A claim counts a new loop after a revise; a claim that died undoes it."""
+    loop = int(row["loop_count"])
+    if row["status"] == "verifying" and row["verdict"] == "revise":
+        return max(1, loop - 1)
+    return loop
+
+
+def landed_tip(repo: pygit2.Repository, run_id: str, started_at: str) -> pygit2.Oid | None:
+    """The run's last commit on main's first-parent history, if main holds the run.
+
+    Walks back from main only as far as commits made since the run started
+    (a day of clock skew allowed).
+    """
+    main = gitrepo.ref_target(repo, MAIN)
+    if main is None:
+        return None
+    since = parse_iso(started_at).timestamp() - 86400
+    walker = repo.walk(main, pygit2.enums.SortMode.NONE)
+    walker.simplify_first_parent()
+    for commit in walker:
+        if commit.commit_time < since:
+            return None
+        if (gitrepo.parse_trailers(commit.message).get(T_RUN) or [""])[0] == run_id:
+            return commit.id
+    return None
