@@ -127,7 +127,7 @@ def verify_ref_fully(
                 plan = read_plan(repo, tip.id)
                 run_id = plan.meta.run_id
                 known = ws.store.get(run_id) if ws.telemetry_path().exists() else None
-                check_pinned(plan.meta, (known or {}).get("meta_digest"))
+                check_pinned(plan.meta, known["meta_digest"] if known else None)
         except (RunError, ValueError) as e:
             if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
                 raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e

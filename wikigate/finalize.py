@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from wikigate.verifier import Verifier
 
     from .run import Run
+    from .store import RunRow
 
 
 @dataclass
@@ -162,7 +163,7 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -
     row = run.refresh()
     meta = RunMeta(
         run_id=run.run_id,
-        run_type=row["run_type"] if row["run_type"] in RUN_TYPES else "lint",
+        run_type=row["run_type"] if row["run_type"] in RUN_TYPES else "lint",  # type: ignore[arg-type]
         triggered_by=row["triggered_by"],
         base=row["base_commit"],
         started_at=row["started_at"],
@@ -559,7 +560,7 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         reconcile(ws, row, "main holds it", abandon=False)  # e.g. a killed override
         row = run.refresh()
     if row["status"] != "rejected":
-        state = row["status"]
+        state: str = row["status"]
         if state == "committed":
             state += " by override" if row["verdict"] == "commit_override" else " and verified"
         raise RunError(
@@ -601,10 +602,15 @@ def _overriding(run: Run, on: bool) -> None:
         )
 
 
-def _rejected_tip(run: Run, row: dict[str, Any]) -> pygit2.Oid:
+def _rejected_tip(run: Run, row: RunRow) -> pygit2.Oid:
     """The tip the run was rejected at: recorded in the database and in the rejection's
     note on it, and still where ``refs/wikigate/failed/<id>`` points."""
     repo = run.ws.repo
+    if not row["tip_commit"]:
+        raise RunError(
+            f"run {run.run_id}: the database records no tip for it, so nothing can be "
+            "overridden (`wikigate telemetry rebuild` re-reads the notes)"
+        )
     recorded = pygit2.Oid(hex=row["tip_commit"])
     note = records.parse_record(gitrepo.read_note(repo, recorded) or {})
     if note is None or note.run_id != run.run_id or note.status != "rejected":

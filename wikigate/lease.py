@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygit2
 
@@ -27,9 +27,10 @@ from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
     from .run import Run
+    from .store import RunRow
 
 
-def require_pending(run: Run, row: dict[str, Any]) -> None:
+def require_pending(run: Run, row: RunRow) -> None:
     if row["status"] == "verifying":
         raise RunError(f"run {run.run_id} is being finalized by process {row['finalizer_pid']}")
     if row["status"] != "pending":

@@ -3,13 +3,16 @@ CLI, the demo and the hooks (the report formats live in wikigate.verifier.report
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .kinds import MAX_LOOPS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .finalize import FinalizeResult
     from .models import Finding
+    from .store import RunRow
 
 
 def finding_line(f: Finding, *, severity: bool = True, hint: bool = True, indent: str = "") -> str:
@@ -47,7 +50,7 @@ def outcome(result: FinalizeResult) -> str:
     return "\n".join(lines)
 
 
-def runs_table(rows: list[dict[str, Any]]) -> str:
+def runs_table(rows: Sequence[RunRow]) -> str:
     header = ("RUN", "TYPE", "STATUS", "VERDICT", "LOOPS", "REASON")
     body = [
         (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygit2
 
@@ -15,10 +15,11 @@ from .records import parse_record, record_from_db
 from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
+    from .store import RunRow
     from .workspace import Workspace
 
 
-def reconcile(ws: Workspace, row: dict[str, Any], why: str, *, abandon: bool) -> bool:
+def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
     """Settle a run whose finalizer is gone (or which timed out), from git's facts:
     main's history, the run's notes, its branch and its failed ref.  The database
     is only told; ``telemetry rebuild`` reads the same facts and agrees.
@@ -32,7 +33,7 @@ def reconcile(ws: Workspace, row: dict[str, Any], why: str, *, abandon: bool) ->
     branch_tip = gitrepo.ref_target(repo, RUN_PREFIX + run_id)
     failed_tip = gitrepo.ref_target(repo, FAILED_PREFIX + run_id)
     landed = landed_tip(repo, run_id, row["started_at"])
-    db_tip = pygit2.Oid(hex=row["tip_commit"]) if row.get("tip_commit") else None
+    db_tip = pygit2.Oid(hex=row["tip_commit"]) if row["tip_commit"] else None
     for tip in dict.fromkeys(t for t in (landed, branch_tip, failed_tip, db_tip) if t):
         data = gitrepo.read_note(repo, tip)
         record = parse_record(data) if data else None
@@ -93,7 +94,7 @@ def reconcile(ws: Workspace, row: dict[str, Any], why: str, *, abandon: bool) ->
     return True
 
 
-def _loop_before_claim(row: dict[str, Any]) -> int:
+def _loop_before_claim(row: RunRow) -> int:
     """A claim counts a new loop after a revise; a claim that died undoes it."""
     loop = int(row["loop_count"])
     if row["status"] == "verifying" and row["verdict"] == "revise":

@@ -7,7 +7,7 @@ crash recovery (reconcile.py) possible.  Writing records into git: publish.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .gitrepo import RUN_PREFIX
 from .models import Budget, LoggedFinding, RunMeta, RunRecord, Usage, VerificationRef
@@ -15,6 +15,7 @@ from .plan import meta_digest
 from .runid import now_iso
 
 if TYPE_CHECKING:
+    from .store import RunRow
     from .workspace import Workspace
 
 
@@ -82,7 +83,7 @@ def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
     )
 
 
-def _usage_budget(row: dict[str, Any]) -> Budget:
+def _usage_budget(row: RunRow) -> Budget:
     used = (
         row["budget_input_tokens_used"],
         row["budget_output_tokens_used"],

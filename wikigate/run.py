@@ -23,6 +23,7 @@ from .text import first_unprintable, occurrences, shown
 
 if TYPE_CHECKING:
     from .finalize import FinalizeResult
+    from .store import RunRow
     from .workspace import Workspace
 
 
@@ -31,7 +32,7 @@ class ReplaceFailed(RunError):
 
 
 class Run:
-    def __init__(self, ws: Workspace, run_id: str, row: dict[str, Any]) -> None:
+    def __init__(self, ws: Workspace, run_id: str, row: RunRow) -> None:
         self.ws = ws
         self.run_id = run_id
         self.row = row
@@ -84,11 +85,13 @@ class Run:
         record = records.pending_record(ws, meta, str(commit))
         with ws.store.immediate():
             ws.store.apply_record(record)
-        return cls(ws, run_id, ws.store.get(run_id) or {})
+        row = ws.store.get(run_id)
+        assert row is not None  # just written, in this process
+        return cls(ws, run_id, row)
 
     # ------------------------------------------------------------ reading
 
-    def refresh(self) -> dict[str, Any]:
+    def refresh(self) -> RunRow:
         row = self.ws.store.get(self.run_id)
         if row is None:
             raise RunError(f"unknown run {self.run_id!r}")
@@ -111,8 +114,9 @@ class Run:
         oid = gitrepo.ref_target(self.ws.repo, self.branch)
         if oid is None:
             oid = gitrepo.ref_target(self.ws.repo, self.ws.failed_ref(self.run_id))
-        if oid is None and self.row.get("tip_commit"):
-            oid = pygit2.Oid(hex=self.row["tip_commit"])
+        recorded = self.row["tip_commit"]
+        if oid is None and recorded:
+            oid = pygit2.Oid(hex=recorded)
         if oid is None:
             raise RunError(f"run {self.run_id}: its branch {self.branch} is gone")
         return oid

@@ -15,11 +15,12 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import sqlite_utils
 
 from .errors import TelemetryError
+from .kinds import Status
 from .models import RunRecord
 
 SCHEMA = """
@@ -121,6 +122,44 @@ CREATE TABLE IF NOT EXISTS ledger_state (
 );
 """
 
+
+class RunRow(TypedDict):
+    """A row of the ``runs`` table, as ``Store`` returns it (its columns, typed)."""
+
+    run_id: str
+    workspace: str
+    triggered_by: str
+    run_type: str  # kinds.RUN_TYPES, as the record said
+    status: Status
+    started_at: str
+    ended_at: str | None
+    verifier_preset: str | None
+    verdict: str | None
+    reject_reason: str | None
+    loop_count: int
+    budget_input_tokens_used: int | None
+    budget_output_tokens_used: int | None
+    budget_usd_used: float | None
+    budget_input_tokens: int | None
+    budget_output_tokens: int | None
+    budget_usd: float | None
+    verifier_input_tokens: int | None
+    verifier_output_tokens: int | None
+    verifier_usd: float | None
+    branch: str
+    base_commit: str
+    tip_commit: str | None
+    unverified: int  # 0 or 1
+    finalizer_pid: int | None
+    finalizer_host: str | None
+    lease_until: str | None
+    meta_digest: str | None
+
+
+def _runs(rows: Iterator[dict[str, Any]]) -> list[RunRow]:
+    return [cast(RunRow, row) for row in rows]
+
+
 # Columns that describe a live process, not the run; rebuilds leave them empty.
 VOLATILE = ("finalizer_pid", "finalizer_host", "lease_until")
 
@@ -182,21 +221,21 @@ class Store:
 
     # ------------------------------------------------------------ reads
 
-    def get(self, run_id: str) -> dict[str, Any] | None:
-        rows = list(self.db["runs"].rows_where("run_id = ?", [run_id]))
+    def get(self, run_id: str) -> RunRow | None:
+        rows = _runs(self.db["runs"].rows_where("run_id = ?", [run_id]))
         return rows[0] if rows else None
 
-    def runs(self, status: str | None = None) -> list[dict[str, Any]]:
+    def runs(self, status: str | None = None) -> list[RunRow]:
         """Runs in ``status`` (all when None); ``needs_human_review``: the pending runs whose
         verdict waits for a person."""
         where, args = ("status = ?", [status]) if status else (None, [])
         if status == "needs_human_review":
             where, args = "status = 'pending' AND verdict = ?", [status]
-        return list(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
+        return _runs(self.db["runs"].rows_where(where, args, order_by="started_at, run_id"))
 
-    def open_runs(self) -> list[dict[str, Any]]:
+    def open_runs(self) -> list[RunRow]:
         """Pending and verifying runs: what ``sweep`` looks at."""
-        return list(
+        return _runs(
             self.db["runs"].rows_where(
                 "status IN ('pending', 'verifying')", order_by="started_at, run_id"
             )
@@ -219,21 +258,18 @@ class Store:
     def table(self, name: str) -> sqlite_utils.db.Table:
         return self.db.table(name)
 
-    def insert_run(self, row: dict[str, Any]) -> None:
-        self.table("runs").insert(row)
-
     def update_run(self, run_id: str, /, **values: Any) -> None:
         self.table("runs").update(run_id, values)
 
-    def overriding(self) -> list[dict[str, Any]]:
+    def overriding(self) -> list[RunRow]:
         """Rejected runs an override process marked as its own (finalize._overriding)."""
-        return list(
+        return _runs(
             self.table("runs").rows_where("status = 'rejected' AND finalizer_pid IS NOT NULL")
         )
 
     def apply_record(self, record: RunRecord) -> None:
         """Make the database say what ``record`` says (upsert run, replace findings)."""
-        self.table("runs").upsert(record_to_row(record), pk="run_id")
+        self.table("runs").upsert(dict(record_to_row(record)), pk="run_id")
         self.table("findings").delete_where("run_id = ?", [record.run_id])
         self.table("findings").insert_all(
             {
@@ -264,7 +300,7 @@ class Store:
             )
 
 
-def record_to_row(record: RunRecord) -> dict[str, Any]:
+def record_to_row(record: RunRecord) -> RunRow:
     return {
         "run_id": record.run_id,
         "workspace": record.workspace,

@@ -7,7 +7,7 @@ import os
 import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygit2
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from .finalize import FinalizeResult
     from .run import Run
-    from .store import Store
+    from .store import RunRow, Store
 
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
 LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this wiki.\n"
@@ -263,7 +263,7 @@ class Workspace:
             raise RunError(f"unknown run {run_id!r} (see `wikigate runs list`)")
         return Run(self, run_id, row)
 
-    def runs(self, status: str | None = None) -> list[dict[str, Any]]:
+    def runs(self, status: str | None = None) -> list[RunRow]:
         return self.store.runs(status)
 
     # ------------------------------------------------------------ sweep

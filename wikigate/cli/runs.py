@@ -235,7 +235,7 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
     r = ws.run(run_id)
     row = r.refresh()
     plan = r.plan()
-    data = {
+    data: dict[str, Any] = {
         **row,
         "ref": r.ref(),
         "ops": [op.model_dump(exclude_none=True) for op in plan.ops],
