@@ -81,7 +81,7 @@ def rebuilt(repo: Path, tmp_path: Path) -> Path:
     path = tmp_path / f"rebuilt-{time.monotonic_ns()}.db"
     ws = Workspace.open(repo)
     store = Store(path)
-    rebuild(ws, store)
+    rebuild(ws.repo, ws.name, store)
     store.close()
     ws.close()
     return path

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from wikigate.verifier.merge import ShardReport
 
     from .run import Run
-    from .workspace import Workspace
+    from .workspace import Workspace, WorkspaceRun
 
 
 def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
@@ -410,7 +410,7 @@ def plan_anchor_fix(
 
 
 def anchor_fix(
-    run: Run,
+    run: WorkspaceRun,
     pages: list[str],
     plan: AnchorPlan | None = None,
     progress: Progress | None = None,
@@ -431,7 +431,7 @@ def anchor_fix(
 
 def anchor_fix_on_main(
     ws: Workspace, pages: list[str], progress: Progress | None = None
-) -> tuple[list[AnchorFix], Run | None]:
+) -> tuple[list[AnchorFix], WorkspaceRun | None]:
     """Work out the anchors at main and open a lint run holding them, only if there
     are any: with nothing to anchor, no run is opened and main does not move.
 

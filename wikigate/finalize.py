@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import socket
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygit2
 
@@ -43,7 +43,7 @@ from .models import (
 )
 from .plan import RunForged, RunSchemaError
 from .publish import MainMoved, publish_note, publish_terminal
-from .reconcile import landed_tip, reconcile
+from .reconcile import landed_tip, reconcile, sweep
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
 
@@ -80,9 +80,21 @@ class FinalizeResult:
         return VERDICT_EXIT[self.verdict] if waits and self.verdict else 0
 
 
-def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> FinalizeResult:
-    ws = run.ws
-    ws.sweep()
+class Verifying(Protocol):
+    """What finalize uses of the Python API's ``Workspace`` to verify: the verifier it
+    loads, and the heartbeat the verifier calls between steps (the lease's renew)."""
+
+    @property
+    def verifier(self) -> Verifier: ...
+
+    heartbeat: Callable[[], None]
+
+
+def finalize(
+    run: Run, *, verify: bool, draft_only: bool, verifier: Any, workspace: Verifying
+) -> FinalizeResult:
+    env = run.env
+    sweep(env)
     if draft_only:
         row = run.refresh()
         require_pending(run, row)
@@ -96,14 +108,14 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
         )
     key = None
     if verify:  # a key that cannot sign stops us before anything is claimed
-        key = attest.signing_key(ws.repo)
-        attest.check_key(ws.repo)
+        key = attest.signing_key(env.repo)
+        attest.check_key(env.repo)
     lease = Lease.take(run)
-    ws.heartbeat = lease.renew
+    workspace.heartbeat = lease.renew
     try:
-        return _finalize_leased(run, lease, verify, verifier, key)
+        return _finalize_leased(run, lease, verify, verifier, key, workspace)
     finally:
-        ws.heartbeat = _idle
+        workspace.heartbeat = _idle
         lease.release()
 
 
@@ -112,9 +124,9 @@ def _idle() -> None:
 
 
 def _finalize_leased(
-    run: Run, lease: Lease, verify: bool, verifier: Any, key: str | None
+    run: Run, lease: Lease, verify: bool, verifier: Any, key: str | None, workspace: Verifying
 ) -> FinalizeResult:
-    ws = run.ws
+    env = run.env
     loop = lease.loop
     try:
         plan = run.plan()
@@ -123,18 +135,18 @@ def _finalize_leased(
     done: list[VerificationRef] = []  # this finalize's verifications, in git once published
     with ExitStack() as turn:
         lost = 0
-        if turn_taken(ws.repo):  # others are queued for main: join them, don't race
-            turn.enter_context(landing_turn(ws.repo, lease))
-            lost = ws.config.runs.max_rebases + 1
+        if turn_taken(env.repo):  # others are queued for main: join them, don't race
+            turn.enter_context(landing_turn(env.repo, lease))
+            lost = env.config.runs.max_rebases + 1
             caught_up = _rebase_if_behind(run, plan, lease.loop)
             if isinstance(caught_up, FinalizeResult):
                 return caught_up
             plan = caught_up
         while True:
             lease.renew()
-            verdict = _vote(run, plan, verifier) if verify else None
+            verdict = _vote(run, plan, verifier, workspace) if verify else None
             if verdict is not None:
-                done.append(_attest(run, plan, verdict, loop, verifier, key))
+                done.append(_attest(run, plan, verdict, loop, verifier, key, workspace))
             if verdict is not None and verdict.verdict == "reject":
                 return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
             if verdict is not None and verdict.verdict == "revise":
@@ -148,8 +160,8 @@ def _finalize_leased(
             if result is not None:
                 return result
             lost += 1
-            if lost == ws.config.runs.max_rebases + 1:  # stop racing: wait for our turn
-                turn.enter_context(landing_turn(ws.repo, lease))
+            if lost == env.config.runs.max_rebases + 1:  # stop racing: wait for our turn
+                turn.enter_context(landing_turn(env.repo, lease))
             rebased = _rebase(run, plan, verdict, loop, done)
             if isinstance(rebased, FinalizeResult):
                 return rebased
@@ -180,12 +192,12 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -
     return reject(run, plan, verdict, loop, _reason(verdict))
 
 
-def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
-    ws = run.ws
+def _vote(run: Run, plan: Plan, verifier: Any, workspace: Verifying) -> VerifierVerdict:
     try:
-        v: Verifier = verifier or ws.verifier
-        tree = gitrepo.commit_at(ws.repo, plan.tip).tree
-        return v.verify(run.run_id, ws, plan, tree)
+        v: Verifier = verifier or workspace.verifier
+        tree = gitrepo.commit_at(run.env.repo, plan.tip).tree
+        # the protocol still names the Workspace (it is one); a request object replaces it
+        return v.verify(run.run_id, workspace, plan, tree)  # type: ignore[arg-type]
     except Exception as e:  # noqa: BLE001 - fail closed, always
         where = traceback.extract_tb(e.__traceback__)[-1]
         return VerifierVerdict(
@@ -203,11 +215,17 @@ def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
 
 
 def _attest(
-    run: Run, plan: Plan, verdict: VerifierVerdict, loop: int, verifier: Any, key: str | None
+    run: Run,
+    plan: Plan,
+    verdict: VerifierVerdict,
+    loop: int,
+    verifier: Any,
+    key: str | None,
+    workspace: Verifying,
 ) -> VerificationRef:
     """The verification's artifacts and attestation as git objects (attest.py)."""
-    repo = run.ws.repo
-    used = verifier or run.ws.verifier
+    repo = run.env.repo
+    used = verifier or workspace.verifier
     return attest.attest(
         repo,
         verdict,
@@ -244,7 +262,7 @@ def _record(
     verified: Sequence[VerificationRef] = (),
     **update: Any,
 ) -> RunRecord:
-    base = records.record_from_db(run.ws, run.run_id)
+    base = records.record_from_db(run.env.store, run.run_id)
     findings = [f for f in base.findings if f.loop != loop]
     if verified:
         update.setdefault("verifications", [*base.verifications, *verified])
@@ -312,8 +330,8 @@ def land(
     files follow (DirtyWorktreeError, with nothing changed, when a person's edits sit
     on a path the run changes).
     """
-    ws = run.ws
-    repo = ws.repo
+    env = run.env
+    repo = env.repo
     update: dict[str, Any] = {
         "status": "committed",
         "ended_at": now_iso(),
@@ -333,7 +351,7 @@ def land(
         landing = worktree.Landing.prepare(repo, run.run_id, base, tip)
         try:
             left = publish_terminal(
-                ws,
+                env,
                 record,
                 delete_branch=True,
                 keep_failed=False,
@@ -341,7 +359,7 @@ def land(
                 landing=landing,
                 fence=fence,
                 fence_ref=fence_ref,
-                drop_failed=fence_ref == ws.failed_ref(run.run_id),
+                drop_failed=fence_ref == env.failed_ref(run.run_id),
                 verified=verified,
             )
         except MainMoved:
@@ -353,7 +371,7 @@ def land(
 
 def _rebase_if_behind(run: Run, plan: Plan, loop: int) -> Plan | FinalizeResult:
     """Before verifying in turn: onto main's tip, if main moved since the run's base."""
-    if gitrepo.ref_target(run.ws.repo, MAIN) == pygit2.Oid(hex=plan.meta.base):
+    if gitrepo.ref_target(run.env.repo, MAIN) == pygit2.Oid(hex=plan.meta.base):
         return plan
     return _rebase(run, plan, None, loop)
 
@@ -366,8 +384,8 @@ def _rebase(
     verified: Sequence[VerificationRef] = (),
 ) -> Plan | FinalizeResult:
     """Replay the run onto main's new tip and point the run branch there."""
-    ws = run.ws
-    repo = ws.repo
+    env = run.env
+    repo = env.repo
     main, new_tip, conflicts = _replay_onto_main(repo, plan)
     if new_tip is None:
         return reject(
@@ -390,8 +408,8 @@ def _rebase(
         txn.set_target(branch, new_tip, message="wikigate: rebase onto main")
 
     with_ref_lock(repo, [branch], body)
-    with ws.store.immediate():
-        ws.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
+    with env.store.immediate():
+        env.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
     return run.plan(new_tip)
 
 
@@ -415,9 +433,9 @@ def reject(
         **(decided or {}),
     }
     record = _record(run, plan, verdict, loop, verified, **update)
-    fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.ws.repo, run.branch) else None
+    fence = pygit2.Oid(hex=plan.tip) if gitrepo.ref_target(run.env.repo, run.branch) else None
     publish_terminal(
-        run.ws, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
+        run.env, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
     )
     return _result(record, verdict)
 
@@ -433,7 +451,7 @@ def revise(
     record = _record(
         run, plan, verdict, loop, verified, status="pending", verdict="revise", reject_reason=None
     )
-    publish_note(run.ws, record, verified)
+    publish_note(run.env, record, verified)
     return _result(record, verdict)
 
 
@@ -457,7 +475,7 @@ def await_person(
         verdict=NEEDS_HUMAN_REVIEW,
         reject_reason=None,
     )
-    publish_note(run.ws, record, verified)
+    publish_note(run.env, record, verified)
     return _result(record, verdict)
 
 
@@ -466,7 +484,7 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
     it as verified (verdict ``commit_approved``), reject closes it (``reject_reviewed``).
     Actor and reason are recorded like an override's. The run must still be what was
     verified: a write since sends it back to ``run finalize``."""
-    ws = run.ws
+    env = run.env
     row = run.refresh()
     if row["status"] != "pending" or row["verdict"] != NEEDS_HUMAN_REVIEW:
         raise RunError(
@@ -481,7 +499,7 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             "(`wikigate run finalize RUN`) before deciding"
         )
     details = {
-        "override_actor": gitrepo.actor(ws.repo),
+        "override_actor": gitrepo.actor(env.repo),
         "override_reason": reason,
         "override_source": source,
         "override_at": now_iso(),
@@ -499,8 +517,8 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             lost = 0
             while (landed := land(run, plan, None, loop, override=details)) is None:
                 lost += 1
-                if lost == ws.config.runs.max_rebases + 1:
-                    turn.enter_context(landing_turn(ws.repo, lease))
+                if lost == env.config.runs.max_rebases + 1:
+                    turn.enter_context(landing_turn(env.repo, lease))
                 rebased = _rebase(run, plan, None, loop)
                 if isinstance(rebased, FinalizeResult):
                     return rebased
@@ -513,11 +531,11 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
 def _verified_tip(run: Run) -> pygit2.Oid | None:
     """The tip the run's last verification was of: its attestation's, a git blob the
     database names (a staging op since moves the branch, not this)."""
-    done = run.ws.store.verifications(run.run_id)
+    done = run.env.store.verifications(run.run_id)
     if not done:
         return None
     try:
-        blob = gitrepo.blob_at(run.ws.repo, done[-1]["attestation"])
+        blob = gitrepo.blob_at(run.env.repo, done[-1]["attestation"])
         return pygit2.Oid(hex=attest.parse(blob.data).tip_commit)
     except Exception:  # noqa: BLE001 - no readable record of it: nothing was verified
         return None
@@ -542,8 +560,8 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
     ref. A run lands once: a run main already holds is settled from git's facts and
     refused.
     """
-    ws = run.ws
-    repo = ws.repo
+    env = run.env
+    repo = env.repo
     row = run.refresh()
     details = {
         "verdict": "commit_override",
@@ -553,11 +571,11 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
         "override_at": now_iso(),
     }
     if row["status"] == "committed" and row["unverified"] and row["verdict"] is None:
-        record = records.record_from_db(ws, run.run_id).model_copy(update=details)
-        publish_terminal(ws, record, delete_branch=False, keep_failed=False)
-        return records.record_from_db(ws, run.run_id)
+        record = records.record_from_db(env.store, run.run_id).model_copy(update=details)
+        publish_terminal(env, record, delete_branch=False, keep_failed=False)
+        return records.record_from_db(env.store, run.run_id)
     if row["status"] == "rejected" and landed_tip(repo, run.run_id, row["started_at"]):
-        reconcile(ws, row, "main holds it", abandon=False)  # e.g. a killed override
+        reconcile(env, row, "main holds it", abandon=False)  # e.g. a killed override
         row = run.refresh()
     if row["status"] != "rejected":
         state: str = row["status"]
@@ -568,7 +586,7 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
             "--no-verify can be overridden"
         )
     rejected = _rejected_tip(run, row)
-    failed = ws.failed_ref(run.run_id)
+    failed = env.failed_ref(run.run_id)
     plan = run.plan(rejected)
     loop = int(row["loop_count"])
     _overriding(run, True)  # sweep settles a run whose override died after main moved
@@ -577,7 +595,7 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
             lost = 0
             while land(run, plan, None, loop, override=details, decided=(failed, rejected)) is None:
                 lost += 1
-                if lost == ws.config.runs.max_rebases + 1:
+                if lost == env.config.runs.max_rebases + 1:
                     turn.enter_context(landing_turn(repo, None))
                 _main, new_tip, conflicts = _replay_onto_main(repo, plan)
                 if new_tip is None:
@@ -587,15 +605,15 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
                 plan = run.plan(new_tip)
     finally:
         _overriding(run, False)
-    return records.record_from_db(ws, run.run_id)
+    return records.record_from_db(env.store, run.run_id)
 
 
 def _overriding(run: Run, on: bool) -> None:
     """Mark a rejected run as being overridden by this process (the finalizer columns of a
     rejected row), or clear the mark; a landed record clears it too."""
     pid, host = (os.getpid(), socket.gethostname()) if on else (None, None)
-    with run.ws.store.immediate():
-        run.ws.store.db.execute(
+    with run.env.store.immediate():
+        run.env.store.db.execute(
             "UPDATE runs SET finalizer_pid = ?, finalizer_host = ? WHERE run_id = ? "
             "AND status = 'rejected'",
             [pid, host, run.run_id],
@@ -605,7 +623,7 @@ def _overriding(run: Run, on: bool) -> None:
 def _rejected_tip(run: Run, row: RunRow) -> pygit2.Oid:
     """The tip the run was rejected at: recorded in the database and in the rejection's
     note on it, and still where ``refs/wikigate/failed/<id>`` points."""
-    repo = run.ws.repo
+    repo = run.env.repo
     if not row["tip_commit"]:
         raise RunError(
             f"run {run.run_id}: the database records no tip for it, so nothing can be "
@@ -619,7 +637,7 @@ def _rejected_tip(run: Run, row: RunRow) -> pygit2.Oid:
             "the record of what was rejected is gone, so nothing can be overridden "
             "(`wikigate telemetry rebuild` re-reads the notes)"
         )
-    failed = run.ws.failed_ref(run.run_id)
+    failed = run.env.failed_ref(run.run_id)
     now = gitrepo.ref_target(repo, failed)
     if now != recorded:
         raise RunError(

@@ -54,8 +54,8 @@ class Lease:
 
     @classmethod
     def take(cls, run: Run) -> Lease:
-        store = run.ws.store
-        seconds = lease_seconds(run.ws.config)
+        store = run.env.store
+        seconds = lease_seconds(run.env.config)
         with store.immediate():
             row = run.refresh()
             require_pending(run, row)
@@ -75,7 +75,7 @@ class Lease:
     def renew(self) -> None:
         if time.monotonic() - self.renewed < self.seconds / 3:
             return
-        store = self.run.ws.store
+        store = self.run.env.store
         with store.immediate():
             store.db.execute(
                 "UPDATE runs SET lease_until = ? WHERE run_id = ? AND status = 'verifying' "
@@ -85,7 +85,7 @@ class Lease:
         self.renewed = time.monotonic()
 
     def release(self) -> None:
-        store = self.run.ws.store
+        store = self.run.env.store
         with store.immediate():
             store.db.execute(
                 "UPDATE runs SET status = 'pending', finalizer_pid = NULL, finalizer_host = NULL,"

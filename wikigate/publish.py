@@ -16,12 +16,12 @@ from .records import note_payload
 from .refs import RefTransaction, process_lock, with_ref_lock
 
 if TYPE_CHECKING:
-    from .workspace import Workspace
+    from .env import Env
     from .worktree import Landing
 
 
 def publish_terminal(
-    ws: Workspace,
+    env: Env,
     record: RunRecord,
     *,
     delete_branch: bool,
@@ -45,7 +45,7 @@ def publish_terminal(
     journaled so that a kill at any instant is recovered (see worktree.py).
     Returns the paths a landing left alone because they hold a person's changes.
     """
-    repo = ws.repo
+    repo = env.repo
     tip = pygit2.Oid(hex=record.tip_commit)
     branch = RUN_PREFIX + record.run_id
     failed = FAILED_PREFIX + record.run_id
@@ -91,8 +91,8 @@ def publish_terminal(
             raise
         if landing is not None:
             left = landing.finish()
-    with ws.store.immediate():
-        ws.store.apply_record(record)
+    with env.store.immediate():
+        env.store.apply_record(record)
     return left
 
 
@@ -112,13 +112,11 @@ def _notes_commit(
     return gitrepo.notes_commit_with(repo, tip, note_payload(record), also=head)
 
 
-def publish_note(
-    ws: Workspace, record: RunRecord, verified: Sequence[VerificationRef] = ()
-) -> None:
+def publish_note(env: Env, record: RunRecord, verified: Sequence[VerificationRef] = ()) -> None:
     """A non-terminal record (revise) as a note on the run's tip, then the DB.
 
     The run branch must still be at that tip (a sweep may have reclaimed it)."""
-    repo = ws.repo
+    repo = env.repo
     tip = pygit2.Oid(hex=record.tip_commit)
     branch = RUN_PREFIX + record.run_id
 
@@ -133,8 +131,8 @@ def publish_note(
         txn.set_target(NOTES_REF, notes, message=f"wikigate: revise {record.run_id}")
 
     with_ref_lock(repo, [NOTES_REF], body)
-    with ws.store.immediate():
-        ws.store.apply_record(record)
+    with env.store.immediate():
+        env.store.apply_record(record)
 
 
 class MainMoved(Exception):
@@ -143,7 +141,7 @@ class MainMoved(Exception):
         self.now = now
 
 
-def drop_branch(ws: Workspace, run_id: str, tip: pygit2.Oid, *, keep: bool) -> None:
+def drop_branch(env: Env, run_id: str, tip: pygit2.Oid, *, keep: bool) -> None:
     failed = FAILED_PREFIX + run_id
     branch = RUN_PREFIX + run_id
 
@@ -152,4 +150,4 @@ def drop_branch(ws: Workspace, run_id: str, tip: pygit2.Oid, *, keep: bool) -> N
             txn.set_target(failed, tip, message="wikigate: keep run")
         txn.remove(branch)
 
-    with_ref_lock(ws.repo, [branch, failed], body)
+    with_ref_lock(env.repo, [branch, failed], body)

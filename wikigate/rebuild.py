@@ -16,18 +16,20 @@ from .records import parse_record, pending_record
 
 if TYPE_CHECKING:
     from .store import Store
-    from .workspace import Workspace
 
 
 def rebuild(
-    ws: Workspace, store: Store, progress: Callable[[str, int, int], None] | None = None
+    repo: pygit2.Repository,
+    workspace: str,
+    store: Store,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> int:
-    """Fill ``store`` from the notes and the open run branches.
+    """Fill ``store`` from ``repo``'s notes and open run branches (``workspace``: the
+    name a pending run's record carries).
 
     The notes are the local ``refs/notes/wikigate`` and origin's as last fetched
     (``ORIGIN_NOTES``, see notes_fetch.py): their union, the newer record of a run winning.
     """
-    repo = ws.repo
     latest: dict[str, RunRecord] = {}
     notes = [*gitrepo.iter_notes(repo), *gitrepo.iter_notes(repo, ORIGIN_NOTES)]
     for done, (_annotated, data) in enumerate(notes, 1):
@@ -51,7 +53,7 @@ def rebuild(
             plan = read_plan(repo, pygit2.Oid(hex=str(ref.target)), run_id)
         except Exception:  # noqa: BLE001 - a foreign branch under our prefix is not ours
             continue
-        record = pending_record(ws, plan.meta, str(ref.target))
+        record = pending_record(workspace, plan.meta, str(ref.target))
         if seen is not None:  # revised earlier: keep loop, verdict and findings
             record = record.model_copy(
                 update={

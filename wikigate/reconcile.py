@@ -1,12 +1,17 @@
-"""Settling a run from git's facts when its finalizer is gone or it timed out."""
+"""Settling runs from git's facts: ``sweep`` finds the runs left behind (a finalizer
+that died, a lease that expired, a run past the timeout, an override that died) and
+``reconcile`` settles each from main's history, its notes and its refs."""
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import TYPE_CHECKING
 
 import pygit2
 
-from . import gitrepo
+from . import gitrepo, worktree
+from .config import env_timeout_override
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import TERMINAL
 from .plan import T_RUN
@@ -15,11 +20,75 @@ from .records import parse_record, record_from_db
 from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
+    from .env import Env
     from .store import RunRow
-    from .workspace import Workspace
 
 
-def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
+def sweep(env: Env) -> list[str]:
+    """Settle runs left behind, from git's facts; return the runs it changed.
+
+    - a half-done landing of a dead finalizer is finished (worktree.recover);
+    - a ``verifying`` run whose finalizer died (same host) or whose lease
+      expired is settled: committed if main holds it, rejected or
+      abandoned if its note says so, else back to pending;
+    - a run older than the run timeout is abandoned;
+    - a rejected run whose override died is settled as committed if main holds it
+      (the override moved main before it died), else left rejected.
+    Only open runs are looked at, and not a pull request's (``github:`` runs, from
+    the notes the GitHub bot pushed): those are settled by the bot.
+    """
+    worktree.recover(env.repo)
+    timeout = env_timeout_override(env.config) * 60
+    now = parse_iso(now_iso())
+    host = socket.gethostname()
+    swept = []
+    for row in env.store.open_runs():
+        if row["triggered_by"].startswith("github:"):
+            continue  # a pull request's run: the bot on GitHub settles it, not this clone
+        old = (now - parse_iso(row["started_at"])).total_seconds() >= timeout
+        why = f"older than the run timeout ({timeout / 60:g} min)"
+        if row["status"] == "verifying":
+            lease = row["lease_until"]
+            if row["finalizer_host"] == host and not pid_alive(row["finalizer_pid"]):
+                why = f"finalizer process {row['finalizer_pid']} died"
+            elif lease and parse_iso(lease) < now:
+                why = f"the finalizer's lease expired at {lease}"
+            elif lease or not old:
+                continue  # a live finalizer owns it
+        elif not old:
+            continue
+        if reconcile(env, row, why, abandon=old):
+            swept.append(row["run_id"])
+    for row in env.store.overriding():  # an override that died (after main moved?)
+        if row["finalizer_host"] == host and pid_alive(row["finalizer_pid"]):
+            continue
+        if landed_tip(env.repo, row["run_id"], row["started_at"]) is not None:
+            reconcile(env, row, "main holds it", abandon=False)
+        else:
+            with env.store.immediate():
+                env.store.update_run(row["run_id"], finalizer_pid=None, finalizer_host=None)
+        swept.append(row["run_id"])
+    return swept
+
+
+def pid_alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (killed child not yet reaped) is dead for our purposes.
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def reconcile(env: Env, row: RunRow, why: str, *, abandon: bool) -> bool:
     """Settle a run whose finalizer is gone (or which timed out), from git's facts:
     main's history, the run's notes, its branch and its failed ref.  The database
     is only told; ``telemetry rebuild`` reads the same facts and agrees.
@@ -28,7 +97,7 @@ def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
     so; revised if its tip carries a revise note; else pending again, or
     abandoned (with ``why``) when ``abandon``.  Returns True if anything changed.
     """
-    repo = ws.repo
+    repo = env.repo
     run_id = row["run_id"]
     branch_tip = gitrepo.ref_target(repo, RUN_PREFIX + run_id)
     failed_tip = gitrepo.ref_target(repo, FAILED_PREFIX + run_id)
@@ -43,11 +112,11 @@ def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
             continue  # a note that main does not bear out proves nothing
         if record.status in TERMINAL:
             if branch_tip is not None:
-                drop_branch(ws, run_id, branch_tip, keep=record.status != "committed")
-            with ws.store.immediate():
-                ws.store.apply_record(record)
+                drop_branch(env, run_id, branch_tip, keep=record.status != "committed")
+            with env.store.immediate():
+                env.store.apply_record(record)
             return True
-    record = record_from_db(ws, run_id)
+    record = record_from_db(env.store, run_id)
     if landed is not None:  # main holds it, but no note says so (e.g. landed by hand)
         record = record.model_copy(
             update={
@@ -59,16 +128,16 @@ def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
                 "reject_reason": None,
             }
         )
-        publish_terminal(ws, record, delete_branch=True, keep_failed=False)
+        publish_terminal(env, record, delete_branch=True, keep_failed=False)
         return True
     if not abandon:
         note = gitrepo.read_note(repo, branch_tip) if branch_tip is not None else None
         revised = parse_record(note) if note else None
-        with ws.store.immediate():
+        with env.store.immediate():
             if revised is not None and revised.run_id == run_id:
-                ws.store.apply_record(revised)  # died after its revise note was written
+                env.store.apply_record(revised)  # died after its revise note was written
             else:
-                ws.store.update_run(
+                env.store.update_run(
                     run_id,
                     status="pending",
                     finalizer_pid=None,
@@ -87,10 +156,10 @@ def reconcile(ws: Workspace, row: RunRow, why: str, *, abandon: bool) -> bool:
         }
     )
     if kept is None:  # nothing left in git to annotate
-        with ws.store.immediate():
-            ws.store.apply_record(record)
+        with env.store.immediate():
+            env.store.apply_record(record)
         return True
-    publish_terminal(ws, record, delete_branch=True, keep_failed=True)
+    publish_terminal(env, record, delete_branch=True, keep_failed=True)
     return True
 
 

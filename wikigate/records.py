@@ -15,14 +15,14 @@ from .plan import meta_digest
 from .runid import now_iso
 
 if TYPE_CHECKING:
-    from .store import RunRow
-    from .workspace import Workspace
+    from .store import RunRow, Store
 
 
-def pending_record(ws: Workspace, meta: RunMeta, tip: str) -> RunRecord:
+def pending_record(workspace: str, meta: RunMeta, tip: str) -> RunRecord:
+    """A new run's record (``workspace``: the workspace's name)."""
     return RunRecord(
         run_id=meta.run_id,
-        workspace=ws.name,
+        workspace=workspace,
         run_type=meta.run_type,
         triggered_by=meta.triggered_by,
         status="pending",
@@ -37,9 +37,8 @@ def pending_record(ws: Workspace, meta: RunMeta, tip: str) -> RunRecord:
     )
 
 
-def record_from_db(ws: Workspace, run_id: str) -> RunRecord:
+def record_from_db(store: Store, run_id: str) -> RunRecord:
     """The run's current state as the database holds it, in record form."""
-    store = ws.store
     row = store.get(run_id)
     assert row is not None
     findings = [LoggedFinding.model_validate(f) for f in store.findings(run_id)]

@@ -10,21 +10,34 @@ from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, records
+from . import gitrepo
 from .codes import finding
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
 from .paths import MAX_PAGE_BYTES, MAX_SOURCE_BYTES, area, normalize
 from .plan import check_pinned, op_text, read_meta, read_plan, trailers_for
+from .reconcile import sweep
+from .records import pending_record
 from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
 from .text import first_unprintable, occurrences, shown
 
 if TYPE_CHECKING:
-    from .finalize import FinalizeResult
+    from .env import Env
+    from .models import Finding
     from .store import RunRow
-    from .workspace import Workspace
+
+
+class NoSingleMatch(RunError):
+    """``str_replace``'s old text is not in the page exactly once: ``finding`` says so.
+
+    The Python API's run (``workspace.WorkspaceRun``) rejects the whole run then and
+    raises ``ReplaceFailed``."""
+
+    def __init__(self, message: str, finding: Finding) -> None:
+        super().__init__(message)
+        self.finding = finding
 
 
 class ReplaceFailed(RunError):
@@ -32,8 +45,8 @@ class ReplaceFailed(RunError):
 
 
 class Run:
-    def __init__(self, ws: Workspace, run_id: str, row: RunRow) -> None:
-        self.ws = ws
+    def __init__(self, env: Env, run_id: str, row: RunRow) -> None:
+        self.env = env
         self.run_id = run_id
         self.row = row
         self.branch = RUN_PREFIX + run_id
@@ -43,7 +56,7 @@ class Run:
     @classmethod
     def create(
         cls,
-        ws: Workspace,
+        env: Env,
         run_id: str,
         run_type: str,
         triggered_by: str,
@@ -68,7 +81,7 @@ class Run:
             scope=scope,
             direction=direction,
         )
-        repo = ws.repo
+        repo = env.repo
         sig = gitrepo.signature(repo)
         message = gitrepo.format_message(
             f"wikigate: start {run_type} run {run_id}", trailers_for(meta, op_text("start"))
@@ -82,17 +95,17 @@ class Run:
             txn.set_target(branch, commit, message=f"wikigate: start run {run_id}")
 
         with_ref_lock(repo, [branch], publish)
-        record = records.pending_record(ws, meta, str(commit))
-        with ws.store.immediate():
-            ws.store.apply_record(record)
-        row = ws.store.get(run_id)
+        record = pending_record(env.name, meta, str(commit))
+        with env.store.immediate():
+            env.store.apply_record(record)
+        row = env.store.get(run_id)
         assert row is not None  # just written, in this process
-        return cls(ws, run_id, row)
+        return cls(env, run_id, row)
 
     # ------------------------------------------------------------ reading
 
     def refresh(self) -> RunRow:
-        row = self.ws.store.get(self.run_id)
+        row = self.env.store.get(self.run_id)
         if row is None:
             raise RunError(f"unknown run {self.run_id!r}")
         self.row = row
@@ -105,15 +118,15 @@ class Run:
     def ref(self) -> str | None:
         """Where git keeps the run now: its branch while open, ``refs/wikigate/failed/<id>``
         once rejected or abandoned; None once committed (main holds it)."""
-        for ref in (self.branch, self.ws.failed_ref(self.run_id)):
-            if gitrepo.ref_target(self.ws.repo, ref) is not None:
+        for ref in (self.branch, self.env.failed_ref(self.run_id)):
+            if gitrepo.ref_target(self.env.repo, ref) is not None:
                 return ref
         return None
 
     def tip(self) -> pygit2.Oid:
-        oid = gitrepo.ref_target(self.ws.repo, self.branch)
+        oid = gitrepo.ref_target(self.env.repo, self.branch)
         if oid is None:
-            oid = gitrepo.ref_target(self.ws.repo, self.ws.failed_ref(self.run_id))
+            oid = gitrepo.ref_target(self.env.repo, self.env.failed_ref(self.run_id))
         recorded = self.row["tip_commit"]
         if oid is None and recorded:
             oid = pygit2.Oid(hex=recorded)
@@ -124,20 +137,20 @@ class Run:
     def plan(self, tip: pygit2.Oid | None = None) -> Plan:
         """The run's plan read from its commits at ``tip`` (default: where git keeps it),
         checked against what ``run start`` recorded (RunForged when it differs)."""
-        plan = read_plan(self.ws.repo, tip or self.tip(), self.run_id)
+        plan = read_plan(self.env.repo, tip or self.tip(), self.run_id)
         check_pinned(plan.meta, self.refresh().get("meta_digest"))
         return plan
 
     def staged_tree(self) -> pygit2.Tree:
-        return gitrepo.commit_at(self.ws.repo, self.tip()).tree
+        return gitrepo.commit_at(self.env.repo, self.tip()).tree
 
     def read(self, path: str) -> bytes | None:
-        return gitrepo.read_blob(self.ws.repo, self.staged_tree(), normalize(path))
+        return gitrepo.read_blob(self.env.repo, self.staged_tree(), normalize(path))
 
     # ------------------------------------------------------------ staging
 
     def _require_open(self) -> None:
-        self.ws.sweep()
+        sweep(self.env)
         status = self.refresh()["status"]
         if status in TERMINAL:
             raise RunError(f"run {self.run_id} is {status}; start a new run")
@@ -151,9 +164,9 @@ class Run:
         if where == "raw":
             if run_type != "ingest":
                 raise RunError(f"{path}: only ingest runs may add raw sources")
-            if gitrepo.read_blob(self.ws.repo, self.staged_tree(), path) is not None:
+            if gitrepo.read_blob(self.env.repo, self.staged_tree(), path) is not None:
                 raise RunError(f"{path}: raw sources are immutable; it exists already")
-            base_tree = gitrepo.commit_at(self.ws.repo, self.row["base_commit"]).tree
+            base_tree = gitrepo.commit_at(self.env.repo, self.row["base_commit"]).tree
             if path in base_tree:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
@@ -172,14 +185,15 @@ class Run:
             raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
         if area(path) == "wiki":
             _check_text(path, data)
-        blob = self.ws.repo.create_blob(data)
+        blob = self.env.repo.create_blob(data)
         return self._commit("write", path, blob)
 
     def str_replace(self, path: str, old: str, new: str) -> pygit2.Oid:
         """Replace the one occurrence of ``old`` in the staged copy of ``path``.
 
-        Zero or several matches abort the whole run: it is rejected at once,
-        with the reason recorded, and nothing reaches main.
+        Zero or several matches raise ``NoSingleMatch`` (with the finding); through
+        the Python API (``Workspace``) they abort the whole run: it is rejected at
+        once, with the reason recorded, and nothing reaches main.
         """
         self._require_open()
         path = self._check_target(path)
@@ -194,7 +208,7 @@ class Run:
             if len(found) == 1:
                 at = found[0]
                 edited = text[:at] + new + text[at + len(old) :]
-                blob = self.ws.repo.create_blob(edited.encode("utf-8"))
+                blob = self.env.repo.create_blob(edited.encode("utf-8"))
                 return self._commit("replace", path, blob)
             overlap = any(b - a < len(old) for a, b in zip(found, found[1:], strict=False))
             problem = (
@@ -204,10 +218,7 @@ class Run:
                 if old
                 else "--old text is empty"
             )
-        from .finalize import abort
-
-        abort(self, finding("run.replace_failed", path, None, problem))
-        raise ReplaceFailed(f"run {self.run_id} rejected: {problem}")
+        raise NoSingleMatch(problem, finding("run.replace_failed", path, None, problem))
 
     def stage_delete(self, path: str) -> pygit2.Oid:
         self._require_open()
@@ -223,19 +234,12 @@ class Run:
         self._require_open()
         return self._commit("usage", None, None, usage=usage)
 
-    def finalize(
-        self, *, verify: bool = True, draft_only: bool = False, verifier: Any = None
-    ) -> FinalizeResult:
-        from .finalize import finalize
-
-        return finalize(self, verify=verify, draft_only=draft_only, verifier=verifier)
-
     # ------------------------------------------------------------ internals
 
     def _commit(
         self, kind: str, path: str | None, blob: pygit2.Oid | None, usage: Budget | None = None
     ) -> pygit2.Oid:
-        repo = self.ws.repo
+        repo = self.env.repo
         parent = self.tip()
         meta = read_meta(repo, parent, self.run_id)
         check_pinned(meta, self.row.get("meta_digest"))
@@ -264,7 +268,7 @@ class Run:
             txn.set_target(self.branch, commit, message=f"wikigate: {kind}")
 
         with_ref_lock(repo, [self.branch], publish)
-        with self.ws.store.immediate():
+        with self.env.store.immediate():
             values: dict[str, Any] = {"tip_commit": str(commit)}
             if usage is not None:
                 values.update(
@@ -272,7 +276,7 @@ class Run:
                     budget_output_tokens_used=usage.output_tokens or 0,
                     budget_usd_used=usage.usd or 0.0,
                 )
-            self.ws.store.update_run(self.run_id, **values)
+            self.env.store.update_run(self.run_id, **values)
         return commit
 
 

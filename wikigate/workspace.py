@@ -1,37 +1,36 @@
-"""A workspace: a git repository holding ``raw/``, ``wiki/`` and ``wikigate.toml``."""
+"""A workspace: a git repository holding ``raw/``, ``wiki/`` and ``wikigate.toml``.
+
+The Python API's entry.  What the engine needs of it (repository, rules, telemetry store)
+is its ``env`` (env.py); the runs it hands out are ``WorkspaceRun``s, which add
+``finalize`` and a failed replace's abort to the engine's ``Run``.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
-import socket
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import gitrepo, worktree
-from .config import (
-    CONFIG_FILE,
-    DEFAULT_TOML,
-    Config,
-    config_at,
-    env_timeout_override,
-    load_config,
-)
-from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
-from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
+from . import finalize as _finalize
+from . import gitrepo
+from .config import CONFIG_FILE, DEFAULT_TOML, Config
+from .env import Env
+from .errors import ConfigError, GitError, RunError, UsageError
+from .gitrepo import MAIN, RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
-from .rebuild import rebuild
-from .reconcile import landed_tip, reconcile
-from .runid import new_run_id, now_iso, parse_iso
+from .paths import check_scope
+from .reconcile import sweep
+from .run import NoSingleMatch, ReplaceFailed, Run
+from .runid import new_run_id
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
 
     from .finalize import FinalizeResult
-    from .run import Run
     from .store import RunRow, Store
 
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
@@ -53,18 +52,13 @@ class Workspace:
     """The Python API.  ``Workspace.open(path).start_run(...)`` and friends."""
 
     def __init__(self, repo: pygit2.Repository) -> None:
+        # the repository, its rules (main's wikigate.toml) and the telemetry store
+        self.env = Env(repo)
         self.repo = repo
-        self.root = Path(repo.workdir or repo.path).resolve()
-        self.git_dir = Path(repo.path).resolve()
-        # Rules come from main's committed wikigate.toml, never the working tree's;
-        # a bare (server) repository keeps its operator's own file in the git dir.
-        self.config: Config = (
-            load_config(self.root)
-            if repo.is_bare
-            else config_at(repo, gitrepo.ref_target(repo, MAIN))
-        )
-        self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
-        self._store: Store | None = None
+        self.root = self.env.root
+        self.git_dir = self.env.git_dir
+        self.config: Config = self.env.config
+        self.name = self.env.name
         self._verifier: Verifier | None = None
         # ``--judge`` of this process (anthropic | offline): the default verifier reads it
         self.judge: str | None = None
@@ -150,47 +144,15 @@ class Workspace:
 
     @property
     def store(self) -> Store:
-        if self._store is None:
-            from .store import Store  # sqlite-utils stays off the hook paths
-
-            path = self.telemetry_path()
-            missing = not path.exists()
-            self._store = Store(path)
-            if missing:
-                rebuild(self, self._store)
-        return self._store
+        return self.env.store
 
     def telemetry_path(self) -> Path:
-        env = os.environ.get("WIKIGATE_TELEMETRY_DB")
-        configured = env or self.config.telemetry.path
-        if configured:
-            p = Path(configured)
-            return p if p.is_absolute() else self.root / p
-        return self.git_dir / "wikigate" / "telemetry.db"
+        return self.env.telemetry_path()
 
     def rebuild_telemetry(self, progress: Callable[[str, int, int], None] | None = None) -> int:
-        """Re-fill the database from git notes and run branches; return runs indexed.
-
-        In place, in one transaction: processes that have it open keep working.
-        Only a database that cannot be opened is moved aside (``*.corrupt-PID``).
-        """
-        from .store import Store
-
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-        path = self.telemetry_path()
-        try:
-            store = Store(path)
-        except TelemetryError:
-            moved = path.with_name(f"{path.name}.corrupt-{os.getpid()}")
-            for suffix in ("", "-wal", "-shm"):
-                side = Path(f"{path}{suffix}")
-                if side.exists():
-                    side.rename(Path(f"{moved}{suffix}"))
-            store = Store(path)
-        self._store = store
-        return rebuild(self, store, progress)
+        """Re-fill the database from git notes and run branches; return runs indexed
+        (``Env.rebuild_telemetry``)."""
+        return self.env.rebuild_telemetry(progress)
 
     @property
     def verifier(self) -> Verifier:
@@ -205,9 +167,7 @@ class Workspace:
         self._verifier = value
 
     def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        self.env.close()
 
     # ------------------------------------------------------------ runs
 
@@ -219,13 +179,10 @@ class Workspace:
         *,
         scope: list[str] | None = None,
         direction: str | None = None,
-    ) -> Run:
+    ) -> WorkspaceRun:
         """Open a run. ``scope``: the paths (a folder ends in "/") it may change; a change
         outside them is ``run.scope``. None: any path a run may write. ``direction``: what
         the run intends, in the writer's words (the LLM judge checks the change against it)."""
-        from .paths import check_scope
-        from .run import Run
-
         if run_type not in RUN_TYPES:
             raise UsageError(f"--type {run_type!r}: expected one of {', '.join(RUN_TYPES)}")
         check_triggered_by(triggered_by)
@@ -251,17 +208,16 @@ class Workspace:
             )
         if branch in self.repo.references:
             raise GitError(f"branch {branch} already exists; run ids must be unique")
-        return Run.create(
-            self, run_id, run_type, triggered_by, base, budget or Budget(), declared, direction
+        run = Run.create(
+            self.env, run_id, run_type, triggered_by, base, budget or Budget(), declared, direction
         )
+        return WorkspaceRun(self, run_id, run.row)
 
-    def run(self, run_id: str) -> Run:
-        from .run import Run
-
+    def run(self, run_id: str) -> WorkspaceRun:
         row = self.store.get(run_id)
         if row is None:
             raise RunError(f"unknown run {run_id!r} (see `wikigate runs list`)")
-        return Run(self, run_id, row)
+        return WorkspaceRun(self, run_id, row)
 
     def runs(self, status: str | None = None) -> list[RunRow]:
         return self.store.runs(status)
@@ -269,96 +225,62 @@ class Workspace:
     # ------------------------------------------------------------ sweep
 
     def sweep(self) -> list[str]:
-        """Settle runs left behind, from git's facts; return the runs it changed.
-
-        - a half-done landing of a dead finalizer is finished (worktree.recover);
-        - a ``verifying`` run whose finalizer died (same host) or whose lease
-          expired is settled: committed if main holds it, rejected or
-          abandoned if its note says so, else back to pending;
-        - a run older than the run timeout is abandoned;
-        - a rejected run whose override died is settled as committed if main holds it
-          (the override moved main before it died), else left rejected.
-        Only open runs are looked at, and not a pull request's (``github:`` runs, from
-        the notes the GitHub bot pushed): those are settled by the bot.
-        """
-        worktree.recover(self.repo)
-        timeout = env_timeout_override(self.config) * 60
-        now = parse_iso(now_iso())
-        host = socket.gethostname()
-        swept = []
-        for row in self.store.open_runs():
-            if row["triggered_by"].startswith("github:"):
-                continue  # a pull request's run: the bot on GitHub settles it, not this clone
-            old = (now - parse_iso(row["started_at"])).total_seconds() >= timeout
-            why = f"older than the run timeout ({timeout / 60:g} min)"
-            if row["status"] == "verifying":
-                lease = row.get("lease_until")
-                if row["finalizer_host"] == host and not pid_alive(row["finalizer_pid"]):
-                    why = f"finalizer process {row['finalizer_pid']} died"
-                elif lease and parse_iso(lease) < now:
-                    why = f"the finalizer's lease expired at {lease}"
-                elif lease or not old:
-                    continue  # a live finalizer owns it
-            elif not old:
-                continue
-            if reconcile(self, row, why, abandon=old):
-                swept.append(row["run_id"])
-        for row in self.store.overriding():  # an override that died (after main moved?)
-            if row["finalizer_host"] == host and pid_alive(row["finalizer_pid"]):
-                continue
-            if landed_tip(self.repo, row["run_id"], row["started_at"]) is not None:
-                reconcile(self, row, "main holds it", abandon=False)
-            else:
-                with self.store.immediate():
-                    self.store.update_run(row["run_id"], finalizer_pid=None, finalizer_host=None)
-            swept.append(row["run_id"])
-        return swept
+        """Settle runs left behind, from git's facts; return the runs it changed
+        (``reconcile.sweep``)."""
+        return sweep(self.env)
 
     # ------------------------------------------------------------ override
 
     def override(self, run_id: str, reason: str, source: str = "cli") -> RunRecord:
-        from .finalize import override
-
         if not reason.strip():
             raise UsageError("--reason must say why the verifier is overruled")
         self.sweep()
-        return override(self.run(run_id), reason, source)
+        return _finalize.override(self.run(run_id), reason, source)
 
     def decide(
         self, run_id: str, reason: str, *, approve: bool, source: str = "cli"
     ) -> FinalizeResult:
         """A person's verdict on a run that waits for one (``wikigate verify approve`` /
         ``verify reject``): approve commits it, reject closes it; actor and reason recorded."""
-        from .finalize import decide
-
         if not reason.strip():
             raise UsageError("--reason must say why (it is recorded with your name)")
         self.sweep()
-        return decide(self.run(run_id), reason, approve=approve, source=source)
+        return _finalize.decide(self.run(run_id), reason, approve=approve, source=source)
 
     def failed_ref(self, run_id: str) -> str:
-        return FAILED_PREFIX + run_id
+        return self.env.failed_ref(run_id)
+
+
+class WorkspaceRun(Run):
+    """A run as the Python API hands it out (``Workspace.start_run``, ``Workspace.run``):
+    the engine's ``Run`` plus ``finalize``, and a failed ``str_replace`` aborts the run."""
+
+    def __init__(self, ws: Workspace, run_id: str, row: RunRow) -> None:
+        super().__init__(ws.env, run_id, row)
+        self.ws = ws
+
+    def str_replace(self, path: str, old: str, new: str) -> pygit2.Oid:
+        """Replace the one occurrence of ``old`` in the staged copy of ``path``.
+
+        Zero or several matches abort the whole run: it is rejected at once,
+        with the reason recorded, and nothing reaches main (``ReplaceFailed``).
+        """
+        try:
+            return super().str_replace(path, old, new)
+        except NoSingleMatch as e:
+            _finalize.abort(self, e.finding)
+            raise ReplaceFailed(f"run {self.run_id} rejected: {e}") from e
+
+    def finalize(
+        self, *, verify: bool = True, draft_only: bool = False, verifier: Any = None
+    ) -> FinalizeResult:
+        return _finalize.finalize(
+            self, verify=verify, draft_only=draft_only, verifier=verifier, workspace=self.ws
+        )
 
 
 def _idle() -> None:
     pass
-
-
-def pid_alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie (killed child not yet reaped) is dead for our purposes.
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 def load_plugin(spec: str, ws: Workspace) -> Verifier:
