@@ -13,13 +13,28 @@ import bisect
 import marshal
 import posixpath
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol, Self
 from urllib.parse import unquote
 
 from .markdown import Link, ParsedPage
 
-if TYPE_CHECKING:
-    from .wiki import WikiTree
+
+class WikiTree(Protocol):
+    """What the link graph reads of a wiki at one tree (``wiki.WikiTree``, which imports
+    this module: a protocol here keeps the two out of an import cycle)."""
+
+    @property
+    def entries(self) -> Mapping[str, object]: ...
+
+    @property
+    def pages(self) -> list[str]: ...
+
+    def changed_since(self, base: Self) -> list[str]: ...
+
+    def load_nav(self, paths: list[str]) -> None: ...
+
+    def nav_page(self, path: str) -> ParsedPage | None: ...
 
 INDEX = "wiki/index.md"
 STRUCTURAL = frozenset({INDEX, "wiki/log.md"})  # pages that need no citation or inbound link
