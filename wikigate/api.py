@@ -24,6 +24,7 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .config import config_at
 from .errors import GitError, JudgeError, RunError, UsageError, WikigateError
+from .finalize import reject
 from .gitrepo import MAIN, commit_at, parse_trailers
 from .text import occurrences, plural
 
@@ -447,7 +448,5 @@ def anchor_fix_on_main(
         return fixes, run
     # main moved between the plan and the run, and the new main needs no anchors:
     # close the empty run (it never reaches main) rather than leave it pending.
-    from .finalize import reject
-
     reject(run, run.plan(), None, int(run.refresh()["loop_count"]), "nothing to anchor")
     return fixes, None
