@@ -36,6 +36,7 @@ class WikiTree(Protocol):
 
     def nav_page(self, path: str) -> ParsedPage | None: ...
 
+
 INDEX = "wiki/index.md"
 STRUCTURAL = frozenset({INDEX, "wiki/log.md"})  # pages that need no citation or inbound link
 

@@ -5,10 +5,14 @@ rebased in memory and verified again (bors' "not rocket science" rule); after
 ``runs.max_rebases`` lost races the finalizer waits its turn for landing
 instead of giving up, so a run that does not conflict always commits.
 
-The lease on a run (pending → verifying) is one that the finalizer
-renews while it works and that ``sweep`` reclaims once it expires; the claim
-is released on every exit path, so a long-lived process never leaves a run
-stuck in ``verifying``.
+The lease on a run (pending → verifying, lease.py) is renewed by the finalizer
+while it works and reclaimed by ``sweep`` once it expires; it is released on
+every exit path, so a long-lived process never leaves a run stuck in
+``verifying``.
+
+Finalize takes the engine's ``Run`` (its ``Env``: repository, rules, telemetry
+store); of the Python API's ``Workspace`` it uses only what verifying needs
+(``Verifying``).
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ def finalize(
             loop=row["loop_count"],
         )
     key = None
-    if verify:  # a key that cannot sign stops us before anything is claimed
+    if verify:  # a key that cannot sign stops us before the run is leased
         key = attest.signing_key(env.repo)
         attest.check_key(env.repo)
     lease = Lease.take(run)
