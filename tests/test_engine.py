@@ -10,10 +10,12 @@ import pytest
 from support.helpers import git
 
 from wikigate import gitrepo, records
+from wikigate.env import Env
 from wikigate.errors import RunError
 from wikigate.gitrepo import FAILED_PREFIX, MAIN, read_note
 from wikigate.models import Budget
-from wikigate.run import ReplaceFailed
+from wikigate.reconcile import sweep
+from wikigate.run import NoSingleMatch, ReplaceFailed, Run
 from wikigate.workspace import Workspace
 
 PAGE = "---\ntitle: {t}\n---\n# {t}\n\n{body}\n"
@@ -125,6 +127,26 @@ def test_replace_with_zero_or_many_matches_aborts_whole_run(ws, old):
     assert main_tip(ws) == base
     with pytest.raises(RunError, match="is rejected"):
         run.stage_write("wiki/c.md", page("C"))
+
+
+def test_the_engine_runs_from_an_env_alone_and_only_the_api_aborts_a_failed_replace(ws):
+    """Below the Workspace the engine takes an Env (repository, rules, telemetry store):
+    a run staged through the engine's Run, swept by reconcile.sweep, and finalized by the
+    Python API like any other. A failed replace in the engine raises NoSingleMatch and
+    leaves the run alone; the Workspace's run rejects it (above)."""
+    env = Env(ws.repo)
+    base = main_tip(ws)
+    opened = ws.start_run("cascade", "cli:cascade")
+    run = Run(env, opened.run_id, env.store.get(opened.run_id))
+    run.stage_write("wiki/a.md", page("A", "Text. Text."))
+    with pytest.raises(NoSingleMatch, match="must match exactly once") as raised:
+        run.str_replace("wiki/a.md", "Text", "new")
+    assert raised.value.finding.code == "run.replace_failed"
+    assert run.status == "pending" and sweep(env) == []
+    result = ws.run(run.run_id).finalize()
+    assert result.status == "committed" and main_tip(ws) != base
+    assert gitrepo.read_blob(ws.repo, ws.repo[main_tip(ws)].tree, "wiki/a.md") is not None
+    env.close()
 
 
 def test_main_moved_rebases_and_verifies_again(ws):
