@@ -14,18 +14,17 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.verifier.citation import NearMisses, format_tail
-from wikigate.verifier.default import DeterministicVerifier, cache_path
-from wikigate.verifier.engine import Verification, verification
+from wikigate.verifier.default import DeterministicVerifier
 from wikigate.verifier.judging import API_KEY_ENV, chosen_provider, missing_key_reason
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
-from wikigate.verifier.shard import Shard
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .config import config_at
 from .errors import GitError, JudgeError, RunError, UsageError, WikigateError
 from .gitrepo import MAIN, commit_at, parse_trailers
 from .text import occurrences, plural
+from .verify import DEFAULT, Request, Verification, cache_path, chosen_spec
 
 if TYPE_CHECKING:
     from wikigate.verifier.merge import ShardReport
@@ -44,63 +43,22 @@ def resolve_commit(repo: pygit2.Repository, ref: str) -> pygit2.Commit:
         raise UsageError(f"{ref!r} is not a branch or commit in this repository") from e
 
 
-def verify_ref(
+def change_request(
     ws: Workspace,
     ref: str | None = None,
     base: str | None = None,
     *,
-    strictness: str | None = None,
-    lint: bool = False,
-    shard: Shard | None = None,
-    progress: Progress | None = None,
-    judge: str | None = None,
-    declared_scope: tuple[str, ...] | None = None,
-    declared_direction: str | None = None,
+    whole: bool = False,
     run_trailers: bool = True,
-) -> VerificationReport:
-    """Verify a branch/commit against its base (default: merge-base with main).
+) -> Request:
+    """The change ``ref`` (default HEAD) makes, as a verification request with default
+    options (set them with ``dataclasses.replace``): its tip, its base (``base``, else
+    the merge-base with main; none with ``whole``: the whole wiki at ``ref``) and, when it
+    is a wikigate run, its plan.
 
-    ``shard`` (with ``lint`` only) checks one slice of the pages: see :func:`merge_reports`.
-    ``declared_scope``: the paths the change may touch (a pull request's scope line);
-    ``declared_direction``: what it intends (a pull request's description).
-    ``run_trailers``: False verifies the change as no run (a pull request: its commits'
+    ``run_trailers``: False reads the change as no run (a pull request: its commits'
     ``Wikigate-*`` trailers are the writer's, and choose no type, scope nor budget).
-    """
-    return verify_ref_fully(
-        ws,
-        ref,
-        base,
-        strictness=strictness,
-        lint=lint,
-        shard=shard,
-        progress=progress,
-        judge=judge,
-        declared_scope=declared_scope,
-        declared_direction=declared_direction,
-        run_trailers=run_trailers,
-    ).report
-
-
-def verify_ref_fully(
-    ws: Workspace,
-    ref: str | None = None,
-    base: str | None = None,
-    *,
-    strictness: str | None = None,
-    lint: bool = False,
-    shard: Shard | None = None,
-    progress: Progress | None = None,
-    judge: str | None = None,
-    judge_dry_run: bool = False,
-    declared_scope: tuple[str, ...] | None = None,
-    declared_direction: str | None = None,
-    run_trailers: bool = True,
-) -> Verification:
-    """:func:`verify_ref`, with the judge's artifacts beside the report.
-
-    ``judge`` (anthropic | offline) overrides the rules' ``[judge] provider`` for this
-    check; the anthropic judge without ANTHROPIC_API_KEY is a JudgeError (a dry run needs
-    no key: it sends nothing).
+    A run whose record cannot be read (or was rewritten since ``run start``) is a RunError.
     """
     from .plan import check_pinned, read_plan
 
@@ -109,46 +67,36 @@ def verify_ref_fully(
         if repo.head_is_unborn:
             raise GitError("HEAD has no commits")
         ref = "HEAD"
-    if shard is not None and not lint:
-        raise UsageError("--shard splits a whole-wiki verify: use it with --all")
     tip = resolve_commit(repo, ref)
-    plan, run_id, base_commit = None, None, None
-    if not lint:
-        if base is not None:
-            base_commit = resolve_commit(repo, base)
-        else:
-            main = repo.references[MAIN].target
-            merge_base = repo.merge_base(tip.id, main)
-            if merge_base is None:
-                raise GitError(f"{ref} shares no history with main; pass --base")
-            base_commit = commit_at(repo, merge_base)
-        try:
-            if run_trailers:
-                plan = read_plan(repo, tip.id)
-                run_id = plan.meta.run_id
-                known = ws.store.get(run_id) if ws.telemetry_path().exists() else None
-                check_pinned(plan.meta, (known or {}).get("meta_digest"))
-        except (RunError, ValueError) as e:
-            if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
-                raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
-    if not judge_dry_run:
-        judge_ready(repo, base_commit or tip, judge)
-    done = verification(
-        repo,
-        tip,
-        base_commit,
-        plan=plan,
-        run_id=run_id,
-        strictness=strictness,
-        cache_path=cache_path(ws),
-        progress=progress,
-        judge_provider=judge,
-        judge_dry_run=judge_dry_run,
-        shard=shard,
-        declared_scope=declared_scope,
-        declared_direction=declared_direction,
-    )
-    return sign_shard(repo, done) if shard is not None and not judge_dry_run else done
+    if whole:
+        return Request(repo, tip, None, cache_path=cache_path(repo))
+    if base is not None:
+        base_commit = resolve_commit(repo, base)
+    else:
+        main = repo.references[MAIN].target
+        merge_base = repo.merge_base(tip.id, main)
+        if merge_base is None:
+            raise GitError(f"{ref} shares no history with main; pass --base")
+        base_commit = commit_at(repo, merge_base)
+    plan = None
+    try:
+        if run_trailers:
+            plan = read_plan(repo, tip.id)
+            known = ws.store.get(plan.meta.run_id) if ws.telemetry_path().exists() else None
+            check_pinned(plan.meta, (known or {}).get("meta_digest"))
+    except (RunError, ValueError) as e:
+        plan = None
+        if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply
+            raise RunError(f"{ref} is a wikigate run whose record cannot be read: {e}") from e
+    return Request(repo, tip, base_commit, plan=plan, cache_path=cache_path(repo))
+
+
+def ready(request: Request) -> None:
+    """Fail early, in words, when the judge the request asks for (or its rules name)
+    cannot run here (see :func:`judge_ready`); a dry run sends nothing and needs no key."""
+    if not request.judge_dry_run:
+        rules_at = request.base if request.base is not None else request.tip
+        judge_ready(request.repo, rules_at, request.judge, may_lower=request.judge_may_lower)
 
 
 def sign_shard(repo: pygit2.Repository, done: Verification) -> Verification:
@@ -195,7 +143,7 @@ def merge_reports(
         if allowed_signers is not None:
             signed_by(shard, allowed_signers)
         shards.append(shard)
-    return merge(ws.repo, shards, cache_path=cache_path(ws), progress=progress)
+    return merge(ws.repo, shards, cache_path=cache_path(ws.repo), progress=progress)
 
 
 def signed_by(shard: ShardReport, allowed_signers: Path) -> str:
@@ -238,18 +186,19 @@ def judge_ready(
 
 
 def finalize_judge(ws: Workspace, run: Run, requested: str | None) -> None:
-    """Before ``run finalize``: make the default verifier use ``requested`` (``--judge``)
-    and check, by the run's base rules, that its judge can run (it may only be raised).
-    A verifier plug-in chooses its own judge: ``requested`` is then a UsageError."""
-    if not isinstance(ws.verifier, DeterministicVerifier):
+    """Before ``run finalize --judge``: check, by the run's base rules, that the judge can
+    run (it may only be raised). A verifier plug-in chooses its own judge: ``requested``
+    is then a UsageError."""
+    base = commit_at(ws.repo, run.refresh()["base_commit"])
+    plugin = ws.verifier is not None or chosen_spec(Request(ws.repo, base, base)) != DEFAULT
+    if plugin and not isinstance(ws.verifier, DeterministicVerifier):
         if requested is not None:
             raise UsageError(
                 "--judge chooses the default verifier's judge; this workspace uses a "
                 "verifier plug-in ([verifier] plugin or WIKIGATE_VERIFIER)"
             )
         return
-    judge_ready(ws.repo, run.refresh()["base_commit"], requested, may_lower=False)
-    ws.judge = requested
+    judge_ready(ws.repo, base, requested, may_lower=False)
 
 
 def describe_dry_run(done: Verification, fmt: str = "text") -> str:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import os
 import socket
-import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -45,6 +44,7 @@ from .plan import RunForged, RunSchemaError
 from .records import MainMoved
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
+from .verify import Request, cache_path, verdict_of, verify
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
@@ -78,7 +78,16 @@ class FinalizeResult:
         return VERDICT_EXIT[self.verdict] if waits and self.verdict else 0
 
 
-def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> FinalizeResult:
+def finalize(
+    run: Run,
+    *,
+    verify: bool,
+    draft_only: bool,
+    verifier: Verifier | None = None,
+    judge: str | None = None,
+) -> FinalizeResult:
+    """``verifier``: the one to use (None: the one the rules name, `wikigate.verify`);
+    ``judge``: ``--judge`` (anthropic | offline), which may raise the rules' judge only."""
     ws = run.ws
     ws.sweep()
     if draft_only:
@@ -97,20 +106,25 @@ def finalize(run: Run, *, verify: bool, draft_only: bool, verifier: Any) -> Fina
         key = attest.signing_key(ws.repo)
         attest.check_key(ws.repo)
     claim = Claim.take(run)
-    ws.heartbeat = claim.renew
     try:
-        return _finalize_claimed(run, claim, verify, verifier, key)
+        asked = Asked(verifier, judge, claim.renew) if verify else None
+        return _finalize_claimed(run, claim, asked, key)
     finally:
-        ws.heartbeat = _idle
         claim.release()
 
 
-def _idle() -> None:
-    pass
+@dataclass(frozen=True)
+class Asked:
+    """How finalize verifies: the verifier chosen (None: the rules'), ``--judge``, and the
+    lease renewal the verification calls between steps."""
+
+    verifier: Verifier | None
+    judge: str | None
+    heartbeat: Callable[[], None]
 
 
 def _finalize_claimed(
-    run: Run, claim: Claim, verify: bool, verifier: Any, key: str | None
+    run: Run, claim: Claim, asked: Asked | None, key: str | None
 ) -> FinalizeResult:
     ws = run.ws
     loop = claim.loop
@@ -130,9 +144,9 @@ def _finalize_claimed(
             plan = caught_up
         while True:
             claim.renew()
-            verdict = _vote(run, plan, verifier) if verify else None
+            verdict = _vote(run, plan, asked) if asked is not None else None
             if verdict is not None:
-                done.append(_attest(run, plan, verdict, loop, verifier, key))
+                done.append(_attest(run, plan, verdict, loop, key))
             if verdict is not None and verdict.verdict == "reject":
                 return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
             if verdict is not None and verdict.verdict == "revise":
@@ -142,7 +156,7 @@ def _finalize_claimed(
                 return revise(run, plan, verdict, loop, verified=done)
             if verdict is not None and verdict.verdict == NEEDS_HUMAN_REVIEW:
                 return await_person(run, plan, verdict, loop, verified=done)
-            result = land(run, plan, verdict, loop, unverified=not verify, verified=done)
+            result = land(run, plan, verdict, loop, unverified=asked is None, verified=done)
             if result is not None:
                 return result
             lost += 1
@@ -178,42 +192,38 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -
     return reject(run, plan, verdict, loop, _reason(verdict))
 
 
-def _vote(run: Run, plan: Plan, verifier: Any) -> VerifierVerdict:
-    ws = run.ws
-    try:
-        v: Verifier = verifier or ws.verifier
-        tree = gitrepo.commit_at(ws.repo, plan.tip).tree
-        return v.verify(run.run_id, ws, plan, tree)
-    except Exception as e:  # noqa: BLE001 - fail closed, always
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        return VerifierVerdict(
-            verdict="reject",
-            reasoning="the verifier failed; failing closed",
-            per_page_findings=[
-                finding(
-                    "verifier.error",
-                    None,
-                    None,
-                    f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
-                )
-            ],
-        )
+def _vote(run: Run, plan: Plan, asked: Asked) -> VerifierVerdict:
+    """The verifier's vote on the plan's tip against its base (`wikigate.verify`)."""
+    repo = run.ws.repo
+    done = verify(
+        Request(
+            repo,
+            gitrepo.commit_at(repo, plan.tip),
+            gitrepo.commit_at(repo, plan.meta.base),
+            plan=plan,
+            judge=asked.judge,
+            judge_may_lower=False,
+            cache_path=cache_path(repo),
+            heartbeat=asked.heartbeat,
+        ),
+        verifier=asked.verifier or run.ws.verifier,
+    )
+    return verdict_of(done)
 
 
 def _attest(
-    run: Run, plan: Plan, verdict: VerifierVerdict, loop: int, verifier: Any, key: str | None
+    run: Run, plan: Plan, verdict: VerifierVerdict, loop: int, key: str | None
 ) -> VerificationRef:
     """The verification's artifacts and attestation as git objects (attest.py)."""
     repo = run.ws.repo
-    used = verifier or run.ws.verifier
     return attest.attest(
         repo,
         verdict,
         base=gitrepo.commit_at(repo, plan.meta.base),
         tip=gitrepo.commit_at(repo, plan.tip),
-        # the class that ran, then what it says of itself: a plug-in cannot pass for the
-        # default verifier by its words alone (the server checks both, hooks/attested.py)
-        verifier=f"{type(used).__module__}:{type(used).__qualname__} {verdict.verifier or ''}".strip(),
+        # the class that ran and the code it ran (wikigate.verify sets it, not the
+        # verifier): the server takes only its own (hooks/attested.py)
+        verifier=verdict.verifier or "",
         run_id=run.run_id,
         loop=loop,
         key=key,

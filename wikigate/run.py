@@ -220,11 +220,16 @@ class Run:
         return self._commit("usage", None, None, usage=usage)
 
     def finalize(
-        self, *, verify: bool = True, draft_only: bool = False, verifier: Any = None
+        self,
+        *,
+        verify: bool = True,
+        draft_only: bool = False,
+        verifier: Any = None,
+        judge: str | None = None,
     ) -> FinalizeResult:
         from .finalize import finalize
 
-        return finalize(self, verify=verify, draft_only=draft_only, verifier=verifier)
+        return finalize(self, verify=verify, draft_only=draft_only, verifier=verifier, judge=judge)
 
     # ------------------------------------------------------------ internals
 

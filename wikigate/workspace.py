@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import socket
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from .config import (
     env_timeout_override,
     load_config,
 )
-from .errors import ConfigError, GitError, RunError, TelemetryError, UsageError
+from .errors import GitError, RunError, TelemetryError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .runid import new_run_id, now_iso, parse_iso
@@ -35,7 +34,6 @@ if TYPE_CHECKING:
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
 LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this wiki.\n"
 TRIGGER_KINDS = ("mcp", "cli", "daemon", "github")
-DEFAULT_VERIFIER = "wikigate.verifier.default:default_verifier"
 
 
 def check_triggered_by(value: str) -> str:
@@ -64,10 +62,6 @@ class Workspace:
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None
         self._verifier: Verifier | None = None
-        # ``--judge`` of this process (anthropic | offline): the default verifier reads it
-        self.judge: str | None = None
-        # called by long verifications between steps: finalize renews its claim's lease
-        self.heartbeat: Callable[[], None] = _idle
 
     # ------------------------------------------------------------ opening
 
@@ -191,15 +185,13 @@ class Workspace:
         return records.rebuild(self, store, progress)
 
     @property
-    def verifier(self) -> Verifier:
-        if self._verifier is None:
-            # the engine knows verifiers only by the protocol; the default is a plug-in too
-            spec = os.environ.get("WIKIGATE_VERIFIER") or self.config.verifier.plugin
-            self._verifier = load_plugin(spec or DEFAULT_VERIFIER, self)
+    def verifier(self) -> Verifier | None:
+        """The verifier this workspace's runs are finalized with, when one is set here
+        (the Python API's choice); None: the one the rules name (`wikigate.verify`)."""
         return self._verifier
 
     @verifier.setter
-    def verifier(self, value: Verifier) -> None:
+    def verifier(self, value: Verifier | None) -> None:
         self._verifier = value
 
     def close(self) -> None:
@@ -338,10 +330,6 @@ class Workspace:
         return FAILED_PREFIX + run_id
 
 
-def _idle() -> None:
-    pass
-
-
 def pid_alive(pid: int | None) -> bool:
     if not pid:
         return False
@@ -357,16 +345,3 @@ def pid_alive(pid: int | None) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return True
-
-
-def load_plugin(spec: str, ws: Workspace) -> Verifier:
-    """``module:factory`` → ``factory(ws)``: a Verifier from outside wikigate."""
-    module, sep, attr = spec.partition(":")
-    if not sep:
-        raise ConfigError(f"verifier plugin {spec!r}: expected 'module:factory'")
-    try:
-        factory = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"verifier plugin {spec!r} cannot be loaded: {e}") from e
-    verifier: Verifier = factory(ws)
-    return verifier

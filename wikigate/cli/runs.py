@@ -172,7 +172,7 @@ def run_finalize(
         from wikigate.api import finalize_judge
 
         finalize_judge(ws, run, judge)
-    result = run.finalize(verify=not no_verify, draft_only=draft_only)
+    result = run.finalize(verify=not no_verify, draft_only=draft_only, judge=judge)
     click.echo(outcome(result))
     if result.status == "committed":
         sync_ledger(ws)

@@ -111,7 +111,10 @@ def verify_check(
     judge_dry_run: bool,
 ) -> None:
     """Verify REF without committing anything."""
-    from wikigate.api import describe_dry_run, verify_ref_fully
+    from dataclasses import replace
+
+    from wikigate.api import change_request, describe_dry_run, ready, sign_shard
+    from wikigate.verify import verify
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
@@ -122,18 +125,18 @@ def verify_check(
             "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
         )
     ws = open_workspace(ctx)
+    request = replace(
+        change_request(ws, ref, base, whole=lint),
+        strictness=strictness.upper() if strictness else None,
+        shard=shard,
+        judge=judge,
+        judge_dry_run=judge_dry_run,
+    )
+    ready(request)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
-        done = verify_ref_fully(
-            ws,
-            ref,
-            base,
-            strictness=strictness.upper() if strictness else None,
-            lint=lint,
-            shard=shard,
-            progress=shown,
-            judge=judge,
-            judge_dry_run=judge_dry_run,
-        )
+        done = verify(replace(request, progress=shown))
+    if shard is not None and not judge_dry_run:
+        done = sign_shard(ws.repo, done)
     if judge_dry_run:
         emit(
             done.report,
