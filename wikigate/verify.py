@@ -1,7 +1,8 @@
 """The one way into verification: every gate builds a `Request` and calls :func:`verify`.
 
 finalize, ``wikigate verify``, the pre-commit and pre-push hooks, the server gate, the bot
-and the claim ledger all come through here; ``grep -rn "verify(Request("`` lists them.
+and the claim ledger all come through here; ``grep -rnE "import .*\\bverify$" wikigate hooks bot``
+lists them.
 This is where the verifier is chosen (the default, or the plug-in the rules name), and
 where whatever it does wrong becomes a critical finding: it fails closed.
 
