@@ -13,10 +13,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from support.github_world import World
 from support.helpers import git, in_process
 from support.wiki_runs import cited_page, page_run
+
 from wikigate.attest import parse
 from wikigate.gitrepo import NOTES_REF, read_note, ref_target
 from wikigate.hooks import precommit
