@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.kinds import REPORT_FORMATS, STRICTNESSES, VERDICT_EXIT
+from wikigate.kinds import STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
 from . import progress
@@ -17,9 +17,9 @@ from .app import cli
 from .base import (
     DefaultCommand,
     DefaultGroup,
-    format_option,
     judge_option,
     open_workspace,
+    report_options,
     run_id_argument,
     sync_ledger,
 )
@@ -74,13 +74,7 @@ def verify() -> None:
     type=click.Choice(STRICTNESSES, case_sensitive=False),
     help="Preset of checks and severities (default: wikigate.toml's [verifier] strictness).",
 )
-@format_option(REPORT_FORMATS, "Report format (rdjson: reviewdog, sarif: code scanning).")
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    metavar="FILE",
-    help="Write the report here instead of standard output.",
-)
+@report_options("report")
 @click.option(
     "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
 )
