@@ -180,7 +180,7 @@ def heuristic_part() -> None:
     for c in UNFAITHFUL:
         if c not in caught:
             print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
-    from wikigate.api import change_request
+    from wikigate.changes import change_request
     from wikigate.demo import run_demo
     from wikigate.workspace import Workspace
 

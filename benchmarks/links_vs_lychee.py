@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from wikigate.api import resolve_commit
+from wikigate.changes import resolve_commit
 from wikigate.verifier.markdown import parse_page
 from wikigate.verify import Request, cache_path, verify
 from wikigate.workspace import Workspace

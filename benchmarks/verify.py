@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from wikigate.api import change_request
+from wikigate.changes import change_request
 from wikigate.verifier.citation import format_tail
 from wikigate.verify import Request, cache_path, verdict_of, verify
 from wikigate.workspace import Workspace

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygit2
 
-from wikigate.api import change_request, ready
+from wikigate.changes import change_request, ready
 from wikigate.codes import at_loop_limit
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT

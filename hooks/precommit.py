@@ -96,7 +96,7 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
     import argparse
     from dataclasses import replace
 
-    from wikigate.api import change_request, ready
+    from wikigate.changes import change_request, ready
     from wikigate.verify import verify
     from wikigate.workspace import Workspace
 

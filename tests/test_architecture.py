@@ -30,7 +30,7 @@ VERIFIER_MAY_USE = {
 # the surfaces: they use the library; the library never uses them
 SURFACES = ("wikigate.__main__", "wikigate.cli", "wikigate.hooks", "wikigate.bot", "wikigate.demo")
 # the application layer over engine and verifier (what the CLI, hooks and bot call)
-APPLICATION = ("wikigate.api", "wikigate.ledger")
+APPLICATION = ("wikigate.changes", "wikigate.anchors", "wikigate.ledger")
 
 
 def modules() -> dict[str, Path]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from support.trees import commit_files
 from support.verifying import verify_trees
 
-from wikigate.api import anchor_tail
+from wikigate.anchors import anchor_tail
 from wikigate.config import Config
 from wikigate.errors import WikigateError
 from wikigate.verifier.citation import parse_definition

@@ -55,7 +55,7 @@ class ShardReport:
 def read_shard(name: str, text: str) -> ShardReport:
     """A shard's report from its JSON text (``verify --all --shard K/N --format json``):
     its content must match its digest (a signature is checked by the caller:
-    ``wikigate.api.merge_reports``; docs/sharding.md, "What the merge trusts")."""
+    ``wikigate.changes.merge_reports``; docs/sharding.md, "What the merge trusts")."""
     try:
         report = load_report(text)
     except ReportError as e:

@@ -50,7 +50,7 @@ def verify_ref(
     """What ``wikigate verify [--all] [REF]`` reports, as the CLI builds it."""
     from dataclasses import replace
 
-    from wikigate.api import change_request, ready, sign_shard
+    from wikigate.changes import change_request, ready, sign_shard
 
     asked = replace(change_request(ws, ref, base, whole=lint), **options)
     ready(asked)

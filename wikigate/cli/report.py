@@ -49,7 +49,7 @@ def report_merge(
     the shards do not belong together (another commit, rules, verifier or strictness, or a
     shard missing or given twice), when a shard's content does not match its digest, or,
     with --allowed-signers, when a shard is unsigned or signed by another key."""
-    from wikigate.api import merge_reports
+    from wikigate.changes import merge_reports
 
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:

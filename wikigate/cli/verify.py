@@ -25,7 +25,7 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from wikigate.api import AnchorFix
+    from wikigate.anchors import AnchorFix
     from wikigate.verifier.report import VerificationReport
     from wikigate.verifier.shard import Shard
 
@@ -107,7 +107,7 @@ def verify_check(
     """Verify REF without committing anything."""
     from dataclasses import replace
 
-    from wikigate.api import change_request, describe_dry_run, ready, sign_shard
+    from wikigate.changes import change_request, describe_dry_run, ready, sign_shard
     from wikigate.verify import verify
 
     if lint and base:
@@ -229,7 +229,7 @@ def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
 ) -> None:
     """Print a footnote's tail with a correct anchor, or add the missing anchors."""
-    from wikigate.api import anchor_fix, anchor_fix_on_main, anchor_tail
+    from wikigate.anchors import anchor_fix, anchor_fix_on_main, anchor_tail
 
     ws = open_workspace(ctx)
     if not fix:
