@@ -69,6 +69,14 @@ class Request:
     heartbeat: Callable[[], None] | None = None
     progress: Progress | None = None
 
+    def __post_init__(self) -> None:
+        if self.shard is not None and (self.base is not None or self.pages is not None):
+            from wikigate.errors import UsageError
+
+            raise UsageError(
+                "--shard K/N splits a whole-wiki verify (no base, no pages): use it with --all"
+            )
+
     @property
     def run_id(self) -> str | None:
         return self.plan.meta.run_id if self.plan is not None else None
