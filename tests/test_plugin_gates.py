@@ -166,3 +166,24 @@ def test_a_plugin_that_cannot_be_loaded_fails_closed(plugged, tmp_path):
     assert push.returncode != 0
     assert "verifier.error" in push.stderr
     assert "'support.markers_verifier:factory' failed" in push.stderr
+
+
+class Elsewhere:
+    """A verifier that answers about another commit than the one it was asked about."""
+
+    def verify(self, request):  # type: ignore[no-untyped-def]
+        from dataclasses import replace
+
+        from support.markers_verifier import MarkersVerifier
+
+        parent = request.repo[request.tip.parents[0].id]
+        return MarkersVerifier().verify(replace(request, tip=parent))
+
+
+def test_a_verdict_on_another_commit_fails_closed(plugged):
+    run = plugged.start_run("cascade", "cli:test")
+    run.stage_write("wiki/owls.md", cited_page("owls"))
+    result = run.finalize(verifier=Elsewhere())
+    assert result.status == "rejected"
+    (f,) = result.findings
+    assert f.code == "verifier.error" and "reported on tip" in f.message

@@ -39,7 +39,7 @@ def verify(request: Request, *, verifier: Verifier | None = None) -> Verificatio
     """Verify ``request`` with ``verifier`` (None: the one :func:`chosen_spec` names).
 
     Never raises for what the verifier does: a plug-in that cannot be loaded, raises, or
-    answers about another commit than the request's tip is a critical ``verifier.error``
+    answers about other commits than the request's is a critical ``verifier.error``
     in the verification it returns. ``Verification.verifier`` names the class that ran.
     """
     spec = None
@@ -48,11 +48,13 @@ def verify(request: Request, *, verifier: Verifier | None = None) -> Verificatio
             spec = chosen_spec(request)
             verifier = load(spec)
         done = verifier.verify(request)
-        if done.report.tip != str(request.tip.id):
-            raise ValueError(
-                f"it reported on commit {done.report.tip[:12]}, not on the tip asked for "
-                f"({str(request.tip.id)[:12]})"
-            )
+        base = str(request.base.id) if request.base is not None else None
+        for what, asked, said in (
+            ("tip", str(request.tip.id), done.report.tip),
+            ("base", base, done.report.base),
+        ):
+            if said != asked:
+                raise ValueError(f"it reported on {what} {said}, not on the {what} asked ({asked})")
     except Exception as e:  # noqa: BLE001 - fail closed, always
         done = _failed(request, spec, e)
     done.verifier = name_of(verifier) if verifier is not None else f"{spec}"
