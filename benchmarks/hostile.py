@@ -3,7 +3,7 @@
 
     python benchmarks/hostile.py [--only tree-bomb,pdf-repeated] [--scales 1,10,100]
 
-Each figure is one verification (``verify_trees``, the base's default rules) in a fresh
+Each figure is one verification (``wikigate.verify``, the base's default rules) in a fresh
 process (``hostile.py --one CASE SCALE``): the wall time of the verification alone (the
 repository is built first), the peak RSS of that process (``ru_maxrss``, the building
 included) and the peak RSS of the processes it started (the PDF box). A case is a row of
@@ -32,7 +32,7 @@ import pygit2
 from wikigate.config import Config
 from wikigate.gitrepo import tree_with
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
+from wikigate.verify import Request, verify
 
 NOTES = "Minutes of the meeting.\nThe committee rejected the plan by seven votes to two.\n"
 QUOTE = "The committee rejected the plan by seven votes to two."
@@ -275,7 +275,7 @@ def one(name: str, scale: int) -> dict[str, object]:
         base = base_commit(repo)
         tip = case.build(repo, base, scale)
         started = time.perf_counter()
-        report = verify_trees(repo, tip, base, config=Config())
+        report = verify(Request(repo, tip, base, rules=Config())).report
         seconds = time.perf_counter() - started
     limits = [
         f.code

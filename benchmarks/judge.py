@@ -34,8 +34,8 @@ from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
 from wikigate.verifier.citation import format_tail  # noqa: E402
-from wikigate.verifier.engine import Verification, verification  # noqa: E402
 from wikigate.verifier.heuristic import conflicts  # noqa: E402
+from wikigate.verify import Request, Verification, verify  # noqa: E402
 
 SOURCES = 5
 PER_SOURCE = 10
@@ -99,7 +99,8 @@ def make_run(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit]:
 
 def judge_run(repo: pygit2.Repository, base: Any, tip: Any, **cfg: Any) -> Verification:
     config = Config(judge=JudgeSection(provider="anthropic", max_tool_turns=0, **cfg))
-    return verification(repo, tip, base, config=config)  # no cache_path: no judgment cache
+    # no cache_path: no judgment cache
+    return verify(Request(repo, tip, base, rules=config))
 
 
 def received(emu: AnthropicEmulator) -> tuple[int, int, int, int]:
@@ -179,14 +180,14 @@ def heuristic_part() -> None:
     for c in UNFAITHFUL:
         if c not in caught:
             print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
-    from wikigate.api import verify_ref
+    from wikigate.changes import change_request
     from wikigate.demo import run_demo
     from wikigate.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
         run_demo(Path(tmp) / "demo", lambda _line: None)
         ws = Workspace.open(Path(tmp) / "demo")
-        report = verify_ref(ws, "main", lint=True)
+        report = verify(change_request(ws, "main", whole=True)).report
         semantic = [f for f in report.findings if f.code == "citation.semantic_conflict"]
         print(
             f"heuristic, bundled demo wiki (main, every page): {report.summary.citations} "

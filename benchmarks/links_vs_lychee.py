@@ -18,10 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from wikigate.api import resolve_commit
-from wikigate.verifier.default import cache_path
-from wikigate.verifier.engine import verify_trees
+from wikigate.changes import resolve_commit
 from wikigate.verifier.markdown import parse_page
+from wikigate.verify import Request, cache_path, verify
 from wikigate.workspace import Workspace
 
 
@@ -75,14 +74,16 @@ def main() -> None:
         tip = resolve_commit(ws.repo, "HEAD")
         for label in ("cold", "warm"):
             t0 = time.perf_counter()
-            report = verify_trees(
-                ws.repo,
-                tip,
-                None,
-                config=ws.config,
-                only=frozenset({"links"}),
-                cache_path=cache_path(ws),
-            )
+            report = verify(
+                Request(
+                    ws.repo,
+                    tip,
+                    None,
+                    rules=ws.config,
+                    only=frozenset({"links"}),
+                    cache_path=cache_path(ws.repo),
+                )
+            ).report
             ours = time.perf_counter() - t0
             print(
                 f"wikigate links ({label} cache): {ours:.2f}s, {report.summary.links} links, "

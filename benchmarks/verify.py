@@ -13,10 +13,11 @@ import random
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
-from wikigate.api import verify_ref
+from wikigate.changes import change_request
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.default import DeterministicVerifier, cache_path
+from wikigate.verify import Request, cache_path, verdict_of, verify
 from wikigate.workspace import Workspace
 
 
@@ -32,10 +33,10 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     a = p.parse_args()
     ws = Workspace.open(a.wiki)
-    cache = cache_path(ws)
+    cache = cache_path(ws.repo)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{cache}{suffix}").unlink(missing_ok=True)
-    cold, report = timed(lambda: verify_ref(ws, "main", lint=True))
+    cold, report = timed(lambda: verify(change_request(ws, "main", whole=True)).report)
     s = report.summary
     print(
         f"full verify, cold cache: {cold:.2f}s — {s.pages} pages, {s.citations} citations, "
@@ -43,22 +44,22 @@ def main() -> None:
     )
     for c in report.checks:
         print(f"    {c.name:12} {c.status:8} {c.duration_ms / 1000:.2f}s")
-    warm = [timed(lambda: verify_ref(ws, "main", lint=True))[0] for _ in range(a.repeat)]
+    warm = [
+        timed(lambda: verify(change_request(ws, "main", whole=True)).report)[0]
+        for _ in range(a.repeat)
+    ]
     print(f"full verify, warm cache: median {statistics.median(warm):.2f}s")
 
     # each run is verified once, as finalize does: a new tip tree each time
     pages = sorted(e for e in _pages(ws) if e.startswith("wiki/topics/"))
     rng = random.Random(1)
-    verifier = DeterministicVerifier()
     firsts = []
     for _ in range(a.repeat + 2):
         run = ws.start_run("cascade", "cli:bench")
         for path in rng.sample(pages, 10):
             text = (run.read(path) or b"").decode()
             run.stage_write(path, text.replace("## Details", "## Details\n\nA new paragraph.", 1))
-        plan = run.plan()
-        tree = ws.repo[run.tip()].tree
-        took, verdict = timed(lambda: verifier.verify(run.run_id, ws, plan, tree))  # noqa: B023
+        took, verdict = timed(lambda: _verify_run(ws, run))  # noqa: B023
         firsts.append(took)
     print(
         f"10-page run verify ({len(firsts)} runs, 10 random pages each): median "
@@ -81,7 +82,7 @@ def main() -> None:
     ]:
         took = []
         for _ in range(3):
-            verdict, seconds = _ingest(ws, verifier, body)
+            verdict, seconds = _ingest(ws, body)
             took.append(seconds)
         print(
             f"ingest run verify (10 MB source, 10 pages; {label}): median "
@@ -91,7 +92,7 @@ def main() -> None:
     ws.close()
 
 
-def _ingest(ws: Workspace, verifier: DeterministicVerifier, body: str):  # type: ignore[no-untyped-def]
+def _ingest(ws: Workspace, body: str):  # type: ignore[no-untyped-def]
     """Stage an ingest run, then time only its verification."""
     run = ws.start_run("ingest", "cli:bench")
     text = "A new record.\n\n" + body
@@ -109,10 +110,23 @@ def _ingest(ws: Workspace, verifier: DeterministicVerifier, body: str):  # type:
         links.append(f"- [[New {i}]]")
     index = (run.read("wiki/index.md") or b"").decode()
     run.stage_write("wiki/index.md", index + "\n".join(links) + "\n")
-    plan = run.plan()
-    tree = ws.repo[run.tip()].tree
-    took, verdict = timed(lambda: verifier.verify(run.run_id, ws, plan, tree))
+    took, verdict = timed(lambda: _verify_run(ws, run))
     return verdict, took
+
+
+def _verify_run(ws: Workspace, run: Any) -> Any:
+    """The run's verification as finalize asks for it (its plan, its base's rules)."""
+    plan = run.plan()
+    repo = ws.repo
+    request = Request(
+        repo,
+        repo[run.tip()],
+        repo[plan.meta.base],
+        plan=plan,
+        judge_may_lower=False,
+        cache_path=cache_path(repo),
+    )
+    return verdict_of(verify(request))
 
 
 def _pages(ws: Workspace) -> list[str]:

@@ -13,6 +13,6 @@ One event in (a pull request event or a ``/wikigate`` comment), one decision out
 - ``flow``: the decision: verify, count the loop, review, then land, close or ask for changes;
 - ``outcome``: how it ends: one ``Outcome``, the check run, the exit code under fail-level.
 
-The bot verifies with the same library function as ``wikigate verify`` (``verify_ref``);
+The bot verifies through the same entry point as every gate (``wikigate.verify``);
 it reads the pull request only as git objects and judges it by the base branch's rules.
 """

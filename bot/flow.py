@@ -1,4 +1,4 @@
-"""The decision for one event: who may ask, fetch, verify (``verify_ref``, the rules of the
+"""The decision for one event: who may ask, fetch, verify (``wikigate.verify``, the rules of the
 base), count the loop, review, then land (fast-forward the base), close, or ask for
 changes.  It ends in one value, :class:`Outcome`; everything after reads only that.
 
@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pygit2
 
-from wikigate.api import verify_ref
+from wikigate.changes import change_request, ready
 from wikigate.codes import at_loop_limit
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord, Status
 from wikigate.paths import check_scope
 from wikigate.verifier.report import VerificationReport
+from wikigate.verify import verify
 from wikigate.workspace import Workspace
 
 from .checks import CheckRun
@@ -268,16 +269,16 @@ class Decision:
 
     def verify(self, tip: str, base: str) -> VerificationReport:
         inputs = self.env.inputs
-        return verify_ref(
-            self.ws,
-            tip,
-            base,
+        request = replace(
+            # the bot decides what a pull request is, never its commits' trailers
+            change_request(self.ws, tip, base, run_trailers=False),
             strictness=inputs.strictness,
             judge=inputs.judge,
             declared_scope=declared_scope(self.pull.body),
             declared_direction=declared_direction(self.pull.body),
-            run_trailers=False,  # the bot decides what a pull request is, never its commits
         )
+        ready(request)
+        return verify(request).report
 
     def attempt(self, write: Callable[[], object]) -> None:
         try:

@@ -122,7 +122,7 @@ def _check(
         base_tree=str(base.tree_id),
         tip_tree=str(tip.tree_id),
         rules=rules,
-        verifier=server_verifier(),
+        verifier=server_verifier(rules),
     )
     if why is not None:
         return None, f"attestation {name}: {why}"
@@ -136,14 +136,13 @@ def _check(
     return Accepted(str(pointer.get("attestation")), principal, att.verifier), ""
 
 
-def server_verifier() -> str:
-    """What an attestation must name as its verifier: the default verifier, at the code
-    this server runs (finalize writes the class that ran, then its own words)."""
-    from wikigate.verifier.default import DeterministicVerifier
-    from wikigate.verifier.version import code_version
+def server_verifier(rules: Config | None = None) -> str:
+    """What an attestation must name as its verifier: the one this server runs under
+    ``rules`` (the base's; ``WIKIGATE_VERIFIER``, the plug-in they name, or the default),
+    at the code this server runs (`wikigate.verify.name_of`)."""
+    from wikigate.verify import named, spec_for
 
-    kind = DeterministicVerifier
-    return f"{kind.__module__}:{kind.__qualname__} wikigate {code_version()}"
+    return named(spec_for(rules))
 
 
 def _blob(repo: pygit2.Repository, oid: object) -> bytes | None:

@@ -41,8 +41,7 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
 
 
 def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
-    from wikigate.verifier.default import cache_path
-    from wikigate.verifier.engine import verify_trees
+    from wikigate.verify import Request, cache_path, verify
     from wikigate.workspace import Workspace
 
     files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
@@ -52,15 +51,17 @@ def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
     try:
         ws = Workspace(_repo())
         tip, head = _staged(ws.repo)
-        report = verify_trees(
-            ws.repo,
-            tip,
-            head,
-            strictness="CALM" if checks == frozenset({"citations"}) else "SKEPTICAL",
-            cache_path=cache_path(ws),
-            only=checks,
-            scope=pages,
-        )
+        report = verify(
+            Request(
+                ws.repo,
+                tip,
+                head,
+                strictness="CALM" if checks == frozenset({"citations"}) else "SKEPTICAL",
+                cache_path=cache_path(ws.repo),
+                only=checks,
+                pages=tuple(pages),
+            )
+        ).report
     except WikigateError as e:
         print(f"wikigate: {e}", file=sys.stderr)
         return 1
@@ -93,8 +94,10 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
     ``wikigate verify --judge`` does; by default the base rules' ``[judge]`` decides.
     """
     import argparse
+    from dataclasses import replace
 
-    from wikigate.api import verify_ref
+    from wikigate.changes import change_request, ready
+    from wikigate.verify import verify
     from wikigate.workspace import Workspace
 
     parser = argparse.ArgumentParser(prog="wikigate-verify")
@@ -106,7 +109,9 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
         from_ref = None
     try:
         ws = Workspace.open(".")
-        report = verify_ref(ws, to_ref, from_ref, judge=args.judge)
+        request = replace(change_request(ws, to_ref, from_ref), judge=args.judge)
+        ready(request)
+        report = verify(request).report
     except WikigateError as e:
         print(f"wikigate: {e}", file=sys.stderr)
         return 1

@@ -300,16 +300,17 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
     """Verify OLD → NEW here, under OLD's committed rules: (verdict, blocking finding lines)."""
     from wikigate.config import config_at, config_hash
     from wikigate.gitrepo import commit_at
+    from wikigate.verify import DEFAULT, Request, cache_path, spec_for, verify
 
     base, tip = commit_at(repo, old), commit_at(repo, new)
     try:
         rules: Config | None = config_at(repo, base)
-    except Exception:  # noqa: BLE001 - verify_trees reads it again and reports why, failing closed
+    except Exception:  # noqa: BLE001 - the verification reads it again and says why, failing closed
         rules = None
     db = GateDB(Path(repo.path))
     try:
         key = None
-        if rules is not None:
+        if rules is not None and spec_for(rules) == DEFAULT:  # a plug-in's code has no digest here
             key = VerdictKey(
                 str(base.tree_id),  # ids: libgit2 may refuse to parse a malformed tree
                 str(tip.tree_id),
@@ -320,13 +321,9 @@ def server_verdict(repo: pygit2.Repository, old: str, new: str) -> tuple[str, li
             cached = db.lookup(key)
             if cached is not None:
                 return cached
-        from wikigate.verifier.engine import verify_trees  # not needed for a cache hit
-
         from .precommit import BLOCKING, format_line
 
-        report = verify_trees(
-            repo, tip, base, config=rules, cache_path=Path(repo.path) / "wikigate" / "cache.db"
-        )
+        report = verify(Request(repo, tip, base, rules=rules, cache_path=cache_path(repo))).report
         lines = shown_lines([format_line(f) for f in report.findings if f.severity in BLOCKING])
         if key is not None and not any(f.code in TRANSIENT for f in report.findings):
             db.store(key, report.verdict, lines)  # an error may be transient: never cached

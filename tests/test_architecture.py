@@ -32,14 +32,7 @@ VERIFIER_MAY_USE = {
 # the surfaces: they use the library; the library never uses them
 SURFACES = ("wikigate.__main__", "wikigate.cli", "wikigate.hooks", "wikigate.bot", "wikigate.demo")
 # the application layer over engine and verifier (what the CLI, hooks and bot call)
-APPLICATION = ("wikigate.api", "wikigate.ledger")
-# The Verifier protocol still hands a verifier the Workspace (type-only imports); these
-# edges go when it takes a verification request instead (issue 22). Nothing else may
-# be added here.
-KNOWN = {
-    ("wikigate.verifier.protocol", "wikigate.workspace"),
-    ("wikigate.verifier.default", "wikigate.workspace"),
-}
+APPLICATION = ("wikigate.changes", "wikigate.anchors", "wikigate.ledger")
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"
 
@@ -80,10 +73,7 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
 def graph() -> dict[str, set[str]]:
     mods = modules()
     known = set(mods)
-    return {
-        name: {dep for dep in imports(name, path, known) & known if (name, dep) not in KNOWN}
-        for name, path in mods.items()
-    }
+    return {name: imports(name, path, known) & known for name, path in mods.items()}
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:
@@ -161,13 +151,6 @@ def test_the_engine_below_the_workspace_takes_an_env_not_a_workspace():
 
 def test_a_run_never_calls_up_into_finalize():
     assert "wikigate.finalize" not in graph()["wikigate.run"]
-
-
-def test_the_known_edges_are_still_there():
-    """An allowance that is no longer needed goes (so none outlives its reason)."""
-    mods = modules()
-    gone = {(m, dep) for m, dep in KNOWN if dep not in imports(m, mods[m], set(mods)) & set(mods)}
-    assert gone == set(), f"remove {sorted(gone)} from KNOWN in tests/test_architecture.py"
 
 
 def test_every_module_is_mapped_in_the_architecture_doc():

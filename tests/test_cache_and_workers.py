@@ -13,13 +13,13 @@ import sqlite3
 import pygit2
 import pytest
 from support.trees import commit_files
+from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.gitrepo import repository
 from wikigate.verifier import parallel, wiki
 from wikigate.verifier.checks import semantic
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.links import LinkGraph
 from wikigate.verifier.parallel import Workers
 from wikigate.verifier.wiki import PageCache, WikiTree

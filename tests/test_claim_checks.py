@@ -6,11 +6,11 @@ from __future__ import annotations
 import pygit2
 import pytest
 from support.trees import at, commit_files, no_errors
+from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 
 SOURCE = (
     "Cats sleep for sixteen hours a day.\n"

@@ -287,15 +287,15 @@ def test_lease_is_renewed_while_verifying(ws, monkeypatch):
     seen = []
 
     class Slow:
-        def verify(self, run_id, workspace, plan, tree):
+        def verify(self, request):
             for _ in range(4):
                 time.sleep(0.55)
-                workspace.heartbeat()
-                seen.append(ws.store.get(run_id)["lease_until"])
+                request.heartbeat()
+                seen.append(ws.store.get(request.run_id)["lease_until"])
                 assert ws.sweep() == []  # a live, renewing finalizer keeps its run
             from support.markers_verifier import MarkersVerifier
 
-            return MarkersVerifier().verify(run_id, workspace, plan, tree)
+            return MarkersVerifier().verify(request)
 
     run = ws.start_run("cascade", "cli:test")
     run.stage_write("wiki/a.md", "# A\n")

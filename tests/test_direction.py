@@ -8,10 +8,10 @@ import pygit2
 import pytest
 from support.anthropic_emulator import AnthropicEmulator, tool_use
 from support.trees import at, commit_files
+from support.verifying import verification
 
 from wikigate.config import Config, JudgeSection, RubricSection
 from wikigate.models import Budget, Plan, RunMeta
-from wikigate.verifier.engine import verification
 
 KEY = "sk-ant-emulated-direction-SECRET"
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Bridge]]\n"

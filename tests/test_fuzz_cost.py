@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
+from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 
 SOURCE = "raw/s.txt"

@@ -13,11 +13,11 @@ import pygit2
 import pytest
 from support.helpers import git, in_process
 from support.trees import LINK, _with_mode, at, commit_files, no_errors
+from support.verifying import verify_trees
 from support.wiki_runs import cited_page, fabricated_page, page_run
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.entries import WalkMemo, walk
 from wikigate.workspace import Workspace
 

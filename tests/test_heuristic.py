@@ -7,10 +7,10 @@ import pygit2
 import pytest
 from support.semantic_cases import FAITHFUL, UNFAITHFUL, Case
 from support.trees import at, commit_files
+from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.heuristic import conflicts, inflections
 
 WINDOW = Config().judge.window_chars

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from support.trees import at, commit_files, no_errors
+from support.verifying import verify_trees
 
-from wikigate.api import anchor_tail
+from wikigate.anchors import anchor_tail
 from wikigate.config import Config
 from wikigate.verifier import wiki
 from wikigate.verifier.citation import FOLDS, NearMisses, format_tail, quote_hash
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page
 from wikigate.verifier.wiki import PageCache, WikiTree
 

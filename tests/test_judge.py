@@ -10,11 +10,11 @@ import pygit2
 import pytest
 from support.anthropic_emulator import AnthropicEmulator, Reply, parse_claims, tool_use
 from support.trees import at, commit_files
+from support.verifying import verification
 
 from wikigate.config import Config, JudgeSection
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verification
 
 KEY = "sk-ant-emulated-0123456789-SECRET"
 MINUTES = (

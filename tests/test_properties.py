@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support.trees import commit_files
+from support.verifying import verify_trees
 
-from wikigate.api import anchor_tail
+from wikigate.anchors import anchor_tail
 from wikigate.config import Config
 from wikigate.errors import WikigateError
 from wikigate.verifier.citation import parse_definition
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.markdown import parse_page, parse_whole
 from wikigate.verifier.wiki import PageCache, WikiTree, decode_page, encode_page
 

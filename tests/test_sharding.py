@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 from support.helpers import git, in_process
+from support.verifying import verify_ref
 from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
 
-from wikigate.api import merge_reports, verify_ref
+from wikigate.changes import merge_reports
 from wikigate.errors import UsageError
 from wikigate.verifier.checks import CHECKS, PER_PAGE, WHOLE_WIKI, Check, _parts
 from wikigate.verifier.merge import MergeError

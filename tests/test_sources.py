@@ -13,11 +13,11 @@ from pathlib import Path
 import pygit2
 import pytest
 from support.trees import commit_files
+from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier import pdfbox
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 
 PAGES = [
     "Ravens can count to five.",
@@ -276,7 +276,7 @@ def test_pypdf_is_imported_only_in_the_box(tmp_path):
         "from test_sources import PAGES, pdf, page_citing\n"
         "from wikigate.config import Config\n"
         "from wikigate.verifier.citation import format_tail\n"
-        "from wikigate.verifier.engine import verify_trees\n"
+        "from support.verifying import verify_trees\n"
         "repo = pygit2.init_repository(sys.argv[1], bare=True)\n"
         "files = {'raw/p.pdf': pdf(PAGES), 'wiki/birds.md': page_citing(\n"
         "    format_tail('raw/p.pdf', 1, 'count to five', 11))}\n"

@@ -7,11 +7,11 @@ import json
 import pygit2
 import pytest
 from support.trees import LINK, commit_files
+from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.engine import verify_trees
 from wikigate.verifier.report import SCHEMA_VERSION, json_schema, load_report
 
 SOURCE = (

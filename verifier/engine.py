@@ -10,24 +10,22 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import pygit2
-
 from wikigate.codes import finding, verdict_for
 from wikigate.config import Config, config_at
-from wikigate.models import Finding, Plan
+from wikigate.models import Finding
 
 from .checks import CHECKS, PER_PAGE, Context
 from .checks.context import adjusted_severity
 from .entries import TreeLimitError
-from .judge import HEURISTIC, Judge, JudgeArtifacts, Judgment
+from .judge import HEURISTIC, Judge
 from .judging import make_judge
-from .parallel import Progress, Workers
+from .parallel import Workers
+from .protocol import Request, Verification
 from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
-from .shard import Shard, content_digest, rules_digest, verifier_version
+from .shard import content_digest, rules_digest, verifier_version
 from .wiki import PageCache, WikiTree
 
 
@@ -45,87 +43,43 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-@dataclass
-class Verification:
-    """A verification's report, and beside it what must never enter the report: the
-    judge's raw artifacts (requests, responses, votes as bytes) and its full judgment."""
+def run_checks(request: Request) -> Verification:
+    """The default verifier's work: every check over ``request.base`` → ``request.tip``
+    (or the whole wiki at the tip when there is no base), failing closed; see
+    `wikigate.verifier.protocol.Request` for what each field asks.
 
-    report: VerificationReport
-    judgment: Judgment | None = None
-
-    @property
-    def artifacts(self) -> JudgeArtifacts:
-        return self.judgment.artifacts if self.judgment is not None else JudgeArtifacts()
-
-
-def verify_trees(
-    repo: pygit2.Repository,
-    tip: pygit2.Commit,
-    base: pygit2.Commit | None,
-    **options: Any,
-) -> VerificationReport:
-    """:func:`verification`'s report alone."""
-    return verification(repo, tip, base, **options).report
+    The semantic judge is the one the rules' ``[judge]`` names, or ``request.judge`` asks
+    for. A shard runs just the per-page checks, on its slice of the pages; the report
+    says which shard it is (verifier/merge.py combines them).
+    """
+    return checks_of(request)
 
 
 @_gc_paused()
-def verification(
-    repo: pygit2.Repository,
-    tip: pygit2.Commit,
-    base: pygit2.Commit | None,
-    *,
-    config: Config | None = None,
-    plan: Plan | None = None,
-    strictness: str | None = None,
-    judge: Judge | None = None,
-    judge_provider: str | None = None,
-    judge_may_lower: bool = True,
-    judge_dry_run: bool = False,
-    cache_path: Path | None = None,
-    run_id: str | None = None,
-    only: frozenset[str] | None = None,
-    scope: list[str] | None = None,
-    heartbeat: Callable[[], None] | None = None,
-    progress: Progress | None = None,
-    shard: Shard | None = None,
-    declared_scope: tuple[str, ...] | None = None,
-    declared_direction: str | None = None,
-) -> Verification:
-    """Verify ``tip`` against ``base`` (or the whole wiki at ``tip`` when base is None).
-
-    The rules are the base commit's ``wikigate.toml`` (the tip's in lint mode)
-    unless ``config`` is given: never the working tree's, never the change's own.
-    ``only`` limits the checks by name (the hooks run just one or two); ``scope``
-    limits per-page checks to these pages (e.g. the files pre-commit passes).
-    ``heartbeat`` is called between checks (finalize renews its claim there);
-    ``progress`` hears how far the long jobs are (a terminal's progress bar).
-    The semantic judge is ``judge``, else the one the rules' ``[judge]`` names, or
-    ``judge_provider`` asks for (``judge_may_lower``: may it be the offline judge when the
-    rules say anthropic); ``judge_dry_run`` builds the LLM judge's requests, sends none.
-    ``declared_scope`` and ``declared_direction`` are a pull request's (a run's are in
-    its plan).
-    ``shard`` (lint mode only) runs just the per-page checks, on that shard's slice of
-    the pages; the report says which shard it is (verifier/merge.py combines them).
-    """
-    if shard is not None:
-        if base is not None or scope is not None:
-            raise ValueError("a shard is a slice of the whole wiki: no base, no scope")
+def checks_of(request: Request, judge: Judge | None = None) -> Verification:
+    """:func:`run_checks`, with a judge object chosen by the caller (tests and the
+    judge benchmark hand one in; the product's verifiers never do)."""
+    repo, tip, base, plan = request.repo, request.tip, request.base, request.plan
+    only, shard, heartbeat = request.only, request.shard, request.heartbeat
+    scope = list(request.pages) if request.pages is not None else None
+    if shard is not None:  # a whole-wiki slice (the request checks it has no base, no pages)
         only = PER_PAGE if only is None else only & PER_PAGE
     started = time.perf_counter()
     broken: Exception | None = None
     try:
-        rules = config if config is not None else config_at(repo, base if base is not None else tip)
+        rules = request.rules or config_at(repo, base if base is not None else tip)
     except Exception as e:  # noqa: BLE001 - an unreadable rule file blocks, it does not crash
         rules, broken = Config(), e
     config = rules
     clock = Deadline(started + config.limits.verify_seconds, heartbeat)
-    level = strictness or config.verifier.strictness
-    cache = PageCache(cache_path)
-    workers = Workers(repo, progress=progress)
+    level = request.strictness or config.verifier.strictness
+    cache = PageCache(request.cache_path)
+    workers = Workers(repo, progress=request.progress)
     checks: list[CheckResult] = []
     findings: list[Finding] = []
     exempt: list[str] = []
     ctx: Context | None = None
+    provided: dict[str, object] = {}
     try:
         clock.arm()
         if broken is not None:
@@ -140,9 +94,9 @@ def verification(
                 config,
                 repo=repo,
                 cache=cache,
-                requested=judge_provider,
-                may_lower=judge_may_lower,
-                dry_run=judge_dry_run,
+                requested=request.judge,
+                may_lower=request.judge_may_lower,
+                dry_run=request.judge_dry_run,
                 budget=plan.meta.budget if plan is not None else None,
                 strictness=level,
             )
@@ -158,10 +112,9 @@ def verification(
             scope=shard.pages(tip_tree.pages) if shard is not None else scope,
             tip_commit=str(tip.id),
             heartbeat=clock,
-            declared_scope=declared_scope,
-            declared_direction=declared_direction,
+            declared_scope=request.declared_scope,
+            declared_direction=request.declared_direction,
         )
-        provided: dict[str, object] = {}
         for check in CHECKS:
             t0 = time.perf_counter()
             if clock.expired():
@@ -238,7 +191,7 @@ def verification(
     if judgment is not None and ctx is not None and ctx.judge.name != HEURISTIC:
         summary = JudgeSummary.of(ctx.judge.name, judgment)
     report = VerificationReport(
-        run_id=run_id,
+        run_id=request.run_id,
         base=str(base.id) if base is not None else None,
         tip=str(tip.id),
         strictness=level,  # type: ignore[arg-type]
@@ -261,7 +214,8 @@ def verification(
             digest=content_digest(report),
         )
         report = report.model_copy(update={"shard": info})
-    return Verification(report, judgment)
+    anchors = provided.get("verified_quotes")
+    return Verification(report, judgment, anchors=anchors)  # type: ignore[arg-type]
 
 
 def finding_order(f: Finding) -> tuple[str, int, str]:

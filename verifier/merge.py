@@ -24,8 +24,9 @@ from wikigate.errors import UsageError
 from wikigate.models import Finding
 
 from .checks import CHECKS, PER_PAGE, WHOLE_WIKI
-from .engine import finding_order, verify_trees
+from .engine import finding_order, run_checks
 from .parallel import Progress
+from .protocol import Request
 from .report import (
     CheckResult,
     JudgeSummary,
@@ -54,7 +55,7 @@ class ShardReport:
 def read_shard(name: str, text: str) -> ShardReport:
     """A shard's report from its JSON text (``verify --all --shard K/N --format json``):
     its content must match its digest (a signature is checked by the caller:
-    ``wikigate.api.merge_reports``; docs/sharding.md, "What the merge trusts")."""
+    ``wikigate.changes.merge_reports``; docs/sharding.md, "What the merge trusts")."""
     try:
         report = load_report(text)
     except ReportError as e:
@@ -152,15 +153,19 @@ def merge(
                 f"would check the whole wiki with {mine}; merge with the same wikigate "
                 "that made the shards"
             )
-    whole = verify_trees(
-        repo,
-        tip,
-        None,
-        strictness=one.strictness,
-        cache_path=cache_path,
-        only=WHOLE_WIKI,
-        progress=progress,
-    )
+    # the default verifier's own whole-wiki checks: shards are its work (their reports
+    # name its version, checked above), never a plug-in's
+    whole = run_checks(
+        Request(
+            repo,
+            tip,
+            None,
+            strictness=one.strictness,
+            cache_path=cache_path,
+            only=WHOLE_WIKI,
+            progress=progress,
+        )
+    ).report
     parts = [s.report for s in shards]
     findings = sorted(_findings(parts, whole), key=finding_order)
     summary = _summary(parts, whole)

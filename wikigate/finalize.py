@@ -11,19 +11,18 @@ every exit path, so a long-lived process never leaves a run stuck in
 ``verifying``.
 
 Finalize takes the engine's ``Run`` (its ``Env``: repository, rules, telemetry
-store); of the Python API's ``Workspace`` it uses only what verifying needs
-(``Verifying``).
+store), never the Python API's ``Workspace``: the verifier a workspace chose comes in
+as ``verifier``.
 """
 
 from __future__ import annotations
 
 import os
 import socket
-import traceback
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import pygit2
 
@@ -50,6 +49,7 @@ from .publish import MainMoved, publish_note, publish_terminal
 from .reconcile import landed_tip, reconcile, sweep
 from .refs import process_lock, with_ref_lock
 from .runid import now_iso
+from .verify import Request, cache_path, verdict_of, verify
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
@@ -84,19 +84,16 @@ class FinalizeResult:
         return VERDICT_EXIT[self.verdict] if waits and self.verdict else 0
 
 
-class Verifying(Protocol):
-    """What finalize uses of the Python API's ``Workspace`` to verify: the verifier it
-    loads, and the heartbeat the verifier calls between steps (the lease's renew)."""
-
-    @property
-    def verifier(self) -> Verifier: ...
-
-    heartbeat: Callable[[], None]
-
-
 def finalize(
-    run: Run, *, verify: bool, draft_only: bool, verifier: Any, workspace: Verifying
+    run: Run,
+    *,
+    verify: bool,
+    draft_only: bool,
+    verifier: Verifier | None = None,
+    judge: str | None = None,
 ) -> FinalizeResult:
+    """``verifier``: the one to use (None: the one the rules name, `wikigate.verify`);
+    ``judge``: ``--judge`` (anthropic | offline), which may raise the rules' judge only."""
     env = run.env
     sweep(env)
     if draft_only:
@@ -115,20 +112,25 @@ def finalize(
         key = attest.signing_key(env.repo)
         attest.check_key(env.repo)
     lease = Lease.take(run)
-    workspace.heartbeat = lease.renew
     try:
-        return _finalize_leased(run, lease, verify, verifier, key, workspace)
+        asked = Asked(verifier, judge, lease.renew) if verify else None
+        return _finalize_leased(run, lease, asked, key)
     finally:
-        workspace.heartbeat = _idle
         lease.release()
 
 
-def _idle() -> None:
-    pass
+@dataclass(frozen=True)
+class Asked:
+    """How finalize verifies: the verifier chosen (None: the rules'), ``--judge``, and the
+    lease renewal the verification calls between steps."""
+
+    verifier: Verifier | None
+    judge: str | None
+    heartbeat: Callable[[], None]
 
 
 def _finalize_leased(
-    run: Run, lease: Lease, verify: bool, verifier: Any, key: str | None, workspace: Verifying
+    run: Run, lease: Lease, asked: Asked | None, key: str | None
 ) -> FinalizeResult:
     env = run.env
     loop = lease.loop
@@ -148,9 +150,9 @@ def _finalize_leased(
             plan = caught_up
         while True:
             lease.renew()
-            verdict = _vote(run, plan, verifier, workspace) if verify else None
+            verdict = _vote(run, plan, asked) if asked is not None else None
             if verdict is not None:
-                done.append(_attest(run, plan, verdict, loop, verifier, key, workspace))
+                done.append(_attest(run, plan, verdict, loop, key))
             if verdict is not None and verdict.verdict == "reject":
                 return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
             if verdict is not None and verdict.verdict == "revise":
@@ -160,7 +162,7 @@ def _finalize_leased(
                 return revise(run, plan, verdict, loop, verified=done)
             if verdict is not None and verdict.verdict == NEEDS_HUMAN_REVIEW:
                 return await_person(run, plan, verdict, loop, verified=done)
-            result = land(run, plan, verdict, loop, unverified=not verify, verified=done)
+            result = land(run, plan, verdict, loop, unverified=asked is None, verified=done)
             if result is not None:
                 return result
             lost += 1
@@ -196,48 +198,38 @@ def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -
     return reject(run, plan, verdict, loop, _reason(verdict))
 
 
-def _vote(run: Run, plan: Plan, verifier: Any, workspace: Verifying) -> VerifierVerdict:
-    try:
-        v: Verifier = verifier or workspace.verifier
-        tree = gitrepo.commit_at(run.env.repo, plan.tip).tree
-        # the protocol still names the Workspace (it is one); a request object replaces it
-        return v.verify(run.run_id, workspace, plan, tree)  # type: ignore[arg-type]
-    except Exception as e:  # noqa: BLE001 - fail closed, always
-        where = traceback.extract_tb(e.__traceback__)[-1]
-        return VerifierVerdict(
-            verdict="reject",
-            reasoning="the verifier failed; failing closed",
-            per_page_findings=[
-                finding(
-                    "verifier.error",
-                    None,
-                    None,
-                    f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
-                )
-            ],
-        )
+def _vote(run: Run, plan: Plan, asked: Asked) -> VerifierVerdict:
+    """The verifier's vote on the plan's tip against its base (`wikigate.verify`)."""
+    repo = run.env.repo
+    done = verify(
+        Request(
+            repo,
+            gitrepo.commit_at(repo, plan.tip),
+            gitrepo.commit_at(repo, plan.meta.base),
+            plan=plan,
+            judge=asked.judge,
+            judge_may_lower=False,
+            cache_path=cache_path(repo),
+            heartbeat=asked.heartbeat,
+        ),
+        verifier=asked.verifier,
+    )
+    return verdict_of(done)
 
 
 def _attest(
-    run: Run,
-    plan: Plan,
-    verdict: VerifierVerdict,
-    loop: int,
-    verifier: Any,
-    key: str | None,
-    workspace: Verifying,
+    run: Run, plan: Plan, verdict: VerifierVerdict, loop: int, key: str | None
 ) -> VerificationRef:
     """The verification's artifacts and attestation as git objects (attest.py)."""
     repo = run.env.repo
-    used = verifier or workspace.verifier
     return attest.attest(
         repo,
         verdict,
         base=gitrepo.commit_at(repo, plan.meta.base),
         tip=gitrepo.commit_at(repo, plan.tip),
-        # the class that ran, then what it says of itself: a plug-in cannot pass for the
-        # default verifier by its words alone (the server checks both, hooks/attested.py)
-        verifier=f"{type(used).__module__}:{type(used).__qualname__} {verdict.verifier or ''}".strip(),
+        # the class that ran and the code it ran (wikigate.verify sets it, not the
+        # verifier): the server takes only its own (hooks/attested.py)
+        verifier=verdict.verifier or "",
         run_id=run.run_id,
         loop=loop,
         key=key,

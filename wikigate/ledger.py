@@ -23,16 +23,13 @@ import pygit2
 
 from . import attest, gitrepo
 from .config import Config
-from .errors import GitError
+from .errors import GitError, WikigateError
 from .models import VerificationRef
-from .verifier.checks.citations import check_citations
-from .verifier.checks.context import Context
 from .verifier.citation import quote_hash
 from .verifier.claims import PageClaim, page_claims
-from .verifier.default import cache_path
-from .verifier.judge import HeuristicJudge
-from .verifier.parallel import Workers
+from .verifier.default import DeterministicVerifier
 from .verifier.wiki import PageCache, WikiTree, cache_version
+from .verify import Request, cache_path, verify
 
 if TYPE_CHECKING:
     from .workspace import Workspace
@@ -241,37 +238,48 @@ def _extract(
     if not pages:
         return [], []
     repo = ws.repo
-    cache = PageCache(cache_path(ws))
-    workers = Workers(repo)
+    cache = PageCache(cache_path(repo))
     try:
-        tree = WikiTree(repo, commit.tree_id, cache, workers, ws.config.limits)
+        tree = WikiTree(repo, commit.tree_id, cache, limits=ws.config.limits)
         present = [p for p in pages if p in tree.pages]
-        ctx = Context(
-            repo=repo,
-            tip=tree,
-            base=None,
-            plan=None,
-            strictness="CALM",
-            config=Config(),
-            judge=HeuristicJudge(),
-            cache=cache,
-            scope=present,
-        )
-        _, verified = check_citations(ctx)
-        cache.store_anchors(ctx.new_anchors)
-        rows: list[dict[str, Any]] = []
-        gap_rows: list[dict[str, Any]] = []
-        for path in present:
-            page = tree.page(path)
-            if page is None:
-                continue  # unreadable: it holds no claims the ledger can name
-            for c in page_claims(page):
-                rows.append(_row(c, verified.get((path, c.label))))
-            gap_rows += [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]
-        return rows, gap_rows
+        return _claims_of(ws, commit, tree, present)
     finally:
-        workers.close()
         cache.close()
+
+
+def _claims_of(
+    ws: Workspace, commit: pygit2.Commit, tree: WikiTree, present: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    repo = ws.repo
+    # the default verifier's citations check, as every gate runs it (wikigate.verify):
+    # the ledger records what it found of each claim's anchor
+    done = verify(
+        Request(
+            repo,
+            commit,
+            None,
+            strictness="CALM",
+            rules=Config(limits=ws.config.limits),
+            only=frozenset({"citations"}),
+            pages=tuple(present),
+            cache_path=cache_path(repo),
+        ),
+        verifier=DeterministicVerifier(),
+    )
+    if done.anchors is None:
+        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
+        raise WikigateError(f"the citations check of {str(commit.id)[:12]} failed: {why}")
+    verified = done.anchors
+    rows: list[dict[str, Any]] = []
+    gap_rows: list[dict[str, Any]] = []
+    for path in present:
+        page = tree.page(path)
+        if page is None:
+            continue  # unreadable: it holds no claims the ledger can name
+        for c in page_claims(page):
+            rows.append(_row(c, verified.get((path, c.label))))
+        gap_rows += [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]
+    return rows, gap_rows
 
 
 def _row(c: PageClaim, found: Any) -> dict[str, Any]:

@@ -7,11 +7,10 @@ is its ``env`` (env.py); the runs it hands out are ``WorkspaceRun``s, which add
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygit2
 
@@ -19,7 +18,7 @@ from . import finalize as _finalize
 from . import gitrepo
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
-from .errors import ConfigError, GitError, RunError, UsageError
+from .errors import GitError, RunError, UsageError
 from .gitrepo import MAIN, RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import check_scope
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
 LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this wiki.\n"
 TRIGGER_KINDS = ("mcp", "cli", "daemon", "github")
-DEFAULT_VERIFIER = "wikigate.verifier.default:default_verifier"
 
 
 def check_triggered_by(value: str) -> str:
@@ -60,10 +58,6 @@ class Workspace:
         self.config: Config = self.env.config
         self.name = self.env.name
         self._verifier: Verifier | None = None
-        # ``--judge`` of this process (anthropic | offline): the default verifier reads it
-        self.judge: str | None = None
-        # called by long verifications between steps: finalize renews its claim's lease
-        self.heartbeat: Callable[[], None] = _idle
 
     # ------------------------------------------------------------ opening
 
@@ -155,15 +149,13 @@ class Workspace:
         return self.env.rebuild_telemetry(progress)
 
     @property
-    def verifier(self) -> Verifier:
-        if self._verifier is None:
-            # the engine knows verifiers only by the protocol; the default is a plug-in too
-            spec = os.environ.get("WIKIGATE_VERIFIER") or self.config.verifier.plugin
-            self._verifier = load_plugin(spec or DEFAULT_VERIFIER, self)
+    def verifier(self) -> Verifier | None:
+        """The verifier this workspace's runs are finalized with, when one is set here
+        (the Python API's choice); None: the one the rules name (`wikigate.verify`)."""
         return self._verifier
 
     @verifier.setter
-    def verifier(self, value: Verifier) -> None:
+    def verifier(self, value: Verifier | None) -> None:
         self._verifier = value
 
     def close(self) -> None:
@@ -272,25 +264,19 @@ class WorkspaceRun(Run):
             raise ReplaceFailed(f"run {self.run_id} rejected: {e}") from e
 
     def finalize(
-        self, *, verify: bool = True, draft_only: bool = False, verifier: Any = None
+        self,
+        *,
+        verify: bool = True,
+        draft_only: bool = False,
+        verifier: Verifier | None = None,
+        judge: str | None = None,
     ) -> FinalizeResult:
+        """Verify, then commit / reject / revise (finalize.py). ``verifier``: this call's
+        (default: the workspace's, ``Workspace.verifier``; None there: the rules')."""
         return _finalize.finalize(
-            self, verify=verify, draft_only=draft_only, verifier=verifier, workspace=self.ws
+            self,
+            verify=verify,
+            draft_only=draft_only,
+            verifier=verifier or self.ws.verifier,
+            judge=judge,
         )
-
-
-def _idle() -> None:
-    pass
-
-
-def load_plugin(spec: str, ws: Workspace) -> Verifier:
-    """``module:factory`` → ``factory(ws)``: a Verifier from outside wikigate."""
-    module, sep, attr = spec.partition(":")
-    if not sep:
-        raise ConfigError(f"verifier plugin {spec!r}: expected 'module:factory'")
-    try:
-        factory = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"verifier plugin {spec!r} cannot be loaded: {e}") from e
-    verifier: Verifier = factory(ws)
-    return verifier

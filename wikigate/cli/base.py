@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from wikigate.kinds import REPORT_FORMATS
+
 if TYPE_CHECKING:  # the engine is imported when a command runs, not when the CLI starts
     from wikigate.workspace import Workspace
 
@@ -76,6 +78,24 @@ def format_option(
         show_default=True,
         help=help,
     )
+
+
+def report_options(what: str) -> Callable[[F], F]:
+    """``--format`` (the report formats) and ``--output FILE`` of a command printing
+    ``what`` (a report)."""
+
+    def decorate(f: F) -> F:
+        f = click.option(
+            "--output",
+            type=click.Path(dir_okay=False, writable=True),
+            metavar="FILE",
+            help=f"Write the {what} here instead of standard output.",
+        )(f)
+        return format_option(
+            REPORT_FORMATS, f"Format of the {what} (rdjson: reviewdog, sarif: code scanning)."
+        )(f)
+
+    return decorate
 
 
 class Amount(click.ParamType[Any, Any]):

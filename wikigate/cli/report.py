@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from wikigate.kinds import REPORT_FORMATS, VERDICT_EXIT
+from wikigate.kinds import VERDICT_EXIT
 
 from . import progress
 from .app import cli
-from .base import format_option, open_workspace
+from .base import open_workspace, report_options
 from .verify import emit
 
 
@@ -27,15 +27,7 @@ def report() -> None:
     metavar="SHARD.json...",
     help="The JSON reports of `wikigate verify --all --shard K/N`, one for each K of 1..N.",
 )
-@format_option(
-    REPORT_FORMATS, "Format of the merged report (rdjson: reviewdog, sarif: code scanning)."
-)
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    metavar="FILE",
-    help="Write the merged report here instead of standard output.",
-)
+@report_options("merged report")
 @click.option(
     "--allowed-signers",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -57,7 +49,7 @@ def report_merge(
     the shards do not belong together (another commit, rules, verifier or strictness, or a
     shard missing or given twice), when a shard's content does not match its digest, or,
     with --allowed-signers, when a shard is unsigned or signed by another key."""
-    from wikigate.api import merge_reports
+    from wikigate.changes import merge_reports
 
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:

@@ -169,10 +169,10 @@ def run_finalize(
     ws = open_workspace(ctx)
     run = ws.run(run_id)
     if not (no_verify or draft_only):
-        from wikigate.api import finalize_judge
+        from wikigate.changes import finalize_judge
 
         finalize_judge(ws, run, judge)
-    result = run.finalize(verify=not no_verify, draft_only=draft_only)
+    result = run.finalize(verify=not no_verify, draft_only=draft_only, judge=judge)
     click.echo(outcome(result))
     if result.status == "committed":
         sync_ledger(ws)

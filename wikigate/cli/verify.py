@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.kinds import REPORT_FORMATS, STRICTNESSES, VERDICT_EXIT
+from wikigate.kinds import STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
 from . import progress
@@ -17,15 +17,15 @@ from .app import cli
 from .base import (
     DefaultCommand,
     DefaultGroup,
-    format_option,
     judge_option,
     open_workspace,
+    report_options,
     run_id_argument,
     sync_ledger,
 )
 
 if TYPE_CHECKING:
-    from wikigate.api import AnchorFix
+    from wikigate.anchors import AnchorFix
     from wikigate.verifier.report import VerificationReport
     from wikigate.verifier.shard import Shard
 
@@ -74,13 +74,7 @@ def verify() -> None:
     type=click.Choice(STRICTNESSES, case_sensitive=False),
     help="Preset of checks and severities (default: wikigate.toml's [verifier] strictness).",
 )
-@format_option(REPORT_FORMATS, "Report format (rdjson: reviewdog, sarif: code scanning).")
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    metavar="FILE",
-    help="Write the report here instead of standard output.",
-)
+@report_options("report")
 @click.option(
     "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
 )
@@ -111,7 +105,10 @@ def verify_check(
     judge_dry_run: bool,
 ) -> None:
     """Verify REF without committing anything."""
-    from wikigate.api import describe_dry_run, verify_ref_fully
+    from dataclasses import replace
+
+    from wikigate.changes import change_request, describe_dry_run, ready, sign_shard
+    from wikigate.verify import verify
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
@@ -122,18 +119,18 @@ def verify_check(
             "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
         )
     ws = open_workspace(ctx)
+    request = replace(
+        change_request(ws, ref, base, whole=lint),
+        strictness=strictness.upper() if strictness else None,
+        shard=shard,
+        judge=judge,
+        judge_dry_run=judge_dry_run,
+    )
+    ready(request)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
-        done = verify_ref_fully(
-            ws,
-            ref,
-            base,
-            strictness=strictness.upper() if strictness else None,
-            lint=lint,
-            shard=shard,
-            progress=shown,
-            judge=judge,
-            judge_dry_run=judge_dry_run,
-        )
+        done = verify(replace(request, progress=shown))
+    if shard is not None and not judge_dry_run:
+        done = sign_shard(ws.repo, done)
     if judge_dry_run:
         emit(
             done.report,
@@ -232,7 +229,7 @@ def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
 ) -> None:
     """Print a footnote's tail with a correct anchor, or add the missing anchors."""
-    from wikigate.api import anchor_fix, anchor_fix_on_main, anchor_tail
+    from wikigate.anchors import anchor_fix, anchor_fix_on_main, anchor_tail
 
     ws = open_workspace(ctx)
     if not fix:

@@ -22,7 +22,7 @@ def corpus(name: str) -> bytes:
 
 
 def run_demo(target: Path, echo: Echo) -> int:
-    from wikigate.api import anchor_fix, anchor_tail
+    from wikigate.anchors import anchor_fix, anchor_tail
     from wikigate.verifier.wiki import PageCache, WikiTree
 
     if target.exists() and any(target.iterdir()):

@@ -1,0 +1,180 @@
+"""``wikigate anchor``: a quote's footnote with a correct anchor, and fixing the anchors of
+a page (in a run, or on main through one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygit2
+
+from wikigate.verifier.citation import NearMisses, format_tail
+from wikigate.verifier.parallel import Progress
+from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
+
+from .errors import UsageError, WikigateError
+from .finalize import reject
+from .gitrepo import MAIN, commit_at
+from .text import occurrences
+
+if TYPE_CHECKING:
+    from .run import Run
+    from .workspace import Workspace, WorkspaceRun
+
+
+def anchor_tail(
+    ws: Workspace,
+    source: str,
+    quote: str,
+    page: int | None = None,
+    tree: WikiTree | None = None,
+    *,
+    run: Run | None = None,
+) -> str:
+    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique.
+
+    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main.
+    """
+    if not quote:
+        raise UsageError("the quote is empty")
+    where = f"in run {run.run_id}" if run is not None and tree is None else "on main"
+    if tree is None:
+        at = (
+            run.staged_tree()
+            if run is not None
+            else commit_at(ws.repo, ws.repo.references[MAIN].target).tree
+        )
+        tree = WikiTree(ws.repo, at, PageCache(None), limits=ws.config.limits)
+    hits, acl = tree.find_source(source)
+    if acl:
+        raise WikigateError(acl)
+    if not hits:
+        hint = " (a source staged in a run: pass --run RUN)" if where == "on main" else ""
+        raise WikigateError(f"{source}: no such file under raw/ {where}{hint}")
+    if len(hits) != 1:
+        raise WikigateError(f"{source}: names {len(hits)} files: {', '.join(hits)}")
+    try:
+        text = tree.source_text(hits[0], page)
+    except SourceError as e:
+        raise WikigateError(f"{hits[0]} {e}") from e
+    found = occurrences(text, quote)
+    if len(found) != 1:
+        if not found:
+            near = NearMisses(text).find(quote)
+            where = (
+                f"; it matches after {near.fold} at offset {near.offset}, line {near.line}: "
+                "copy the quote from the source, verbatim"
+                if near is not None
+                else ""
+            )
+            raise WikigateError(f"the quote does not occur in {hits[0]}{where}")
+        where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
+        raise WikigateError(
+            f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
+            "quote a longer, unique span"
+        )
+    return format_tail(source, page, quote, found[0])
+
+
+@dataclass
+class AnchorFix:
+    path: str
+    line: int
+    label: str
+    status: str  # "anchored" | why not
+
+
+@dataclass
+class AnchorPlan:
+    """What ``anchor --fix`` would do at one tree: per-footnote results, new page texts."""
+
+    tree: pygit2.Oid
+    fixes: list[AnchorFix]
+    pages: dict[str, str]
+
+    @property
+    def anchored(self) -> bool:
+        return bool(self.pages)
+
+
+def plan_anchor_fix(
+    ws: Workspace, tree: pygit2.Tree, pages: list[str], progress: Progress | None = None
+) -> AnchorPlan:
+    """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
+    without staging anything: a caller with nothing to anchor opens no run."""
+    wiki = WikiTree(ws.repo, tree, PageCache(None), limits=ws.config.limits)
+    results: list[AnchorFix] = []
+    texts: dict[str, str] = {}
+    targets = pages or wiki.pages
+    for done, path in enumerate(targets, 1):
+        if progress is not None:
+            progress("anchoring pages", done, len(targets))
+        if path not in wiki.entries:
+            raise UsageError(f"{path}: no such page")
+        page = wiki.page(path)
+        if page is None:
+            continue
+        text, _ = wiki.page_text(path)
+        assert text is not None
+        lines = text.split("\n")
+        changed = False
+        for d in page.definitions:
+            c = d.citation
+            if c is None or c.anchored:
+                continue
+            if "\n" in d.tail or d.tail not in lines[d.line - 1]:
+                results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
+                continue
+            try:
+                tail = anchor_tail(ws, c.source, c.quote, c.page, wiki)
+            except WikigateError as e:
+                results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
+                continue
+            lines[d.line - 1] = lines[d.line - 1].replace(d.tail, tail, 1)
+            results.append(AnchorFix(path, d.line, d.label, "anchored"))
+            changed = True
+        if changed:
+            texts[path] = "\n".join(lines)
+    return AnchorPlan(tree.id, results, texts)
+
+
+def anchor_fix(
+    run: WorkspaceRun,
+    pages: list[str],
+    plan: AnchorPlan | None = None,
+    progress: Progress | None = None,
+) -> list[AnchorFix]:
+    """Stage anchors for quote-only footnotes whose quote occurs exactly once.
+
+    ``plan`` (from :func:`plan_anchor_fix`) is reused when it was made at the run's
+    staged tree, else the fixes are worked out again there.  Stages nothing when
+    there is nothing to anchor.
+    """
+    staged = run.staged_tree()
+    if plan is None or plan.tree != staged.id:
+        plan = plan_anchor_fix(run.ws, staged, pages, progress)
+    for path, text in plan.pages.items():
+        run.stage_write(path, text)
+    return plan.fixes
+
+
+def anchor_fix_on_main(
+    ws: Workspace, pages: list[str], progress: Progress | None = None
+) -> tuple[list[AnchorFix], WorkspaceRun | None]:
+    """Work out the anchors at main and open a lint run holding them, only if there
+    are any: with nothing to anchor, no run is opened and main does not move.
+
+    Returns the fixes and the open run to finalize (None when nothing was staged).
+    """
+    main = ws.repo.references[MAIN].target
+    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress)
+    if not plan.anchored:
+        return plan.fixes, None
+    run = ws.start_run("lint", "cli:anchor")
+    fixes = anchor_fix(run, pages, plan)
+    if any(f.status == "anchored" for f in fixes):
+        return fixes, run
+    # main moved between the plan and the run, and the new main needs no anchors:
+    # close the empty run (it never reaches main) rather than leave it pending.
+    reject(run, run.plan(), None, int(run.refresh()["loop_count"]), "nothing to anchor")
+    return fixes, None
