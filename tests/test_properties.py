@@ -129,6 +129,13 @@ pages = st.lists(st.one_of(md_atoms, st.text(alphabet=alphabet, max_size=12)), m
 )
 
 
+@pytest.mark.parametrize("text", [">>::: disputed\n>>", ">::: disputed\n>", "> ::: disputed\n> x"])
+def test_a_disputed_block_in_a_quote_on_a_page_without_a_final_newline_parses(text):
+    """mdit-py-plugins' container rule read past the end of such a page (IndexError)."""
+    page = parse_page("wiki/x.md", text)
+    assert page == dataclasses.replace(parse_page("wiki/x.md", text + "\n"), text=text)
+
+
 @settings(max_examples=2000, deadline=None)
 @given(text=pages)
 def test_parser_never_crashes_on_generated_pages(text):

@@ -235,11 +235,18 @@ def parse_page(path: str, text: str) -> ParsedPage:
     head, start, tail = _definition_tail(src)
     if tail:
         env: dict[str, Any] = {"footnotes": {"refs": {":" + d.label: -1 for d in tail}}}
-        tokens = markdown().parse(head, env)
+        tokens = markdown().parse(_ended(head), env)
         if not _reaches(tokens, start):
             return _page(path, text, tokens, tail)
-    tokens = markdown().parse(src, {})
+    tokens = markdown().parse(_ended(src), {})
     return _page(path, text, tokens, [])
+
+
+def _ended(src: str) -> str:
+    """``src`` with its last line ended: mdit-py-plugins' container rule reads past the end
+    of a last line that has no newline inside a block quote (``>::: disputed`` then ``>``:
+    IndexError). The newline moves no token's lines and changes nothing a page keeps."""
+    return src if not src or src.endswith("\n") else src + "\n"
 
 
 # A block-quote line ending in an empty nested quote (``> >``, ``> - >``) followed by a lazy
@@ -376,7 +383,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
 def parse_whole(path: str, text: str) -> ParsedPage:
     """The page parsed by markdown-it alone (what parse_page must equal; the tests and
     benchmarks/parse.py compare them)."""
-    return _page(path, text, markdown().parse(_normalize(text), {}), [])
+    return _page(path, text, markdown().parse(_ended(_normalize(text)), {}), [])
 
 
 ONE_PARAGRAPH = "a citation footnote is one paragraph; the text after it is not verified"
