@@ -542,13 +542,14 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             f"run {run.run_id} changed since it was verified; finalize it again "
             "(`wikigate run finalize RUN`) before deciding"
         )
+    actor = gitrepo.actor(ws.repo)
     details: dict[str, str | None] = {
-        "override_actor": gitrepo.actor(ws.repo),
+        "override_actor": actor,
         "override_reason": reason,
         "override_source": source,
         "override_at": now_iso(),
     }
-    word = Word("approve" if approve else "reject", str(details["override_actor"]), reason)
+    word = Word("approve" if approve else "reject", actor, reason)
     claim = Claim.take(run)  # may wait for the database: the decision stays on `reviewed`
     try:
         plan = run.plan(reviewed)  # landed fenced on the branch still being `reviewed`
