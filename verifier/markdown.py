@@ -374,8 +374,8 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
 
 
 def parse_whole(path: str, text: str) -> ParsedPage:
-    """The page parsed by markdown-it alone (what parse_page must equal; the tests and
-    benchmarks/parse.py compare them)."""
+    """The page parsed by markdown-it alone (what parse_page must equal;
+    tests/test_properties.py compares them)."""
     return _page(path, text, markdown().parse(_normalize(text), {}), [])
 
 

@@ -363,14 +363,6 @@ def verdict_for(findings: list[Finding]) -> Verdict:
     return "commit"
 
 
-def at_loop_limit(verdict: str, loop: int, limit: int, why: str) -> tuple[str, str | None]:
-    """The decision after a verification in loop ``loop`` of at most ``limit``: a revise
-    at the limit rejects, with this reason (finalize and the GitHub bot both ask here)."""
-    if verdict == "revise" and loop >= limit:
-        return "reject", f"revise limit reached ({limit} loops)" + (f": {why}" if why else "")
-    return verdict, None
-
-
 def finding(
     code: str,
     path: str | None,
