@@ -10,7 +10,11 @@
    with no source block at all.  Goal: at least 5x fewer than one request per citation.
    With ``--real`` the same run goes to the real API: tokens and dollars as billed.
 2. The offline heuristic's catches and false flags: on the corpus of faithful and unfaithful
-   claims of the tests (tests/support/semantic_cases.py), and on the bundled demo wiki.
+   claims of the tests (tests/support/semantic_cases.py), its development and held-out
+   halves apart; and its false flags on faithful wikis: the bundled demo wiki, a
+   benchmark wiki (benchmarks/make_wiki.py) and part 1's pages.
+
+    python benchmarks/judge.py --heuristic   # part 2 only
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.anthropic_emulator import AnthropicEmulator  # noqa: E402
-from support.semantic_cases import FAITHFUL, UNFAITHFUL  # noqa: E402
+from support.semantic_cases import FAITHFUL, UNFAITHFUL, Case, half  # noqa: E402
 from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
@@ -165,46 +169,101 @@ def real_part() -> None:
         )
 
 
-def heuristic_part() -> None:
-    def window(c: Any) -> str:
-        at = c.source.index(c.quote)
-        w = JudgeSection().window_chars
-        return c.source[max(0, at - w) : at + len(c.quote) + w]
+def case_conflicts(c: Case) -> list[Any]:
+    """The rules on one corpus case, as the offline judge runs them in a verification."""
+    at = c.source.index(c.quote)
+    w = JudgeSection().window_chars
+    return conflicts(c.claim, c.quote, c.source[max(0, at - w) : at + len(c.quote) + w], c.path)
 
-    flags = [c for c in FAITHFUL if conflicts(c.claim, c.quote, window(c))]
-    caught = [c for c in UNFAITHFUL if conflicts(c.claim, c.quote, window(c))]
-    print(
-        f"heuristic, test corpus: {len(caught)} of {len(UNFAITHFUL)} unfaithful claims caught, "
-        f"{len(flags)} of {len(FAITHFUL)} faithful claims flagged"
-    )
-    for c in UNFAITHFUL:
-        if c not in caught:
-            print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
+
+def corpus_figures(show_held_out: bool = False) -> dict[str, tuple[int, int, int, int]]:
+    """Per half of the corpus: (unfaithful caught, unfaithful, faithful flagged, faithful).
+    What was missed or flagged is printed for the development half only: the held-out
+    half is measured, not looked at while tuning (``--show-held-out`` prints it)."""
+    out = {}
+    for name in ("dev", "held-out"):
+        faithful = [c for c in FAITHFUL if half(c) == name]
+        unfaithful = [c for c in UNFAITHFUL if half(c) == name]
+        flags = [c for c in faithful if case_conflicts(c)]
+        caught = [c for c in unfaithful if case_conflicts(c)]
+        out[name] = (len(caught), len(unfaithful), len(flags), len(faithful))
+        print(
+            f"heuristic, corpus {name} half: {len(caught)} of {len(unfaithful)} unfaithful "
+            f"claims caught, {len(flags)} of {len(faithful)} faithful claims flagged"
+        )
+        if name == "held-out" and not show_held_out:
+            continue
+        for c in unfaithful:
+            if c not in caught:
+                print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
+        for c in flags:
+            print(f"    false flag: {c.claim!r}: {[k.describe() for k in case_conflicts(c)]}")
+    return out
+
+
+def wiki_flags(ws: Any) -> tuple[int, list[str]]:
+    """A whole wiki's main verified offline: its citations, and the semantic flags."""
     from wikigate.changes import change_request
+
+    report = verify(change_request(ws, "main", whole=True)).report
+    semantic = [
+        f"{f.path}:{f.line}: {f.message}"
+        for f in report.findings
+        if f.code == "citation.semantic_conflict"
+    ]
+    return report.summary.citations, semantic
+
+
+def heuristic_part(show_held_out: bool = False) -> None:
+    corpus_figures(show_held_out)
+    import subprocess
+
     from wikigate.demo import run_demo
     from wikigate.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
         run_demo(Path(tmp) / "demo", lambda _line: None)
         ws = Workspace.open(Path(tmp) / "demo")
-        report = verify(change_request(ws, "main", whole=True)).report
-        semantic = [f for f in report.findings if f.code == "citation.semantic_conflict"]
-        print(
-            f"heuristic, bundled demo wiki (main, every page): {report.summary.citations} "
-            f"citations, {len(semantic)} flagged"
-        )
+        cited, flags = wiki_flags(ws)
         ws.close()
+        print(f"heuristic, bundled demo wiki (main, every page): {cited} faithful citations, "
+              f"{len(flags)} flagged")
+        for f in flags:
+            print(f"    {f}")
+        subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "make_wiki.py"), str(Path(tmp) / "bench"),
+             "--pages", "200", "--citations", "2000", "--raw-mb", "20"],
+            check=True,
+            capture_output=True,
+        )
+        ws = Workspace.open(Path(tmp) / "bench")
+        cited, flags = wiki_flags(ws)
+        ws.close()
+        print(f"heuristic, benchmark wiki (benchmarks/make_wiki.py, 200 pages): {cited} "
+              f"faithful citations, {len(flags)} flagged")
+        for f in flags[:20]:
+            print(f"    {f}")
+        repo = pygit2.init_repository(str(Path(tmp) / "r"), bare=True)
+        base, tip = make_run(repo)
+        report = verify(Request(repo, tip, base, rules=Config())).report
+        flagged = [f for f in report.findings if f.code == "citation.semantic_conflict"]
+        print(f"heuristic, judge benchmark run (part 1's pages): {report.summary.citations} "
+              f"faithful citations, {len(flagged)} flagged")
 
 
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--real", action="store_true", help="the real API (ANTHROPIC_API_KEY)")
+    p.add_argument("--heuristic", action="store_true", help="part 2 only (no emulator)")
+    p.add_argument(
+        "--show-held-out", action="store_true", help="print the held-out half's misses too"
+    )
     a = p.parse_args()
     if a.real:
         real_part()
-    else:
+    elif not a.heuristic:
         tokens_part()
-    heuristic_part()
+    heuristic_part(a.show_held_out)
 
 
 if __name__ == "__main__":

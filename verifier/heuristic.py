@@ -287,7 +287,7 @@ def rules_digest() -> str:
     return _DIGEST[0]
 
 
-def conflicts(claim: str, quote: str, window: str = "") -> list[Conflict]:
+def conflicts(claim: str, quote: str, window: str = "", source: str = "") -> list[Conflict]:
     """What a rule sees between ``claim`` and ``quote``; numbers and units stated in the
     ``window`` of source text around the quote count as the quote's."""
     c, q = _read(claim), _read(quote)
