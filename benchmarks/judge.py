@@ -38,7 +38,7 @@ from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
 from wikigate.verifier.citation import format_tail  # noqa: E402
-from wikigate.verifier.heuristic import conflicts  # noqa: E402
+from wikigate.verifier.heuristic import conflicts, source_label  # noqa: E402
 from wikigate.verify import Request, Verification, verify  # noqa: E402
 
 SOURCES = 5
@@ -173,7 +173,8 @@ def case_conflicts(c: Case) -> list[Any]:
     """The rules on one corpus case, as the offline judge runs them in a verification."""
     at = c.source.index(c.quote)
     w = JudgeSection().window_chars
-    return conflicts(c.claim, c.quote, c.source[max(0, at - w) : at + len(c.quote) + w], c.path)
+    around = c.source[max(0, at - w) : at + len(c.quote) + w]
+    return conflicts(c.claim, c.quote, around, source_label(c.path, c.source))
 
 
 def corpus_figures(show_held_out: bool = False) -> dict[str, tuple[int, int, int, int]]:
@@ -226,29 +227,44 @@ def heuristic_part(show_held_out: bool = False) -> None:
         ws = Workspace.open(Path(tmp) / "demo")
         cited, flags = wiki_flags(ws)
         ws.close()
-        print(f"heuristic, bundled demo wiki (main, every page): {cited} faithful citations, "
-              f"{len(flags)} flagged")
+        print(
+            f"heuristic, bundled demo wiki (main, every page): {cited} faithful citations, "
+            f"{len(flags)} flagged"
+        )
         for f in flags:
             print(f"    {f}")
         subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "make_wiki.py"), str(Path(tmp) / "bench"),
-             "--pages", "200", "--citations", "2000", "--raw-mb", "20"],
+            [
+                sys.executable,
+                str(ROOT / "benchmarks" / "make_wiki.py"),
+                str(Path(tmp) / "bench"),
+                "--pages",
+                "200",
+                "--citations",
+                "2000",
+                "--raw-mb",
+                "20",
+            ],
             check=True,
             capture_output=True,
         )
         ws = Workspace.open(Path(tmp) / "bench")
         cited, flags = wiki_flags(ws)
         ws.close()
-        print(f"heuristic, benchmark wiki (benchmarks/make_wiki.py, 200 pages): {cited} "
-              f"faithful citations, {len(flags)} flagged")
+        print(
+            f"heuristic, benchmark wiki (benchmarks/make_wiki.py, 200 pages): {cited} "
+            f"faithful citations, {len(flags)} flagged"
+        )
         for f in flags[:20]:
             print(f"    {f}")
         repo = pygit2.init_repository(str(Path(tmp) / "r"), bare=True)
         base, tip = make_run(repo)
         report = verify(Request(repo, tip, base, rules=Config())).report
         flagged = [f for f in report.findings if f.code == "citation.semantic_conflict"]
-        print(f"heuristic, judge benchmark run (part 1's pages): {report.summary.citations} "
-              f"faithful citations, {len(flagged)} flagged")
+        print(
+            f"heuristic, judge benchmark run (part 1's pages): {report.summary.citations} "
+            f"faithful citations, {len(flagged)} flagged"
+        )
 
 
 def main() -> None:

@@ -188,8 +188,7 @@ FAITHFUL: list[Case] = [
     Case(
         "The museum reopened in 2004.",
         "The museum reopened in 2004",
-        "The museum did not close during the war. The museum reopened in 2004 after "
-        "renovation.\n",
+        "The museum did not close during the war. The museum reopened in 2004 after renovation.\n",
         None,
     ),
     Case(
