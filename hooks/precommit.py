@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
+# the per-page checks whose cost per page is negligible: the citation hook runs them all,
+# so that what the push would refuse for a page's own content is refused at commit
+# (docs/hooks.md).  The semantic check runs with the offline judge (rules, cached).
+CHEAP_PER_PAGE = frozenset({"citations", "invisible", "pages", "semantic"})
 
 
 def format_line(f: Finding) -> str:
@@ -40,7 +44,15 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
     return commit_at(repo, oid), head
 
 
-def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
+def _run_staged(
+    argv: Sequence[str] | None,
+    checks: frozenset[str],
+    *,
+    strictness: str | None = None,
+    judge: str | None = None,
+) -> int:
+    """``checks`` on the staged pages among ``argv``, under ``strictness`` (default: the
+    rules')."""
     from wikigate.verify import Request, cache_path, verify
     from wikigate.workspace import Workspace
 
@@ -56,10 +68,11 @@ def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
                 ws.repo,
                 tip,
                 head,
-                strictness="CALM" if checks == frozenset({"citations"}) else "SKEPTICAL",
+                strictness=strictness,
                 cache_path=cache_path(ws.repo),
                 only=checks,
                 pages=tuple(pages),
+                judge=judge,
             )
         ).report
     except WikigateError as e:
@@ -78,13 +91,15 @@ def _repo() -> pygit2.Repository:
 
 
 def citations_main(argv: Sequence[str] | None = None) -> int:
-    """Per-claim checks (syntax, source, anchor, hash) on the staged pages, CALM strictness."""
-    return _run_staged(argv, frozenset({"citations"}))
+    """The staged pages' own checks, as the push runs them (the rules' strictness): per
+    claim (syntax, source, anchor, hash), invisible text, the page rules, and the offline
+    judge on each verified quote (never the LLM judge: it is not cheap)."""
+    return _run_staged(argv, CHEAP_PER_PAGE, judge="offline")
 
 
 def links_main(argv: Sequence[str] | None = None) -> int:
     """Link integrity and orphans for the staged pages, against the wiki as staged."""
-    return _run_staged(argv, frozenset({"links"}))
+    return _run_staged(argv, frozenset({"links"}), strictness="SKEPTICAL")
 
 
 def verify_main(argv: Sequence[str] | None = None) -> int:
