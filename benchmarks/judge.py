@@ -15,6 +15,8 @@
    benchmark wiki (benchmarks/make_wiki.py) and part 1's pages.
 
     python benchmarks/judge.py --heuristic   # part 2 only
+    git show ca59fb7:verifier/heuristic.py > /tmp/before.py
+    python benchmarks/judge.py --heuristic --rules /tmp/before.py   # before issue 24
 """
 
 from __future__ import annotations
@@ -169,12 +171,67 @@ def real_part() -> None:
         )
 
 
+RULES: list[Any] = [conflicts]  # --rules FILE: another version of verifier/heuristic.py
+
+
+def load_rules(path: Path) -> None:
+    """The ``conflicts`` of another version of the rules (``git show REV:verifier/
+    heuristic.py > FILE``): the corpus and prose figures of that version."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("other_heuristic", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["other_heuristic"] = module
+    spec.loader.exec_module(module)
+    import inspect
+
+    other = module.conflicts
+    if len(inspect.signature(other).parameters) < 4:  # before attribution: no source
+        RULES[0] = lambda claim, quote, window, _source: other(claim, quote, window)
+    else:
+        RULES[0] = other
+
+
 def case_conflicts(c: Case) -> list[Any]:
     """The rules on one corpus case, as the offline judge runs them in a verification."""
     at = c.source.index(c.quote)
     w = JudgeSection().window_chars
     around = c.source[max(0, at - w) : at + len(c.quote) + w]
-    return conflicts(c.claim, c.quote, around, source_label(c.path, c.source))
+    return list(RULES[0](c.claim, c.quote, around, source_label(c.path, c.source)))
+
+
+def prose_figures() -> None:
+    """Faithful by construction, on real prose: each plain sentence of Python's reference
+    manual (``pydoc_data.topics``, shipped with Python) restated whole as the claim, citing
+    its second half as the quote, the source around it as the window.  A flag is a claim
+    word the quote lacks outside its clause (a "not" or an "only" in the first half), or a
+    false flag of the rules that read the quote's clause."""
+    import collections
+    import pydoc_data.topics as topics
+    import re
+
+    w = JudgeSection().window_chars
+    n, flagged, kinds = 0, 0, collections.Counter()
+    for name, text in sorted(topics.topics.items()):
+        src = " ".join(text.split())
+        for m in re.finditer(r"[A-Z][^.!?]*[.!?](?=\s+[A-Z]|$)", src):
+            sentence = m.group(0)
+            words = sentence.split()
+            if not 8 <= len(words) <= 50 or re.search(r"[(){}\[\]=<>*`:]|\.\.\.", sentence):
+                continue  # code, lists and fragments: not prose
+            quote = " ".join(words[len(words) // 2 :])
+            at = m.start() + sentence.index(quote)
+            window = src[max(0, at - w) : at + len(quote) + w]
+            found = RULES[0](sentence, quote, window, source_label(f"raw/{name}.txt", src))
+            n += 1
+            flagged += bool(found)
+            kinds.update({k.kind for k in found})
+    print(
+        f"heuristic, real prose (Python {sys.version_info.major}.{sys.version_info.minor} "
+        f"reference manual): {n} sentences citing their second half, {flagged} flagged "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})"
+    )
 
 
 def corpus_figures(show_held_out: bool = False) -> dict[str, tuple[int, int, int, int]]:
@@ -215,8 +272,13 @@ def wiki_flags(ws: Any) -> tuple[int, list[str]]:
     return report.summary.citations, semantic
 
 
-def heuristic_part(show_held_out: bool = False) -> None:
+def heuristic_part(show_held_out: bool = False, rules: Path | None = None) -> None:
+    if rules is not None:
+        load_rules(rules)
     corpus_figures(show_held_out)
+    prose_figures()
+    if rules is not None:
+        return  # the wikis are verified by the installed rules only
     import subprocess
 
     from wikigate.demo import run_demo
@@ -274,12 +336,17 @@ def main() -> None:
     p.add_argument(
         "--show-held-out", action="store_true", help="print the held-out half's misses too"
     )
+    p.add_argument(
+        "--rules",
+        type=Path,
+        help="another version of verifier/heuristic.py: its corpus and prose figures",
+    )
     a = p.parse_args()
     if a.real:
         real_part()
     elif not a.heuristic:
         tokens_part()
-    heuristic_part(a.show_held_out)
+    heuristic_part(a.show_held_out, a.rules)
 
 
 if __name__ == "__main__":

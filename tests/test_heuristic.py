@@ -234,3 +234,34 @@ def test_the_documented_figures_are_the_measured_ones():
         measured.append(f"{sum(1 for c in unfaithful if rules(c))} of {len(unfaithful)}")
         measured.append(f"{sum(1 for c in faithful if rules(c))} of {len(faithful)}")
     assert cells == measured
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [
+        (
+            "The expedition failed to reach the summit in 1924.",
+            "reach the summit",
+            "In 1924 the expedition failed to reach the summit after two attempts.\n",
+        ),
+        (
+            "The minister denied that she had met the contractor.",
+            "had met the contractor",
+            "The minister denied that she had met the contractor.\n",
+        ),
+        (
+            "The statement is intended to ease migration to future versions.",
+            "versions of Python",
+            "The statement is intended to ease migration to future versions of Python.\n",
+        ),
+        (
+            "The council approved the budget in June.",
+            "approved the budget",
+            "The council, which had not met since May, approved the budget in June.\n",
+        ),
+    ],
+)
+def test_a_claim_that_keeps_the_denial_or_hedge_around_its_quote_is_not_flagged(
+    claim, quote, source
+):
+    assert conflicts(claim, quote, source, source_label("raw/s.txt", source)) == []

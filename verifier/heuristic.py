@@ -449,7 +449,11 @@ def conflicts(claim: str, quote: str, window: str = "", source: str = "") -> lis
     cu, qu = c.words & UNITS, near.words & UNITS
     if cu - qu and qu:
         out.append(Conflict("unit", tuple(sorted(cu - qu)), tuple(sorted(q.words & UNITS))))
-    cneg, qneg = c.words & NEGATIONS, (q.words & NEGATIONS) | (around & DENIALS)
+    cneg, qneg = c.words & NEGATIONS, q.words & NEGATIONS
+    denied = around & DENIALS
+    if denied:  # "failed to | reach": the claim agrees if it denies too ("failed", "not")
+        cneg |= c.words & DENIALS
+        qneg |= denied
     if bool(cneg) != bool(qneg):
         out.append(Conflict("negation", tuple(sorted(cneg)), tuple(sorted(qneg))))
     out += _polarity(c, q)
@@ -491,7 +495,7 @@ def _polarity(c: _Words, q: _Words) -> list[Conflict]:
 
 
 def _modal(c: _Words, q: _Words, around: frozenset[str] = frozenset()) -> list[Conflict]:
-    if c.words & HEDGES:
+    if c.words & (HEDGES | CONTEXT_HEDGES):
         return []
     hedged = around & CONTEXT_HEDGES
     if hedged and not q.words & HEDGES:
