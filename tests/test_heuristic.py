@@ -259,9 +259,43 @@ def test_the_documented_figures_are_the_measured_ones():
             "approved the budget",
             "The council, which had not met since May, approved the budget in June.\n",
         ),
+        # history, a month, an emphasis, a condition after the quote: no hedge, no denial
+        (
+            "In 1857 Ottawa became the capital.",
+            "become the capital in 1857",
+            "In 1850 he moved to Ottawa, which would become the capital in 1857.\n",
+        ),
+        (
+            "The council approved the budget in spring.",
+            "the council approved the budget",
+            "In May the council approved the budget.\n",
+        ),
+        (
+            "The canal carried coal to the coast.",
+            "carried coal to the coast",
+            "The canal not only carried coal to the coast but also grain.\n",
+        ),
+        (
+            "The council approved the plan.",
+            "The council approved the plan",
+            "The council approved the plan without amendment.\n",
+        ),
+        # a lone capitalised word starting the sentence may be no name at all
+        (
+            "Officials said the bridge was unsafe.",
+            "the bridge was unsafe",
+            "An inspection in 1879 found that the bridge was unsafe.\n",
+        ),
     ],
 )
-def test_a_claim_that_keeps_the_denial_or_hedge_around_its_quote_is_not_flagged(
-    claim, quote, source
-):
+def test_what_surrounds_a_quote_flags_only_a_denial_or_hedge_the_claim_drops(claim, quote, source):
     assert conflicts(claim, quote, source, source_label("raw/s.txt", source)) == []
+
+
+def test_the_quote_is_read_where_it_is_not_where_it_first_occurs():
+    source = "The Board did not approve the plan in May. In June the Board did approve the plan."
+    second = source.rindex("approve the plan")
+    claim = "In June the Board approved the plan."
+    assert conflicts(claim, "approve the plan", source, at=second) == []
+    kinds = {k.kind for k in conflicts(claim, "approve the plan", source, at=source.index("app"))}
+    assert kinds == {"negation"}

@@ -42,10 +42,12 @@ DENIALS = NEGATIONS | frozenset(
         "declined",
     }
 )
-# words just before a quote, in its clause, that make it something less than a fact
+# words just before (or after) a quote, in its clause, that make it something less than
+# a fact; "would" only as "would have" (a counterfactual: "which would | become the
+# capital" is history) and "may" only in lower case ("In May | the council…" is a month)
 CONTEXT_HEDGES = frozenset(
     {
-        "would",
+        "would have",
         "might",
         "may",
         "could",
@@ -390,23 +392,27 @@ _SAYS = (
     r"claimed|claims|described|describes|noted|notes|told|tells)"
 )
 _NAME = r"((?:[A-Z][\w'&-]*\.?\s+){0,3}[A-Z][\w'&-]*)"
-_ATTRIBUTED = (
-    re.compile(r"\b[Aa]ccording to (?:the\s+)?" + _NAME),
-    re.compile(r"(?:^|(?<=\s))(?:[Tt]he\s+)?" + _NAME + r"\s+" + _SAYS + r"\b"),
-)
+_ACCORDING = re.compile(r"\b[Aa]ccording to (?:the\s+)?" + _NAME)
+_SAID = re.compile(r"(?:^|(?<=\s))([Tt]he\s+)?" + _NAME + r"\s+" + _SAYS + r"\b")
 
 
 def attributed(claim: str) -> tuple[str, ...]:
     """The names a claim attributes itself to ("the Gazette reported", "according to
-    Dr. Harris"): their distinctive words, lower-cased."""
-    names: list[str] = []
-    for pattern in _ATTRIBUTED:
-        for m in pattern.finditer(claim[:1000]):
-            names += [
-                w
-                for w in re.findall(r"[a-z]+", m.group(1).lower())
-                if w not in _HONORIFICS and len(w) > 2
-            ]
+    Dr. Harris", "Dr. Harris said"): their distinctive words, lower-cased.  A lone word
+    starting the sentence ("Officials said", "Smith wrote") is not read as a name: its
+    capital may be the sentence's."""
+    text = claim[:1000]
+    found = [m.group(1) for m in _ACCORDING.finditer(text)]
+    for m in _SAID.finditer(text):
+        lone = m.group(1) is None and " " not in m.group(2) and not text[: m.start()].strip()
+        if not lone:
+            found.append(m.group(2))
+    names = [
+        w
+        for name in found
+        for w in re.findall(r"[a-z]+", name.lower())
+        if w not in _HONORIFICS and len(w) > 2
+    ]
     return tuple(dict.fromkeys(names))
 
 
@@ -417,9 +423,11 @@ def needs_source(claim: str, quote: str, found: list[Conflict]) -> bool:
     return any(k.kind in WINDOWED for k in found) or quote[:1].islower() or bool(attributed(claim))
 
 
-def _context(quote: str, window: str) -> tuple[str, str]:
-    """The words of the quote's clause just before and just after it in ``window``."""
-    at = window.find(quote) if quote else -1
+def _context(quote: str, window: str, at: int | None = None) -> tuple[str, str]:
+    """The words of the quote's clause just before and just after it in ``window`` (the
+    quote is at ``at`` there, else where it first occurs)."""
+    if at is None or window[at : at + len(quote)] != quote:
+        at = window.find(quote) if quote else -1
     if at < 0:
         return "", ""
     before = _CLAUSE_END.split(window[max(0, at - 200) : at])[-1]
@@ -432,15 +440,34 @@ def _context(quote: str, window: str) -> tuple[str, str]:
     )
 
 
-def conflicts(claim: str, quote: str, window: str = "", source: str = "") -> list[Conflict]:
+_NOT_ONLY = re.compile(r"\b(?:not|never) (?:only|just|merely)\b", re.IGNORECASE)
+
+
+def _cues(before: str, after: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The denials in the words before a quote ("did not", "failed to", "no longer"; not
+    "not only"), and the hedges before or after it."""
+    before = _NOT_ONLY.sub(" ", before).replace("n't", " not")
+    denials = frozenset(re.findall(r"[a-z]+", before.lower())) & DENIALS
+    hedges: set[str] = set()
+    for text in (before, after):
+        words = set(re.findall(r"[A-Za-z]+", text))
+        hedges |= {w.lower() for w in words if w.lower() in CONTEXT_HEDGES and w != "May"}
+        if re.search(r"\bwould\s+have\b", text, re.IGNORECASE):
+            hedges.add("would have")
+    return denials, frozenset(hedges)
+
+
+def conflicts(
+    claim: str, quote: str, window: str = "", source: str = "", at: int | None = None
+) -> list[Conflict]:
     """What a rule sees between ``claim`` and ``quote``; numbers and units stated in the
-    ``window`` of source text around the quote count as the quote's, and the words of its
-    clause just before and after it are weighed for a negation or a hedge; ``source`` (a
-    ``source_label``) is what a claim's attribution is compared with."""
+    ``window`` of source text around the quote (at ``at`` in it) count as the quote's, the
+    words of its clause just before it are weighed for a denial, before and after it for
+    a hedge; ``source`` (a ``source_label``) is what a claim's attribution is compared
+    with."""
     c, q = _read(claim), _read(quote)
     near = _read(f"{quote}\n{window}") if window else q
-    before, after = _context(quote, window) if window else ("", "")
-    around = _read(f"{before} {after}").words if before or after else frozenset()
+    denied, hedged = _cues(*_context(quote, window, at)) if window else (frozenset(), frozenset())
     out: list[Conflict] = []
     if c.numbers - near.numbers:
         out.append(
@@ -450,14 +477,13 @@ def conflicts(claim: str, quote: str, window: str = "", source: str = "") -> lis
     if cu - qu and qu:
         out.append(Conflict("unit", tuple(sorted(cu - qu)), tuple(sorted(q.words & UNITS))))
     cneg, qneg = c.words & NEGATIONS, q.words & NEGATIONS
-    denied = around & DENIALS
     if denied:  # "failed to | reach": the claim agrees if it denies too ("failed", "not")
         cneg |= c.words & DENIALS
         qneg |= denied
     if bool(cneg) != bool(qneg):
         out.append(Conflict("negation", tuple(sorted(cneg)), tuple(sorted(qneg))))
     out += _polarity(c, q)
-    out += _modal(c, q, around)
+    out += _modal(c, q, hedged)
     sup = (c.words & SUPERLATIVES) - q.words
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
@@ -494,10 +520,9 @@ def _polarity(c: _Words, q: _Words) -> list[Conflict]:
     return out
 
 
-def _modal(c: _Words, q: _Words, around: frozenset[str] = frozenset()) -> list[Conflict]:
+def _modal(c: _Words, q: _Words, hedged: frozenset[str] = frozenset()) -> list[Conflict]:
     if c.words & (HEDGES | CONTEXT_HEDGES):
         return []
-    hedged = around & CONTEXT_HEDGES
     if hedged and not q.words & HEDGES:
         return [Conflict("modal", tuple(sorted(c.words & CERTAIN)), tuple(sorted(hedged)))]
     qhedge = q.words & HEDGES

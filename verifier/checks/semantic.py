@@ -170,7 +170,8 @@ def _hints(
         start = max(0, vq.offset - ctx.config.judge.window_chars)
         end = min(len(source_text), vq.offset + len(vq.quote) + ctx.config.judge.window_chars)
         around = source_text[start:end]
-        found = conflicts(c.claim, vq.quote, around, source_label(vq.source, source_text))
+        label = source_label(vq.source, source_text)
+        found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start)
     return _Hints(tuple(k.describe() for k in found), around, start)
 
 
