@@ -22,10 +22,6 @@ if TYPE_CHECKING:
     from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
-# the per-page checks whose cost per page is negligible: the citation hook runs them all,
-# so that what the push would refuse for a page's own content is refused at commit
-# (docs/hooks.md).  The semantic check runs with the offline judge (rules, cached).
-CHEAP_PER_PAGE = frozenset({"citations", "invisible", "pages", "semantic"})
 
 
 def format_line(f: Finding) -> str:
@@ -46,13 +42,14 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
 
 def _run_staged(
     argv: Sequence[str] | None,
-    checks: frozenset[str],
+    checks: frozenset[str] | None,
     *,
     strictness: str | None = None,
     judge: str | None = None,
 ) -> int:
-    """``checks`` on the staged pages among ``argv``, under ``strictness`` (default: the
-    rules')."""
+    """``checks`` (None: every per-page check) on the staged pages among ``argv``, under
+    ``strictness`` (default: the rules')."""
+    from wikigate.verifier.checks import PER_PAGE
     from wikigate.verify import Request, cache_path, verify
     from wikigate.workspace import Workspace
 
@@ -70,7 +67,7 @@ def _run_staged(
                 head,
                 strictness=strictness,
                 cache_path=cache_path(ws.repo),
-                only=checks,
+                only=PER_PAGE if checks is None else checks,
                 pages=tuple(pages),
                 judge=judge,
             )
@@ -91,10 +88,12 @@ def _repo() -> pygit2.Repository:
 
 
 def citations_main(argv: Sequence[str] | None = None) -> int:
-    """The staged pages' own checks, as the push runs them (the rules' strictness): per
-    claim (syntax, source, anchor, hash), invisible text, the page rules, and the offline
-    judge on each verified quote (never the LLM judge: it is not cheap)."""
-    return _run_staged(argv, CHEAP_PER_PAGE, judge="offline")
+    """Every per-page check on the staged pages, as the push runs them (the rules'
+    strictness): per claim (syntax, source, anchor, hash), invisible text, the page rules,
+    and the semantic check with the offline judge (rules, cached; never the LLM judge: it
+    is not cheap).  What the push would refuse for a page's own content is refused at
+    commit (docs/hooks.md); the whole-wiki and run checks are left to the push."""
+    return _run_staged(argv, None, judge="offline")
 
 
 def links_main(argv: Sequence[str] | None = None) -> int:

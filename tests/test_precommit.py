@@ -182,13 +182,16 @@ def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
     tail = format_tail("raw/minutes.txt", None, MET, MEETINGS.index(MET))
     index = "---\ntitle: Index\n---\n# Index\n\n- [[Council]]\n"
 
-    def council(claim: str) -> str:
-        return f"---\ntitle: Council\n---\n# Council\n\n{claim}[^1]\n\n[^1]: {tail}\n"
+    def council(claim: str, heading: str = "Council") -> str:
+        return f"---\ntitle: Council\n---\n# {heading}\n\n{claim}[^1]\n\n[^1]: {tail}\n"
 
     bad = commit(
         wiki,
         {
-            "wiki/council.md": council("The council met on four occasions in 1901."),
+            # and a zero-width space: every per-page check runs, not only the citations'
+            "wiki/council.md": council(
+                "The council met on four occasions in 1901.", heading="Coun\u200bcil"
+            ),
             "wiki/index.md": index,
         },
     )
@@ -196,6 +199,7 @@ def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
     out = bad.stdout + bad.stderr
     assert "wiki/council.md:6: citation.semantic_conflict: [^1] may not support the claim" in out
     assert "number: claim has [4], quote has [1901, 3]" in out
+    assert "wiki/council.md:4: page.invisible_chars:" in out
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
     # what the push would run says the same of the staged change
     ws = Workspace.open(wiki)
