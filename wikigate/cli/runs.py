@@ -268,12 +268,15 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
     if isinstance(overridden, str):
         click.echo(f"overridden findings: unknown ({overridden})")
     elif overridden is not None:
+        from wikigate.text import shown
+
+        # read from a git blob any clone can write: printed escaped, one line each
         click.echo(f"overridden findings: {len(overridden)}")
         for f in overridden:
-            loc = (
-                f"{f.get('path')}:{f.get('line')}" if f.get("line") else (f.get("path") or "(run)")
-            )
-            click.echo(f"  {loc}: {f.get('severity')} {f.get('code')}: {f.get('message')}")
+            path, line = f.get("path"), f.get("line")
+            loc = f"{path}:{line}" if line else (path or "(run)")
+            text = f"{loc}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+            click.echo(f"  {shown(text)}")
     if artifacts:
         click.echo("verifications:" if verifications else "verifications: none")
         for n, v in enumerate(verifications, 1):
@@ -322,7 +325,10 @@ def _overridden(ws: Any, run_id: str) -> list[dict[str, Any]] | str:
 
     done = _verifications(ws, run_id)
     if not done:
-        return "the run kept no verification: it was rejected before one was attested"
+        return (
+            "the run kept no verification: it was committed with --no-verify, or rejected "
+            "before one was attested"
+        )
     try:
         return reported_findings(ws.repo, done[-1])
     except GitError as e:
