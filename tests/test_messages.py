@@ -4,6 +4,7 @@ PASS/FAIL, and `runs show` of an overridden run lists what was overridden."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pygit2
@@ -145,6 +146,9 @@ def test_runs_show_of_an_overridden_run_lists_what_was_overridden(wiki):
     for line in listed:  # each as finalize listed it: path:line: severity code: message
         assert f"  {line}" in shown, line
     assert "raw/made-up.txt does not exist" in shown
+    data = json.loads(wikigate(wiki, "runs", "show", run, "--format", "json").stdout)
+    assert len(data["overridden"]) == len(listed)
+    assert {f["code"] for f in data["overridden"]} >= {"citation.source_missing"}
 
 
 def test_a_run_page_of_the_product_commits(wiki):
