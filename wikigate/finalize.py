@@ -233,7 +233,10 @@ def _attest(
 
 
 def _reason(verdict: VerifierVerdict) -> str:
-    worst = [f for f in verdict.findings if f.severity == "critical"] or verdict.findings
+    """The first of the worst findings, and how many more there are of every severity:
+    the count covers every finding the outcome lists under it."""
+    findings = verdict.findings
+    worst = [f for f in findings if f.severity == "critical"] or findings
     if not worst:
         return verdict.reasoning or verdict.verdict
     first = worst[0]
@@ -242,7 +245,14 @@ def _reason(verdict: VerifierVerdict) -> str:
         if first.path and first.line
         else (f"{first.path}: " if first.path else "")
     )
-    more = f" (+{len(worst) - 1} more)" if len(worst) > 1 else ""
+    rest = [f for f in findings if f is not first]
+    by_severity: dict[str, int] = {}
+    for f in rest:
+        by_severity[f.severity] = by_severity.get(f.severity, 0) + 1
+    counts = ", ".join(
+        f"{by_severity[s]} {s}" for s in ("critical", "major", "minor") if s in by_severity
+    )
+    more = f" (+{len(rest)} more: {counts})" if rest else ""
     return f"{where}{first.code}: {first.message}{more}"
 
 
