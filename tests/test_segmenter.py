@@ -123,7 +123,7 @@ def test_references_and_gap_markers_stay_with_the_sentence_they_follow():
 
 def test_a_block_of_one_sentence_is_not_segmented(monkeypatch):
     """Most list items and cells hold one sentence: syntok is not asked (speed)."""
-    monkeypatch.setattr(sentences, "_starts", lambda clean: pytest.fail("segmented"))
+    monkeypatch.setattr(sentences, "_syntok_cuts", lambda *_: pytest.fail("segmented"))
     text = "It was closed in 1990.\x000\x00 [gap: why]"
     assert sentences.spans(text) == [(0, len(text))]
 
@@ -184,3 +184,21 @@ def test_an_altered_year_before_an_abbreviation_fails_convergence(tmp_path):
     assert check.claim == "The light was built c. 1894 at St. Andrews Point."
     assert check.result == "fail"
     assert at(report, "run.convergence")
+
+
+def test_syntok_reads_at_most_segmented_chars_of_a_page(monkeypatch):
+    """syntok's cost is linear, but up to 20 µs a character on ``(a. (a. …``: past
+    SEGMENTED_CHARS of a page, blocks are cut at every stop before a capital instead."""
+    read: list[int] = []
+    real = sentences._syntok_cuts
+
+    def counted(clean: str, begin: int, end: int) -> list[int]:
+        read.append(end - begin)
+        return real(clean, begin, end)
+
+    monkeypatch.setattr(sentences, "_syntok_cuts", counted)
+    block = "(A. b. C. d. " * 1000 + "Owls hunt.[^1]"
+    page = parse_page("wiki/p.md", "# P\n\n" + "\n\n".join([block] * 20) + DEFS)
+    assert 0 < sum(read) <= sentences.SEGMENTED_CHARS
+    assert len(page.refs) == 20
+    assert all(ref.claim == "Owls hunt." for ref in page.refs)

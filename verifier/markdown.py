@@ -358,6 +358,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
     pending_heading = False
     in_definition = False
+    segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
             page.definitions.append(_footnote(tokens, i))
@@ -392,7 +393,8 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.title = plain.strip()
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
-            _inline(page, tok, line, disputed > 0, heading=heading, asserts=not (quoted or aside))
+            asserts = not (quoted or aside)
+            _inline(page, tok, line, disputed > 0, heading=heading, asserts=asserts, left=segmented)
     page.definitions += tail
     return page
 
@@ -504,7 +506,14 @@ _UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes
 
 
 def _inline(
-    page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading: bool, asserts: bool
+    page: ParsedPage,
+    tok: Token,
+    line: int,
+    disputed: bool,
+    *,
+    heading: bool,
+    asserts: bool,
+    left: list[int],
 ) -> None:
     parts: list[str] = []
     prose: list[str] = []  # parts, with code and link text blanked: the words it states
@@ -572,7 +581,9 @@ def _inline(
         i = bisect_right(code_starts, at) - 1
         return i >= 0 and at < code[i][1]
 
-    spans = _sentence_spans(text)
+    exact = len(text) <= left[0]
+    left[0] -= len(text) if exact else 0
+    spans = sentences.spans(text, exact=exact)
     uncited: list[tuple[int, int]] = []  # statements with neither citation nor gap marker
     covered = bool(labels)
     for start, end in spans:
@@ -634,6 +645,9 @@ ASIDES = frozenset(
         "further-reading",
         "references",
         "sources",
+        "sources-used",
+        "appearances-in-sources",
+        "footnotes",
         "citations",
         "backlinks",
         "contents",
@@ -665,9 +679,3 @@ def _marks(text: str) -> list[tuple[int, int]]:
 def _strip_marks(text: str) -> str:
     pieces = text.split(MARK)
     return "".join(pieces[0::2])
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Split plain text into sentences (start, end), keeping each stop's references and
-    gap marker with it (sentences.py: syntok, over the text without them)."""
-    return sentences.spans(text)
