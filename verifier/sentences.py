@@ -28,10 +28,10 @@ _HIDDEN = re.compile(r"\x00\d+\x00|\[gap:[^\[\]\x00\n]*\]")
 # a stop before more text: ., ! or ? (and closing quotes or brackets), whitespace, more
 _STOP = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
 # a stop syntok would split at too: a word of two letters or more (not part of "U.S." or
-# "isn't"), ., ! or ?, whitespace, a capitalised word. ``_clear`` checks the rest (not an
-# abbreviation, a lower-case letter in the word) and ``_cuts`` that no bracket or quote
-# is open (syntok does not split inside them)
-_CLEAR = re.compile(r"(?<![\w.'’\-])([^\W\d_]{2,})[.!?]\s+(?=[^\W\d_]{2})")
+# "isn't"), one to three of . ! ?, whitespace, a capitalised word. ``_clear`` checks the
+# rest (not an abbreviation, a lower-case letter in the word) and ``_cuts`` that no
+# bracket or quote is open (syntok does not split inside them)
+_CLEAR = re.compile(r"(?<![\w.'’\-])([^\W\d_]{2,})[.!?]{1,3}\s+(?=[^\W\d_]{2})")
 _BRACKETS = re.compile(r"[(\[{\"“”«»]")
 
 
