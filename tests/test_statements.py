@@ -96,6 +96,8 @@ def test_cited_gap_marked_and_structural_sentences_pass(repo, base):
         "> The harbour is the heart of the town and always will be.\n\n"
         "```\nThe council declared war on Canada in this code block.\n```\n\n"
         "`The council declared war on Canada` and `more code here`.\n\n"
+        "Sources: raw/minutes.txt, raw/letters.txt, raw/deeds.txt\n\n"
+        "**Last updated**: 2026-11-26 by the ingest agent\n\n"
         "## See also\n\n"
         "- The index lists every page of the wiki.\n\n"
         "## Notes\n\n"

@@ -628,10 +628,16 @@ def _statement(said: str) -> bool:
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
     if last.endswith(("?", ":")):
         return False
-    return words[0].strip("*_").lower() not in POINTERS
+    return words[0].strip("*_").lower() not in POINTERS and not _LABEL.match(said)
 
 
 POINTERS = frozenset({"see", "cf.", "compare"})  # a sentence starting so points elsewhere
+# a metadata line in the page's text: "Sources: raw/a.md, raw/b.md", "**Last updated**: …"
+_LABEL = re.compile(
+    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated)"
+    r"[*_]*\s*:",
+    re.I,
+)
 # headings of sections that list, link or cite rather than state (their slugs)
 ASIDES = frozenset(
     {
