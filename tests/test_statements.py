@@ -5,15 +5,22 @@ objects, as a push or a run is verified."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pygit2
 import pytest
+from support.helpers import git
 from support.trees import at, commit_files, no_errors
 from support.verifying import verify_trees
+from support.wiki_runs import page_run
 
 from wikigate.config import Config, parse_config
 from wikigate.verifier.cache import decode_page, encode_page
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.markdown import parse_page
+from wikigate.workspace import Workspace
 
 SOURCE = "The council met on 4 May 1921 and approved the harbour plan.\n"
 QUOTE = "approved the harbour plan"
@@ -171,3 +178,41 @@ def test_a_cached_parse_keeps_the_statements():
     data, _ = encode_page(page)
     assert decode_page(data).statements == page.statements
     assert [s.text for s in page.statements] == ["The council declared war on Canada."]
+
+
+# --- at the server gate: a real bare repository with the hooks installed, real `git push`
+
+
+def push(cwd, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
+    return subprocess.run(
+        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_path):
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
+        + [str(bare)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    before = git(bare, "rev-parse", "main").stdout.strip()
+    page = ws.root / "wiki" / "owls.md"
+    page.write_text(page.read_text() + "\nThe owls declared war on Canada.\n")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "invent")
+    proc = push(ws.root, "origin", "main:refs/heads/main")
+    assert proc.returncode != 0, proc.stderr
+    assert "page.unsupported_statement" in proc.stderr
+    assert '"The owls declared war on Canada."' in proc.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    ws.close()
