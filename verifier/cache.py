@@ -23,7 +23,7 @@ from wikigate.text import Invisible
 
 from .citation import Citation
 from .entries import WalkMemo
-from .markdown import Definition, Link, ParsedPage, Ref
+from .markdown import Definition, Link, ParsedPage, Ref, Statement
 
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
@@ -278,6 +278,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         links,
         _tuples(p.gaps),
         p.bare,
+        _tuples(p.statements),
         _tuples(p.invisible),
     )
     nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
@@ -288,6 +289,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
 _ref = cast(Callable[[Any], Ref], partial(tuple.__new__, Ref))
 _link = cast(Callable[[Any], Link], partial(tuple.__new__, Link))
 _invisible = cast(Callable[[Any], Invisible], partial(tuple.__new__, Invisible))
+_statement = cast(Callable[[Any], Statement], partial(tuple.__new__, Statement))
 _citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
 
 
@@ -305,6 +307,7 @@ def decode_page(data: bytes) -> ParsedPage:
         links,
         gaps,
         bare,
+        statements,
         invisible,
     ) = marshal.loads(data)
     return ParsedPage(
@@ -323,6 +326,7 @@ def decode_page(data: bytes) -> ParsedPage:
         links=list(map(_link, links)),
         gaps=list(gaps),
         bare=bare,
+        statements=list(map(_statement, statements)),
         invisible=list(map(_invisible, invisible)),
     )
 

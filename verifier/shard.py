@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # the libraries whose versions change what the checks find (parsing pages, reading PDFs,
 # reading numbers in the offline judge)
-FINDERS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf", "text2num")
+FINDERS = ("markdown-it-py", "mdit-py-plugins", "syntok", "PyYAML", "pypdf", "text2num")
 _SPEC = re.compile(r"([0-9]+)/([0-9]+)")
 
 

@@ -158,6 +158,17 @@ TABLE: tuple[Code, ...] = (
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
+        "page.unsupported_statement",
+        "major",
+        "on a page that cites, a statement (a sentence of four words or more outside headings, "
+        'code, block quotes and "See also"-style sections; not a question, a lead-in ending '
+        'in `:` or a pointer starting "See") carries neither a citation nor a `[gap: …]` '
+        "marker; `[statements] granularity` sets whether each sentence, each paragraph or only "
+        "the page must be accounted for",
+        'cite it (`wikigate anchor SOURCE "QUOTE"` prints the footnote to add), or mark what '
+        "the sources do not say with [gap: …]",
+    ),
+    Code(
         "page.limit",
         "critical",
         "the page holds more footnote references or definitions than `[limits] "
