@@ -10,7 +10,13 @@
    with no source block at all.  Goal: at least 5x fewer than one request per citation.
    With ``--real`` the same run goes to the real API: tokens and dollars as billed.
 2. The offline heuristic's catches and false flags: on the corpus of faithful and unfaithful
-   claims of the tests (tests/support/semantic_cases.py), and on the bundled demo wiki.
+   claims of the tests (tests/support/semantic_cases.py), its development and held-out
+   halves apart; and its false flags on faithful wikis: the bundled demo wiki, a
+   benchmark wiki (benchmarks/make_wiki.py) and part 1's pages.
+
+    python benchmarks/judge.py --heuristic   # part 2 only
+    git show ca59fb7:verifier/heuristic.py > /tmp/before.py
+    python benchmarks/judge.py --heuristic --rules /tmp/before.py   # before issue 24
 """
 
 from __future__ import annotations
@@ -29,12 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.anthropic_emulator import AnthropicEmulator  # noqa: E402
-from support.semantic_cases import FAITHFUL, UNFAITHFUL  # noqa: E402
+from support.semantic_cases import FAITHFUL, UNFAITHFUL, Case, half  # noqa: E402
 from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
 from wikigate.verifier.citation import format_tail  # noqa: E402
-from wikigate.verifier.heuristic import conflicts  # noqa: E402
+from wikigate.verifier.heuristic import conflicts, source_label  # noqa: E402
 from wikigate.verify import Request, Verification, verify  # noqa: E402
 
 SOURCES = 5
@@ -165,46 +171,182 @@ def real_part() -> None:
         )
 
 
-def heuristic_part() -> None:
-    def window(c: Any) -> str:
-        at = c.source.index(c.quote)
-        w = JudgeSection().window_chars
-        return c.source[max(0, at - w) : at + len(c.quote) + w]
+RULES: list[Any] = [conflicts]  # --rules FILE: another version of verifier/heuristic.py
 
-    flags = [c for c in FAITHFUL if conflicts(c.claim, c.quote, window(c))]
-    caught = [c for c in UNFAITHFUL if conflicts(c.claim, c.quote, window(c))]
+
+def load_rules(path: Path) -> None:
+    """The ``conflicts`` of another version of the rules (``git show REV:verifier/
+    heuristic.py > FILE``): the corpus and prose figures of that version."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("other_heuristic", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["other_heuristic"] = module
+    spec.loader.exec_module(module)
+    import inspect
+
+    other = module.conflicts
+    if len(inspect.signature(other).parameters) < 4:  # before attribution: no source
+        RULES[0] = lambda claim, quote, window, _source: other(claim, quote, window)
+    else:
+        RULES[0] = other
+
+
+def case_conflicts(c: Case) -> list[Any]:
+    """The rules on one corpus case, as the offline judge runs them in a verification."""
+    at = c.source.index(c.quote)
+    w = JudgeSection().window_chars
+    around = c.source[max(0, at - w) : at + len(c.quote) + w]
+    return list(RULES[0](c.claim, c.quote, around, source_label(c.path, c.source)))
+
+
+def prose_figures() -> None:
+    """Faithful by construction, on real prose: each plain sentence of Python's reference
+    manual (``pydoc_data.topics``, shipped with Python) restated whole as the claim, citing
+    its second half as the quote, the source around it as the window.  A flag is a claim
+    word the quote lacks outside its clause (a "not" or an "only" in the first half), or a
+    false flag of the rules that read the quote's clause."""
+    import collections
+    import pydoc_data.topics as topics
+    import re
+
+    w = JudgeSection().window_chars
+    n, flagged, kinds = 0, 0, collections.Counter()
+    for name, text in sorted(topics.topics.items()):
+        src = " ".join(text.split())
+        for m in re.finditer(r"[A-Z][^.!?]*[.!?](?=\s+[A-Z]|$)", src):
+            sentence = m.group(0)
+            words = sentence.split()
+            if not 8 <= len(words) <= 50 or re.search(r"[(){}\[\]=<>*`:]|\.\.\.", sentence):
+                continue  # code, lists and fragments: not prose
+            quote = " ".join(words[len(words) // 2 :])
+            at = m.start() + sentence.index(quote)
+            window = src[max(0, at - w) : at + len(quote) + w]
+            found = RULES[0](sentence, quote, window, source_label(f"raw/{name}.txt", src))
+            n += 1
+            flagged += bool(found)
+            kinds.update({k.kind for k in found})
     print(
-        f"heuristic, test corpus: {len(caught)} of {len(UNFAITHFUL)} unfaithful claims caught, "
-        f"{len(flags)} of {len(FAITHFUL)} faithful claims flagged"
+        f"heuristic, real prose (Python {sys.version_info.major}.{sys.version_info.minor} "
+        f"reference manual): {n} sentences citing their second half, {flagged} flagged "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))})"
     )
-    for c in UNFAITHFUL:
-        if c not in caught:
-            print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
+
+
+def corpus_figures(show_held_out: bool = False) -> dict[str, tuple[int, int, int, int]]:
+    """Per half of the corpus: (unfaithful caught, unfaithful, faithful flagged, faithful).
+    What was missed or flagged is printed for the development half only: the held-out
+    half is measured, not looked at while tuning (``--show-held-out`` prints it)."""
+    out = {}
+    for name in ("dev", "held-out"):
+        faithful = [c for c in FAITHFUL if half(c) == name]
+        unfaithful = [c for c in UNFAITHFUL if half(c) == name]
+        flags = [c for c in faithful if case_conflicts(c)]
+        caught = [c for c in unfaithful if case_conflicts(c)]
+        out[name] = (len(caught), len(unfaithful), len(flags), len(faithful))
+        print(
+            f"heuristic, corpus {name} half: {len(caught)} of {len(unfaithful)} unfaithful "
+            f"claims caught, {len(flags)} of {len(faithful)} faithful claims flagged"
+        )
+        if name == "held-out" and not show_held_out:
+            continue
+        for c in unfaithful:
+            if c not in caught:
+                print(f"    missed: {c.wrong}: {c.claim!r} / {c.quote!r}")
+        for c in flags:
+            print(f"    false flag: {c.claim!r}: {[k.describe() for k in case_conflicts(c)]}")
+    return out
+
+
+def wiki_flags(ws: Any) -> tuple[int, list[str]]:
+    """A whole wiki's main verified offline: its citations, and the semantic flags."""
     from wikigate.changes import change_request
+
+    report = verify(change_request(ws, "main", whole=True)).report
+    semantic = [
+        f"{f.path}:{f.line}: {f.message}"
+        for f in report.findings
+        if f.code == "citation.semantic_conflict"
+    ]
+    return report.summary.citations, semantic
+
+
+def heuristic_part(show_held_out: bool = False, rules: Path | None = None) -> None:
+    if rules is not None:
+        load_rules(rules)
+    corpus_figures(show_held_out)
+    prose_figures()
+    if rules is not None:
+        return  # the wikis are verified by the installed rules only
+    import subprocess
+
     from wikigate.demo import run_demo
     from wikigate.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
         run_demo(Path(tmp) / "demo", lambda _line: None)
         ws = Workspace.open(Path(tmp) / "demo")
-        report = verify(change_request(ws, "main", whole=True)).report
-        semantic = [f for f in report.findings if f.code == "citation.semantic_conflict"]
-        print(
-            f"heuristic, bundled demo wiki (main, every page): {report.summary.citations} "
-            f"citations, {len(semantic)} flagged"
-        )
+        cited, flags = wiki_flags(ws)
         ws.close()
+        print(
+            f"heuristic, bundled demo wiki (main, every page): {cited} faithful citations, "
+            f"{len(flags)} flagged"
+        )
+        for f in flags:
+            print(f"    {f}")
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "benchmarks" / "make_wiki.py"),
+                str(Path(tmp) / "bench"),
+                "--pages",
+                "200",
+                "--citations",
+                "2000",
+                "--raw-mb",
+                "20",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        ws = Workspace.open(Path(tmp) / "bench")
+        cited, flags = wiki_flags(ws)
+        ws.close()
+        print(
+            f"heuristic, benchmark wiki (benchmarks/make_wiki.py, 200 pages): {cited} "
+            f"faithful citations, {len(flags)} flagged"
+        )
+        for f in flags[:20]:
+            print(f"    {f}")
+        repo = pygit2.init_repository(str(Path(tmp) / "r"), bare=True)
+        base, tip = make_run(repo)
+        report = verify(Request(repo, tip, base, rules=Config())).report
+        flagged = [f for f in report.findings if f.code == "citation.semantic_conflict"]
+        print(
+            f"heuristic, judge benchmark run (part 1's pages): {report.summary.citations} "
+            f"faithful citations, {len(flagged)} flagged"
+        )
 
 
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--real", action="store_true", help="the real API (ANTHROPIC_API_KEY)")
+    p.add_argument("--heuristic", action="store_true", help="part 2 only (no emulator)")
+    p.add_argument(
+        "--show-held-out", action="store_true", help="print the held-out half's misses too"
+    )
+    p.add_argument(
+        "--rules",
+        type=Path,
+        help="another version of verifier/heuristic.py: its corpus and prose figures",
+    )
     a = p.parse_args()
     if a.real:
         real_part()
-    else:
+    elif not a.heuristic:
         tokens_part()
-    heuristic_part()
+    heuristic_part(a.show_held_out, a.rules)
 
 
 if __name__ == "__main__":

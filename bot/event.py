@@ -26,6 +26,11 @@ PR_ACTIONS = ("opened", "synchronize", "reopened", "ready_for_review", "labeled"
 COMMENT_EVENT = "issue_comment"
 REVIEW_EVENT = "pull_request_review"
 REVIEW_STATES = ("approved", "changes_requested")  # a person's decision; comments are not
+# the one action of a comment or review event that wikigate reads, and what that is
+READS = {
+    COMMENT_EVENT: ("created", "new comments"),
+    REVIEW_EVENT: ("submitted", "submitted reviews"),
+}
 COMMANDS = ("verify", "override")
 DEFAULT_API_URL = "https://api.github.com"
 MAX_REASON = 500  # characters of an override's reason kept in the note
@@ -215,8 +220,8 @@ def _pull(env: ActionsEnv, data: object) -> Trigger | str:
 
 def _comment(env: ActionsEnv, data: object) -> Trigger | str:
     event = _parse(IssueCommentEvent, data, "an issue_comment event")
-    if event.action != "created":
-        return f"{COMMENT_EVENT} {event.action}: wikigate reads new comments only"
+    if (unread := _unread(COMMENT_EVENT, event.action)) is not None:
+        return unread
     if event.issue.pull_request is None:
         return f"a comment on issue #{event.issue.number}, not on a pull request"
     command = parse_command(event.comment.body)
@@ -224,7 +229,7 @@ def _comment(env: ActionsEnv, data: object) -> Trigger | str:
         return f"the comment is not a command ({' or '.join('/wikigate ' + c for c in COMMANDS)})"
     return Trigger(
         COMMENT_EVENT,
-        "created",
+        event.action,
         event.issue.number,
         event.comment.user.login,
         command=command,
@@ -235,13 +240,13 @@ def _comment(env: ActionsEnv, data: object) -> Trigger | str:
 def _review(data: object) -> Trigger | str:
     event = _parse(PullRequestReviewEvent, data, "a pull_request_review event")
     state = event.review.state.lower()
-    if event.action != "submitted":
-        return f"{REVIEW_EVENT} {event.action}: wikigate reads submitted reviews only"
+    if (unread := _unread(REVIEW_EVENT, event.action)) is not None:
+        return unread
     if state not in REVIEW_STATES:
         return f"a {state} review decides nothing (approved or changes_requested do)"
     return Trigger(
         REVIEW_EVENT,
-        "submitted",
+        event.action,
         event.pull_request.number,
         event.review.user.login,
         head_sha=event.pull_request.head.sha,
@@ -249,6 +254,12 @@ def _review(data: object) -> Trigger | str:
             state, (event.review.body or "").strip()[:MAX_REASON], event.review.commit_id
         ),
     )
+
+
+def _unread(kind: str, action: str) -> str | None:
+    """Why an event of ``kind`` (a comment or a review) with ``action`` is not read."""
+    wanted, what = READS[kind]
+    return None if action == wanted else f"{kind} {action}: wikigate reads {what} only"
 
 
 def parse_command(body: str) -> Command | None:

@@ -1,9 +1,12 @@
-"""The decision for one event: who may ask, fetch, verify (``wikigate.verify``, the rules of the
-base), count the loop, review, then land (fast-forward the base), close, or ask for
-changes.  It ends in one value, :class:`Outcome`; everything after reads only that.
+"""One event on a pull request: who may ask, fetch, verify (``wikigate.verify``, the rules
+of the base), count the loop, read a person's word, ask the gate's one decision
+(``wikigate.decision``), then act on it: land (``wikigate.landing`` through
+``bot/landing.py``), close, ask for changes, or ask a person.  It ends in one value,
+:class:`Outcome`; everything after reads only that.
 
-Exit codes as the CLI's: 0 committed (or nothing to do), 1 rejected, 3 revise or waiting
-on the author (the base moved under a fork); ``fail-level`` decides which fail the step.
+Exit codes from the one table, ``kinds.VERDICT_EXIT``: 0 committed (or nothing to do),
+1 rejected, 3 revise or waiting on the author (the base moved under a fork), 5 waiting for
+a person; ``fail-level`` decides which fail the step.
 """
 
 from __future__ import annotations
@@ -16,16 +19,16 @@ from pathlib import Path
 import pygit2
 
 from wikigate.changes import change_request, ready
-from wikigate.codes import at_loop_limit
+from wikigate.decision import Decision, Word, decide
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
-from wikigate.models import RunRecord, Status
+from wikigate.models import RunRecord
 from wikigate.paths import check_scope
 from wikigate.verifier.report import VerificationReport
 from wikigate.verify import verify
 from wikigate.workspace import Workspace
 
-from .checks import CheckRun
+from .check_run import CheckRun
 from .comments import send_review
 from .event import ActionsEnv, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
@@ -35,6 +38,7 @@ from .landing import Landed, Lander
 from .notes import (
     Override,
     PullRun,
+    Recorded,
     added_sources,
     publish,
     pull_record,
@@ -79,7 +83,7 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     stale = fetched.head != (trigger.head_sha or pull.head_sha)
     ws = Workspace.open(workdir)
     try:
-        bot = Decision(env, trigger, pull, ws, gh, out, fetched, workdir)
+        bot = PullEvent(env, trigger, pull, ws, gh, out, fetched, workdir)
         unbound = bot.unbound_override()
         if unbound is not None:
             reply(gh, out, unbound)
@@ -99,7 +103,7 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         check = CheckRun(gh, fetched.head, out.warn)
         check.start()
         try:
-            outcome = bot.decide()
+            outcome = bot.handle()
         except BaseException as e:  # the check run never stays in progress
             check.finish(
                 "failure", "wikigate failed", f"wikigate failed:\n\n{fenced(str(e))}", None
@@ -184,7 +188,11 @@ def refuse_command(trigger: Trigger, pull: PullFacts, gh: PullRequestIO) -> str 
 
 
 @dataclass
-class Decision:
+class PullEvent:
+    """One event on one pull request: gather the facts (who asked, the verification, the
+    loop, a person's word), ask the gate's one decision (``wikigate.decision``), act on it
+    (land, close, ask for changes or a person) and report."""
+
     env: ActionsEnv
     trigger: Trigger
     pull: PullFacts
@@ -232,7 +240,7 @@ class Decision:
     def committer(self) -> pygit2.Signature:
         return pygit2.Signature(self.env.inputs.bot_name, self.env.inputs.bot_email)
 
-    def decide(self) -> Outcome:
+    def handle(self) -> Outcome:
         head, repo = self.fetched.head, self.ws.repo
         self.void_stale_override()
         merge_base = repo.merge_base(head, self.fetched.base_tip)
@@ -240,27 +248,36 @@ class Decision:
             raise GitError(f"pull request #{self.pull.number} shares no history with its base")
         report = self.report = self.verify(head, str(merge_base))
         run = pull_run(self.history, self.repository, self.pull.number, head)
-        verdict: str = report.verdict
-        reason: str | None = None
-        if verdict == "commit" and self.sources_for_a_person(str(merge_base), head):
-            verdict = NEEDS_HUMAN_REVIEW
         first = report.findings[0] if report.findings else None
-        detail = f"{shown(first.path)}: {first.code}" if first and first.path else ""
         limit = self.env.inputs.max_loops
-        verdict, reason = at_loop_limit(verdict, run.loop, limit, detail)
-        override = self.override(head) if verdict != "commit" else None
+        why = f"{shown(first.path)}: {first.code}" if first and first.path else ""
+        needs = self.sources_for_a_person(str(merge_base), head)
+
+        def decided(word: Override | None) -> Decision:
+            return decide(
+                report.verdict,
+                loop=run.loop,
+                limit=limit,
+                why=why,
+                needs_person=needs,
+                word=None if word is None else _word(word),
+            )
+
+        gate = decided(None)  # what the gate says, before any person's word
+        word = self.word(head, gate) if gate.action != "land" else None
+        chosen = gate if word is None else decided(word)
         self.write_report()
-        self.review(verdict)
-        if verdict == "commit" or override is not None:
-            return self.land(run, override)
-        if verdict == "reject":
-            return self.reject(run, reason)
-        if verdict == NEEDS_HUMAN_REVIEW:
-            return self.for_a_person(run)
-        self.record(run, report, "pending", "revise")
+        self.review(gate.verdict or report.verdict)
+        if chosen.action == "land":
+            return self.land(run, chosen, word)
+        if chosen.action == "reject":
+            return self.reject(run, chosen, decided=word)
+        if chosen.action == "ask_person":
+            return self.for_a_person(run, chosen)
+        self.record(run, report, Recorded("pending", "revise"))
         return Outcome(
             "revise",
-            VERDICT_EXIT["revise"],
+            chosen.exit_code,
             f"revise (loop {run.loop} of {limit}): fix the findings and push; wikigate "
             f"verifies pull request #{self.pull.number} again",
             "failure",
@@ -383,53 +400,63 @@ class Decision:
         )
         return None
 
-    def sources_for_a_person(self, base: str, head: str) -> tuple[str, ...]:
-        """The raw sources this pull request adds when its author may not add sources
-        (no write permission): a person decides those (docs/format.md: new sources come
-        from ingest runs, and a pull request carries no run a writer started). Changing
-        or deleting an existing source is the verifier's ``run.raw_write``: a rejection."""
+    def sources_for_a_person(self, base: str, head: str) -> str | None:
+        """Why a person decides this pull request: the raw sources it adds when its author
+        may not add sources (no write permission), or None (docs/format.md: new sources
+        come from ingest runs, and a pull request carries no run a writer started).
+        Changing or deleting an existing source is the verifier's ``run.raw_write``: a
+        rejection."""
         added = added_sources(self.ws.repo, base, head)
         if added and self.author_permission() not in WRITERS:
             self.new_sources = tuple(added)
-        return self.new_sources
+        if not self.new_sources:
+            return None
+        return (
+            f"it adds the raw source{'s' if len(self.new_sources) > 1 else ''} "
+            f"{', '.join(shown(p) for p in self.new_sources)}, and its author may not add "
+            "sources (no write permission): a writer checks the source itself"
+        )
+
+    def word(self, head: str, gate: Decision) -> Override | None:
+        """A person's word on ``head`` when the gate does not land it: a writer's override
+        (label or comment), else, for a run waiting for a person, a writer's review."""
+        given = self.override(head)
+        if given is None and gate.action == "ask_person":
+            given = self.reviewed(head)
+        return given
 
     # ------------------------------------------------------------ a person decides
 
-    def for_a_person(self, run: PullRun) -> Outcome:
-        """needs_human_review: a writer's review decides (approve lands, changes requested
-        closes); until then the reviewers are asked and the label says so."""
-        review, head = self.trigger.review, self.fetched.head
-        if review is not None and review.commit == head:
-            who = self.trigger.sender
-            if self.gh.permission(who) in WRITERS:
-                reason = review.body or f"{review.state} by {who}"
-                decided = Override(who, reason, "github-review", head)
-                self.attempt(lambda: self.gh.remove_label(REVIEW_LABEL))
-                if review.state == "approved":
-                    return self.land(run, decided)
-                return self.reject(
-                    run, f"changes requested on review by {who}: {shown(reason)}", decided=decided
-                )
+    def reviewed(self, head: str) -> Override | None:
+        """A writer's review of ``head`` (approve lands, changes requested closes); anyone
+        else's is answered and decides nothing."""
+        review = self.trigger.review
+        if review is None or review.commit != head:
+            return None
+        who = self.trigger.sender
+        if self.gh.permission(who) not in WRITERS:
             reply(
                 self.gh,
                 self.out,
                 f"@{inert(who)}: your review was read, but a run waiting for a person is "
                 "decided by someone with write or admin permission.",
             )
+            return None
+        self.attempt(lambda: self.gh.remove_label(REVIEW_LABEL))
+        reason = review.body or f"{review.state} by {who}"
+        return Override(who, reason, "github-review", head, approve=review.state == "approved")
+
+    def for_a_person(self, run: PullRun, chosen: Decision) -> Outcome:
+        """needs_human_review: until a writer's review decides, the reviewers are asked
+        and the label says so."""
         report = self.report
         assert report is not None
         self.ask_reviewers()
-        why = "a judgment call for a person"
-        if self.new_sources:
-            why = (
-                f"it adds the raw source{'s' if len(self.new_sources) > 1 else ''} "
-                f"{', '.join(shown(p) for p in self.new_sources)}, and its author may not add "
-                "sources (no write permission): a writer checks the source itself"
-            )
-        self.record(run, report, "pending", NEEDS_HUMAN_REVIEW, reason=why)
+        why = chosen.reason
+        self.record(run, report, Recorded("pending", NEEDS_HUMAN_REVIEW, reason=why))
         return Outcome(
             NEEDS_HUMAN_REVIEW,
-            VERDICT_EXIT[NEEDS_HUMAN_REVIEW],
+            chosen.exit_code,
             f"needs_human_review: {why}; an approving review by a writer (or a writer's "
             f"override) lands pull request #{self.pull.number}, a review requesting changes "
             "closes it",
@@ -458,7 +485,7 @@ class Decision:
 
     # ------------------------------------------------------------ outcomes
 
-    def land(self, run: PullRun, override: Override | None) -> Outcome:
+    def land(self, run: PullRun, chosen: Decision, override: Override | None) -> Outcome:
         """Land the commit decided on (the head verified, and the one an override or a
         review names): the base moves to it, or to it rebased, by a fast-forward-only
         PATCH; the pull request's head is never read again."""
@@ -470,13 +497,7 @@ class Decision:
                 f"{override.source} was given for {override.head[:12]}, not the verified "
                 f"{head[:12]}: nothing landed"
             )
-        verdict = (
-            "commit"
-            if override is None
-            else "commit_approved"
-            if override.source == "github-review"
-            else "commit_override"
-        )
+        verdict = chosen.verdict or "commit"
         held = (
             "is a draft"
             if pull.draft
@@ -487,7 +508,7 @@ class Decision:
             else None
         )
         if held is not None:
-            self.record(run, report, _status(report.verdict), report.verdict)
+            self.record(run, report, _as_verified(report))
             return Outcome(
                 report.verdict,
                 VERDICT_EXIT[report.verdict],
@@ -499,46 +520,46 @@ class Decision:
         if override is not None and pull.state == "closed":
             refused = lander.reopen(head)
             if refused is not None:
-                self.record(run, report, _status(report.verdict), report.verdict)
-                return Outcome(verdict, 1, refused.why, refused.conclusion, refused.title, True)
+                self.record(run, report, _as_verified(report))
+                return Outcome(
+                    verdict,
+                    refused.exit_code,
+                    refused.why,
+                    refused.conclusion,
+                    refused.title,
+                    True,
+                )
         verify = None if override is not None else self.verify
         landed = lander.land(head, self.fetched.base_tip, verify)
         if not isinstance(landed, Landed):
-            self.record(run, report, _status(report.verdict), report.verdict)
+            self.record(run, report, _as_verified(report))
             code = landed.exit_code
             return Outcome(
                 report.verdict, code, landed.why, landed.conclusion, landed.title, landed.error
             )
         if landed.rebased is not None:  # rebased onto the base and verified again
-            self.record(run, landed.rebased, "committed", verdict)
+            self.record(run, landed.rebased, Recorded("committed", verdict))
         else:  # as verified, or an override rebased as it was
             moved = landed.tip != head
+            base = landed.base if moved else None
             self.record(
-                run,
-                report,
-                "committed",
-                verdict,
-                override=override,
-                tip=landed.tip,
-                base=landed.base if moved else None,
+                run, report, Recorded("committed", verdict, None, override, landed.tip, base)
             )
         how = f" by override of {override.actor}" if override else ""
         onto = " (rebased onto it)" if landed.tip != head else ""
         return Outcome(
             verdict,
-            0,
+            chosen.exit_code,
             f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
             "committed" + (" by override" if override else ""),
         )
 
-    def reject(
-        self, run: PullRun, reason: str | None, *, decided: Override | None = None
-    ) -> Outcome:
+    def reject(self, run: PullRun, chosen: Decision, *, decided: Override | None) -> Outcome:
         report, pull = self.report, self.pull
         assert report is not None
-        verdict = "reject_reviewed" if decided is not None else "reject"
-        self.record(run, report, "rejected", verdict, reason=reason, override=decided)
+        reason, verdict = chosen.reason, chosen.verdict or "reject"
+        self.record(run, report, Recorded("rejected", verdict, reason, decided))
         done = []
         if self.env.inputs.close_on_reject and pull.state == "open":
             self.attempt(lambda: self.gh.set_state("closed"))
@@ -550,7 +571,7 @@ class Decision:
         why = f"{reason}: " if reason else ""
         return Outcome(
             "reject",
-            1,
+            chosen.exit_code,
             f"rejected{what}; {why}see the findings",
             "failure",
             f"rejected: {reason or _count(report)}",
@@ -567,18 +588,7 @@ class Decision:
             and branch_tip(self.workdir, pull.head_ref) == self.fetched.head
         )
 
-    def record(
-        self,
-        run: PullRun,
-        report: VerificationReport,
-        status: Status,
-        verdict: str,
-        *,
-        reason: str | None = None,
-        override: Override | None = None,
-        tip: str | None = None,
-        base: str | None = None,
-    ) -> None:
+    def record(self, run: PullRun, report: VerificationReport, happened: Recorded) -> None:
         """Every verification leaves its note on origin: loops are counted from them."""
         repo = self.ws.repo
         record = pull_record(
@@ -588,12 +598,7 @@ class Decision:
             run=run,
             run_type=run_type_for(repo, report.base or self.fetched.base_tip, report.tip),
             report=report,
-            status=status,
-            verdict=verdict,
-            reason=reason,
-            override=override,
-            tip=tip,
-            base=base,
+            happened=happened,
         )
         try:
             publish(repo, self.workdir, self.fetched.notes, record, self.committer)
@@ -697,8 +702,16 @@ def declared_direction(body: str) -> str | None:
     return text[:MAX_DIRECTION] or None
 
 
-def _status(verdict: str) -> Status:
-    return "rejected" if verdict == "reject" else "pending"
+def _word(given: Override) -> Word:
+    """A person's override or review as the decision reads it."""
+    if given.approve is None:
+        return Word("override", given.actor, shown(given.reason))
+    return Word("approve" if given.approve else "reject", given.actor, shown(given.reason))
+
+
+def _as_verified(report: VerificationReport) -> Recorded:
+    """The record of a verification nothing was done about (not landed, held)."""
+    return Recorded("rejected" if report.verdict == "reject" else "pending", report.verdict)
 
 
 def _count(report: VerificationReport) -> str:

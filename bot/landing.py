@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pygit2
 
+from wikigate import landing
 from wikigate.errors import GitError
 from wikigate.gitrepo import commit_at, rebase_commits
+from wikigate.kinds import VERDICT_EXIT
 from wikigate.verifier.report import VerificationReport
 
 from .fetch import BASE_REF, branch_tip, git, push_branch
@@ -27,6 +29,10 @@ from .review import plain, shown
 
 ATTEMPTS = 3  # the base moved again while landing: rebase again, this many times in all
 BEHIND = "main moved: update the branch"  # the check's title when the author must act
+# exit codes (kinds.VERDICT_EXIT): waiting on the author exits as a revise does; a GitHub
+# write the verdict needed that failed, as a rejection (nothing landed)
+WAITING = VERDICT_EXIT["revise"]
+FAILED = VERDICT_EXIT["reject"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +47,7 @@ class NotLanded:
     why: str  # a sentence for the pull request
     title: str  # the check run's title
     conclusion: str  # action_required: the author must act; failure: a write was refused
-    exit_code: int  # 3 waiting on the author; 1 a GitHub write the verdict needed failed
+    exit_code: int  # WAITING on the author, or FAILED: a GitHub write the verdict needed
     error: bool = False
 
 
@@ -50,66 +56,96 @@ Verify = Callable[[str, str], VerificationReport]  # (tip, base) → report; Non
 
 @dataclass
 class Lander:
+    """The GitHub way to land (``wikigate.landing.Way``): main is the base branch, moved
+    by the refs API's fast-forward-only update; a replay is pushed to the head branch
+    (with a lease) before the base moves to it."""
+
     repo: pygit2.Repository
     workdir: Path
     gh: PullRequestIO
     pull: PullFacts
     not_ours: str | None  # why the head branch is not ours to push to (a fork's…); None: it is
     committer: pygit2.Signature
+    verify: Verify | None = None  # a replay's verification; None: a person's word lands it
+    decided: str = ""  # the head decided on: what lands, or lands replayed
+    branch_head: str = ""  # the head branch's tip as wikigate last saw or pushed it
+    rebased: VerificationReport | None = None  # the landed replay's verification
 
     def land(self, head: str, base_tip: str, verify: Verify | None) -> Landed | NotLanded:
         """Fast-forward the base to ``head`` or, when the base moved, to ``head`` rebased
         onto it (verified with ``verify`` unless an override lands it as it is)."""
-        base, branch_head = plain(self.pull.base_ref), head  # base: as shown in messages
-        for _ in range(ATTEMPTS):
-            candidate, rebased = head, None
-            if head != base_tip and not self.repo.descendant_of(head, base_tip):
-                moved = self.rebase(head, base_tip, verify)
-                if isinstance(moved, NotLanded):
-                    return moved
-                candidate, rebased = moved
-                try:
-                    pushed = push_branch(self.workdir, self.pull.head_ref, candidate, branch_head)
-                except GitError as e:
-                    return NotLanded(
-                        f"could not update the branch {shown(self.pull.head_ref)} to the rebased "
-                        f"commits: {plain(str(e))}; give the workflow `contents: write`",
-                        f"could not update {shown(self.pull.head_ref)}",
-                        "failure",
-                        1,
-                        error=True,
-                    )
-                if not pushed:
-                    return NotLanded(
-                        f"the branch {shown(self.pull.head_ref)} moved while {base} was being updated; "
-                        "wikigate verifies its new head on its own event",
-                        "the branch moved while landing",
-                        "neutral",
-                        3,
-                    )
-                branch_head = candidate
-            try:
-                self.gh.fast_forward(self.pull.base_ref, candidate)
-            except NotFastForward:
-                base_tip = self.refetch_base()
-                continue
-            except Forbidden as e:
-                return NotLanded(
-                    f"could not fast-forward {base}: {e}; give the workflow `contents: write` "
-                    f"or let its token bypass {base}'s protection",
-                    f"could not update {base}",
-                    "failure",
-                    1,
-                    error=True,
-                )
-            return Landed(candidate, base_tip, rebased)
+        self.verify, self.decided, self.branch_head, self.rebased = verify, head, head, None
+        way: landing.Way[Landed | NotLanded] = self
+        return landing.land(head, base_tip, way)
+
+    # ------------------------------------------------------------ wikigate.landing.Way
+
+    def fast_forward(self, base: str, tip: str) -> bool:
+        return tip == base or self.repo.descendant_of(tip, base)
+
+    def move(self, base: str, tip: str) -> Landed | NotLanded | None:
+        shown_base = plain(self.pull.base_ref)
+        try:
+            self.gh.fast_forward(self.pull.base_ref, tip)
+        except NotFastForward:
+            return None
+        except Forbidden as e:
+            return NotLanded(
+                f"could not fast-forward {shown_base}: {e}; give the workflow `contents: write` "
+                f"or let its token bypass {shown_base}'s protection",
+                f"could not update {shown_base}",
+                "failure",
+                FAILED,
+                error=True,
+            )
+        return Landed(tip, base, self.rebased if tip != self.decided else None)
+
+    def lost(self, times: int) -> NotLanded | None:
+        if times < ATTEMPTS:
+            return None
+        base = plain(self.pull.base_ref)
         return NotLanded(
             f"{base} kept moving while landing ({ATTEMPTS} attempts); wikigate tries again on "
             "the next event (`/wikigate verify`)",
             f"{base} kept moving",
             "neutral",
-            3,
+            WAITING,
         )
+
+    def main(self) -> str:
+        return self.refetch_base()
+
+    def replay(self, decided: str, onto: str) -> str | NotLanded:
+        """``decided`` rebased onto ``onto`` and verified (unless a person's word lands
+        it), then pushed to the head branch with a lease on its last known tip."""
+        moved = self.rebase(decided, onto, self.verify)
+        if isinstance(moved, NotLanded):
+            return moved
+        candidate, self.rebased = moved
+        try:
+            pushed = push_branch(self.workdir, self.pull.head_ref, candidate, self.branch_head)
+        except GitError as e:
+            return NotLanded(
+                f"could not update the branch {shown(self.pull.head_ref)} to the rebased "
+                f"commits: {plain(str(e))}; give the workflow `contents: write`",
+                f"could not update {shown(self.pull.head_ref)}",
+                "failure",
+                FAILED,
+                error=True,
+            )
+        if not pushed:
+            return NotLanded(
+                f"the branch {shown(self.pull.head_ref)} moved while "
+                f"{plain(self.pull.base_ref)} was being updated; wikigate verifies its new "
+                "head on its own event",
+                "the branch moved while landing",
+                "neutral",
+                WAITING,
+            )
+        self.branch_head = candidate
+        return candidate
+
+    # ------------------------------------------------------------ rebasing
 
     def rebase(
         self, head: str, base_tip: str, verify: Verify | None
@@ -153,7 +189,7 @@ class Lander:
             "again",
             BEHIND,
             "action_required",
-            3,
+            WAITING,
         )
 
     def refetch_base(self) -> str:
@@ -182,7 +218,7 @@ class Lander:
                 f"could not reopen pull request #{self.pull.number} to land it: {e}",
                 "could not reopen the pull request",
                 "failure",
-                1,
+                FAILED,
                 error=True,
             )
         return None

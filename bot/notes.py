@@ -36,6 +36,7 @@ class Override:
     reason: str
     source: OverrideSource  # github-label | github-comment
     head: str  # the head sha it was given for: a later push voids it
+    approve: bool | None = None  # a review: approved (True) or changes requested (False)
 
     @property
     def recorded_reason(self) -> str:
@@ -192,6 +193,20 @@ def pull_run(records: list[RunRecord], repository: str, number: int, head: str) 
     return PullRun(last.run_id, loop, last.started_at, earlier, last)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What one verification's record says happened: the run's status and verdict, the
+    reason, a person's override or review; ``tip`` and ``base`` when what landed is not
+    what was verified (an override rebased)."""
+
+    status: Status
+    verdict: str
+    reason: str | None = None
+    override: Override | None = None
+    tip: str | None = None
+    base: str | None = None
+
+
 def pull_record(
     *,
     repository: str,
@@ -200,17 +215,12 @@ def pull_record(
     run: PullRun,
     run_type: RunType,
     report: VerificationReport,
-    status: Status,
-    verdict: str,
-    reason: str | None = None,
-    override: Override | None = None,
-    tip: str | None = None,
-    base: str | None = None,
+    happened: Recorded,
 ) -> RunRecord:
-    """The run record of one verification (``report``), as the engine writes them; ``tip``
-    and ``base`` when what landed is not what was verified (an override rebased)."""
+    """The run record of one verification (``report``), as the engine writes them."""
     now = now_iso()
-    base = base or report.base
+    status, verdict, override = happened.status, happened.verdict, happened.override
+    base = happened.base or report.base
     assert base is not None
     return RunRecord(
         run_id=run.run_id,
@@ -222,11 +232,11 @@ def pull_record(
         ended_at=now if status in TERMINAL else None,
         recorded_at=now,
         base_commit=base,
-        tip_commit=tip or report.tip,
+        tip_commit=happened.tip or report.tip,
         branch=f"pull/{number}/head",
         verifier_preset=report.strictness,
         verdict=verdict,
-        reject_reason=reason,
+        reject_reason=happened.reason,
         loop_count=run.loop,
         findings=[
             *run.earlier,

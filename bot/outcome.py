@@ -8,13 +8,24 @@ import sys
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.verifier.report import VerificationReport
 
 from .review import defused
 
-# fail-level → the exits that fail the step (5: waiting for a person, nothing landed)
-FAILING = {"revise": (1, 3, 5), "reject": (1,), "none": ()}
-STATE = {0: "committed", 1: "rejected", 3: "revise / waiting on the author"}
+# an exit code (kinds.VERDICT_EXIT) → what it says of the pull request
+STATE = {
+    VERDICT_EXIT["commit"]: "committed",
+    VERDICT_EXIT["reject"]: "rejected",
+    VERDICT_EXIT["revise"]: "revise / waiting on the author",
+    VERDICT_EXIT[NEEDS_HUMAN_REVIEW]: "waiting for a person",
+}
+# fail-level → the exits that fail the step (waiting for a person: nothing landed)
+FAILING = {
+    "revise": tuple(VERDICT_EXIT[v] for v in ("reject", "revise", NEEDS_HUMAN_REVIEW)),
+    "reject": (VERDICT_EXIT["reject"],),
+    "none": (),
+}
 
 
 @dataclass(frozen=True)
@@ -23,7 +34,7 @@ class Outcome:
     the check run are made from."""
 
     verdict: str | None  # commit | commit_override | reject | revise; None: nothing verified
-    exit_code: int  # the run's state: 0 committed or nothing to do, 1 rejected, 3 revise/waiting
+    exit_code: int  # kinds.VERDICT_EXIT: committed or nothing to do, rejected, revise/waiting…
     line: str  # one sentence: what happened and what to do next
     conclusion: str  # the check run's: success | failure | neutral | action_required
     title: str  # the check run's title
@@ -31,11 +42,13 @@ class Outcome:
 
 
 def nothing(why: str) -> Outcome:
-    return Outcome(None, 0, f"nothing to do ({why})", "neutral", "nothing to do")
+    return Outcome(
+        None, VERDICT_EXIT["commit"], f"nothing to do ({why})", "neutral", "nothing to do"
+    )
 
 
 class Check(Protocol):
-    """The check run on the head (bot/checks.py's ``CheckRun`` fits)."""
+    """The check run on the head (bot/check_run.py's ``CheckRun`` fits)."""
 
     def start(self) -> None: ...
 
@@ -89,7 +102,7 @@ def step_exit(outcome: Outcome, fail_level: str, out: Out) -> int:
     """The step's exit code: the outcome's, unless ``fail-level`` lets that verdict pass
     (a GitHub write that failed always fails the step)."""
     code = outcome.exit_code
-    if code == 0 or outcome.error or code in FAILING[fail_level]:
+    if code == VERDICT_EXIT["commit"] or outcome.error or code in FAILING[fail_level]:
         return code
     out.say(
         f"wikigate: exit {code} ({STATE[code]}) would fail this step; fail-level "

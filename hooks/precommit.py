@@ -40,7 +40,16 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
     return commit_at(repo, oid), head
 
 
-def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
+def _run_staged(
+    argv: Sequence[str] | None,
+    checks: frozenset[str] | None,
+    *,
+    strictness: str | None = None,
+    judge: str | None = None,
+) -> int:
+    """``checks`` (None: every per-page check) on the staged pages among ``argv``, under
+    ``strictness`` (default: the rules')."""
+    from wikigate.verifier.checks import PER_PAGE
     from wikigate.verify import Request, cache_path, verify
     from wikigate.workspace import Workspace
 
@@ -56,10 +65,11 @@ def _run_staged(argv: Sequence[str] | None, checks: frozenset[str]) -> int:
                 ws.repo,
                 tip,
                 head,
-                strictness="CALM" if checks == frozenset({"citations"}) else "SKEPTICAL",
+                strictness=strictness,
                 cache_path=cache_path(ws.repo),
-                only=checks,
+                only=PER_PAGE if checks is None else checks,
                 pages=tuple(pages),
+                judge=judge,
             )
         ).report
     except WikigateError as e:
@@ -78,13 +88,17 @@ def _repo() -> pygit2.Repository:
 
 
 def citations_main(argv: Sequence[str] | None = None) -> int:
-    """Per-claim checks (syntax, source, anchor, hash) on the staged pages, CALM strictness."""
-    return _run_staged(argv, frozenset({"citations"}))
+    """Every per-page check on the staged pages, as the push runs them (the rules'
+    strictness): per claim (syntax, source, anchor, hash), invisible text, the page rules,
+    and the semantic check with the offline judge (rules, cached; never the LLM judge: it
+    is not cheap).  What the push would refuse for a page's own content is refused at
+    commit (docs/hooks.md); the whole-wiki and run checks are left to the push."""
+    return _run_staged(argv, None, judge="offline")
 
 
 def links_main(argv: Sequence[str] | None = None) -> int:
     """Link integrity and orphans for the staged pages, against the wiki as staged."""
-    return _run_staged(argv, frozenset({"links"}))
+    return _run_staged(argv, frozenset({"links"}), strictness="SKEPTICAL")
 
 
 def verify_main(argv: Sequence[str] | None = None) -> int:

@@ -78,7 +78,7 @@ def results(report) -> dict[str, tuple[str, str]]:
 
 def test_each_claim_of_a_changed_page_passes_warns_or_fails(repo, base):
     moved = cats(
-        f"Intro line added above.\n\n{BARK}[^b]\n\n{SLEEP}[^a]\n\n"
+        f"## Intro added above\n\n{BARK}[^b]\n\n{SLEEP}[^a]\n\n"
         f"[^a]: {tail(SLEEP)}\n[^b]: {tail(BARK)}"
     )
     report = verify(repo, base, {"wiki/cats.md": moved})

@@ -120,7 +120,7 @@ def test_the_readme_tour_runs_verbatim(tmp_path):
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "committed" in proc.stdout and "COMMIT: 0 critical, 0 major, 0 minor" in proc.stdout
+    assert "committed" in proc.stdout and "PASS: 0 critical, 0 major, 0 minor" in proc.stdout
     main = subprocess.run(
         ["git", "-C", str(tmp_path / "my-wiki"), "show", "main:wiki/plan.md"],
         capture_output=True,

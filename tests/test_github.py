@@ -75,6 +75,11 @@ def test_a_fabricated_quote_gets_a_comment_on_its_line_and_the_pr_is_closed(worl
     assert world.main_sha() == main_before
     note = world.note(world.gh.sha("refs/pull/1/head"))
     assert (note["status"], note["verdict"], note["loop_count"]) == ("rejected", "reject", 1)
+    # the reason names the finding, as `run finalize`'s does (one decision: wikigate.decision)
+    assert "wiki/barn.md" in note["reject_reason"]
+    assert "citation.quote_not_found" in note["reject_reason"]
+    assert check["output"]["title"].startswith("rejected: ")
+    assert "citation.quote_not_found" in check["output"]["title"]
     [summary] = world.gh.issue_comments.values()
     assert "wikigate: reject" in summary["body"] and "1 critical" in summary["body"]
     assert "verdict=reject" in (world.tmp / "output.txt").read_text()

@@ -84,8 +84,23 @@ def test_changes_requested_by_a_writer_rejects_and_closes(world: World):
     note = world.note(head)
     assert note is not None
     assert (note["status"], note["verdict"]) == ("rejected", "reject_reviewed")
-    assert "keep the wording" in note["reject_reason"]
+    why = note["reject_reason"]
+    assert why.startswith("rejected on review by owner: ") and "keep the wording" in why
     assert note["override_actor"] == "owner"
+
+
+def test_fail_level_reject_lets_a_run_waiting_for_a_person_pass(world: World):
+    """Exit 5 (waiting for a person) under ``fail-level: reject``: the step passes and says
+    why (it used to crash looking up how to name exit 5)."""
+    frozen_world(world)
+    before = world.main_sha()
+    world.push_files(9, {"wiki/owls.md": owls(REWORDED)}, branch="lenient")
+    waiting = world.step(
+        "pull_request_target", world.pr_event(9), env={"WIKIGATE_FAIL_LEVEL": "reject"}
+    )
+    assert waiting.code == 0, waiting.out
+    assert "exit 5 (waiting for a person) would fail this step" in waiting.out
+    assert LABEL in world.gh.pulls[9].labels and world.main_sha() == before
 
 
 def test_no_codeowners_asks_the_configured_team(world: World):

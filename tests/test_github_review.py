@@ -38,7 +38,7 @@ def many_fabrications(n: int) -> str:
 def test_a_claim_over_two_lines_is_commented_from_its_first_line(world: World):
     made_up = "A barn owl can hear a cat under ice."
     page = (
-        "# Barn\n\nBarn owls hunt at night. A barn owl can\nhear a cat under ice.[^1]\n\n"
+        "# Barn\n\nOwls hunt. A barn owl can\nhear a cat under ice.[^1]\n\n"
         f"[^1]: {format_tail(SOURCE, None, made_up, None)}\n"
     )
     world.push_pr(11, page)

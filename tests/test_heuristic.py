@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import pygit2
 import pytest
-from support.semantic_cases import FAITHFUL, UNFAITHFUL, Case
+from support.semantic_cases import FAITHFUL, UNFAITHFUL, Case, half
 from support.trees import at, commit_files
 from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.heuristic import conflicts, inflections
+from wikigate.verifier.heuristic import conflicts, inflections, source_label
 
 WINDOW = Config().judge.window_chars
+DEV_FAITHFUL = [c for c in FAITHFUL if half(c) == "dev"]
+DEV_UNFAITHFUL = [c for c in UNFAITHFUL if half(c) == "dev"]
 
 
 def window(c: Case) -> str:
@@ -21,9 +23,23 @@ def window(c: Case) -> str:
     return c.source[max(0, start - WINDOW) : start + len(c.quote) + WINDOW]
 
 
-@pytest.mark.parametrize("case", FAITHFUL, ids=lambda c: c.claim[:40])
+def rules(c: Case) -> set[str]:
+    """The kinds of conflict the rules see, as a verification runs them."""
+    found = conflicts(c.claim, c.quote, window(c), source_label(c.path, c.source))
+    return {k.kind for k in found}
+
+
+def test_the_corpus_halves_are_fixed_and_both_hold_both_kinds():
+    for cases in (FAITHFUL, UNFAITHFUL):
+        halves = {half(c) for c in cases}
+        assert halves == {"dev", "held-out"}
+    # the split is by the claim's text: stable whatever the lists' order
+    assert half(FAITHFUL[0]) == half(FAITHFUL[0]._replace(quote="x", source="x"))
+
+
+@pytest.mark.parametrize("case", DEV_FAITHFUL, ids=lambda c: c.claim[:40])
 def test_no_flag_on_a_faithful_claim(case):
-    assert conflicts(case.claim, case.quote, window(case)) == []
+    assert rules(case) == set()
 
 
 CAUGHT = {
@@ -40,12 +56,21 @@ CAUGHT = {
     "unit changed": "unit",
     "rose reported as fell": "polarity",
     "an announcement of the future reported as done": "modal",
+    "negation before the quote dropped": "negation",
+    "a denial reported as a statement": "negation",
+    "a refusal reported as done": "negation",
+    "a proposal before the quote reported as done": "modal",
+    "a rumour reported as fact": "modal",
+    "a hypothetical reported as done": "modal",
+    "a fraction changed": "number",
+    "a number word changed": "number",
+    "attributed to another source": "attribution",
 }
 
 
-@pytest.mark.parametrize("case", UNFAITHFUL, ids=lambda c: c.wrong or "")
+@pytest.mark.parametrize("case", DEV_UNFAITHFUL, ids=lambda c: c.wrong or "")
 def test_what_the_rules_see_of_unfaithful_claims(case):
-    kinds = {k.kind for k in conflicts(case.claim, case.quote, window(case))}
+    kinds = rules(case)
     expected = CAUGHT.get(case.wrong or "")
     if expected is None:  # beyond any word rule: the LLM judge's job (docs/judge.md)
         assert kinds == set()
@@ -81,3 +106,196 @@ def test_through_verification_a_flip_is_found_and_a_nearby_date_is_not(tmp_path)
     (flag,) = at(report, "citation.semantic_conflict")
     assert flag.message.startswith("[^2] may not support the claim (heuristic judge): polarity")
     assert "claim has [rejected], quote has [adopt]" in flag.message
+
+
+def _page_citing(repo, sources: dict[str, str], claims: list[tuple[str, str, str]]):
+    """A base holding ``sources`` and a tip adding a page whose claims cite them:
+    (claim, source path, quote)."""
+    base = commit_files(repo, None, sources)
+    body, defs = [], []
+    for k, (claim, path, quote) in enumerate(claims, 1):
+        body.append(f"{claim}[^{k}]")
+        defs.append(f"[^{k}]: {format_tail(path, None, quote, sources[path].index(quote))}")
+    page = "---\ntitle: P\n---\n# P\n\n" + " ".join(body) + "\n\n" + "\n".join(defs) + "\n"
+    return base, commit_files(repo, base.id, {"wiki/p.md": page})
+
+
+def test_through_verification_the_words_before_a_quote_can_deny_it(tmp_path):
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    minutes = (
+        "Minutes of the March meeting.\nThe Board did not approve the proposal to extend "
+        "the pier, citing costs. The Board approved the harbour budget.\n"
+    )
+    base, tip = _page_citing(
+        repo,
+        {"raw/minutes.txt": minutes},
+        [
+            (
+                "The Board voted to approve the proposal to extend the pier.",
+                "raw/minutes.txt",
+                "approve the proposal to extend the pier",
+            ),
+            ("The Board approved the harbour budget.", "raw/minutes.txt", "approved the harbour"),
+        ],
+    )
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")  # the faithful second claim is not
+    assert flag.message.startswith("[^1] may not support the claim (heuristic judge): negation")
+    assert "quote has [not]" in flag.message
+
+
+def test_through_verification_fractions_and_number_words_are_numbers(tmp_path):
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    report_text = (
+        "Annual report. The programme cut costs by one third in its first year. "
+        "Twenty-two members of the council resigned. Some four thousand people came.\n"
+    )
+    base, tip = _page_citing(
+        repo,
+        {"raw/report.txt": report_text},
+        [
+            ("The programme cut costs by half.", "raw/report.txt", "cut costs by one third"),
+            (
+                "Twenty members of the council resigned.",
+                "raw/report.txt",
+                "Twenty-two members of the council resigned",
+            ),
+            ("Some 4,000 people came.", "raw/report.txt", "Some four thousand people came"),
+        ],
+    )
+    report = verify_trees(repo, tip, base, config=Config())
+    flags = at(report, "citation.semantic_conflict")
+    assert [f.message.split(" ")[0] for f in flags] == ["[^1]", "[^2]"], flags
+    assert "number: claim has [50], quote has [33]" in flags[0].message
+    assert "number: claim has [20], quote has [22]" in flags[1].message
+
+
+def test_through_verification_a_claim_names_the_source_it_cites(tmp_path):
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    annual = "Annual Report of the Mill Company, 1921.\nAfter seventy years the mill closed.\n"
+    gazette = "LOCAL NEWS. After seventy years the mill closed.\n"
+    base, tip = _page_citing(
+        repo,
+        {"raw/annual-report.txt": annual, "raw/gazette-1921.txt": gazette},
+        [
+            ("The Gazette reported that the mill closed.", "raw/annual-report.txt", "the mill"),
+            ("The Gazette reported that the mill closed.", "raw/gazette-1921.txt", "the mill"),
+        ],
+    )
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert flag.message.startswith("[^1] may not support the claim (heuristic judge)")
+    assert "attribution: claim has [gazette]" in flag.message
+
+
+HOSTILE = [
+    "According to the Gazette ",
+    "twenty-two four thousand ",
+    "a half two thirds three quarters ",
+    "The Gazette Daily News Times reported ",
+    "did not fail to, ",
+    "x" * 50,
+]
+
+
+@pytest.mark.parametrize("pattern", HOSTILE)
+def test_the_rules_take_linear_time_on_hostile_text(pattern):
+    import gc
+    import time
+
+    def cpu(n: int) -> float:
+        text = (pattern * (n // len(pattern) + 1))[:n]
+        best = float("inf")
+        gc.disable()
+        try:
+            for _ in range(3):
+                t0 = time.process_time()
+                conflicts(text, text[: n // 2], text, source_label("raw/a.txt", text))
+                best = min(best, time.process_time() - t0)
+        finally:
+            gc.enable()
+        return best
+
+    a, b = cpu(20_000), cpu(80_000)
+    assert b < 8 * a + 0.05, f"{pattern!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+
+
+def test_the_documented_figures_are_the_measured_ones():
+    """docs/checks.md's row for the current rules is what the rules do on both halves."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "checks.md").read_text()
+    (row,) = [line for line in doc.splitlines() if line.startswith("| now |")]
+    cells = [c.strip().strip("*") for c in row.strip("|").split("|")][1:]
+    measured = []
+    for name in ("dev", "held-out"):
+        unfaithful = [c for c in UNFAITHFUL if half(c) == name]
+        faithful = [c for c in FAITHFUL if half(c) == name]
+        measured.append(f"{sum(1 for c in unfaithful if rules(c))} of {len(unfaithful)}")
+        measured.append(f"{sum(1 for c in faithful if rules(c))} of {len(faithful)}")
+    assert cells == measured
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [
+        (
+            "The expedition failed to reach the summit in 1924.",
+            "reach the summit",
+            "In 1924 the expedition failed to reach the summit after two attempts.\n",
+        ),
+        (
+            "The minister denied that she had met the contractor.",
+            "had met the contractor",
+            "The minister denied that she had met the contractor.\n",
+        ),
+        (
+            "The statement is intended to ease migration to future versions.",
+            "versions of Python",
+            "The statement is intended to ease migration to future versions of Python.\n",
+        ),
+        (
+            "The council approved the budget in June.",
+            "approved the budget",
+            "The council, which had not met since May, approved the budget in June.\n",
+        ),
+        # history, a month, an emphasis, a condition after the quote: no hedge, no denial
+        (
+            "In 1857 Ottawa became the capital.",
+            "become the capital in 1857",
+            "In 1850 he moved to Ottawa, which would become the capital in 1857.\n",
+        ),
+        (
+            "The council approved the budget in spring.",
+            "the council approved the budget",
+            "In May the council approved the budget.\n",
+        ),
+        (
+            "The canal carried coal to the coast.",
+            "carried coal to the coast",
+            "The canal not only carried coal to the coast but also grain.\n",
+        ),
+        (
+            "The council approved the plan.",
+            "The council approved the plan",
+            "The council approved the plan without amendment.\n",
+        ),
+        # a lone capitalised word starting the sentence may be no name at all
+        (
+            "Officials said the bridge was unsafe.",
+            "the bridge was unsafe",
+            "An inspection in 1879 found that the bridge was unsafe.\n",
+        ),
+    ],
+)
+def test_what_surrounds_a_quote_flags_only_a_denial_or_hedge_the_claim_drops(claim, quote, source):
+    assert conflicts(claim, quote, source, source_label("raw/s.txt", source)) == []
+
+
+def test_the_quote_is_read_where_it_is_not_where_it_first_occurs():
+    source = "The Board did not approve the plan in May. In June the Board did approve the plan."
+    second = source.rindex("approve the plan")
+    claim = "In June the Board approved the plan."
+    assert conflicts(claim, "approve the plan", source, at=second) == []
+    kinds = {k.kind for k in conflicts(claim, "approve the plan", source, at=source.index("app"))}
+    assert kinds == {"negation"}

@@ -24,7 +24,7 @@ from wikigate.workspace import Workspace
 
 TESTS = str(Path(__file__).parent)
 PLUGIN = 'plugin = "support.markers_verifier:factory"'
-MARKED = cited_page("owls") + "\nREJECT-ME, says the plug-in.\n"
+MARKED = cited_page("owls") + "\nREJECT-ME, the plug-in.\n"  # no statement: 3 words
 
 
 def name_the_plugin(root: Path) -> None:

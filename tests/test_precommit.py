@@ -168,3 +168,57 @@ def test_the_readmes_pre_commit_config_works_as_printed(tmp_path, pre_commit_hom
     good = page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
     proc = commit(root, {"wiki/owls.md": good, "wiki/index.md": index})
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+MEETINGS = "Minutes. The council met on three occasions in 1901. The mayor resigned.\n"
+MET = "The council met on three occasions in 1901."
+
+
+def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
+    """A quote verbatim in its source and a claim that changes its number: the push's
+    offline judge refuses it (citation.semantic_conflict, major), and so does git commit."""
+    proc = commit(wiki, {"raw/minutes.txt": MEETINGS}, "source")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    tail = format_tail("raw/minutes.txt", None, MET, MEETINGS.index(MET))
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[Council]]\n"
+
+    def council(claim: str, heading: str = "Council") -> str:
+        return f"---\ntitle: Council\n---\n# {heading}\n\n{claim}[^1]\n\n[^1]: {tail}\n"
+
+    bad = commit(
+        wiki,
+        {
+            # and a zero-width space: every per-page check runs, not only the citations'
+            "wiki/council.md": council(
+                "The council met on four occasions in 1901.", heading="Coun\u200bcil"
+            ),
+            "wiki/index.md": index,
+        },
+    )
+    assert bad.returncode != 0
+    out = bad.stdout + bad.stderr
+    assert "wiki/council.md:6: citation.semantic_conflict: [^1] may not support the claim" in out
+    assert "number: claim has [4], quote has [1901, 3]" in out
+    assert "wiki/council.md:4: page.invisible_chars:" in out
+    assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
+    # what the push would run says the same of the staged change
+    ws = Workspace.open(wiki)
+    from support.verifying import verify_trees
+
+    from wikigate.gitrepo import commit_at
+
+    head = commit_at(ws.repo, ws.repo.head.target)
+    tree = ws.repo.index.write_tree()
+    sig = ws.repo.default_signature
+    staged = commit_at(ws.repo, ws.repo.create_commit(None, sig, sig, "x", tree, [head.id]))
+    pushed = verify_trees(ws.repo, staged, head)
+    ws.close()
+    assert "citation.semantic_conflict" in {f.code for f in pushed.findings}
+    good = commit(
+        wiki,
+        {
+            "wiki/council.md": council("The council met on three occasions in 1901."),
+            "wiki/index.md": index,
+        },
+    )
+    assert good.returncode == 0, good.stdout + good.stderr

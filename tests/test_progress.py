@@ -55,7 +55,8 @@ def run_on_terminal(root, *args: str) -> tuple[int, str, str]:
 def test_verify_shows_progress_on_a_terminal(wiki):
     code, out, terminal = run_on_terminal(wiki, "verify", "--all")
     assert "parsing pages" in terminal
-    assert "REVISE: 0 critical, 40 major" in out and "parsing pages" not in out  # report clean
+    assert "FAIL (revise, no run): 0 critical, 40 major" in out  # lint mode: no run
+    assert "parsing pages" not in out  # report clean
 
 
 def test_no_progress_in_pipes_ci_or_json(wiki):

@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 from jsonschema import FormatChecker
 
-from wikigate.cli.base import REPORT_FORMATS
+from wikigate.kinds import REPORT_FORMATS
 from wikigate.models import Finding
 from wikigate.verifier.report import ReportError, VerificationReport, load_report
 from wikigate.verifier.reporters import FORMATS, REPORTERS, render

@@ -111,7 +111,9 @@ def test_merged_shards_equal_the_unsharded_report_through_the_cli(wiki, tmp_path
     assert merged.returncode == full.returncode, merged.stderr
     assert comparable(json.loads(merged.stdout)) == comparable(expected)
     text = wg(wiki, "report", "merge", *files)
-    assert text.returncode == 1 and text.stdout.splitlines()[-1].startswith("REJECT: ")
+    assert text.returncode == 1 and text.stdout.splitlines()[-1].startswith(
+        "FAIL (reject, no run): "
+    )
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])

@@ -14,7 +14,7 @@ import json
 import marshal
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -23,11 +23,12 @@ from wikigate.text import Invisible
 
 from .citation import Citation
 from .entries import WalkMemo
-from .markdown import Definition, Link, ParsedPage, Ref
+from .markdown import Definition, Link, ParsedPage, Ref, Statement
 
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
+CHUNK = 900  # keys per `IN (…)`: under SQLite's bound-parameter limit
 
 
 class Cache:
@@ -94,19 +95,34 @@ class Cache:
         digest = hashlib.blake2b("\n".join(sorted(keys)).encode(), digest_size=20).hexdigest()
         return f"{self.tag}:page:{digest}"
 
+    def _rows_in(self, query: str, keys: list[str], *before: str) -> Iterator[Any]:
+        """The rows of ``query`` for ``keys``, ``CHUNK`` at a time: ``{marks}`` in the
+        query is the ``IN`` list, ``before`` the parameters ahead of it."""
+        assert self.conn is not None
+        for i in range(0, len(keys), CHUNK):
+            chunk = keys[i : i + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            yield from self.conn.execute(query.format(marks=marks), [*before, *chunk])
+
+    def _write(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        """``sql`` for every row, in one transaction (none for no rows); a cache that
+        cannot be written to is only slower."""
+        if self.conn is None or not rows:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(sql, rows)
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            if self.conn.in_transaction:
+                self.conn.rollback()
+
     def _select(self, column: str, blobs: list[str]) -> list[tuple[str, bytes]]:
         """(blob, column) rows for ``blobs`` of the current cache version."""
         if self.conn is None or not blobs:
             return []
-        rows: list[tuple[str, bytes]] = []
-        for i in range(0, len(blobs), 900):  # SQLite's bound-parameter limit
-            chunk = blobs[i : i + 900]
-            marks = ",".join("?" * len(chunk))
-            rows += self.conn.execute(
-                f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({marks})",
-                [self.tag, *chunk],
-            ).fetchall()
-        return rows
+        query = f"SELECT blob, {column} FROM pages WHERE v = ? AND blob IN ({{marks}})"
+        return list(self._rows_in(query, blobs, self.tag))
 
     def pages(self, blobs: list[str]) -> dict[str, ParsedPage]:
         try:
@@ -123,17 +139,10 @@ class Cache:
 
     def store_pages(self, rows: list[tuple[str, bytes, bytes]]) -> None:
         """Store (blob, data, nav) rows made by encode_page."""
-        if self.conn is None or not rows:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
-                [(b, self.tag, data, nav) for b, data, nav in rows],
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
+        self._write(
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?)",
+            [(b, self.tag, data, nav) for b, data, nav in rows],
+        )
 
     def graph(self, tree: str) -> bytes | None:
         """The stored link graph of a tree (LinkGraph.dumps), if any."""
@@ -170,28 +179,16 @@ class Cache:
         """Which of these anchors (source blob, page, offset, quote hash) verified before."""
         if self.conn is None or not keys:
             return set()
-        found: set[str] = set()
         try:
-            for i in range(0, len(keys), 900):
-                chunk = keys[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT key FROM anchors WHERE key IN ({marks})"
-                found.update(k for (k,) in self.conn.execute(query, chunk))
+            return {
+                k for (k,) in self._rows_in("SELECT key FROM anchors WHERE key IN ({marks})", keys)
+            }
         except sqlite3.DatabaseError:
             return set()
-        return found
 
     def store_anchors(self, keys: set[str]) -> None:
-        if self.conn is None or not keys:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(  # in key order: appends to the index instead of splitting it
-                "INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)]
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
+        # in key order: appends to the index instead of splitting it
+        self._write("INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)])
 
     def judgments(self, keys: list[str]) -> dict[str, tuple[str, str, str]]:
         """Cached votes: key → (vote, reason, evidence)."""
@@ -199,29 +196,20 @@ class Cache:
             return {}
         out: dict[str, tuple[str, str, str]] = {}
         try:
-            for i in range(0, len(keys), 900):
-                chunk = keys[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT key, data FROM judgments WHERE key IN ({marks})"
-                for key, data in self.conn.execute(query, chunk):
-                    vote, reason, evidence = json.loads(data)
-                    out[key] = (str(vote), str(reason), str(evidence))
+            for key, data in self._rows_in(
+                "SELECT key, data FROM judgments WHERE key IN ({marks})", keys
+            ):
+                vote, reason, evidence = json.loads(data)
+                out[key] = (str(vote), str(reason), str(evidence))
         except (*CACHE_ERRORS, KeyError):
             return {}
         return out
 
     def store_judgments(self, rows: Mapping[str, tuple[str, str, str]]) -> None:
-        if self.conn is None or not rows:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO judgments VALUES (?, ?)",
-                [(k, json.dumps(list(v))) for k, v in sorted(rows.items())],
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
+        self._write(
+            "INSERT OR REPLACE INTO judgments VALUES (?, ?)",
+            [(k, json.dumps(list(v))) for k, v in sorted(rows.items())],
+        )
 
     def hints(self, keys: list[str]) -> dict[str, dict[int, tuple[str, ...]]]:
         """The heuristic's cached hints, one row per page: key → {claim's position on
@@ -230,31 +218,22 @@ class Cache:
             return {}
         out: dict[str, dict[int, tuple[str, ...]]] = {}
         try:
-            for i in range(0, len(keys), 900):
-                chunk = keys[i : i + 900]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT key, data FROM hints WHERE key IN ({marks})"
-                for key, data in self.conn.execute(query, chunk):
-                    out[key] = _flagged(json.loads(data) if data else [])
+            for key, data in self._rows_in(
+                "SELECT key, data FROM hints WHERE key IN ({marks})", keys
+            ):
+                out[key] = _flagged(json.loads(data) if data else [])
         except (*CACHE_ERRORS, KeyError):
             return {}
         return out
 
     def store_hints(self, rows: Mapping[str, Mapping[int, tuple[str, ...]]]) -> None:
-        if self.conn is None or not rows:
-            return
-        try:
-            self.conn.execute("BEGIN")
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO hints VALUES (?, ?)",
-                [
-                    (k, json.dumps([[i, list(h)] for i, h in v.items()]) if v else "")
-                    for k, v in sorted(rows.items())
-                ],
-            )
-            self.conn.execute("COMMIT")
-        except sqlite3.DatabaseError:
-            pass
+        self._write(
+            "INSERT OR REPLACE INTO hints VALUES (?, ?)",
+            [
+                (k, json.dumps([[i, list(h)] for i, h in v.items()]) if v else "")
+                for k, v in sorted(rows.items())
+            ],
+        )
 
     def close(self) -> None:
         if self.conn is not None:
@@ -299,6 +278,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         links,
         _tuples(p.gaps),
         p.bare,
+        _tuples(p.statements),
         _tuples(p.invisible),
     )
     nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
@@ -309,6 +289,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
 _ref = cast(Callable[[Any], Ref], partial(tuple.__new__, Ref))
 _link = cast(Callable[[Any], Link], partial(tuple.__new__, Link))
 _invisible = cast(Callable[[Any], Invisible], partial(tuple.__new__, Invisible))
+_statement = cast(Callable[[Any], Statement], partial(tuple.__new__, Statement))
 _citation = cast(Callable[[Any], Citation], partial(tuple.__new__, Citation))
 
 
@@ -326,6 +307,7 @@ def decode_page(data: bytes) -> ParsedPage:
         links,
         gaps,
         bare,
+        statements,
         invisible,
     ) = marshal.loads(data)
     return ParsedPage(
@@ -344,6 +326,7 @@ def decode_page(data: bytes) -> ParsedPage:
         links=list(map(_link, links)),
         gaps=list(gaps),
         bare=bare,
+        statements=list(map(_statement, statements)),
         invisible=list(map(_invisible, invisible)),
     )
 

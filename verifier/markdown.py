@@ -28,6 +28,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from wikigate.text import Invisible, invisible_chars
 
+from . import sentences
 from .citation import Citation, CitationSyntaxError, parse_definition
 
 MARK = "\x00"  # stands in for a footnote reference inside claim text
@@ -40,6 +41,14 @@ class Ref(NamedTuple):
     disputed: bool  # inside a ``::: disputed`` block
     at_line: int  # the line holding this reference ``[^label]``
     start_line: int  # the line where the claim's sentence starts (<= at_line)
+
+
+class Statement(NamedTuple):
+    """A sentence that asserts something and carries no citation and no gap marker."""
+
+    line: int  # the line the sentence starts on
+    text: str  # whitespace collapsed, at most STATEMENT_CHARS characters
+    covered: bool  # its block (paragraph, list item, cell) holds a citation or gap marker
 
 
 class Definition(NamedTuple):
@@ -70,13 +79,16 @@ class ParsedPage:
     undefined: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
-    bare: int = 0  # statements with neither a citation nor a gap marker
+    bare: int = 0  # statements in a block with neither a citation nor a gap marker
+    statements: list[Statement] = field(default_factory=list)  # the first STATEMENTS_KEPT
     text: str = ""
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
     invisible: list[Invisible] = field(default_factory=list)  # the first INVISIBLE_KEPT Cf
 
 
 INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings show fewer)
+STATEMENTS_KEPT = 1000  # uncited statements a parsed page keeps (the findings show fewer)
+STATEMENT_CHARS = 200  # of a statement's text kept
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
 
 
@@ -349,8 +361,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     invisible = invisible_chars(_normalize(text), INVISIBLE_KEPT)
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
+    quoted = 0  # inside a block quote: the words of someone else, not statements
+    aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
     pending_heading = False
     in_definition = False
+    segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
             page.definitions.append(_footnote(tokens, i))
@@ -365,8 +380,17 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             disputed += 1
         elif tok.type == "container_disputed_close":
             disputed -= 1
+        elif tok.type == "blockquote_open":
+            quoted += 1
+        elif tok.type == "blockquote_close":
+            quoted -= 1
         elif tok.type == "heading_open":
             pending_heading = tok.tag == "h1"
+            level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+            if aside and level <= aside:
+                aside = 0
+            if not aside and i + 1 < len(tokens) and _aside(tokens[i + 1].content):
+                aside = level
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
             if tokens[i - 1].type == "heading_open":
@@ -375,14 +399,16 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 if pending_heading and page.title is None:  # front matter's title wins
                     page.title = plain.strip()
                 pending_heading = False
-            _inline(page, tok, line, disputed > 0, heading=tokens[i - 1].type == "heading_open")
+            heading = tokens[i - 1].type == "heading_open"
+            asserts = not (quoted or aside)
+            _inline(page, tok, line, disputed > 0, heading=heading, asserts=asserts, left=segmented)
     page.definitions += tail
     return page
 
 
 def parse_whole(path: str, text: str) -> ParsedPage:
-    """The page parsed by markdown-it alone (what parse_page must equal; the tests and
-    benchmarks/parse.py compare them)."""
+    """The page parsed by markdown-it alone (what parse_page must equal;
+    tests/test_properties.py compares them)."""
     return _page(path, text, markdown().parse(_ended(_normalize(text)), {}), [])
 
 
@@ -486,10 +512,21 @@ def _plain(tok: Token) -> str:
 _UNDEFINED_REF = re.compile(r"\[\^([A-Za-z0-9_-]+)\]")  # over parsed text nodes, never raw markdown
 
 
-def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading: bool) -> None:
+def _inline(
+    page: ParsedPage,
+    tok: Token,
+    line: int,
+    disputed: bool,
+    *,
+    heading: bool,
+    asserts: bool,
+    left: list[int],
+) -> None:
     parts: list[str] = []
+    prose: list[str] = []  # parts, with code and link text blanked: the words it states
     size = 0  # the joined length of parts
     code: list[tuple[int, int]] = []  # code spans' (start, end) in the joined text, in order
+    linked = False  # inside a markdown link's text
     labels: list[str] = []
     text_run: list[str] = []
 
@@ -500,20 +537,21 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
                 page.undefined.append((m.group(1), line))
             text_run.clear()
 
-    def add(piece: str) -> None:
+    def add(piece: str, *, said: bool = True) -> None:
         nonlocal size
         parts.append(piece)
+        prose.append(piece if said else " " * len(piece))
         size += len(piece)
 
     for child in tok.children or []:
         if child.type == "text":
             text_run.append(child.content)
-            add(child.content)
+            add(child.content, said=not linked)
             continue
         flush_text()
         if child.type == "code_inline":
             code.append((size, size + len(child.content)))
-            add(child.content)
+            add(child.content, said=False)
         elif child.type in ("softbreak", "hardbreak"):
             add("\n")  # a space in the claim; counted for the claim's lines
         elif child.type == "footnote_ref":
@@ -525,14 +563,18 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
             page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
-            add(label or name)
+            add(label or name, said=False)
+        elif child.type == "link_close":
+            linked = False
         elif child.type == "link_open":
+            linked = True
             href = str(child.attrs.get("href", ""))
             if href and not _external(href):
                 target, _, anchor = href.partition("#")
                 page.links.append(Link("md", target, anchor or None, line))
     flush_text()
     text = "".join(parts)
+    said = "".join(prose)
     breaks, at = [], text.find("\n")
     while at >= 0:
         breaks.append(at)
@@ -546,19 +588,32 @@ def _inline(page: ParsedPage, tok: Token, line: int, disputed: bool, *, heading:
         i = bisect_right(code_starts, at) - 1
         return i >= 0 and at < code[i][1]
 
-    for start, end in _sentence_spans(text):
+    exact = len(text) <= left[0]
+    left[0] -= len(text) if exact else 0
+    spans = sentences.spans(text, exact=exact)
+    uncited: list[tuple[int, int]] = []  # statements with neither citation nor gap marker
+    covered = bool(labels)
+    for start, end in spans:
         sentence = text[start:end]
         gaps = [m for m in _GAP.finditer(sentence) if not in_code(start + m.start())]
+        covered = covered or bool(gaps)
         for m in gaps:
             page.gaps.append((line_at(start + m.start()), " ".join(m.group(1).split())))
-        if not labels:
-            page.bare += not gaps and not heading and _statement(sentence)
-            continue
-        claim = _strip_marks(sentence).replace("\n", " ").strip()
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
+        if MARK not in sentence:
+            if not gaps and not heading and asserts and _statement(said[start:end]):
+                uncited.append((start + lead, end))
+            continue
+        claim = _strip_marks(sentence).replace("\n", " ").strip()
         for idx, at in _marks(sentence):
             page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
+    if not covered:
+        page.bare += len(uncited)
+    for start, end in uncited[: max(0, STATEMENTS_KEPT - len(page.statements))]:
+        shown = " ".join(text[start : min(end, start + 2 * STATEMENT_CHARS)].split())
+        shown = shown[:STATEMENT_CHARS]
+        page.statements.append(Statement(line_at(start), shown, covered))
 
 
 # an explicit gap: ``[gap: what the sources do not say]`` (docs/format.md), found in the
@@ -570,8 +625,53 @@ _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
 
 
-def _statement(sentence: str) -> bool:
-    return sum(1 for w in sentence.split() if any(c.isalpha() for c in w)) >= STATEMENT_WORDS
+def _statement(said: str) -> bool:
+    """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
+    for"): ``said`` is its text without code spans and link text. It takes four words
+    or more; a question, a lead-in ending in ``:`` and a pointer ("See …") assert nothing."""
+    words = said.split()
+    if sum(1 for w in words if any(c.isalpha() for c in w)) < STATEMENT_WORDS:
+        return False
+    last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
+    if last.endswith(("?", ":")):
+        return False
+    return words[0].strip("*_").lower() not in POINTERS and not _LABEL.match(said)
+
+
+POINTERS = frozenset({"see", "cf.", "compare"})  # a sentence starting so points elsewhere
+# a metadata line in the page's text: "Sources: raw/a.md, raw/b.md", "**Last updated**: …"
+_LABEL = re.compile(
+    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated)"
+    r"[*_]*\s*:",
+    re.I,
+)
+# headings of sections that list, link or cite rather than state (their slugs)
+ASIDES = frozenset(
+    {
+        "see-also",
+        "related",
+        "related-pages",
+        "related-concepts",
+        "related-topics",
+        "links",
+        "external-links",
+        "further-reading",
+        "references",
+        "sources",
+        "sources-used",
+        "appearances-in-sources",
+        "footnotes",
+        "citations",
+        "backlinks",
+        "contents",
+        "table-of-contents",
+        "navigation",
+    }
+)
+
+
+def _aside(heading: str) -> bool:
+    return slugify(heading[:100]) in ASIDES
 
 
 def _external(href: str) -> bool:
@@ -592,20 +692,3 @@ def _marks(text: str) -> list[tuple[int, int]]:
 def _strip_marks(text: str) -> str:
     pieces = text.split(MARK)
     return "".join(pieces[0::2])
-
-
-# a sentence ends at ., ! or ? (plus the references right after it) before whitespace;
-# this runs over the claim's plain text, after markdown-it has parsed the page (a gap
-# marker's reason holds no bracket, as in _GAP: nothing is rescanned)
-_SENTENCE_END = re.compile(r"[.!?](?:\x00\d+\x00)*(?:[ \t]*\[gap:[^\[\]\x00\n]*\])?(?=\s|\Z)")
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Split plain text into sentences (start, end), keeping each stop's references with it."""
-    out, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        out.append((start, m.end()))
-        start = m.end()
-    if start < len(text):
-        out.append((start, len(text)))
-    return [(a, b) for a, b in out if text[a:b].strip()]

@@ -22,8 +22,9 @@ from wikigate.config import Config
 if TYPE_CHECKING:
     from .report import VerificationReport
 
-# the libraries whose versions change what the checks find (parsing pages, reading PDFs)
-FINDERS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
+# the libraries whose versions change what the checks find (parsing pages, reading PDFs,
+# reading numbers in the offline judge)
+FINDERS = ("markdown-it-py", "mdit-py-plugins", "syntok", "PyYAML", "pypdf", "text2num")
 _SPEC = re.compile(r"([0-9]+)/([0-9]+)")
 
 

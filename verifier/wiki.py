@@ -47,9 +47,18 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 15
-# what produces cached rows: wikigate, the parsers of pages and front matter, the PDF reader
-PRODUCERS = ("wikigate", "markdown-it-py", "mdit-py-plugins", "PyYAML", "pypdf")
+CACHE_FORMAT = 16
+# what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
+# segmenter, the PDF reader, the number reader of the offline judge's hints
+PRODUCERS = (
+    "wikigate",
+    "markdown-it-py",
+    "mdit-py-plugins",
+    "syntok",
+    "PyYAML",
+    "pypdf",
+    "text2num",
+)
 PARALLEL_PAGES = 400  # parse at least this many pages before starting workers
 STORE_BATCH = 1000  # parsed pages written to the cache per transaction
 PARALLEL_SCAN = 2000  # scan at least this many pages for words before starting workers

@@ -314,6 +314,21 @@ def artifact(
     )
 
 
+def reported_findings(repo: pygit2.Repository, ref: VerificationRef) -> list[dict[str, Any]]:
+    """The findings of a verification's stored report (``report.json``): what an
+    override committed despite.  Empty when it kept no report; a GitError when its
+    artifacts are not in this clone or are not wikigate's."""
+    found = files(repo, ref).get(REPORT)
+    if found is None:
+        return []
+    try:
+        data = json.loads(found.data)
+    except ValueError as e:
+        raise GitError(f"loop {ref.loop}'s report.json is not JSON: {e}") from e
+    listed = data.get("findings") if isinstance(data, dict) else None
+    return [f for f in listed if isinstance(f, dict)] if isinstance(listed, list) else []
+
+
 def parse(data: bytes) -> Attestation:
     """An attestation from its bytes; ValueError saying what is wrong."""
     return Attestation.model_validate_json(data)

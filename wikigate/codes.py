@@ -158,6 +158,17 @@ TABLE: tuple[Code, ...] = (
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
+        "page.unsupported_statement",
+        "major",
+        "on a page that cites, a statement (a sentence of four words or more outside headings, "
+        'code, block quotes and "See also"-style sections; not a question, a lead-in ending '
+        'in `:` or a pointer starting "See") carries neither a citation nor a `[gap: …]` '
+        "marker; `[statements] granularity` sets whether each sentence, each paragraph or only "
+        "the page must be accounted for",
+        'cite it (`wikigate anchor SOURCE "QUOTE"` prints the footnote to add), or mark what '
+        "the sources do not say with [gap: …]",
+    ),
+    Code(
         "page.limit",
         "critical",
         "the page holds more footnote references or definitions than `[limits] "
@@ -361,14 +372,6 @@ def verdict_for(findings: list[Finding]) -> Verdict:
     if any(f.code in ASKS for f in findings):
         return "needs_human_review"
     return "commit"
-
-
-def at_loop_limit(verdict: str, loop: int, limit: int, why: str) -> tuple[str, str | None]:
-    """The decision after a verification in loop ``loop`` of at most ``limit``: a revise
-    at the limit rejects, with this reason (finalize and the GitHub bot both ask here)."""
-    if verdict == "revise" and loop >= limit:
-        return "reject", f"revise limit reached ({limit} loops)" + (f": {why}" if why else "")
-    return verdict, None
 
 
 def finding(

@@ -181,6 +181,19 @@ class GapPolicySection(BaseModel):
     max_per_page: int | None = Field(default=None, ge=0)
 
 
+Granularity = Literal["sentence", "paragraph", "page"]
+
+
+class StatementsSection(BaseModel):
+    """``[statements]``: how finely every statement must be accounted for (cited or
+    gap-marked): each ``sentence``, each ``paragraph`` (one citation or gap marker in a
+    paragraph, list item or cell covers it), or the ``page`` (only a page citing nothing
+    is flagged, page.uncited). docs/checks.md gives the measurements behind the default."""
+
+    model_config = ConfigDict(extra="forbid")
+    granularity: Granularity = "sentence"
+
+
 class TelemetrySection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     path: str | None = None
@@ -291,6 +304,7 @@ class Config(BaseModel):
     frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
     ledger: LedgerSection = Field(default_factory=LedgerSection)
     gap_policy: GapPolicySection = Field(default_factory=GapPolicySection)
+    statements: StatementsSection = Field(default_factory=StatementsSection)
     rubric: RubricSection = Field(default_factory=RubricSection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
     server: ServerSection = Field(default_factory=ServerSection)

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import pygit2
 
-from . import attest, gitrepo, records, worktree
-from .codes import at_loop_limit, finding
+from . import attest, decision, gitrepo, landing, records, worktree
+from .codes import finding
+from .decision import Decision, Word
 from .errors import RunError
 from .gitrepo import MAIN
 from .kinds import VERDICT_EXIT
@@ -138,40 +139,41 @@ def _finalize_leased(
         plan = run.plan()
     except (RunSchemaError, RunForged) as e:
         return _reject_unreadable(run, loop, e)
-    done: list[VerificationRef] = []  # this finalize's verifications, in git once published
     with ExitStack() as turn:
-        lost = 0
+        way = _Landing(run, plan, loop, turn, lease, unverified=asked is None)
         if turn_taken(env.repo):  # others are queued for main: join them, don't race
-            turn.enter_context(landing_turn(env.repo, lease))
-            lost = env.config.runs.max_rebases + 1
+            way.queue()
             caught_up = _rebase_if_behind(run, plan, lease.loop)
             if isinstance(caught_up, FinalizeResult):
                 return caught_up
-            plan = caught_up
-        while True:
+            way.plan = caught_up
+
+        def check(plan: Plan) -> FinalizeResult | None:
+            """Verify ``plan`` and decide: a result unless the decision is to land it."""
             lease.renew()
-            verdict = _vote(run, plan, asked) if asked is not None else None
+            verdict = way.verdict = _vote(run, plan, asked) if asked is not None else None
             if verdict is not None:
-                done.append(_attest(run, plan, verdict, loop, key))
-            if verdict is not None and verdict.verdict == "reject":
-                return reject(run, plan, verdict, loop, _reason(verdict), verified=done)
-            if verdict is not None and verdict.verdict == "revise":
-                decided, why = at_loop_limit("revise", loop, MAX_LOOPS, _reason(verdict))
-                if decided == "reject" and why is not None:
-                    return reject(run, plan, verdict, loop, why, verified=done)
-                return revise(run, plan, verdict, loop, verified=done)
-            if verdict is not None and verdict.verdict == NEEDS_HUMAN_REVIEW:
-                return await_person(run, plan, verdict, loop, verified=done)
-            result = land(run, plan, verdict, loop, unverified=asked is None, verified=done)
-            if result is not None:
-                return result
-            lost += 1
-            if lost == env.config.runs.max_rebases + 1:  # stop racing: wait for our turn
-                turn.enter_context(landing_turn(env.repo, lease))
-            rebased = _rebase(run, plan, verdict, loop, done)
-            if isinstance(rebased, FinalizeResult):
-                return rebased
-            plan = rebased
+                way.verified.append(_attest(run, plan, verdict, loop, key))
+            chosen = _decide(verdict, loop)
+            if chosen.action == "reject":
+                why = chosen.reason or chosen.action
+                return reject(run, plan, verdict, loop, why, verified=way.verified)
+            if verdict is not None and chosen.action in ("revise", "ask_person"):
+                return keep_pending(run, plan, verdict, loop, chosen, verified=way.verified)
+            return None
+
+        way.check = check  # a replay onto a moved main is verified and decided again
+        stopped = check(way.plan)
+        if stopped is not None:
+            return stopped
+        return landing.land(way.plan.tip, way.plan.meta.base, way)
+
+
+def _decide(verdict: VerifierVerdict | None, loop: int) -> Decision:
+    """The one decision (decision.py) on this verification; None: not verified, lands."""
+    if verdict is None:
+        return decision.decide(None, loop=loop, limit=MAX_LOOPS)
+    return decision.decide(verdict.verdict, loop=loop, limit=MAX_LOOPS, why=_reason(verdict))
 
 
 def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -> FinalizeResult:
@@ -237,7 +239,10 @@ def _attest(
 
 
 def _reason(verdict: VerifierVerdict) -> str:
-    worst = [f for f in verdict.findings if f.severity == "critical"] or verdict.findings
+    """The first of the worst findings, and how many more there are of every severity:
+    the count covers every finding the outcome lists under it."""
+    findings = verdict.findings
+    worst = [f for f in findings if f.severity == "critical"] or findings
     if not worst:
         return verdict.reasoning or verdict.verdict
     first = worst[0]
@@ -246,7 +251,14 @@ def _reason(verdict: VerifierVerdict) -> str:
         if first.path and first.line
         else (f"{first.path}: " if first.path else "")
     )
-    more = f" (+{len(worst) - 1} more)" if len(worst) > 1 else ""
+    rest = [f for f in findings if f is not first]
+    by_severity: dict[str, int] = {}
+    for f in rest:
+        by_severity[f.severity] = by_severity.get(f.severity, 0) + 1
+    counts = ", ".join(
+        f"{by_severity[s]} {s}" for s in ("critical", "major", "minor") if s in by_severity
+    )
+    more = f" (+{len(rest)} more: {counts})" if rest else ""
     return f"{where}{first.code}: {first.message}{more}"
 
 
@@ -305,6 +317,80 @@ def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResul
 
 
 # ---------------------------------------------------------------- outcomes
+
+
+@dataclass
+class _Landing:
+    """finalize's way to land (``wikigate.landing.Way``): main is this repository's ref,
+    moved in one transaction with the run's record (``land``); after ``max_rebases``
+    lost races the landing waits for its turn instead of racing."""
+
+    run: Run
+    plan: Plan  # the commit to land (the decided one, or it replayed) and its base
+    loop: int
+    turn: ExitStack
+    lease: Lease | None = None  # None: an override (no lease on a rejected run)
+    verdict: VerifierVerdict | None = None
+    unverified: bool = False
+    override: dict[str, Any] | None = None
+    verified: list[VerificationRef] = field(default_factory=list)
+    fence: tuple[str, pygit2.Oid] | None = None  # (ref, commit decided on); None: run branch
+    in_place: bool = True  # a replay moves the run branch; False: in memory (an override)
+    check: Callable[[Plan], FinalizeResult | None] | None = None  # a replay verified again
+    queued: bool = False
+
+    def queue(self) -> None:
+        self.turn.enter_context(landing_turn(self.run.env.repo, self.lease))
+        self.queued = True
+
+    def fast_forward(self, base: str, tip: str) -> bool:
+        return tip == self.plan.tip and base == self.plan.meta.base
+
+    def move(self, base: str, tip: str) -> FinalizeResult | None:
+        if (base, tip) != (self.plan.meta.base, self.plan.tip):
+            raise RunError(
+                f"run {self.run.run_id}: landing {tip[:12]} from {base[:12]}, but the plan is "
+                f"{self.plan.tip[:12]} on {self.plan.meta.base[:12]}; nothing was committed"
+            )
+        return land(
+            self.run,
+            self.plan,
+            self.verdict,
+            self.loop,
+            unverified=self.unverified,
+            override=self.override,
+            verified=self.verified,
+            decided=self.fence,
+        )
+
+    def lost(self, times: int) -> FinalizeResult | None:
+        if not self.queued and times == self.run.env.config.runs.max_rebases + 1:
+            self.queue()  # stop racing: wait for our turn
+        return None
+
+    def main(self) -> str:
+        now = gitrepo.ref_target(self.run.env.repo, MAIN)
+        if now is None:
+            raise RunError(f"{MAIN} is gone; nothing was committed")
+        return str(now)
+
+    def replay(self, decided: str, onto: str) -> str | FinalizeResult:
+        """The run's commits (the decided commit's changes) replayed onto ``onto``."""
+        run, base = self.run, pygit2.Oid(hex=onto)
+        if self.in_place:
+            rebased = _rebase(run, self.plan, self.verdict, self.loop, self.verified, base)
+            if isinstance(rebased, FinalizeResult):
+                return rebased
+            self.plan = rebased
+        else:
+            _main, new_tip, conflicts = _replay_onto_main(run.env.repo, self.plan, base)
+            if new_tip is None:
+                raise RunError(
+                    f"cannot override: main changed {', '.join(conflicts)} since the run"
+                )
+            self.plan = run.plan(new_tip)
+        stop = self.check(self.plan) if self.check is not None else None
+        return self.plan.tip if stop is None else stop
 
 
 def land(
@@ -378,11 +464,12 @@ def _rebase(
     verdict: VerifierVerdict | None,
     loop: int,
     verified: Sequence[VerificationRef] = (),
+    onto: pygit2.Oid | None = None,
 ) -> Plan | FinalizeResult:
-    """Replay the run onto main's new tip and point the run branch there."""
+    """Replay the run onto main's new tip (or ``onto``) and point the run branch there."""
     env = run.env
     repo = env.repo
-    main, new_tip, conflicts = _replay_onto_main(repo, plan)
+    main, new_tip, conflicts = _replay_onto_main(repo, plan, onto)
     if new_tip is None:
         return reject(
             run,
@@ -436,31 +523,18 @@ def reject(
     return _result(record, verdict)
 
 
-def revise(
+def keep_pending(
     run: Run,
     plan: Plan,
     verdict: VerifierVerdict,
     loop: int,
+    decided: Decision,
     *,
     verified: Sequence[VerificationRef] = (),
 ) -> FinalizeResult:
-    record = _record(
-        run, plan, verdict, loop, verified, status="pending", verdict="revise", reject_reason=None
-    )
-    publish_note(run.env, record, verified)
-    return _result(record, verdict)
-
-
-def await_person(
-    run: Run,
-    plan: Plan,
-    verdict: VerifierVerdict,
-    loop: int,
-    *,
-    verified: Sequence[VerificationRef] = (),
-) -> FinalizeResult:
-    """A judgment call: the run stays pending for a person (``verify approve`` / ``verify
-    reject``); the writer is not sent round another loop."""
+    """The run stays pending: ``revise`` sends the writer round another loop;
+    ``needs_human_review`` is a judgment call that waits for a person (``verify approve``
+    / ``verify reject``)."""
     record = _record(
         run,
         plan,
@@ -468,7 +542,7 @@ def await_person(
         loop,
         verified,
         status="pending",
-        verdict=NEEDS_HUMAN_REVIEW,
+        verdict=decided.verdict,
         reject_reason=None,
     )
     publish_note(run.env, record, verified)
@@ -494,32 +568,25 @@ def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> Fina
             f"run {run.run_id} changed since it was verified; finalize it again "
             "(`wikigate run finalize RUN`) before deciding"
         )
-    details = {
-        "override_actor": gitrepo.actor(env.repo),
+    actor = gitrepo.actor(env.repo)
+    details: dict[str, str | None] = {
+        "override_actor": actor,
         "override_reason": reason,
         "override_source": source,
         "override_at": now_iso(),
     }
+    word = Word("approve" if approve else "reject", actor, reason)
     lease = Lease.take(run)  # may wait for the database: the decision stays on `reviewed`
     try:
         plan = run.plan(reviewed)  # landed fenced on the branch still being `reviewed`
         loop = lease.loop
-        if not approve:
-            why = f"rejected on review by {details['override_actor']}: {reason}"
-            decided = {**details, "verdict": "reject_reviewed"}
-            return reject(run, plan, None, loop, why, decided=decided)
-        details["verdict"] = "commit_approved"
+        chosen = decision.decide(NEEDS_HUMAN_REVIEW, loop=loop, limit=MAX_LOOPS, word=word)
+        details["verdict"] = chosen.verdict
+        if chosen.action == "reject":
+            return reject(run, plan, None, loop, chosen.reason or reason, decided=details)
         with ExitStack() as turn:
-            lost = 0
-            while (landed := land(run, plan, None, loop, override=details)) is None:
-                lost += 1
-                if lost == env.config.runs.max_rebases + 1:
-                    turn.enter_context(landing_turn(env.repo, lease))
-                rebased = _rebase(run, plan, None, loop)
-                if isinstance(rebased, FinalizeResult):
-                    return rebased
-                plan = rebased
-            return landed
+            way = _Landing(run, plan, loop, turn, lease, override=details)
+            return landing.land(plan.tip, plan.meta.base, way)
     finally:
         lease.release()
 
@@ -559,9 +626,13 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
     env = run.env
     repo = env.repo
     row = run.refresh()
+    actor = gitrepo.actor(repo)
+    chosen = decision.decide(
+        "reject", loop=1, limit=MAX_LOOPS, word=Word("override", actor, reason)
+    )  # a person's override lands what the gate rejected
     details = {
-        "verdict": "commit_override",
-        "override_actor": gitrepo.actor(repo),
+        "verdict": chosen.verdict,
+        "override_actor": actor,
         "override_reason": reason,
         "override_source": source,
         "override_at": now_iso(),
@@ -588,17 +659,9 @@ def override(run: Run, reason: str, source: str) -> RunRecord:
     _overriding(run, True)  # sweep settles a run whose override died after main moved
     try:
         with ExitStack() as turn:
-            lost = 0
-            while land(run, plan, None, loop, override=details, decided=(failed, rejected)) is None:
-                lost += 1
-                if lost == env.config.runs.max_rebases + 1:
-                    turn.enter_context(landing_turn(repo, None))
-                _main, new_tip, conflicts = _replay_onto_main(repo, plan)
-                if new_tip is None:
-                    raise RunError(
-                        f"cannot override: main changed {', '.join(conflicts)} since the run"
-                    )
-                plan = run.plan(new_tip)
+            fence = (failed, rejected)
+            way = _Landing(run, plan, loop, turn, override=details, fence=fence, in_place=False)
+            landing.land(plan.tip, plan.meta.base, way)
     finally:
         _overriding(run, False)
     return records.record_from_db(env.store, run.run_id)
@@ -647,10 +710,11 @@ def _rejected_tip(run: Run, row: RunRow) -> pygit2.Oid:
 
 
 def _replay_onto_main(
-    repo: pygit2.Repository, plan: Plan
+    repo: pygit2.Repository, plan: Plan, onto: pygit2.Oid | None = None
 ) -> tuple[pygit2.Oid, pygit2.Oid | None, list[str]]:
-    """Rebase the run's commits onto main's current tip in memory: (main, new tip, conflicts)."""
-    main = gitrepo.ref_target(repo, MAIN)
+    """Rebase the run's commits onto ``onto`` (default: main's current tip) in memory:
+    (what they were replayed onto, new tip, conflicts)."""
+    main = onto or gitrepo.ref_target(repo, MAIN)
     assert main is not None
     commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
     new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))

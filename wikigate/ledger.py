@@ -48,6 +48,17 @@ CONTENT = (
     "anchor_status",
     "disputed",
 )
+# a claim's row as `wikigate claims` shows it (json and csv columns, in this order)
+COLUMNS = (
+    "claim_id",
+    "page",
+    "line",
+    *CONTENT,
+    "introduced_commit",
+    "changed_commit",
+    "judge_vote",
+    "judge_reason",
+)
 
 
 def version() -> str:

@@ -68,7 +68,12 @@ class BadChar(NamedTuple):
     kind: str
 
     def describe(self) -> str:
-        return f"U+{ord(self.char):04X} ({self.kind}) at position {self.position}"
+        return f"{code_point(self.char, self.kind)} at position {self.position}"
+
+
+def code_point(char: str, what: str) -> str:
+    """A character as a message names it: ``U+200B (ZERO WIDTH SPACE)``."""
+    return f"U+{ord(char):04X} ({what})"
 
 
 def first_unprintable(value: str, *, bidi: bool = True) -> BadChar | None:
@@ -92,7 +97,7 @@ class Invisible(NamedTuple):
 
     def describe(self) -> str:
         name = unicodedata.name(self.char, "a format character")
-        return f"U+{ord(self.char):04X} ({name}) at line {self.line}, column {self.column}"
+        return f"{code_point(self.char, name)} at line {self.line}, column {self.column}"
 
 
 def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:

@@ -3,12 +3,19 @@ no judge may flag them) and unfaithful ones whose quote is verbatim in the sourc
 not support the claim (what a semantic judge is for).  The tests and benchmarks/judge.py
 measure the offline heuristic on it.
 
-Each case: (claim, quote, source text holding the quote, what is wrong or None).
+Each case: (claim, quote, source text holding the quote, what is wrong or None, the
+cited source's path).
+
+The corpus is split in two halves by a stable hash of the claim (``half``): the rules
+are tuned on the development half only; the held-out half is measured, never tuned
+against (docs/checks.md, benchmarks/judge.py).  The cases after ``# real prose`` were
+written, from encyclopedia-style sentences, before any rule was changed for them.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import hashlib
+from typing import Literal, NamedTuple
 
 
 class Case(NamedTuple):
@@ -16,6 +23,15 @@ class Case(NamedTuple):
     quote: str
     source: str
     wrong: str | None  # None: faithful; else what a judge should see
+    path: str = "raw/source.txt"  # the cited source's path (attribution reads it)
+
+
+Half = Literal["dev", "held-out"]
+
+
+def half(c: Case) -> Half:
+    """The case's half: fixed by the claim's text, whatever the order of the lists."""
+    return "dev" if hashlib.sha256(c.claim.encode()).digest()[0] % 2 == 0 else "held-out"
 
 
 FAITHFUL: list[Case] = [
@@ -92,7 +108,146 @@ FAITHFUL: list[Case] = [
         "Results. The trial found no benefit. Side effects were rare.\n",
         None,
     ),
+    # real prose
+    Case(
+        "Construction of the lighthouse finished in 1894.",
+        "the lighthouse was completed in 1894",
+        "After two years of work on the headland the lighthouse was completed in 1894.\n",
+        None,
+    ),
+    Case(
+        "The council approved the budget.",
+        "approved the budget",
+        "The council, which had not met since May, approved the budget on 3 June.\n",
+        None,
+    ),
+    Case(
+        "The club has 22 members.",
+        "the club has twenty-two members",
+        "Founded in 1921, the club has twenty-two members and a waiting list.\n",
+        None,
+    ),
+    Case(
+        "About half of the houses were damaged.",
+        "roughly 50 percent of the houses were damaged",
+        "In the flood of 1953 roughly 50 percent of the houses were damaged.\n",
+        None,
+    ),
+    Case(
+        "The Gazette reported that the mill closed in 1921.",
+        "the mill closed in 1921",
+        "LOCAL NEWS. After seventy years of weaving the mill closed in 1921.\n",
+        None,
+        "raw/gazette-1921-05-02.txt",
+    ),
+    Case(
+        "According to the Harbour Trust, the pier was extended in 1911.",
+        "the pier was extended in 1911",
+        "Annual Report of the Harbour Trust for the year 1911.\n\nWorks. During the year "
+        "the pier was extended in 1911 by a further 40 yards.\n",
+        None,
+        "raw/annual-report-1911.txt",
+    ),
+    Case(
+        "The station no longer serves passenger trains.",
+        "serves passenger trains",
+        "Since 1967 the station no longer serves passenger trains; freight still passes.\n",
+        None,
+    ),
+    Case(
+        "The dam is 30 to 40 metres high.",
+        "The dam is between 30 and 40 metres high",
+        "The dam is between 30 and 40 metres high, depending on where it is measured.\n",
+        None,
+    ),
+    Case(
+        "Some 4,000 people attended the opening.",
+        "some four thousand people attended the opening",
+        "The weather was fine and some four thousand people attended the opening.\n",
+        None,
+    ),
+    Case(
+        "In 2015 the council proposed a new library.",
+        "build a new library",
+        "In 2015 the council proposed to build a new library on the old market site.\n",
+        None,
+    ),
+    Case(
+        "Marie Curie was the first woman to win a Nobel Prize.",
+        "She was the first woman to win a Nobel Prize",
+        "Curie was born in Warsaw. She was the first woman to win a Nobel Prize, and the "
+        "first person to win it twice.\n",
+        None,
+    ),
+    Case(
+        "Below the falls the river is navigable for 120 miles.",
+        "navigable for 120 miles",
+        "Below the falls the river is navigable for 120 miles, as far as the port of Ely.\n",
+        None,
+    ),
+    Case(
+        "The museum reopened in 2004.",
+        "The museum reopened in 2004",
+        "The museum did not close during the war. The museum reopened in 2004 after renovation.\n",
+        None,
+    ),
+    Case(
+        "Before the railway came, the canal carried coal, grain and timber.",
+        "carried coal, grain and timber",
+        "Before the railway, the canal carried coal, grain and timber to the coast.\n",
+        None,
+    ),
+    Case(
+        "Smith said the bridge was unsafe.",
+        "the bridge was unsafe",
+        "Engineer John Smith told the inquiry that the bridge was unsafe.\n",
+        None,
+        "raw/inquiry-1879.txt",
+    ),
+    Case(
+        "A third of the forest burned.",
+        "33 percent of the forest burned",
+        "Over the summer 33 percent of the forest burned.\n",
+        None,
+    ),
+    Case(
+        "Three quarters of the voters supported the plan.",
+        "75% of voters supported the plan",
+        "In the referendum, 75% of voters supported the plan.\n",
+        None,
+    ),
+    Case(
+        "The comet returns every 76 years.",
+        "returns every 75 to 76 years",
+        "Halley's comet returns every 75 to 76 years.\n",
+        None,
+    ),
+    Case(
+        "The city's population was 1.2 million in 2020.",
+        "the population was 1.2 million",
+        "According to the 2020 census, the population was 1.2 million.\n",
+        None,
+    ),
+    Case(
+        "The ship carried twenty-one passengers.",
+        "carried 21 passengers",
+        "On her last voyage the ship carried 21 passengers and a crew of nine.\n",
+        None,
+    ),
+    Case(
+        "The orchestra gave its first concert in 1882.",
+        "gave its first concert",
+        "Founded in the spring of 1882, the orchestra gave its first concert in October.\n",
+        None,
+    ),
+    Case(
+        "The company did not pay a dividend in 2009.",
+        "pay a dividend",
+        "Because of the crisis the company did not pay a dividend in 2009.\n",
+        None,
+    ),
 ]
+
 
 UNFAITHFUL: list[Case] = [
     Case(
@@ -190,5 +345,144 @@ UNFAITHFUL: list[Case] = [
         "The mayor announced in March that she would resign in June.",
         "The mayor announced in March that she would resign in June.\n",
         "an announcement of the future reported as done",
+    ),
+    # real prose
+    Case(
+        "The Board voted to approve the proposal to extend the pier.",
+        "approve the proposal to extend the pier",
+        "At its March meeting the Board did not approve the proposal to extend the pier, "
+        "citing costs.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "The programme cut costs by half.",
+        "The programme cut costs by one third",
+        "The programme cut costs by one third in its first year.\n",
+        "a fraction changed",
+    ),
+    Case(
+        "Twenty members of the council resigned.",
+        "Twenty-two members of the council resigned",
+        "Twenty-two members of the council resigned in protest.\n",
+        "a number word changed",
+    ),
+    Case(
+        "About 400 people attended the opening.",
+        "some four thousand people attended the opening",
+        "The weather was fine and some four thousand people attended the opening.\n",
+        "a number word changed",
+    ),
+    Case(
+        "The Gazette reported that the mill closed in 1921.",
+        "the mill closed in 1921",
+        "Annual Report of the Mill Company, 1921.\nAfter seventy years of weaving "
+        "the mill closed in 1921.\n",
+        "attributed to another source",
+        "raw/annual-report-1921.txt",
+    ),
+    Case(
+        "The expedition reached the summit in 1924.",
+        "reach the summit",
+        "In 1924 the expedition failed to reach the summit after two attempts.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "The station serves passenger trains.",
+        "serves passenger trains",
+        "Since 1967 the station no longer serves passenger trains; freight still passes.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "The minister said she had met the contractor.",
+        "had met the contractor",
+        "The minister denied that she had met the contractor.\n",
+        "a denial reported as a statement",
+    ),
+    Case(
+        "The council built a new library in 2015.",
+        "build a new library",
+        "In 2015 the council proposed to build a new library on the old market site.\n",
+        "a proposal before the quote reported as done",
+    ),
+    Case(
+        "Nearly half of the residents voted.",
+        "Turnout was 31 percent of registered residents",
+        "Turnout was 31 percent of registered residents, the lowest since 1990.\n",
+        "a fraction changed",
+    ),
+    Case(
+        "The painting was exhibited in Paris.",
+        "exhibited in Paris",
+        "Contrary to some accounts, the painting was never exhibited in Paris.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "According to Dr. Harris, the well water was safe to drink.",
+        "the well water was safe to drink",
+        "County Health Report, 1902.\nInspectors found that the well water was safe to "
+        "drink after boiling.\n",
+        "attributed to another source",
+        "raw/county-health-report.txt",
+    ),
+    Case(
+        "The mayor signed the agreement.",
+        "sign the agreement",
+        "The mayor refused to sign the agreement until the budget was revised.\n",
+        "a refusal reported as done",
+    ),
+    Case(
+        "A quarter of the forest burned.",
+        "a third of the forest burned",
+        "By August a third of the forest burned.\n",
+        "a fraction changed",
+    ),
+    Case(
+        "The Times described the town hall as the finest in the city.",
+        "the finest in the city",
+        "Baedeker's guide calls the town hall the finest in the city.\n",
+        "attributed to another source",
+        "raw/guidebook-1910.txt",
+    ),
+    Case(
+        "The ship sank in the storm of 1881.",
+        "sink in the storm of 1881",
+        "Despite heavy damage, the ship did not sink in the storm of 1881.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "The ship carried 20 passengers.",
+        "carried twenty-one passengers",
+        "On her last voyage the ship carried twenty-one passengers and a crew of nine.\n",
+        "a number word changed",
+    ),
+    Case(
+        "The architect designed the chapel.",
+        "designed the chapel",
+        "The architect is rumoured to have designed the chapel, but no drawings survive.\n",
+        "a rumour reported as fact",
+    ),
+    Case(
+        "The company paid a dividend in 2009.",
+        "pay a dividend",
+        "Because of the crisis the company did not pay a dividend in 2009.\n",
+        "negation before the quote dropped",
+    ),
+    Case(
+        "Two thirds of the staff were laid off.",
+        "half of the staff were laid off",
+        "When the plant closed, half of the staff were laid off.\n",
+        "a fraction changed",
+    ),
+    Case(
+        "The law was repealed in 1998.",
+        "repealed in 1998",
+        "A bill that would have seen the law repealed in 1998 was withdrawn.\n",
+        "a hypothetical reported as done",
+    ),
+    Case(
+        "The treaty banned whaling in the Antarctic.",
+        "whaling in the Antarctic",
+        "The treaty did not ban whaling in the Antarctic; it set quotas.\n",
+        "negation before the quote dropped",
     ),
 ]

@@ -101,6 +101,7 @@ class _Pending:
     blob: str  # the source's blob id
     key: str  # the anchor cache's key
     ref: Ref | None  # the first claim citing it
+    digest: str | None = None  # the quote's sha256 when the footnote records another one
 
 
 class VerifiedQuote(NamedTuple):
@@ -252,28 +253,37 @@ def _check_source(
             )
         ]
     digest = quote_hash(c.quote)
-    if c.sha256 is not None and digest != c.sha256:
-        return [
-            finding(
-                "citation.hash_mismatch",
-                path,
-                line,
-                f"[^{label}]: sha256 of the quote is {digest[:12]}…, "
-                f"the footnote records {c.sha256[:12]}…",
-                hint=f"run `wikigate anchor {source} QUOTE` for the correct tail",
-            )
-        ]
     key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
-    return _Pending(path, line, label, c, source, entry.oid, key, ref)
+    # a wrong sha is reported only once the quote is known to be in the source: a quote
+    # that is not there is quote_not_found whatever its sha (anchoring it cannot help)
+    bad_sha = digest if c.sha256 is not None and digest != c.sha256 else None
+    return _Pending(path, line, label, c, source, entry.oid, key, ref, bad_sha)
+
+
+def _hash_mismatch(p: _Pending, offset: int) -> Finding:
+    """The quote is in the source (at ``offset``) but the footnote's sha is not its."""
+    c = p.citation
+    assert p.digest is not None and c.sha256 is not None
+    return finding(
+        "citation.hash_mismatch",
+        p.path,
+        p.line,
+        f"[^{p.label}]: sha256 of the quote is {p.digest[:12]}…, "
+        f"the footnote records {c.sha256[:12]}…",
+        hint=f"use {{@{offset} sha256:{p.digest}}} (or run `wikigate anchor --fix`)",
+    ).model_copy(update={"suggested_tail": format_tail(c.source, c.page, c.quote, offset)})
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
     """Look the pending quotes up: in the cache of verified anchors, else in their
     sources, each source read once."""
     known, pages = _known_anchors(ctx, pending)
+    out: list[Finding] = []
     groups: dict[tuple[str, int | None], list[_Pending]] = {}
     for p in pending:
-        if p.key in known:
+        if p.key in known and p.digest is not None:
+            out.append(on_claim(_hash_mismatch(p, p.citation.offset or 0), p.ref))
+        elif p.key in known:
             verified[(p.path, p.label)] = _verified(p, p.citation.offset or 0)
         else:
             groups.setdefault((p.source, p.citation.page), []).append(p)
@@ -282,7 +292,6 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
         (source, page, [(p.citation.offset, p.citation.quote) for p in group])
         for (source, page), group in groups.items()
     ]
-    out: list[Finding] = []
     results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
@@ -336,6 +345,8 @@ def _quote_finding(
     if where is None:  # the quote sits at its anchor
         ctx.metrics.anchors_verified += 1
         ctx.new_anchors.add(p.key)
+        if p.digest is not None:
+            return _hash_mismatch(p, c.offset or 0)
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     found, line, near = where
@@ -343,6 +354,8 @@ def _quote_finding(
         return _unsearched(ctx, p)
     if found < 0:
         return _not_found(p, near)
+    if p.digest is not None:
+        return _hash_mismatch(p, found)
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
     tail = {"suggested_tail": format_tail(c.source, c.page, c.quote, found)}

@@ -7,7 +7,7 @@ from wikigate.models import Finding
 from wikigate.text import Invisible, invisible_chars, shown
 
 from ..links import STRUCTURAL
-from ..markdown import INVISIBLE_KEPT, ParsedPage, slugify
+from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
 
@@ -62,7 +62,10 @@ def check_pages(ctx: Context) -> list[Finding]:
         if not page.title:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
-        if path not in STRUCTURAL and not page.refs and (page.bare or not page.gaps):
+        uncited = not page.refs and (page.bare or not page.gaps)
+        if path not in STRUCTURAL and not uncited:
+            out += unsupported(page, ctx.config.statements.granularity)
+        if path not in STRUCTURAL and uncited:
             out.append(
                 finding(
                     "page.uncited",
@@ -81,6 +84,42 @@ def check_pages(ctx: Context) -> list[Finding]:
 
 
 LINES_SHOWN = 20  # findings per page; the last one counts the lines past it
+
+
+def unsupported(page: ParsedPage, granularity: str) -> list[Finding]:
+    """page.unsupported_statement: the statements of a page that cites (or marks gaps) that
+    carry neither, at ``[statements] granularity``: every one (``sentence``), those in a
+    block holding neither (``paragraph``), none (``page``: page.uncited alone)."""
+    if granularity == "page":
+        return []
+    found = [s for s in page.statements if granularity == "sentence" or not s.covered]
+    out = [
+        finding(
+            "page.unsupported_statement",
+            page.path,
+            s.line,
+            f"{_quoted(s.text)} carries neither a citation nor a [gap: …] marker "
+            f"([statements] granularity = {granularity!r})",
+        )
+        for s in found[:LINES_SHOWN]
+    ]
+    if len(found) > LINES_SHOWN:
+        rest = found[LINES_SHOWN:]
+        counted = "at least " if len(page.statements) >= STATEMENTS_KEPT else ""
+        out.append(
+            finding(
+                "page.unsupported_statement",
+                page.path,
+                rest[0].line,
+                f"{counted}{len(rest)} more statements carry neither a citation nor a "
+                f"[gap: …] marker, from line {rest[0].line}",
+            )
+        )
+    return out
+
+
+def _quoted(text: str) -> str:
+    return f'"{text[:120]}…"' if len(text) > 120 else f'"{text}"'
 
 
 def check_invisible(ctx: Context) -> list[Finding]:

@@ -16,7 +16,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..heuristic import WINDOWED, Conflict, conflicts, rules_digest
+from ..heuristic import Conflict, conflicts, needs_source, rules_digest, source_label
 from ..judge import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
@@ -78,8 +78,10 @@ def claims_to_judge(
 ) -> list[ClaimInput]:
     """The claims to judge, each with the window of source text around its quote.
 
-    Without ``windows`` (the offline judge) a source is read only for a claim whose
-    numbers or units differ from its quote's (only those rules look at the window), and
+    Without ``windows`` (the offline judge) a source is read only for a claim the
+    source around its quote can change the rules' verdict on (``heuristic.needs_source``:
+    its numbers, units or negations differ from its quote's, its quote starts inside a
+    sentence, or it names its source), and
     the heuristic's hints come from the cache when these words were read before: a warm
     verify reads no source and runs no rule for an unchanged claim.  ``hinted_only``
     leaves out the claims no rule flags (the offline judge votes on hints alone).
@@ -160,7 +162,7 @@ def _hints(
     if found is None:
         found = conflicts(c.claim, vq.quote)
     start, around = vq.offset, vq.quote
-    if windows or any(k.kind in WINDOWED for k in found):
+    if windows or needs_source(c.claim, vq.quote, found):
         try:
             source_text = ctx.tip.source_text(vq.source, vq.pdf_page)
         except SourceError:
@@ -168,7 +170,8 @@ def _hints(
         start = max(0, vq.offset - ctx.config.judge.window_chars)
         end = min(len(source_text), vq.offset + len(vq.quote) + ctx.config.judge.window_chars)
         around = source_text[start:end]
-        found = conflicts(c.claim, vq.quote, around)
+        label = source_label(vq.source, source_text)
+        found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start)
     return _Hints(tuple(k.describe() for k in found), around, start)
 
 

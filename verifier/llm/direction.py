@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..judge import Assessment, ChangeInput, RubricEffect
 from .conversation import Session
+from .prompt import strict_object, tool
 from .spotlight import block, marker
 
 SYSTEM_PROMPT = """\
@@ -43,33 +44,20 @@ Call record_assessment once."""
 
 EFFECTS = ["improves", "unchanged", "worsens", "ambiguous"]
 
-RECORD_ASSESSMENT: dict[str, Any] = {
-    "name": "record_assessment",
-    "description": "Record your assessment of the change: its direction and each rubric item.",
-    "strict": True,
-    "input_schema": {
-        "type": "object",
-        "properties": {
-            "direction": {"type": "string", "enum": [*EFFECTS, "none"]},
-            "direction_reason": {"type": "string"},
-            "rubric": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "item_id": {"type": "string"},
-                        "effect": {"type": "string", "enum": EFFECTS[:3]},
-                        "reason": {"type": "string"},
-                    },
-                    "required": ["item_id", "effect", "reason"],
-                    "additionalProperties": False,
-                },
-            },
-        },
-        "required": ["direction", "direction_reason", "rubric"],
-        "additionalProperties": False,
+RECORD_ASSESSMENT = tool(
+    "record_assessment",
+    "Record your assessment of the change: its direction and each rubric item.",
+    direction={"type": "string", "enum": [*EFFECTS, "none"]},
+    direction_reason={"type": "string"},
+    rubric={
+        "type": "array",
+        "items": strict_object(
+            item_id={"type": "string"},
+            effect={"type": "string", "enum": EFFECTS[:3]},
+            reason={"type": "string"},
+        ),
     },
-}
+)
 
 ASSESS_VERSION = (
     "1-" + hashlib.sha256(json.dumps([SYSTEM_PROMPT, RECORD_ASSESSMENT]).encode()).hexdigest()[:12]

@@ -62,52 +62,46 @@ the source block are not enough; they cannot change anything."""
 
 VOTES = ["supports", "partial", "contradicts", "unsupported"]
 
-RECORD_VOTES: dict[str, Any] = {
-    "name": "record_votes",
-    "description": "Record your vote on every claim: exactly one vote per claim_id.",
-    "strict": True,
-    "input_schema": {
+
+def strict_object(**props: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Schema object with exactly these properties, all required (strict tools)."""
+    return {
         "type": "object",
-        "properties": {
-            "votes": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "claim_id": {"type": "string"},
-                        "vote": {"type": "string", "enum": VOTES},
-                        "reason": {"type": "string"},
-                        "evidence": {"type": "string"},
-                    },
-                    "required": ["claim_id", "vote", "reason", "evidence"],
-                    "additionalProperties": False,
-                },
-            }
-        },
-        "required": ["votes"],
+        "properties": props,
+        "required": list(props),
         "additionalProperties": False,
-    },
-}
+    }
 
 
-def _tool(name: str, description: str, **props: dict[str, Any]) -> dict[str, Any]:
+def tool(name: str, description: str, **props: dict[str, Any]) -> dict[str, Any]:
+    """A strict tool whose input is an object of exactly ``props`` (all required)."""
     return {
         "name": name,
         "description": description,
         "strict": True,
-        "input_schema": {
-            "type": "object",
-            "properties": props,
-            "required": list(props),
-            "additionalProperties": False,
-        },
+        "input_schema": strict_object(**props),
     }
+
+
+RECORD_VOTES = tool(
+    "record_votes",
+    "Record your vote on every claim: exactly one vote per claim_id.",
+    votes={
+        "type": "array",
+        "items": strict_object(
+            claim_id={"type": "string"},
+            vote={"type": "string", "enum": VOTES},
+            reason={"type": "string"},
+            evidence={"type": "string"},
+        ),
+    },
+)
 
 
 _STR = {"type": "string"}
 _INT = {"type": "integer"}
 READ_TOOLS: list[dict[str, Any]] = [
-    _tool(
+    tool(
         "read",
         "Read characters start..start+length (at most 8000) of a raw source or wiki page "
         "of the write being verified.",
@@ -115,21 +109,21 @@ READ_TOOLS: list[dict[str, Any]] = [
         start=_INT,
         length=_INT,
     ),
-    _tool(
+    tool(
         "grep",
         "Find lines holding a literal text (case-insensitive) in files under raw/ and "
         "wiki/ (or under a path prefix given as 'under'; '' for all).",
         text=_STR,
         under=_STR,
     ),
-    _tool(
+    tool(
         "follow",
         "Where a link on a page leads ([[Name]]'s name, or a relative .md path), and the "
         "start of the page it leads to.",
         page=_STR,
         target=_STR,
     ),
-    _tool("history", "The commits that changed a page, newest first.", path=_STR),
+    tool("history", "The commits that changed a page, newest first.", path=_STR),
 ]
 READ_TOOL_NAMES = frozenset(t["name"] for t in READ_TOOLS)
 SOURCE_ID = "s1"  # a request is about one source

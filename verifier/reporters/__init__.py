@@ -11,11 +11,12 @@ row for row (tests/test_reporters.py checks that).
 
 Adding a reporter: one module here with one class (see ``rdjson.py`` for the shape), one
 entry in ``REPORTERS``, one row in docs/report.md, and the output validated against its
-published schema in tests/test_reporters.py.  The GitHub reporters go here the same way:
-``github_review`` (a pull request review with line comments), ``github_check`` (a check
-run's annotations) and ``github_actions`` (workflow commands, ``::error file=…``).  A
-reporter stays pure: it renders the request body or the text, and the bot (``bot/``) is
-what sends it, so each reporter is tested without a network.
+published schema in tests/test_reporters.py.  A reporter stays pure: report in, text
+out, tested without a network.
+
+What the GitHub bot shows (a review's line comments, the check run's annotations,
+workflow commands) is not a reporter: it needs the pull request's diff and the base
+besides the report, so it lives with the bot (``bot/review.py``, ``bot/check_run.py``).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ class TextReporter:
         c = report.counts()
         s = report.summary
         verdict = paint(
-            report.verdict.upper(),
+            _headline(report),
             COLORS["critical"]
             if report.verdict == "reject"
             else COLORS["major"]
@@ -63,6 +63,16 @@ class TextReporter:
             f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)
+
+
+def _headline(report: VerificationReport) -> str:
+    """The verdict, or in lint mode (no base: ``verify --all``, a shard, a merge) whether
+    the wiki passes, with the verdict a run would get: nothing is committed there."""
+    if report.base is not None:
+        return report.verdict.upper()
+    if report.verdict == "commit":
+        return "PASS"
+    return f"FAIL ({report.verdict}, no run)"
 
 
 def _judge_line(report: VerificationReport) -> str:

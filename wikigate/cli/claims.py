@@ -28,23 +28,6 @@ STATUS_CHOICES = (
     "inconclusive",
     "flaky",
 )
-COLUMNS = (
-    "claim_id",
-    "page",
-    "line",
-    "claim",
-    "source",
-    "source_page",
-    "source_quote",
-    "source_quote_hash",
-    "source_quote_offset",
-    "anchor_status",
-    "disputed",
-    "introduced_commit",
-    "changed_commit",
-    "judge_vote",
-    "judge_reason",
-)
 
 
 @cli.command("claims")
@@ -95,7 +78,7 @@ def claims(
         )
         return
     rows = ledger.claims(ws, page=page, source=source, status=status)
-    _emit(rows, COLUMNS, fmt, _line)
+    _emit(rows, ledger.COLUMNS, fmt, _line)
 
 
 def _line(r: dict[str, Any]) -> str:

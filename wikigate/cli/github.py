@@ -13,7 +13,8 @@ from .app import cli
 @click.pass_context
 def github(ctx: click.Context) -> None:
     """Gate a pull request inside GitHub Actions: verify it, review it, then fast-forward
-    the base, close it, or request changes (exit 0 commit, 1 reject, 3 revise).  Reads
+    the base, close it, request changes or ask a person (exit 0 commit, 1 reject, 3 revise,
+    5 waiting for a person).  Reads
     GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL
     (docs/github.md)."""
     import os

@@ -242,6 +242,8 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
         "findings": ws.store.findings(run_id),
         "overrides": ws.store.overrides(run_id),
     }
+    if row["verdict"] == "commit_override":
+        data["overridden"] = _overridden(ws, run_id)
     verifications: list[dict[str, Any]] = []
     if artifacts:
         from wikigate.attest import listing
@@ -262,6 +264,19 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
             click.echo(f"  [loop {f['loop']}] {loc}: {f['severity']} {f['code']}: {f['message']}")
     for o in data["overrides"]:
         click.echo(f"override: {o['actor']} via {o['source']} at {o['at']}: {o['reason']}")
+    overridden = data.get("overridden")
+    if isinstance(overridden, str):
+        click.echo(f"overridden findings: unknown ({overridden})")
+    elif overridden is not None:
+        from wikigate.text import shown
+
+        # read from a git blob any clone can write: printed escaped, one line each
+        click.echo(f"overridden findings: {len(overridden)}")
+        for f in overridden:
+            path, line = f.get("path"), f.get("line")
+            loc = f"{path}:{line}" if line else (path or "(run)")
+            text = f"{loc}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+            click.echo(f"  {shown(text)}")
     if artifacts:
         click.echo("verifications:" if verifications else "verifications: none")
         for n, v in enumerate(verifications, 1):
@@ -300,6 +315,24 @@ def runs_artifact(ctx: click.Context, run_id: str, name: str, number: int | None
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
+
+
+def _overridden(ws: Any, run_id: str) -> list[dict[str, Any]] | str:
+    """What an override committed despite: the findings of the run's last verification
+    (the one that rejected it), from its stored report; or why they cannot be read."""
+    from wikigate.attest import reported_findings
+    from wikigate.errors import GitError
+
+    done = _verifications(ws, run_id)
+    if not done:
+        return (
+            "the run kept no verification: it was committed with --no-verify, or rejected "
+            "before one was attested"
+        )
+    try:
+        return reported_findings(ws.repo, done[-1])
+    except GitError as e:
+        return str(e)
 
 
 def _verifications(ws: Any, run_id: str) -> list[Any]:

@@ -1,0 +1,218 @@
+"""Every statement accounted for (issue 24, item 1): on a page that cites, a sentence that
+asserts something is cited, gap-marked, or allowed by a documented rule
+(page.unsupported_statement, ``[statements] granularity``). The verifier on real git
+objects, as a push or a run is verified."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pygit2
+import pytest
+from support.helpers import git
+from support.trees import at, commit_files, no_errors
+from support.verifying import verify_trees
+from support.wiki_runs import page_run
+
+from wikigate.config import Config, parse_config
+from wikigate.verifier.cache import decode_page, encode_page
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.markdown import parse_page
+from wikigate.workspace import Workspace
+
+SOURCE = "The council met on 4 May 1921 and approved the harbour plan.\n"
+QUOTE = "approved the harbour plan"
+DEF = f"[^1]: {format_tail('raw/minutes.txt', None, QUOTE, SOURCE.find(QUOTE))}"
+CITED = "The council approved the harbour plan.[^1]"
+INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Council]]\n"
+
+
+def council(body: str) -> str:
+    return f"---\ntitle: Council\n---\n# Council\n\n{body}\n\n{DEF}\n"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
+
+
+@pytest.fixture
+def base(repo):
+    return commit_files(
+        repo,
+        None,
+        {
+            "raw/minutes.txt": SOURCE,
+            "wiki/index.md": INDEX,
+            "wiki/log.md": "# Log\n",
+            "wiki/council.md": council(CITED),
+        },
+    )
+
+
+def verify(repo, base, body: str, *, toml: str = "", extra=None):
+    tip = commit_files(repo, base.id, {"wiki/council.md": council(body), **(extra or {})})
+    config = parse_config(toml, "wikigate.toml") if toml else Config()
+    report = verify_trees(repo, tip, base, config=config)
+    no_errors(report)
+    return report
+
+
+def flagged(report) -> list[tuple[int | None, str]]:
+    return [(f.line, f.message) for f in at(report, "page.unsupported_statement")]
+
+
+def test_invented_statements_beside_one_good_citation_are_flagged(repo, base):
+    """The issue's example: they committed at SKEPTICAL, since page.uncited fired only
+    on a page that cites nothing. Each is named, with its line, and the run revises."""
+    body = f"{CITED}\n\nThe council declared war on Canada. Three members were arrested for fraud."
+    report = verify(repo, base, body)
+    assert flagged(report) == [
+        (
+            8,
+            '"The council declared war on Canada." carries neither a citation nor a '
+            "[gap: …] marker ([statements] granularity = 'sentence')",
+        ),
+        (
+            8,
+            '"Three members were arrested for fraud." carries neither a citation nor a '
+            "[gap: …] marker ([statements] granularity = 'sentence')",
+        ),
+    ]
+    assert report.verdict == "revise"
+    assert not at(report, "page.uncited")
+    (first, _) = at(report, "page.unsupported_statement")
+    assert "wikigate anchor" in (first.hint or "") and "[gap: …]" in (first.hint or "")
+
+
+def test_an_uncited_sentence_in_a_cited_paragraph_is_flagged_at_sentence_granularity(repo, base):
+    report = verify(repo, base, f"{CITED} Its members then declared war on Canada.")
+    assert [line for line, _ in flagged(report)] == [6]
+
+
+def test_cited_gap_marked_and_structural_sentences_pass(repo, base):
+    body = (
+        f"{CITED} The vote count is unknown [gap: the minutes give no count].\n\n"
+        "## Background\n\n"
+        "Who drafted the plan first?\n\n"
+        "The plan had three parts:\n\n"
+        "- [[Index]]\n\n"
+        "See [[Index]] for the other pages of this wiki.\n\n"
+        "> The harbour is the heart of the town and always will be.\n\n"
+        "```\nThe council declared war on Canada in this code block.\n```\n\n"
+        "`The council declared war on Canada` and `more code here`.\n\n"
+        "Sources: raw/minutes.txt, raw/letters.txt, raw/deeds.txt\n\n"
+        "**Last updated**: 2026-11-26 by the ingest agent\n\n"
+        "## See also\n\n"
+        "- The index lists every page of the wiki.\n\n"
+        "## Notes\n\n"
+        "Short line."
+    )
+    report = verify(repo, base, body)
+    assert flagged(report) == []
+    assert report.verdict == "commit", report.findings
+
+
+def test_a_section_after_see_also_is_checked_again(repo, base):
+    body = (
+        f"{CITED}\n\n## See also\n\n- [[Index]]\n\n## History\n\nThe harbour was dredged in 1930."
+    )
+    report = verify(repo, base, body)
+    assert [line for line, _ in flagged(report)] == [14]
+
+
+def test_paragraph_granularity_lets_a_cited_paragraph_cover_its_sentences(repo, base):
+    body = f"{CITED} It was a long meeting.\n\nThe council declared war on Canada."
+    toml = '[statements]\ngranularity = "paragraph"\n'
+    report = verify(repo, base, body, toml=toml)
+    assert flagged(report) == [
+        (
+            8,
+            '"The council declared war on Canada." carries neither a citation nor a '
+            "[gap: …] marker ([statements] granularity = 'paragraph')",
+        )
+    ]
+
+
+def test_page_granularity_is_the_old_rule(repo, base):
+    body = f"{CITED}\n\nThe council declared war on Canada."
+    report = verify(repo, base, body, toml='[statements]\ngranularity = "page"\n')
+    assert flagged(report) == []
+    assert report.verdict == "commit", report.findings
+
+
+def test_a_page_citing_nothing_is_page_uncited_not_one_finding_per_sentence(repo, base):
+    uncited = "---\ntitle: Harbour\n---\n# Harbour\n\nThe harbour was dredged in 1930.\n"
+    tip = commit_files(
+        repo,
+        base.id,
+        {"wiki/harbour.md": uncited, "wiki/index.md": INDEX + "- [[Harbour]]\n"},
+    )
+    report = verify_trees(repo, tip, base)
+    assert [f.path for f in at(report, "page.uncited")] == ["wiki/harbour.md"]
+    assert flagged(report) == []
+
+
+def test_structural_pages_are_exempt(repo, base):
+    index = INDEX + "\nThis wiki collects what the council minutes say.[^1]\n\n" + DEF + "\n"
+    index += "\nThe council declared war on Canada.\n"
+    tip = commit_files(repo, base.id, {"wiki/index.md": index})
+    report = verify_trees(repo, tip, base)
+    no_errors(report)
+    assert flagged(report) == []
+
+
+def test_many_statements_are_summed_up_after_twenty(repo, base):
+    body = (
+        CITED + "\n\n" + "\n\n".join(f"The harbour had {n} new boats that year." for n in range(30))
+    )
+    found = at(verify(repo, base, body), "page.unsupported_statement")
+    assert len(found) == 21
+    assert found[-1].message.startswith("10 more statements carry neither")
+
+
+def test_a_cached_parse_keeps_the_statements():
+    page = parse_page("wiki/p.md", council(f"{CITED} The council declared war on Canada."))
+    data, _ = encode_page(page)
+    assert decode_page(data).statements == page.statements
+    assert [s.text for s in page.statements] == ["The council declared war on Canada."]
+
+
+# --- at the server gate: a real bare repository with the hooks installed, real `git push`
+
+
+def push(cwd, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
+    return subprocess.run(
+        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+
+
+def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_path):
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
+        + [str(bare)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    before = git(bare, "rev-parse", "main").stdout.strip()
+    page = ws.root / "wiki" / "owls.md"
+    page.write_text(page.read_text() + "\nThe owls declared war on Canada.\n")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "invent")
+    proc = push(ws.root, "origin", "main:refs/heads/main")
+    assert proc.returncode != 0, proc.stderr
+    assert "page.unsupported_statement" in proc.stderr
+    assert '"The owls declared war on Canada."' in proc.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    ws.close()

@@ -1,0 +1,104 @@
+"""The gate's one decision: a verdict, the loop it came in and the limit, what needs a
+person and what a person said → land | reject | revise | ask a person, with the reason.
+
+Pure: it reads nothing and changes nothing. ``finalize`` (a run in the workspace) and the
+GitHub bot (``bot/flow.py``, a pull request) both ask here and then act on the answer;
+the exit code of every outcome comes from one table, ``kinds.VERDICT_EXIT``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
+
+Action = Literal["land", "reject", "revise", "ask_person"]
+# a person's word on the commit decided on: an override (a writer's label or comment,
+# `wikigate override`) lands whatever the verdict; a review (approve / reject) decides a
+# run that waits for a person, and nothing else
+WordKind = Literal["override", "approve", "reject"]
+
+# an action → the verdict its exit code is read under (kinds.VERDICT_EXIT)
+_EXIT_AS = {
+    "land": "commit",
+    "reject": "reject",
+    "revise": "revise",
+    "ask_person": NEEDS_HUMAN_REVIEW,
+}
+A_PERSON = "a judgment call for a person"  # why a run waits, when nothing more is known
+
+
+@dataclass(frozen=True)
+class Word:
+    """What a person said about the commit decided on (who, why, and how)."""
+
+    kind: WordKind
+    actor: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with the commit decided on. ``verdict``: what the record says
+    (``commit``, ``commit_override``, ``commit_approved``, ``reject``, ``reject_reviewed``,
+    ``revise``, ``needs_human_review``; None: landed unverified). ``reason``: one line,
+    for a rejection, a run waiting for a person, or the word a person gave."""
+
+    action: Action
+    verdict: str | None
+    reason: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return VERDICT_EXIT[_EXIT_AS[self.action]]
+
+
+def revise_limit_reason(limit: int, why: str) -> str:
+    """The reason a revise at the loop limit is rejected with."""
+    return f"revise limit reached ({limit} loops)" + (f": {why}" if why else "")
+
+
+def decide(
+    verdict: str | None,
+    *,
+    loop: int,
+    limit: int,
+    why: str = "",
+    needs_person: str | None = None,
+    word: Word | None = None,
+) -> Decision:
+    """Decide on one verification.
+
+    ``verdict``: the verifier's (None: nothing was verified, e.g. ``--no-verify``: it
+    lands, unverified). ``loop``/``limit``: a revise in the last loop is a rejection.
+    ``why``: the verification's own reason (its worst finding). ``needs_person``: why a
+    person must decide even a passing change (e.g. new raw sources from an author who
+    may not add them). ``word``: a person's override or review, if one was given.
+    """
+    if verdict is None:
+        return Decision("land", None)
+    if verdict == "commit" and needs_person:
+        verdict = NEEDS_HUMAN_REVIEW
+    reason: str | None = why or None
+    if verdict == "revise" and loop >= limit:
+        verdict, reason = "reject", revise_limit_reason(limit, why)
+    if word is not None and verdict != "commit":
+        if word.kind == "override":
+            return Decision("land", "commit_override", word.reason)
+        if verdict == NEEDS_HUMAN_REVIEW and word.kind == "approve":
+            return Decision("land", "commit_approved", word.reason)
+        if verdict == NEEDS_HUMAN_REVIEW and word.kind == "reject":
+            return Decision(
+                "reject", "reject_reviewed", f"rejected on review by {word.actor}: {word.reason}"
+            )
+    if verdict == "commit":
+        return Decision("land", "commit")
+    if verdict == "reject":
+        return Decision("reject", "reject", reason)
+    if verdict == NEEDS_HUMAN_REVIEW:
+        return Decision("ask_person", NEEDS_HUMAN_REVIEW, needs_person or A_PERSON)
+    if verdict == "revise":
+        return Decision("revise", "revise", reason)
+    # an unknown verdict is never a pass
+    return Decision("reject", "reject", f"unknown verdict {verdict!r}: failing closed")
