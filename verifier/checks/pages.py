@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import Invisible, invisible_chars, shown
@@ -93,28 +95,34 @@ def unsupported(page: ParsedPage, granularity: str) -> list[Finding]:
     if granularity == "page":
         return []
     found = [s for s in page.statements if granularity == "sentence" or not s.covered]
-    out = [
-        finding(
-            "page.unsupported_statement",
-            page.path,
-            s.line,
-            f"{_quoted(s.text)} carries neither a citation nor a [gap: …] marker "
-            f"([statements] granularity = {granularity!r})",
-        )
-        for s in found[:LINES_SHOWN]
-    ]
-    if len(found) > LINES_SHOWN:
-        rest = found[LINES_SHOWN:]
-        counted = "at least " if len(page.statements) >= STATEMENTS_KEPT else ""
-        out.append(
-            finding(
-                "page.unsupported_statement",
-                page.path,
-                rest[0].line,
-                f"{counted}{len(rest)} more statements carry neither a citation nor a "
-                f"[gap: …] marker, from line {rest[0].line}",
+    counted = "at least " if len(page.statements) >= STATEMENTS_KEPT else ""
+    return capped(
+        "page.unsupported_statement",
+        page.path,
+        [
+            (
+                s.line,
+                f"{_quoted(s.text)} carries neither a citation nor a [gap: …] marker "
+                f"([statements] granularity = {granularity!r})",
             )
-        )
+            for s in found
+        ],
+        lambda n, line: (
+            f"{counted}{n} more statements carry neither a citation nor a "
+            f"[gap: …] marker, from line {line}"
+        ),
+    )
+
+
+def capped(
+    code: str, path: str, lines: list[tuple[int, str]], more: Callable[[int, int], str]
+) -> list[Finding]:
+    """One finding per (line, message) for the first LINES_SHOWN, then one that counts the
+    rest (``more(how many, first line)``): a page holding a million costs a page of output."""
+    out = [finding(code, path, line, message) for line, message in lines[:LINES_SHOWN]]
+    if len(lines) > LINES_SHOWN:
+        rest = lines[LINES_SHOWN:]
+        out.append(finding(code, path, rest[0][0], more(len(rest), rest[0][0])))
     return out
 
 
@@ -137,30 +145,20 @@ def check_invisible(ctx: Context) -> list[Finding]:
         by_line: dict[int, list[Invisible]] = {}
         for found in page.invisible:
             by_line.setdefault(found.line, []).append(found)
-        lines = sorted(by_line)
-        for line in lines[:LINES_SHOWN]:
-            chars = by_line[line]
+        lines = []
+        for line, chars in sorted(by_line.items()):
             said = "; ".join(c.describe() for c in chars[:3])
             more = f" and {len(chars) - 3} more on this line" if len(chars) > 3 else ""
-            out.append(
-                finding(
-                    "page.invisible_chars",
-                    path,
-                    line,
-                    f"invisible character{'s' if len(chars) > 1 else ''}: {said}{more}",
-                )
+            lines.append(
+                (line, f"invisible character{'s' if len(chars) > 1 else ''}: {said}{more}")
             )
-        if len(lines) > LINES_SHOWN:
-            rest = lines[LINES_SHOWN:]
-            counted = "at least " if len(page.invisible) >= INVISIBLE_KEPT else ""
-            out.append(
-                finding(
-                    "page.invisible_chars",
-                    path,
-                    rest[0],
-                    f"invisible characters on {counted}{len(rest)} more lines, from line {rest[0]}",
-                )
-            )
+        counted = "at least " if len(page.invisible) >= INVISIBLE_KEPT else ""
+        out += capped(
+            "page.invisible_chars",
+            path,
+            lines,
+            lambda n, first: f"invisible characters on {counted}{n} more lines, from line {first}",  # noqa: B023
+        )
     return out
 
 
