@@ -115,6 +115,12 @@ def _check(
         return None, (
             f"attestation {name}: not a wikigate attestation naming the commits it verified"
         )
+    own = server_verifier(rules)
+    if own is None:
+        return None, (
+            f"attestation {name}: this server cannot load the verifier its rules name, so no "
+            "attestation vouches for a change (only its own verifier's would)"
+        )
     why = mismatch(
         att,
         base_commit=str(base.id),
@@ -122,7 +128,7 @@ def _check(
         base_tree=str(base.tree_id),
         tip_tree=str(tip.tree_id),
         rules=rules,
-        verifier=server_verifier(rules),
+        verifier=own,
     )
     if why is not None:
         return None, f"attestation {name}: {why}"
@@ -136,10 +142,11 @@ def _check(
     return Accepted(str(pointer.get("attestation")), principal, att.verifier), ""
 
 
-def server_verifier(rules: Config | None = None) -> str:
+def server_verifier(rules: Config | None = None) -> str | None:
     """What an attestation must name as its verifier: the one this server runs under
     ``rules`` (the base's; ``WIKIGATE_VERIFIER``, the plug-in they name, or the default),
-    at the code this server runs (`wikigate.verify.name_of`)."""
+    at the code this server runs (`wikigate.verify.name_for`); None when it cannot load
+    it (then no attestation is taken)."""
     from wikigate.verify import named, spec_for
 
     return named(spec_for(rules))

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run = getattr(importlib.import_module(f"wikigate.hooks.{module}"), function)
         return int(run(args[1:], stdin))
-    except Exception as e:  # noqa: BLE001 - a gate that cannot decide refuses
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a gate that cannot decide refuses
         _err(f"wikigate: {args[0]} hook failed, refusing: {type(e).__name__}: {e}")
         return 1
 

@@ -87,9 +87,10 @@ class Verification:
     """A verification's report, and beside it what must never enter the report: the
     judge's raw artifacts (requests, responses, votes as bytes) and its full judgment.
 
-    ``verifier`` names the class that ran and what it says of itself; the one entry point
-    (`wikigate.verify.verify`) sets it, never the verifier: attestations carry it, and a
-    plug-in cannot pass for the default verifier by its own words.
+    ``verifier`` names what ran by what was loaded (the plug-in's spec and a digest of its
+    source, or the default's version); the one entry point (`wikigate.verify.verify`) sets
+    it, never the verifier: attestations carry it, and a plug-in cannot pass for the
+    default verifier by its own words.
     ``anchors``: the citations check's result per cited claim ((page, label) → what it
     found), when it ran; the claim ledger reads it.
     """

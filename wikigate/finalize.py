@@ -229,7 +229,7 @@ def _attest(
         verdict,
         base=gitrepo.commit_at(repo, plan.meta.base),
         tip=gitrepo.commit_at(repo, plan.tip),
-        # the class that ran and the code it ran (wikigate.verify sets it, not the
+        # what ran, named by what was loaded (wikigate.verify sets it, not the
         # verifier): the server takes only its own (hooks/attested.py)
         verifier=verdict.verifier or "",
         run_id=run.run_id,

@@ -4,7 +4,8 @@ finalize, ``wikigate verify``, the pre-commit and pre-push hooks, the server gat
 and the claim ledger all come through here; ``grep -rnE "import .*\\bverify$" wikigate hooks bot``
 lists them.
 This is where the verifier is chosen (the default, or the plug-in the rules name), and
-where whatever it does wrong becomes a critical finding: it fails closed.
+where whatever it does wrong becomes a critical finding: it fails closed. A verifier that
+cannot be loaded decides nothing (`VerifierUnavailable`).
 
 Which verifier: ``WIKIGATE_VERIFIER`` (the environment of whoever runs the gate: a
 developer's shell, the server's hook, the bot's workflow), else ``[verifier] plugin`` of
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pygit2
 
-from .codes import finding
+from .codes import finding, verdict_for
 from .config import Config, config_at
 from .errors import ConfigError
 from .models import Usage, VerifierVerdict
@@ -35,18 +36,28 @@ ENV = "WIKIGATE_VERIFIER"
 DEFAULT = "wikigate.verifier.default:default_verifier"
 
 
+class VerifierUnavailable(ConfigError):
+    """The verifier the rules (or ``WIKIGATE_VERIFIER``) name cannot be loaded here: this
+    gate cannot decide. Nothing lands and nothing is decided (a run stays pending, a pull
+    request open) until it can be loaded; the error says which and why."""
+
+
 def verify(request: Request, *, verifier: Verifier | None = None) -> Verification:
     """Verify ``request`` with ``verifier`` (None: the one :func:`chosen_spec` names).
 
-    Never raises for what the verifier does: a plug-in that cannot be loaded, raises, or
-    answers about other commits than the request's is a critical ``verifier.error``
-    in the verification it returns. ``Verification.verifier`` names the class that ran.
+    A verifier that cannot be loaded is a `VerifierUnavailable` error (the gate cannot
+    decide). Otherwise this never raises for what the verifier does: one that raises
+    (``SystemExit`` included) or answers about other commits than the request's is a
+    critical ``verifier.error`` in the verification it returns, and a verdict milder than
+    its own findings is raised to theirs. ``Verification.verifier`` names what ran, from
+    what was loaded, never from what the verifier says of itself.
     """
-    spec = None
+    if verifier is None:
+        spec = chosen_spec(request)
+        verifier, name = load(spec), name_for(spec)
+    else:
+        spec, name = None, name_of(verifier)
     try:
-        if verifier is None:
-            spec = chosen_spec(request)
-            verifier = load(spec)
         done = verifier.verify(request)
         base = str(request.base.id) if request.base is not None else None
         for what, asked, said in (
@@ -55,10 +66,17 @@ def verify(request: Request, *, verifier: Verifier | None = None) -> Verificatio
         ):
             if said != asked:
                 raise ValueError(f"it reported on {what} {said}, not on the {what} asked ({asked})")
-    except Exception as e:  # noqa: BLE001 - fail closed, always
+        findings = verdict_for(done.report.findings)
+        if RANK[findings] > RANK[done.report.verdict]:  # a verdict its findings contradict
+            done.report = done.report.model_copy(update={"verdict": findings})
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - fail closed, always (not Ctrl-C)
         done = _failed(request, spec, e)
-    done.verifier = name_of(verifier) if verifier is not None else f"{spec}"
+    done.verifier = name
     return done
+
+
+# how far each verdict is from landing: a verification's verdict is at least its findings'
+RANK = {"commit": 0, "needs_human_review": 1, "revise": 2, "reject": 3}
 
 
 def chosen_spec(request: Request) -> str:
@@ -79,43 +97,70 @@ def spec_for(rules: Config | None) -> str:
     return os.environ.get(ENV) or (rules.verifier.plugin if rules is not None else None) or DEFAULT
 
 
-def named(spec: str) -> str:
-    """What the verifier ``spec`` names itself in attestations (:func:`name_of`), or a
-    reason it cannot be loaded (which names no attestation)."""
+def named(spec: str) -> str | None:
+    """What the verifier ``spec`` is called in attestations (:func:`name_for`), when it can
+    be loaded here; None when it cannot (then no attestation names it)."""
     try:
-        return name_of(load(spec))
-    except Exception as e:  # noqa: BLE001 - said in words; it matches no attestation
-        return f"<the verifier {spec!r} cannot be loaded: {e}>"
+        load(spec)
+    except ConfigError:
+        return None
+    return name_for(spec)
 
 
 @cache
 def load(spec: str) -> Verifier:
-    """``module:factory`` → ``factory()``, once per process."""
+    """``module:factory`` → ``factory()``, once per process; `VerifierUnavailable` saying
+    why it cannot be."""
     module, sep, attr = spec.partition(":")
     if not sep:
-        raise ConfigError(f"verifier plugin {spec!r}: expected 'module:factory'")
+        raise VerifierUnavailable(f"verifier plugin {spec!r}: expected 'module:factory'")
     try:
         factory = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"verifier plugin {spec!r} cannot be loaded: {e}") from e
-    made = factory()
+        made = factory()
+    except Exception as e:  # noqa: BLE001 - any failure to load is said in words
+        raise VerifierUnavailable(
+            f"the verifier plug-in {spec!r} cannot be loaded here ({type(e).__name__}: {e}); "
+            "install it where this gate runs, or change [verifier] plugin in wikigate.toml"
+        ) from e
     if not callable(getattr(made, "verify", None)):
-        raise ConfigError(f"verifier plugin {spec!r} made {made!r}, which has no verify()")
+        raise VerifierUnavailable(f"verifier plugin {spec!r} made {made!r}, which has no verify()")
     verifier: Verifier = made
     return verifier
 
 
+def name_for(spec: str) -> str:
+    """What a verifier loaded from ``spec`` is called: the spec, then the default
+    verifier's version (wikigate's, with a digest of its code) or a digest of the plug-in
+    module's source. It comes from what was loaded, never from the verifier's own words:
+    attestations carry it, and the server takes only its own (hooks/attested.py)."""
+    loaded = load(spec)
+    if spec == DEFAULT:
+        return f"{DEFAULT} {loaded.version}"  # type: ignore[attr-defined]
+    return f"{spec} source:{_source_digest(spec.partition(':')[0])}"
+
+
 def name_of(verifier: Verifier) -> str:
-    """The class that ran, then the version it gives of itself (its ``version``, when it
-    has one): what an attestation names and what the server compares with its own
-    (hooks/attested.py). The class comes first: no verifier names another's."""
+    """What a verifier object handed in by a Python caller is called: the default's name
+    when it is the default verifier's own class, else ``object:module:Class`` (which names
+    no spec, so no server takes it for its own)."""
+    if type(verifier) is type(load(DEFAULT)):
+        return name_for(DEFAULT)
     kind = type(verifier)
-    version = getattr(verifier, "version", None)
-    name = f"{kind.__module__}:{kind.__qualname__}"
-    return f"{name} {version}" if isinstance(version, str) and version else name
+    return f"object:{kind.__module__}:{kind.__qualname__}"
 
 
-def _failed(request: Request, spec: str | None, e: Exception) -> Verification:
+def _source_digest(module: str) -> str:
+    import hashlib
+    import sys
+
+    path = getattr(sys.modules.get(module), "__file__", None)
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else "none"
+    except OSError:
+        return "none"
+
+
+def _failed(request: Request, spec: str | None, e: BaseException) -> Verification:
     where = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
     at = f" (at {os.path.basename(where.filename)}:{where.lineno})" if where else ""
     who = f"the verifier {spec!r}" if spec else "the verifier"
