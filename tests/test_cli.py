@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from support.helpers import git, start, state, wikigate
+from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.workspace import Workspace
 
@@ -69,20 +69,11 @@ def test_bad_input_gives_one_line_error_and_changes_nothing(repo, args, stdin, m
     before = state(repo)
     argv = [a.replace("{run}", run) for a in args]
     data = stdin.encode("utf-8", "surrogateescape") if stdin else None
-    import os
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(repo), *argv],
-        capture_output=True,
-        input=data,
-        env=os.environ,
-    )
+    proc = in_process(["-C", str(repo), *argv], data)
     if message is None:
         assert proc.returncode == 0
         return
-    err = proc.stderr.decode()
+    err = proc.stderr
     assert proc.returncode == 1 and err.startswith("error:") and err.count("\n") == 1
     assert message in err
     assert state(repo) == before

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 
 import pygit2
@@ -196,12 +195,7 @@ def server(tmp_path):
     bare = tmp_path / "server.git"
     git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
     git(ws.root, "remote", "add", "origin", str(bare))
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
-        + [str(bare)],
-        capture_output=True,
-        text=True,
-    )
+    proc = in_process(["-C", str(ws.root), "hooks", "install", "--server", str(bare)])
     assert proc.returncode == 0, proc.stderr
     git(bare, "config", "receive.fsckObjects", "false")
     yield ws, bare

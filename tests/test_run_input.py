@@ -14,7 +14,7 @@ import sys
 
 import pygit2
 import pytest
-from support.helpers import git, start, state, wikigate
+from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.errors import GitError, RunError
 from wikigate.gitrepo import format_message, tree_with
@@ -398,13 +398,7 @@ def test_unexpected_error_outside_a_repository_logs_to_the_cache(tmp_path):
     cache = tmp_path / "cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     # a folder that cannot be made is the user's problem: one line, exit 2
-    init = subprocess.run(
-        [sys.executable, "-m", "wikigate", "init", str(blocker / "wiki")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
+    init = in_process(["init", str(blocker / "wiki")], env={"XDG_CACHE_HOME": str(cache)})
     assert init.returncode == 2 and init.stderr.count("\n") == 1
     assert "cannot create a workspace there (Not a directory)" in init.stderr
     # a bug (a command that raises) is not: exit 4, one line, the traceback logged
