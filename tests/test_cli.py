@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.workspace import Workspace
-
-
-@pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "w"
-    assert wikigate(tmp_path, "init", str(root)).returncode == 0
-    return root
 
 
 def test_scripted_run_commits_and_lists(repo):

@@ -32,11 +32,6 @@ def good_notes() -> str:
 
 
 @pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
-
-
-@pytest.fixture
 def base(repo):
     files = {
         "raw/notes.txt": NOTES,

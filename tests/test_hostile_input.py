@@ -40,11 +40,6 @@ def anchored(quote: str, source: str = "raw/notes.txt", text: str = NOTES) -> st
 
 
 @pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
-
-
-@pytest.fixture
 def base(repo):
     return commit_files(
         repo,

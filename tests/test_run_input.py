@@ -14,6 +14,7 @@ import sys
 
 import pygit2
 import pytest
+from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.errors import GitError, RunError
@@ -23,13 +24,6 @@ from wikigate.run import read_plan
 from wikigate.runid import new_run_id, now_iso
 
 PAGE = "---\ntitle: {t}\n---\n# {t}\n\nText.\n"
-
-
-@pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "w"
-    assert wikigate(tmp_path, "init", str(root)).returncode == 0
-    return root
 
 
 def one_error_line(proc):

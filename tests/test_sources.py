@@ -10,7 +10,6 @@ import time
 import zlib
 from pathlib import Path
 
-import pygit2
 import pytest
 from support.trees import commit_files
 
@@ -52,11 +51,6 @@ def pdf(pages: list[str]) -> bytes:
         out += b"%010d 00000 n \n" % off
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     return bytes(out)
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture
