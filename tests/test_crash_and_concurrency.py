@@ -18,6 +18,8 @@ from test_crash_points import rebuilt, telemetry
 from wikigate.gitrepo import MAIN
 from wikigate.workspace import Workspace
 
+pytestmark = pytest.mark.crash
+
 KILL_ITERATIONS = 60
 
 

@@ -511,6 +511,7 @@ def with_raw_tree(repo, base, name: str, tree: pygit2.Oid) -> pygit2.Commit:
     return repo[repo.create_commit(None, sig, sig, "bomb\n", root.write(), [base.id])]
 
 
+@pytest.mark.timing
 def test_a_tree_bomb_is_refused_unexpanded_naming_the_folder_and_the_limit(repo, base):
     """Six tree objects naming each other ten times spell a million files under raw/bomb/:
     the walk used to expand every path (80 s, 1.3 GB); now it counts them by tree id first
@@ -544,6 +545,7 @@ def test_the_tree_limits_are_the_bases_rules(repo, base):
     assert not at(report, "tree.limit")
 
 
+@pytest.mark.timing
 def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_deep(repo, base):
     tip = with_raw_tree(repo, base, "deep", nested(repo, 1000))
     started = time.perf_counter()
@@ -557,6 +559,7 @@ def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_d
     assert "`[limits] tree_depth`" in limit[0].message
 
 
+@pytest.mark.timing
 def test_the_server_gate_refuses_a_pushed_tree_bomb_naming_the_limit(server):
     """The push that once put a million files under raw/ on a server's main: git's own fsck
     accepts the trees (they are well formed), the gate refuses them, naming the limit."""
