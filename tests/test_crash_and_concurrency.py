@@ -43,8 +43,8 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
         run = ws.start_run("ingest", "cli:ingest")
         run.stage_write(f"wiki/{name}.md", "# W\n")
         t0 = time.monotonic()
-        warmup = forked(finalize_cmd(repo, run.run_id), env)
-        assert warmup.returncode == 0, warmup.stderr
+        done = forked(finalize_cmd(repo, run.run_id), env)
+        assert done.returncode == 0, done.stderr
         span = (time.monotonic() - t0) * 1.3
     outcomes = {"old": 0, "new": 0}
     for i in range(KILL_ITERATIONS):

@@ -1,4 +1,6 @@
-"""Helpers shared by the tests: real git and the real wikigate CLI in subprocesses."""
+"""Helpers shared by the tests: real git, and the real wikigate CLI run in this process
+(``wikigate``, ``in_process``) or in a fresh interpreter (``process``; support/forked.py
+forks processes from a warm one)."""
 
 from __future__ import annotations
 
