@@ -20,9 +20,11 @@ import os
 import subprocess
 import sys
 import tempfile
+from multiprocessing import spawn
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from unittest import mock
 
 PRELOAD = [
     "wikigate.cli",
@@ -51,6 +53,18 @@ def _ctx() -> ForkServerContext:
         ctx.set_forkserver_preload(PRELOAD)
         _context = ctx
     return _context
+
+
+def _without_main(name: str) -> dict[str, object]:
+    """What a child is told to prepare, less the parent's ``__main__``: a child would run
+    that script again (the test runner itself, if it has no ``__main__`` guard)."""
+    data: dict[str, object] = _preparation_data(name)
+    data.pop("init_main_from_path", None)
+    data.pop("init_main_from_name", None)
+    return data
+
+
+_preparation_data = spawn.get_preparation_data
 
 
 def _child(argv: list[str], env: dict[str, str], cwd: str, stdio: tuple[str, str, str]) -> None:
@@ -111,7 +125,8 @@ class Forked:
                 )
         else:
             self._proc = _ctx().Process(target=_child, args=(argv, dict(env), where, self._stdio))
-            self._proc.start()
+            with mock.patch.object(spawn, "get_preparation_data", _without_main):
+                self._proc.start()
 
     @property
     def pid(self) -> int:
