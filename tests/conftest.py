@@ -5,6 +5,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pygit2
 import pytest
 
 from wikigate.workspace import Workspace
@@ -46,6 +47,14 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     assert not [p for p in leaked if p not in (".config", ".cache")], (
         f"test wrote to $HOME: {leaked}"
     )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> pygit2.Repository:
+    """A bare repository for tests of the verifier on git objects (build trees with
+    support/trees.py: ``commit_files``).  The CLI's tests use support/fixtures.py's
+    ``repo`` (a workspace made by ``wikigate init``) in its place."""
+    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture

@@ -57,11 +57,6 @@ def wiki_files(n: int = 12) -> dict[str, str]:
     return files
 
 
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
-
-
 def findings(report):
     return sorted((f.code, f.severity, f.path, f.line, f.message) for f in report.findings)
 

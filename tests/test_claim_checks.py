@@ -3,7 +3,6 @@ required steps: the verifier on real git objects (docs/ledger.md)."""
 
 from __future__ import annotations
 
-import pygit2
 import pytest
 from support.trees import at, commit_files, no_errors
 from support.verifying import verify_trees
@@ -31,11 +30,6 @@ def cats(body: str) -> str:
 
 
 GOOD = cats(f"{SLEEP}[^1] {BARK}[^2]\n\n[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}")
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture

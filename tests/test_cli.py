@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from support.helpers import git, start, state, wikigate
+from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
+from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.workspace import Workspace
-
-
-@pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "w"
-    assert wikigate(tmp_path, "init", str(root)).returncode == 0
-    return root
 
 
 def test_scripted_run_commits_and_lists(repo):
@@ -69,20 +63,11 @@ def test_bad_input_gives_one_line_error_and_changes_nothing(repo, args, stdin, m
     before = state(repo)
     argv = [a.replace("{run}", run) for a in args]
     data = stdin.encode("utf-8", "surrogateescape") if stdin else None
-    import os
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(repo), *argv],
-        capture_output=True,
-        input=data,
-        env=os.environ,
-    )
+    proc = in_process(["-C", str(repo), *argv], data)
     if message is None:
         assert proc.returncode == 0
         return
-    err = proc.stderr.decode()
+    err = proc.stderr
     assert proc.returncode == 1 and err.startswith("error:") and err.count("\n") == 1
     assert message in err
     assert state(repo) == before

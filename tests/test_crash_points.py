@@ -98,6 +98,7 @@ def strace_works() -> bool:
 
 
 @pytest.mark.skipif(not strace_works(), reason="needs strace with ptrace permitted")
+@pytest.mark.crash
 def test_kill_at_every_durable_step_of_a_finalize(tmp_path):
     repo = tmp_path / "w"
     ws = Workspace.init(repo)
@@ -146,6 +147,7 @@ exit 0
 
 
 @pytest.mark.parametrize("state", ["prepared", "committed"])
+@pytest.mark.crash
 def test_kill_inside_the_ref_transaction(tmp_path, state):
     repo = tmp_path / "w"
     ws = Workspace.init(repo)
@@ -198,6 +200,7 @@ def test_sweep_restores_only_what_the_dead_run_wrote(tmp_path):
     ws.close()
 
 
+@pytest.mark.crash
 def test_a_live_gits_ref_lock_is_waited_for_never_deleted(tmp_path):
     repo = tmp_path / "w"
     ws = Workspace.init(repo)
@@ -280,6 +283,7 @@ def test_an_abandoned_run_cannot_be_landed_by_its_old_finalizer(ws, monkeypatch)
     assert ws.store.get(run.run_id)["status"] == "abandoned"
 
 
+@pytest.mark.timing
 def test_lease_is_renewed_while_verifying(ws, monkeypatch):
     # a lease long enough that a busy machine's stall between renewal and sweep cannot
     # expire it, short enough that four steps of the verification renew it twice

@@ -4,7 +4,6 @@ judge says it did not check."""
 
 from __future__ import annotations
 
-import pygit2
 import pytest
 from support.anthropic_emulator import AnthropicEmulator, tool_use
 from support.trees import at, commit_files
@@ -28,11 +27,6 @@ def emulator(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     yield emu
     emu.close()
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
-from support.helpers import git
+from support.helpers import git, in_process
 from support.wiki_runs import page_run
 
 from wikigate.workspace import Workspace
@@ -40,12 +39,7 @@ def server(tmp_path):
     bare = tmp_path / "server.git"
     git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
     git(ws.root, "remote", "add", "origin", str(bare))
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
-        + [str(bare)],
-        capture_output=True,
-        text=True,
-    )
+    proc = in_process(["-C", str(ws.root), "hooks", "install", "--server", str(bare)])
     assert proc.returncode == 0, proc.stderr
     yield ws, bare
     ws.close()

@@ -26,6 +26,8 @@ from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.markdown import parse_page
 
+pytestmark = pytest.mark.timing
+
 SOURCE = "raw/s.txt"
 SOURCE_TEXT = "The committee rejected the plan. The treasurer resigned.\n"
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Notes]]\n"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 
 import pygit2
@@ -30,11 +29,6 @@ LOG = "---\ntitle: Log\n---\n# Log\n\n- 2026-01-01 started\n"
 def good_notes() -> str:
     tail = format_tail("raw/notes.txt", None, QUOTE, NOTES.index(QUOTE))
     return f"---\ntitle: Notes\n---\n# Notes\n\n{QUOTE}[^1]\n\n[^1]: {tail}\n"
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture
@@ -196,12 +190,7 @@ def server(tmp_path):
     bare = tmp_path / "server.git"
     git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
     git(ws.root, "remote", "add", "origin", str(bare))
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
-        + [str(bare)],
-        capture_output=True,
-        text=True,
-    )
+    proc = in_process(["-C", str(ws.root), "hooks", "install", "--server", str(bare)])
     assert proc.returncode == 0, proc.stderr
     git(bare, "config", "receive.fsckObjects", "false")
     yield ws, bare
@@ -522,6 +511,7 @@ def with_raw_tree(repo, base, name: str, tree: pygit2.Oid) -> pygit2.Commit:
     return repo[repo.create_commit(None, sig, sig, "bomb\n", root.write(), [base.id])]
 
 
+@pytest.mark.timing
 def test_a_tree_bomb_is_refused_unexpanded_naming_the_folder_and_the_limit(repo, base):
     """Six tree objects naming each other ten times spell a million files under raw/bomb/:
     the walk used to expand every path (80 s, 1.3 GB); now it counts them by tree id first
@@ -555,6 +545,7 @@ def test_the_tree_limits_are_the_bases_rules(repo, base):
     assert not at(report, "tree.limit")
 
 
+@pytest.mark.timing
 def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_deep(repo, base):
     tip = with_raw_tree(repo, base, "deep", nested(repo, 1000))
     started = time.perf_counter()
@@ -568,6 +559,7 @@ def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_d
     assert "`[limits] tree_depth`" in limit[0].message
 
 
+@pytest.mark.timing
 def test_the_server_gate_refuses_a_pushed_tree_bomb_naming_the_limit(server):
     """The push that once put a million files under raw/ on a server's main: git's own fsck
     accepts the trees (they are well formed), the gate refuses them, naming the limit."""

@@ -180,6 +180,7 @@ def test_server_verify_on_push_prints_findings(server):
     )
 
 
+@pytest.mark.crash
 def test_racing_pushes_exactly_one_wins(server, tmp_path):
     ws, bare = server
     clients = []

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support.github_world import World, cited_page, fabricated_page, quote_only_page
-from support.helpers import git
+from support.helpers import git, in_process
 
 from wikigate.bot.inputs import Inputs
 from wikigate.errors import UsageError
@@ -24,11 +23,7 @@ def fresh_clone_runs(world: World) -> list[dict]:
     the runs table, each run with its findings and last override."""
     clone = world.tmp / "fresh"
     subprocess.run(["git", "clone", "-q", str(world.bare), str(clone)], check=True)
-    rebuilt = subprocess.run(
-        [sys.executable, "-m", "wikigate", "--repo", str(clone), "telemetry", "rebuild"],
-        capture_output=True,
-        text=True,
-    )
+    rebuilt = in_process(["--repo", str(clone), "telemetry", "rebuild"])
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert "fetched refs/notes/wikigate from origin" in rebuilt.stderr
     ws = Workspace.open(clone)

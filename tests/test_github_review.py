@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pygit2
+import pytest
 from support.github_emulator import Pull
 from support.github_world import World, fabricated_page
 from support.helpers import git
@@ -113,6 +114,7 @@ def test_without_checks_write_a_commit_status_instead(world: World):
     assert states == [("wikigate", "pending"), ("wikigate", "failure")]
 
 
+@pytest.mark.timing
 def test_a_rate_limit_with_retry_after_is_waited_out(world: World):
     world.push_pr(17, fabricated_page("barn"))
     world.gh.refuse(
@@ -199,6 +201,7 @@ def with_bomb(repo: pygit2.Repository, parent: pygit2.Commit, levels: int) -> py
     return repo[repo.create_commit(None, sig, sig, "bomb\n", root.write(), [parent.id])]
 
 
+@pytest.mark.timing
 def test_the_bots_diffs_of_a_tree_bomb_cost_its_trees_not_its_paths(tmp_path):
     """After the verifier refuses a tree bomb, the bot still records the run's type and
     places its comments: both read the trees by id and the findings' paths only (a diff of

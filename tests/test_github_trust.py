@@ -413,6 +413,7 @@ def test_a_strangers_commands_get_a_few_replies_an_hour(world: World):
     assert "5 replies on this pull request within the hour already" in refused.out
 
 
+@pytest.mark.timing
 def test_a_notes_tree_bomb_on_origin_costs_its_trees_not_its_paths(tmp_path):
     """Origin's notes fast-forwarded to a tree naming one folder ten times per level (10^10
     paths in a few KB): the bot reads each tree object once."""

@@ -40,11 +40,6 @@ def anchored(quote: str, source: str = "raw/notes.txt", text: str = NOTES) -> st
 
 
 @pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
-
-
-@pytest.fixture
 def base(repo):
     return commit_files(
         repo,
@@ -173,6 +168,7 @@ def _alias_bomb(levels: int) -> str:
     return "\n".join(lines) + f"\ntitle: *a{levels - 1}\naliases: [*a{levels - 1}, Notes]\n"
 
 
+@pytest.mark.timing
 def test_a_yaml_alias_bomb_is_a_finding_not_a_stall(repo, base):
     page = f"---\n{_alias_bomb(7)}---\n# Notes\n\nUncited.\n"
     t0 = time.perf_counter()
@@ -246,6 +242,7 @@ def _parse_seconds(text: str, tries: int = 2) -> float:
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.timing
 def test_hostile_pages_parse_in_linear_time(name):
     make = HOSTILE[name]
     small = _parse_seconds(make(SMALL))
@@ -257,6 +254,7 @@ def test_hostile_pages_parse_in_linear_time(name):
     assert ratio < 8, f"{name}: {small:.3f} s → {large:.3f} s (x{ratio:.1f} for x4 input)"
 
 
+@pytest.mark.timing
 def test_a_200kb_bracket_page_verifies_in_a_second(repo, base):
     for text in ("[" * 200_000, "[[" * 100_000):
         t0 = time.perf_counter()
@@ -478,6 +476,7 @@ def _cpu(fn):
     return out, time.process_time() - t0
 
 
+@pytest.mark.timing
 def test_quotes_that_miss_their_anchors_cost_a_bounded_number_of_scans(repo, tmp_path):
     """Each missed quote used to cost six scans of the whole source: (quotes × source). Now
     a source gets at most [limits] quote_scans; the quotes past it are reported as not at
@@ -608,6 +607,7 @@ def test_a_page_full_of_invisible_characters_gives_bounded_findings(repo, base):
     assert len(page.invisible) == 1000
 
 
+@pytest.mark.timing
 def test_a_notes_tree_bomb_costs_a_rebuild_its_trees_not_its_paths(tmp_path):
     """Notes others pushed (origin's, fetched for `telemetry rebuild`) whose tree names one
     folder ten times per level: read one tree object at a time, real notes still found."""
@@ -636,6 +636,7 @@ def test_a_notes_tree_bomb_costs_a_rebuild_its_trees_not_its_paths(tmp_path):
     assert real in found and len(found) == len(set(found))
 
 
+@pytest.mark.timing
 def test_the_wall_clock_budget_stops_a_slow_step_not_only_the_next_one(repo, base):
     """A page that takes minutes to parse (linear, but slow: nested brackets) is stopped
     at the budget by an alarm, not after its parse: the verification ends near the
@@ -686,6 +687,7 @@ def test_one_variation_selector_after_a_character_is_its_form_not_hidden_text(re
 
 
 @pytest.mark.parametrize("pair", ["> >\nb\n", "> - >\nb\n", ">>\n\tb\n"])
+@pytest.mark.timing
 def test_thousands_of_empty_nested_quotes_are_refused_not_parsed(repo, base, pair):
     """markdown-it-py parses a block quote of lines ending in an empty nested quote, each
     with a lazy line, in quadratic time (2,000 pairs: ~10 s; found by the cost fuzz): past

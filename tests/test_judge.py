@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import pathlib
 
-import pygit2
 import pytest
 from support.anthropic_emulator import AnthropicEmulator, Reply, parse_claims, tool_use
 from support.trees import at, commit_files
@@ -45,11 +44,6 @@ def emulator(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     yield emu
     emu.close()
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture

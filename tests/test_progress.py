@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from support.helpers import in_process
 
 from wikigate.workspace import Workspace
 
@@ -60,21 +61,11 @@ def test_verify_shows_progress_on_a_terminal(wiki):
 
 
 def test_no_progress_in_pipes_ci_or_json(wiki):
-    piped = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(wiki), "verify", "--all"],
-        capture_output=True,
-        text=True,
-    )
+    piped = in_process(["-C", str(wiki), "verify", "--all"])  # stdout and stderr: no terminal
     assert piped.stderr == ""
     _code, out, terminal = run_on_terminal(wiki, "verify", "--all", "--format", "json")
     assert "parsing pages" not in terminal and out.lstrip().startswith("{")
-    env = {**os.environ, "CI": "true"}
-    ci = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(wiki), "verify", "--all"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
+    ci = in_process(["-C", str(wiki), "verify", "--all"], env={"CI": "true"})
     assert ci.stderr == ""
 
 

@@ -17,6 +17,7 @@ from urllib.parse import unquote
 import jsonschema
 import pytest
 from jsonschema import FormatChecker
+from support.helpers import in_process
 
 from wikigate.kinds import REPORT_FORMATS
 from wikigate.models import Finding
@@ -51,12 +52,8 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     isolation (own $HOME, no global git config, pinned identity) is passed explicitly.
     """
     tmp = tmp_path_factory.mktemp("reporters")
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("WIKIGATE_VERIFIER", "WIKIGATE_TELEMETRY_DB", "WIKIGATE_RUN_TIMEOUT_MINUTES")
-    }
-    env.update(
+    unset = ("WIKIGATE_VERIFIER", "WIKIGATE_TELEMETRY_DB", "WIKIGATE_RUN_TIMEOUT_MINUTES")
+    overrides = dict(
         HOME=str(tmp / "home"),
         XDG_CONFIG_HOME=str(tmp / "home" / ".config"),
         GIT_CONFIG_NOSYSTEM="1",
@@ -67,10 +64,19 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         GIT_COMMITTER_EMAIL="committer@example.invalid",
         PYTHONIOENCODING="utf-8",
     )
+    env = {k: v for k, v in os.environ.items() if k not in unset} | overrides
+    isolated = overrides | dict.fromkeys(unset, "")  # in_process: "" unsets
     (tmp / "home").mkdir()
 
     def wg(*args: str, cwd: Path = tmp / "wiki") -> subprocess.CompletedProcess[str]:
-        proc = _wikigate(cwd, env, *args)
+        """In this process: building the wiki needs no interpreter of its own."""
+        proc = in_process(["-C", str(cwd), *args], env=isolated)
+        assert proc.returncode in (0, 1), proc.stderr[-2000:]
+        return proc
+
+    def verify(*args: str) -> subprocess.CompletedProcess[str]:
+        """A process of its own, under ``-X importtime``: what it imported is on stderr."""
+        proc = _wikigate(tmp / "wiki", env, *args)
         assert proc.returncode in (0, 1), proc.stderr[-2000:]
         return proc
 
@@ -104,7 +110,7 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "Link every page from here.\n\n- [[Café]]",
     )
     ref = f"wikigate/runs/{run_id}"
-    outputs = {fmt: wg("verify", ref, "--format", fmt) for fmt in FORMATS}
+    outputs = {fmt: verify("verify", ref, "--format", fmt) for fmt in FORMATS}
     return {"outputs": outputs, "report": load_report(outputs["json"].stdout)}
 
 

@@ -14,7 +14,8 @@ import sys
 
 import pygit2
 import pytest
-from support.helpers import git, start, state, wikigate
+from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
+from support.helpers import git, in_process, start, state, wikigate
 
 from wikigate.errors import GitError, RunError
 from wikigate.gitrepo import format_message, tree_with
@@ -23,13 +24,6 @@ from wikigate.run import read_plan
 from wikigate.runid import new_run_id, now_iso
 
 PAGE = "---\ntitle: {t}\n---\n# {t}\n\nText.\n"
-
-
-@pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "w"
-    assert wikigate(tmp_path, "init", str(root)).returncode == 0
-    return root
 
 
 def one_error_line(proc):
@@ -398,13 +392,7 @@ def test_unexpected_error_outside_a_repository_logs_to_the_cache(tmp_path):
     cache = tmp_path / "cache"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     # a folder that cannot be made is the user's problem: one line, exit 2
-    init = subprocess.run(
-        [sys.executable, "-m", "wikigate", "init", str(blocker / "wiki")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
+    init = in_process(["init", str(blocker / "wiki")], env={"XDG_CACHE_HOME": str(cache)})
     assert init.returncode == 2 and init.stderr.count("\n") == 1
     assert "cannot create a workspace there (Not a directory)" in init.stderr
     # a bug (a command that raises) is not: exit 4, one line, the traceback logged

@@ -10,7 +10,6 @@ import time
 import zlib
 from pathlib import Path
 
-import pygit2
 import pytest
 from support.trees import commit_files
 from support.verifying import verify_trees
@@ -52,11 +51,6 @@ def pdf(pages: list[str]) -> bytes:
         out += b"%010d 00000 n \n" % off
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     return bytes(out)
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture
@@ -225,6 +219,7 @@ def unreadable(report):
     return [(f.line, f.message) for f in report.findings if f.code == "citation.source_unreadable"]
 
 
+@pytest.mark.timing
 def test_a_pdf_naming_one_stream_thousands_of_times_is_refused_by_its_bytes(repo):
     """2,000 references to a stream that inflates to 1 MB ask for 2 GB: the box counts
     each stream as often as it is named, decompressing it once, and refuses past
@@ -240,6 +235,7 @@ def test_a_pdf_naming_one_stream_thousands_of_times_is_refused_by_its_bytes(repo
     assert report.verdict == "reject"
 
 
+@pytest.mark.timing
 def test_a_stream_named_many_times_within_the_limit_is_parsed_once_and_verifies(repo):
     """Within pdf_bytes, a stream named 1,000 times is read once, and its quote verifies."""
     source = repeated_pdf(1000, b"BT /F1 12 Tf 72 712 Td (Ravens can count to five.) Tj ET\n")
@@ -249,6 +245,7 @@ def test_a_stream_named_many_times_within_the_limit_is_parsed_once_and_verifies(
     assert report.summary.anchors_verified == 1, report.findings
 
 
+@pytest.mark.timing
 def test_a_pdf_past_its_cpu_seconds_is_refused_naming_the_limit(repo):
     source = repeated_pdf(1, b"(a) Tj\n" * 3_000_000)  # one stream, 3M operators: ~20 s
     config = Config.model_validate({"limits": {"pdf_seconds": 0.5}})
@@ -295,6 +292,7 @@ def test_pypdf_is_imported_only_in_the_box(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.timing
 def test_a_stream_that_inflates_past_pdf_bytes_is_refused_naming_the_limit(repo):
     source = repeated_pdf(1, b"BT /F1 12 Tf 72 712 Td (Crows remember faces.) Tj ET\n" * 40_000)
     config = Config.model_validate({"limits": {"pdf_bytes": 2**20}})
@@ -307,6 +305,7 @@ def test_a_stream_that_inflates_past_pdf_bytes_is_refused_naming_the_limit(repo)
     assert elapsed < 2
 
 
+@pytest.mark.timing
 def test_a_form_drawn_thousands_of_times_is_refused_by_its_bytes(repo):
     """A form XObject is parsed once per draw: 1,000 draws of a 1 MB form ask for 1 GB, and
     the box counts each draw before any is parsed."""

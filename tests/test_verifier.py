@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pygit2
 import pytest
 from support.trees import LINK, commit_files
 from support.verifying import verify_trees
@@ -33,11 +32,6 @@ def cats(body_and_defs: str, title: str = "Cats") -> str:
 GOOD = cats(
     f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}"
 )
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return pygit2.init_repository(str(tmp_path / "r"), bare=True)
 
 
 @pytest.fixture

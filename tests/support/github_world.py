@@ -1,17 +1,18 @@
 """The world of the bot's tests: a seed repository, a bare ``origin`` with
 ``refs/pull/<n>/head``, a runner's checkout, the GitHub emulator on 127.0.0.1, and
-``wikigate github`` run as a workflow step runs it (a subprocess, the real PyGithub)."""
+``wikigate github`` run as a workflow step runs it (a process of its own, forked from a
+warm interpreter by support/forked.py; the real PyGithub)."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.forked import forked
 from support.github_emulator import GitHubEmulator, Pull
 from support.helpers import git
 from support.wiki_runs import QUOTE, SOURCE, cited_page, page_run
@@ -190,14 +191,7 @@ class World:
         )
         for name in unset:
             environ.pop(name, None)
-        proc = subprocess.run(
-            [sys.executable, "-m", "wikigate", "github"],
-            cwd=checkout or self.checkout,
-            env=environ,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        proc = forked(["github"], environ, cwd=checkout or self.checkout, timeout=120)
         files = "".join(p.read_text() for p in (summary, output) if p.exists())
         notes = git(self.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
         assert TOKEN not in proc.stdout + proc.stderr + files + notes

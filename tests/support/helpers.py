@@ -1,4 +1,6 @@
-"""Helpers shared by the tests: real git and the real wikigate CLI in subprocesses."""
+"""Helpers shared by the tests: real git, and the real wikigate CLI run in this process
+(``wikigate``, ``in_process``) or in a fresh interpreter (``process``; support/forked.py
+forks processes from a warm one)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,10 @@ def git(cwd: Path | str, *args: str, check: bool = True) -> subprocess.Completed
 
 
 def wikigate(
-    cwd: Path | str, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+    cwd: Path | str,
+    *args: str,
+    stdin: str | bytes | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`wikigate -C cwd ARGS`, run in this process through ``main()`` (the only place errors
     become exit codes), as a user's command would run: its stdin, stdout, stderr and
@@ -48,12 +53,15 @@ def process(
 
 
 def in_process(
-    argv: list[str], stdin: str | None = None, env: dict[str, str] | None = None
+    argv: list[str], stdin: str | bytes | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """``main(argv)`` with ``stdin`` as its input (bytes: exactly those, e.g. not UTF-8)
+    and ``env`` over the environment for the call (``""``: unset)."""
     from wikigate.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    data = io.TextIOWrapper(io.BytesIO((stdin or "").encode()), encoding="utf-8")
+    raw = stdin if isinstance(stdin, bytes) else (stdin or "").encode()
+    data = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
     saved_env = {k: os.environ.get(k) for k in env or {}}
     saved = sys.stdin, sys.stdout, sys.stderr
     try:
