@@ -347,9 +347,17 @@ def _numbers_spelled(text: str) -> str:
         from text_to_num import alpha2digit  # type: ignore[import-untyped]
 
         # isolated small numbers stay words (the table below reads them): text2num
-        # would turn "one of them" into "1 of them" and "the third" into "3rd"
-        text = alpha2digit(text, "en", threshold=1000)
+        # would turn "one of them" into "1 of them" and "the third" into "3rd".
+        # Piece by piece: text2num's cost grows with the square of a run of number
+        # words, and no number is written in more than a few dozen words
+        text = "".join(
+            alpha2digit(piece, "en", threshold=1000) if _SPELLED.search(piece) else piece
+            for piece in _PIECES.findall(text)
+        )
     return text
+
+
+_PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of the text
 
 
 def _read(text: str) -> _Words:
