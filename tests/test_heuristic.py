@@ -299,3 +299,54 @@ def test_the_quote_is_read_where_it_is_not_where_it_first_occurs():
     assert conflicts(claim, "approve the plan", source, at=second) == []
     kinds = {k.kind for k in conflicts(claim, "approve the plan", source, at=source.index("app"))}
     assert kinds == {"negation"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [  # found by the review of issue 24: a hedge before the quote that the claim drops
+        (
+            "The harbour will be expanded.",
+            "the harbour will be expanded",
+            "It is unlikely that the harbour will be expanded.\n",
+        ),
+        (
+            "The storm sank forty ships.",
+            "the storm sank forty ships",
+            "It was widely believed that the storm sank forty ships; in fact the records show "
+            "twelve.\n",
+        ),
+        (
+            "The mayor had embezzled the relief fund.",
+            "the mayor had embezzled the relief fund",
+            "Rumours that the mayor had embezzled the relief fund were later shown to be false.\n",
+        ),
+        (
+            "The dredging doubled the trade of the port.",
+            "the dredging doubled the trade of the port",
+            "Critics claimed that the dredging doubled the trade of the port, a view the board "
+            "rejected as unfounded.\n",
+        ),
+    ],
+)
+def test_a_belief_claim_or_rumour_before_the_quote_is_no_fact(claim, quote, source):
+    kinds = {c.kind for c in conflicts(claim, quote, source, source_label("raw/s.txt", source))}
+    assert "modal" in kinds or "negation" in kinds, kinds
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [  # the same words where the claim keeps them, or where they are the fact itself
+        (
+            "The harbour is unlikely to be expanded.",
+            "the harbour will be expanded",
+            "It is unlikely that the harbour will be expanded.\n",
+        ),
+        (
+            "William claimed the throne in 1066.",
+            "claimed the throne in 1066",
+            "William claimed the throne in 1066.\n",
+        ),
+    ],
+)
+def test_a_claim_that_keeps_the_hedge_agrees_with_it(claim, quote, source):
+    assert conflicts(claim, quote, source, source_label("raw/s.txt", source)) == []
