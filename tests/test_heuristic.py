@@ -199,6 +199,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("pattern", HOSTILE)
+@pytest.mark.timing
 def test_the_rules_take_linear_time_on_hostile_text(pattern):
     import gc
     import time

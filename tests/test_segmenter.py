@@ -130,6 +130,7 @@ def test_a_block_of_one_sentence_is_not_segmented(monkeypatch):
 
 
 @pytest.mark.parametrize("unit", ["a. ", "e.g. ", "(a. ", '"a." ', "1.2. ", "Mr. X. "])
+@pytest.mark.timing
 def test_segmenting_costs_linear_time(unit):
     """syntok, not pysbd: pysbd's cost grows with the square of a run of ``a. a. …``.
     Four times the text may cost at most 8x the CPU time (tests/test_fuzz_cost.py's bound:
@@ -150,7 +151,9 @@ def test_segmenting_costs_linear_time(unit):
         return best
 
     cost(2000)  # warm up: the import and syntok's compiled patterns
-    assert cost(80_000) < 8 * max(cost(20_000), 1e-3)
+    # within syntok's budget (100,000 characters a page), and long enough to time: a
+    # measurement of a millisecond or two is mostly the clock's and the machine's noise
+    assert cost(100_000) < 8 * max(cost(25_000), 5e-3)
 
 
 # --- on a real repository: what convergence compares ---------------------------------
