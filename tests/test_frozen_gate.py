@@ -4,24 +4,11 @@ server hooks installed, real `git push`."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import pytest
-from support.helpers import git, in_process
+from support.helpers import git, in_process, push
 from support.wiki_runs import page_run
 
 from wikigate.workspace import Workspace
-
-
-def push(cwd, *args):
-    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
-    return subprocess.run(
-        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
 
 
 def main_of(path) -> str:

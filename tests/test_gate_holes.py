@@ -4,13 +4,12 @@ rewritten log. Each is refused in every verification, the server gate included."
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 
 import pygit2
 import pytest
-from support.helpers import git, in_process
+from support.helpers import git, in_process, push
 from support.trees import LINK, _with_mode, at, commit_files, no_errors
 from support.verifying import verify_trees
 from support.wiki_runs import cited_page, fabricated_page, page_run
@@ -165,16 +164,6 @@ def test_a_well_formed_tree_has_no_tree_findings(repo, base):
     report = verify(repo, base, tip)
     no_errors(report)
     assert not at(report, "tree.malformed") and report.verdict == "commit", report.findings
-
-
-def push(cwd, *args):
-    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
-    return subprocess.run(
-        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
 
 
 def main_of(path) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.github_world import World
-from support.helpers import git, in_process
+from support.helpers import git, in_process, push
 from support.odd_verifiers import Spoof
 from support.wiki_runs import cited_page, page_run
 
@@ -48,6 +48,18 @@ def plugged(tmp_path):
     ws = Workspace.open(tmp_path / "wiki")
     yield ws
     ws.close()
+
+
+def gated_server(root: Path, tmp_path: Path) -> Path:
+    """A bare server cloned from ``root``, with the server gate installed."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
+    assert in_process(["-C", str(root), "hooks", "install", "--server", str(bare)]).returncode == 0
+    return bare
+
+
+# the server's Python imports the plug-in from the tests' folder (where it is installed)
+SERVER_ENV = {"PYTHONPATH": TESTS, "WIKIGATE_VERIFIER": ""}
 
 
 def topic(root: Path) -> str:
@@ -116,21 +128,11 @@ def test_the_pre_push_hook_uses_the_plugin(plugged, monkeypatch, capsys):
 
 def test_the_server_gate_uses_the_plugin(plugged, tmp_path):
     root = plugged.root
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
-    assert in_process(["-C", str(root), "hooks", "install", "--server", str(bare)]).returncode == 0
+    bare = gated_server(root, tmp_path)
     head = topic(root)
-    # the server's Python must import the plug-in: here, from the tests' folder
-    env = {**os.environ, "PYTHONPATH": TESTS}
-    env.pop("WIKIGATE_VERIFIER", None)
-    push = subprocess.run(
-        ["git", "-C", str(root), "push", str(bare), "topic:main"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert push.returncode != 0
-    assert "test.reject" in push.stderr
+    pushed = push(root, str(bare), "topic:main", env=SERVER_ENV)
+    assert pushed.returncode != 0
+    assert "test.reject" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() != head
 
 
@@ -153,22 +155,14 @@ def test_a_plugin_that_cannot_be_loaded_fails_closed(plugged, tmp_path):
     """The rules name a plug-in the server cannot import: every push to main is refused,
     saying which plug-in and why, until the server can run it."""
     root = plugged.root
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
-    assert in_process(["-C", str(root), "hooks", "install", "--server", str(bare)]).returncode == 0
+    bare = gated_server(root, tmp_path)
     git(root, "checkout", "-q", "-b", "clean", "main")
     (root / "wiki" / "owls.md").write_text(cited_page("owls"))
     git(root, "add", "wiki/owls.md")
     git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "owls")
-    env = {k: v for k, v in os.environ.items() if k not in ("WIKIGATE_VERIFIER", "PYTHONPATH")}
-    push = subprocess.run(
-        ["git", "-C", str(root), "push", str(bare), "clean:main"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert push.returncode != 0
-    assert "'support.markers_verifier:factory' cannot be loaded here" in push.stderr
+    pushed = push(root, str(bare), "clean:main", env={"WIKIGATE_VERIFIER": "", "PYTHONPATH": ""})
+    assert pushed.returncode != 0
+    assert "'support.markers_verifier:factory' cannot be loaded here" in pushed.stderr
     assert (
         git(bare, "rev-parse", "main").stdout.strip()
         == git(root, "rev-parse", "main").stdout.strip()
@@ -222,21 +216,9 @@ def test_a_plugin_that_exits_fails_closed_in_every_gate(plugged, tmp_path, monke
     assert precommit.citations_main(["wiki/owls.md"]) == 1
     assert "verifier.error" in capsys.readouterr().out
     git(plugged.root, "checkout", "-q", "-f", "main")
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(plugged.root), str(bare))
-    assert (
-        in_process(["-C", str(plugged.root), "hooks", "install", "--server", str(bare)]).returncode
-        == 0
-    )
-    env = {**os.environ, "PYTHONPATH": TESTS}
-    env.pop("WIKIGATE_VERIFIER", None)
-    push = subprocess.run(
-        ["git", "-C", str(plugged.root), "push", str(bare), "topic:main"],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    assert push.returncode != 0 and "verifier.error" in push.stderr
+    bare = gated_server(plugged.root, tmp_path)
+    pushed = push(plugged.root, str(bare), "topic:main", env=SERVER_ENV)
+    assert pushed.returncode != 0 and "verifier.error" in pushed.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() != head
 
 

@@ -5,13 +5,12 @@ objects, as a push or a run is verified."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pygit2
 import pytest
-from support.helpers import git
+from support.helpers import git, push
 from support.trees import at, commit_files, no_errors
 from support.verifying import verify_trees
 from support.wiki_runs import page_run
@@ -181,16 +180,6 @@ def test_a_cached_parse_keeps_the_statements():
 
 
 # --- at the server gate: a real bare repository with the hooks installed, real `git push`
-
-
-def push(cwd, *args):
-    env = {k: v for k, v in os.environ.items() if k not in ("GL_USER", "REMOTE_USER")}
-    return subprocess.run(
-        ["git", "-C", str(cwd), "-c", "core.hooksPath=/dev/null", "push", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
 
 
 def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_path):

@@ -16,8 +16,10 @@ change's own), else the default (`wikigate.verifier.default`). A plug-in is
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import sys
 import traceback
 from functools import cache
 from pathlib import Path
@@ -30,7 +32,17 @@ from .errors import ConfigError
 from .models import Usage, VerifierVerdict
 from .verifier.protocol import Request, Verification, Verifier, report_of
 
-__all__ = ["Request", "Verification", "cache_path", "chosen_spec", "verdict_of", "verify"]
+__all__ = [
+    "Request",
+    "Verification",
+    "VerifierUnavailable",
+    "cache_path",
+    "chosen_spec",
+    "name_for",
+    "spec_for",
+    "verdict_of",
+    "verify",
+]
 
 ENV = "WIKIGATE_VERIFIER"
 DEFAULT = "wikigate.verifier.default:default_verifier"
@@ -128,6 +140,7 @@ def load(spec: str) -> Verifier:
     return verifier
 
 
+@cache
 def name_for(spec: str) -> str:
     """What a verifier loaded from ``spec`` is called: the spec, then the default
     verifier's version (wikigate's, with a digest of its code) or a digest of the plug-in
@@ -150,9 +163,6 @@ def name_of(verifier: Verifier) -> str:
 
 
 def _source_digest(module: str) -> str:
-    import hashlib
-    import sys
-
     path = getattr(sys.modules.get(module), "__file__", None)
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] if path else "none"
