@@ -15,7 +15,7 @@
    benchmark wiki (benchmarks/make_wiki.py) and part 1's pages.
 
     python benchmarks/judge.py --heuristic   # part 2 only
-    git show ca59fb7:verifier/heuristic.py > /tmp/before.py
+    git show ca59fb7:verifier/judges/offline.py > /tmp/before.py
     python benchmarks/judge.py --heuristic --rules /tmp/before.py   # before issue 24
 """
 
@@ -40,7 +40,7 @@ from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
 from wikigate.verifier.citation import format_tail  # noqa: E402
-from wikigate.verifier.heuristic import conflicts, source_label  # noqa: E402
+from wikigate.verifier.judges.offline import conflicts, source_label  # noqa: E402
 from wikigate.verify import Request, Verification, verify  # noqa: E402
 
 SOURCES = 5
@@ -171,7 +171,7 @@ def real_part() -> None:
         )
 
 
-RULES: list[Any] = [conflicts]  # --rules FILE: another version of verifier/heuristic.py
+RULES: list[Any] = [conflicts]  # --rules FILE: another version of verifier/judges/offline.py
 
 
 def load_rules(path: Path) -> None:
@@ -339,7 +339,7 @@ def main() -> None:
     p.add_argument(
         "--rules",
         type=Path,
-        help="another version of verifier/heuristic.py: its corpus and prose figures",
+        help="another version of verifier/judges/offline.py: its corpus and prose figures",
     )
     a = p.parse_args()
     if a.real:

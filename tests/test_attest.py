@@ -27,7 +27,7 @@ from wikigate.hooks.attested import server_verifier
 from wikigate.hooks.install import install_server
 from wikigate.models import Finding, VerificationRef, VerifierVerdict
 from wikigate.runid import now_iso
-from wikigate.verifier.llm.prompt import PROMPT_VERSION
+from wikigate.verifier.judges.llm.prompt import PROMPT_VERSION
 from wikigate.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.heuristic import conflicts, inflections, source_label
+from wikigate.verifier.judges.offline import conflicts, inflections, source_label
 
 WINDOW = Config().judge.window_chars
 DEV_FAITHFUL = [c for c in FAITHFUL if half(c) == "dev"]

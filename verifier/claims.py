@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-from .heuristic import NUMBER_WORDS
+from .judges.offline import NUMBER_WORDS
 from .markdown import Definition, ParsedPage
 
 Result = Literal["pass", "warn", "fail"]

@@ -20,8 +20,8 @@ from wikigate.models import Finding
 from .checks import CHECKS, PER_PAGE, Context
 from .checks.context import adjusted_severity
 from .entries import TreeLimitError
-from .judge import HEURISTIC, Judge
-from .judging import make_judge
+from .judges.choose import make_judge
+from .judges.protocol import HEURISTIC, Judge
 from .parallel import Workers
 from .protocol import Request, Verification
 from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from wikigate.config import Config
     from wikigate.models import Finding, Plan
 
-    from .judge import JudgeArtifacts, Judgment
+    from .judges.protocol import JudgeArtifacts, Judgment
     from .parallel import Progress
     from .report import VerificationReport
     from .shard import Shard
@@ -102,7 +102,7 @@ class Verification:
 
     @property
     def artifacts(self) -> JudgeArtifacts:
-        from .judge import JudgeArtifacts
+        from .judges.protocol import JudgeArtifacts
 
         return self.judgment.artifacts if self.judgment is not None else JudgeArtifacts()
 

@@ -16,7 +16,7 @@ from wikigate.models import Finding, Strictness, Verdict
 
 if TYPE_CHECKING:
     from .claims import Compared
-    from .judge import Judgment
+    from .judges.protocol import Judgment
 
 SCHEMA_VERSION = 1
 

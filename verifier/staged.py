@@ -4,7 +4,7 @@ page.  Everything is read from git objects (the tree being verified, and the com
 behind its tip); nothing here can write, and a symlink or submodule is never followed.
 
 Answers are plain text, bounded in size; what they quote is untrusted data that the
-judge marks before sending (verifier/llm/spotlight.py).
+judge marks before sending (verifier/judges/llm/spotlight.py).
 """
 
 from __future__ import annotations

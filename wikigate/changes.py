@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.verifier.default import DeterministicVerifier
-from wikigate.verifier.judging import API_KEY_ENV, chosen_provider, missing_key_reason
+from wikigate.verifier.judges.choose import API_KEY_ENV, chosen_provider, missing_key_reason
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
 

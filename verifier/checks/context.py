@@ -12,7 +12,7 @@ from wikigate.config import Config
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding, Plan
 
-from ..judge import Judge, Judgment
+from ..judges.protocol import Judge, Judgment
 from ..report import ClaimCheck, DirectionReport, SummaryMetrics
 from ..wiki import PageCache, WikiTree
 

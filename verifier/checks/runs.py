@@ -12,7 +12,7 @@ from wikigate.models import Finding
 from wikigate.paths import in_scope
 
 from ..claims import Compared, PageClaim, compare, page_claims
-from ..judge import Assessment, ChangeInput
+from ..judges.protocol import Assessment, ChangeInput
 from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree

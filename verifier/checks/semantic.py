@@ -16,8 +16,8 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..heuristic import Conflict, conflicts, needs_source, rules_digest, source_label
-from ..judge import HEURISTIC, ClaimInput, Vote
+from ..judges.offline import Conflict, conflicts, needs_source, rules_digest, source_label
+from ..judges.protocol import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
 from ..staged import StagedTree

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..judge import ClaimInput, Vote
+from ..protocol import ClaimInput, Vote
 from .prompt import claim_ids
 from .spotlight import clean, unmark
 

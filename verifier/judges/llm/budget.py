@@ -17,7 +17,7 @@ from typing import Any
 from wikigate.config import JudgeSection, ModelInfo
 from wikigate.models import Budget
 
-from ..judge import JudgeUsage
+from ..protocol import JudgeUsage
 
 OUTPUT_PER_CLAIM = 200  # tokens a vote takes, for estimates
 

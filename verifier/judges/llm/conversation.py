@@ -12,8 +12,8 @@ from typing import Any
 
 from wikigate.config import JudgeSection
 
-from ..judge import ClaimInput, JudgeArtifacts, PlannedRequest, Vote, VoteKind
-from ..staged import StagedTree
+from ...staged import StagedTree
+from ..protocol import ClaimInput, JudgeArtifacts, PlannedRequest, Vote, VoteKind
 from . import prompt, spotlight
 from .budget import OUTPUT_PER_CLAIM, Meter, estimate_tokens
 from .client import CallFailed, Transport

@@ -26,16 +26,16 @@ import pygit2
 from wikigate.config import JudgeSection
 from wikigate.models import Budget
 
-from ..judge import Assessment, ChangeInput, ClaimInput, Judgment, Vote
-from ..sources import SourceError
-from ..staged import StagedTree
+from ...sources import SourceError
+from ...staged import StagedTree
+from ..protocol import Assessment, ChangeInput, ClaimInput, Judgment, Vote
 from . import prompt, spotlight
 from .budget import Meter, caps_for, estimate_tokens
 from .client import Transport
 from .conversation import Conversation, Session, Windows, all_votes
 
 if TYPE_CHECKING:
-    from ..cache import Cache
+    from ...cache import Cache
 
 DEFINITE = ("supports", "partial", "contradicts", "unsupported")
 SUSPECT = ("partial", "unsupported")

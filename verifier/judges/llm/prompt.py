@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..judge import ClaimInput
+from ..protocol import ClaimInput
 from .spotlight import block, clean
 
 SYSTEM_PROMPT = """\

@@ -1,9 +1,9 @@
 """Does the quote support the claim?  The ``Judge`` protocol, what a judge is given
-(``ClaimInput``) and what it returns (``Judgment``: votes, usage, artifacts), and the
-offline judge (the heuristic's rules, verifier/heuristic.py).
+(``ClaimInput``) and what it returns (``Judgment``: votes, usage, artifacts).
 
-The LLM judge (verifier/llm/) implements the same protocol; verifier/judging.py picks
-the judge the rules ask for, and imports the LLM judge only then.
+The offline judge (``HeuristicJudge``, its rules in judges/offline.py) and the LLM judge
+(judges/llm/) implement it; judges/choose.py picks the one the rules ask for, and
+imports the LLM judge only then.
 """
 
 from __future__ import annotations
@@ -13,12 +13,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from .heuristic import Conflict, conflicts
-
 if TYPE_CHECKING:
-    from .staged import StagedTree
-
-__all__ = ["Conflict", "conflicts"]  # the heuristic's rules, for the judges and their tests
+    from ..staged import StagedTree
 
 VoteKind = Literal["supports", "partial", "contradicts", "unsupported", "inconclusive", "flaky"]
 
@@ -175,35 +171,4 @@ class Assessor(Protocol):
     def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment: ...
 
 
-HEURISTIC = "heuristic"
-
-
-class HeuristicJudge:
-    """The offline judge: the heuristic's conflicts are its votes (``partial``, with the
-    conflicts as the reason); rules only, never calls out."""
-
-    name = HEURISTIC
-
-    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
-        votes = {
-            c.claim_id: Vote(c.claim_id, "partial", "; ".join(c.hints))
-            if c.hints
-            else Vote(c.claim_id, "supports", "no rule fired")
-            for c in claims
-        }
-        return Judgment(votes)
-
-
-class UnavailableJudge:
-    """The LLM judge was asked for but cannot run here (no API key): every claim is
-    inconclusive, with what to do.  Fails closed without failing the whole verification."""
-
-    def __init__(self, name: str, reason: str) -> None:
-        self.name = name
-        self.reason = reason
-
-    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
-        return Judgment({c.claim_id: Vote(c.claim_id, "inconclusive", self.reason) for c in claims})
-
-    def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment:
-        return Assessment(error=self.reason)
+HEURISTIC = "heuristic"  # the offline judge's name

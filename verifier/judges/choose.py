@@ -5,18 +5,20 @@ nothing on the hook paths imports ``anthropic``."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from wikigate.config import Config
 from wikigate.errors import UsageError
 from wikigate.models import Budget
 
-from .judge import HeuristicJudge, Judge, UnavailableJudge
+from .protocol import HEURISTIC, Assessment, ChangeInput, ClaimInput, Judge, Judgment, Vote
 
 if TYPE_CHECKING:
     import pygit2
 
-    from .cache import Cache
+    from ..cache import Cache
+    from ..staged import StagedTree
 
 API_KEY_ENV = "ANTHROPIC_API_KEY"
 
@@ -82,3 +84,34 @@ def make_judge(
         budget=budget or Budget(),
         strictness=strictness,
     )
+
+
+class HeuristicJudge:
+    """The offline judge: the heuristic's conflicts are its votes (``partial``, with the
+    conflicts as the reason); rules only, never calls out."""
+
+    name = HEURISTIC
+
+    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
+        votes = {
+            c.claim_id: Vote(c.claim_id, "partial", "; ".join(c.hints))
+            if c.hints
+            else Vote(c.claim_id, "supports", "no rule fired")
+            for c in claims
+        }
+        return Judgment(votes)
+
+
+class UnavailableJudge:
+    """The LLM judge was asked for but cannot run here (no API key): every claim is
+    inconclusive, with what to do.  Fails closed without failing the whole verification."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
+        return Judgment({c.claim_id: Vote(c.claim_id, "inconclusive", self.reason) for c in claims})
+
+    def assess(self, change: ChangeInput, staged: StagedTree) -> Assessment:
+        return Assessment(error=self.reason)

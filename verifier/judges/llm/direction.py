@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..judge import Assessment, ChangeInput, RubricEffect
+from ..protocol import Assessment, ChangeInput, RubricEffect
 from .conversation import Session
 from .prompt import strict_object, tool
 from .spotlight import block, marker
