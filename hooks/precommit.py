@@ -47,14 +47,12 @@ def is_page(path: str) -> bool:
     return path.startswith("wiki/") and path.endswith(".md")
 
 
-def staged_changes(
-    repo: pygit2.Repository, tip: pygit2.Commit, head: pygit2.Commit | None
-) -> tuple[list[str], list[str]]:
+def staged_changes(tip: pygit2.Commit, head: pygit2.Commit | None) -> tuple[list[str], list[str]]:
     """The wiki pages the index adds or changes against HEAD, and those it deletes (a
     rename is both), read from git itself: pre-commit passes no file for a deletion."""
     changed: set[str] = set()
     deleted: set[str] = set()
-    diff = tip.tree.diff_to_tree(swap=True) if head is None else repo.diff(head.tree, tip.tree)
+    diff = tip.tree.diff_to_tree(swap=True) if head is None else head.tree.diff_to_tree(tip.tree)
     for delta in diff.deltas:
         old, new = delta.old_file.path, delta.new_file.path
         if delta.status == pygit2.enums.DeltaStatus.DELETED:
@@ -82,7 +80,7 @@ def _run_staged(
     try:
         repo = _repo()
         tip, head = _staged(repo)
-        changed, deleted = staged_changes(repo, tip, head)
+        changed, deleted = staged_changes(tip, head)
         present = set(named) | set(changed)
         pages = tuple(sorted(p for p in present if _in_tree(tip.tree, p)))
         if not pages and not deleted:
