@@ -84,3 +84,27 @@ def test_a_commit_without_wiki_pages_passes(wiki):
     proc = commit(wiki, {"notes/todo.txt": "not a wiki page\n"}, "notes")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "notes"
+
+
+def test_staged_changes_reads_deletions_and_renames_from_the_index(tmp_path):
+    from wikigate.gitrepo import open_repo
+    from wikigate.hooks.precommit import _staged, staged_changes
+
+    root = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(root))
+    (root / "wiki").mkdir()
+    for name in ("a", "b", "c"):
+        (root / "wiki" / f"{name}.md").write_text(f"# {name}\n")
+    (root / "notes.txt").write_text("n\n")
+    repo = open_repo(root)
+    git(root, "add", "-A")
+    assert staged_changes(*_staged(repo)) == (["wiki/a.md", "wiki/b.md", "wiki/c.md"], [])
+    git(root, "commit", "-qm", "pages")
+    git(root, "rm", "-q", "wiki/a.md", "notes.txt")
+    git(root, "mv", "wiki/b.md", "wiki/d.md")
+    (root / "wiki" / "c.md").write_text("# c, edited\n")
+    git(root, "add", "wiki/c.md")
+    assert staged_changes(*_staged(repo)) == (
+        ["wiki/c.md", "wiki/d.md"],
+        ["wiki/a.md", "wiki/b.md"],
+    )
