@@ -1,0 +1,201 @@
+"""``wikigate mcp``: the SDK's own MCP client (``stdio_client`` + ``ClientSession``) drives
+the server as a subprocess over stdio, on a real workspace, with the product's verifier."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pygit2
+import pytest
+from support.helpers import state
+
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+mcp = pytest.importorskip("mcp")
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+SOURCE = "Barn owls hunt at night. They can hear a mouse under snow.\n"
+QUOTE = "They can hear a mouse under snow."
+INDEX = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki.\n\n- [[Owls]]\n"
+
+
+def owls(tail: str) -> str:
+    return f"---\ntitle: Owls\n---\n# Owls\n\nBarn owls can hear a mouse under snow.[^1]\n\n[^1]: {tail}\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    ws = Workspace.init(tmp_path / "w")
+    ws.close()
+    return tmp_path / "w"
+
+
+def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+    """Start ``wikigate -C root mcp``, run ``body`` in a session, disconnect; return what
+    ``body`` returned (the server process has exited by then)."""
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wikigate", "-C", str(root), "mcp"],
+        env={**os.environ, "WIKIGATE_VERIFIER": ""},  # the product's own verifier
+    )
+
+    async def main() -> Any:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return await body(s)
+
+    return asyncio.run(main())
+
+
+def ok(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    return result.structured_content or {}
+
+
+def text(result: Any) -> str:
+    return "".join(c.text for c in result.content if c.type == "text")
+
+
+def runs(root: Path) -> dict[str, str]:
+    ws = Workspace.open(root)
+    try:
+        return {r["run_id"]: r["status"] for r in ws.runs()}
+    finally:
+        ws.close()
+
+
+def main_tip(root: Path) -> str:
+    return str(pygit2.Repository(str(root)).references["refs/heads/main"].target)
+
+
+def test_ingest_anchor_write_finalize_revise_fix_commit(root):
+    before = main_tip(root)
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        run_id = ok(await s.call_tool("start_run", {"type": "ingest"}))["run_id"]
+        ok(await s.call_tool("write", {"path": "raw/owls.txt", "content": SOURCE}))
+        # reading tools see the staged tree while the run is open
+        assert QUOTE in text(await s.call_tool("read", {"path": "raw/owls.txt"}))
+        tail = ok(await s.call_tool("anchor", {"source": "raw/owls.txt", "quote": QUOTE}))["tail"]
+        ok(await s.call_tool("write", {"path": "wiki/index.md", "content": INDEX}))
+        quote_only = f'raw/owls.txt — "{QUOTE}"'  # no anchor: revise
+        ok(await s.call_tool("write", {"path": "wiki/owls.md", "content": owls(quote_only)}))
+        first = await s.call_tool("finalize", {})
+        revise = ok(first)
+        (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
+        # the fix, as structured content: the footnote's correct tail
+        assert missing["suggested_tail"] == tail
+        ok(await s.call_tool("replace", {"path": "wiki/owls.md", "old": quote_only, "new": tail}))
+        done = ok(await s.call_tool("finalize", {}))
+        return {"run_id": run_id, "revise": revise, "first": text(first), "done": done}
+
+    out = serve(root, body)
+    revise, done = out["revise"], out["done"]
+    assert revise["status"] == "pending" and revise["verdict"] == "revise"
+    assert revise["run_id"] == out["run_id"] and revise["loop"] == 1
+    (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
+    assert missing["path"] == "wiki/owls.md" and missing["line"] == 8
+    assert missing["severity"] == "major" and missing["claim"]
+    assert out["first"].startswith(f"revise {out['run_id']} (loop 1 of")  # the CLI's text
+    assert done["status"] == "committed" and done["verdict"] == "commit", done
+    assert main_tip(root) == done["tip"] != before
+    assert (root / "wiki" / "owls.md").read_text() == owls(missing["suggested_tail"])
+    assert runs(root) == {out["run_id"]: "committed"}
+
+
+def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
+    async def body(s: ClientSession) -> list[Any]:
+        no_run = await s.call_tool("write", {"path": "wiki/a.md", "content": "x\n"})
+        wrong_type = await s.call_tool("start_run", {"type": "nonsense"})
+        run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        before = state(root)
+        outside = await s.call_tool("write", {"path": "../etc/passwd", "content": "x\n"})
+        raw = await s.call_tool("write", {"path": "raw/new.txt", "content": "x\n"})
+        twice = await s.call_tool("start_run", {"type": "synthesis"})
+        after = state(root)
+        return [no_run, outside, raw, twice, wrong_type, before, after, run_id]
+
+    no_run, outside, raw, twice, wrong_type, before, after, run_id = serve(root, body)
+    # the library's message, as the CLI prints it after "error: "
+    assert no_run.is_error
+    assert text(no_run).endswith(": no run is open in this session; call start_run first")
+    assert raw.is_error and text(raw).endswith(": raw/new.txt: only ingest runs may add raw sources")
+    assert outside.is_error and "../etc/passwd" in text(outside)
+    assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
+    assert wrong_type.is_error and "--type 'nonsense': expected one of" in text(wrong_type)
+    assert after == before  # nothing staged, no ref moved, no run added
+    assert runs(root) == {run_id: "abandoned"}  # released on disconnect
+
+
+def test_read_only_tools_and_their_annotations(root):
+    ws = Workspace.open(root)
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/owls.txt", SOURCE)
+    run.stage_write("wiki/owls.md", owls(format_tail("raw/owls.txt", None, QUOTE, 25)))
+    run.stage_write("wiki/index.md", INDEX)
+    assert run.finalize().status == "committed"
+    ws.close()
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        tools = {t.name: t.annotations for t in (await s.list_tools()).tools}
+        return {
+            "tools": tools,
+            "list": ok(await s.call_tool("list", {"under": "wiki/"})),
+            "grep": text(await s.call_tool("grep", {"text": "mouse", "under": "wiki/"})),
+            "follow": text(await s.call_tool("follow", {"page": "wiki/index.md", "target": "Owls"})),
+            "history": text(await s.call_tool("history", {"path": "wiki/owls.md"})),
+            "claims": ok(await s.call_tool("claims", {"page": "wiki/owls.md"})),
+            "missing": await s.call_tool("read", {"path": "wiki/nope.md"}),
+        }
+
+    out = serve(root, body)
+    tools = out["tools"]
+    assert set(tools) == {
+        "list", "read", "grep", "follow", "history", "claims", "anchor",
+        "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
+    }  # fmt: skip
+    for name in ("list", "read", "grep", "follow", "history", "claims", "anchor"):
+        assert tools[name].read_only_hint is True and tools[name].destructive_hint is False
+    for name in ("start_run", "write", "replace", "delete", "usage", "finalize", "abandon"):
+        assert tools[name].read_only_hint is False, name
+        assert tools[name].idempotent_hint is not None and tools[name].destructive_hint is not None
+    assert tools["delete"].destructive_hint is True and tools["write"].idempotent_hint is True
+    assert out["list"]["where"] == "main"
+    assert out["list"]["paths"] == ["wiki/index.md", "wiki/log.md", "wiki/owls.md"]
+    assert out["grep"].splitlines()[0] == "wiki/owls.md:6: Barn owls can hear a mouse under snow.[^1]"
+    assert out["follow"].startswith("'Owls' on wiki/index.md leads to wiki/owls.md:")
+    assert len(out["history"].splitlines()) == 1 and "no commit" not in out["history"]
+    (claim,) = out["claims"]["claims"]
+    assert claim["source"] == "raw/owls.txt" and claim["anchor_status"] == "anchored"
+    assert out["missing"].is_error
+    assert text(out["missing"]).endswith(
+        ": wiki/nope.md: no such file under raw/ or wiki/ in the staged tree"
+    )
+
+
+def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
+    before = main_tip(root)
+
+    async def body(s: ClientSession) -> str:
+        run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
+        return str(run_id)  # and leave without finalizing
+
+    run_id = serve(root, body)
+    # the server released the run before it exited: abandoned now, not after the timeout
+    ws = Workspace.open(root)
+    try:
+        row = ws.run(run_id).refresh()
+        assert row["status"] == "abandoned" and row["lease_until"] is None
+        assert "the MCP client disconnected" in row["reject_reason"]
+        assert ws.run(run_id).ref() == ws.failed_ref(run_id)  # its work kept for a person
+    finally:
+        ws.close()
+    assert main_tip(root) == before
