@@ -126,7 +126,9 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     # the library's message, as the CLI prints it after "error: "
     assert no_run.is_error
     assert text(no_run).endswith(": no run is open in this session; call start_run first")
-    assert raw.is_error and text(raw).endswith(": raw/new.txt: only ingest runs may add raw sources")
+    assert raw.is_error and text(raw).endswith(
+        ": raw/new.txt: only ingest runs may add raw sources"
+    )
     assert outside.is_error and "../etc/passwd" in text(outside)
     assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
     assert wrong_type.is_error and "--type 'nonsense': expected one of" in text(wrong_type)
@@ -149,7 +151,9 @@ def test_read_only_tools_and_their_annotations(root):
             "tools": tools,
             "list": ok(await s.call_tool("list", {"under": "wiki/"})),
             "grep": text(await s.call_tool("grep", {"text": "mouse", "under": "wiki/"})),
-            "follow": text(await s.call_tool("follow", {"page": "wiki/index.md", "target": "Owls"})),
+            "follow": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "Owls"})
+            ),
             "history": text(await s.call_tool("history", {"path": "wiki/owls.md"})),
             "claims": ok(await s.call_tool("claims", {"page": "wiki/owls.md"})),
             "missing": await s.call_tool("read", {"path": "wiki/nope.md"}),
@@ -169,7 +173,9 @@ def test_read_only_tools_and_their_annotations(root):
     assert tools["delete"].destructive_hint is True and tools["write"].idempotent_hint is True
     assert out["list"]["where"] == "main"
     assert out["list"]["paths"] == ["wiki/index.md", "wiki/log.md", "wiki/owls.md"]
-    assert out["grep"].splitlines()[0] == "wiki/owls.md:6: Barn owls can hear a mouse under snow.[^1]"
+    assert (
+        out["grep"].splitlines()[0] == "wiki/owls.md:6: Barn owls can hear a mouse under snow.[^1]"
+    )
     assert out["follow"].startswith("'Owls' on wiki/index.md leads to wiki/owls.md:")
     assert len(out["history"].splitlines()) == 1 and "no commit" not in out["history"]
     (claim,) = out["claims"]["claims"]

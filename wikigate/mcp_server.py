@@ -50,7 +50,8 @@ class Session:
 
     def __init__(self, repo: str) -> None:
         self.repo = repo
-        self._ws: "Workspace | None" = None
+        self._ws: Workspace | None = None
+        self._main: Any = None  # main's tip when the workspace was opened
         self.run_id: str | None = None
         self.started: list[str] = []
         self._pool = concurrent.futures.ThreadPoolExecutor(
@@ -61,15 +62,28 @@ class Session:
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` on the session's worker thread; a library error becomes a tool error."""
-        future = self._pool.submit(_guarded, fn, *args, **kwargs)
+        future = self._pool.submit(_guarded, self._fresh, fn, *args, **kwargs)
         return await asyncio.wrap_future(future)
+
+    def _fresh(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call ``fn`` with the workspace as a new command would open it: when main moved
+        since it was opened (a landing here or elsewhere), it is opened again, so the
+        rules are main's wikigate.toml now, as a CLI command would read them."""
+        from wikigate.gitrepo import MAIN, ref_target
+
+        if self._ws is not None and ref_target(self._ws.repo, MAIN) != self._main:
+            self._ws.close()
+            self._ws = None
+        return fn(*args, **kwargs)
 
     @property
     def ws(self) -> "Workspace":
         if self._ws is None:
+            from wikigate.gitrepo import MAIN, ref_target
             from wikigate.workspace import Workspace
 
             self._ws = Workspace.open(self.repo)
+            self._main = ref_target(self._ws.repo, MAIN)
         return self._ws
 
     def open_run(self) -> "WorkspaceRun":
@@ -81,16 +95,18 @@ class Session:
 
     def staged(self) -> "StagedTree":
         """The open run's staged tree, else main's."""
-        from wikigate.gitrepo import MAIN, commit_at
+        from wikigate.gitrepo import MAIN, commit_at, ref_target
         from wikigate.verifier.staged import StagedTree
         from wikigate.verifier.wiki import PageCache, WikiTree
 
         ws = self.ws
-        if self.run_id is not None:
-            tip = ws.run(self.run_id).tip()
-        else:
-            tip = ws.repo.references[MAIN].target
-        tree = WikiTree(ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits)
+        found = ws.run(self.run_id).tip() if self.run_id is not None else ref_target(ws.repo, MAIN)
+        if found is None:
+            raise LookupError("main is gone; nothing to read")
+        tip = found
+        tree = WikiTree(
+            ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits
+        )
         return StagedTree(ws.repo, tree, str(tip))
 
     def _settled(self, run: "WorkspaceRun") -> None:
@@ -220,12 +236,12 @@ def abandon_run(ws: "Workspace", run_id: str, why: str) -> Any:
 def _sync_ledger(ws: "Workspace") -> None:
     """After main moved: the claim ledger follows (as the CLI's ``run finalize``); it is
     derived from git, so a failure here loses nothing."""
+    import contextlib
+
     from wikigate import ledger
 
-    try:
+    with contextlib.suppress(Exception):  # main has landed; the next `claims` catches up
         ledger.sync(ws)
-    except Exception:  # noqa: BLE001, S110 - main has landed; the next `claims` catches up
-        pass
 
 
 class _ToolFailure(Exception):
@@ -262,9 +278,7 @@ def build_server(session: Session) -> Any:
         from mcp.server.mcpserver.exceptions import ToolError
         from mcp.types import CallToolResult, TextContent, ToolAnnotations
     except ImportError as e:
-        raise McpUnavailable(
-            "wikigate mcp needs the MCP SDK: pip install 'wikigate[mcp]'"
-        ) from e
+        raise McpUnavailable("wikigate mcp needs the MCP SDK: pip install 'wikigate[mcp]'") from e
 
     from wikigate import __version__
 
