@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -93,6 +94,8 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
         # the fix, as structured content: the footnote's correct tail
         assert missing["suggested_tail"] == tail
         ok(await s.call_tool("replace", {"path": "wiki/owls.md", "old": quote_only, "new": tail}))
+        spent = {"input_tokens": 1200, "output_tokens": 300, "usd": 0.01}
+        ok(await s.call_tool("usage", spent))
         done = ok(await s.call_tool("finalize", {}))
         return {"run_id": run_id, "revise": revise, "first": text(first), "done": done}
 
@@ -189,12 +192,17 @@ def test_read_only_tools_and_their_annotations(root):
 def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
     before = main_tip(root)
 
-    async def body(s: ClientSession) -> str:
+    async def body(s: ClientSession) -> tuple[str, dict[str, Any], str]:
+        first = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await s.call_tool("delete", {"path": "wiki/log.md"}))
+        dropped = ok(await s.call_tool("abandon", {"reason": "wrong page"}))
         run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
-        return str(run_id)  # and leave without finalizing
+        return first, dropped, run_id  # and leave without finalizing
 
-    run_id = serve(root, body)
+    first, dropped, run_id = serve(root, body)
+    assert dropped == {"run_id": first, "status": "abandoned", "reason": "abandoned: wrong page"}
+    assert (root / "wiki" / "log.md").exists()
     # the server released the run before it exited: abandoned now, not after the timeout
     ws = Workspace.open(root)
     try:
@@ -205,3 +213,36 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
     finally:
         ws.close()
     assert main_tip(root) == before
+
+
+def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_error(root, tmp_path):
+    """Other commands never import the SDK; without it, `wikigate mcp` says what to install."""
+    probe = (
+        "import sys; from wikigate.cli import main\n"
+        "main(['-C', sys.argv[1], 'runs', 'list'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe, str(root)], capture_output=True, text=True, check=True
+    )
+    assert shown.stdout.strip().endswith("[]"), shown.stdout
+    # an `mcp` package that cannot be imported, first on the path: as if the extra were missing
+    (tmp_path / "no-sdk" / "mcp").mkdir(parents=True)
+    (tmp_path / "no-sdk" / "mcp" / "__init__.py").write_text("raise ImportError('no sdk')\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{tmp_path / 'no-sdk'}{os.pathsep}{os.environ['PYTHONPATH']}",
+    }
+    before = state(root)
+    missing = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+    assert missing.returncode == 1
+    assert missing.stderr == (
+        "error: wikigate mcp needs the MCP SDK: pip install 'wikigate[mcp]'\n"
+    )
+    assert state(root) == before
