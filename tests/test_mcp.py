@@ -105,7 +105,8 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
     assert revise["run_id"] == out["run_id"] and revise["loop"] == 1
     (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
     assert missing["path"] == "wiki/owls.md" and missing["line"] == 8
-    assert missing["severity"] == "major" and missing["claim"]
+    assert missing["severity"] == "major" and missing["claim_id"] == "wiki/owls.md#^1"
+    assert missing["claim"] == "Barn owls can hear a mouse under snow." and missing["hint"]
     assert out["first"].startswith(f"revise {out['run_id']} (loop 1 of")  # the CLI's text
     assert done["status"] == "committed" and done["verdict"] == "commit", done
     assert main_tip(root) == done["tip"] != before

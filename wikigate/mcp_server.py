@@ -180,10 +180,11 @@ class Session:
         ws, run = self.ws, self.open_run()
         finalize_judge(ws, run, judge)
         result = run.finalize(judge=judge)
+        findings = findings_data(ws, result.findings, result.tip)
         if result.status == "committed":
             _sync_ledger(ws)
         self._settled(run)
-        return result
+        return result, findings
 
     def abandon(self, why: str) -> dict[str, Any]:
         run = self.open_run()
@@ -265,10 +266,34 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise _ToolFailure(errors) from e
 
 
-def finding_data(f: Any) -> dict[str, Any]:
-    """A report's Finding as the structured content of ``finalize``."""
-    data: dict[str, Any] = f.model_dump(mode="json")
-    return data
+def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:
+    """The findings as structured content: the report's Finding fields, plus ``claim_id``
+    (``<page>#^<label>``, the ledger's and the report's ``claim_checks`` id) of the claim a
+    finding is about, read from the page at the verified tip; None when it names none."""
+    from wikigate.gitrepo import commit_at
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tree = None
+    if tip is not None and any(f.path and f.claim_line for f in findings):
+        tree = WikiTree(
+            ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits
+        )
+    out = []
+    for f in findings:
+        data: dict[str, Any] = f.model_dump(mode="json")
+        data["claim_id"] = None
+        if tree is not None and f.path and f.claim_line and f.path.startswith("wiki/"):
+            try:
+                claims = [c for c in page_claims(tree.page(f.path)) if c.line == f.claim_line]
+            except Exception:  # noqa: BLE001 - the finding stands without its claim's id
+                claims = []
+            said = " ".join((f.claim or "").split())
+            same = [c for c in claims if c.sentence == said] if len(claims) > 1 else claims
+            if len(same) == 1:
+                data["claim_id"] = same[0].id
+        out.append(data)
+    return out
 
 
 def build_server(session: Session) -> Any:
@@ -409,13 +434,13 @@ def build_server(session: Session) -> Any:
     @server.tool(annotations=DROP)
     async def finalize(judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
-        The verdict and every finding (code, severity, path, line, claim, message, hint,
-        suggested_tail) come back as structured content."""
+        The verdict and every finding (code, severity, path, line, claim_id, claim,
+        message, hint, suggested_tail) come back as structured content."""
         from wikigate.present import outcome
 
         if judge not in (None, "offline", "anthropic"):
             raise ToolError(f"judge {judge!r}: expected offline or anthropic")
-        done = await call(session.finalize, judge)
+        done, findings = await call(session.finalize, judge)
         data = {
             "run_id": done.run_id,
             "status": done.status,
@@ -423,7 +448,7 @@ def build_server(session: Session) -> Any:
             "reason": done.reason,
             "loop": done.loop,
             "tip": done.tip,
-            "findings": [finding_data(f) for f in done.findings],
+            "findings": findings,
         }
         return result(outcome(done), data)
 
