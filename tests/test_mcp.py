@@ -4,7 +4,9 @@ the server as a subprocess over stdio, on a real workspace, with the product's v
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -118,15 +120,16 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     async def body(s: ClientSession) -> list[Any]:
         no_run = await s.call_tool("write", {"path": "wiki/a.md", "content": "x\n"})
         wrong_type = await s.call_tool("start_run", {"type": "nonsense"})
+        not_mcp = await s.call_tool("start_run", {"type": "lint", "triggered_by": "github:pr"})
         run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         before = state(root)
         outside = await s.call_tool("write", {"path": "../etc/passwd", "content": "x\n"})
         raw = await s.call_tool("write", {"path": "raw/new.txt", "content": "x\n"})
         twice = await s.call_tool("start_run", {"type": "synthesis"})
         after = state(root)
-        return [no_run, outside, raw, twice, wrong_type, before, after, run_id]
+        return [no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id]
 
-    no_run, outside, raw, twice, wrong_type, before, after, run_id = serve(root, body)
+    no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id = serve(root, body)
     # the library's message, as the CLI prints it after "error: "
     assert no_run.is_error
     assert text(no_run).endswith(": no run is open in this session; call start_run first")
@@ -136,6 +139,7 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     assert outside.is_error and "../etc/passwd" in text(outside)
     assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
     assert wrong_type.is_error and "--type 'nonsense': expected one of" in text(wrong_type)
+    assert not_mcp.is_error and "an MCP session starts mcp:<tool> runs" in text(not_mcp)
     assert after == before  # nothing staged, no ref moved, no run added
     assert runs(root) == {run_id: "abandoned"}  # released on disconnect
 
@@ -247,3 +251,50 @@ def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_err
         "error: wikigate mcp needs the MCP SDK: pip install 'wikigate[mcp]'\n"
     )
     assert state(root) == before
+
+
+def test_a_server_terminated_by_its_client_releases_its_run_and_exits(root):
+    """The SDK's client sends SIGTERM to a server that has not exited 2 s after its input
+    closed (a busy machine): the run is released all the same, and the server exits at
+    once. The messages are the protocol's own JSON-RPC lines (the client keeps its
+    process to itself)."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for message in (
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "0"},
+                },
+            },
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "start_run", "arguments": {"type": "lint"}},
+            },
+        ):
+            assert server.stdin is not None and server.stdout is not None
+            server.stdin.write(json.dumps(message) + "\n")
+            server.stdin.flush()
+            if "id" in message:
+                answer = json.loads(server.stdout.readline())
+        run_id = answer["result"]["structuredContent"]["run_id"]
+        assert runs(root) == {run_id: "pending"}
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=60) == 128 + signal.SIGTERM  # stdin still open
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate()
+    assert runs(root) == {run_id: "abandoned"}

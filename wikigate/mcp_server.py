@@ -18,7 +18,9 @@ The ``mcp`` SDK is imported here only, when the server starts (``pip install
 
 import asyncio
 import concurrent.futures
+import os
 import signal
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -150,9 +152,16 @@ class Session:
         scope: list[str] | None,
         direction: str | None,
     ) -> str:
-        from wikigate.errors import RunError
-        from wikigate.models import Budget
+        from wikigate.errors import RunError, UsageError
+        from wikigate.models import TERMINAL, Budget
 
+        if not triggered_by.startswith("mcp:"):
+            # a session's runs are the MCP trigger's (sweep leaves github: runs to the bot)
+            raise UsageError(
+                f"triggered_by {triggered_by!r}: an MCP session starts mcp:<tool> runs"
+            )
+        if self.run_id is not None and self.ws.run(self.run_id).status in TERMINAL:
+            self.run_id = None  # ended elsewhere (a sweep, a person)
         if self.run_id is not None:
             raise RunError(
                 f"run {self.run_id} is open in this session; finalize or abandon it first"
@@ -476,7 +485,11 @@ def serve(repo: str) -> list[str]:
         session.release()
         raise
 
+    terminated = False
+
     def stop(signum: int, frame: Any) -> None:
+        nonlocal terminated
+        terminated = True
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, stop)
@@ -491,4 +504,10 @@ def serve(repo: str) -> list[str]:
             released = session.release()
         finally:
             signal.signal(signal.SIGTERM, previous)
+    if terminated:
+        # the SDK's thread reading stdin blocks until the client closes it, and the
+        # interpreter would wait for it at exit: a terminated server exits now
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(128 + signal.SIGTERM)
     return released
