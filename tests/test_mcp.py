@@ -15,14 +15,12 @@ from typing import Any
 
 import pygit2
 import pytest
+from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
+from mcp.client.stdio import stdio_client
 from support.helpers import state
 
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
-
-mcp = pytest.importorskip("mcp")
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
 
 SOURCE = "Barn owls hunt at night. They can hear a mouse under snow.\n"
 QUOTE = "They can hear a mouse under snow."
