@@ -19,6 +19,7 @@ from mcp import ClientSession, StdioServerParameters  # the test extra installs 
 from mcp.client.stdio import stdio_client
 from support.helpers import state
 
+from wikigate.mcp_server import abandon_run
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -199,6 +200,19 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
         first = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         ok(await s.call_tool("delete", {"path": "wiki/log.md"}))
         dropped = ok(await s.call_tool("abandon", {"reason": "wrong page"}))
+        # a run ended elsewhere (a person, a sweep) is refused, then the session moves on
+        ended = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        elsewhere = Workspace.open(root)
+        try:
+            abandon_run(elsewhere, ended, "by a person")
+        finally:
+            elsewhere.close()
+        refused = [
+            text(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n"})),
+            text(await s.call_tool("abandon", {})),
+        ]
+        assert refused[0].endswith(f": run {ended} is abandoned; start a new run"), refused
+        assert refused[1].endswith(f": run {ended} is already abandoned; nothing to abandon")
         run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
         return first, dropped, run_id  # and leave without finalizing

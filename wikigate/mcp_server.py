@@ -197,8 +197,10 @@ class Session:
 
     def abandon(self, why: str) -> dict[str, Any]:
         run = self.open_run()
-        row = abandon_run(self.ws, run.run_id, why)
-        self.run_id = None
+        try:
+            row = abandon_run(self.ws, run.run_id, why)
+        finally:
+            self._settled(run)
         return {"run_id": run.run_id, "status": row["status"], "reason": row["reject_reason"]}
 
     # -------------------------------------------------------- the end
@@ -231,16 +233,26 @@ class Session:
 def abandon_run(ws: "Workspace", run_id: str, why: str) -> Any:
     """Abandon one pending run now, through the engine function ``wikigate sweep`` uses
     (``reconcile.reconcile`` with ``abandon``): its branch kept as its failed ref, its
-    record in git. A run being finalized or already ended is refused."""
+    record in git. The run is first leased as a finalizer leases it (pending → verifying,
+    in one transaction), so no finalizer can start on it meanwhile; a run being finalized
+    or already ended is refused with the message ``run finalize`` gives."""
     from wikigate.errors import RunError
+    from wikigate.lease import Lease
+    from wikigate.models import TERMINAL
     from wikigate.reconcile import reconcile
 
-    row = ws.run(run_id).refresh()
-    if row["status"] != "pending":
-        what = "being finalized; wait for it" if row["status"] == "verifying" else row["status"]
-        raise RunError(f"run {run_id} is {what}; only a pending run can be abandoned")
-    reconcile(ws.env, row, why, abandon=True)
-    return ws.run(run_id).refresh()
+    run = ws.run(run_id)
+    status = run.status
+    if status in TERMINAL:
+        raise RunError(f"run {run_id} is already {status}; nothing to abandon")
+    lease = Lease.take(run)  # a run being finalized: "run … is being finalized by process …"
+    try:
+        with ws.store.immediate():  # abandoning is not a loop: the lease's count undone
+            ws.store.update_run(run_id, loop_count=lease.previous_loop)
+        reconcile(ws.env, run.refresh(), why, abandon=True)
+    finally:
+        lease.release()  # only a run still verifying by us goes back to pending
+    return run.refresh()
 
 
 def _sync_ledger(ws: "Workspace") -> None:
