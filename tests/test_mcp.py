@@ -39,13 +39,14 @@ def root(tmp_path: Path) -> Path:
     return tmp_path / "w"
 
 
-def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier: str = "") -> Any:
     """Start ``wikigate -C root mcp``, run ``body`` in a session, disconnect; return what
-    ``body`` returned (the server process has exited by then)."""
+    ``body`` returned (the server process has exited by then). ``verifier``: a plug-in
+    (default: the product's own)."""
     server = StdioServerParameters(
         command=sys.executable,
         args=["-m", "wikigate", "-C", str(root), "mcp"],
-        env={**os.environ, "WIKIGATE_VERIFIER": ""},  # the product's own verifier
+        env={**os.environ, "WIKIGATE_VERIFIER": verifier},
     )
 
     async def main() -> Any:
@@ -310,3 +311,21 @@ def test_a_server_terminated_by_its_client_releases_its_run_and_exits(root):
             server.kill()
         server.communicate()
     assert runs(root) == {run_id: "abandoned"}
+
+
+def test_a_run_waiting_for_a_person_outlives_the_session(root):
+    """needs_human_review ends the writer's part: the session may start another run, and
+    the disconnect leaves that run to a person (only the one in revise is abandoned)."""
+
+    async def body(s: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
+        ok(await s.call_tool("start_run", {"type": "synthesis"}))
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "HUMAN-REVIEW\n"}))
+        asked = ok(await s.call_tool("finalize", {}))
+        ok(await s.call_tool("start_run", {"type": "synthesis"}))
+        ok(await s.call_tool("write", {"path": "wiki/b.md", "content": "REVISE-ME\n"}))
+        revise = ok(await s.call_tool("finalize", {}))
+        return asked, revise
+
+    asked, revise = serve(root, body, verifier="support.markers_verifier:factory")
+    assert asked["verdict"] == "needs_human_review" and revise["verdict"] == "revise"
+    assert runs(root) == {asked["run_id"]: "pending", revise["run_id"]: "abandoned"}

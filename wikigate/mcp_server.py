@@ -112,10 +112,12 @@ class Session:
         return StagedTree(ws.repo, tree, str(tip))
 
     def _settled(self, run: "WorkspaceRun") -> None:
-        """Forget the open run once it is committed, rejected or abandoned."""
+        """Forget the open run once it is committed, rejected or abandoned, or waits for
+        a person's word (needs_human_review: the writer's part is done)."""
         from wikigate.models import TERMINAL
 
-        if run.status in TERMINAL:
+        row = run.refresh()
+        if row["status"] in TERMINAL or _waits_for_a_person(row):
             self.run_id = None
 
     # -------------------------------------------------------- reading
@@ -207,8 +209,8 @@ class Session:
 
     def release(self) -> list[str]:
         """On disconnect: wait for the call in progress, then abandon every run this
-        session started that is still pending (on the worker thread, as every call).
-        Returns the runs abandoned."""
+        session started that is still pending, but for one waiting for a person's word (on
+        the worker thread, as every call). Returns the runs abandoned."""
         try:
             return self._pool.submit(self._release).result()
         finally:
@@ -221,13 +223,20 @@ class Session:
         try:
             for run_id in self.started:
                 row = self._ws.store.get(run_id)
-                if row is not None and row["status"] == "pending":
+                if row is not None and row["status"] == "pending" and not _waits_for_a_person(row):
                     abandon_run(self._ws, run_id, DISCONNECT_REASON)
                     done.append(run_id)
         finally:
             self._ws.close()
             self._ws = None
         return done
+
+
+def _waits_for_a_person(row: Any) -> bool:
+    """A pending run whose last verification asked a person (``verify approve|reject``)."""
+    from wikigate.kinds import NEEDS_HUMAN_REVIEW
+
+    return bool(row["status"] == "pending" and row["verdict"] == NEEDS_HUMAN_REVIEW)
 
 
 def abandon_run(ws: "Workspace", run_id: str, why: str) -> Any:
