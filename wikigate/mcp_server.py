@@ -9,8 +9,9 @@ telemetry store is one SQLite connection), so every call runs on one worker thre
 order. A session has at most one open run; the reading tools read its staged tree while
 it is open, else main. A run the session started and did not finish when the client
 disconnects (end of input, SIGTERM) is abandoned at once, as ``wikigate sweep`` abandons
-a run past the timeout; if the process is killed outright, the run stays pending until
-the run timeout and the next sweep abandons it.
+a run past the timeout, unless it waits for a person's word (needs_human_review); if the
+process is killed outright, the run stays pending until the run timeout and the next
+sweep abandons it.
 
 The ``mcp`` SDK is imported here only, when the server starts (``pip install
 'wikigate[mcp]'``), never on the CLI's start-up path.
@@ -217,18 +218,23 @@ class Session:
             self._pool.shutdown(wait=True)
 
     def _release(self) -> list[str]:
-        if self._ws is None:
-            return []
+        from wikigate.errors import WikigateError
+
         done = []
         try:
-            for run_id in self.started:
-                row = self._ws.store.get(run_id)
-                if row is not None and row["status"] == "pending" and not _waits_for_a_person(row):
-                    abandon_run(self._ws, run_id, DISCONNECT_REASON)
-                    done.append(run_id)
+            for run_id in self.started:  # the workspace reopened if a call closed it
+                row = self.ws.store.get(run_id)
+                if row is None or row["status"] != "pending" or _waits_for_a_person(row):
+                    continue
+                try:
+                    abandon_run(self.ws, run_id, DISCONNECT_REASON)
+                except WikigateError:
+                    continue  # finalized elsewhere meanwhile: the finalizer settles it
+                done.append(run_id)
         finally:
-            self._ws.close()
-            self._ws = None
+            if self._ws is not None:
+                self._ws.close()
+                self._ws = None
         return done
 
 
