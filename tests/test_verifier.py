@@ -10,7 +10,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
-from wikigate.verifier.citation import format_tail
+from wikigate.verifier.citation import CitationSyntaxError, format_tail, parse_definition
 from wikigate.verifier.report import SCHEMA_VERSION, json_schema, load_report
 
 SOURCE = (
@@ -468,3 +468,22 @@ def test_a_check_never_runs_on_missing_inputs(repo, base, monkeypatch):
     assert by_name["semantic"].status == "skipped"
     assert by_name["semantic"].reason == "needs verified_quotes, which no check provided"
     assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    ("tail", "says"),
+    [
+        # a location note before the dash: its quote marks came first (it said "expected ' — '")
+        ('raw/motzkin.wiki §"Motzkin Numbers" L3 — "quote"', "more than a source before the dash: "
+         "'raw/motzkin.wiki §\"Motzkin Numbers\" L3' (a location note? only `, p.N`"),
+        ('raw/x.md — p. 12 "quote"', "text between the dash and the quote: 'p. 12' (a location"),
+        ('raw/x.md -- L3 "quote"', "text between the dash and the quote: 'L3'"),
+        ('raw/x.md - "quote"', "' — ' or ' -- ' between the source and the quote, not a hyphen"),
+        ('raw/x.md – "quote"', "between the source and the quote, not an en dash"),
+        ('raw/x.md "quote"', "expected ' — ' or ' -- ' between the source and the quote"),
+    ],
+)  # fmt: skip
+def test_a_citation_syntax_error_names_what_stands_where_the_dash_should(tail, says):
+    with pytest.raises(CitationSyntaxError) as e:
+        parse_definition(tail)
+    assert says in str(e.value)
