@@ -487,3 +487,28 @@ def test_a_citation_syntax_error_names_what_stands_where_the_dash_should(tail, s
     with pytest.raises(CitationSyntaxError) as e:
         parse_definition(tail)
     assert says in str(e.value)
+
+
+def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it_went(repo, base):
+    """Obsidian resolves ``[[issue-7342]]`` to raw/github/issue-7342.md: a source reference,
+    not a broken link (it was `link.broken`: 379 of 1,015 links on a real agent-written
+    wiki). A path link written relative to the wrong folder names the path it resolved to
+    and the page of that file name (issue 27)."""
+    files = {
+        "raw/github/issue-7342.md": "# Issue 7342\n\nThe scheduler drops pods.\n",
+        "raw/papers/scheduling.pdf": "%PDF-1.4\n",
+        "wiki/pages/felines.md": GOOD.replace("title: Cats", "title: Felines"),
+        "wiki/pages/cats.md": cats(
+            "See [[issue-7342]], [[Scheduling]], [[raw/github/issue-7342]], [[issue-9999]], "
+            "[f](pages/felines.md) and [g](felines.md).\n\n"
+            f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}"
+        ),
+        "wiki/index.md": INDEX + "- [[pages/cats]] [[Felines]]\n",
+    }
+    report = verify(repo, base, files)
+    broken = sorted(f.message for f in report.findings if f.code == "link.broken")
+    assert broken == [
+        "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
+        "a page of that name: wiki/pages/felines.md)",
+        "[[issue-9999]] resolves to no page",
+    ]
