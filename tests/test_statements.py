@@ -102,7 +102,7 @@ def test_cited_gap_marked_and_structural_sentences_pass(repo, base):
         "See [[Index]] for the other pages of this wiki.\n\n"
         "> The harbour is the heart of the town and always will be.\n\n"
         "```\nThe council declared war on Canada in this code block.\n```\n\n"
-        "`The council declared war on Canada` and `more code here`.\n\n"
+        "`git commit -m msg` and `make all` here.\n\n"
         "Sources: raw/minutes.txt, raw/letters.txt, raw/deeds.txt\n\n"
         "**Last updated**: 2026-11-26 by the ingest agent\n\n"
         "## See also\n\n"
@@ -329,6 +329,10 @@ def test_a_list_continued_after_a_reference_is_no_new_clause(repo, base):
             (8, "See the minutes, where the council declared war on Canada."),
         ),
         (f"{CITED}\n\nWar was declared.", (8, "War was declared.")),
+        (
+            f"{CITED}\n\nThe `council declared war on Canada` today.",
+            (8, "The council declared war on Canada today."),
+        ),
     ],
 )
 def test_a_heading_label_pointer_or_short_sentence_that_asserts_is_a_statement(

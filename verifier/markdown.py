@@ -561,7 +561,7 @@ def _inline(
         flush_text()
         if child.type == "code_inline":
             code.append((size, size + len(child.content)))
-            add(child.content, said=False)
+            add(child.content, said=_prose_code(child.content))
         elif child.type in ("softbreak", "hardbreak"):
             add("\n")  # a space in the claim; counted for the claim's lines
         elif child.type == "footnote_ref":
@@ -756,6 +756,46 @@ _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
 _NEW_CLAUSE = re.compile(
     r"[\"'”’)\]*_]*\s*(?:;|,\s*(?:and|but|while|whereas|although|though|yet|so)\s)\s*"
 )
+
+
+# a code span that holds words, not code ("`the council declared war on Canada`"): three
+# words or more of letters only, one of them a word of prose (an article, a preposition,
+# an auxiliary: "pip install clawteam" is a command); its words are the sentence's
+_PROSE_CODE = re.compile(r"\s*[A-Za-z][a-z'’]*(?:\s+[A-Za-z][a-z'’]*){2,}\s*[.!]?\s*")
+_PROSE_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "and",
+        "that",
+        "this",
+        "is",
+        "was",
+        "were",
+        "are",
+        "has",
+        "have",
+        "had",
+        "been",
+        "will",
+    ]
+)
+
+
+def _prose_code(content: str) -> bool:
+    if len(content) > 1000 or not _PROSE_CODE.fullmatch(content):
+        return False
+    return any(w.lower() in _PROSE_WORDS for w in content.split())
 
 
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
