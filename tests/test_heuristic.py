@@ -514,3 +514,41 @@ def test_through_verification_a_denial_after_a_capitalised_quote_blocks(tmp_path
     report = verify_trees(repo, tip, base, config=Config())
     (flag,) = at(report, "citation.semantic_conflict")
     assert "negation" in flag.message and "never" in flag.message
+
+
+def test_wikigate_verify_refuses_a_claim_the_words_after_its_quote_deny(tmp_path, capsys):
+    """End to end, as a user types it: `wikigate verify` on a real repository exits
+    non-zero for "The pier was built" citing "The pier was" where the source goes on
+    "never built" (it exited 0), and 0 once the claim says what the source says."""
+    from support.helpers import git
+
+    from wikigate.cli.main import main
+    from wikigate.workspace import Workspace
+
+    source = "The pier was approved by the council in 1901. The pier was never built.\n"
+    quote = "The pier was"
+    tail = format_tail("raw/pier.txt", None, quote, source.rindex(quote))
+    ws = Workspace.init(tmp_path / "w")
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/pier.txt", source)
+    assert run.finalize(verify=False).status == "committed"
+    git(ws.root, "switch", "-qc", "topic")
+
+    def page(claim: str) -> None:
+        (ws.root / "wiki" / "pier.md").write_text(
+            f"---\ntitle: Pier\n---\n# Pier\n\n{claim}[^1]\n\n[^1]: {tail}\n"
+        )
+        index = ws.root / "wiki" / "index.md"
+        if "[[Pier]]" not in index.read_text():
+            index.write_text(index.read_text() + "- [[Pier]]\n")
+        git(ws.root, "add", "wiki")
+        git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "pier")
+
+    page("The pier was built in 1901.")
+    capsys.readouterr()
+    assert main(["-C", str(ws.root), "verify"]) != 0
+    out = capsys.readouterr().out
+    assert "citation.semantic_conflict" in out and "never" in out
+    page("The pier was never built.")
+    assert main(["-C", str(ws.root), "verify"]) == 0, capsys.readouterr().out
+    ws.close()
