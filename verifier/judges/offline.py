@@ -308,13 +308,15 @@ _ALIASES = frozenset(UNIT_ALIASES)
 
 @dataclass(frozen=True)
 class Conflict:
-    kind: str  # number | unit | negation | polarity | modal | superlative | attribution
+    kind: str  # number | unit | negation | polarity | outcome | modal | superlative | attribution
     claim_words: tuple[str, ...]
     quote_words: tuple[str, ...]
 
     def describe(self) -> str:
         c = ", ".join(self.claim_words) or "—"
         q = ", ".join(self.quote_words) or "—"
+        if self.kind == "outcome":  # the words are the source sentence's, not the quote's
+            return f"outcome: claim has [{c}], the quote is a precondition of [{q}]"
         return f"{self.kind}: claim has [{c}], quote has [{q}]"
 
 
