@@ -1,6 +1,7 @@
 """How many statements each `[statements] granularity` flags on real wikis, and which.
 
     python benchmarks/statements.py FOLDER [FOLDER ...] [--examples N] [--seed S]
+    python benchmarks/statements.py FOLDER ... --dump after.txt   # every statement, to diff
 
 Each FOLDER is a wiki: every ``*.md`` under it is parsed as wikigate parses a page
 (``wiki/index.md`` and ``wiki/log.md`` relative to FOLDER are structural, as in the gate).
