@@ -330,6 +330,10 @@ def test_a_list_continued_after_a_reference_is_no_new_clause(repo, base):
         ),
         (f"{CITED}\n\nWar was declared.", (8, "War was declared.")),
         (
+            f"{CITED}\n\nThe council declared war on Canada in 1921?",
+            (8, "The council declared war on Canada in 1921?"),
+        ),
+        (
             f"{CITED}\n\nThe `council declared war on Canada` today.",
             (8, "The council declared war on Canada today."),
         ),
@@ -347,6 +351,7 @@ def test_navigation_and_structure_stay_exempt(repo, base):
         "For the council of the village in Kent, see [[Index]].\n\n"
         f"{CITED}\n\n"
         "The table below summarises the votes of the council.\n\n"
+        "Did the council ever vote on the harbour plan, and was it recorded?\n\n"
         "## Votes cast by the council members in each year\n\n"
         "| Year | Votes |\n|---|---|\n| 1921 | 4 |\n\n"
         "## References\n\n"

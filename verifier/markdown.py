@@ -820,7 +820,7 @@ def _statement(said: str) -> bool:
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
         return False
-    if last.endswith(("?", ":")):
+    if last.endswith(":") or (last.endswith("?") and _asks(said)):
         return False
     if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS:
         return False
@@ -848,6 +848,19 @@ _NAVIGATION = re.compile(
 )
 
 
+def _asks(said: str) -> bool:
+    """Whether a sentence ending in "?" is a question in form: a question word or an
+    auxiliary first (or first after a comma, a colon, a dash or an opening quote: "…, and
+    is it safe?", 'liveness — "is this container alive?"'), or a hedge
+    ("Perhaps it is the same issue?"). "The council declared war on Canada?" is a
+    statement with a question mark."""
+    for part in re.split(r"[,:;—\"“]", said[:2000]):
+        words = part.split()
+        if words and words[0].strip("\"'“‘(*_").lower() in _ASKING:
+            return True
+    return any(w.strip("\"'“‘(*_,?").lower() in _UNSURE for w in said[:2000].split())
+
+
 def _prose_words(text: str) -> int:
     """Words of ``text`` that are not paths, file names or links (blanked already)."""
     return sum(
@@ -872,6 +885,7 @@ def _heading_statement(said: str) -> bool:
 
 
 QUESTION_WORDS = frozenset({"how", "what", "why", "when", "where", "which", "who", "whether"})
+_UNSURE = frozenset({"maybe", "perhaps", "probably", "possibly"})
 
 
 HEADING_WORDS = 6  # a heading this long with a verb in it is a sentence, stop or not
@@ -916,6 +930,9 @@ AUXILIARIES = frozenset(
         "can't",
     ]
 )
+
+
+_ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
 
 
 def _verb_like(words: list[str], *, past: bool = True) -> bool:
