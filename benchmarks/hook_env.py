@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -50,7 +50,9 @@ def once(rev: str) -> tuple[float, int]:
         home = base / "home"
         env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_NO_CACHE_DIR": "1"}
         start = time.monotonic()
-        subprocess.run([sys.executable, "-m", "pre_commit", "install-hooks"], cwd=wiki, env=env, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "pre_commit", "install-hooks"], cwd=wiki, env=env, check=True
+        )
         seconds = time.monotonic() - start
         du = subprocess.run(["du", "-sk", str(home)], capture_output=True, text=True, check=True)
         return seconds, int(du.stdout.split()[0]) * 1024
