@@ -115,3 +115,36 @@ def test_no_lock_backend_is_a_clear_error(monkeypatch, tmp_path):
             oslock.lock(fd)
     finally:
         os.close(fd)
+
+
+def test_on_windows_a_finalizer_is_asked_whether_it_lives_never_signalled(monkeypatch):
+    """On Windows ``os.kill(pid, 0)`` terminates the process: ``sweep`` and ``run abandon``
+    would kill the live finalizer they meant to look at. There the process is queried
+    (OpenProcess, GetExitCodeProcess); here kernel32 is a stand-in with its contract."""
+    import ctypes
+
+    from wikigate import reconcile
+
+    signalled: list[tuple[int, int]] = []
+    closed: list[int] = []
+
+    class Kernel32:
+        def OpenProcess(self, access, inherit, pid):  # noqa: N802 - Windows' names
+            return {1234: 7, 5678: 8}.get(pid, 0)
+
+        def GetExitCodeProcess(self, handle, code):  # noqa: N802
+            code._obj.value = 259 if handle == 7 else 0  # STILL_ACTIVE, or exited with 0
+            return 1
+
+        def CloseHandle(self, handle):  # noqa: N802
+            closed.append(handle)
+
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, use_last_error: Kernel32(), raising=False)
+    monkeypatch.setattr(ctypes, "get_last_error", lambda: 87, raising=False)  # no such pid
+    monkeypatch.setattr(os, "kill", lambda pid, sig: signalled.append((pid, sig)))
+    monkeypatch.setattr(os, "name", "nt")
+    alive, exited, unknown = (reconcile.pid_alive(p) for p in (1234, 5678, 4242))
+    monkeypatch.undo()
+    assert (alive, exited, unknown) == (True, False, False)
+    assert signalled == []
+    assert closed == [7, 8]

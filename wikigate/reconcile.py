@@ -142,6 +142,8 @@ def _abandonable(row: RunRow) -> None:
 def pid_alive(pid: int | None) -> bool:
     if not pid:
         return False
+    if os.name == "nt":  # os.kill(pid, 0) there terminates the process: ask, never signal
+        return _windows_pid_alive(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -154,6 +156,22 @@ def pid_alive(pid: int | None) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def _windows_pid_alive(pid: int) -> bool:
+    import ctypes
+
+    kernel32 = getattr(ctypes, "WinDLL")("kernel32", use_last_error=True)  # noqa: B009
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return bool(getattr(ctypes, "get_last_error")() == 5)  # noqa: B009 - access denied: it exists
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
 
 
 def reconcile(env: Env, row: RunRow, why: str, *, abandon: bool) -> bool:
