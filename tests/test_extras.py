@@ -154,17 +154,28 @@ def test_no_progress_bar_without_rich(monkeypatch):
         assert advance is None
 
 
-def test_the_package_imports_and_its_help_runs_without_any_extra(tmp_path):
-    """The core alone: no extra is imported to start, verify or show help."""
+def test_the_core_alone_runs_the_demo_and_verifies(tmp_path):
+    """No extra importable: the demo's runs (start, stage, finalize, the offline judge) and
+    a whole-wiki verify work, and no extra was imported on the way."""
     script = (
-        "import sys\n"
-        "for name in ('pypdf', 'github', 'anthropic', 'rich', 'pathspec'):\n"
+        "import contextlib, io, sys\n"
+        "EXTRAS = ('pypdf', 'github', 'anthropic', 'rich', 'pathspec')\n"
+        "for name in EXTRAS:\n"
         "    sys.modules[name] = None\n"
         "from wikigate.cli.main import main\n"
-        "sys.exit(main(['--help']))\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    assert main(['demo', sys.argv[1]]) == 0\n"
+        "    assert main(['-C', sys.argv[1], 'verify', '--all']) == 0\n"
+        "assert out.getvalue().count('committed 20') == 2, out.getvalue()\n"
+        "assert all(sys.modules[name] is None for name in EXTRAS)\n"
     )
+    env = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
     proc = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path
+        [sys.executable, "-c", script, str(tmp_path / "demo")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "verify" in proc.stdout
