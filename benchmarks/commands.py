@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -165,43 +166,57 @@ def links(wiki: Path, n: int) -> None:
 
 
 def commit_hooks(wiki: Path, n: int) -> None:
-    """`git commit` of 5 edited pages with wikigate-citations and wikigate-links under
-    pre-commit, minus the same commit with --no-verify. The hooks are the repository's
+    """`git commit` of 5 edited pages under pre-commit, minus the same commit with
+    --no-verify: with wikigate-commit (one process), then with wikigate-citations and
+    wikigate-links (two, as configs before issue 25 have it). The hooks are the repository's
     .pre-commit-hooks.yaml entries as `repo: local` system hooks (the installed console
     scripts: no pre-commit virtualenv to build)."""
     import yaml
 
     hooks = yaml.safe_load((Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text())
-    local = [
-        {**h, "language": "system"}
-        for h in hooks
-        if h["id"] in ("wikigate-citations", "wikigate-links")
-    ]
+    for ids in (("wikigate-commit",), ("wikigate-citations", "wikigate-links")):
+        local = [{**h, "language": "system"} for h in hooks if h["id"] in ids]
+        if len(local) == len(ids):  # wikigate-commit: since issue 25
+            commit_with(wiki, n, local, " + ".join(ids))
+
+
+def commit_with(wiki: Path, n: int, local: list[dict[str, object]], label: str) -> None:
     with fresh_clone(wiki) as clone:
         config = {"repos": [{"repo": "local", "hooks": local}]}
-        (clone / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+        (clone / ".pre-commit-config.yaml").write_text(yaml_dump(config))
         env_path = f"{Path(sys.executable).parent}:{__import__('os').environ['PATH']}"
         run([command("pre-commit"), "install"], clone)
         git(clone, "add", ".pre-commit-config.yaml")
         git(clone, *GIT_ID, "commit", "-qm", "hooks", "--no-verify")
         topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
         rng = random.Random(5)
-        with_hooks = Figure("`git commit` of 5 pages, wikigate-citations + wikigate-links")
+        with_hooks = Figure(f"`git commit` of 5 pages, {label}")
         without = Figure("same commit, --no-verify")
+        cpu = Figure("its CPU time (user + system, every process), which load inflates less")
         for i in range(n + 1):
             for path in rng.sample(topics, 5):
                 path.write_text(path.read_text().replace("## Details", f"## Details\n\n{i}.", 1))
             git(clone, "add", "-A")
             argv = ["git", *GIT_ID, "commit", "-qm", f"edit {i}"]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             took = run(argv, clone, env={"PATH": env_path})[0]
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             git(clone, "reset", "-q", "--soft", "HEAD~1")
             bare = run([*argv, "--no-verify"], clone)[0]
             if i:  # the first commit fills pre-commit's own store and the page cache
                 with_hooks.add(took)
                 without.add(bare)
+                cpu.add(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         print(with_hooks, flush=True)
         print(without, flush=True)
+        print(cpu, flush=True)
         print(f"the hooks' cost: {with_hooks.median - without.median:.2f} s median", flush=True)
+
+
+def yaml_dump(data: object) -> str:
+    import yaml
+
+    return str(yaml.safe_dump(data))
 
 
 def main() -> None:

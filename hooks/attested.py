@@ -101,7 +101,7 @@ def _check(
     signers: Path,
 ) -> tuple[Accepted | None, str]:
     from wikigate import sshsig
-    from wikigate.attest import mismatch, parse
+    from wikigate.attest import Binding, mismatch, parse
 
     if not isinstance(pointer, dict):
         return None, "the note's verifications are malformed"
@@ -121,15 +121,7 @@ def _check(
             f"attestation {name}: this server cannot load the verifier its rules name, so no "
             "attestation vouches for a change (only its own verifier's would)"
         )
-    why = mismatch(
-        att,
-        base_commit=str(base.id),
-        tip_commit=str(tip.id),
-        base_tree=str(base.tree_id),
-        tip_tree=str(tip.tree_id),
-        rules=rules,
-        verifier=own,
-    )
+    why = mismatch(att, Binding.of(base, tip), rules=rules, verifier=own)
     if why is not None:
         return None, f"attestation {name}: {why}"
     signature = _blob(repo, pointer.get("signature"))

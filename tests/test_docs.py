@@ -10,6 +10,7 @@ import click
 from wikigate.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
 
 
 def commands(group: click.Group, prefix: str = "wikigate") -> list[str]:
@@ -177,3 +178,13 @@ def test_the_workflows_in_docs_github_md_parse_and_use_only_real_inputs():
                 if "wikigate@" in step.get("uses", ""):
                     used += list(step.get("with", {}))
     assert used and set(used) <= set(action["inputs"]), set(used) - set(action["inputs"])
+
+
+def test_every_test_file_is_in_the_tests_readme():
+    """tests/README.md says where each module's behaviour is tested: a new test file is
+    listed there, and a listed one exists."""
+    readme = (TESTS / "README.md").read_text()
+    files = {p.name for p in TESTS.glob("test_*.py")}
+    listed = set(re.findall(r"`(test_\w+\.py)`", readme))
+    assert files - listed == set(), "not in tests/README.md"
+    assert listed - files == set(), "in tests/README.md but gone"

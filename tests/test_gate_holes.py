@@ -507,9 +507,9 @@ def test_a_tree_bomb_is_refused_unexpanded_naming_the_folder_and_the_limit(repo,
     and refuses the tree, naming the folder, the count and the limit."""
     tip = with_raw_tree(repo, base, "bomb", bomb(repo))
     for lint in (False, True):
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: the load of a busy machine is not counted
         report = verify(repo, base, tip, lint=lint)
-        assert time.perf_counter() - started < 2
+        assert time.process_time() - started < 2
         no_errors(report)
         limit = at(report, "tree.limit")
         assert [(f.severity, f.path) for f in limit] == [("critical", "raw/bomb")], report.findings
@@ -537,9 +537,9 @@ def test_the_tree_limits_are_the_bases_rules(repo, base):
 @pytest.mark.timing
 def test_a_tree_nested_past_the_depth_limit_is_refused_at_the_first_folder_too_deep(repo, base):
     tip = with_raw_tree(repo, base, "deep", nested(repo, 1000))
-    started = time.perf_counter()
+    started = time.process_time()
     report = verify(repo, base, tip)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     no_errors(report)
     limit = at(report, "tree.limit")
     folder = "raw/deep/" + "/".join(["d"] * 63)  # 65 folders deep: raw, deep and 63 more

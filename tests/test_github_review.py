@@ -210,10 +210,10 @@ def test_the_bots_diffs_of_a_tree_bomb_cost_its_trees_not_its_paths(tmp_path):
     files = {"raw/notes.txt": "Notes.\n", "wiki/index.md": "# Index\n\nLine two.\n"}
     base = commit_files(repo, None, files)
     tip = commit_files(repo, with_bomb(repo, base, 7).id, {"wiki/index.md": "# Index\n\nNew.\n"})
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the load of a busy machine is not counted
     assert run_type_for(repo, str(base.id), str(tip.id)) == "ingest"
     lines = diff_lines(repo, base.tree, tip.tree, ["raw/bomb", "wiki/index.md", "raw/notes.txt"])
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
     assert lines == {
         "wiki/index.md": {1, 2, 3}
     }  # the changed page; a folder, an unchanged file: none

@@ -171,9 +171,9 @@ def _alias_bomb(levels: int) -> str:
 @pytest.mark.timing
 def test_a_yaml_alias_bomb_is_a_finding_not_a_stall(repo, base):
     page = f"---\n{_alias_bomb(7)}---\n# Notes\n\nUncited.\n"
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: the load of a busy machine is not counted
     parsed = parse_page("wiki/notes.md", page)
-    assert time.perf_counter() - t0 < 0.5  # the old code built a 52 MB title here
+    assert time.process_time() - t0 < 0.5  # the old code built a 52 MB title here
     assert parsed.aliases == ["Notes"] and parsed.title == "Notes"  # the H1
     report = verify(repo, base, {"wiki/notes.md": page})
     no_errors(report)
@@ -257,15 +257,15 @@ def test_hostile_pages_parse_in_linear_time(name):
 @pytest.mark.timing
 def test_a_200kb_bracket_page_verifies_in_a_second(repo, base):
     for text in ("[" * 200_000, "[[" * 100_000):
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time: the load of a busy machine is not counted
         report = verify(repo, base, {"wiki/notes.md": text})
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         no_errors(report)
         assert at(report, "page.uncited")  # it was parsed and checked
         assert elapsed < 3, f"{len(text) // 1000} KB took {elapsed:.2f} s"  # ~0.4 s, was 11 s
         # and four times as much takes about four times as long (the old code: x16)
-        small = _parse_seconds(text)
-        large = _parse_seconds(text * 4)
+        small = _parse_seconds(text[: len(text) // 4])
+        large = _parse_seconds(text)
         assert large / small < 8, f"{small:.2f} s → {large:.2f} s for x4 input"
 
 

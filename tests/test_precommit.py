@@ -14,6 +14,10 @@ from support.helpers import git
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
+# one worker runs them all: they share one pre-commit home, whose hook environment is
+# built once (a pip install of this project, the slowest step of the suite)
+pytestmark = pytest.mark.xdist_group("pre-commit")
+
 PROJECT = Path(__file__).resolve().parents[1]
 SOURCE = "Owls hunt at night. Larks sing at dawn.\n"
 

@@ -153,7 +153,7 @@ def test_segmenting_costs_linear_time(unit):
     cost(2000)  # warm up: the import and syntok's compiled patterns
     # within syntok's budget (100,000 characters a page), and long enough to time: a
     # measurement of a millisecond or two is mostly the clock's and the machine's noise
-    assert cost(100_000) < 8 * max(cost(25_000), 5e-3)
+    assert cost(50_000) < 8 * max(cost(12_500), 5e-3)
 
 
 # --- on a real repository: what convergence compares ---------------------------------

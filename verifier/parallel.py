@@ -11,18 +11,19 @@ results. Callers keep small jobs in-process: starting a worker costs ~0.2 s.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pygit2
 
 from wikigate.gitrepo import repository
+
+if TYPE_CHECKING:  # multiprocessing is imported when a pool starts: not on a hook's start-up
+    import multiprocessing.context
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -85,6 +86,9 @@ class Workers:
         if not parallel:
             yield from (fn(self.repo, task) for task in tasks)
             return
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         if self._pool is None and self.enabled:
             self._pool = ProcessPoolExecutor(self.count, mp_context=_context())
         done = 0
@@ -119,6 +123,8 @@ def _context() -> multiprocessing.context.BaseContext:
     """fork when this process has one thread (no lock can be held across the fork,
     and the caller's script is not re-imported); else spawn, which needs the
     caller's ``if __name__ == "__main__":`` guard like all of multiprocessing."""
+    import multiprocessing
+
     if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from wikigate.errors import WikigateError
-from wikigate.models import Finding, Strictness, Verdict
+from wikigate.models import Finding, Model, Strictness, Verdict
 
 if TYPE_CHECKING:
     from .claims import Compared
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
-class CheckResult(BaseModel):
+class CheckResult(Model):
     name: str
     status: Literal["passed", "failed", "error", "skipped"]
     duration_ms: float
@@ -31,7 +31,7 @@ class CheckResult(BaseModel):
     )
 
 
-class SummaryMetrics(BaseModel):
+class SummaryMetrics(Model):
     pages: int = 0
     pages_checked: int = 0
     claims: int = 0
@@ -42,7 +42,7 @@ class SummaryMetrics(BaseModel):
     elapsed_ms: float = 0.0
 
 
-class ClaimCheck(BaseModel):
+class ClaimCheck(Model):
     """What a run does to one cited claim of a page it changes (docs/ledger.md)."""
 
     claim_id: str = Field(description="<page path>#^<footnote label>, on the base")
@@ -66,14 +66,14 @@ class ClaimCheck(BaseModel):
         )
 
 
-class RubricResult(BaseModel):
+class RubricResult(Model):
     kind: Literal["goal", "non_goal"]
     item: str
     effect: Literal["improves", "unchanged", "worsens", "ambiguous"]
     reason: str
 
 
-class DirectionReport(BaseModel):
+class DirectionReport(Model):
     """The change against its direction and the ``[rubric]``: assessed by the LLM judge,
     or why not (the offline judge cannot: ``checked`` false)."""
 
@@ -85,7 +85,7 @@ class DirectionReport(BaseModel):
     rubric: list[RubricResult] = Field(default_factory=list)
 
 
-class ShardInfo(BaseModel):
+class ShardInfo(Model):
     """Which slice of a whole-wiki verify a report covers (``verify --all --shard K/N``), and
     what its sibling shards must agree on for ``wikigate report merge`` to combine them."""
 
@@ -107,7 +107,7 @@ class ShardInfo(BaseModel):
     )
 
 
-class JudgeVote(BaseModel):
+class JudgeVote(Model):
     """The LLM judge's structured vote on one claim (its raw answer is an artifact)."""
 
     claim_id: str = Field(description="<page path>#^<footnote label>")
@@ -120,7 +120,7 @@ class JudgeVote(BaseModel):
     )
 
 
-class JudgeUsageReport(BaseModel):
+class JudgeUsageReport(Model):
     requests: int = 0
     input_tokens: int = Field(default=0, description="uncached input tokens")
     cache_write_tokens: int = 0
@@ -129,7 +129,7 @@ class JudgeUsageReport(BaseModel):
     usd: float = 0.0
 
 
-class PlannedRequestReport(BaseModel):
+class PlannedRequestReport(Model):
     source: str
     claim_ids: list[str]
     input_tokens: int = Field(description="estimated")
@@ -137,7 +137,7 @@ class PlannedRequestReport(BaseModel):
     cached_block: bool = Field(description="the source block is marked cache_control")
 
 
-class JudgeSummary(BaseModel):
+class JudgeSummary(Model):
     """What the LLM judge did: its model and prompt, votes and spend (never its raw text)."""
 
     name: str
@@ -190,7 +190,7 @@ class JudgeSummary(BaseModel):
         )
 
 
-class VerificationReport(BaseModel):
+class VerificationReport(Model):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
     base: str | None = Field(default=None, description="base commit (None in lint mode)")

@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import pygit2
 from pydantic import BaseModel, ConfigDict, Field
@@ -162,10 +162,7 @@ def attest(
         verifier=verifier,
         config_hash=config_hash(rules) if rules is not None else None,
         strictness=str(strictness) if strictness else None,
-        base_tree=str(base.tree_id),
-        tip_tree=str(tip.tree_id),
-        base_commit=str(base.id),
-        tip_commit=str(tip.id),
+        **Binding.of(base, tip)._asdict(),
         run_id=run_id,
         loop=loop,
         judge=judge,
@@ -334,13 +331,23 @@ def parse(data: bytes) -> Attestation:
     return Attestation.model_validate_json(data)
 
 
+class Binding(NamedTuple):
+    """The commits and trees an attestation vouches for: a change from ``base`` to ``tip``."""
+
+    base_commit: str
+    tip_commit: str
+    base_tree: str
+    tip_tree: str
+
+    @classmethod
+    def of(cls, base: pygit2.Commit, tip: pygit2.Commit) -> Binding:
+        return cls(str(base.id), str(tip.id), str(base.tree_id), str(tip.tree_id))
+
+
 def mismatch(
     att: Attestation,
+    change: Binding,
     *,
-    base_commit: str,
-    tip_commit: str,
-    base_tree: str,
-    tip_tree: str,
     rules: Config,
     verifier: str | None = None,
 ) -> str | None:
@@ -350,6 +357,7 @@ def mismatch(
     change: it may replay a verification of something reverted since) and their trees,
     under exactly these rules (their hash and strictness), by the judge the rules name
     when they name the LLM judge, and (``verifier``) by this verifier, at this version."""
+    base_commit, tip_commit, base_tree, tip_tree = change
     if att.result != "PASS" or att.verdict != "commit":
         return f"its result is {att.result} ({att.verdict}), not PASS"
     if att.tip_commit != tip_commit:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from .codes import CODES
 from .errors import ConfigError
-from .models import RunType, Strictness
+from .models import Model, RunType, Strictness
 
 CONFIG_FILE = "wikigate.toml"
 
@@ -49,12 +49,12 @@ provider = "offline"        # offline (the heuristic) | anthropic (an LLM; ANTHR
 """
 
 
-class WorkspaceSection(BaseModel):
+class WorkspaceSection(Model):
     model_config = ConfigDict(extra="forbid")
     name: str | None = None
 
 
-class RequiredSteps(BaseModel):
+class RequiredSteps(Model):
     """``[runs.required.TYPE]``: what every run of that type must do (``run.required_step``)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -71,7 +71,7 @@ class RequiredSteps(BaseModel):
         return value
 
 
-class RunsSection(BaseModel):
+class RunsSection(Model):
     model_config = ConfigDict(extra="forbid")
     required: dict[RunType, RequiredSteps] = Field(default_factory=dict)
     timeout_minutes: float = Field(default=1440, ge=0)
@@ -80,7 +80,7 @@ class RunsSection(BaseModel):
     lease_seconds: float = Field(default=300, gt=0)
 
 
-class VerifierSection(BaseModel):
+class VerifierSection(Model):
     model_config = ConfigDict(extra="forbid")
 
     @field_validator("severity")
@@ -99,7 +99,7 @@ class VerifierSection(BaseModel):
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
-class LimitsSection(BaseModel):
+class LimitsSection(Model):
     """``[limits]``: what a verification reads of writer input, at most (docs/config.md).
     A limit hit is a located critical finding, never a hang, an out-of-memory or a pass.
     Read from the base commit's rules, like every rule: a change cannot raise its own."""
@@ -118,14 +118,14 @@ class LimitsSection(BaseModel):
     verify_seconds: float = Field(default=900, gt=0)  # wall clock of one verification
 
 
-class FrontmatterSection(BaseModel):
+class FrontmatterSection(Model):
     model_config = ConfigDict(extra="forbid")
     required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = Field(
         default_factory=dict
     )
 
 
-class LedgerSection(BaseModel):
+class LedgerSection(Model):
     """``[ledger]``: claims and pages maintainers froze (docs/ledger.md)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -164,7 +164,7 @@ class LedgerSection(BaseModel):
         return None
 
 
-class RubricSection(BaseModel):
+class RubricSection(Model):
     """``[rubric]``: what the maintainers want of the wiki, and do not; the LLM judge
     assesses every change against them (run.rubric; docs/ledger.md)."""
 
@@ -173,7 +173,7 @@ class RubricSection(BaseModel):
     non_goals: list[str] = Field(default_factory=list)
 
 
-class GapPolicySection(BaseModel):
+class GapPolicySection(Model):
     """``[gap_policy]``: whether ``[gap: …]`` markers are allowed, and how many per page."""
 
     model_config = ConfigDict(extra="forbid")
@@ -184,7 +184,7 @@ class GapPolicySection(BaseModel):
 Granularity = Literal["sentence", "paragraph", "page"]
 
 
-class StatementsSection(BaseModel):
+class StatementsSection(Model):
     """``[statements]``: how finely every statement must be accounted for (cited or
     gap-marked): each ``sentence``, each ``paragraph`` (one citation or gap marker in a
     paragraph, list item or cell covers it), or the ``page`` (only a page citing nothing
@@ -194,12 +194,12 @@ class StatementsSection(BaseModel):
     granularity: Granularity = "sentence"
 
 
-class TelemetrySection(BaseModel):
+class TelemetrySection(Model):
     model_config = ConfigDict(extra="forbid")
     path: str | None = None
 
 
-class ServerSection(BaseModel):
+class ServerSection(Model):
     """A server's own settings: read only from the bare repository's ``BARE.git/wikigate.toml``,
     a file no push can change.  In a committed ``wikigate.toml`` this section means nothing."""
 
@@ -210,7 +210,7 @@ class ServerSection(BaseModel):
     user_env: list[str] = Field(default_factory=lambda: ["GL_USER", "REMOTE_USER"])
 
 
-class ModelInfo(BaseModel):
+class ModelInfo(Model):
     """What the judge must know of a model: its prices (USD per million tokens) and the
     shortest prefix it caches (tokens)."""
 
@@ -246,7 +246,7 @@ JUDGE_DEFAULT_MODEL = "claude-sonnet-5"
 JudgeProvider = Literal["offline", "anthropic"]
 
 
-class JudgeSection(BaseModel):
+class JudgeSection(Model):
     """``[judge]``: which semantic judge runs, and the LLM judge's model, sizes and caps.
     Every default is documented in docs/config.md and docs/judge.md."""
 
@@ -294,7 +294,7 @@ class JudgeSection(BaseModel):
         return found
 
 
-class Config(BaseModel):
+class Config(Model):
     model_config = ConfigDict(extra="forbid")
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
     runs: RunsSection = Field(default_factory=RunsSection)

@@ -43,12 +43,19 @@ __all__ = [
 ]
 
 
+class Model(BaseModel):
+    """The base of wikigate's pydantic models: each builds its validator on first use, not
+    at import (what a hook uses is a few of them; issue 25)."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
 MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
 MAX_DIRECTION = 8000  # characters of a run's direction
 MAX_USD = 1e12
 
 
-class Budget(BaseModel):
+class Budget(Model):
     """Declared (budget) or attested (usage) spend of a run's writer."""
 
     model_config = ConfigDict(frozen=True)
@@ -61,7 +68,7 @@ class Budget(BaseModel):
         return self.input_tokens is None and self.output_tokens is None and self.usd is None
 
 
-class Usage(BaseModel):
+class Usage(Model):
     """Tokens and dollars a verifier (or writer) spent."""
 
     input_tokens: int = 0
@@ -69,7 +76,7 @@ class Usage(BaseModel):
     usd: float = 0.0
 
 
-class RunMeta(BaseModel):
+class RunMeta(Model):
     """What a run is; carried in the run branch's commit trailers."""
 
     model_config = ConfigDict(frozen=True)
@@ -87,7 +94,7 @@ class RunMeta(BaseModel):
     direction: str | None = Field(default=None, max_length=MAX_DIRECTION)
 
 
-class Op(BaseModel):
+class Op(Model):
     """One staged operation of a run's plan."""
 
     model_config = ConfigDict(frozen=True)
@@ -98,7 +105,7 @@ class Op(BaseModel):
     commit: str
 
 
-class Plan(BaseModel):
+class Plan(Model):
     """The run's metadata and its ops, oldest first, as read back from git."""
 
     meta: RunMeta
@@ -109,7 +116,7 @@ class Plan(BaseModel):
         return sorted({op.path for op in self.ops if op.path})
 
 
-class Finding(BaseModel):
+class Finding(Model):
     """One located problem the verifier (or the engine) found."""
 
     model_config = ConfigDict(frozen=True)
@@ -138,7 +145,7 @@ class Finding(BaseModel):
     )
 
 
-class VerifierVerdict(BaseModel):
+class VerifierVerdict(Model):
     """What a Verifier returns: the vote, why, and what it found."""
 
     verdict: Verdict
@@ -162,7 +169,7 @@ Result = Literal["PASS", "FAIL", "FLAKY", "INCONCLUSIVE"]
 RESULTS: tuple[str, ...] = get_args(Result)
 
 
-class VerificationRef(BaseModel):
+class VerificationRef(Model):
     """One verification of a run as git keeps it (docs/attest.md): its tree of artifacts,
     its attestation blob and the attestation's SSH signature blob (None: unsigned)."""
 
@@ -176,7 +183,7 @@ class VerificationRef(BaseModel):
     at: str
 
 
-class LoggedFinding(BaseModel):
+class LoggedFinding(Model):
     """A finding as the telemetry keeps it: with the loop that produced it."""
 
     loop: int
@@ -187,7 +194,7 @@ class LoggedFinding(BaseModel):
     message: str
 
 
-class RunRecord(BaseModel):
+class RunRecord(Model):
     """The durable JSON record written as a git note on the run's tip.
 
     SQLite is rebuilt from these records, so they carry everything the
