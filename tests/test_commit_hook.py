@@ -19,6 +19,8 @@ from test_precommit import (  # noqa: F401 - the fixtures hook_repo, pre_commit_
 
 from wikigate.verifier.citation import format_tail
 
+pytestmark = pytest.mark.xdist_group("pre-commit")  # test_precommit's hook environment
+
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n- [[Larks]]\n"
 LARKS = (
     "---\ntitle: Larks\n---\n# Larks\n\nSee [[Owls]].\n\nLarks sing at dawn.[^1]\n\n[^1]: "
