@@ -317,7 +317,8 @@ def test_coverage_and_budget(repo, base):
     )
     assert [f.message for f in over.findings] == ["usd: used 1.5, budget 1"]
     silent = verify(repo, base, {}, plan_type="cascade", budget=Budget(usd=1.0))
-    assert "attested no usage" in silent.findings[0].message
+    assert [(f.code, f.severity) for f in silent.findings] == [("run.usage_missing", "major")]
+    assert "attested no usage" in silent.findings[0].message and silent.verdict == "revise"
 
 
 def test_any_exception_in_a_check_becomes_verifier_error(repo, base):

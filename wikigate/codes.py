@@ -304,9 +304,16 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.budget",
         "critical",
-        "attested usage exceeds the declared budget, or a budget was declared and no usage "
-        "attested",
-        "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`",
+        "attested usage exceeds the declared budget",
+        "the run overspent its declared budget",
+    ),
+    Code(
+        "run.usage_missing",
+        "major",
+        "a budget was declared and no usage attested: the run goes back to the writer to "
+        "attest its spend",
+        "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`, "
+        "then finalize again",
     ),
     Code(
         "run.replace_failed",
