@@ -1,6 +1,7 @@
 """How many statements each `[statements] granularity` flags on real wikis, and which.
 
     python benchmarks/statements.py FOLDER [FOLDER ...] [--examples N] [--seed S]
+    python benchmarks/statements.py FOLDER ... --dump after.txt   # every statement, to diff
 
 Each FOLDER is a wiki: every ``*.md`` under it is parsed as wikigate parses a page
 (``wiki/index.md`` and ``wiki/log.md`` relative to FOLDER are structural, as in the gate).
@@ -78,6 +79,12 @@ def main() -> None:
     p.add_argument("--examples", type=int, default=8)
     p.add_argument("--seed", type=int, default=24)
     p.add_argument(
+        "--dump",
+        type=Path,
+        help="write every statement the rule sees (wiki, page:line, text) to this file, to "
+        "diff what a change of the rule adds or removes",
+    )
+    p.add_argument(
         "--compare",
         action="store_true",
         help="also check that sentences.spans cuts every block as syntok alone does",
@@ -89,6 +96,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     samples: list[tuple[str, str, int, str]] = []
+    every_found: list[str] = []
     for folder in a.folders:
         t = time.perf_counter()
         parsed = [(rel, pg) for rel, pg in pages(folder) if rel not in STRUCTURAL]
@@ -104,6 +112,9 @@ def main() -> None:
         )
         found = [(folder.name, rel, s.line, s.text) for rel, pg in parsed for s in pg.statements]
         samples += rng.sample(found, min(a.examples, len(found)))
+        every_found += [f"{name} {rel}:{line}: {text}" for name, rel, line, text in found]
+    if a.dump:
+        a.dump.write_text("".join(f"{line}\n" for line in every_found), encoding="utf-8")
     if a.compare:
         compare(a.folders)
     print("\nexamples of statements the rule sees (wiki, page:line, text):\n")

@@ -12,7 +12,6 @@ Its settings, who may override it and who is an admin, come from the server's ow
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
@@ -472,21 +471,19 @@ def _serialize_pushes(git_dir: str) -> None:
 
     Two racing pushes then see each other: the second one's pre-receive waits,
     finds main moved, and tells the pusher to rebase.  A forked child keeps the
-    lock (flock is released by the kernel whatever happens) until our parent,
+    lock (the OS releases it whatever happens) until our parent,
     receive-pack, is gone.
     """
+    from wikigate import oslock
+
     receive_pack = int(os.environ.get("WIKIGATE_GIT_PID") or os.getppid())
     fd = os.open(os.path.join(git_dir, "wikigate-receive.lock"), os.O_RDWR | os.O_CREAT, 0o644)
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                os.close(fd)
-                return
-            time.sleep(0.02)
+    while not oslock.try_lock(fd):
+        if time.monotonic() > deadline:
+            os.close(fd)
+            return
+        time.sleep(0.02)
     if os.fork() == 0:  # child: detach from git's pipes, wait for receive-pack to exit
         try:
             os.setsid()

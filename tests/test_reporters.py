@@ -45,7 +45,7 @@ def _wikigate(cwd: Path, env: dict[str, str], *args: str) -> subprocess.Complete
 @pytest.fixture(scope="module")
 def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A wiki whose open run has findings of every severity, with and without a line,
-    one without a path (``run.budget``), on non-ASCII paths with non-ASCII messages;
+    one without a path (``run.usage_missing``), on non-ASCII paths with non-ASCII messages;
     ``wikigate verify`` of the run in every format.
 
     Module-scoped, so conftest's per-test isolation is not in force yet: the same
@@ -154,7 +154,7 @@ def test_the_report_has_every_kind_of_finding(verified):
     findings = report.findings
     assert {f.severity for f in findings} == {"critical", "major", "minor"}
     assert any(f.line for f in findings) and any(f.path and not f.line for f in findings)
-    assert [f.code for f in findings if f.path is None] == ["run.budget"]
+    assert [f.code for f in findings if f.path is None] == ["run.usage_missing"]
     assert {f.path for f in findings} == {None, PAGE, ORPHAN}
     assert any("café" in f.message for f in findings)
     assert report.verdict == "reject"
@@ -224,7 +224,7 @@ def test_text_shows_every_finding_by_page(verified):
         where = f"{f.line}" if f.line else "-"
         assert f"  {where:>5}  {f.severity} {f.code}: {f.message}" in lines
     assert [x for x in lines if not x.startswith(" ")][:-1] == ["(run)", PAGE, ORPHAN]
-    assert lines[-1].startswith("REJECT: 2 critical, 3 major, 1 minor")
+    assert lines[-1].startswith("REJECT: 1 critical, 4 major, 1 minor")
     assert "\033[" not in "\n".join(lines)
     coloured = render(verified["report"], "text", color=True)
     assert "\033[31mREJECT\033[0m" in coloured and f"\033[1m{PAGE}\033[0m" in coloured

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pygit2
 import pytest
@@ -101,7 +102,7 @@ def test_cited_gap_marked_and_structural_sentences_pass(repo, base):
         "See [[Index]] for the other pages of this wiki.\n\n"
         "> The harbour is the heart of the town and always will be.\n\n"
         "```\nThe council declared war on Canada in this code block.\n```\n\n"
-        "`The council declared war on Canada` and `more code here`.\n\n"
+        "`git commit -m msg` and `make all` here.\n\n"
         "Sources: raw/minutes.txt, raw/letters.txt, raw/deeds.txt\n\n"
         "**Last updated**: 2026-11-26 by the ingest agent\n\n"
         "## See also\n\n"
@@ -202,6 +203,188 @@ def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_pat
     proc = push(ws.root, "origin", "main:refs/heads/main")
     assert proc.returncode != 0, proc.stderr
     assert "page.unsupported_statement" in proc.stderr
+    assert '"The owls declared war on Canada."' in proc.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    ws.close()
+
+
+# --- found by the hostile review of issue 24: invented text the rule did not read
+
+
+def statement_lines(report) -> list[tuple[int | None, str]]:
+    """(line, the statement's text) of each page.unsupported_statement."""
+    return [(line, message.split('" carries')[0].lstrip('"')) for line, message in flagged(report)]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            f"{CITED}\n\n<p>The council declared war on Canada.</p>",
+            (8, "The council declared war on Canada."),
+        ),
+        (
+            f"{CITED}\n\n<table>\n<tr><td>1921</td>\n<td>Three members were arrested for fraud.</td></tr>\n</table>",
+            (10, "Three members were arrested for fraud."),
+        ),
+        (
+            f"{CITED}\n\n<div>\n\nThe council declared war on Canada.\n\n</div>",
+            (10, "The council declared war on Canada."),
+        ),
+        (
+            f"{CITED}\n\n![The council declared war on Canada](war.png)",
+            (8, "The council declared war on Canada"),
+        ),
+        (
+            f'{CITED}\n\n<div><img src="w.png" alt="The council declared war on Canada"></div>',
+            (8, "The council declared war on Canada"),
+        ),
+    ],
+)
+def test_html_blocks_and_image_alt_text_are_held_to_the_rule(repo, base, body, expected):
+    assert statement_lines(verify(repo, base, body)) == [expected]
+
+
+def test_code_and_comments_in_html_state_nothing(repo, base):
+    body = (
+        f"{CITED}\n\n<!-- The council declared war on Canada in a comment. -->\n\n"
+        "<pre>The council declared war on Canada in code.</pre>\n\n"
+        "<p><code>the council declared war on Canada</code></p>"
+    )
+    assert flagged(verify(repo, base, body)) == []
+
+
+def test_hostile_html_costs_linear_time():
+    from wikigate.verifier.markdown import html_text
+
+    for unit in ("<a ", "<!--", '<a b="', '<a b=">', "<![CDATA[>", "</"):
+        t = time.process_time()
+        html_text("<div>" + unit * (100_000 // len(unit)))
+        assert time.process_time() - t < 2.0, unit  # html.parser alone: minutes on "<a "
+
+
+def test_html_past_the_limit_is_not_let_through_unread():
+    from wikigate.verifier.markdown import HTML_CHARS
+
+    page = parse_page("wiki/p.md", council(f"{CITED}\n\n<div>{'x ' * HTML_CHARS}</div>"))
+    assert any("not read" in s.text for s in page.statements)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # a clause of its own after the sentence's last reference is not what it cites
+        (
+            "The council approved the harbour plan[^1]; the council declared war on Canada.",
+            (6, "the council declared war on Canada."),
+        ),
+        (
+            "The council approved the harbour plan[^1], but the council declared war on Canada.",
+            (6, "the council declared war on Canada."),
+        ),
+        # a reference ends its sentence, whatever case the next word starts with
+        (
+            "The council approved the harbour plan.[^1] the council declared war on Canada.",
+            (6, "the council declared war on Canada."),
+        ),
+    ],
+)
+def test_text_after_the_last_reference_is_not_covered_by_it(repo, base, body, expected):
+    report = verify(repo, base, body)
+    assert statement_lines(report) == [expected]
+
+
+def test_the_claim_ends_at_the_reference_that_ends_its_sentence():
+    page = parse_page(
+        "wiki/p.md", council("The council approved the harbour plan.[^1] the rest is mine.")
+    )
+    assert [r.claim for r in page.refs] == ["The council approved the harbour plan."]
+
+
+def test_a_list_continued_after_a_reference_is_no_new_clause(repo, base):
+    body = "The plan was backed by the mayor[^1] and by the bishop of the diocese."
+    assert flagged(verify(repo, base, body)) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # exemptions too wide to carry an assertion, narrowed
+        (
+            f"{CITED}\n\n## The council declared war on Canada in 1921.",
+            (8, "The council declared war on Canada in 1921."),
+        ),
+        (
+            f"{CITED}\n\nThe council has declared war on Canada\n---",
+            (8, "The council has declared war on Canada"),
+        ),
+        (
+            f"{CITED}\n\n## References\n\nThe council declared war on Canada in the spring.",
+            (10, "The council declared war on Canada in the spring."),
+        ),
+        (
+            f"{CITED}\n\nSources: raw/minutes.txt, and the council declared war on Canada.",
+            (8, "Sources: raw/minutes.txt, and the council declared war on Canada."),
+        ),
+        (
+            f"{CITED}\n\nSee the minutes, where the council declared war on Canada.",
+            (8, "See the minutes, where the council declared war on Canada."),
+        ),
+        (f"{CITED}\n\nWar was declared.", (8, "War was declared.")),
+        (
+            f"{CITED}\n\nThe council declared war on Canada in 1921?",
+            (8, "The council declared war on Canada in 1921?"),
+        ),
+        (
+            f"{CITED}\n\nThe `council declared war on Canada` today.",
+            (8, "The council declared war on Canada today."),
+        ),
+    ],
+)
+def test_a_heading_label_pointer_or_short_sentence_that_asserts_is_a_statement(
+    repo, base, body, expected
+):
+    assert statement_lines(verify(repo, base, body)) == [expected]
+
+
+def test_navigation_and_structure_stay_exempt(repo, base):
+    body = (
+        "This article is about the harbour council of Fife.\n\n"
+        "For the council of the village in Kent, see [[Index]].\n\n"
+        f"{CITED}\n\n"
+        "The table below summarises the votes of the council.\n\n"
+        "Did the council ever vote on the harbour plan, and was it recorded?\n\n"
+        "## Votes cast by the council members in each year\n\n"
+        "| Year | Votes |\n|---|---|\n| 1921 | 4 |\n\n"
+        "## References\n\n"
+        "- [[Index]] and the minutes of the council in 1921\n\n"
+        "[[Index]] — the other pages of this wiki\n"
+        "[[Index]] — the same pages again, as a list\n\n"
+        "Short label here."
+    )
+    report = verify(repo, base, body)
+    assert flagged(report) == []
+    assert report.verdict == "commit", report.findings
+
+
+def test_the_server_refuses_invented_html_beside_a_good_citation(tmp_path):
+    """End to end: a real push to a bare repository with the server hook installed."""
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    git(ws.root, "remote", "add", "origin", str(bare))
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
+        + [str(bare)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    before = git(bare, "rev-parse", "main").stdout.strip()
+    page = ws.root / "wiki" / "owls.md"
+    page.write_text(page.read_text() + "\n<p>The owls declared war on Canada.</p>\n")
+    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "invent")
+    proc = push(ws.root, "origin", "main:refs/heads/main")
+    assert proc.returncode != 0, proc.stderr
     assert '"The owls declared war on Canada."' in proc.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == before
     ws.close()

@@ -10,7 +10,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
-from wikigate.verifier.citation import format_tail
+from wikigate.verifier.citation import CitationSyntaxError, format_tail, parse_definition
 from wikigate.verifier.report import SCHEMA_VERSION, json_schema, load_report
 
 SOURCE = (
@@ -317,7 +317,8 @@ def test_coverage_and_budget(repo, base):
     )
     assert [f.message for f in over.findings] == ["usd: used 1.5, budget 1"]
     silent = verify(repo, base, {}, plan_type="cascade", budget=Budget(usd=1.0))
-    assert "attested no usage" in silent.findings[0].message
+    assert [(f.code, f.severity) for f in silent.findings] == [("run.usage_missing", "major")]
+    assert "attested no usage" in silent.findings[0].message and silent.verdict == "revise"
 
 
 def test_any_exception_in_a_check_becomes_verifier_error(repo, base):
@@ -468,3 +469,75 @@ def test_a_check_never_runs_on_missing_inputs(repo, base, monkeypatch):
     assert by_name["semantic"].status == "skipped"
     assert by_name["semantic"].reason == "needs verified_quotes, which no check provided"
     assert report.verdict == "reject"
+
+
+@pytest.mark.parametrize(
+    ("tail", "says"),
+    [
+        # a location note before the dash: its quote marks came first (it said "expected ' — '")
+        ('raw/motzkin.wiki §"Motzkin Numbers" L3 — "quote"', "more than a source before the dash: "
+         "'raw/motzkin.wiki §\"Motzkin Numbers\" L3' (a location note? only `, p.N`"),
+        ('raw/x.md — p. 12 "quote"', "text between the dash and the quote: 'p. 12' (a location"),
+        ('raw/x.md -- L3 "quote"', "text between the dash and the quote: 'L3'"),
+        ('raw/x.md - "quote"', "' — ' or ' -- ' between the source and the quote, not a hyphen"),
+        ('raw/x.md – "quote"', "between the source and the quote, not an en dash"),
+        ('raw/x.md "quote"', "expected ' — ' or ' -- ' between the source and the quote"),
+    ],
+)  # fmt: skip
+def test_a_citation_syntax_error_names_what_stands_where_the_dash_should(tail, says):
+    with pytest.raises(CitationSyntaxError) as e:
+        parse_definition(tail)
+    assert says in str(e.value)
+
+
+def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it_went(repo, base):
+    """Obsidian resolves ``[[issue-7342]]`` to raw/github/issue-7342.md: a source reference,
+    not a broken link (it was `link.broken`: 379 of 1,015 links on a real agent-written
+    wiki). A file other than a note needs its extension (``[[scheduling.pdf]]``). A path
+    link written relative to the wrong folder names the path it resolved to and the page of
+    that file name (issue 27)."""
+    files = {
+        "raw/github/issue-7342.md": "# Issue 7342\n\nThe scheduler drops pods.\n",
+        "raw/papers/scheduling.pdf": "%PDF-1.4\n",
+        "wiki/pages/felines.md": GOOD.replace("title: Cats", "title: Felines"),
+        "wiki/pages/cats.md": cats(
+            "See [[issue-7342]], [[scheduling.pdf]], [[raw/github/issue-7342]], [[issue-9999]], "
+            "[[Scheduling]], [f](pages/felines.md) and [g](felines.md).\n\n"
+            f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}"
+        ),
+        "wiki/index.md": INDEX + "- [[pages/cats]] [[Felines]]\n",
+    }
+    report = verify(repo, base, files)
+    broken = sorted(f.message for f in report.findings if f.code == "link.broken")
+    assert broken == [
+        "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
+        "a page of that name: wiki/pages/felines.md)",
+        "[[Scheduling]] resolves to no page",
+        "[[issue-9999]] resolves to no page",
+    ]
+
+
+def test_a_link_to_a_deleted_page_is_broken_though_a_source_has_its_name(repo, base):
+    """A summary page named after its source (wiki/notes.md beside raw/notes.md): deleting
+    the page leaves ``[[Notes]]`` naming the source; that is the deletion's broken link, not
+    a source reference (hostile review)."""
+    notes = GOOD.replace("title: Cats", "title: Notes").replace("# Cats", "# Notes")
+    with_notes = commit_files(
+        repo,
+        base.id,
+        {
+            "raw/notes.md": "# Notes\n\nRaw notes.\n",
+            "wiki/notes.md": notes,
+            "wiki/index.md": INDEX + "- [[Notes]]\n",
+        },
+    )
+    tip = commit_files(repo, with_notes.id, {"wiki/notes.md": None})
+    report = verify_trees(repo, tip, with_notes, config=Config())
+    broken = [(f.path, f.line, f.message) for f in report.findings if f.code == "link.broken"]
+    assert broken == [
+        (
+            "wiki/index.md",
+            7,
+            "[[Notes]] named wiki/notes.md, which is gone; it names only the source raw/notes.md",
+        )
+    ]

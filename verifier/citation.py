@@ -55,7 +55,7 @@ def parse_definition(tail: str) -> Citation:
             head = head[: -len(sep)].rstrip()
             break
     else:
-        raise CitationSyntaxError("expected ' — ' or ' -- ' between the source and the quote")
+        raise CitationSyntaxError(_no_separator(text, quote_at, head))
     source, page = _source_and_page(head)
     try:
         quote, end = _DECODER.raw_decode(text, quote_at)
@@ -68,6 +68,27 @@ def parse_definition(tail: str) -> Citation:
     rest = text[end:].strip()
     offset, digest = _anchor(rest) if rest else (None, None)
     return Citation(source=source, page=page, quote=quote, offset=offset, sha256=digest)
+
+
+def _no_separator(text: str, quote_at: int, head: str) -> str:
+    """What stands where ``SOURCE — "QUOTE"`` wants its dash right before the quote."""
+    expected = "expected ' — ' or ' -- ' between the source and the quote"
+    dash = min((at for sep in SEPARATORS if (at := text.find(f" {sep} ")) >= 0), default=-1)
+    if 0 <= dash < quote_at:  # SOURCE — NOTE "QUOTE"
+        between = text[dash:quote_at].strip().lstrip("—-").strip()
+        return f"text between the dash and the quote: {_clip(between)!r} ({_only_page})"
+    if dash > quote_at:  # SOURCE NOTE "…" NOTE — "QUOTE": the first quote mark is the note's
+        between = text[:dash].strip()
+        return f"more than a source before the dash: {_clip(between)!r} ({_only_page})"
+    if head.endswith(("-", "–")):
+        return f"{expected}, not {'a hyphen' if head.endswith('-') else 'an en dash'}"
+    return expected
+
+
+_only_page = (
+    "a location note? only `, p.N` after the source is read: "
+    'SOURCE, p.N — "QUOTE", the quote verbatim from the source'
+)
 
 
 def _source_and_page(head: str) -> tuple[str, int | None]:

@@ -14,6 +14,7 @@ import marshal
 import posixpath
 from collections import deque
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Protocol, Self
 from urllib.parse import unquote
 
@@ -59,6 +60,46 @@ def name_keys(path: str, page: ParsedPage | None) -> set[str]:
             keys.add(page.title.lower())
         keys.update(a.lower() for a in page.aliases)
     return {"w:" + k for k in keys}
+
+
+class FileNames:
+    """The files of a tree by file name, for the links that resolve to no page: a source
+    under raw/ that a ``[[name]]`` names (as Obsidian resolves it) is a source reference,
+    not a broken link; a page elsewhere with the file name a path link asks for is what it
+    probably meant.  Built once per tree, only when needed."""
+
+    def __init__(self, pages: list[str], raw: list[str]) -> None:
+        self._paths = pages, raw
+
+    @cached_property
+    def _pages(self) -> dict[str, list[str]]:
+        return _by_name(self._paths[0])
+
+    @cached_property
+    def _sources(self) -> dict[str, list[str]]:
+        return _by_name(self._paths[1])
+
+    def source_named(self, target: str) -> str | None:
+        hits = self._sources.get(target.strip().lower())
+        return hits[0] if hits else None
+
+    def pages_named(self, path: str) -> list[str]:
+        return self._pages.get(posixpath.basename(path).lower(), [])
+
+
+def _by_name(paths: list[str]) -> dict[str, list[str]]:
+    """Each path under its file name and its whole path, as Obsidian resolves a link: a
+    note (``.md``) with or without its extension, any other file with it (``[[paper]]`` →
+    paper.md; ``[[paper.pdf]]`` → paper.pdf; ``[[raw/papers/paper]]``)."""
+    out: dict[str, list[str]] = {}
+    for path in paths:  # sorted: so is each list
+        low = path.lower()
+        names = {low, posixpath.basename(low)}
+        if low.endswith(".md"):
+            names |= {n.removesuffix(".md") for n in names}
+        for name in names:
+            out.setdefault(name, []).append(path)
+    return out
 
 
 def link_key(page: str, link: Link) -> str | None:

@@ -363,6 +363,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     disputed = 0
     quoted = 0  # inside a block quote: the words of someone else, not statements
     aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
+    listed = 0  # inside a list or a table (an aside's lists are exempt, its paragraphs not)
     pending_heading = False
     in_definition = False
     segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
@@ -380,6 +381,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             disputed += 1
         elif tok.type == "container_disputed_close":
             disputed -= 1
+        elif tok.type in ("bullet_list_open", "ordered_list_open", "table_open"):
+            listed += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
+            listed -= 1
         elif tok.type == "blockquote_open":
             quoted += 1
         elif tok.type == "blockquote_close":
@@ -391,6 +396,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 aside = 0
             if not aside and i + 1 < len(tokens) and _aside(tokens[i + 1].content):
                 aside = level
+        elif tok.type == "html_block" and not (quoted or (aside and listed)):
+            line = (tok.map[0] + 1) if tok.map else 0
+            blocks = [(line + at, text) for at, text in html_text(tok.content)]
+            _statements(page, blocks, False, segmented)
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
             if tokens[i - 1].type == "heading_open":
@@ -400,7 +409,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.title = plain.strip()
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
-            asserts = not (quoted or aside)
+            asserts = not (quoted or (aside and (listed or heading or _link_lines(tok.content))))
             _inline(page, tok, line, disputed > 0, heading=heading, asserts=asserts, left=segmented)
     page.definitions += tail
     return page
@@ -529,6 +538,7 @@ def _inline(
     linked = False  # inside a markdown link's text
     labels: list[str] = []
     text_run: list[str] = []
+    alts: list[str] = []  # images' alt text: statements of their own, never cited
 
     def flush_text() -> None:
         if text_run:
@@ -551,7 +561,7 @@ def _inline(
         flush_text()
         if child.type == "code_inline":
             code.append((size, size + len(child.content)))
-            add(child.content, said=False)
+            add(child.content, said=_prose_code(child.content))
         elif child.type in ("softbreak", "hardbreak"):
             add("\n")  # a space in the claim; counted for the claim's lines
         elif child.type == "footnote_ref":
@@ -559,6 +569,8 @@ def _inline(
                 continue
             labels.append(child.meta["label"])
             add(MARK + str(len(labels) - 1) + MARK)
+        elif child.type == "image":  # its alt text: read where the image is not shown
+            alts.append(child.content)
         elif child.type == "wikilink":
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
@@ -602,9 +614,13 @@ def _inline(
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
-            if not gaps and not heading and asserts and _statement(said[start:end]):
+            if not gaps and asserts and _asserting(said[start:end], heading):
                 uncited.append((start + lead, end))
             continue
+        tail = sentence.rfind(MARK) + 1  # what follows the last reference: its own clause?
+        clause = _NEW_CLAUSE.match(said, start + tail, end)
+        if clause and not gaps and asserts and _asserting(said[clause.end() : end], heading):
+            uncited.append((clause.end(), end))
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         for idx, at in _marks(sentence):
             page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
@@ -614,6 +630,118 @@ def _inline(
         shown = " ".join(text[start : min(end, start + 2 * STATEMENT_CHARS)].split())
         shown = shown[:STATEMENT_CHARS]
         page.statements.append(Statement(line_at(start), shown, covered))
+    if alts and asserts and not heading:
+        _statements(page, [(line, alt) for alt in alts], covered, left)
+
+
+def _statements(
+    page: ParsedPage, blocks: list[tuple[int, str]], covered: bool, left: list[int]
+) -> None:
+    """The statements of text that can carry no citation (an image's alt text, the text
+    of a raw HTML block), each block (line, text) cut into sentences: every one is
+    uncited unless it holds a gap marker."""
+    for line, block in blocks:
+        exact = len(block) <= left[0]
+        left[0] -= len(block) if exact else 0
+        for start, end in sentences.spans(block, exact=exact):
+            sentence = block[start:end]
+            gaps = list(_GAP.finditer(sentence))
+            lead = len(sentence) - len(sentence.lstrip())
+            first = line + block.count("\n", 0, start + lead)
+            for m in gaps:
+                page.gaps.append((first, " ".join(m.group(1).split())))
+            if gaps or not _statement(sentence):
+                continue
+            if not covered:
+                page.bare += 1
+            if len(page.statements) < STATEMENTS_KEPT:
+                shown = " ".join(sentence[: 2 * STATEMENT_CHARS].split())[:STATEMENT_CHARS]
+                page.statements.append(Statement(first, shown, covered))
+
+
+HTML_CHARS = 100_000  # of a raw HTML block read for its text; the rest is not read
+# tags whose content is not prose (code, scripts) or not a statement (headings, quotes)
+_HTML_SKIP = frozenset(
+    {"script", "style", "code", "pre", "kbd", "samp", "h1", "h2", "h3", "h4", "h5", "h6"}
+    | {"blockquote", "q", "template", "svg", "math", "textarea", "title"}
+)
+# tags that end a block of text (a paragraph, a cell, an item)
+_HTML_BLOCKS = frozenset(
+    {"p", "div", "td", "th", "tr", "li", "ul", "ol", "table", "br", "section", "article"}
+    | {"figcaption", "caption", "dd", "dt", "dl", "details", "summary", "aside", "hr"}
+    | {"header", "footer", "main", "nav", "figure", "center"}
+)
+
+
+_UNCLOSED = re.compile(r"<(?=[^<>]*(?:<|$)|!\[)")  # and "<![" (a CDATA section: its text)
+_TAG = re.compile(r"<[^<>]*>")
+
+
+def _closed_quotes(m: re.Match[str]) -> str:
+    """A tag whose quotes do not pair, without them (html.parser would read past its ">")."""
+    tag = m.group(0)
+    if tag.count('"') % 2 or tag.count("'") % 2:
+        return tag.replace('"', " ").replace("'", " ")
+    return tag
+
+
+def html_text(html: str) -> list[tuple[int, str]]:
+    """The prose of a raw HTML block, as (line within the block, 0-based; text) blocks:
+    what a reader sees, cut at block tags, without code, scripts, headings and quotes.
+    Parsed by the standard library's html.parser over at most HTML_CHARS characters."""
+    from html.parser import HTMLParser
+
+    blocks: list[tuple[int, str]] = []
+    run: list[str] = []
+    start = [0]
+    skip = [0]
+
+    def flush() -> None:
+        text = "".join(run)
+        if text.strip():
+            blocks.append((start[0], text))
+        run.clear()
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in _HTML_SKIP:
+                skip[0] += 1
+            elif tag in _HTML_BLOCKS:
+                flush()
+            elif tag == "img":  # its alt text, as an image's in markdown
+                alt = dict(attrs).get("alt")
+                if alt and not skip[0]:
+                    flush()
+                    blocks.append((self.getpos()[0] - 1, alt))
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in _HTML_SKIP:
+                skip[0] = max(0, skip[0] - 1)
+            elif tag in _HTML_BLOCKS:
+                flush()
+
+        def handle_data(self, data: str) -> None:
+            if skip[0]:
+                return
+            if not run:
+                start[0] = self.getpos()[0] - 1 + (len(data) - len(data.lstrip("\n")))
+            run.append(data)
+
+    reader = Reader(convert_charrefs=True)
+    # a "<" that no ">" closes before the next "<" is text: html.parser rescans an unclosed
+    # construct from its start on every piece it reads (quadratic on "<a <a <a …"); and a
+    # quote or a comment left open inside a tag is cut at its ">" the same way
+    reader.feed(_TAG.sub(_closed_quotes, _UNCLOSED.sub("&lt;", html[:HTML_CHARS])))
+    reader.close()
+    flush()
+    if len(html) > HTML_CHARS:  # fail closed: what is not read is not accounted for
+        blocks.append(
+            (
+                html.count("\n", 0, HTML_CHARS),
+                f"This raw HTML block is longer than {HTML_CHARS:,} characters and the rest of it is not read.",
+            )
+        )
+    return blocks
 
 
 # an explicit gap: ``[gap: what the sources do not say]`` (docs/format.md), found in the
@@ -622,20 +750,199 @@ def _inline(
 _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
 
 
+# what starts a clause of its own after a sentence's last reference ("…plan[^1]; the
+# council declared war", "…plan[^1], but the council declared war"): a statement the
+# reference does not cover
+_NEW_CLAUSE = re.compile(
+    r"[\"'”’)\]*_]*\s*(?:;|,\s*(?:and|but|while|whereas|although|though|yet|so)\s)\s*"
+)
+
+
+# a code span that holds words, not code ("`the council declared war on Canada`"): three
+# words or more of letters only, one of them a word of prose (an article, a preposition,
+# an auxiliary: "pip install clawteam" is a command); its words are the sentence's
+_PROSE_CODE = re.compile(r"\s*[A-Za-z][a-z'’]*(?:\s+[A-Za-z][a-z'’]*){2,}\s*[.!]?\s*")
+_PROSE_WORDS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "and",
+        "that",
+        "this",
+        "is",
+        "was",
+        "were",
+        "are",
+        "has",
+        "have",
+        "had",
+        "been",
+        "will",
+    ]
+)
+
+
+def _prose_code(content: str) -> bool:
+    if len(content) > 1000 or not _PROSE_CODE.fullmatch(content):
+        return False
+    return any(w.lower() in _PROSE_WORDS for w in content.split())
+
+
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
+
+
+def _asserting(said: str, heading: bool) -> bool:
+    return _heading_statement(said) if heading else _statement(said)
 
 
 def _statement(said: str) -> bool:
     """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
     for"): ``said`` is its text without code spans and link text. It takes four words
-    or more; a question, a lead-in ending in ``:`` and a pointer ("See …") assert nothing."""
+    or more (or two, ending in a stop: "War was declared."); a question, a lead-in ending
+    in ``:``, a pointer ("See [[X]] for more") or a metadata line ("Sources: raw/a.md")
+    whose words past the pointer or label are few, and a hatnote or a pointer to a table
+    or figure ("This article is about …", "For the village, see …", "The table below
+    summarises …") assert nothing."""
     words = said.split()
-    if sum(1 for w in words if any(c.isalpha() for c in w)) < STATEMENT_WORDS:
-        return False
+    counted = [w for w in words if any(c.isalpha() for c in w)]
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
+    if len(counted) < STATEMENT_WORDS and not (
+        len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
+    ):
+        return False
+    if last.endswith(":") or (last.endswith("?") and _asks(said)):
+        return False
+    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS:
+        return False
+    label = _LABEL.match(said)
+    if label:  # a label and a list of paths or links, not a label and a sentence
+        return _prose_words(said[label.end() :]) >= POINTED_WORDS
+    if words[0].strip("*_").lower() in POINTERS:  # unless a clause of its own follows
+        return any(_prose_words(part) >= STATEMENT_WORDS for part in _CLAUSES.split(said)[1:])
+    return True
+
+
+_CLAUSES = re.compile(r"[,;—]")
+
+
+POINTED_WORDS = 6  # words past a pointer or a label that make a sentence of their own
+NAVIGATION_WORDS = 16  # a hatnote longer than this says more than where to go
+# hatnotes and pointers to what the page shows: they say where to look, not what is so
+_NAVIGATION = re.compile(
+    r"\s*[*_]*(?:(?:this|the)\s+(?:article|page|section|entry|note)\s+(?:is|covers)\s+about\b"
+    r"|for\s+(?:the|a|an|other|more|details|information)\b[^.;]*,\s*see\b"
+    r"|not\s+to\s+be\s+confused\s+with\b"
+    r"|(?:the|this)\s+(?:following\s+)?(?:table|list|figure|diagram|chart|map|graph|timeline)"
+    r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
+    re.I,
+)
+
+
+def _asks(said: str) -> bool:
+    """Whether a sentence ending in "?" is a question in form: a question word or an
+    auxiliary first (or first after a comma, a colon, a dash or an opening quote: "…, and
+    is it safe?", 'liveness — "is this container alive?"'), or a hedge
+    ("Perhaps it is the same issue?"). "The council declared war on Canada?" is a
+    statement with a question mark."""
+    for part in re.split(r"[,:;—\"“]", said[:2000]):
+        words = part.split()
+        if words and words[0].strip("\"'“‘(*_").lower() in _ASKING:
+            return True
+    return any(w.strip("\"'“‘(*_,?").lower() in _UNSURE for w in said[:2000].split())
+
+
+def _prose_words(text: str) -> int:
+    """Words of ``text`` that are not paths, file names or links (blanked already)."""
+    return sum(
+        1
+        for w in text.split()
+        if any(c.isalpha() for c in w) and "/" not in w and not re.search(r"\w\.\w", w)
+    )
+
+
+def _heading_statement(said: str) -> bool:
+    """A heading that is a sentence: it ends in a stop and takes four words or more, or it
+    takes HEADING_WORDS words or more ("The council declared war on Canada in May")."""
+    counted = sum(1 for w in said.split() if any(c.isalpha() for c in w))
+    last = said.rstrip().rstrip("\"'”’)*_")
     if last.endswith(("?", ":")):
         return False
-    return words[0].strip("*_").lower() not in POINTERS and not _LABEL.match(said)
+    if counted >= STATEMENT_WORDS and last.endswith((".", "!")):
+        return True
+    words = said.split()
+    asks = bool(words) and words[0].strip("*_").lower() in QUESTION_WORDS
+    return counted >= HEADING_WORDS and not asks and _verb_like(words, past=False)
+
+
+QUESTION_WORDS = frozenset({"how", "what", "why", "when", "where", "which", "who", "whether"})
+_UNSURE = frozenset({"maybe", "perhaps", "probably", "possibly"})
+
+
+HEADING_WORDS = 6  # a heading this long with a verb in it is a sentence, stop or not
+# a finite verb a short sentence or a long heading asserts with ("War was declared.",
+# "Two kinds of export — they are not interchangeable"): an auxiliary, or (in a sentence,
+# not a heading, where "(supported vs. recommended)" is no verb) a lower-case word past
+# the first ending in "ed"
+AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "does",
+        "did",
+        "do",
+        "will",
+        "would",
+        "can",
+        "cannot",
+        "could",
+        "must",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "hasn't",
+        "haven't",
+        "hadn't",
+        "doesn't",
+        "didn't",
+        "won't",
+        "can't",
+    ]
+)
+
+
+_ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
+
+
+def _verb_like(words: list[str], *, past: bool = True) -> bool:
+    for i, w in enumerate(words):
+        word = w.strip("\"'”’“‘()[]*_,.;:!?").lower()
+        if word in AUXILIARIES:
+            return True
+        if past and i and w[:1].islower() and len(word) > 4 and word.endswith("ed"):
+            return True
+    return False
 
 
 POINTERS = frozenset({"see", "cf.", "compare"})  # a sentence starting so points elsewhere
@@ -668,6 +975,12 @@ ASIDES = frozenset(
         "navigation",
     }
 )
+
+
+def _link_lines(content: str) -> bool:
+    """Whether each line of a paragraph starts with a link: a list written without
+    bullets ("[[Harbour]] — the dredging")."""
+    return all(line.lstrip().startswith("[") for line in content[:10_000].splitlines())
 
 
 def _aside(heading: str) -> bool:

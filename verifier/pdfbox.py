@@ -10,7 +10,8 @@ limits at ``pdf_bytes``, at most ``pdf_pages`` pages, and the content the wanted
 pages ask for (each stream counted as often as it is named) within ``pdf_bytes``;
 a stream named twice on one page is read once. All wanted pages come from one
 parse. A PDF that breaks the box raises ``PdfLimit``, naming the limit; one that
-pypdf cannot read raises ``PdfUnreadable``.
+pypdf cannot read raises ``PdfUnreadable``, and so does every PDF when pypdf (the
+``pdf`` extra) is not installed: the citation fails closed, saying what to install.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class PdfLimit(Exception):
 
 def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
     """The text of ``pages`` (counted from 1) of the PDF ``data``, read in the box."""
+    if not _pypdf_installed():
+        raise PdfUnreadable(MISSING_PYPDF)
     wall = limits.seconds * 3 + 10  # CPU time is the limit; a loaded machine is slower
     try:
         proc = subprocess.run(
@@ -86,8 +89,28 @@ def extract(data: bytes, pages: list[int], limits: PdfLimits) -> PdfPages:
         raise PdfLimit(rest[0])
     if kind == "unreadable":
         raise PdfUnreadable(rest[0])
+    if kind == "missing":
+        raise PdfUnreadable(MISSING_PYPDF)
     count, texts, errors = rest
     return PdfPages(count, texts, errors)
+
+
+MISSING_PYPDF = (
+    "cannot be read: PDF sources need the pdf extra (pypdf), which is not installed "
+    "here: pip install 'wikigate[pdf]'"
+)
+
+
+def _pypdf_installed() -> bool:
+    """Is pypdf importable here (found, not imported: it is imported only in the box)?"""
+    import importlib.util
+
+    if "pypdf" in sys.modules:
+        return sys.modules["pypdf"] is not None
+    try:
+        return importlib.util.find_spec("pypdf") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 _SIGXCPU = getattr(signal, "SIGXCPU", 24)
@@ -123,6 +146,10 @@ def child_main() -> None:
     warnings.simplefilter("ignore")
     try:
         answer: tuple[Any, ...] = _extract_here(data, pages, limits)
+    except ModuleNotFoundError as e:
+        if e.name != "pypdf":
+            raise
+        answer = ("missing",)
     except PdfLimit as e:
         answer = ("limit", str(e))
     except PdfUnreadable as e:

@@ -32,6 +32,11 @@ _STOP = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
 # rest (not an abbreviation, a lower-case letter in the word) and ``_cuts`` that no
 # bracket or quote is open (syntok does not split inside them)
 _CLEAR = re.compile(r"(?<![\w.'’\-])([^\W\d_]{2,})[.!?]{1,3}\s+(?=[^\W\d_]{2})")
+# a stop, the references right after it, whitespace, more text: a reader's sentence ends
+# there whatever case the next word is in (syntok does not cut before lower case)
+_REF_STOP = re.compile(
+    r"[.!?][\"'”’)\]]*(?:\x00\d+\x00)+(?:\s*\[gap:[^\[\]\x00\n]*\])?\s+(?=\S)(?!\[gap:)"
+)
 _BRACKETS = re.compile(r"[(\[{\"“”«»]")
 
 
@@ -53,8 +58,10 @@ def spans(text: str, *, exact: bool = True) -> list[tuple[int, int]]:
     clean, starts, origins = _hide(text)
     out: list[tuple[int, int]] = []
     begin = 0
-    for at in _cuts(clean) if exact else _stops(clean):
-        cut = _origin(starts, origins, at)
+    cuts = [_origin(starts, origins, at) for at in (_cuts(clean) if exact else _stops(clean))]
+    if MARK in text:  # "…plan.[^1] the council declared war.": the reference ends it
+        cuts = sorted(set(cuts).union(m.end() for m in _REF_STOP.finditer(text)))
+    for cut in cuts:
         end = _stop_end(text, begin, cut)
         if end > begin:
             out.append((begin, end))

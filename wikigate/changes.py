@@ -179,8 +179,12 @@ def judge_ready(
 ) -> None:
     """Fail early, in words, when the judge that the rules at ``rules_at`` (or
     ``requested``) name cannot run here: a lowering where it may not (UsageError), or the
-    anthropic judge without an API key (JudgeError)."""
+    anthropic judge without its package (MissingExtra) or an API key (JudgeError)."""
     provider = chosen_provider(config_at(repo, rules_at), requested, may_lower=may_lower)
+    if provider == "anthropic":
+        from .extras import require
+
+        require("anthropic", "the anthropic judge")
     if provider == "anthropic" and not os.environ.get(API_KEY_ENV):
         raise JudgeError(missing_key_reason())
 

@@ -160,11 +160,12 @@ TABLE: tuple[Code, ...] = (
     Code(
         "page.unsupported_statement",
         "major",
-        "on a page that cites, a statement (a sentence of four words or more outside headings, "
-        'code, block quotes and "See also"-style sections; not a question, a lead-in ending '
-        'in `:` or a pointer starting "See") carries neither a citation nor a `[gap: …]` '
-        "marker; `[statements] granularity` sets whether each sentence, each paragraph or only "
-        "the page must be accounted for",
+        "on a page that cites, a statement (a sentence that asserts, in prose, alt text, raw "
+        "HTML or a heading that is a sentence; not code, block quotes, the lists of "
+        '"See also"-style sections, a question, a lead-in ending in `:`, a short pointer, '
+        "label or hatnote: [Every statement accounted for](#every-statement-accounted-for)) "
+        "carries neither a citation nor a `[gap: …]` marker; `[statements] granularity` sets "
+        "whether each sentence, each paragraph or only the page must be accounted for",
         'cite it (`wikigate anchor SOURCE "QUOTE"` prints the footnote to add), or mark what '
         "the sources do not say with [gap: …]",
     ),
@@ -303,9 +304,16 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.budget",
         "critical",
-        "attested usage exceeds the declared budget, or a budget was declared and no usage "
-        "attested",
-        "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`",
+        "attested usage exceeds the declared budget",
+        "the run overspent its declared budget",
+    ),
+    Code(
+        "run.usage_missing",
+        "major",
+        "a budget was declared and no usage attested: the run goes back to the writer to "
+        "attest its spend",
+        "attest with `wikigate run usage RUN --input-tokens N --output-tokens N --usd X`, "
+        "then finalize again",
     ),
     Code(
         "run.replace_failed",

@@ -2,13 +2,12 @@
 
 The lease moves a run pending → verifying until a set time, renewed while the
 finalizer works and reclaimed by ``sweep`` once it expires; it is released on
-every exit path.  The landing turn (an ``flock``) makes finalizers that lost the
+every exit path.  The landing turn (a file lock: ``oslock``) makes finalizers that lost the
 race for main wait their turn instead of racing again.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import random
 import socket
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
+from . import oslock
 from .config import lease_seconds
 from .errors import RunError
 from .runid import now_iso, parse_iso
@@ -109,12 +109,9 @@ def turn_taken(repo: pygit2.Repository) -> bool:
     """Is someone waiting or landing in turn?  Then racing them only wastes a verify."""
     fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+        return not oslock.try_lock(fd)
     finally:
         os.close(fd)  # closing drops the probe's lock
-    return False
 
 
 @contextmanager
@@ -123,14 +120,10 @@ def landing_turn(repo: pygit2.Repository, lease: Lease | None) -> Iterator[None]
     lands), renewing the lease while waiting.  The kernel frees it if we die."""
     fd = os.open(_turn_path(repo), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if lease is not None:
-                    lease.renew()
-                time.sleep(0.01 + random.random() * 0.02)
+        while not oslock.try_lock(fd):
+            if lease is not None:
+                lease.renew()
+            time.sleep(0.01 + random.random() * 0.02)
         yield
     finally:
         os.close(fd)

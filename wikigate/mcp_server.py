@@ -8,8 +8,8 @@ One process serves one session in one workspace. The library is not thread-safe 
 telemetry store is one SQLite connection), so every call runs on one worker thread, in
 order. A session has at most one open run; the reading tools read its staged tree while
 it is open, else main. A run the session started and did not finish when the client
-disconnects (end of input, SIGTERM) is abandoned at once, as ``wikigate sweep`` abandons
-a run past the timeout, unless it waits for a person's word (needs_human_review); if the
+disconnects (end of input, SIGTERM) is abandoned at once, as ``wikigate run abandon``
+abandons one (``Workspace.abandon``), unless it waits for a person's word (needs_human_review); if the
 process is killed outright, the run stays pending until the run timeout and the next
 sweep abandons it.
 
@@ -41,10 +41,6 @@ INSTRUCTIONS = (
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
     "On revise, act on the findings (their hint and suggested_tail) and finalize again."
 )
-
-
-class McpUnavailable(Exception):
-    """The ``mcp`` extra is not installed."""
 
 
 class Session:
@@ -201,7 +197,7 @@ class Session:
     def abandon(self, why: str) -> dict[str, Any]:
         run = self.open_run()
         try:
-            row = abandon_run(self.ws, run.run_id, why)
+            row = self.ws.abandon(run.run_id, why)  # as `wikigate run abandon`
         finally:
             self._settled(run)
         return {"run_id": run.run_id, "status": row["status"], "reason": row["reject_reason"]}
@@ -227,7 +223,7 @@ class Session:
                 if row is None or row["status"] != "pending" or _waits_for_a_person(row):
                     continue
                 try:
-                    abandon_run(self.ws, run_id, DISCONNECT_REASON)
+                    self.ws.abandon(run_id, DISCONNECT_REASON)
                 except WikigateError:
                     continue  # finalized elsewhere meanwhile: the finalizer settles it
                 done.append(run_id)
@@ -243,31 +239,6 @@ def _waits_for_a_person(row: Any) -> bool:
     from wikigate.kinds import NEEDS_HUMAN_REVIEW
 
     return bool(row["status"] == "pending" and row["verdict"] == NEEDS_HUMAN_REVIEW)
-
-
-def abandon_run(ws: "Workspace", run_id: str, why: str) -> Any:
-    """Abandon one pending run now, through the engine function ``wikigate sweep`` uses
-    (``reconcile.reconcile`` with ``abandon``): its branch kept as its failed ref, its
-    record in git. The run is first leased as a finalizer leases it (pending → verifying,
-    in one transaction), so no finalizer can start on it meanwhile; a run being finalized
-    or already ended is refused with the message ``run finalize`` gives."""
-    from wikigate.errors import RunError
-    from wikigate.lease import Lease
-    from wikigate.models import TERMINAL
-    from wikigate.reconcile import reconcile
-
-    run = ws.run(run_id)
-    status = run.status
-    if status in TERMINAL:
-        raise RunError(f"run {run_id} is already {status}; nothing to abandon")
-    lease = Lease.take(run)  # a run being finalized: "run … is being finalized by process …"
-    try:
-        with ws.store.immediate():  # abandoning is not a loop: the lease's count undone
-            ws.store.update_run(run_id, loop_count=lease.previous_loop)
-        reconcile(ws.env, run.refresh(), why, abandon=True)
-    finally:
-        lease.release()  # only a run still verifying by us goes back to pending
-    return run.refresh()
 
 
 def _sync_ledger(ws: "Workspace") -> None:
@@ -334,12 +305,12 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
 
 def build_server(session: Session) -> Any:
     """The MCP server, its tools registered on ``session``."""
-    try:
-        from mcp.server.mcpserver import MCPServer
-        from mcp.server.mcpserver.exceptions import ToolError
-        from mcp.types import CallToolResult, TextContent, ToolAnnotations
-    except ImportError as e:
-        raise McpUnavailable("wikigate mcp needs the MCP SDK: pip install 'wikigate[mcp]'") from e
+    from wikigate.extras import require
+
+    require("mcp", "wikigate mcp")  # not installed: MissingExtra, naming the extra
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
     from wikigate import __version__
 
@@ -489,10 +460,11 @@ def build_server(session: Session) -> Any:
         return result(outcome(done), data)
 
     @server.tool(annotations=DROP)
-    async def abandon(reason: str = "abandoned by the writer") -> CallToolResult:
-        """Abandon the open run: nothing reaches main; its branch is kept as its failed ref."""
+    async def abandon(reason: str = "the writer gave the run up") -> CallToolResult:
+        """Abandon the open run (`wikigate run abandon`): nothing reaches main; its branch
+        is kept as its failed ref; the reason is recorded with the actor."""
         data = await call(session.abandon, reason)
-        return result(f"abandoned {data['run_id']}", data)
+        return result(f"{data['status']} {data['run_id']}: {data['reason']}", data)
 
     return server
 

@@ -1,17 +1,20 @@
 """Settling runs from git's facts: ``sweep`` finds the runs left behind (a finalizer
 that died, a lease that expired, a run past the timeout, an override that died) and
-``reconcile`` settles each from main's history, its notes and its refs."""
+``reconcile`` settles each from main's history, its notes and its refs; ``abandon`` is a
+person's word that one run is left behind (``wikigate run abandon``)."""
 
 from __future__ import annotations
 
 import os
 import socket
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import pygit2
 
 from . import gitrepo, worktree
-from .config import env_timeout_override
+from .config import env_timeout_override, lease_seconds
+from .errors import RunError, UsageError
 from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
 from .models import TERMINAL
 from .plan import T_RUN
@@ -71,9 +74,76 @@ def sweep(env: Env) -> list[str]:
     return swept
 
 
+def abandon(env: Env, run_id: str, reason: str) -> RunRow:
+    """Abandon one run, recorded as ``sweep`` abandons one (its note, telemetry, its tip
+    kept at ``refs/wikigate/failed/<id>``), with the actor and ``reason``: a pending run,
+    or a verifying one whose finalizer is gone (died on this host, or its lease expired).
+    Settled from git's facts first: a run main already holds becomes committed. Returns
+    the run's row as settled."""
+    if not reason.strip():
+        raise UsageError("--reason must say why the run is abandoned (it is recorded)")
+    store = env.store
+    with store.immediate():  # claimed as a finalizer claims it: nobody finalizes it meanwhile
+        row = store.get(run_id)
+        if row is None:
+            raise RunError(f"unknown run {run_id!r} (see `wikigate runs list`)")
+        _abandonable(row)
+        store.update_run(
+            run_id,
+            status="verifying",
+            finalizer_pid=os.getpid(),
+            finalizer_host=socket.gethostname(),
+            lease_until=(
+                parse_iso(now_iso()) + timedelta(seconds=lease_seconds(env.config))
+            ).isoformat(),
+        )
+    row = store.get(run_id)
+    assert row is not None
+    why = f"by {gitrepo.actor(env.repo)}: {reason.strip()}"
+    try:
+        reconcile(env, row, why, abandon=True)
+    finally:
+        with store.immediate():  # died half-way: back to pending, as a finalizer's release
+            store.db.execute(
+                "UPDATE runs SET status = 'pending', finalizer_pid = NULL, finalizer_host = NULL,"
+                " lease_until = NULL WHERE run_id = ? AND status = 'verifying'"
+                " AND finalizer_pid = ? AND finalizer_host = ?",
+                [run_id, os.getpid(), socket.gethostname()],
+            )
+    settled = store.get(run_id)
+    assert settled is not None
+    return settled
+
+
+def _abandonable(row: RunRow) -> None:
+    run_id, status = row["run_id"], row["status"]
+    if status in TERMINAL:
+        raise RunError(
+            f"run {run_id} is already {status}; only a pending run (or one whose finalizer is "
+            "gone) can be abandoned"
+        )
+    if row["triggered_by"].startswith("github:"):
+        raise RunError(
+            f"run {run_id} is a pull request's run: the bot on GitHub settles it (close the "
+            "pull request)"
+        )
+    if status == "verifying":
+        lease = row["lease_until"]
+        dead = row["finalizer_host"] == socket.gethostname() and not pid_alive(row["finalizer_pid"])
+        expired = lease is not None and parse_iso(lease) < parse_iso(now_iso())
+        if not (dead or expired):
+            raise RunError(
+                f"run {run_id} is being finalized by process {row['finalizer_pid']} on "
+                f"{row['finalizer_host']} (lease until {lease}); wait for it to finish, or "
+                "abandon the run once that process is gone or its lease has expired"
+            )
+
+
 def pid_alive(pid: int | None) -> bool:
     if not pid:
         return False
+    if os.name == "nt":  # os.kill(pid, 0) there terminates the process: ask, never signal
+        return _windows_pid_alive(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -86,6 +156,22 @@ def pid_alive(pid: int | None) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return True
+
+
+def _windows_pid_alive(pid: int) -> bool:
+    import ctypes
+
+    kernel32 = getattr(ctypes, "WinDLL")("kernel32", use_last_error=True)  # noqa: B009
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return bool(getattr(ctypes, "get_last_error")() == 5)  # noqa: B009 - access denied: it exists
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
 
 
 def reconcile(env: Env, row: RunRow, why: str, *, abandon: bool) -> bool:

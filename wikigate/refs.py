@@ -16,12 +16,11 @@ Why git's own transaction and not libgit2's:
   them all under its locks, or changes nothing.
 
 wikigate's own read-check-write sequences are serialized with :func:`process_lock`
-(``flock``; the kernel drops it when its holder dies).
+(``oslock``: ``flock``, or ``msvcrt`` on Windows; the OS drops it when its holder dies).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import random
 import subprocess
@@ -33,6 +32,7 @@ from typing import TypeVar
 
 import pygit2
 
+from . import oslock
 from .errors import GitError
 from .gitrepo import ref_target
 
@@ -71,7 +71,7 @@ def process_lock(repo: pygit2.Repository, name: str = "refs.lock") -> Iterator[N
     os.makedirs(folder, exist_ok=True)
     fd = os.open(os.path.join(folder, name), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        oslock.lock(fd)
         _held[key] = 1
         try:
             yield

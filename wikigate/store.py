@@ -20,7 +20,7 @@ from typing import Any, TypedDict, cast
 import sqlite_utils
 
 from .errors import TelemetryError
-from .kinds import Status
+from .kinds import OverrideSource, Status
 from .models import RunRecord
 
 SCHEMA = """
@@ -160,6 +160,43 @@ def _runs(rows: Iterator[dict[str, Any]]) -> list[RunRow]:
     return [cast(RunRow, row) for row in rows]
 
 
+class FindingRow(TypedDict):
+    """A row of the ``findings`` table: one finding of one loop's verification."""
+
+    id: int
+    run_id: str
+    loop: int
+    code: str
+    severity: str
+    path: str | None
+    line: int | None
+    message: str
+
+
+class OverrideRow(TypedDict):
+    """A row of the ``overrides`` table: a person's decision on a run."""
+
+    id: int
+    run_id: str
+    actor: str
+    reason: str
+    source: OverrideSource
+    at: str
+
+
+class VerificationRow(TypedDict):
+    """A row of the ``verifications`` table: where git keeps one loop's verification."""
+
+    id: int
+    run_id: str
+    loop: int
+    result: str  # PASS, FAIL, FLAKY, INCONCLUSIVE
+    tree: str
+    attestation: str
+    signature: str | None
+    at: str
+
+
 # Columns that describe a live process, not the run; rebuilds leave them empty.
 VOLATILE = ("finalizer_pid", "finalizer_host", "lease_until")
 
@@ -241,15 +278,18 @@ class Store:
             )
         )
 
-    def findings(self, run_id: str) -> list[dict[str, Any]]:
-        return list(self.db["findings"].rows_where("run_id = ?", [run_id], order_by="loop, id"))
+    def findings(self, run_id: str) -> list[FindingRow]:
+        rows = self.db["findings"].rows_where("run_id = ?", [run_id], order_by="loop, id")
+        return [cast(FindingRow, row) for row in rows]
 
-    def overrides(self, run_id: str) -> list[dict[str, Any]]:
-        return list(self.db["overrides"].rows_where("run_id = ?", [run_id], order_by="id"))
+    def overrides(self, run_id: str) -> list[OverrideRow]:
+        rows = self.db["overrides"].rows_where("run_id = ?", [run_id], order_by="id")
+        return [cast(OverrideRow, row) for row in rows]
 
-    def verifications(self, run_id: str) -> list[dict[str, Any]]:
+    def verifications(self, run_id: str) -> list[VerificationRow]:
         """The run's verifications, oldest first (where git keeps each: docs/attest.md)."""
-        return list(self.db["verifications"].rows_where("run_id = ?", [run_id], order_by="id"))
+        rows = self.db["verifications"].rows_where("run_id = ?", [run_id], order_by="id")
+        return [cast(VerificationRow, row) for row in rows]
 
     # ------------------------------------------------------------ writes
     # Inside ``immediate()``: sqlite-utils (>= 4) nests its own transactions in

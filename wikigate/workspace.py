@@ -22,6 +22,7 @@ from .errors import GitError, RunError, UsageError
 from .gitrepo import MAIN, RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import check_scope
+from .reconcile import abandon as _abandon
 from .reconcile import sweep
 from .run import NoSingleMatch, ReplaceFailed, Run
 from .runid import new_run_id
@@ -220,6 +221,11 @@ class Workspace:
         """Settle runs left behind, from git's facts; return the runs it changed
         (``reconcile.sweep``)."""
         return sweep(self.env)
+
+    def abandon(self, run_id: str, reason: str) -> RunRow:
+        """``wikigate run abandon``: one pending run (or one whose finalizer is gone)
+        abandoned, with actor and reason (``reconcile.abandon``)."""
+        return _abandon(self.env, run_id, reason)
 
     # ------------------------------------------------------------ override
 

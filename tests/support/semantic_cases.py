@@ -246,6 +246,80 @@ FAITHFUL: list[Case] = [
         "Because of the crisis the company did not pay a dividend in 2009.\n",
         None,
     ),
+    # hostile review of issue 24 (denials after the quote, preconditions, estimates;
+    # nouns and units that are no hedge or conflict): written before any rule changed
+    Case(
+        "The abbey was founded in 1120.",
+        "the abbey was founded in 1120",
+        "The tradition that the abbey was founded in 1120 was later confirmed by excavation.\n",
+        None,
+    ),
+    Case(
+        "The bridge opened in 1890.",
+        "The bridge opened in 1890",
+        "The bridge opened in 1890, and it was not repainted until 1920.\n",
+        None,
+    ),
+    Case(
+        "The pier was never built.",
+        "The pier was never built.",
+        "The pier was approved by the council. The pier was never built.\n",
+        None,
+    ),
+    Case(
+        "The assembly rejected the first draft of the treaty.",
+        "the assembly rejected the first draft",
+        "The treaty was ratified in 1921, but only after the assembly rejected the first draft.\n",
+        None,
+    ),
+    Case(
+        "The plan was approved after two rejections.",
+        "The plan was approved",
+        "The plan was approved, but only after it had been rejected twice.\n",
+        None,
+    ),
+    Case(
+        "The factory was expected to create about 400 jobs.",
+        "create 400 jobs",
+        "The factory was expected to create 400 jobs.\n",
+        None,
+    ),
+    Case(
+        "The census counted 400 households.",
+        "counted 400 households",
+        "The census, expected in 1901 but delayed, counted 400 households.\n",
+        None,
+    ),
+    Case(
+        "The council approved the plan for the new harbour.",
+        "the council approved the proposal for the new harbour",
+        "In March the council approved the proposal for the new harbour.\n",
+        None,
+    ),
+    Case(
+        "The estate was sold for 4 thousand pounds.",
+        "sold for four thousand pounds",
+        "In 1850 the estate was sold for four thousand pounds.\n",
+        None,
+    ),
+    Case(
+        "The rent was 40 pounds a year.",
+        "a rent of £40",
+        "The cottage was let at a rent of £40 a year.\n",
+        None,
+    ),
+    Case(
+        "The museum projected films every Saturday.",
+        "projected films every Saturday",
+        "Between the wars the museum projected films every Saturday.\n",
+        None,
+    ),
+    Case(
+        "The railway was completed in 1911.",
+        "The railway was completed in 1911",
+        "The railway was completed in 1911 without further delay.\n",
+        None,
+    ),
 ]
 
 
@@ -484,5 +558,114 @@ UNFAITHFUL: list[Case] = [
         "whaling in the Antarctic",
         "The treaty did not ban whaling in the Antarctic; it set quotas.\n",
         "negation before the quote dropped",
+    ),
+    # hostile review of issue 24: written before any rule changed for them
+    Case(
+        "The lighthouse was built by convicts.",
+        "the lighthouse was built by convicts",
+        "The story that the lighthouse was built by convicts was later shown to be false.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The bridge was safe for heavy traffic.",
+        "the bridge was safe for heavy traffic",
+        "The mayor's claim that the bridge was safe for heavy traffic proved untrue.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "A permit for the new quarry was issued.",
+        "A permit for the new quarry",
+        "A permit for the new quarry was denied by the county.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The railway extension to Dunmore was completed.",
+        "The railway extension to Dunmore",
+        "The railway extension to Dunmore was never completed.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The king had abdicated.",
+        "the king had abdicated",
+        "Reports that the king had abdicated were later retracted.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The mine was profitable in its first decade.",
+        "the mine was profitable in its first decade",
+        "Claims that the mine was profitable in its first decade were not supported by its accounts.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The merger of the two parishes went ahead.",
+        "The merger of the two parishes",
+        "The merger of the two parishes was withdrawn before the vote.\n",
+        "a denial after the quote dropped",
+    ),
+    Case(
+        "The plan had been rejected.",
+        "it had been rejected twice",
+        "The harbour plan was approved in 1910, but only after it had been rejected twice.\n",
+        "a precondition reported as the outcome",
+    ),
+    Case(
+        "The bill was rejected by the Senate.",
+        "The bill was rejected by the Senate twice",
+        "The bill was rejected by the Senate twice before finally being adopted in 1964.\n",
+        "a precondition reported as the outcome",
+    ),
+    Case(
+        "The company lost the contract.",
+        "lost the contract in 1990",
+        "The company won the tender again, but only after it lost the contract in 1990.\n",
+        "a precondition reported as the outcome",
+    ),
+    Case(
+        "The factory brought 400 jobs to the town.",
+        "400 jobs to the town",
+        "The new factory will bring an estimated 400 jobs to the town.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The bypass cut journey times by 20 minutes.",
+        "cut journey times by 20 minutes",
+        "The bypass is projected to cut journey times by 20 minutes.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The new stadium holds 60,000 spectators.",
+        "hold 60,000 spectators",
+        "The new stadium is expected to hold 60,000 spectators when complete.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The population reached 12,000 by 1900.",
+        "a population of 12,000 by 1900",
+        "Planners forecast a population of 12,000 by 1900.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The canal carried 2,000 tons of coal a week.",
+        "carry 2,000 tons of coal a week",
+        "Its promoters expected the canal to carry 2,000 tons of coal a week.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The war cost the city 3 million pounds.",
+        "an estimated 3 million pounds",
+        "The war cost the city an estimated 3 million pounds.\n",
+        "an estimate reported as fact",
+    ),
+    Case(
+        "The village school was closed.",
+        "the village school was closed for a year",
+        "The village school reopened in 1952, only after the village school was closed for a year.\n",
+        "a precondition reported as the outcome",
+    ),
+    Case(
+        "The team lost the final.",
+        "The team lost the final three times",
+        "The team lost the final three times before eventually winning it in 1977.\n",
+        "a precondition reported as the outcome",
     ),
 ]

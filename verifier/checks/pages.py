@@ -8,8 +8,8 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import Invisible, invisible_chars, shown
 
-from ..links import STRUCTURAL
-from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, ParsedPage, slugify
+from ..links import STRUCTURAL, FileNames, link_key
+from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, Link, ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
 
@@ -209,7 +209,12 @@ def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:
     return []
 
 
-def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
+def broken_links(
+    tree: WikiTree, path: str, names: FileNames | None = None, base: WikiTree | None = None
+) -> list[tuple[int, str]]:
+    """The page's links that resolve to nothing (or to a page without their heading).  A
+    ``[[name]]`` naming a source is a source reference, unless ``base`` resolved it to a
+    page this change deletes: then the page it named is gone."""
     page = tree.nav_page(path)
     if page is None:
         return []
@@ -222,13 +227,34 @@ def broken_links(tree: WikiTree, path: str) -> list[tuple[int, str]]:
             else f"({link.target}{'#' + link.anchor if link.anchor else ''})"
         )
         if target is None:
-            out.append((link.line, f"{shown} resolves to no page"))
+            names = names or FileNames(tree.pages, tree.raw)
+            source = names.source_named(link.target) if link.kind == "wiki" else None
+            if source is not None:
+                was = base.resolve(path, link) if base is not None else None
+                if was is not None and was != source and was not in tree.entries:
+                    gone = f"{shown} named {was}, which is gone; it names only the source {source}"
+                    out.append((link.line, gone))
+                continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
+            out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
             continue
         if link.anchor and target.endswith(".md"):
             tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
                 out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
     return out
+
+
+def _instead(page: str, link: Link, names: FileNames) -> str:
+    """For a path link: the path it resolves to, and a page of that file name elsewhere."""
+    key = link_key(page, link)
+    if link.kind == "wiki" or key is None:
+        return ""
+    resolved = key.removeprefix("p:")
+    said = f" ({resolved} does not exist"
+    elsewhere = [p for p in names.pages_named(resolved) if p != resolved][:3]
+    if elsewhere:
+        said += "; a page of that name: " + ", ".join(elsewhere)
+    return said + ")"
 
 
 def _slug(anchor: str) -> str:
@@ -243,10 +269,16 @@ def check_links(ctx: Context) -> list[Finding]:
     scope = set(ctx.pages_in_scope())  # the log's links too, even on an append
     # a run's pages, and those whose links its changes may have broken
     check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
+    tip_names = FileNames(tip.pages, tip.raw)  # built on the first link to no page
+    base_names = FileNames(base.pages, base.raw) if base is not None else None
     for path in check:
-        problems = broken_links(tip, path)
+        problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:
-            before = {m for _, m in broken_links(base, path)} if path in base.entries else set()
+            before = (
+                {m for _, m in broken_links(base, path, base_names)}
+                if path in base.entries
+                else set()
+            )
             problems = [(ln, m) for ln, m in problems if m not in before]
         page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0

@@ -625,13 +625,20 @@ def check_budget(ctx: Context) -> list[Finding]:
     budget, usage = ctx.plan.meta.budget, ctx.plan.meta.usage
     if budget.is_empty():
         return []
-    if usage.is_empty():
+    if usage.is_empty():  # nothing to check yet: the writer attests, then finalizes again
+        declared = ", ".join(
+            f"{name.replace('_', ' ')} {value:g}"
+            for name in ("input_tokens", "output_tokens", "usd")
+            if (value := getattr(budget, name)) is not None
+        )
         return [
             finding(
-                "run.budget",
+                "run.usage_missing",
                 None,
                 None,
-                "the run declares a budget but the writer attested no usage",
+                f"the run declares a budget ({declared}) but the writer attested no usage: "
+                f"attest what it spent with `wikigate run usage {ctx.plan.meta.run_id} "
+                "--input-tokens N --output-tokens N --usd X`, then finalize again",
             )
         ]
     out = []

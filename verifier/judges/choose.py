@@ -51,6 +51,24 @@ def missing_key_reason() -> str:
     )
 
 
+MISSING_PACKAGE = (
+    "the anthropic judge needs the anthropic extra (the anthropic package), which is not "
+    "installed here: pip install 'wikigate[anthropic]'"
+)
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+    import sys
+
+    if module in sys.modules:
+        return sys.modules[module] is not None
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def make_judge(
     config: Config,
     *,
@@ -73,6 +91,8 @@ def make_judge(
     key = os.environ.get(API_KEY_ENV)
     if not key and not dry_run:
         return UnavailableJudge("anthropic", missing_key_reason())
+    if not dry_run and not _installed("anthropic"):
+        return UnavailableJudge("anthropic", MISSING_PACKAGE)
     from .llm.judge import AnthropicJudge
 
     return AnthropicJudge(

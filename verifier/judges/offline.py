@@ -5,7 +5,10 @@ text around it has (a number stated near the quote is not a conflict; number wor
 "twenty-two", "four thousand", are read as numbers by text2num, and fractions, "half",
 "a third", "three quarters", as percentages); a negation on one side only, the quote's
 side including the words of its clause just before and after it in the source ("did not
-| approve the proposal", "failed to | reach the summit"); a polarity flip (adopt/reject,
+| approve the proposal", "failed to | reach the summit", "the pier | was never built");
+a precondition stated as its sentence's outcome ("approved, but only after | it had been
+rejected"); a number the source calls an estimate ("an estimated | 400 jobs"); a polarity
+flip (adopt/reject,
 increase/decrease, allow/forbid, before/after…) from the small list ``POLARITY`` below; a
 modal shift (the quote, or the words of its clause before it, hedges, recommends,
 proposes or leaves a question open, the claim asserts); a superlative or universal the
@@ -77,7 +80,8 @@ CONTEXT_HEDGES = frozenset(
     }
 )
 BEFORE_WORDS = 6  # how many words of the quote's clause before it the rules weigh
-AFTER_WORDS = 2  # and after it
+AFTER_WORDS = 2  # and after it, for a hedge
+DENIAL_AFTER_WORDS = 8  # and after it, for a denial ("… was later shown to be false")
 SOURCE_HEAD = 500  # characters of a source's start read for its name (attribution)
 # hedges that make a statement something less than a plain fact
 HEDGES = frozenset(
@@ -99,11 +103,9 @@ HEDGES = frozenset(
         "recommend",
         "recommends",
         "recommended",
-        "recommendation",
         "propose",
         "proposes",
         "proposed",
-        "proposal",
         "whether",
         "undecided",
         "unclear",
@@ -190,6 +192,36 @@ UNITS = frozenset(
         "tons",
     }
 )
+# what each unit measures: a claim's unit conflicts only with a quote that states another
+# unit of the same kind ("40 km" for "40 miles"), never with one of another kind ("£40 a
+# year": a price and a period both hold)
+DIMENSIONS: dict[str, str] = {
+    **dict.fromkeys(("%",), "ratio"),
+    **dict.fromkeys(("km", "m", "cm", "mm", "miles", "mile", "feet", "foot"), "length"),
+    **dict.fromkeys(("kg", "g", "mg", "lb", "tons"), "mass"),
+    **dict.fromkeys(
+        [
+            "hours",
+            "hour",
+            "minutes",
+            "minute",
+            "seconds",
+            "second",
+            "days",
+            "day",
+            "years",
+            "year",
+            "months",
+            "month",
+            "weeks",
+            "week",
+        ],
+        "time",
+    ),
+    **dict.fromkeys(("°c", "°f", "degrees"), "temperature"),
+    **dict.fromkeys(("usd", "$", "€", "£"), "money"),
+    **dict.fromkeys(("million", "billion", "thousand"), "scale"),
+}
 UNIT_ALIASES = {"percent": "%", "pct": "%", "dollars": "$", "dollar": "$", "euros": "€"}
 NUMBER_WORDS = {
     "zero": "0",
@@ -276,13 +308,15 @@ _ALIASES = frozenset(UNIT_ALIASES)
 
 @dataclass(frozen=True)
 class Conflict:
-    kind: str  # number | unit | negation | polarity | modal | superlative | attribution
+    kind: str  # number | unit | negation | polarity | outcome | modal | superlative | attribution
     claim_words: tuple[str, ...]
     quote_words: tuple[str, ...]
 
     def describe(self) -> str:
         c = ", ".join(self.claim_words) or "—"
         q = ", ".join(self.quote_words) or "—"
+        if self.kind == "outcome":  # the words are the source sentence's, not the quote's
+            return f"outcome: claim has [{c}], the quote is a precondition of [{q}]"
         return f"{self.kind}: claim has [{c}], quote has [{q}]"
 
 
@@ -333,8 +367,20 @@ _FRACTION = re.compile(
 )
 # the words text2num reads as part of a number ("twenty-two", "four thousand")
 _SPELLED = re.compile(
-    r"\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)\b"
+    r"\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
+    r"billion)\b"
 )
+# digits and a multiplier: "4 thousand" is 4000 as "four thousand" is (text2num reads
+# only words), "2.5 million" is 2500000
+_SCALED = re.compile(r"\b(\d{1,12}(?:\.\d{1,6})?)\s+(hundred|thousand|million|billion)\b")
+_SCALE = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    whole, _, part = m.group(1).partition(".")
+    scale = _SCALE[m.group(2)]
+    fraction = int(part) * scale // 10 ** len(part) if part else 0
+    return str(int(whole) * scale + fraction)
 
 
 def _fraction(m: re.Match[str]) -> str:
@@ -349,6 +395,8 @@ def _numbers_spelled(text: str) -> str:
     on the first text that has one: never on the CLI's start path)."""
     if "hal" in text or "thir" in text or "quarter" in text or "fifth" in text:
         text = _FRACTION.sub(_fraction, text)
+    if _SPELLED.search(text):
+        text = _SCALED.sub(_scaled, text)
     if _SPELLED.search(text):
         from text_to_num import alpha2digit  # type: ignore[import-untyped]
 
@@ -433,8 +481,14 @@ def attributed(claim: str) -> tuple[str, ...]:
 def needs_source(claim: str, quote: str, found: list[Conflict]) -> bool:
     """Whether the rules on (claim, quote) can change with the source around the quote:
     a rule that reads the window fired, the quote starts inside a sentence (the words
-    before it may deny or hedge it), or the claim names its source."""
-    return any(k.kind in WINDOWED for k in found) or quote[:1].islower() or bool(attributed(claim))
+    before it may deny or hedge it) or ends inside one (the words after it may deny it:
+    "… was never built"), or the claim names its source."""
+    return (
+        any(k.kind in WINDOWED for k in found)
+        or quote[:1].islower()
+        or not quote.rstrip("\"'”’)]").endswith((".", "!", "?"))
+        or bool(attributed(claim))
+    )
 
 
 def _context(quote: str, window: str, at: int | None = None) -> tuple[str, str]:
@@ -450,7 +504,7 @@ def _context(quote: str, window: str, at: int | None = None) -> tuple[str, str]:
         after = _CLAUSE_END.split(window[at + len(quote) : at + len(quote) + 100])[0]
     return (
         " ".join(before.split()[-BEFORE_WORDS:]),
-        " ".join(after.split()[:AFTER_WORDS]),
+        " ".join(after.split()[:DENIAL_AFTER_WORDS]),
     )
 
 
@@ -459,16 +513,57 @@ _NOT_ONLY = re.compile(r"\b(?:not|never) (?:only|just|merely)\b", re.IGNORECASE)
 
 def _cues(before: str, after: str) -> tuple[frozenset[str], frozenset[str]]:
     """The denials in the words before a quote ("did not", "failed to", "no longer"; not
-    "not only"), and the hedges before or after it."""
+    "not only") and right after it ("… was never built", "… was later shown to be
+    false", "… were retracted"), and the hedges before or after it."""
     before = _NOT_ONLY.sub(" ", before).replace("n't", " not")
     denials = frozenset(re.findall(r"[a-z]+", before.lower())) & DENIALS
+    denied_after = _AFTER_DENIAL.match(_NOT_ONLY.sub(" x ", after.lower().replace("n't", " not")))
+    if denied_after:
+        denials |= {denied_after.group(1).split()[-1]}
     hedges: set[str] = set()
-    for text in (before, after):
+    for text in (before, " ".join(after.split()[:AFTER_WORDS])):
         words = set(re.findall(r"[A-Za-z]+", text))
         hedges |= {w.lower() for w in words if w.lower() in CONTEXT_HEDGES and w != "May"}
         if re.search(r"\bwould\s+have\b", text, re.IGNORECASE):
             hedges.add("would have")
     return denials, frozenset(hedges)
+
+
+# the words right after a quote that deny it: a verb's auxiliaries and adverbs, then a
+# negation ("… was never built", "… were not supported"), a verdict ("… proved untrue",
+# "… was later shown to be false") or an undoing ("… was denied", "… were later
+# retracted"). Only at the start of what follows the quote in its clause: "and it was
+# not repainted" is another statement
+AFTER_DENIALS = frozenset(
+    {
+        "denied",
+        "rejected",
+        "retracted",
+        "withdrawn",
+        "refuted",
+        "disproved",
+        "debunked",
+        "dismissed",
+        "overturned",
+        "refused",
+        "abandoned",
+        "cancelled",
+        "canceled",
+        "false",
+        "untrue",
+        "wrong",
+        "unfounded",
+        "baseless",
+    }
+)
+_AFTER_DENIAL = re.compile(
+    r"(?:(?:was|were|is|are|has|have|had|been|be|being|later|subsequently|eventually|then|"
+    r"ultimately|soon|also|quickly|widely|officially|publicly|since|itself|themselves|all)\s+)*"
+    r"((?:shown|proved|proven|found|turned\s+out|revealed|declared|ruled)\s+(?:to\s+be\s+)?"
+    r"(?:false|untrue|wrong|unfounded|baseless)"
+    r"|never|not|false|untrue|wrong|unfounded|baseless|denied|rejected|retracted|withdrawn"
+    r"|refuted|disproved|debunked|dismissed|overturned|refused|abandoned|cancelled|canceled)\b"
+)
 
 
 def conflicts(
@@ -481,29 +576,116 @@ def conflicts(
     with."""
     c, q = _read(claim), _read(quote)
     near = _read(f"{quote}\n{window}") if window else q
-    denied, hedged = _cues(*_context(quote, window, at)) if window else (frozenset(), frozenset())
+    before, after = _context(quote, window, at) if window else ("", "")
+    denied, hedged = _cues(before, after) if window else (frozenset(), frozenset())
+    estimate = _estimate(f"{before} {quote}")
+    if estimate and not c.words & APPROXIMATE:
+        hedged |= {estimate}
     out: list[Conflict] = []
     if c.numbers - near.numbers:
         out.append(
             Conflict("number", tuple(sorted(c.numbers - near.numbers)), tuple(sorted(q.numbers)))
         )
     cu, qu = c.words & UNITS, near.words & UNITS
-    if cu - qu and qu:
-        out.append(Conflict("unit", tuple(sorted(cu - qu)), tuple(sorted(q.words & UNITS))))
+    kinds = {DIMENSIONS[u] for u in qu}
+    other = {u for u in cu - qu if DIMENSIONS[u] in kinds}
+    if other:
+        out.append(Conflict("unit", tuple(sorted(other)), tuple(sorted(q.words & UNITS))))
     cneg, qneg = c.words & NEGATIONS, q.words & NEGATIONS
     if denied:  # "failed to | reach": the claim agrees if it denies too ("failed", "not")
-        cneg |= c.words & DENIALS
+        cneg |= c.words & (DENIALS | AFTER_DENIALS)
         qneg |= denied
     if bool(cneg) != bool(qneg):
         out.append(Conflict("negation", tuple(sorted(cneg)), tuple(sorted(qneg))))
     out += _polarity(c, q)
+    if window:
+        out += _outcome(c, q, _precondition_outcome(quote, window, at))
     out += _modal(c, q, hedged)
-    sup = (c.words & SUPERLATIVES) - q.words
+    sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
     if source:
         out += _attribution(claim, f"{source}\n{quote}\n{window}")
     return out
+
+
+# a quote that is the precondition of its sentence's outcome: "approved, but only after
+# | it had been rejected twice", "| rejected twice | before finally being adopted"
+_ONLY_AFTER = re.compile(r"\b(?:only\s+(?:after|once|when)|not\s+until|until)\s*$", re.I)
+_BEFORE_FINALLY = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,4}?before\s+(?:finally|eventually|ultimately|at\s+last)\b", re.I
+)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+
+def _precondition_outcome(quote: str, window: str, at: int | None) -> str:
+    """The outcome of the quote's sentence when the quote is its precondition (the words
+    before "but only after | QUOTE", or after "QUOTE | … before finally"), else ''."""
+    if at is None or window[at : at + len(quote)] != quote:
+        at = window.find(quote) if quote else -1
+    if at < 0:
+        return ""
+    starts = [m.end() for m in _SENTENCE_END.finditer(window, max(0, at - 300), at)]
+    head = window[starts[-1] if starts else max(0, at - 300) : at]
+    end = _SENTENCE_END.search(window, at + len(quote), at + len(quote) + 300)
+    tail = window[at + len(quote) : end.start() if end else at + len(quote) + 300]
+    m = _ONLY_AFTER.search(head[-200:])
+    if m:
+        return head[-200:][: m.start()]
+    m = _BEFORE_FINALLY.match(tail)
+    return tail[m.end() :] if m else ""
+
+
+def _outcome(c: _Words, q: _Words, outcome: str) -> list[Conflict]:
+    """A claim that restates a precondition without its qualifiers ("The plan had been
+    rejected" for "… approved, but only after it had been rejected twice") in the words
+    opposite to its sentence's outcome: it reads as the outcome. A claim keeping every
+    word of the quote states the precondition, and is not flagged."""
+    if not outcome or q.words <= c.words:
+        return []
+    o = _read(outcome)
+    words = frozenset(w[2:] if w.startswith("re") and w[2:] in _POLARIZED else w for w in o.words)
+    return [
+        Conflict("outcome", k.claim_words, k.quote_words)
+        for k in _polarity(c, _Words(words, o.numbers))
+    ]
+
+
+# a number the source calls an estimate, a projection or an expectation ("an estimated
+# 400 jobs", "is projected to cut … by 20 minutes", "expected to hold 60,000"): the word
+# before a number in the quote's clause, the quote included. A claim with one of these
+# or an approximation ("about 400") hedges as much
+ESTIMATES = frozenset(
+    {
+        "estimated",
+        "estimate",
+        "estimates",
+        "projected",
+        "projection",
+        "projections",
+        "expected",
+        "expect",
+        "expects",
+        "forecast",
+        "forecasts",
+        "forecasted",
+        "predicted",
+        "predicts",
+        "predict",
+        "anticipated",
+        "targeted",
+    }
+)
+APPROXIMATE = ESTIMATES | frozenset(
+    {"about", "approximately", "roughly", "around", "nearly", "almost", "some", "est"}
+)
+_ESTIMATE = re.compile(r"\b(" + "|".join(sorted(ESTIMATES)) + r")\b\D{0,80}?\d", re.IGNORECASE)
+
+
+def _estimate(text: str) -> str:
+    """The estimate word before a number in ``text`` (a quote's clause), else ''."""
+    m = _ESTIMATE.search(text[:2000])
+    return m.group(1).lower() if m else ""
 
 
 def _attribution(claim: str, known: str) -> list[Conflict]:

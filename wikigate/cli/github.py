@@ -19,6 +19,10 @@ def github(ctx: click.Context) -> None:
     (docs/github.md)."""
     import os
 
+    from wikigate.extras import require
+
+    require("github", "wikigate github")
+    require("pathspec", "wikigate github")
     from wikigate.bot.event import ActionsEnv
     from wikigate.bot.flow import run
     from wikigate.bot.outcome import Out

@@ -16,10 +16,6 @@ def mcp(ctx: click.Context) -> None:
     One session works in one workspace (the folder it starts in, or -C). Runs it started
     and left open when the client disconnects are abandoned. Needs
     `pip install 'wikigate[mcp]'`."""
-    from wikigate.errors import WikigateError
-    from wikigate.mcp_server import McpUnavailable, serve
+    from wikigate.mcp_server import serve
 
-    try:
-        serve(ctx.find_root().obj["repo"])
-    except McpUnavailable as e:
-        raise WikigateError(str(e)) from None
+    serve(ctx.find_root().obj["repo"])

@@ -2,7 +2,7 @@
 
 Shown on stderr when stderr is a TTY and the output is the human one: never in
 hooks (they call the library, not this), CI logs, pipes or ``--format json``.
-rich is imported only then.  No refresh thread: worker processes fork only from a
+rich (the ``progress`` extra) is imported only then; without it, no bar.  No refresh thread: worker processes fork only from a
 single-threaded process, so the bar is redrawn as the work advances.
 """
 
@@ -20,7 +20,11 @@ Progress = Callable[[str, int, int], None]
 def wanted(human_output: bool = True) -> bool:
     if not human_output or not sys.stderr.isatty():
         return False
-    return not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
+    if os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+        return False
+    from wikigate.extras import installed
+
+    return installed("rich")  # the progress extra; without it, no bar
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from wikigate.errors import UsageError
+from wikigate.errors import RunError, UsageError
 from wikigate.kinds import RUN_TYPES, STATUSES
 from wikigate.paths import MAX_SOURCE_BYTES
 from wikigate.present import outcome, runs_table
@@ -177,6 +177,24 @@ def run_finalize(
     if result.status == "committed":
         sync_ledger(ws)
     ctx.exit(result.exit_code)
+
+
+@run.command("abandon")
+@run_id_argument()
+@click.option("--reason", required=True, metavar="TEXT", help="Why (recorded with your name).")
+@click.pass_context
+def run_abandon(ctx: click.Context, run_id: str, reason: str) -> None:
+    """Abandon a pending run (or one whose finalizer died or whose lease expired): recorded
+    with your name and the reason; its commits are kept at refs/wikigate/failed/RUN."""
+    ws = open_workspace(ctx)
+    row = ws.abandon(run_id, reason)
+    if row["status"] != "abandoned":  # git's facts settled it otherwise (main holds it)
+        raise RunError(
+            f"run {run_id} was not abandoned: it is {row['status']} "
+            f"({row['reject_reason'] or 'main holds it'})"
+        )
+    kept = ws.run(run_id).ref()
+    click.echo(f"abandoned {run_id}" + (f": its commits are kept at {kept}" if kept else ""))
 
 
 # ------------------------------------------------------------------ runs

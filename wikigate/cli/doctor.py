@@ -1,0 +1,283 @@
+"""``wikigate doctor``: what is installed and set up for this workspace, and what is not,
+each with how to fix it; exit 0 only when nothing needs fixing.
+
+Looked at: Python; the repository, its main branch and its rules; the local hooks
+(``pre-push``, ``reference-transaction``); each remote's notes refspec; the server gate of
+a remote that is a local bare repository; the extras (needed ones fail: ``pdf`` when
+``raw/`` on main holds a PDF, ``anthropic`` when the rules' judge is the LLM); the judge's
+API key. Nothing is changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+import click
+
+from .app import cli
+from .base import format_option
+
+if TYPE_CHECKING:
+    import pygit2
+
+
+class Check(NamedTuple):
+    name: str
+    ok: bool
+    detail: str
+    fix: str | None = None  # what to run or set; None when ok
+
+
+def diagnose(root: Path) -> list[Check]:
+    """Every check, in order; a check that cannot run says why (and fails)."""
+    import pygit2
+
+    checks = [_python()]
+    found = pygit2.discover_repository(str(root))
+    if found is None:
+        checks.append(
+            Check("repository", False, f"{root} is not in a git repository", "wikigate init")
+        )
+        return checks
+    repo = pygit2.Repository(found)
+    checks.append(Check("repository", True, repo.workdir or repo.path))
+    checks += _branch_and_rules(repo)
+    checks += _local_hooks(repo)
+    checks += _notes_refspecs(repo)
+    checks += _server_gates(repo)
+    checks += _extras_and_judge(repo)
+    return checks
+
+
+def _python() -> Check:
+    version = ".".join(map(str, sys.version_info[:3]))
+    ok = sys.version_info >= (3, 11)
+    return Check(
+        "python",
+        ok,
+        f"Python {version} ({sys.executable})",
+        None if ok else "install Python 3.11 or newer",
+    )
+
+
+def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
+    import pygit2
+
+    from wikigate.config import CONFIG_FILE
+    from wikigate.gitrepo import MAIN
+
+    out = []
+    main = repo.references.get(MAIN)
+    if main is None:
+        return [
+            Check(
+                "branch",
+                False,
+                "no branch main: runs land on main",
+                "wikigate init (on an empty repository), or `git branch main` at your wiki's tip",
+            )
+        ]
+    head = "detached" if repo.head_is_detached else repo.head.shorthand
+    out.append(Check("branch", True, f"main at {str(main.target)[:12]} (HEAD: {head})"))
+    tree = repo[main.target].peel(pygit2.Tree)
+    if CONFIG_FILE not in tree:
+        out.append(
+            Check(
+                "rules", False, f"main has no {CONFIG_FILE}", "wikigate init (adds what is missing)"
+            )
+        )
+    else:
+        from wikigate.config import config_at
+        from wikigate.errors import ConfigError
+
+        try:
+            config_at(repo, main.target)
+            out.append(Check("rules", True, f"{CONFIG_FILE} on main"))
+        except ConfigError as e:
+            out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
+    return out
+
+
+def _local_hooks(repo: pygit2.Repository) -> list[Check]:
+    from wikigate.hooks.install import LOCAL_HOOKS, _ours, hooks_dir
+
+    folder = hooks_dir(repo)
+    out = []
+    for name in LOCAL_HOOKS:
+        path = folder / name
+        if not _ours(path):
+            out.append(
+                Check(
+                    f"hook {name}",
+                    False,
+                    f"{path} is not installed"
+                    if not path.exists()
+                    else f"{path} is another tool's (wikigate's would chain it)",
+                    "wikigate hooks install",
+                )
+            )
+        elif os.name != "nt" and not os.access(path, os.X_OK):
+            out.append(
+                Check(f"hook {name}", False, f"{path} is not executable", f"chmod +x {path}")
+            )
+        else:
+            out.append(Check(f"hook {name}", True, str(path)))
+    return out
+
+
+def _notes_refspecs(repo: pygit2.Repository) -> list[Check]:
+    from wikigate.gitrepo import NOTES_REF, remote_notes_ref
+
+    out = []
+    for remote in repo.remotes:
+        if not remote.name:
+            continue
+        spec = f"+{NOTES_REF}:{remote_notes_ref(remote.name)}"
+        if spec in remote.fetch_refspecs:
+            out.append(Check(f"notes from {remote.name}", True, f"fetch {spec}"))
+        else:
+            out.append(
+                Check(
+                    f"notes from {remote.name}",
+                    False,
+                    f"`git fetch {remote.name}` does not bring its run records ({NOTES_REF})",
+                    "wikigate hooks install (adds the refspec)",
+                )
+            )
+    if not out:
+        out.append(Check("notes", True, "no remote: nothing to fetch run records from"))
+    return out
+
+
+def _server_gates(repo: pygit2.Repository) -> list[Check]:
+    """The pre-receive gate of each remote that is a bare repository on this machine (a
+    remote on a server or on GitHub cannot be looked at from here: not listed)."""
+    import pygit2
+
+    from wikigate.hooks.install import _ours, hooks_dir
+
+    out = []
+    for remote in repo.remotes:
+        url = remote.url or ""
+        path = Path(url.removeprefix("file://"))
+        if not remote.name or "://" in url.removeprefix("file://") or not path.is_dir():
+            continue
+        try:
+            bare = pygit2.Repository(str(path))
+        except pygit2.GitError:
+            continue
+        if not bare.is_bare:
+            continue
+        hook = hooks_dir(bare) / "pre-receive"
+        ok = _ours(hook)
+        out.append(
+            Check(
+                f"server gate ({remote.name})",
+                ok,
+                str(hook) if ok else f"{path} has no wikigate pre-receive gate",
+                None if ok else f"wikigate hooks install --server {path}",
+            )
+        )
+    return out
+
+
+def _extras_and_judge(repo: pygit2.Repository) -> list[Check]:
+    from wikigate.config import Config, config_at
+    from wikigate.errors import ConfigError
+    from wikigate.extras import EXTRAS, install_hint, installed
+    from wikigate.gitrepo import MAIN
+    from wikigate.verifier.judges.choose import API_KEY_ENV
+
+    main = repo.references.get(MAIN)
+    try:
+        config = config_at(repo, main.target) if main is not None else Config()
+    except ConfigError:
+        config = Config()  # reported by the rules check
+    provider = config.judge.provider
+    needed = {
+        "pdf": "raw/ on main holds a PDF"
+        if main is not None and _has_pdf(repo, main.target)
+        else None,
+        "anthropic": '[judge] provider = "anthropic"' if provider == "anthropic" else None,
+    }
+    out = []
+    for module, (extra, dist) in EXTRAS.items():
+        if module == "pathspec":
+            continue  # the github extra's second package: one line for the extra
+        why = needed.get(extra)
+        if installed(module):
+            out.append(Check(f"extra {extra}", True, f"{dist} installed"))
+        elif why:
+            out.append(
+                Check(
+                    f"extra {extra}",
+                    False,
+                    f"{dist} is not installed, and {why}",
+                    install_hint(module),
+                )
+            )
+        else:
+            out.append(
+                Check(
+                    f"extra {extra}",
+                    True,
+                    f"{dist} not installed (optional: {install_hint(module)})",
+                )
+            )
+    if provider != "anthropic":
+        out.append(Check("judge", True, f"{provider} (no API key needed)"))
+    elif os.environ.get(API_KEY_ENV):
+        out.append(Check("judge", True, f"anthropic, {API_KEY_ENV} set"))
+    else:
+        out.append(
+            Check(
+                "judge",
+                False,
+                f"the rules' judge is anthropic and {API_KEY_ENV} is not set",
+                f'export {API_KEY_ENV}=… (a secret in CI), or [judge] provider = "offline"',
+            )
+        )
+    return out
+
+
+def _has_pdf(repo: pygit2.Repository, commit: pygit2.Oid | str) -> bool:
+    import pygit2
+
+    tree = repo[commit].peel(pygit2.Tree)
+    if "raw" not in tree:
+        return False
+    todo = [repo[tree["raw"].id]]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, pygit2.Tree):
+            continue
+        for entry in node:
+            if entry.type == pygit2.enums.ObjectType.TREE:
+                todo.append(repo[entry.id])
+            elif (entry.name or "").lower().endswith(".pdf"):
+                return True
+    return False
+
+
+@cli.command()
+@format_option()
+@click.pass_context
+def doctor(ctx: click.Context, fmt: str) -> None:
+    """What is installed and set up here (Python, main, rules, hooks, notes refspec, server
+    gate, extras, the judge's key), and how to fix what is not; exit 0 only when all is
+    well."""
+    checks = diagnose(Path(ctx.find_root().obj["repo"]))
+    if fmt == "json":
+        click.echo(json.dumps([c._asdict() for c in checks], indent=2))
+    else:
+        for c in checks:
+            click.echo(f"{'ok' if c.ok else 'FAIL':5} {c.name}: {c.detail}")
+            if c.fix:
+                click.echo(f"      fix: {c.fix}")
+        failed = sum(not c.ok for c in checks)
+        click.echo("all is well" if not failed else f"{failed} to fix")
+    ctx.exit(0 if all(c.ok for c in checks) else 1)
