@@ -132,13 +132,11 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id = serve(root, body)
     # the library's message, as the CLI prints it after "error: "
     assert no_run.is_error
-    assert text(no_run).endswith(": no run is open in this session; call start_run first")
-    assert raw.is_error and text(raw).endswith(
-        ": raw/new.txt: only ingest runs may add raw sources"
-    )
+    assert text(no_run) == "no run is open in this session; call start_run first"
+    assert raw.is_error and text(raw) == "raw/new.txt: only ingest runs may add raw sources"
     assert outside.is_error and "../etc/passwd" in text(outside)
     assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
-    assert wrong_type.is_error and "--type 'nonsense': expected one of" in text(wrong_type)
+    assert wrong_type.is_error and text(wrong_type).startswith("--type 'nonsense': expected one of")
     assert not_mcp.is_error and "an MCP session starts mcp:<tool> runs" in text(not_mcp)
     assert after == before  # nothing staged, no ref moved, no run added
     assert runs(root) == {run_id: "abandoned"}  # released on disconnect
@@ -189,8 +187,8 @@ def test_read_only_tools_and_their_annotations(root):
     (claim,) = out["claims"]["claims"]
     assert claim["source"] == "raw/owls.txt" and claim["anchor_status"] == "anchored"
     assert out["missing"].is_error
-    assert text(out["missing"]).endswith(
-        ": wiki/nope.md: no such file under raw/ or wiki/ in the staged tree"
+    assert text(out["missing"]) == (
+        "wiki/nope.md: no such file under raw/ or wiki/ in the staged tree"
     )
 
 
@@ -212,9 +210,10 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
             text(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n"})),
             text(await s.call_tool("abandon", {})),
         ]
-        assert refused[0].endswith(f": run {ended} is abandoned; start a new run"), refused
-        assert refused[1].endswith(
-            f": run {ended} is already abandoned; only a pending run (or one whose finalizer is gone) can be abandoned"
+        assert refused[0] == f"run {ended} is abandoned; start a new run", refused
+        assert refused[1] == (
+            f"run {ended} is already abandoned; only a pending run (or one whose finalizer is "
+            "gone) can be abandoned"
         )
         run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))

@@ -19,6 +19,7 @@ The ``mcp`` SDK is imported here only, when the server starts (``pip install
 
 import asyncio
 import concurrent.futures
+import functools
 import os
 import signal
 import sys
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from wikigate.workspace import Workspace, WorkspaceRun
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 LIST_MAX = 2000  # paths `list` returns at most
 CLAIMS_MAX = 500  # ledger rows `claims` returns at most
@@ -309,7 +311,6 @@ def build_server(session: Session) -> Any:
 
     require("mcp", "wikigate mcp")  # not installed: MissingExtra, naming the extra
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
     from wikigate import __version__
@@ -324,10 +325,27 @@ def build_server(session: Session) -> Any:
     DROP = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
 
     async def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        try:
-            return await session.call(fn, *args, **kwargs)
-        except _ToolFailure as e:
-            raise ToolError(str(e)) from None
+        return await session.call(fn, *args, **kwargs)
+
+    def tool(annotations: ToolAnnotations, name: str | None = None) -> Callable[[F], F]:
+        """Register a tool; a library error is its result, ``isError``, the text the
+        library's message, as the CLI prints it after ``error:`` (the SDK's own errors, bad
+        arguments, keep its wording)."""
+
+        def register(fn: F) -> F:
+            @functools.wraps(fn)
+            async def guarded(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return await fn(*args, **kwargs)
+                except _ToolFailure as e:
+                    return CallToolResult(
+                        content=[TextContent(type="text", text=str(e))], is_error=True
+                    )
+
+            server.tool(name=name, annotations=annotations)(guarded)
+            return fn
+
+        return register
 
     def result(text: str, data: dict[str, Any]) -> CallToolResult:
         return CallToolResult(
@@ -336,37 +354,37 @@ def build_server(session: Session) -> Any:
 
     # ------------------------------------------------------------ reading
 
-    @server.tool(name="list", annotations=READ)
+    @tool(READ, name="list")
     async def list_(under: str = "wiki/") -> CallToolResult:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
         data = await call(session.list_paths, under)
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def read(path: str, start: int = 0, length: int = 4000) -> str:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main."""
         return await call(lambda: session.staged().read(path, start, length))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def grep(text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
         `under`): path:line: text, at most 30."""
         return await call(lambda: session.staged().grep(text, under))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def follow(page: str, target: str) -> str:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start."""
         return await call(lambda: session.staged().follow(page, target))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def history(path: str) -> str:
         """The commits that changed `path`, newest first (behind the open run's tip, else
         main)."""
         return await call(lambda: session.staged().history(path))
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def claims(
         page: str | None = None, source: str | None = None, status: str | None = None
     ) -> CallToolResult:
@@ -376,7 +394,7 @@ def build_server(session: Session) -> Any:
         lines = [f"{r['claim_id']}  {r['anchor_status']}  {r['source']}" for r in data["claims"]]
         return result("\n".join(lines) or "no claims", data)
 
-    @server.tool(annotations=READ)
+    @tool(READ)
     async def anchor(source: str, quote: str, page: int | None = None) -> CallToolResult:
         """The footnote text after `[^n]: ` with a correct anchor for a verbatim, unique
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
@@ -386,7 +404,7 @@ def build_server(session: Session) -> Any:
 
     # ------------------------------------------------------------ writing
 
-    @server.tool(annotations=ADD)
+    @tool(ADD)
     async def start_run(
         type: str,  # noqa: A002 - the CLI's --type
         triggered_by: str = "mcp:start_run",
@@ -406,26 +424,26 @@ def build_server(session: Session) -> Any:
         run_id = await call(session.start_run, type, triggered_by, budget, scope, direction)
         return result(run_id, {"run_id": run_id})
 
-    @server.tool(annotations=STAGE)
+    @tool(STAGE)
     async def write(path: str, content: str) -> CallToolResult:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
         commit = await call(lambda: str(session.open_run().stage_write(path, content)))
         return result(f"staged {path}", {"path": path, "commit": commit})
 
-    @server.tool(annotations=ADD)
+    @tool(ADD)
     async def replace(path: str, old: str, new: str) -> CallToolResult:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
         commit = await call(session.replace, path, old, new)
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
-    @server.tool(annotations=DROP)
+    @tool(DROP)
     async def delete(path: str) -> CallToolResult:
         """Stage the deletion of a wiki page."""
         commit = await call(lambda: str(session.open_run().stage_delete(path)))
         return result(f"deleted {path}", {"path": path, "commit": commit})
 
-    @server.tool(annotations=ADD)
+    @tool(ADD)
     async def usage(input_tokens: int, output_tokens: int, usd: float) -> CallToolResult:
         """Attest what the writer spent on this run."""
 
@@ -438,7 +456,7 @@ def build_server(session: Session) -> Any:
         commit = await call(attest)
         return result("usage attested", {"commit": commit})
 
-    @server.tool(annotations=DROP)
+    @tool(DROP)
     async def finalize(judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
@@ -446,7 +464,7 @@ def build_server(session: Session) -> Any:
         from wikigate.present import outcome
 
         if judge not in (None, "offline", "anthropic"):
-            raise ToolError(f"judge {judge!r}: expected offline or anthropic")
+            raise _ToolFailure(f"judge {judge!r}: expected offline or anthropic")
         done, findings = await call(session.finalize, judge)
         data = {
             "run_id": done.run_id,
@@ -459,7 +477,7 @@ def build_server(session: Session) -> Any:
         }
         return result(outcome(done), data)
 
-    @server.tool(annotations=DROP)
+    @tool(DROP)
     async def abandon(reason: str = "the writer gave the run up") -> CallToolResult:
         """Abandon the open run (`wikigate run abandon`): nothing reaches main; its branch
         is kept as its failed ref; the reason is recorded with the actor."""
