@@ -126,6 +126,8 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
         outside = await s.call_tool("write", {"path": "../etc/passwd", "content": "x\n"})
         raw = await s.call_tool("write", {"path": "raw/new.txt", "content": "x\n"})
         twice = await s.call_tool("start_run", {"type": "synthesis"})
+        no_content = await s.call_tool("write", {"path": "wiki/a.md"})  # the SDK refuses it
+        assert no_content.is_error and "content" in text(no_content)
         after = state(root)
         return [no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id]
 
