@@ -178,7 +178,9 @@ def test_read_only_tools_and_their_annotations(root):
     for name in ("start_run", "write", "replace", "delete", "usage", "finalize", "abandon"):
         assert tools[name].read_only_hint is False, name
         assert tools[name].idempotent_hint is not None and tools[name].destructive_hint is not None
-    assert tools["delete"].destructive_hint is True and tools["write"].idempotent_hint is True
+    assert tools["write"].idempotent_hint is True and tools["write"].destructive_hint is False
+    for name in ("replace", "delete", "finalize", "abandon"):  # they end, or may end, a run
+        assert tools[name].destructive_hint is True, name
     assert out["list"]["where"] == "main"
     assert out["list"]["paths"] == ["wiki/index.md", "wiki/log.md", "wiki/owls.md"]
     assert (

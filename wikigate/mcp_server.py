@@ -430,7 +430,7 @@ def build_server(session: Session) -> Any:
         commit = await call(lambda: str(session.open_run().stage_write(path, content)))
         return result(f"staged {path}", {"path": path, "commit": commit})
 
-    @tool(ADD)
+    @tool(DROP)  # a mismatch rejects the whole run
     async def replace(path: str, old: str, new: str) -> CallToolResult:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
