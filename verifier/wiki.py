@@ -38,6 +38,7 @@ from .sources import (
     locate_in,
     locate_in_source,
     pdf_limits,
+    reading_of,
     source_key,
 )
 
@@ -47,7 +48,7 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 16
+CACHE_FORMAT = 17  # 17: anchors keyed by the source's reading; source windows
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -308,6 +309,27 @@ class WikiTree:
                 raise reader
             self._sources[key] = reader.text(page)
         return self._sources[key]
+
+    def reading(self, path: str) -> str:
+        """How the source at ``path`` is read, for cache keys (sources.reading_of)."""
+        return reading_of(self.entries[path], self.pdf_limits)
+
+    def source_window(
+        self, path: str, page: int | None, at: int, length: int, chars: int, head: int
+    ) -> tuple[int, str, str]:
+        """The text of a source (PDF page) from ``chars`` before ``at`` to ``chars`` after
+        ``at + length``: (where it starts, the text, the source's first ``head``
+        characters). From the cache when it was read before: a verified quote's window
+        does not change while its blob and reading do not. SourceError: none."""
+        key = f"{self.reading(path)}:{page}:{at}:{length}:{chars}:{head}"
+        found = self.cache.window(key)
+        if found is not None:
+            return found
+        text = self.source_text(path, page)
+        start = max(0, at - chars)
+        window = (start, text[start : min(len(text), at + length + chars)], text[:head])
+        self.cache.store_window(key, window)
+        return window
 
     def _reader(self, entry: Entry) -> Source | SourceError:
         key = source_key(entry)

@@ -253,7 +253,7 @@ def _check_source(
             )
         ]
     digest = quote_hash(c.quote)
-    key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
+    key = ctx.cache.anchor_key(tree.reading(source), c.page, c.offset, digest)
     # a wrong sha is reported only once the quote is known to be in the source: a quote
     # that is not there is quote_not_found whatever its sha (anchoring it cannot help)
     bad_sha = digest if c.sha256 is not None and digest != c.sha256 else None
