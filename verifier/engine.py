@@ -80,6 +80,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
     exempt: list[str] = []
     ctx: Context | None = None
     provided: dict[str, object] = {}
+    pages = None
     try:
         clock.arm()
         if broken is not None:
@@ -168,6 +169,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         if not clock.spent:
             cache.store_anchors(ctx.new_anchors)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
+        if "verified_quotes" in provided:  # the per-page checks parsed the pages in scope
+            pages = ctx.tip.parsed(ctx.pages_in_scope())
     except BudgetSpent:  # the alarm rang outside any check (reading the trees, say)
         pass
     except TreeLimitError as e:  # refused before anything is read of it: nothing else checked
@@ -215,7 +218,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         )
         report = report.model_copy(update={"shard": info})
     anchors = provided.get("verified_quotes")
-    return Verification(report, judgment, anchors=anchors)  # type: ignore[arg-type]
+    return Verification(report, judgment, anchors=anchors, pages=pages)  # type: ignore[arg-type]
 
 
 def finding_order(f: Finding) -> tuple[str, int, str]:

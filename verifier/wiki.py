@@ -209,6 +209,10 @@ class WikiTree:
         self.load([path])
         return self._parsed.get(path)
 
+    def parsed(self, paths: list[str]) -> dict[str, ParsedPage]:
+        """The pages of ``paths`` parsed already (page()), by path: none is parsed here."""
+        return {p: page for p in paths if (page := self._parsed.get(p)) is not None}
+
     def load_nav(self, paths: list[str]) -> None:
         """Make nav_page() answer for ``paths``, decoding only what links need."""
         memo = self.cache.memo
