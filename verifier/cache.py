@@ -58,6 +58,9 @@ class Cache:
                 # the source text around a verified quote, by the same reading (the
                 # offline judge's window: a claim edited reads no source)
                 "windows (key TEXT PRIMARY KEY, v TEXT, data BLOB)",
+                # a page's per-page findings in a whole-wiki verify (verdicts.py), by a
+                # digest of what produced them
+                "verdicts (key TEXT PRIMARY KEY, v TEXT, data TEXT)",
                 "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
                 # the LLM judge's votes, by (claim, quote, window, model, prompt version):
@@ -83,6 +86,7 @@ class Cache:
         self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
         self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
             "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
         )
@@ -219,6 +223,22 @@ class Cache:
     def store_window(self, key: str, window: tuple[int, str, str]) -> None:
         """Keep a window, written with the others when the cache closes."""
         self._windows[key] = window
+
+    def verdicts(self, keys: list[str]) -> dict[str, str]:
+        """Stored per-page verdicts (verdicts.py's rows, undecoded) by key."""
+        if self.conn is None or not keys:
+            return {}
+        try:
+            query = "SELECT key, data FROM verdicts WHERE v = ? AND key IN ({marks})"
+            return {k: d for k, d in self._rows_in(query, keys, self.tag) if isinstance(d, str)}
+        except sqlite3.DatabaseError:
+            return {}
+
+    def store_verdicts(self, rows: Mapping[str, str]) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)",
+            [(k, self.tag, d) for k, d in sorted(rows.items())],
+        )
 
     def judgments(self, keys: list[str]) -> dict[str, tuple[str, str, str]]:
         """Cached votes: key → (vote, reason, evidence)."""

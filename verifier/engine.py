@@ -26,6 +26,7 @@ from .parallel import Workers
 from .protocol import Request, Verification
 from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
 from .shard import content_digest, rules_digest, verifier_version
+from .verdicts import PageVerdicts
 from .wiki import PageCache, WikiTree
 
 
@@ -81,6 +82,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
     ctx: Context | None = None
     provided: dict[str, object] = {}
     pages = None
+    verdicts: PageVerdicts | None = None
+    fresh: dict[str, list[Finding]] = {}  # the per-page checks' findings on pages checked
     try:
         clock.arm()
         if broken is not None:
@@ -116,6 +119,11 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             declared_scope=request.declared_scope,
             declared_direction=request.declared_direction,
         )
+        if PageVerdicts.applies(ctx, only):  # a warm whole-wiki verify: pages unchanged
+            verdicts = PageVerdicts(ctx, level)  # since their rows were written are not
+            whole = ctx.scope  # checked again, only their cross-page findings
+            ctx.scope = verdicts.lookup(ctx.pages_in_scope())
+            ctx.page_counts = {}
         for check in CHECKS:
             t0 = time.perf_counter()
             if clock.expired():
@@ -150,6 +158,9 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                 if check.provides is not None:
                     result, provided[check.provides] = result
                 found = _adjust(result, level, config)
+                if verdicts is not None and check.per_page:
+                    fresh[check.name] = found
+                    found = found + verdicts.cached(check.name)
                 status = "failed" if found else "passed"
             except BudgetSpent:
                 found, status = [], "error"
@@ -166,11 +177,19 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                 )
             )
         clock.disarm()
+        if verdicts is not None:
+            ctx.scope = whole
+            verdicts.count()
         if not clock.spent:
             cache.store_anchors(ctx.new_anchors)
+            ran = [c.name for c in checks if c.status in ("passed", "failed")]
+            if verdicts is not None and {c.name for c in CHECKS if c.per_page} <= {
+                c.name for c in checks if c.status != "error"
+            }:
+                verdicts.store(fresh, ran)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
-        if "verified_quotes" in provided:  # the per-page checks parsed the pages in scope
-            pages = ctx.tip.parsed(ctx.pages_in_scope())
+        if "verified_quotes" in provided and (verdicts is None or not verdicts.hits):
+            pages = ctx.tip.parsed(ctx.pages_in_scope())  # what the per-page checks parsed
     except BudgetSpent:  # the alarm rang outside any check (reading the trees, say)
         pass
     except TreeLimitError as e:  # refused before anything is read of it: nothing else checked
@@ -217,7 +236,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             digest=content_digest(report),
         )
         report = report.model_copy(update={"shard": info})
-    anchors = provided.get("verified_quotes")
+    anchors = provided.get("verified_quotes") if pages is not None else None
     return Verification(report, judgment, anchors=anchors, pages=pages)  # type: ignore[arg-type]
 
 
