@@ -53,11 +53,11 @@ def files(prose: str = PROSE, footnotes: str | None = None, source: str = SOURCE
     }
 
 
-def verified(repo, commit, cache):
+def verified(repo, commit, cache, base=None):
     """The report (findings as tuples) and the source blobs it read."""
     reads: list[str] = []
     with watching_reads(lambda path, blob: reads.append(path)):
-        report = verify_trees(repo, commit, None, config=Config(), cache_path=cache)
+        report = verify_trees(repo, commit, base, config=Config(), cache_path=cache)
     return sorted((f.code, f.path, f.line, f.message) for f in report.findings), reads
 
 
@@ -74,6 +74,11 @@ def test_an_edit_around_the_footnotes_reads_no_source_again(repo, tmp_path):
     assert reads == []
     assert warm == verified(repo, edited, None)[0]  # what an uncached verify says
     assert any("1741" in message for _, _, _, message in warm)  # the judge saw the edit
+    # and so for the change itself, as the commit hook and the push verify it
+    edited_again = commit_files(repo, edited.id, files(EDITED.replace("new", "newer")))
+    change, reads = verified(repo, edited_again, cache, base=edited)
+    assert reads == []
+    assert change == verified(repo, edited_again, None, base=edited)[0]
 
 
 def test_a_changed_source_or_offset_is_checked_again(repo, tmp_path):

@@ -119,9 +119,11 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             declared_scope=request.declared_scope,
             declared_direction=request.declared_direction,
         )
-        if PageVerdicts.applies(ctx, only):  # a warm whole-wiki verify: pages unchanged
-            verdicts = PageVerdicts(ctx, level)  # since their rows were written are not
-            whole = ctx.scope  # checked again, only their cross-page findings
+        if PageVerdicts.applies(ctx, only):
+            # a whole-wiki verify: the per-page checks look only at the pages the verdict
+            # cache does not answer for (verdicts.py); the whole-wiki checks at every page
+            verdicts = PageVerdicts(ctx, level)
+            whole = ctx.scope
             ctx.scope = verdicts.lookup(ctx.pages_in_scope())
             ctx.page_counts = {}
         for check in CHECKS:
@@ -182,10 +184,9 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             verdicts.count()
         if not clock.spent:
             cache.store_anchors(ctx.new_anchors)
-            ran = [c.name for c in checks if c.status in ("passed", "failed")]
-            if verdicts is not None and {c.name for c in CHECKS if c.per_page} <= {
-                c.name for c in checks if c.status != "error"
-            }:
+            ran = {c.name for c in checks if c.status in ("passed", "failed")}
+            failed = {c.name for c in checks if c.status == "error"}
+            if verdicts is not None and not failed & PER_PAGE:  # rows of checks that ran
                 verdicts.store(fresh, ran)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
         if "verified_quotes" in provided and (verdicts is None or not verdicts.hits):
