@@ -44,7 +44,7 @@ class Cache:
         self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
         self.trees = WalkMemo()  # this verification's tree objects as walked (entries.walk)
         self.tag = ""
-        self._windows: dict[str, tuple[int, str, str]] = {}  # to write on close
+        self._windows: dict[str, tuple[int, str]] = {}  # to write on close
         if path is None:
             return
         try:
@@ -201,9 +201,9 @@ class Cache:
         # in key order: appends to the index instead of splitting it
         self._write("INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)])
 
-    def window(self, key: str) -> tuple[int, str, str] | None:
-        """A stored window (start, text, the source's head) by ``key`` (what read it:
-        WikiTree.source_window), or None."""
+    def window(self, key: str) -> tuple[int, str] | None:
+        """A stored window of a source's text (where it starts, the text) by ``key``
+        (what read it: WikiTree.source_window), or None."""
         found = self._windows.get(key)
         if found is not None or self.conn is None:
             return found
@@ -213,14 +213,14 @@ class Cache:
             ).fetchone()
             if row is None:
                 return None
-            start, text, head = marshal.loads(row[0])
-            if not (isinstance(start, int) and isinstance(text, str) and isinstance(head, str)):
+            start, text = marshal.loads(row[0])
+            if not (isinstance(start, int) and isinstance(text, str)):
                 return None
-            return start, text, head
+            return start, text
         except (*CACHE_ERRORS, KeyError):
             return None
 
-    def store_window(self, key: str, window: tuple[int, str, str]) -> None:
+    def store_window(self, key: str, window: tuple[int, str]) -> None:
         """Keep a window, written with the others when the cache closes."""
         self._windows[key] = window
 

@@ -93,6 +93,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         base_tree = (
             None if base is None else WikiTree(repo, base.tree_id, cache, workers, config.limits)
         )
+        tip_tree.keep_windows = base is not None or scope is not None  # not the whole wiki's
         if judge is None:
             judge = make_judge(
                 config,

@@ -147,6 +147,7 @@ class WikiTree:
         self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
+        self.keep_windows = True  # source_window() stores what it reads in the cache
 
     def changed_since(self, base: WikiTree) -> list[str]:
         """Paths added, removed, or whose blob or mode differs from ``base``, sorted."""
@@ -324,15 +325,20 @@ class WikiTree:
         """The text of a source (PDF page) from ``chars`` before ``at`` to ``chars`` after
         ``at + length``: (where it starts, the text, the source's first ``head``
         characters). From the cache when it was read before: a verified quote's window
-        does not change while its blob and reading do not. SourceError: none."""
-        key = f"{self.reading(path)}:{page}:{at}:{length}:{chars}:{head}"
-        found = self.cache.window(key)
-        if found is not None:
-            return found
+        does not change while its blob and reading do not; kept there when
+        ``keep_windows`` (a change's pages: a whole-wiki verify has the verdict cache, and
+        its windows would be most of the cache). SourceError: none."""
+        reading = f"{self.reading(path)}:{page}"
+        key, head_key = f"{reading}:{at}:{length}:{chars}", f"{reading}:head{head}"
+        found, start_of = self.cache.window(key), self.cache.window(head_key)
+        if found is not None and start_of is not None:
+            return found[0], found[1], start_of[1]
         text = self.source_text(path, page)
         start = max(0, at - chars)
         window = (start, text[start : min(len(text), at + length + chars)], text[:head])
-        self.cache.store_window(key, window)
+        if self.keep_windows:
+            self.cache.store_window(key, (start, window[1]))
+            self.cache.store_window(head_key, (0, window[2]))
         return window
 
     def _reader(self, entry: Entry) -> Source | SourceError:
