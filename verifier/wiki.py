@@ -330,9 +330,10 @@ class WikiTree:
         its windows would be most of the cache). SourceError: none."""
         reading = f"{self.reading(path)}:{page}"
         key, head_key = f"{reading}:{at}:{length}:{chars}", f"{reading}:head{head}"
-        found, start_of = self.cache.window(key), self.cache.window(head_key)
-        if found is not None and start_of is not None:
-            return found[0], found[1], start_of[1]
+        if (path, page) not in self._sources:  # not read yet: from the cache if it has it
+            found, start_of = self.cache.window(key), self.cache.window(head_key)
+            if found is not None and start_of is not None:
+                return found[0], found[1], start_of[1]
         text = self.source_text(path, page)
         start = max(0, at - chars)
         window = (start, text[start : min(len(text), at + length + chars)], text[:head])
