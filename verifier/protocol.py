@@ -95,8 +95,10 @@ class Verification:
     ``anchors``: the citations check's result per cited claim ((page, label) → what it
     found), when it ran; the claim ledger reads it.
     ``pages``: the pages the per-page checks read, as they parsed them (path → page; an
-    unreadable page is absent), when those checks ran: the claim ledger reads each page's
-    claims and gaps from them instead of walking the tree and parsing it again.
+    unreadable page is absent), when those checks ran on every page in scope (not when a
+    whole-wiki verify took some pages' findings from its verdict cache: then ``pages`` and
+    ``anchors`` are None): the claim ledger reads each page's claims and gaps from them
+    instead of walking the tree and parsing it again.
     """
 
     report: VerificationReport
