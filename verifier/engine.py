@@ -127,6 +127,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             whole = ctx.scope
             ctx.scope = verdicts.lookup(ctx.pages_in_scope())
             ctx.page_counts = {}
+            if any(c.name == "links" and level in c.presets for c in CHECKS):
+                ctx.tip.load_nav(list(verdicts.hits))  # unparsed: their links in one read
         for check in CHECKS:
             t0 = time.perf_counter()
             if clock.expired():
