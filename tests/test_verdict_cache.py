@@ -155,9 +155,9 @@ def test_damaged_rows_are_checked_again_never_passed(repo, tmp_path, rechecked):
     assert report_of(repo, commit, cache) == cold
 
 
-def test_the_ledger_and_a_branch_verify_do_not_use_it(repo, tmp_path):
-    """Only a whole-wiki verify with every check reads the rows: a verification that hands
-    back the parsed pages (the ledger's) has them all."""
+def test_a_verification_of_chosen_checks_hands_back_every_page(repo, tmp_path):
+    """Only a whole-wiki verify with every check reads the rows: the ledger's verification
+    (the citations check alone) hands back every page parsed and every anchor."""
     from support.verifying import verification
 
     cache = tmp_path / "cache.db"
