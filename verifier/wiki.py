@@ -38,6 +38,7 @@ from .sources import (
     locate_in,
     locate_in_source,
     pdf_limits,
+    reading_of,
     source_key,
 )
 
@@ -47,7 +48,9 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 17  # 17: statements of HTML blocks, alt text, headings (issue 24 review)
+# 18: statements of HTML blocks, alt text and headings (issue 24's review); anchors keyed by
+# the source's reading, source windows (issue 25)
+CACHE_FORMAT = 18
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -146,6 +149,7 @@ class WikiTree:
         self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
+        self.keep_windows = True  # source_window() stores what it reads in the cache
 
     def changed_since(self, base: WikiTree) -> list[str]:
         """Paths added, removed, or whose blob or mode differs from ``base``, sorted."""
@@ -207,6 +211,10 @@ class WikiTree:
     def page(self, path: str) -> ParsedPage | None:
         self.load([path])
         return self._parsed.get(path)
+
+    def parsed(self, paths: list[str]) -> dict[str, ParsedPage]:
+        """The pages of ``paths`` parsed already (page()), by path: none is parsed here."""
+        return {p: page for p in paths if (page := self._parsed.get(p)) is not None}
 
     def load_nav(self, paths: list[str]) -> None:
         """Make nav_page() answer for ``paths``, decoding only what links need."""
@@ -308,6 +316,33 @@ class WikiTree:
                 raise reader
             self._sources[key] = reader.text(page)
         return self._sources[key]
+
+    def reading(self, path: str) -> str:
+        """How the source at ``path`` is read, for cache keys (sources.reading_of)."""
+        return reading_of(self.entries[path], self.pdf_limits)
+
+    def source_window(
+        self, path: str, page: int | None, at: int, length: int, chars: int, head: int
+    ) -> tuple[int, str, str]:
+        """The text of a source (PDF page) from ``chars`` before ``at`` to ``chars`` after
+        ``at + length``: (where it starts, the text, the source's first ``head``
+        characters). From the cache when it was read before: a verified quote's window
+        does not change while its blob and reading do not; kept there when
+        ``keep_windows`` (a change's pages: a whole-wiki verify has the verdict cache, and
+        its windows would be most of the cache). SourceError: none."""
+        reading = f"{self.reading(path)}:{page}"
+        key, head_key = f"{reading}:{at}:{length}:{chars}", f"{reading}:head{head}"
+        if (path, page) not in self._sources:  # not read yet: from the cache if it has it
+            found, start_of = self.cache.window(key), self.cache.window(head_key)
+            if found is not None and start_of is not None:
+                return found[0], found[1], start_of[1]
+        text = self.source_text(path, page)
+        start = max(0, at - chars)
+        window = (start, text[start : min(len(text), at + length + chars)], text[:head])
+        if self.keep_windows:
+            self.cache.store_window(key, (start, window[1]))
+            self.cache.store_window(head_key, (0, window[2]))
+        return window
 
     def _reader(self, entry: Entry) -> Source | SourceError:
         key = source_key(entry)

@@ -16,7 +16,14 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..judges.offline import Conflict, conflicts, needs_source, rules_digest, source_label
+from ..judges.offline import (
+    SOURCE_HEAD,
+    Conflict,
+    conflicts,
+    needs_source,
+    rules_digest,
+    source_label,
+)
 from ..judges.protocol import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
@@ -163,14 +170,14 @@ def _hints(
         found = conflicts(c.claim, vq.quote)
     start, around = vq.offset, vq.quote
     if windows or needs_source(c.claim, vq.quote, found):
-        try:
-            source_text = ctx.tip.source_text(vq.source, vq.pdf_page)
+        chars = ctx.config.judge.window_chars
+        try:  # from the cache when this quote's window was read before
+            start, around, head = ctx.tip.source_window(
+                vq.source, vq.pdf_page, vq.offset, len(vq.quote), chars, SOURCE_HEAD
+            )
         except SourceError:
             return None
-        start = max(0, vq.offset - ctx.config.judge.window_chars)
-        end = min(len(source_text), vq.offset + len(vq.quote) + ctx.config.judge.window_chars)
-        around = source_text[start:end]
-        label = source_label(vq.source, source_text)
+        label = source_label(vq.source, head)
         found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start)
     return _Hints(tuple(k.describe() for k in found), around, start)
 
