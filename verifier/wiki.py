@@ -14,6 +14,7 @@ import importlib.metadata
 import marshal
 import posixpath
 import sys
+from collections import OrderedDict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -45,6 +46,8 @@ from .sources import (
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
 __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page", "parse_page"]
+
+SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and judges
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
@@ -144,7 +147,10 @@ class WikiTree:
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
-        self._sources: dict[tuple[str, int | None], str] = {}
+        # source texts read for windows and judges, the most recent first out of a budget
+        # of SOURCE_CHARS_KEPT characters (a 10k wiki's sources are a gigabyte)
+        self._sources: OrderedDict[tuple[str, int | None], str] = OrderedDict()
+        self._source_chars = 0
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
         self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
@@ -309,13 +315,28 @@ class WikiTree:
         return hits, None
 
     def source_text(self, path: str, page: int | None) -> str:
+        """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT
+        characters of texts read since (callers read in source order: checks/semantic.py);
+        a text source's reader is not kept (its blob and its text would stay with it), a
+        PDF's is (its pages' text: one parse a verification)."""
         key = (path, page)
-        if key not in self._sources:
-            reader = self._reader(self.entries[path])
-            if isinstance(reader, SourceError):
-                raise reader
-            self._sources[key] = reader.text(page)
-        return self._sources[key]
+        text = self._sources.get(key)
+        if text is not None:
+            self._sources.move_to_end(key)
+            return text
+        entry = self.entries[path]
+        reader = self._reader(entry)
+        if isinstance(reader, SourceError):
+            raise reader
+        text = reader.text(page)
+        if not reader.is_pdf:
+            self._readers.pop(source_key(entry), None)
+        self._sources[key] = text
+        self._source_chars += len(text)
+        while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
+            _, dropped = self._sources.popitem(last=False)
+            self._source_chars -= len(dropped)
+        return text
 
     def reading(self, path: str) -> str:
         """How the source at ``path`` is read, for cache keys (sources.reading_of)."""
