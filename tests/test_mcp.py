@@ -255,7 +255,10 @@ def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_err
     )
     assert shown.stdout.strip().endswith("[]"), shown.stdout
     before = state(root)
-    monkeypatch.setitem(sys.modules, "mcp", None)  # as if the extra were not installed
+    # as if the extra were not installed: the SDK and what it brings (anyio; the core
+    # install has neither, and `wikigate mcp` crashed on anyio before naming the extra)
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "anyio", None)
     assert main(["-C", str(root), "mcp"]) == 1
     err = capsys.readouterr().err
     assert err == (

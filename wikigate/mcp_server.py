@@ -490,6 +490,9 @@ def build_server(session: Session) -> Any:
 def serve(repo: str) -> list[str]:
     """Serve one session over stdio until the client disconnects; then release the runs
     it left open. Returns the runs abandoned."""
+    from wikigate.extras import require
+
+    require("mcp", "wikigate mcp")  # before anyio, which comes with the mcp extra
     import anyio
 
     session = Session(repo)
