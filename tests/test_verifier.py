@@ -541,3 +541,31 @@ def test_a_link_to_a_deleted_page_is_broken_though_a_source_has_its_name(repo, b
             "[[Notes]] named wiki/notes.md, which is gone; it names only the source raw/notes.md",
         )
     ]
+
+
+def test_a_link_whose_page_lost_the_name_is_broken_though_a_source_has_it(repo, base):
+    """``[[minutes]]`` named wiki/summary.md by its alias; a change dropping the alias leaves
+    it naming raw/minutes.md: the link the change broke, not a source reference (hostile
+    review)."""
+    summary = GOOD.replace("title: Cats", "title: Summary\naliases: [minutes]")
+    before = commit_files(
+        repo,
+        base.id,
+        {
+            "raw/minutes.md": "# Minutes\n\nRaw minutes.\n",
+            "wiki/summary.md": summary,
+            "wiki/index.md": INDEX + "- [[minutes]]\n",
+        },
+    )
+    tip = commit_files(
+        repo, before.id, {"wiki/summary.md": summary.replace("aliases: [minutes]", "aliases: []")}
+    )
+    report = verify_trees(repo, tip, before, config=Config())
+    broken = [(f.path, f.message) for f in report.findings if f.code == "link.broken"]
+    assert broken == [
+        (
+            "wiki/index.md",
+            "[[minutes]] named wiki/summary.md, which no longer answers to it; it names only "
+            "the source raw/minutes.md",
+        )
+    ]

@@ -214,7 +214,7 @@ def broken_links(
 ) -> list[tuple[int, str]]:
     """The page's links that resolve to nothing (or to a page without their heading).  A
     ``[[name]]`` naming a source is a source reference, unless ``base`` resolved it to a
-    page this change deletes: then the page it named is gone."""
+    page: then the change deleted that page or took the name from it (a title, an alias)."""
     page = tree.nav_page(path)
     if page is None:
         return []
@@ -231,9 +231,10 @@ def broken_links(
             source = names.source_named(link.target) if link.kind == "wiki" else None
             if source is not None:
                 was = base.resolve(path, link) if base is not None else None
-                if was is not None and was != source and was not in tree.entries:
-                    gone = f"{shown} named {was}, which is gone; it names only the source {source}"
-                    out.append((link.line, gone))
+                if was is not None and was != source and was.startswith("wiki/"):
+                    how = "is gone" if was not in tree.entries else "no longer answers to it"
+                    said = f"{shown} named {was}, which {how}; it names only the source {source}"
+                    out.append((link.line, said))
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
             out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
             continue
