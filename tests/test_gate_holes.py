@@ -608,3 +608,60 @@ def test_the_server_fails_closed_when_its_verification_budget_is_spent(tmp_path)
     assert proc.returncode != 0
     assert "verifier.budget" in proc.stderr and "verify_seconds" in proc.stderr
     assert main_of(bare) == before
+
+
+# ---------------------------------------------------------------- unportable paths
+
+LONG = "wiki/" + "b" * 300 + ".md"  # a 303-byte name: Linux and macOS refuse it
+
+
+def test_paths_a_clone_cannot_check_out_are_refused(repo, base):
+    """A name over 255 bytes, a Windows device name or character, two paths equal but for
+    case: git stores them, and every clone on some system fails to check out main
+    (the hostile review landed a 303-byte page name through finalize and the server)."""
+    index = INDEX + "- [[con]] [[a:b]] [[Notes]] [[" + "b" * 300 + "]]\n"
+    tip = commit_files(
+        repo,
+        base.id,
+        {
+            "wiki/index.md": index,
+            LONG: good_notes().replace("title: Notes", "title: Long"),
+            "wiki/con.md": good_notes().replace("title: Notes", "title: Con"),
+            "wiki/a:b.md": good_notes().replace("title: Notes", "title: AB"),
+            "wiki/Notes.md": good_notes(),
+        },
+    )
+    report = verify(repo, base, tip)
+    found = sorted((f.path, f.message) for f in at(report, "tree.unportable"))
+    assert [f.severity for f in at(report, "tree.unportable")] == ["critical"] * 4
+    assert found == [
+        ("wiki/Notes.md", "wiki/Notes.md and wiki/notes.md differ only in case: on macOS and "
+         "Windows one overwrites the other in a checkout"),
+        ("wiki/a:b.md", "wiki/a:b.md: 'a:b.md' holds :, which Windows file names cannot"),
+        (LONG, f"{LONG}: a name of 303 bytes, past the 255 a file name may have on Linux and macOS"),
+        ("wiki/con.md", "wiki/con.md: 'con.md' is a name Windows reserves for a device"),
+    ]  # fmt: skip
+    assert report.verdict == "reject"
+    assert not at(verify(repo, base, commit_files(repo, base.id, {"wiki/index.md": INDEX})),
+                  "tree.unportable")  # fmt: skip
+
+
+def test_a_run_writing_a_page_name_too_long_to_check_out_is_rejected(tmp_path):
+    ws = Workspace.init(tmp_path / "w")
+    before = ws.repo.references["refs/heads/main"].target
+    run = page_run(ws, "b" * 300)
+    assert run.status == "rejected"
+    assert "tree.unportable" in (run.reason or "")
+    assert ws.repo.references["refs/heads/main"].target == before
+    ws.close()
+
+
+def test_the_server_gate_refuses_a_page_name_too_long_to_check_out(server):
+    ws, bare = server
+    before = main_of(bare)
+    main = ws.repo.revparse_single("main")
+    tip = commit_files(ws.repo, main.id, {LONG: cited_page("long")})
+    proc = push(ws.root, "origin", f"{tip.id}:refs/heads/main")
+    assert proc.returncode != 0
+    assert f"remote:   {LONG}: tree.unportable: {LONG}: a name of 303 bytes" in proc.stderr
+    assert main_of(bare) == before

@@ -345,6 +345,15 @@ TABLE: tuple[Code, ...] = (
         "write the commit with git itself (or wikigate), never a hand-built tree",
     ),
     Code(
+        "tree.unportable",
+        "critical",
+        "a changed path that a clone on a common system cannot check out: a name over 255 "
+        "bytes (Linux, macOS), a name Windows reserves (`CON`, `NUL`, `COM1`…, with any "
+        'extension) or cannot hold (`<>:"|?*`, a trailing dot or space), or a path equal to '
+        "another but for case (macOS, Windows)",
+        "rename it: every clone of main, on Linux, macOS and Windows, must be able to check it out",
+    ),
+    Code(
         "tree.limit",
         "critical",
         "a tree past `[limits]`: more paths than `tree_paths` (a folder named N times counts N "

@@ -47,6 +47,7 @@ CHECKS: list[Check] = [
     Check("citations", citations.check_citations, EVERY, provides="verified_quotes", per_page=True),
     Check("invisible", pages.check_invisible, EVERY, per_page=True),
     Check("invisible_paths", runs.check_invisible_paths, EVERY),
+    Check("portable_paths", runs.check_portable_paths, EVERY),
     Check("semantic", semantic.check_semantic, THOROUGH, needs=("verified_quotes",), per_page=True),
     Check("pages", pages.check_pages, THOROUGH, per_page=True),
     Check("links", pages.check_links, THOROUGH),

@@ -108,6 +108,65 @@ def check_invisible_paths(ctx: Context) -> list[Finding]:
     return [f for p in ctx.changed() if p not in pages for f in invisible_in_path(p)]
 
 
+NAME_BYTES = 255  # a file name's limit on Linux and macOS file systems
+WINDOWS_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in "123456789"]
+)
+WINDOWS_FORBIDDEN = frozenset('<>:"|?*')
+
+
+def check_portable_paths(ctx: Context) -> list[Finding]:
+    """tree.unportable: a changed path some clone cannot check out (a name too long, a
+    name or character Windows refuses, two paths equal but for case)."""
+    changed = [p for p in ctx.changed() if p in ctx.tip.entries]
+    if not changed:
+        return []
+    out: list[Finding] = []
+    for path in changed:
+        why = _unportable(path)
+        if why is not None:
+            out.append(finding("tree.unportable", path, None, f"{path}: {why}"))
+    folded: dict[str, set[str]] = {}
+    for path in ctx.tip.entries:  # every place, folders too: "Wiki/" and "wiki/" collide
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            place = "/".join(parts[:i])
+            folded.setdefault(place.casefold(), set()).add(place)
+    flagged: set[str] = set()
+    for path in changed:
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            place = "/".join(parts[:i])
+            others = sorted(folded[place.casefold()] - {place})
+            if others and place not in flagged:
+                flagged.add(place)
+                other = others[0]
+                out.append(
+                    finding(
+                        "tree.unportable",
+                        path,
+                        None,
+                        f"{place} and {other} differ only in case: on macOS and Windows "
+                        "one overwrites the other in a checkout",
+                    )
+                )
+    return out
+
+
+def _unportable(path: str) -> str | None:
+    for name in path.split("/"):
+        if len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES:
+            return f"a name of {len(name.encode('utf-8', 'surrogatepass'))} bytes, past the {NAME_BYTES} a file name may have on Linux and macOS"
+        if name.split(".", 1)[0].casefold() in WINDOWS_RESERVED:
+            return f"{name!r} is a name Windows reserves for a device"
+        bad = sorted(WINDOWS_FORBIDDEN.intersection(name))
+        if bad:
+            return f"{name!r} holds {' '.join(bad)}, which Windows file names cannot"
+        if name.endswith((".", " ")):
+            return f"{name!r} ends in a dot or a space, which Windows drops"
+    return None
+
+
 def check_paths(ctx: Context) -> list[Finding]:
     if ctx.base is None:
         return []
