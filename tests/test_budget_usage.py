@@ -52,3 +52,17 @@ def test_an_attested_overspend_is_still_rejected(repo):
     proc = wikigate(repo, "run", "finalize", run, env=PRODUCT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "critical run.budget" in proc.stdout and "usd: used 0.75, budget 0.5" in proc.stdout
+
+
+def test_an_attested_spend_cannot_be_attested_lower(repo):
+    """A writer attesting $0.75 then $0 erased its overspend and landed (hostile review):
+    spend only grows; the lower attestation is refused and the overspend stands."""
+    run = _budgeted(repo)
+    usage = ("--input-tokens", "900", "--output-tokens", "1500", "--usd", "0.75")
+    assert wikigate(repo, "run", "usage", run, *usage).returncode == 0
+    lower = wikigate(repo, "run", "usage", run, "--input-tokens", "900", "--output-tokens",
+                     "1500", "--usd", "0")  # fmt: skip
+    assert lower.returncode == 2
+    assert "usage only grows: usd was attested as 0.75, not 0.0" in lower.stderr
+    proc = wikigate(repo, "run", "finalize", run, env=PRODUCT)
+    assert proc.returncode == 1 and "usd: used 0.75, budget 0.5" in proc.stdout

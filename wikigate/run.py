@@ -230,8 +230,19 @@ class Run:
         return self._commit("delete", path, None)
 
     def attest_usage(self, usage: Budget) -> pygit2.Oid:
-        """The writer attests what it spent; the verifier checks it against the budget."""
+        """The writer attests what it spent; the verifier checks it against the budget.
+        Spend only grows: an attestation below one already made is refused (it would
+        erase an overspend)."""
         self._require_open()
+        before = read_meta(self.env.repo, self.tip(), self.run_id).usage
+        for name in ("input_tokens", "output_tokens", "usd"):
+            was, now = getattr(before, name), getattr(usage, name)
+            if was is not None and (now is None or now < was):
+                raise UsageError(
+                    f"{self.run_id}: usage only grows: {name} was attested as {was}, "
+                    f"not {now if now is not None else 'nothing'}; attest the run's whole "
+                    "spend so far"
+                )
         return self._commit("usage", None, None, usage=usage)
 
     # ------------------------------------------------------------ internals
