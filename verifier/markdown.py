@@ -410,7 +410,16 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
             asserts = not (quoted or (aside and (listed or heading or _link_lines(tok.content))))
-            _inline(page, tok, line, disputed > 0, heading=heading, asserts=asserts, left=segmented)
+            _inline(
+                page,
+                tok,
+                line,
+                disputed > 0,
+                heading=heading,
+                asserts=asserts,
+                left=segmented,
+                labels_ok=listed > 0,
+            )
     page.definitions += tail
     return page
 
@@ -530,6 +539,7 @@ def _inline(
     heading: bool,
     asserts: bool,
     left: list[int],
+    labels_ok: bool = False,
 ) -> None:
     parts: list[str] = []
     prose: list[str] = []  # parts, with code and link text blanked: the words it states
@@ -614,13 +624,15 @@ def _inline(
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
-            if not gaps and asserts and _asserting(said[start:end], heading):
+            if not gaps and asserts and _asserting(said[start:end], heading, labels_ok):
                 uncited.append((start + lead, end))
             continue
         tail = sentence.rfind(MARK) + 1  # what follows the last reference: its own clause?
-        clause = _NEW_CLAUSE.match(said, start + tail, end)
-        if clause and not gaps and asserts and _asserting(said[clause.end() : end], heading):
-            uncited.append((clause.end(), end))
+        tail += len(sentence) - tail - len(sentence[tail:].lstrip(_JOINS))
+        joined = _CONJUNCTION.match(sentence, tail)  # "…[^1], but the council …"
+        tail = joined.end() if joined else tail
+        if not gaps and asserts and _uncited_tail(said[start + tail : end], heading):
+            uncited.append((start + tail, end))
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         for idx, at in _marks(sentence):
             page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
@@ -650,7 +662,7 @@ def _statements(
             first = line + block.count("\n", 0, start + lead)
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
-            if gaps or not _statement(sentence):
+            if gaps or not _statement(sentence, labels_ok=True):
                 continue
             if not covered:
                 page.bare += 1
@@ -750,14 +762,6 @@ def html_text(html: str) -> list[tuple[int, str]]:
 _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
 
 
-# what starts a clause of its own after a sentence's last reference ("…plan[^1]; the
-# council declared war", "…plan[^1], but the council declared war"): a statement the
-# reference does not cover
-_NEW_CLAUSE = re.compile(
-    r"[\"'”’)\]*_]*\s*(?:;|,\s*(?:and|but|while|whereas|although|though|yet|so)\s)\s*"
-)
-
-
 # a code span that holds words, not code ("`the council declared war on Canada`"): three
 # words or more of letters only, one of them a word of prose (an article, a preposition,
 # an auxiliary: "pip install clawteam" is a command); its words are the sentence's
@@ -801,11 +805,41 @@ def _prose_code(content: str) -> bool:
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
 
 
-def _asserting(said: str, heading: bool) -> bool:
-    return _heading_statement(said) if heading else _statement(said)
+def _asserting(said: str, heading: bool, labels_ok: bool = False) -> bool:
+    return _heading_statement(said) if heading else _statement(said, labels_ok=labels_ok)
 
 
-def _statement(said: str) -> bool:
+# what may stand between a sentence's last reference and the text after it
+_JOINS = "\x00\"'”’)]*_ \t\n,;:—–-("
+
+
+def _uncited_tail(tail: str, heading: bool) -> bool:
+    """Whether the text after a sentence's last reference (``tail``, the joining
+    punctuation taken off) states something the reference does not cover: four words or
+    more with a verb in them, or after a word that opens a clause ("…plan[^1], after which
+    the council declared war", "…plan[^1] because …", "…plan[^1], the council declared
+    …"). "…backed by the mayor[^1] and by the bishop of the diocese." continues the cited
+    sentence: no verb, no clause."""
+    if heading:
+        return _heading_statement(tail)
+    words = tail.split()
+    counted = [w for w in words if any(c.isalpha() for c in w)]
+    if len(counted) < STATEMENT_WORDS or not _statement(tail):
+        return False
+    first = counted[0].strip("\"'“‘(*_,").lower()
+    return first in _CLAUSE_OPENERS or _verb_like(counted, past=True, present=True)
+
+
+_CONJUNCTION = re.compile(r"(?:and|but|or|yet|so|while|whereas|although|though)\s+", re.I)
+# words that open a clause of its own after a reference
+_CLAUSE_OPENERS = frozenset(
+    {"because", "which", "when", "whereupon", "after", "before", "since", "so", "then"}
+    | {"while", "whereas", "although", "though", "yet", "but", "until", "who", "thus"}
+    | {"hence", "therefore", "the", "this", "that", "it", "he", "she", "they", "we"}
+)
+
+
+def _statement(said: str, *, labels_ok: bool = False) -> bool:
     """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
     for"): ``said`` is its text without code spans and link text. It takes four words
     or more (or two, ending in a stop: "War was declared."); a question, a lead-in ending
@@ -816,13 +850,17 @@ def _statement(said: str) -> bool:
     words = said.split()
     counted = [w for w in words if any(c.isalpha() for c in w)]
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
+    if labels_ok and _label(said, last, counted):
+        return False  # a caption, a cell, a list item without a verb: a label
     if len(counted) < STATEMENT_WORDS and not (
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
         return False
     if last.endswith(":") or (last.endswith("?") and _asks(said)):
         return False
-    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS:
+    if _TODO.match(said):  # a note to the writer, not a claim about the subject
+        return False
+    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS and not _THAT.search(said):
         return False
     label = _LABEL.match(said)
     if label:  # a label and a list of paths or links, not a label and a sentence
@@ -832,7 +870,9 @@ def _statement(said: str) -> bool:
     return True
 
 
-_CLAUSES = re.compile(r"[,;—]")
+_CLAUSES = re.compile(r"[,;:—(]")
+# a pointer or a hatnote that embeds an assertion ("The table below shows that …")
+_THAT = re.compile(r"\b(?:shows?|says?|notes?|finds?|confirms?|proves?)\s+that\b", re.I)
 
 
 POINTED_WORDS = 6  # words past a pointer or a label that make a sentence of their own
@@ -840,8 +880,18 @@ NAVIGATION_WORDS = 16  # a hatnote longer than this says more than where to go
 # hatnotes and pointers to what the page shows: they say where to look, not what is so
 _NAVIGATION = re.compile(
     r"\s*[*_]*(?:(?:this|the)\s+(?:article|page|section|entry|note)\s+(?:is|covers)\s+about\b"
-    r"|for\s+(?:the|a|an|other|more|details|information)\b[^.;]*,\s*see\b"
+    r"|for\s+[^.;]{1,80},\s*see\b"
     r"|not\s+to\s+be\s+confused\s+with\b"
+    r"|.{0,80}\bredirects\s+here\b"
+    r"|(?:this|the)\s+(?:page|section|article|entry|note|list)s?\s+(?:below\s+|above\s+)?"
+    r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|collects?|traces?)\b"
+    r"|(?:below|above)\s+(?:is|are)\s+(?:a|an|the)\b"
+    r"|(?:the\s+)?(?:following|sections?\s+below|sections?\s+above)\s+(?:sections?\s+)?"
+    r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|traces?)\b"
+    r"|(?:the\s+)?(?:photograph|photo|image|picture|illustration|drawing)\s+(?:below|above)"
+    r"\s+(?:shows?|gives?)\b"
+    r"|(?:all\s+)?(?:dates|figures|numbers|quotations|quotes|times|amounts)\s+(?:are|were)\s+"
+    r"(?:given|from|taken|as|in|quoted)\b"
     r"|(?:the|this)\s+(?:following\s+)?(?:table|list|figure|diagram|chart|map|graph|timeline)"
     r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
     re.I,
@@ -935,23 +985,171 @@ AUXILIARIES = frozenset(
 _ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
 
 
-def _verb_like(words: list[str], *, past: bool = True) -> bool:
+def _verb_like(words: list[str], *, past: bool = True, present: bool = False) -> bool:
+    """Whether a word of ``words`` looks like a finite verb: an auxiliary; (``past``) a
+    lower-case word past the first ending in "ed" or an irregular past ("fled", "lied",
+    "led"); (``present``) a lower-case word past the first ending in "s" before a
+    determiner ("…, which costs the town…")."""
     for i, w in enumerate(words):
-        word = w.strip("\"'”’“‘()[]*_,.;:!?").lower()
+        word = w.strip(_PUNCT).lower()
         if word in AUXILIARIES:
             return True
-        if past and i and w[:1].islower() and len(word) > 4 and word.endswith("ed"):
+        if not i or not w[:1].islower():
+            continue
+        if past and (_past(word) or word in IRREGULAR_PAST):
+            return True
+        if present and _present(words, i):
             return True
     return False
+
+
+_PUNCT = "\"'”’“‘()[]*_,.;:!?"
+
+
+def _past(word: str) -> bool:
+    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed")
+
+
+def _present(words: list[str], i: int) -> bool:
+    word = words[i].strip(_PUNCT)
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "'s", "’s"))
+        and word == words[i]  # no punctuation between it and the next word
+        and i + 1 < len(words)
+        and words[i + 1].strip(_PUNCT).lower() in _DETERMINERS
+    )
+
+
+# a common irregular past a short sentence asserts with ("The mayor fled.")
+IRREGULAR_PAST = frozenset(
+    [
+        "fled",
+        "lied",
+        "led",
+        "fell",
+        "rose",
+        "won",
+        "lost",
+        "made",
+        "took",
+        "gave",
+        "went",
+        "came",
+        "sold",
+        "bought",
+        "built",
+        "paid",
+        "met",
+        "left",
+        "kept",
+        "held",
+        "told",
+        "said",
+        "found",
+        "ran",
+        "fought",
+        "wrote",
+        "broke",
+        "began",
+        "died",
+        "burnt",
+        "burned",
+        "sank",
+        "shut",
+    ]
+)
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "his",
+        "her",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "them",
+        "all",
+        "every",
+        "no",
+        "some",
+    ]
+)
+# a noun and a relative clause ("Year the decision was taken"): a label
+_RELATIVE = frozenset({"the", "when", "where", "whose", "in"})
+
+
+LABEL_WORDS = 8  # a fragment longer than this says more than a label
+
+
+def _label(said: str, last: str, counted: list[str]) -> bool:
+    """Whether a caption, an alt text, a table cell or a list item is a label: a noun
+    phrase of at most LABEL_WORDS words in the Latin script, without a stop at its end,
+    a ``:`` or ``;`` (a label and a value, two clauses) or a finite verb (``_finite``).
+    Text in another script is held to the rule: no verb can be told in it."""
+    return (
+        len(counted) <= LABEL_WORDS
+        and not last.endswith((".", "!"))
+        and ":" not in said
+        and ";" not in said
+        and all(_latin(w) for w in counted)
+        and not _finite(counted)
+    )
+
+
+def _latin(word: str) -> bool:
+    return all(c < "\u0250" for c in word if c.isalpha())
+
+
+_PREPOSITIONS = frozenset(
+    ["of", "and", "or", "for", "in", "on", "at", "by", "with", "from", "to", "per"]
+)
+
+
+def _finite(counted: list[str]) -> bool:
+    """Whether a fragment (a caption, a cell, a list item without a stop) holds a finite
+    verb: an auxiliary (not in a noun's relative clause, "Year the decision was taken"),
+    a past tense not before "by" ("Mayor resigned in 1922", but "Lens replaced by a
+    rotating beacon" is a participle phrase, a label), or a present tense before a
+    determiner ("Classifies the game archetype")."""
+    words = [w.strip(_PUNCT).lower() for w in counted]
+    relative = len(words) > 1 and words[1] in _RELATIVE
+    for i, word in enumerate(words):
+        if word in AUXILIARIES and not relative:
+            return True
+        following = words[i + 1] if i + 1 < len(words) else ""
+        past = _past(word) or word in IRREGULAR_PAST
+        if i and counted[i][:1].islower() and past and following != "by" and not relative:
+            return True
+        if _present(counted, i) or (not i and _present([""] + counted, 1)):
+            return True
+    first = words[0] if words else ""  # "Revokes access tokens": a verb first
+    return (
+        len(first) > 3
+        and first.endswith("s")
+        and not first.endswith(("ss", "us", "is"))
+        and len(words) > 1
+        and counted[1][:1].islower()
+        and words[1] not in _PREPOSITIONS
+        and not _past(words[1])
+    )
 
 
 POINTERS = frozenset({"see", "cf.", "compare"})  # a sentence starting so points elsewhere
 # a metadata line in the page's text: "Sources: raw/a.md, raw/b.md", "**Last updated**: …"
 _LABEL = re.compile(
-    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated)"
+    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated"
+    r"|last reviewed|reviewed)"
     r"[*_]*\s*:",
     re.I,
 )
+_TODO = re.compile(r"\s*[*_]*(?:todo|fixme|to do)\b[*_]*\s*:", re.I)
 # headings of sections that list, link or cite rather than state (their slugs)
 ASIDES = frozenset(
     {

@@ -47,7 +47,7 @@ __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page
 
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 17  # 17: statements of HTML blocks, alt text, headings (issue 24 review)
+CACHE_FORMAT = 18  # 18: labels, page-about-itself sentences, clauses after a reference (issue 24, third review)
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
