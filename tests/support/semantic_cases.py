@@ -736,7 +736,7 @@ UNFAITHFUL: list[Case] = [
         "The factory created 400 jobs.",
         "The factory created 400 jobs",
         "The factory created 400 jobs, according to estimates by its promoters.\n",
-        "an estimate reported as fact",
+        "a promoters' estimate reported as fact",
     ),
     Case(
         "The old bridge opened in 1890.",
