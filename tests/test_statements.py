@@ -492,3 +492,34 @@ def test_a_reference_before_the_stop_ends_the_claim_too(repo, base):
     page = parse_page("wiki/council.md", council(body))
     assert [r.claim for r in page.refs] == ["The council approved the harbour plan in full."]
     assert statement_lines(verify(repo, base, body)) == [(6, "the council declared war on Canada.")]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # headings in raw HTML and headlines are held to the heading rule
+        (
+            "<h2>The council declared war on Canada in 1921.</h2>",
+            "The council declared war on Canada in 1921.",
+        ),
+        (
+            "<textarea>The council declared war on Canada in 1921.</textarea>",
+            "The council declared war on Canada in 1921.",
+        ),
+        ("## Council declares war on Canada in 1921", "Council declares war on Canada in 1921"),
+        ("## Mayor fled to Canada in 1922", "Mayor fled to Canada in 1922"),
+    ],
+)
+def test_an_html_heading_or_a_headline_that_asserts_is_a_statement(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_a_heading_of_a_topic_stays_exempt_in_html_and_with_numbers(repo, base):
+    body = (
+        "<h2>Keepers of the light</h2>\n\n"
+        "## Manual approval (recommended, documented from 26.6)\n\n"
+        "## Votes cast by the council members in 1921\n\n"
+        '<p title="The council declared war on Canada in 1921.">1921</p>'
+    )
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert flagged(report) == []

@@ -398,8 +398,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 aside = level
         elif tok.type == "html_block" and not (quoted or (aside and listed)):
             line = (tok.map[0] + 1) if tok.map else 0
-            blocks = [(line + at, text) for at, text in html_text(tok.content)]
-            _statements(page, blocks, False, segmented)
+            read = _html_blocks(tok.content)
+            for heading in (False, True):
+                blocks = [(line + at, text) for at, text, h in read if h == heading]
+                _statements(page, blocks, False, segmented, heading)
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
             if tokens[i - 1].type == "heading_open":
@@ -647,11 +649,15 @@ def _inline(
 
 
 def _statements(
-    page: ParsedPage, blocks: list[tuple[int, str]], covered: bool, left: list[int]
+    page: ParsedPage,
+    blocks: list[tuple[int, str]],
+    covered: bool,
+    left: list[int],
+    heading: bool = False,
 ) -> None:
     """The statements of text that can carry no citation (an image's alt text, the text
-    of a raw HTML block), each block (line, text) cut into sentences: every one is
-    uncited unless it holds a gap marker."""
+    of a raw HTML block, an HTML heading: ``heading``), each block (line, text) cut into
+    sentences: every one is uncited unless it holds a gap marker."""
     for line, block in blocks:
         exact = len(block) <= left[0]
         left[0] -= len(block) if exact else 0
@@ -662,7 +668,10 @@ def _statements(
             first = line + block.count("\n", 0, start + lead)
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
-            if gaps or not _statement(sentence, labels_ok=True):
+            asserts = (
+                _heading_statement(sentence) if heading else _statement(sentence, labels_ok=True)
+            )
+            if gaps or not asserts:
                 continue
             if not covered:
                 page.bare += 1
@@ -672,10 +681,13 @@ def _statements(
 
 
 HTML_CHARS = 100_000  # of a raw HTML block read for its text; the rest is not read
-# tags whose content is not prose (code, scripts) or not a statement (headings, quotes)
-_HTML_SKIP = frozenset(
-    {"script", "style", "code", "pre", "kbd", "samp", "h1", "h2", "h3", "h4", "h5", "h6"}
-    | {"blockquote", "q", "template", "svg", "math", "textarea", "title"}
+# tags whose content is not prose (code, scripts) or not a statement (quotes); a heading's
+# is read apart (html_headings), held to the heading rule
+_HTML_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HTML_SKIP = (
+    frozenset({"script", "style", "code", "pre", "kbd", "samp", "blockquote", "q", "template"})
+    | frozenset({"svg", "math", "title"})
+    | _HTML_HEADINGS
 )
 # tags that end a block of text (a paragraph, a cell, an item)
 _HTML_BLOCKS = frozenset(
@@ -697,26 +709,41 @@ def _closed_quotes(m: re.Match[str]) -> str:
     return tag
 
 
+def html_headings(html: str) -> list[tuple[int, str]]:
+    """The headings (``<h1>`` … ``<h6>``) of a raw HTML block, as html_text's blocks,
+    without the code and scripts in them."""
+    return [(at, text) for at, text, heading in _html_blocks(html) if heading]
+
+
 def html_text(html: str) -> list[tuple[int, str]]:
     """The prose of a raw HTML block, as (line within the block, 0-based; text) blocks:
     what a reader sees, cut at block tags, without code, scripts, headings and quotes.
     Parsed by the standard library's html.parser over at most HTML_CHARS characters."""
+    return [(at, text) for at, text, heading in _html_blocks(html) if not heading]
+
+
+def _html_blocks(html: str) -> list[tuple[int, str, bool]]:
+    """html_text's and html_headings' blocks, each with whether it is a heading's."""
     from html.parser import HTMLParser
 
-    blocks: list[tuple[int, str]] = []
+    blocks: list[tuple[int, str, bool]] = []
     run: list[str] = []
     start = [0]
     skip = [0]
+    heading = [0]  # inside <h1>…<h6>: read as a heading, unless inside code too
 
     def flush() -> None:
         text = "".join(run)
         if text.strip():
-            blocks.append((start[0], text))
+            blocks.append((start[0], text, heading[0] > 0))
         run.clear()
 
     class Reader(HTMLParser):
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag in _HTML_SKIP:
+            if tag in _HTML_HEADINGS:
+                flush()
+                heading[0] += 1
+            elif tag in _HTML_SKIP:
                 skip[0] += 1
             elif tag in _HTML_BLOCKS:
                 flush()
@@ -724,10 +751,13 @@ def html_text(html: str) -> list[tuple[int, str]]:
                 alt = dict(attrs).get("alt")
                 if alt and not skip[0]:
                     flush()
-                    blocks.append((self.getpos()[0] - 1, alt))
+                    blocks.append((self.getpos()[0] - 1, alt, False))
 
         def handle_endtag(self, tag: str) -> None:
-            if tag in _HTML_SKIP:
+            if tag in _HTML_HEADINGS:
+                flush()
+                heading[0] = max(0, heading[0] - 1)
+            elif tag in _HTML_SKIP:
                 skip[0] = max(0, skip[0] - 1)
             elif tag in _HTML_BLOCKS:
                 flush()
@@ -751,6 +781,7 @@ def html_text(html: str) -> list[tuple[int, str]]:
             (
                 html.count("\n", 0, HTML_CHARS),
                 f"This raw HTML block is longer than {HTML_CHARS:,} characters and the rest of it is not read.",
+                False,
             )
         )
     return blocks
@@ -931,7 +962,42 @@ def _heading_statement(said: str) -> bool:
         return True
     words = said.split()
     asks = bool(words) and words[0].strip("*_").lower() in QUESTION_WORDS
-    return counted >= HEADING_WORDS and not asks and _verb_like(words, past=False)
+    if asks:
+        return False
+    if counted >= HEADING_WORDS and _verb_like(words, past=False):
+        return True
+    # a headline: a number or a year and a verb in the past or the present ("Council
+    # declares war on Canada in 1921", "Mayor fled to Canada in 1922")
+    bare = _BRACKETED.sub(" ", said).split()  # "(recommended, documented from 26.6)": an aside
+    return (
+        counted >= STATEMENT_WORDS
+        and any(c.isdigit() for c in said)
+        and any(_headline_verb(bare, i) for i in range(1, len(bare)))
+    )
+
+
+_BRACKETED = re.compile(r"\([^()]{0,200}\)|\[[^\[\]]{0,200}\]")
+
+
+def _headline_verb(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` (past the first) reads as a finite verb in a headline: a past
+    tense ("declared", "fled"), or a present tense before a word that is no preposition
+    ("declares war")."""
+    w = words[i]
+    word = w.strip(_PUNCT).lower()
+    if not w[:1].islower():
+        return False
+    if _past(word) or word in IRREGULAR_PAST:
+        return True
+    following = words[i + 1].strip(_PUNCT) if i + 1 < len(words) else ""
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "'s", "’s"))
+        and word == w
+        and following[:1].islower()
+        and following not in _PREPOSITIONS
+    )
 
 
 QUESTION_WORDS = frozenset({"how", "what", "why", "when", "where", "which", "who", "whether"})
