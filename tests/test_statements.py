@@ -523,3 +523,52 @@ def test_a_heading_of_a_topic_stays_exempt_in_html_and_with_numbers(repo, base):
     )
     report = verify(repo, base, f"{CITED}\n\n{body}")
     assert flagged(report) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # exemptions that carried assertions
+        (
+            "> [!summary]\n> The harbour board was dissolved by royal decree in 1922.",
+            "[!summary] The harbour board was dissolved by royal decree in 1922.",
+        ),
+        (
+            "Did you know that the council declared war on Canada in 1921?",
+            "Did you know that the council declared war on Canada in 1921?",
+        ),
+        (
+            "The mayor fled to Canada in 1921, didn't he?",
+            "The mayor fled to Canada in 1921, didn't he?",
+        ),
+        (
+            "## See also\n\n- [[Index]] — the council declared war on Canada and the mayor fled.",
+            "Index — the council declared war on Canada and the mayor fled.",
+        ),
+        (
+            "## See also\n\n[[Index]] — the council declared war on Canada and the mayor fled.",
+            "Index — the council declared war on Canada and the mayor fled.",
+        ),
+        (
+            "Sources: raw/minutes.txt; council declared war on Canada.",
+            "Sources: raw/minutes.txt; council declared war on Canada.",
+        ),
+    ],
+)
+def test_a_callout_an_asserting_question_or_an_annotated_link_is_a_statement(
+    repo, base, body, expected
+):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_quotes_questions_and_described_links_stay_exempt(repo, base):
+    body = (
+        "> The harbour board was dissolved by royal decree in 1922.\n\n"
+        "Did the council ever vote on the harbour plan?\n\n"
+        "## See also\n\n"
+        "- [[Index]] — the dredging of the harbour in 1930 and after\n"
+        "- [[Index]] — storage patterns affected by the dredging of the harbour\n"
+        "- [[Index]] — the rules that apply to every keeper of the light\n"
+    )
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert flagged(report) == []

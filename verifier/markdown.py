@@ -362,6 +362,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
     quoted = 0  # inside a block quote: the words of someone else, not statements
+    quotes: list[bool] = []  # the open block quotes, each whether it is a quote (no callout)
     aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
     listed = 0  # inside a list or a table (an aside's lists are exempt, its paragraphs not)
     pending_heading = False
@@ -385,10 +386,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             listed += 1
         elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
             listed -= 1
-        elif tok.type == "blockquote_open":
-            quoted += 1
+        elif tok.type == "blockquote_open":  # an Obsidian callout ("> [!note]") is prose
+            quotes.append(not _callout(tokens, i))
+            quoted += quotes[-1]
         elif tok.type == "blockquote_close":
-            quoted -= 1
+            quoted -= quotes.pop() if quotes else 0
         elif tok.type == "heading_open":
             pending_heading = tok.tag == "h1"
             level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
@@ -411,7 +413,8 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.title = plain.strip()
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
-            asserts = not (quoted or (aside and (listed or heading or _link_lines(tok.content))))
+            pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
+            asserts = not (quoted or (aside and heading))
             _inline(
                 page,
                 tok,
@@ -421,6 +424,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 asserts=asserts,
                 left=segmented,
                 labels_ok=listed > 0,
+                pointed=pointed,
             )
     page.definitions += tail
     return page
@@ -542,6 +546,7 @@ def _inline(
     asserts: bool,
     left: list[int],
     labels_ok: bool = False,
+    pointed: bool = False,
 ) -> None:
     parts: list[str] = []
     prose: list[str] = []  # parts, with code and link text blanked: the words it states
@@ -626,7 +631,7 @@ def _inline(
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
-            if not gaps and asserts and _asserting(said[start:end], heading, labels_ok):
+            if not gaps and asserts and _asserting(said[start:end], heading, labels_ok, pointed):
                 uncited.append((start + lead, end))
             continue
         tail = sentence.rfind(MARK) + 1  # what follows the last reference: its own clause?
@@ -836,8 +841,53 @@ def _prose_code(content: str) -> bool:
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
 
 
-def _asserting(said: str, heading: bool, labels_ok: bool = False) -> bool:
-    return _heading_statement(said) if heading else _statement(said, labels_ok=labels_ok)
+def _asserting(said: str, heading: bool, labels_ok: bool = False, pointed: bool = False) -> bool:
+    if heading:
+        return _heading_statement(said)
+    if pointed:  # an item of a "See also" list: a link and words about it
+        return _pointed_statement(said)
+    return _statement(said, labels_ok=labels_ok)
+
+
+def _pointed_statement(said: str) -> bool:
+    """Whether an item of a "See also"-style list (a link, then words about it: link text
+    is blanked in ``said``) says more than what the link is: POINTED_WORDS words or more
+    with a verb in them ("[[Index]] — the council declared war on Canada and the mayor
+    fled."). "[[Harbour]] — the dredging of the harbour in 1930" is a description."""
+    counted = [w for w in said.split() if any(c.isalpha() for c in w)]
+    if _prose_words(said) < POINTED_WORDS or not _statement(said):
+        return False
+    for i, w in enumerate(counted):  # a verb in a relative clause describes the link
+        word = w.strip(_PUNCT).lower()
+        if word in _RELATIVES:
+            return False
+        following = counted[i + 1].strip(_PUNCT).lower() if i + 1 < len(counted) else ""
+        if word in AUXILIARIES:
+            return True
+        if not i or not w[:1].islower():
+            continue
+        past = _past(word) or word in IRREGULAR_PAST
+        if past and following not in _PREPOSITIONS | {"between", "into", "as"}:
+            return True  # "patterns affected by …" is a participle: a description
+        if _present(counted, i) and following not in ("that", "which"):
+            return True
+    return False
+
+
+_RELATIVES = frozenset(
+    ["that", "which", "who", "whom", "whose", "where", "when", "why", "how", "what", "for"]
+)
+
+
+def _callout(tokens: list[Token], i: int) -> bool:
+    """Whether the block quote opened at ``tokens[i]`` is an Obsidian callout: its first
+    line starts with ``[!`` ("> [!summary]"), the writer's own words in a box."""
+    return (
+        i + 2 < len(tokens)
+        and tokens[i + 1].type == "paragraph_open"
+        and tokens[i + 2].type == "inline"
+        and tokens[i + 2].content.lstrip().startswith("[!")
+    )
 
 
 # what may stand between a sentence's last reference and the text after it
@@ -887,7 +937,9 @@ def _statement(said: str, *, labels_ok: bool = False) -> bool:
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
         return False
-    if last.endswith(":") or (last.endswith("?") and _asks(said)):
+    if last.endswith(":") or (
+        last.endswith("?") and _asks(said) and not _EMBEDDED.search(said[-2000:])
+    ):
         return False
     if _TODO.match(said):  # a note to the writer, not a claim about the subject
         return False
@@ -895,7 +947,11 @@ def _statement(said: str, *, labels_ok: bool = False) -> bool:
         return False
     label = _LABEL.match(said)
     if label:  # a label and a list of paths or links, not a label and a sentence
-        return _prose_words(said[label.end() :]) >= POINTED_WORDS
+        rest = said[label.end() :]
+        return _prose_words(rest) >= POINTED_WORDS or any(
+            _prose_words(part) >= STATEMENT_WORDS - 1 and _verb_like(part.split(), present=True)
+            for part in rest.split(";")[1:]
+        )
     if words[0].strip("*_").lower() in POINTERS:  # unless a clause of its own follows
         return any(_prose_words(part) >= STATEMENT_WORDS for part in _CLAUSES.split(said)[1:])
     return True
@@ -914,7 +970,8 @@ _NAVIGATION = re.compile(
     r"|for\s+[^.;]{1,80},\s*see\b"
     r"|not\s+to\s+be\s+confused\s+with\b"
     r"|.{0,80}\bredirects\s+here\b"
-    r"|(?:this|the)\s+(?:page|section|article|entry|note|list)s?\s+(?:below\s+|above\s+)?"
+    r"|(?:this|the)\s+(?:page|section|article|entry|note|list|index|wiki)s?\s+"
+    r"(?:below\s+|above\s+)?"
     r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|collects?|traces?)\b"
     r"|(?:below|above)\s+(?:is|are)\s+(?:a|an|the)\b"
     r"|(?:the\s+)?(?:following|sections?\s+below|sections?\s+above)\s+(?:sections?\s+)?"
@@ -925,6 +982,18 @@ _NAVIGATION = re.compile(
     r"(?:given|from|taken|as|in|quoted)\b"
     r"|(?:the|this)\s+(?:following\s+)?(?:table|list|figure|diagram|chart|map|graph|timeline)"
     r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
+    re.I,
+)
+
+
+# a question that asserts: "Did you know that …?", a tag question ("…, wasn't he?"), a
+# rhetorical tag after a dash ("… — who knew?")
+_EMBEDDED = re.compile(
+    r"\b(?:did|do)\s+you\s+know\s+that\b"
+    r"|,\s*(?:isn't|wasn't|aren't|weren't|didn't|doesn't|don't|hasn't|haven't|hadn't|won't"
+    r"|can't|couldn't|wouldn't|is|was|are|were|did|does|has|had)\s+(?:it|he|she|they|there"
+    r"|that|we|you|i)\s*\?"
+    r"|[—–]\s*who\s+knew\s*\?",
     re.I,
 )
 
@@ -1073,7 +1142,8 @@ _PUNCT = "\"'”’“‘()[]*_,.;:!?"
 
 
 def _past(word: str) -> bool:
-    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed")
+    """A past tense, not a compound ("browser-based") or "-eed" ("need")."""
+    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed") and "-" not in word
 
 
 def _present(words: list[str], i: int) -> bool:
