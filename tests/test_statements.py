@@ -572,3 +572,9 @@ def test_quotes_questions_and_described_links_stay_exempt(repo, base):
     )
     report = verify(repo, base, f"{CITED}\n\n{body}")
     assert flagged(report) == []
+
+
+def test_a_lead_in_that_states_a_dated_event_is_a_statement(repo, base):
+    body = "The council declared war on Canada in 1921 for three reasons:\n\n- a\n- b\n- c"
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert found == [(8, "The council declared war on Canada in 1921 for three reasons:")]

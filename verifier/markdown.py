@@ -937,9 +937,9 @@ def _statement(said: str, *, labels_ok: bool = False) -> bool:
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
         return False
-    if last.endswith(":") or (
-        last.endswith("?") and _asks(said) and not _EMBEDDED.search(said[-2000:])
-    ):
+    if last.endswith(":"):  # a lead-in, unless it states a dated event before its colon
+        return _dated_lead_in(said, counted)
+    if last.endswith("?") and _asks(said) and not _EMBEDDED.search(said[-2000:]):
         return False
     if _TODO.match(said):  # a note to the writer, not a claim about the subject
         return False
@@ -984,6 +984,25 @@ _NAVIGATION = re.compile(
     r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
     re.I,
 )
+
+
+LEAD_IN_WORDS = 7  # a lead-in this long with a number and a past tense states an event
+
+
+def _dated_lead_in(said: str, counted: list[str]) -> bool:
+    """Whether a sentence ending in ``:`` states something before its colon: LEAD_IN_WORDS
+    words or more, a number and a verb in the past tense ("The council declared war on
+    Canada in 1921 for three reasons:"). "The plan had three parts:" is a lead-in."""
+    return (
+        len(counted) >= LEAD_IN_WORDS
+        and any(c.isdigit() for c in said)
+        and any(
+            i
+            and w[:1].islower()
+            and (_past(w.strip(_PUNCT).lower()) or w.strip(_PUNCT).lower() in IRREGULAR_PAST)
+            for i, w in enumerate(counted)
+        )
+    )
 
 
 # a question that asserts: "Did you know that …?", a tag question ("…, wasn't he?"), a
