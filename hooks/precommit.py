@@ -33,10 +33,17 @@ def format_line(f: Finding) -> str:
 
 
 def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | None]:
-    """A commit object for the index (written to the odb, no ref moves) and HEAD."""
-    index = repo.index
-    index.read()
-    tree = index.write_tree()
+    """A commit object for the index being committed (written to the odb, no ref moves)
+    and HEAD. That index is ``$GIT_INDEX_FILE`` when git names one: ``git commit -a``,
+    ``git commit PATH`` and ``--only`` commit a temporary index, not .git/index."""
+    named = os.environ.get("GIT_INDEX_FILE")
+    if named:
+        index = pygit2.Index(os.path.abspath(named))  # relative to the hook's folder: the top
+        tree = index.write_tree(repo)
+    else:
+        index = repo.index
+        index.read()
+        tree = index.write_tree()
     head = None if repo.head_is_unborn else commit_at(repo, repo.head.target)
     sig = pygit2.Signature("wikigate", "wikigate@localhost")
     oid = repo.create_commit(None, sig, sig, "staged\n", tree, [head.id] if head else [])

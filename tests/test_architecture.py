@@ -30,7 +30,14 @@ VERIFIER_MAY_USE = {
     "wikigate.text",
 }
 # the surfaces: they use the library; the library never uses them
-SURFACES = ("wikigate.__main__", "wikigate.cli", "wikigate.hooks", "wikigate.bot", "wikigate.demo")
+SURFACES = (
+    "wikigate.__main__",
+    "wikigate.cli",
+    "wikigate.hooks",
+    "wikigate.bot",
+    "wikigate.demo",
+    "wikigate.mcp_server",
+)
 # the application layer over engine and verifier (what the CLI, hooks and bot call)
 APPLICATION = ("wikigate.changes", "wikigate.anchors", "wikigate.ledger")
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace

@@ -110,3 +110,20 @@ def test_staged_changes_reads_deletions_and_renames_from_the_index(tmp_path):
         ["wiki/c.md", "wiki/d.md"],
         ["wiki/a.md", "wiki/b.md"],
     )
+
+
+@pytest.mark.parametrize("how", [["-a"], ["--", "wiki/owls.md"]], ids=["commit -a", "commit PATH"])
+def test_a_commit_of_a_temporary_index_is_checked_too(wiki, how):
+    """``git commit -a`` and ``git commit PATH`` commit a temporary index that git names
+    in $GIT_INDEX_FILE; the hook read .git/index and passed them (hostile review)."""
+    proc = commit(
+        wiki, {"wiki/owls.md": good_owls(), "wiki/index.md": INDEX.replace("- [[Larks]]\n", "")}
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (wiki / "wiki/owls.md").write_text(page('raw/birds.txt — "Owls hunt all day."'))  # not added
+    proc = subprocess.run(
+        ["git", "commit", "-m", "unstaged edit", *how], cwd=wiki, capture_output=True, text=True
+    )
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
+    assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "edit"

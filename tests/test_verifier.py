@@ -493,15 +493,16 @@ def test_a_citation_syntax_error_names_what_stands_where_the_dash_should(tail, s
 def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it_went(repo, base):
     """Obsidian resolves ``[[issue-7342]]`` to raw/github/issue-7342.md: a source reference,
     not a broken link (it was `link.broken`: 379 of 1,015 links on a real agent-written
-    wiki). A path link written relative to the wrong folder names the path it resolved to
-    and the page of that file name (issue 27)."""
+    wiki). A file other than a note needs its extension (``[[scheduling.pdf]]``). A path
+    link written relative to the wrong folder names the path it resolved to and the page of
+    that file name (issue 27)."""
     files = {
         "raw/github/issue-7342.md": "# Issue 7342\n\nThe scheduler drops pods.\n",
         "raw/papers/scheduling.pdf": "%PDF-1.4\n",
         "wiki/pages/felines.md": GOOD.replace("title: Cats", "title: Felines"),
         "wiki/pages/cats.md": cats(
-            "See [[issue-7342]], [[Scheduling]], [[raw/github/issue-7342]], [[issue-9999]], "
-            "[f](pages/felines.md) and [g](felines.md).\n\n"
+            "See [[issue-7342]], [[scheduling.pdf]], [[raw/github/issue-7342]], [[issue-9999]], "
+            "[[Scheduling]], [f](pages/felines.md) and [g](felines.md).\n\n"
             f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('Cats sleep for sixteen hours a day.')}"
         ),
         "wiki/index.md": INDEX + "- [[pages/cats]] [[Felines]]\n",
@@ -511,5 +512,60 @@ def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it
     assert broken == [
         "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
         "a page of that name: wiki/pages/felines.md)",
+        "[[Scheduling]] resolves to no page",
         "[[issue-9999]] resolves to no page",
+    ]
+
+
+def test_a_link_to_a_deleted_page_is_broken_though_a_source_has_its_name(repo, base):
+    """A summary page named after its source (wiki/notes.md beside raw/notes.md): deleting
+    the page leaves ``[[Notes]]`` naming the source; that is the deletion's broken link, not
+    a source reference (hostile review)."""
+    notes = GOOD.replace("title: Cats", "title: Notes").replace("# Cats", "# Notes")
+    with_notes = commit_files(
+        repo,
+        base.id,
+        {
+            "raw/notes.md": "# Notes\n\nRaw notes.\n",
+            "wiki/notes.md": notes,
+            "wiki/index.md": INDEX + "- [[Notes]]\n",
+        },
+    )
+    tip = commit_files(repo, with_notes.id, {"wiki/notes.md": None})
+    report = verify_trees(repo, tip, with_notes, config=Config())
+    broken = [(f.path, f.line, f.message) for f in report.findings if f.code == "link.broken"]
+    assert broken == [
+        (
+            "wiki/index.md",
+            7,
+            "[[Notes]] named wiki/notes.md, which is gone; it names only the source raw/notes.md",
+        )
+    ]
+
+
+def test_a_link_whose_page_lost_the_name_is_broken_though_a_source_has_it(repo, base):
+    """``[[minutes]]`` named wiki/summary.md by its alias; a change dropping the alias leaves
+    it naming raw/minutes.md: the link the change broke, not a source reference (hostile
+    review)."""
+    summary = GOOD.replace("title: Cats", "title: Summary\naliases: [minutes]")
+    before = commit_files(
+        repo,
+        base.id,
+        {
+            "raw/minutes.md": "# Minutes\n\nRaw minutes.\n",
+            "wiki/summary.md": summary,
+            "wiki/index.md": INDEX + "- [[minutes]]\n",
+        },
+    )
+    tip = commit_files(
+        repo, before.id, {"wiki/summary.md": summary.replace("aliases: [minutes]", "aliases: []")}
+    )
+    report = verify_trees(repo, tip, before, config=Config())
+    broken = [(f.path, f.message) for f in report.findings if f.code == "link.broken"]
+    assert broken == [
+        (
+            "wiki/index.md",
+            "[[minutes]] named wiki/summary.md, which no longer answers to it; it names only "
+            "the source raw/minutes.md",
+        )
     ]

@@ -44,6 +44,7 @@ class Cache:
         self.memo: dict[str, ParsedPage] = {}  # this verification's parsed pages, by blob
         self.trees = WalkMemo()  # this verification's tree objects as walked (entries.walk)
         self.tag = ""
+        self._windows: dict[str, tuple[int, str]] = {}  # to write on close
         if path is None:
             return
         try:
@@ -52,7 +53,14 @@ class Cache:
             self.conn.execute("PRAGMA journal_mode=WAL")
             for table in (
                 "pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)",
-                "anchors (key TEXT PRIMARY KEY)",  # key: tag:source blob:page:offset:hash
+                # key: tag:how the source is read (sources.reading_of):page:offset:hash
+                "anchors (key TEXT PRIMARY KEY)",
+                # the source text around a verified quote, by the same reading (the
+                # offline judge's window: a claim edited reads no source)
+                "windows (key TEXT PRIMARY KEY, v TEXT, data BLOB)",
+                # a page's per-page findings in a whole-wiki verify (verdicts.py), by a
+                # digest of what produced them
+                "verdicts (key TEXT PRIMARY KEY, v TEXT, data TEXT)",
                 "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
                 # the LLM judge's votes, by (claim, quote, window, model, prompt version):
@@ -77,17 +85,20 @@ class Cache:
         self.conn.execute("BEGIN")
         self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
         self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
             "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
         )
         self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.tag,))
         self.conn.execute("COMMIT")
 
-    def anchor_key(
-        self, source_blob: str, page: int | None, offset: int | None, digest: str
-    ) -> str:
-        """The anchors table's key of a quote at ``offset`` of a source (PDF page)."""
-        return f"{self.tag}:{source_blob}:{page}:{offset}:{digest}"
+    def anchor_key(self, reading: str, page: int | None, offset: int | None, digest: str) -> str:
+        """The anchors table's key of a quote (its sha256 ``digest``) at ``offset`` of a
+        source (PDF page), read as ``reading`` says (sources.reading_of: the blob, and
+        what else decides its text). One row per citation: a page edited around its
+        footnotes finds each of them here."""
+        return f"{self.tag}:{reading}:{page}:{offset}:{digest}"
 
     def page_anchors_key(self, keys: list[str]) -> str:
         """The anchors table's key of a page's whole set of anchors (``anchor_key``s):
@@ -190,6 +201,45 @@ class Cache:
         # in key order: appends to the index instead of splitting it
         self._write("INSERT OR IGNORE INTO anchors VALUES (?)", [(k,) for k in sorted(keys)])
 
+    def window(self, key: str) -> tuple[int, str] | None:
+        """A stored window of a source's text (where it starts, the text) by ``key``
+        (what read it: WikiTree.source_window), or None."""
+        found = self._windows.get(key)
+        if found is not None or self.conn is None:
+            return found
+        try:
+            row = self.conn.execute(
+                "SELECT data FROM windows WHERE key = ? AND v = ?", (key, self.tag)
+            ).fetchone()
+            if row is None:
+                return None
+            start, text = marshal.loads(row[0])
+            if not (isinstance(start, int) and isinstance(text, str)):
+                return None
+            return start, text
+        except (*CACHE_ERRORS, KeyError):
+            return None
+
+    def store_window(self, key: str, window: tuple[int, str]) -> None:
+        """Keep a window, written with the others when the cache closes."""
+        self._windows[key] = window
+
+    def verdicts(self, keys: list[str]) -> dict[str, str]:
+        """Stored per-page verdicts (verdicts.py's rows, undecoded) by key."""
+        if self.conn is None or not keys:
+            return {}
+        try:
+            query = "SELECT key, data FROM verdicts WHERE v = ? AND key IN ({marks})"
+            return {k: d for k, d in self._rows_in(query, keys, self.tag) if isinstance(d, str)}
+        except sqlite3.DatabaseError:
+            return {}
+
+    def store_verdicts(self, rows: Mapping[str, str]) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)",
+            [(k, self.tag, d) for k, d in sorted(rows.items())],
+        )
+
     def judgments(self, keys: list[str]) -> dict[str, tuple[str, str, str]]:
         """Cached votes: key → (vote, reason, evidence)."""
         if self.conn is None or not keys:
@@ -237,6 +287,12 @@ class Cache:
 
     def close(self) -> None:
         if self.conn is not None:
+            windows = sorted(self._windows.items())
+            self._write(
+                "INSERT OR REPLACE INTO windows VALUES (?, ?, ?)",
+                [(k, self.tag, marshal.dumps(w)) for k, w in windows],
+            )
+            self._windows = {}
             self.conn.close()
 
 

@@ -26,6 +26,7 @@ from .parallel import Workers
 from .protocol import Request, Verification
 from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
 from .shard import content_digest, rules_digest, verifier_version
+from .verdicts import PageVerdicts
 from .wiki import PageCache, WikiTree
 
 
@@ -80,6 +81,9 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
     exempt: list[str] = []
     ctx: Context | None = None
     provided: dict[str, object] = {}
+    pages = None
+    verdicts: PageVerdicts | None = None
+    fresh: dict[str, list[Finding]] = {}  # the per-page checks' findings on pages checked
     try:
         clock.arm()
         if broken is not None:
@@ -89,6 +93,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         base_tree = (
             None if base is None else WikiTree(repo, base.tree_id, cache, workers, config.limits)
         )
+        tip_tree.keep_windows = base is not None or scope is not None  # not the whole wiki's
         if judge is None:
             judge = make_judge(
                 config,
@@ -115,6 +120,15 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             declared_scope=request.declared_scope,
             declared_direction=request.declared_direction,
         )
+        if PageVerdicts.applies(ctx, only):
+            # a whole-wiki verify: the per-page checks look only at the pages the verdict
+            # cache does not answer for (verdicts.py); the whole-wiki checks at every page
+            verdicts = PageVerdicts(ctx, level)
+            whole = ctx.scope
+            ctx.scope = verdicts.lookup(ctx.pages_in_scope())
+            ctx.page_counts = {}
+            if any(c.name == "links" and level in c.presets for c in CHECKS):
+                ctx.tip.load_nav(list(verdicts.hits))  # unparsed: their links in one read
         for check in CHECKS:
             t0 = time.perf_counter()
             if clock.expired():
@@ -149,6 +163,9 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                 if check.provides is not None:
                     result, provided[check.provides] = result
                 found = _adjust(result, level, config)
+                if verdicts is not None and check.per_page:
+                    fresh[check.name] = found
+                    found = found + verdicts.cached(check.name)
                 status = "failed" if found else "passed"
             except BudgetSpent:
                 found, status = [], "error"
@@ -165,9 +182,18 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                 )
             )
         clock.disarm()
+        if verdicts is not None:
+            ctx.scope = whole
+            verdicts.count()
         if not clock.spent:
             cache.store_anchors(ctx.new_anchors)
+            ran = {c.name for c in checks if c.status in ("passed", "failed")}
+            failed = {c.name for c in checks if c.status == "error"}
+            if verdicts is not None and not failed & PER_PAGE:  # rows of checks that ran
+                verdicts.store(fresh, ran)
         exempt = [f"{page}: {why}" for page, why in ctx.exempt().items()]
+        if "verified_quotes" in provided and (verdicts is None or not verdicts.hits):
+            pages = ctx.tip.parsed(ctx.pages_in_scope())  # what the per-page checks parsed
     except BudgetSpent:  # the alarm rang outside any check (reading the trees, say)
         pass
     except TreeLimitError as e:  # refused before anything is read of it: nothing else checked
@@ -214,8 +240,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             digest=content_digest(report),
         )
         report = report.model_copy(update={"shard": info})
-    anchors = provided.get("verified_quotes")
-    return Verification(report, judgment, anchors=anchors)  # type: ignore[arg-type]
+    anchors = provided.get("verified_quotes") if pages is not None else None
+    return Verification(report, judgment, anchors=anchors, pages=pages)  # type: ignore[arg-type]
 
 
 def finding_order(f: Finding) -> tuple[str, int, str]:

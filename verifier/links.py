@@ -64,9 +64,9 @@ def name_keys(path: str, page: ParsedPage | None) -> set[str]:
 
 class FileNames:
     """The files of a tree by file name, for the links that resolve to no page: a source
-    under raw/ that a ``[[name]]`` names (as Obsidian resolves it: the file name, without
-    ``.md``) is a source reference, not a broken link; a page elsewhere with the file name a
-    path link asks for is what it probably meant.  Built once per tree, only when needed."""
+    under raw/ that a ``[[name]]`` names (as Obsidian resolves it) is a source reference,
+    not a broken link; a page elsewhere with the file name a path link asks for is what it
+    probably meant.  Built once per tree, only when needed."""
 
     def __init__(self, pages: list[str], raw: list[str]) -> None:
         self._paths = pages, raw
@@ -88,13 +88,15 @@ class FileNames:
 
 
 def _by_name(paths: list[str]) -> dict[str, list[str]]:
-    """Each path under its file name and its whole path, each with and without its
-    extension (``[[paper]]``, ``[[paper.pdf]]``, ``[[raw/papers/paper]]``)."""
+    """Each path under its file name and its whole path, as Obsidian resolves a link: a
+    note (``.md``) with or without its extension, any other file with it (``[[paper]]`` →
+    paper.md; ``[[paper.pdf]]`` → paper.pdf; ``[[raw/papers/paper]]``)."""
     out: dict[str, list[str]] = {}
     for path in paths:  # sorted: so is each list
         low = path.lower()
         names = {low, posixpath.basename(low)}
-        names |= {n.rsplit(".", 1)[0] for n in names if "." in posixpath.basename(n)}
+        if low.endswith(".md"):
+            names |= {n.removesuffix(".md") for n in names}
         for name in names:
             out.setdefault(name, []).append(path)
     return out

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from wikigate.models import Finding, Plan
 
     from .judges.protocol import JudgeArtifacts, Judgment
+    from .markdown import ParsedPage
     from .parallel import Progress
     from .report import VerificationReport
     from .shard import Shard
@@ -93,12 +94,18 @@ class Verification:
     default verifier by its own words.
     ``anchors``: the citations check's result per cited claim ((page, label) → what it
     found), when it ran; the claim ledger reads it.
+    ``pages``: the pages the per-page checks read, as they parsed them (path → page; an
+    unreadable page is absent), when those checks ran on every page in scope (not when a
+    whole-wiki verify took some pages' findings from its verdict cache: then ``pages`` and
+    ``anchors`` are None): the claim ledger reads each page's claims and gaps from them
+    instead of walking the tree and parsing it again.
     """
 
     report: VerificationReport
     judgment: Judgment | None = None
     verifier: str = ""
     anchors: dict[tuple[str, str], object] | None = None
+    pages: dict[str, ParsedPage] | None = None
 
     @property
     def artifacts(self) -> JudgeArtifacts:

@@ -9,7 +9,8 @@ are (or nearly are).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import pygit2
@@ -28,6 +29,22 @@ Quotes = list[tuple[int | None, str]]  # (anchor offset, quote)
 
 class SourceError(Exception):
     """A raw source cannot be read as text; the message says why."""
+
+
+_readers_watching: list[Callable[[str, str], None]] = []
+
+
+@contextmanager
+def watching_reads(listener: Callable[[str, str], None]) -> Iterator[None]:
+    """Call ``listener(path, blob id)`` for every source blob read in this process while
+    the block runs (what the caches spare: a warm verify reads none). Sources read on
+    worker processes (a verification with over PARALLEL_SOURCE_BYTES to read) are not
+    seen."""
+    _readers_watching.append(listener)
+    try:
+        yield
+    finally:
+        _readers_watching.remove(listener)
 
 
 NOWHERE = -1  # Located.offset of a quote that occurs nowhere in the source
@@ -57,6 +74,8 @@ class Source:
     def __init__(
         self, repo: pygit2.Repository, entry: Entry, limits: PdfLimits | None = None
     ) -> None:
+        for listener in _readers_watching:
+            listener(entry.path, str(entry.oid))
         blob = blob_at(repo, entry.oid)
         if blob.size > MAX_SOURCE_BYTES:
             raise SourceError(
@@ -139,6 +158,15 @@ def is_pdf_name(path: str) -> bool:
 def source_key(entry: Entry) -> tuple[str, bool]:
     """Entries that read as the same source: one blob, named a PDF or not."""
     return entry.oid, _pdf_name(entry.path)
+
+
+def reading_of(entry: Entry, limits: PdfLimits) -> str:
+    """How a source entry is read, as part of a cache key: its blob, whether its name
+    makes it a PDF (the same blob named ``x.txt`` is text, named ``x.pdf`` a PDF that may
+    not parse), and the box a PDF is read in (a PDF read under looser limits may break
+    tighter ones; a blob that starts like a PDF is one whatever its name)."""
+    named = "pdf" if _pdf_name(entry.path) else "by-content"
+    return f"{entry.oid}:{named}:{limits.pages},{limits.bytes},{limits.seconds!r}"
 
 
 NEAR_MISSES = 4  # quotes of one source that get a near-miss search (one scan per fold)

@@ -14,6 +14,7 @@ import importlib.metadata
 import marshal
 import posixpath
 import sys
+from collections import OrderedDict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -38,6 +39,7 @@ from .sources import (
     locate_in,
     locate_in_source,
     pdf_limits,
+    reading_of,
     source_key,
 )
 
@@ -45,9 +47,15 @@ __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
 __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page", "parse_page"]
 
+SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and judges
+
 # the rows' layout and meaning: bump when encode_page, LinkGraph.dumps or what parsing
 # yields change without a wikigate release (an editable checkout keeps its version)
-CACHE_FORMAT = 18  # 18: labels, page-about-itself sentences, clauses after a reference (issue 24, third review)
+# 18: statements of HTML blocks, alt text and headings (issue 24's review); anchors keyed by
+# the source's reading, source windows (issue 25)
+# 19: labels, sentences about the page, clauses after a reference, HTML headings, headlines,
+# callouts (issue 24's third review)
+CACHE_FORMAT = 19
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -141,11 +149,15 @@ class WikiTree:
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
-        self._sources: dict[tuple[str, int | None], str] = {}
+        # source texts read for windows and judges, the most recent first out of a budget
+        # of SOURCE_CHARS_KEPT characters (a 10k wiki's sources are a gigabyte)
+        self._sources: OrderedDict[tuple[str, int | None], str] = OrderedDict()
+        self._source_chars = 0
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
         self._readers: dict[tuple[str, bool], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
+        self.keep_windows = True  # source_window() stores what it reads in the cache
 
     def changed_since(self, base: WikiTree) -> list[str]:
         """Paths added, removed, or whose blob or mode differs from ``base``, sorted."""
@@ -207,6 +219,10 @@ class WikiTree:
     def page(self, path: str) -> ParsedPage | None:
         self.load([path])
         return self._parsed.get(path)
+
+    def parsed(self, paths: list[str]) -> dict[str, ParsedPage]:
+        """The pages of ``paths`` parsed already (page()), by path: none is parsed here."""
+        return {p: page for p in paths if (page := self._parsed.get(p)) is not None}
 
     def load_nav(self, paths: list[str]) -> None:
         """Make nav_page() answer for ``paths``, decoding only what links need."""
@@ -301,13 +317,55 @@ class WikiTree:
         return hits, None
 
     def source_text(self, path: str, page: int | None) -> str:
+        """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT
+        characters of texts read since (callers read in source order: checks/semantic.py);
+        a text source's reader is not kept (its blob and its text would stay with it), a
+        PDF's is (its pages' text: one parse a verification)."""
         key = (path, page)
-        if key not in self._sources:
-            reader = self._reader(self.entries[path])
-            if isinstance(reader, SourceError):
-                raise reader
-            self._sources[key] = reader.text(page)
-        return self._sources[key]
+        text = self._sources.get(key)
+        if text is not None:
+            self._sources.move_to_end(key)
+            return text
+        entry = self.entries[path]
+        reader = self._reader(entry)
+        if isinstance(reader, SourceError):
+            raise reader
+        text = reader.text(page)
+        if not reader.is_pdf:
+            self._readers.pop(source_key(entry), None)
+        self._sources[key] = text
+        self._source_chars += len(text)
+        while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
+            _, dropped = self._sources.popitem(last=False)
+            self._source_chars -= len(dropped)
+        return text
+
+    def reading(self, path: str) -> str:
+        """How the source at ``path`` is read, for cache keys (sources.reading_of)."""
+        return reading_of(self.entries[path], self.pdf_limits)
+
+    def source_window(
+        self, path: str, page: int | None, at: int, length: int, chars: int, head: int
+    ) -> tuple[int, str, str]:
+        """The text of a source (PDF page) from ``chars`` before ``at`` to ``chars`` after
+        ``at + length``: (where it starts, the text, the source's first ``head``
+        characters). From the cache when it was read before: a verified quote's window
+        does not change while its blob and reading do not; kept there when
+        ``keep_windows`` (a change's pages: a whole-wiki verify has the verdict cache, and
+        its windows would be most of the cache). SourceError: none."""
+        reading = f"{self.reading(path)}:{page}"
+        key, head_key = f"{reading}:{at}:{length}:{chars}", f"{reading}:head{head}"
+        if (path, page) not in self._sources:  # not read yet: from the cache if it has it
+            found, start_of = self.cache.window(key), self.cache.window(head_key)
+            if found is not None and start_of is not None:
+                return found[0], found[1], start_of[1]
+        text = self.source_text(path, page)
+        start = max(0, at - chars)
+        window = (start, text[start : min(len(text), at + length + chars)], text[:head])
+        if self.keep_windows:
+            self.cache.store_window(key, (start, window[1]))
+            self.cache.store_window(head_key, (0, window[2]))
+        return window
 
     def _reader(self, entry: Entry) -> Source | SourceError:
         key = source_key(entry)

@@ -2,7 +2,8 @@
 that names the extra to install when a command needs one that is not.
 
 The core install carries only what the gate needs; PDF sources (``pdf``), the GitHub bot
-(``github``), the LLM judge (``anthropic``) and progress bars (``progress``) are extras.
+(``github``), the LLM judge (``anthropic``), progress bars (``progress``) and the MCP
+server (``mcp``, not in ``all``: a server, not a part of the gate) are extras.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "pathspec": ("github", "pathspec"),
     "anthropic": ("anthropic", "anthropic"),
     "rich": ("progress", "rich"),
+    "mcp": ("mcp", "mcp"),
 }
 
 

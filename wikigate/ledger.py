@@ -28,7 +28,7 @@ from .models import VerificationRef
 from .verifier.citation import quote_hash
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
-from .verifier.wiki import PageCache, WikiTree, cache_version
+from .verifier.wiki import cache_version
 from .verify import Request, cache_path, verify
 
 if TYPE_CHECKING:
@@ -245,22 +245,13 @@ def _extract(
     ws: Workspace, commit: pygit2.Commit, pages: Sequence[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The ledger rows of ``pages`` at ``commit`` (the deleted ones have none), with each
-    quote's anchor checked by the verifier's citations check; and the pages' gap markers."""
+    quote's anchor checked by the verifier's citations check; and the pages' gap markers.
+
+    The claims and gaps are read from the pages as that check parsed them
+    (``Verification.pages``): each commit's tree is walked, and its pages parsed (or read
+    from the cache), once."""
     if not pages:
         return [], []
-    repo = ws.repo
-    cache = PageCache(cache_path(repo))
-    try:
-        tree = WikiTree(repo, commit.tree_id, cache, limits=ws.config.limits)
-        present = [p for p in pages if p in tree.pages]
-        return _claims_of(ws, commit, tree, present)
-    finally:
-        cache.close()
-
-
-def _claims_of(
-    ws: Workspace, commit: pygit2.Commit, tree: WikiTree, present: list[str]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     repo = ws.repo
     # the default verifier's citations check, as every gate runs it (wikigate.verify):
     # the ledger records what it found of each claim's anchor
@@ -272,21 +263,21 @@ def _claims_of(
             strictness="CALM",
             rules=Config(limits=ws.config.limits),
             only=frozenset({"citations"}),
-            pages=tuple(present),
+            pages=tuple(pages),
             cache_path=cache_path(repo),
         ),
         verifier=DeterministicVerifier(),
     )
-    if done.anchors is None:
+    if done.anchors is None or done.pages is None:
         why = "; ".join(f.message for f in done.report.findings) or "it did not run"
         raise WikigateError(f"the citations check of {str(commit.id)[:12]} failed: {why}")
-    verified = done.anchors
+    verified, parsed = done.anchors, done.pages
     rows: list[dict[str, Any]] = []
     gap_rows: list[dict[str, Any]] = []
-    for path in present:
-        page = tree.page(path)
+    for path in pages:
+        page = parsed.get(path)
         if page is None:
-            continue  # unreadable: it holds no claims the ledger can name
+            continue  # deleted, or unreadable: it holds no claims the ledger can name
         for c in page_claims(page):
             rows.append(_row(c, verified.get((path, c.label))))
         gap_rows += [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]

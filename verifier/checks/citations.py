@@ -161,7 +161,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     used: dict[str, Ref] = {}
     for r in page.refs:
         used.setdefault(r.label, r)
-    ctx.metrics.claims += len(page.refs)
+    ctx.count(path, claims=len(page.refs))
     limit = ctx.config.limits.citations_per_page
     if max(len(page.refs), len(page.definitions)) > limit:
         return [_over_limit(page, limit)]
@@ -173,7 +173,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
             syntax = finding("citation.syntax", path, line, f"[^{label}]: {parsed}")
             out.append(on_claim(syntax, used.get(label)))
             continue
-        ctx.metrics.citations += 1
+        ctx.count(path, citations=1)
         if label not in used:
             out.append(
                 finding(
@@ -253,7 +253,7 @@ def _check_source(
             )
         ]
     digest = quote_hash(c.quote)
-    key = ctx.cache.anchor_key(entry.oid, c.page, c.offset, digest)
+    key = ctx.cache.anchor_key(tree.reading(source), c.page, c.offset, digest)
     # a wrong sha is reported only once the quote is known to be in the source: a quote
     # that is not there is quote_not_found whatever its sha (anchoring it cannot help)
     bad_sha = digest if c.sha256 is not None and digest != c.sha256 else None
@@ -287,7 +287,9 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
             verified[(p.path, p.label)] = _verified(p, p.citation.offset or 0)
         else:
             groups.setdefault((p.source, p.citation.page), []).append(p)
-    ctx.metrics.anchors_verified += sum(1 for p in pending if p.key in known)
+    for p in pending:
+        if p.key in known:
+            ctx.count(p.path, anchors=1)
     wanted = [
         (source, page, [(p.citation.offset, p.citation.quote) for p in group])
         for (source, page), group in groups.items()
@@ -295,6 +297,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
+            ctx.unsettled.update(p.path for p in group)
             out += [
                 on_claim(
                     finding(
@@ -343,13 +346,14 @@ def _quote_finding(
 ) -> Finding | None:
     c, label, source = p.citation, p.label, p.source
     if where is None:  # the quote sits at its anchor
-        ctx.metrics.anchors_verified += 1
+        ctx.count(p.path, anchors=1)
         ctx.new_anchors.add(p.key)
         if p.digest is not None:
             return _hash_mismatch(p, c.offset or 0)
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
-    found, line, near = where
+    ctx.unsettled.add(p.path)  # where else it is, and whether it was searched, depends on
+    found, line, near = where  # the source's scans, which pages citing it share
     if found == UNSEARCHED:
         return _unsearched(ctx, p)
     if found < 0:

@@ -49,6 +49,11 @@ class Context:
     declared_direction: str | None = None  # a pull request's description
     direction: DirectionReport | None = None  # the direction check's
     heartbeat: Callable[[], None] | None = None  # called by long work (finalize's lease)
+    # the per-page verdict cache's (verdicts.py): what the citations check counted of each
+    # page (claims, citations, anchors verified), when it asks; the pages with a quote
+    # not at its anchor (their findings depend on the source's scans, shared by pages)
+    page_counts: dict[str, list[int]] | None = None
+    unsettled: set[str] = field(default_factory=set)
     _changed: list[str] | None = None
 
     @property
@@ -58,6 +63,17 @@ class Context:
     @property
     def run_type(self) -> str | None:
         return self.plan.meta.run_type if self.plan else None
+
+    def count(self, path: str, claims: int = 0, citations: int = 0, anchors: int = 0) -> None:
+        """Count a page's claims, citations and anchors verified in the summary."""
+        self.metrics.claims += claims
+        self.metrics.citations += citations
+        self.metrics.anchors_verified += anchors
+        if self.page_counts is not None:
+            counts = self.page_counts.setdefault(path, [0, 0, 0])
+            counts[0] += claims
+            counts[1] += citations
+            counts[2] += anchors
 
     def severity(self, f: Finding) -> str:
         return adjusted_severity(f, self.strictness, self.config)

@@ -210,8 +210,11 @@ def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:
 
 
 def broken_links(
-    tree: WikiTree, path: str, names: FileNames | None = None
+    tree: WikiTree, path: str, names: FileNames | None = None, base: WikiTree | None = None
 ) -> list[tuple[int, str]]:
+    """The page's links that resolve to nothing (or to a page without their heading).  A
+    ``[[name]]`` naming a source is a source reference, unless ``base`` resolved it to a
+    page: then the change deleted that page or took the name from it (a title, an alias)."""
     page = tree.nav_page(path)
     if page is None:
         return []
@@ -225,7 +228,13 @@ def broken_links(
         )
         if target is None:
             names = names or FileNames(tree.pages, tree.raw)
-            if link.kind == "wiki" and names.source_named(link.target) is not None:
+            source = names.source_named(link.target) if link.kind == "wiki" else None
+            if source is not None:
+                was = base.resolve(path, link) if base is not None else None
+                if was is not None and was != source and was.startswith("wiki/"):
+                    how = "is gone" if was not in tree.entries else "no longer answers to it"
+                    said = f"{shown} named {was}, which {how}; it names only the source {source}"
+                    out.append((link.line, said))
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
             out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
             continue
@@ -264,7 +273,7 @@ def check_links(ctx: Context) -> list[Finding]:
     tip_names = FileNames(tip.pages, tip.raw)  # built on the first link to no page
     base_names = FileNames(base.pages, base.raw) if base is not None else None
     for path in check:
-        problems = broken_links(tip, path, tip_names)
+        problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:
             before = (
                 {m for _, m in broken_links(base, path, base_names)}

@@ -16,7 +16,14 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..judges.offline import Conflict, conflicts, needs_source, rules_digest, source_label
+from ..judges.offline import (
+    SOURCE_HEAD,
+    Conflict,
+    conflicts,
+    needs_source,
+    rules_digest,
+    source_label,
+)
 from ..judges.protocol import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
@@ -88,8 +95,8 @@ def claims_to_judge(
     """
     candidates = _candidates(ctx, verified)
     hints: Mapping[str, _Hints | None]
-    if windows:
-        hints = {c.claim_id: _hints(ctx, c, windows=True) for c in candidates}
+    if windows:  # in source order: each source read once (wiki.SOURCE_CHARS_KEPT)
+        hints = {c.claim_id: _hints(ctx, c, windows=True) for c in by_source(candidates)}
     else:
         hints = _cached_hints(ctx, candidates)
     out: list[ClaimInput] = []
@@ -163,14 +170,14 @@ def _hints(
         found = conflicts(c.claim, vq.quote)
     start, around = vq.offset, vq.quote
     if windows or needs_source(c.claim, vq.quote, found):
-        try:
-            source_text = ctx.tip.source_text(vq.source, vq.pdf_page)
+        chars = ctx.config.judge.window_chars
+        try:  # from the cache when this quote's window was read before
+            start, around, head = ctx.tip.source_window(
+                vq.source, vq.pdf_page, vq.offset, len(vq.quote), chars, SOURCE_HEAD
+            )
         except SourceError:
             return None
-        start = max(0, vq.offset - ctx.config.judge.window_chars)
-        end = min(len(source_text), vq.offset + len(vq.quote) + ctx.config.judge.window_chars)
-        around = source_text[start:end]
-        label = source_label(vq.source, source_text)
+        label = source_label(vq.source, head)
         found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start)
     return _Hints(tuple(k.describe() for k in found), around, start)
 
@@ -226,12 +233,16 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
             continue
         for i, c in enumerate(group):
             out[c.claim_id] = _Hints(row.get(i, ()), c.vq.quote, c.vq.offset)
-    rules = _windowless(ctx, [c for _, group in misses for c in group])
+    todo = [c for _, group in misses for c in group]
+    rules = dict(zip((c.claim_id for c in todo), _windowless(ctx, todo), strict=True))
+    read = {  # in source order: each source read once (wiki.SOURCE_CHARS_KEPT)
+        c.claim_id: _hints(ctx, c, windows=False, found=rules[c.claim_id]) for c in by_source(todo)
+    }
     fresh: dict[str, dict[int, tuple[str, ...]]] = {}
     for path, group in misses:
         flagged: dict[int, tuple[str, ...]] | None = {}
         for i, c in enumerate(group):
-            found = _hints(ctx, c, windows=False, found=next(rules))
+            found = read[c.claim_id]
             if found is None:
                 flagged = None  # a source could not be read: not a row to keep
                 continue
@@ -242,6 +253,11 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
             fresh[keys[path]] = flagged
     ctx.cache.store_hints(fresh)
     return out
+
+
+def by_source(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The candidates sorted by the source (and PDF page) their quote is in."""
+    return sorted(candidates, key=lambda c: (c.vq.source, c.vq.pdf_page or 0, c.vq.offset))
 
 
 def _blocked(ctx: Context, path: str, vq: VerifiedQuote) -> bool:

@@ -6,7 +6,7 @@ verify.py (``verify``, ``anchor``), report.py (``report merge``), admin.py (``in
 ``demo``, ``hooks``, ``sweep``, ``telemetry``).
 """
 
-from . import admin, claims, doctor, github, report, runs, verify  # noqa: F401 - each registers on ``cli``
+from . import admin, claims, doctor, github, mcp, report, runs, verify  # noqa: F401 - each registers on ``cli``
 from .app import cli
 from .main import main
 

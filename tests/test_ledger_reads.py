@@ -1,0 +1,68 @@
+"""The claim ledger reads what its verification already parsed: each commit's tree is
+walked once and each page parsed once, and the rows are what they were."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.helpers import git
+from test_ledger import RAVENS, _index, page_with, run_cli
+from test_ledger import wiki as wiki  # noqa: F401 - the fixture
+
+from wikigate import ledger
+from wikigate.verifier import cache as cache_module
+from wikigate.verifier import wiki as wiki_module
+from wikigate.workspace import Workspace
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How often a tree was walked, a page parsed, and a parsed page read from the cache."""
+    counts = {"walks": 0, "parses": 0, "decodes": 0}
+
+    def counting(name: str, key: str, module: object = wiki_module):  # type: ignore[no-untyped-def]
+        real = getattr(module, name)
+
+        def wrapped(*args, **kwargs):  # type: ignore[no-untyped-def]
+            counts[key] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapped)
+
+    counting("walk", "walks")
+    counting("parse_page", "parses")
+    counting("decode_page", "decodes")  # a page just parsed
+    counting("decode_page", "decodes", cache_module)  # a page read from the cache
+    return counts
+
+
+def test_a_ledger_built_on_a_fresh_clone_walks_each_commit_once(
+    wiki: Path,  # noqa: F811
+    tmp_path: Path,
+    counted: dict[str, int],
+) -> None:
+    ravens = page_with("Ravens", (RAVENS, RAVENS))
+    _, done = run_cli(
+        wiki, "cascade", {"wiki/ravens.md": ravens, "wiki/index.md": _index("Owls", "Ravens")}
+    )
+    assert done.returncode == 0, done.stdout
+    expected = {r["claim_id"]: r for r in ledger.claims(Workspace.open(wiki))}
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(wiki), str(clone))
+    ws = Workspace.open(clone)
+    try:
+        for key in counted:
+            counted[key] = 0
+        built = ledger.sync(ws)
+        rows = {r["claim_id"]: r for r in ledger.claims(ws)}
+    finally:
+        ws.close()
+    assert built.rebuilt and sorted(rows) == ["wiki/owls.md#^1", "wiki/ravens.md#^1"]
+    assert rows == expected
+    # commits that change a page are verified, their trees walked once each (it was twice:
+    # the verification's, then the ledger's own to read claims and gaps)
+    changing = git(clone, "rev-list", "--first-parent", "main", "--", "wiki/").stdout.split()
+    assert counted["walks"] == len(changing) > 1
+    # every page parsed once per blob, by the verification; none decoded again from the cache
+    assert counted["parses"] >= 1 and counted["decodes"] == counted["parses"]

@@ -1,0 +1,333 @@
+"""``wikigate mcp``: the SDK's own MCP client (``stdio_client`` + ``ClientSession``) drives
+the server as a subprocess over stdio, on a real workspace, with the product's verifier."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pygit2
+import pytest
+from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
+from mcp.client.stdio import stdio_client
+from support.helpers import state
+
+from wikigate.cli import main
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+SOURCE = "Barn owls hunt at night. They can hear a mouse under snow.\n"
+QUOTE = "They can hear a mouse under snow."
+INDEX = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki.\n\n- [[Owls]]\n"
+
+
+def owls(tail: str) -> str:
+    return f"---\ntitle: Owls\n---\n# Owls\n\nBarn owls can hear a mouse under snow.[^1]\n\n[^1]: {tail}\n"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    ws = Workspace.init(tmp_path / "w")
+    ws.close()
+    return tmp_path / "w"
+
+
+def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier: str = "") -> Any:
+    """Start ``wikigate -C root mcp``, run ``body`` in a session, disconnect; return what
+    ``body`` returned (the server process has exited by then). ``verifier``: a plug-in
+    (default: the product's own)."""
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wikigate", "-C", str(root), "mcp"],
+        env={**os.environ, "WIKIGATE_VERIFIER": verifier},
+    )
+
+    async def main() -> Any:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return await body(s)
+
+    return asyncio.run(main())
+
+
+def ok(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    return result.structured_content or {}
+
+
+def text(result: Any) -> str:
+    return "".join(c.text for c in result.content if c.type == "text")
+
+
+def runs(root: Path) -> dict[str, str]:
+    ws = Workspace.open(root)
+    try:
+        return {r["run_id"]: r["status"] for r in ws.runs()}
+    finally:
+        ws.close()
+
+
+def main_tip(root: Path) -> str:
+    return str(pygit2.Repository(str(root)).references["refs/heads/main"].target)
+
+
+def test_ingest_anchor_write_finalize_revise_fix_commit(root):
+    before = main_tip(root)
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        run_id = ok(await s.call_tool("start_run", {"type": "ingest"}))["run_id"]
+        ok(await s.call_tool("write", {"path": "raw/owls.txt", "content": SOURCE}))
+        # reading tools see the staged tree while the run is open
+        assert QUOTE in text(await s.call_tool("read", {"path": "raw/owls.txt"}))
+        tail = ok(await s.call_tool("anchor", {"source": "raw/owls.txt", "quote": QUOTE}))["tail"]
+        ok(await s.call_tool("write", {"path": "wiki/index.md", "content": INDEX}))
+        quote_only = f'raw/owls.txt — "{QUOTE}"'  # no anchor: revise
+        ok(await s.call_tool("write", {"path": "wiki/owls.md", "content": owls(quote_only)}))
+        first = await s.call_tool("finalize", {})
+        revise = ok(first)
+        (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
+        # the fix, as structured content: the footnote's correct tail
+        assert missing["suggested_tail"] == tail
+        ok(await s.call_tool("replace", {"path": "wiki/owls.md", "old": quote_only, "new": tail}))
+        spent = {"input_tokens": 1200, "output_tokens": 300, "usd": 0.01}
+        ok(await s.call_tool("usage", spent))
+        done = ok(await s.call_tool("finalize", {}))
+        return {"run_id": run_id, "revise": revise, "first": text(first), "done": done}
+
+    out = serve(root, body)
+    revise, done = out["revise"], out["done"]
+    assert revise["status"] == "pending" and revise["verdict"] == "revise"
+    assert revise["run_id"] == out["run_id"] and revise["loop"] == 1
+    (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
+    assert missing["path"] == "wiki/owls.md" and missing["line"] == 8
+    assert missing["severity"] == "major" and missing["claim_id"] == "wiki/owls.md#^1"
+    assert missing["claim"] == "Barn owls can hear a mouse under snow." and missing["hint"]
+    assert out["first"].startswith(f"revise {out['run_id']} (loop 1 of")  # the CLI's text
+    assert done["status"] == "committed" and done["verdict"] == "commit", done
+    assert main_tip(root) == done["tip"] != before
+    assert (root / "wiki" / "owls.md").read_text() == owls(missing["suggested_tail"])
+    assert runs(root) == {out["run_id"]: "committed"}
+
+
+def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
+    async def body(s: ClientSession) -> list[Any]:
+        no_run = await s.call_tool("write", {"path": "wiki/a.md", "content": "x\n"})
+        wrong_type = await s.call_tool("start_run", {"type": "nonsense"})
+        not_mcp = await s.call_tool("start_run", {"type": "lint", "triggered_by": "github:pr"})
+        run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        before = state(root)
+        outside = await s.call_tool("write", {"path": "../etc/passwd", "content": "x\n"})
+        raw = await s.call_tool("write", {"path": "raw/new.txt", "content": "x\n"})
+        twice = await s.call_tool("start_run", {"type": "synthesis"})
+        no_content = await s.call_tool("write", {"path": "wiki/a.md"})  # the SDK refuses it
+        assert no_content.is_error and "content" in text(no_content)
+        after = state(root)
+        return [no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id]
+
+    no_run, outside, raw, twice, wrong_type, not_mcp, before, after, run_id = serve(root, body)
+    # the library's message, as the CLI prints it after "error: "
+    assert no_run.is_error
+    assert text(no_run) == "no run is open in this session; call start_run first"
+    assert raw.is_error and text(raw) == "raw/new.txt: only ingest runs may add raw sources"
+    assert outside.is_error and "../etc/passwd" in text(outside)
+    assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
+    assert wrong_type.is_error and text(wrong_type).startswith("--type 'nonsense': expected one of")
+    assert not_mcp.is_error and "an MCP session starts mcp:<tool> runs" in text(not_mcp)
+    assert after == before  # nothing staged, no ref moved, no run added
+    assert runs(root) == {run_id: "abandoned"}  # released on disconnect
+
+
+def test_read_only_tools_and_their_annotations(root):
+    ws = Workspace.open(root)
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/owls.txt", SOURCE)
+    run.stage_write("wiki/owls.md", owls(format_tail("raw/owls.txt", None, QUOTE, 25)))
+    run.stage_write("wiki/index.md", INDEX)
+    assert run.finalize().status == "committed"
+    ws.close()
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        tools = {t.name: t.annotations for t in (await s.list_tools()).tools}
+        return {
+            "tools": tools,
+            "list": ok(await s.call_tool("list", {"under": "wiki/"})),
+            "grep": text(await s.call_tool("grep", {"text": "mouse", "under": "wiki/"})),
+            "follow": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "Owls"})
+            ),
+            "history": text(await s.call_tool("history", {"path": "wiki/owls.md"})),
+            "claims": ok(await s.call_tool("claims", {"page": "wiki/owls.md"})),
+            "missing": await s.call_tool("read", {"path": "wiki/nope.md"}),
+        }
+
+    out = serve(root, body)
+    tools = out["tools"]
+    assert set(tools) == {
+        "list", "read", "grep", "follow", "history", "claims", "anchor",
+        "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
+    }  # fmt: skip
+    for name in ("list", "read", "grep", "follow", "history", "claims", "anchor"):
+        assert tools[name].read_only_hint is True and tools[name].destructive_hint is False
+    for name in ("start_run", "write", "replace", "delete", "usage", "finalize", "abandon"):
+        assert tools[name].read_only_hint is False, name
+        assert tools[name].idempotent_hint is not None and tools[name].destructive_hint is not None
+    assert tools["write"].idempotent_hint is True and tools["write"].destructive_hint is False
+    for name in ("replace", "delete", "finalize", "abandon"):  # they end, or may end, a run
+        assert tools[name].destructive_hint is True, name
+    assert out["list"]["where"] == "main"
+    assert out["list"]["paths"] == ["wiki/index.md", "wiki/log.md", "wiki/owls.md"]
+    assert (
+        out["grep"].splitlines()[0] == "wiki/owls.md:6: Barn owls can hear a mouse under snow.[^1]"
+    )
+    assert out["follow"].startswith("'Owls' on wiki/index.md leads to wiki/owls.md:")
+    assert len(out["history"].splitlines()) == 1 and "no commit" not in out["history"]
+    (claim,) = out["claims"]["claims"]
+    assert claim["source"] == "raw/owls.txt" and claim["anchor_status"] == "anchored"
+    assert out["missing"].is_error
+    assert text(out["missing"]) == (
+        "wiki/nope.md: no such file under raw/ or wiki/ in the staged tree"
+    )
+
+
+def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
+    before = main_tip(root)
+
+    async def body(s: ClientSession) -> tuple[str, dict[str, Any], str]:
+        first = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await s.call_tool("delete", {"path": "wiki/log.md"}))
+        dropped = ok(await s.call_tool("abandon", {"reason": "wrong page"}))
+        # a run ended elsewhere (a person, a sweep) is refused, then the session moves on
+        ended = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        elsewhere = Workspace.open(root)
+        try:
+            elsewhere.abandon(ended, "a person gave it up")
+        finally:
+            elsewhere.close()
+        refused = [
+            text(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n"})),
+            text(await s.call_tool("abandon", {})),
+        ]
+        assert refused[0] == f"run {ended} is abandoned; start a new run", refused
+        assert refused[1] == (
+            f"run {ended} is already abandoned; only a pending run (or one whose finalizer is "
+            "gone) can be abandoned"
+        )
+        run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
+        return first, dropped, run_id  # and leave without finalizing
+
+    first, dropped, run_id = serve(root, body)
+    assert dropped["run_id"] == first and dropped["status"] == "abandoned"
+    assert dropped["reason"].startswith("abandoned: by ") and dropped["reason"].endswith(
+        ": wrong page"
+    )
+    assert (root / "wiki" / "log.md").exists()
+    # the server released the run before it exited: abandoned now, not after the timeout
+    ws = Workspace.open(root)
+    try:
+        row = ws.run(run_id).refresh()
+        assert row["status"] == "abandoned" and row["lease_until"] is None
+        assert "the MCP client disconnected" in row["reject_reason"]
+        assert ws.run(run_id).ref() == ws.failed_ref(run_id)  # its work kept for a person
+    finally:
+        ws.close()
+    assert main_tip(root) == before
+
+
+def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_error(
+    root, capsys, monkeypatch
+):
+    """Other commands never import the SDK; without it, `wikigate mcp` says what to install."""
+    probe = (
+        "import sys; from wikigate.cli import main\n"
+        "main(['-C', sys.argv[1], 'runs', 'list'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe, str(root)], capture_output=True, text=True, check=True
+    )
+    assert shown.stdout.strip().endswith("[]"), shown.stdout
+    before = state(root)
+    # as if the extra were not installed: the SDK and what it brings (anyio; the core
+    # install has neither, and `wikigate mcp` crashed on anyio before naming the extra)
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "anyio", None)
+    assert main(["-C", str(root), "mcp"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "error: wikigate mcp needs the mcp extra (mcp), which is not installed here: "
+        "pip install 'wikigate[mcp]'\n"
+    )
+    assert state(root) == before
+
+
+def test_a_server_terminated_by_its_client_releases_its_run_and_exits(root):
+    """The SDK's client sends SIGTERM to a server that has not exited 2 s after its input
+    closed (a busy machine): the run is released all the same, and the server exits at
+    once. The messages are the protocol's own JSON-RPC lines (the client keeps its
+    process to itself)."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for message in (
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "0"},
+                },
+            },
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "start_run", "arguments": {"type": "lint"}},
+            },
+        ):
+            assert server.stdin is not None and server.stdout is not None
+            server.stdin.write(json.dumps(message) + "\n")
+            server.stdin.flush()
+            if "id" in message:
+                answer = json.loads(server.stdout.readline())
+        run_id = answer["result"]["structuredContent"]["run_id"]
+        assert runs(root) == {run_id: "pending"}
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=60) == 128 + signal.SIGTERM  # stdin still open
+    finally:
+        if server.poll() is None:
+            server.kill()
+        server.communicate()
+    assert runs(root) == {run_id: "abandoned"}
+
+
+def test_a_run_waiting_for_a_person_outlives_the_session(root):
+    """needs_human_review ends the writer's part: the session may start another run, and
+    the disconnect leaves that run to a person (only the one in revise is abandoned)."""
+
+    async def body(s: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
+        ok(await s.call_tool("start_run", {"type": "synthesis"}))
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "HUMAN-REVIEW\n"}))
+        asked = ok(await s.call_tool("finalize", {}))
+        ok(await s.call_tool("start_run", {"type": "synthesis"}))
+        ok(await s.call_tool("write", {"path": "wiki/b.md", "content": "REVISE-ME\n"}))
+        revise = ok(await s.call_tool("finalize", {}))
+        return asked, revise
+
+    asked, revise = serve(root, body, verifier="support.markers_verifier:factory")
+    assert asked["verdict"] == "needs_human_review" and revise["verdict"] == "revise"
+    assert runs(root) == {asked["run_id"]: "pending", revise["run_id"]: "abandoned"}
