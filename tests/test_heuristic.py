@@ -68,6 +68,17 @@ CAUGHT = {
     "a denial after the quote dropped": "negation",
     "a precondition reported as the outcome": "outcome",
     "an estimate reported as fact": "modal",
+    # the third review of issue 24: the rest of the source's sentence undoes the quote
+    "a story the source calls false": "undone",
+    "a correction in brackets": "undone",
+    "a promoters' estimate reported as fact": "undone",
+    "a belief reported as fact": "modal",
+    "a disputed figure": "undone",
+    "a claim by rivals reported as fact": "undone",
+    "a revised figure": "undone",
+    "a postponed event reported as done": "undone",
+    "a disputed claim": "undone",
+    "an abandoned plan reported as done": "undone",
 }
 
 
@@ -553,3 +564,54 @@ def test_wikigate_verify_refuses_a_claim_the_words_after_its_quote_deny(tmp_path
     page("The pier was never built.")
     assert main(["-C", str(ws.root), "verify"]) == 0, capsys.readouterr().out
     ws.close()
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [  # a back-reference after the quote that confirms, or a clause about something else
+        (
+            "The pier was built in 1890.",
+            "The pier was built in 1890",
+            "The pier was built in 1890, a date confirmed by the harbour board's records.\n",
+        ),
+        (
+            "The line opened in 1890.",
+            "The line opened in 1890",
+            "The line opened in 1890, a year after the plan was abandoned by its rivals.\n",
+        ),
+        (
+            "The line opened in 1890.",
+            "The line opened in 1890",
+            "The line opened in 1890, but the station was never finished.\n",
+        ),
+        (
+            "The mill employed 400 people, a figure the union disputes.",
+            "The mill employed 400 people",
+            "The mill employed 400 people, a figure the union disputes.\n",
+        ),
+        (
+            "The factory created 400 jobs, according to its promoters.",
+            "The factory created 400 jobs",
+            "The factory created 400 jobs, according to estimates by its promoters.\n",
+        ),
+    ],
+)
+def test_words_after_the_quote_that_undo_nothing_the_claim_drops_are_no_conflict(
+    claim, quote, source
+):
+    assert conflicts(claim, quote, source, source_label("raw/s.txt", source)) == []
+
+
+def test_through_verification_a_source_that_takes_the_quote_back_blocks(tmp_path):
+    """ "…built by convicts, a story later shown to be false." landed: the quote is
+    verbatim, the rest of the source's sentence takes it back (third review of issue 24)."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "The lighthouse was built by convicts, a story later shown to be false.\n"
+    quote = "The lighthouse was built by convicts"
+    tail = format_tail("raw/m.txt", None, quote, source.index(quote))
+    base = commit_files(repo, None, {"raw/m.txt": source})
+    page = f"---\ntitle: P\n---\n# P\n\nThe lighthouse was built by convicts.[^1]\n\n[^1]: {tail}\n"
+    tip = commit_files(repo, base.id, {"wiki/p.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert "undone" in flag.message and "a story later shown to be false" in flag.message

@@ -388,3 +388,193 @@ def test_the_server_refuses_invented_html_beside_a_good_citation(tmp_path):
     assert '"The owls declared war on Canada."' in proc.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == before
     ws.close()
+
+
+# --- the third hostile review of issue 24: labels and page-about-itself sentences state
+# nothing; any clause after a sentence's last reference is its own
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "![Diagram of a first-order Fresnel lens](lens.png)",
+        "![Map of the harbour in 1921](map.png)",
+        "| Year the decision was taken | First keeper of the light |\n|---|---|\n| 1921 | Smith |",
+        "| Minutes of the Harbour Board, 1921 | 4 |\n|---|---|\n| a | b |",
+        "<details><summary>Details of the 1999 listing</summary>\n\nx</details>",
+        "<figure><img src=a.png><figcaption>Map of the harbour in 1921</figcaption></figure>",
+        "- Light first lit with the lens\n- Lens replaced by a rotating beacon",
+        "This page lists the resident keepers of the light in order of service.",
+        "This page summarises what the minutes say about the harbour.",
+        "This section covers the years from 1921 to 1930 of the board.",
+        "Below is a list of the keepers of the light.",
+        "The following sections describe the changes to the light.",
+        "The sections below follow the changes in the order they happened.",
+        "The photograph below shows the light in 1921 from the sea.",
+        '"Harbour Light" redirects here. For the song, see [[Index]].',
+        "For its keepers, see Keepers of St. Andrews Point.",
+        "Dates are given as in the minutes.",
+        "All figures are from the harbour board minutes.",
+        "*Last reviewed: 2026-11-01 by the editor*",
+        "TODO: add the keepers after 1950 to the list.",
+    ],
+)
+def test_a_label_or_a_sentence_about_the_page_itself_is_no_statement(repo, base, body):
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert flagged(report) == []
+    assert report.verdict == "commit", report.findings
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # a label or a pointer that asserts is still a statement
+        (
+            "The table below shows that the council declared war on Canada in 1921.",
+            "The table below shows that the council declared war on Canada in 1921.",
+        ),
+        (
+            "- Revokes the harbour licence of every fishing boat",
+            "Revokes the harbour licence of every fishing boat",
+        ),
+        (
+            "| The mayor was arrested for fraud | 1922 |\n|---|---|\n| a | b |",
+            "The mayor was arrested for fraud",
+        ),
+        (
+            "See [[Index]]: the council declared war on Canada in 1921.",
+            "See Index: the council declared war on Canada in 1921.",
+        ),
+        (
+            "See [[Index]] (the council declared war on Canada in 1921).",
+            "See Index (the council declared war on Canada in 1921).",
+        ),
+        ("The mayor fled.", "The mayor fled."),
+        ("Smith lied.", "Smith lied."),
+        ("Canada fell.", "Canada fell."),
+    ],
+)
+def test_a_label_pointer_or_short_sentence_with_a_verb_still_asserts(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("joint", "expected"),
+    [
+        (" — the council then declared war on Canada.", "the council then declared war on Canada."),
+        (
+            " because the council declared war on Canada.",
+            "because the council declared war on Canada.",
+        ),
+        (
+            ", after which the council declared war on Canada.",
+            "after which the council declared war on Canada.",
+        ),
+        (
+            ", which led to war with Canada in the spring.",
+            "which led to war with Canada in the spring.",
+        ),
+        (", when the council declared war on Canada.", "when the council declared war on Canada."),
+        (" and the council declared war on Canada.", "the council declared war on Canada."),
+        (": the council declared war on Canada.", "the council declared war on Canada."),
+        (", the council declared war on Canada.", "the council declared war on Canada."),
+    ],
+)
+def test_any_clause_after_the_last_reference_is_not_covered_by_it(repo, base, joint, expected):
+    """Before, only ", and" / ", but" / ";" (and a few more) opened a clause of its own."""
+    report = verify(repo, base, f"The council approved the harbour plan[^1]{joint}")
+    assert statement_lines(report) == [(6, expected)]
+
+
+def test_a_reference_before_the_stop_ends_the_claim_too(repo, base):
+    """ "…in full[^1]. the council declared…" was one claim: the invented half rode along."""
+    body = "The council approved the harbour plan in full[^1]. the council declared war on Canada."
+    page = parse_page("wiki/council.md", council(body))
+    assert [r.claim for r in page.refs] == ["The council approved the harbour plan in full."]
+    assert statement_lines(verify(repo, base, body)) == [(6, "the council declared war on Canada.")]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # headings in raw HTML and headlines are held to the heading rule
+        (
+            "<h2>The council declared war on Canada in 1921.</h2>",
+            "The council declared war on Canada in 1921.",
+        ),
+        (
+            "<textarea>The council declared war on Canada in 1921.</textarea>",
+            "The council declared war on Canada in 1921.",
+        ),
+        ("## Council declares war on Canada in 1921", "Council declares war on Canada in 1921"),
+        ("## Mayor fled to Canada in 1922", "Mayor fled to Canada in 1922"),
+    ],
+)
+def test_an_html_heading_or_a_headline_that_asserts_is_a_statement(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_a_heading_of_a_topic_stays_exempt_in_html_and_with_numbers(repo, base):
+    body = (
+        "<h2>Keepers of the light</h2>\n\n"
+        "## Manual approval (recommended, documented from 26.6)\n\n"
+        "## Votes cast by the council members in 1921\n\n"
+        '<p title="The council declared war on Canada in 1921.">1921</p>'
+    )
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert flagged(report) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # exemptions that carried assertions
+        (
+            "> [!summary]\n> The harbour board was dissolved by royal decree in 1922.",
+            "[!summary] The harbour board was dissolved by royal decree in 1922.",
+        ),
+        (
+            "Did you know that the council declared war on Canada in 1921?",
+            "Did you know that the council declared war on Canada in 1921?",
+        ),
+        (
+            "The mayor fled to Canada in 1921, didn't he?",
+            "The mayor fled to Canada in 1921, didn't he?",
+        ),
+        (
+            "## See also\n\n- [[Index]] — the council declared war on Canada and the mayor fled.",
+            "Index — the council declared war on Canada and the mayor fled.",
+        ),
+        (
+            "## See also\n\n[[Index]] — the council declared war on Canada and the mayor fled.",
+            "Index — the council declared war on Canada and the mayor fled.",
+        ),
+        (
+            "Sources: raw/minutes.txt; council declared war on Canada.",
+            "Sources: raw/minutes.txt; council declared war on Canada.",
+        ),
+    ],
+)
+def test_a_callout_an_asserting_question_or_an_annotated_link_is_a_statement(
+    repo, base, body, expected
+):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_quotes_questions_and_described_links_stay_exempt(repo, base):
+    body = (
+        "> The harbour board was dissolved by royal decree in 1922.\n\n"
+        "Did the council ever vote on the harbour plan?\n\n"
+        "## See also\n\n"
+        "- [[Index]] — the dredging of the harbour in 1930 and after\n"
+        "- [[Index]] — storage patterns affected by the dredging of the harbour\n"
+        "- [[Index]] — the rules that apply to every keeper of the light\n"
+    )
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert flagged(report) == []
+
+
+def test_a_lead_in_that_states_a_dated_event_is_a_statement(repo, base):
+    body = "The council declared war on Canada in 1921 for three reasons:\n\n- a\n- b\n- c"
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert found == [(8, "The council declared war on Canada in 1921 for three reasons:")]

@@ -362,6 +362,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
     quoted = 0  # inside a block quote: the words of someone else, not statements
+    quotes: list[bool] = []  # the open block quotes, each whether it is a quote (no callout)
     aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
     listed = 0  # inside a list or a table (an aside's lists are exempt, its paragraphs not)
     pending_heading = False
@@ -385,10 +386,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             listed += 1
         elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
             listed -= 1
-        elif tok.type == "blockquote_open":
-            quoted += 1
+        elif tok.type == "blockquote_open":  # an Obsidian callout ("> [!note]") is prose
+            quotes.append(not _callout(tokens, i))
+            quoted += quotes[-1]
         elif tok.type == "blockquote_close":
-            quoted -= 1
+            quoted -= quotes.pop() if quotes else 0
         elif tok.type == "heading_open":
             pending_heading = tok.tag == "h1"
             level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
@@ -398,8 +400,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 aside = level
         elif tok.type == "html_block" and not (quoted or (aside and listed)):
             line = (tok.map[0] + 1) if tok.map else 0
-            blocks = [(line + at, text) for at, text in html_text(tok.content)]
-            _statements(page, blocks, False, segmented)
+            read = _html_blocks(tok.content)
+            for heading in (False, True):
+                blocks = [(line + at, text) for at, text, h in read if h == heading]
+                _statements(page, blocks, False, segmented, heading)
         elif tok.type == "inline":
             line = (tok.map[0] + 1) if tok.map else 0
             if tokens[i - 1].type == "heading_open":
@@ -409,8 +413,19 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.title = plain.strip()
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
-            asserts = not (quoted or (aside and (listed or heading or _link_lines(tok.content))))
-            _inline(page, tok, line, disputed > 0, heading=heading, asserts=asserts, left=segmented)
+            pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
+            asserts = not (quoted or (aside and heading))
+            _inline(
+                page,
+                tok,
+                line,
+                disputed > 0,
+                heading=heading,
+                asserts=asserts,
+                left=segmented,
+                labels_ok=listed > 0,
+                pointed=pointed,
+            )
     page.definitions += tail
     return page
 
@@ -530,6 +545,8 @@ def _inline(
     heading: bool,
     asserts: bool,
     left: list[int],
+    labels_ok: bool = False,
+    pointed: bool = False,
 ) -> None:
     parts: list[str] = []
     prose: list[str] = []  # parts, with code and link text blanked: the words it states
@@ -614,13 +631,15 @@ def _inline(
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
-            if not gaps and asserts and _asserting(said[start:end], heading):
+            if not gaps and asserts and _asserting(said[start:end], heading, labels_ok, pointed):
                 uncited.append((start + lead, end))
             continue
         tail = sentence.rfind(MARK) + 1  # what follows the last reference: its own clause?
-        clause = _NEW_CLAUSE.match(said, start + tail, end)
-        if clause and not gaps and asserts and _asserting(said[clause.end() : end], heading):
-            uncited.append((clause.end(), end))
+        tail += len(sentence) - tail - len(sentence[tail:].lstrip(_JOINS))
+        joined = _CONJUNCTION.match(sentence, tail)  # "…[^1], but the council …"
+        tail = joined.end() if joined else tail
+        if not gaps and asserts and _uncited_tail(said[start + tail : end], heading):
+            uncited.append((start + tail, end))
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         for idx, at in _marks(sentence):
             page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
@@ -635,11 +654,15 @@ def _inline(
 
 
 def _statements(
-    page: ParsedPage, blocks: list[tuple[int, str]], covered: bool, left: list[int]
+    page: ParsedPage,
+    blocks: list[tuple[int, str]],
+    covered: bool,
+    left: list[int],
+    heading: bool = False,
 ) -> None:
     """The statements of text that can carry no citation (an image's alt text, the text
-    of a raw HTML block), each block (line, text) cut into sentences: every one is
-    uncited unless it holds a gap marker."""
+    of a raw HTML block, an HTML heading: ``heading``), each block (line, text) cut into
+    sentences: every one is uncited unless it holds a gap marker."""
     for line, block in blocks:
         exact = len(block) <= left[0]
         left[0] -= len(block) if exact else 0
@@ -650,7 +673,10 @@ def _statements(
             first = line + block.count("\n", 0, start + lead)
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
-            if gaps or not _statement(sentence):
+            asserts = (
+                _heading_statement(sentence) if heading else _statement(sentence, labels_ok=True)
+            )
+            if gaps or not asserts:
                 continue
             if not covered:
                 page.bare += 1
@@ -660,10 +686,13 @@ def _statements(
 
 
 HTML_CHARS = 100_000  # of a raw HTML block read for its text; the rest is not read
-# tags whose content is not prose (code, scripts) or not a statement (headings, quotes)
-_HTML_SKIP = frozenset(
-    {"script", "style", "code", "pre", "kbd", "samp", "h1", "h2", "h3", "h4", "h5", "h6"}
-    | {"blockquote", "q", "template", "svg", "math", "textarea", "title"}
+# tags whose content is not prose (code, scripts) or not a statement (quotes); a heading's
+# is read apart (html_headings), held to the heading rule
+_HTML_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_HTML_SKIP = (
+    frozenset({"script", "style", "code", "pre", "kbd", "samp", "blockquote", "q", "template"})
+    | frozenset({"svg", "math", "title"})
+    | _HTML_HEADINGS
 )
 # tags that end a block of text (a paragraph, a cell, an item)
 _HTML_BLOCKS = frozenset(
@@ -685,26 +714,41 @@ def _closed_quotes(m: re.Match[str]) -> str:
     return tag
 
 
+def html_headings(html: str) -> list[tuple[int, str]]:
+    """The headings (``<h1>`` … ``<h6>``) of a raw HTML block, as html_text's blocks,
+    without the code and scripts in them."""
+    return [(at, text) for at, text, heading in _html_blocks(html) if heading]
+
+
 def html_text(html: str) -> list[tuple[int, str]]:
     """The prose of a raw HTML block, as (line within the block, 0-based; text) blocks:
     what a reader sees, cut at block tags, without code, scripts, headings and quotes.
     Parsed by the standard library's html.parser over at most HTML_CHARS characters."""
+    return [(at, text) for at, text, heading in _html_blocks(html) if not heading]
+
+
+def _html_blocks(html: str) -> list[tuple[int, str, bool]]:
+    """html_text's and html_headings' blocks, each with whether it is a heading's."""
     from html.parser import HTMLParser
 
-    blocks: list[tuple[int, str]] = []
+    blocks: list[tuple[int, str, bool]] = []
     run: list[str] = []
     start = [0]
     skip = [0]
+    heading = [0]  # inside <h1>…<h6>: read as a heading, unless inside code too
 
     def flush() -> None:
         text = "".join(run)
         if text.strip():
-            blocks.append((start[0], text))
+            blocks.append((start[0], text, heading[0] > 0))
         run.clear()
 
     class Reader(HTMLParser):
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag in _HTML_SKIP:
+            if tag in _HTML_HEADINGS:
+                flush()
+                heading[0] += 1
+            elif tag in _HTML_SKIP:
                 skip[0] += 1
             elif tag in _HTML_BLOCKS:
                 flush()
@@ -712,10 +756,13 @@ def html_text(html: str) -> list[tuple[int, str]]:
                 alt = dict(attrs).get("alt")
                 if alt and not skip[0]:
                     flush()
-                    blocks.append((self.getpos()[0] - 1, alt))
+                    blocks.append((self.getpos()[0] - 1, alt, False))
 
         def handle_endtag(self, tag: str) -> None:
-            if tag in _HTML_SKIP:
+            if tag in _HTML_HEADINGS:
+                flush()
+                heading[0] = max(0, heading[0] - 1)
+            elif tag in _HTML_SKIP:
                 skip[0] = max(0, skip[0] - 1)
             elif tag in _HTML_BLOCKS:
                 flush()
@@ -739,6 +786,7 @@ def html_text(html: str) -> list[tuple[int, str]]:
             (
                 html.count("\n", 0, HTML_CHARS),
                 f"This raw HTML block is longer than {HTML_CHARS:,} characters and the rest of it is not read.",
+                False,
             )
         )
     return blocks
@@ -748,14 +796,6 @@ def html_text(html: str) -> list[tuple[int, str]]:
 # parsed text (code spans and fences never hold one). The reason holds no bracket: an
 # unclosed ``[gap:`` stops scanning at the next ``[``, so no text is rescanned (linear).
 _GAP = re.compile(r"\[gap:\s*([^\[\]\x00]*)\]")
-
-
-# what starts a clause of its own after a sentence's last reference ("…plan[^1]; the
-# council declared war", "…plan[^1], but the council declared war"): a statement the
-# reference does not cover
-_NEW_CLAUSE = re.compile(
-    r"[\"'”’)\]*_]*\s*(?:;|,\s*(?:and|but|while|whereas|although|though|yet|so)\s)\s*"
-)
 
 
 # a code span that holds words, not code ("`the council declared war on Canada`"): three
@@ -801,11 +841,86 @@ def _prose_code(content: str) -> bool:
 STATEMENT_WORDS = 4  # a shorter sentence (a table header, a list label) states nothing
 
 
-def _asserting(said: str, heading: bool) -> bool:
-    return _heading_statement(said) if heading else _statement(said)
+def _asserting(said: str, heading: bool, labels_ok: bool = False, pointed: bool = False) -> bool:
+    if heading:
+        return _heading_statement(said)
+    if pointed:  # an item of a "See also" list: a link and words about it
+        return _pointed_statement(said)
+    return _statement(said, labels_ok=labels_ok)
 
 
-def _statement(said: str) -> bool:
+def _pointed_statement(said: str) -> bool:
+    """Whether an item of a "See also"-style list (a link, then words about it: link text
+    is blanked in ``said``) says more than what the link is: POINTED_WORDS words or more
+    with a verb in them ("[[Index]] — the council declared war on Canada and the mayor
+    fled."). "[[Harbour]] — the dredging of the harbour in 1930" is a description."""
+    counted = [w for w in said.split() if any(c.isalpha() for c in w)]
+    if _prose_words(said) < POINTED_WORDS or not _statement(said):
+        return False
+    for i, w in enumerate(counted):  # a verb in a relative clause describes the link
+        word = w.strip(_PUNCT).lower()
+        if word in _RELATIVES:
+            return False
+        following = counted[i + 1].strip(_PUNCT).lower() if i + 1 < len(counted) else ""
+        if word in AUXILIARIES:
+            return True
+        if not i or not w[:1].islower():
+            continue
+        past = _past(word) or word in IRREGULAR_PAST
+        if past and following not in _PREPOSITIONS | {"between", "into", "as"}:
+            return True  # "patterns affected by …" is a participle: a description
+        if _present(counted, i) and following not in ("that", "which"):
+            return True
+    return False
+
+
+_RELATIVES = frozenset(
+    ["that", "which", "who", "whom", "whose", "where", "when", "why", "how", "what", "for"]
+)
+
+
+def _callout(tokens: list[Token], i: int) -> bool:
+    """Whether the block quote opened at ``tokens[i]`` is an Obsidian callout: its first
+    line starts with ``[!`` ("> [!summary]"), the writer's own words in a box."""
+    return (
+        i + 2 < len(tokens)
+        and tokens[i + 1].type == "paragraph_open"
+        and tokens[i + 2].type == "inline"
+        and tokens[i + 2].content.lstrip().startswith("[!")
+    )
+
+
+# what may stand between a sentence's last reference and the text after it
+_JOINS = "\x00\"'”’)]*_ \t\n,;:—–-("
+
+
+def _uncited_tail(tail: str, heading: bool) -> bool:
+    """Whether the text after a sentence's last reference (``tail``, the joining
+    punctuation taken off) states something the reference does not cover: four words or
+    more with a verb in them, or after a word that opens a clause ("…plan[^1], after which
+    the council declared war", "…plan[^1] because …", "…plan[^1], the council declared
+    …"). "…backed by the mayor[^1] and by the bishop of the diocese." continues the cited
+    sentence: no verb, no clause."""
+    if heading:
+        return _heading_statement(tail)
+    words = tail.split()
+    counted = [w for w in words if any(c.isalpha() for c in w)]
+    if len(counted) < STATEMENT_WORDS or not _statement(tail):
+        return False
+    first = counted[0].strip("\"'“‘(*_,").lower()
+    return first in _CLAUSE_OPENERS or _verb_like(counted, past=True, present=True)
+
+
+_CONJUNCTION = re.compile(r"(?:and|but|or|yet|so|while|whereas|although|though)\s+", re.I)
+# words that open a clause of its own after a reference
+_CLAUSE_OPENERS = frozenset(
+    {"because", "which", "when", "whereupon", "after", "before", "since", "so", "then"}
+    | {"while", "whereas", "although", "though", "yet", "but", "until", "who", "thus"}
+    | {"hence", "therefore", "the", "this", "that", "it", "he", "she", "they", "we"}
+)
+
+
+def _statement(said: str, *, labels_ok: bool = False) -> bool:
     """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
     for"): ``said`` is its text without code spans and link text. It takes four words
     or more (or two, ending in a stop: "War was declared."); a question, a lead-in ending
@@ -816,23 +931,35 @@ def _statement(said: str) -> bool:
     words = said.split()
     counted = [w for w in words if any(c.isalpha() for c in w)]
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
+    if labels_ok and _label(said, last, counted):
+        return False  # a caption, a cell, a list item without a verb: a label
     if len(counted) < STATEMENT_WORDS and not (
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
         return False
-    if last.endswith(":") or (last.endswith("?") and _asks(said)):
+    if last.endswith(":"):  # a lead-in, unless it states a dated event before its colon
+        return _dated_lead_in(said, counted)
+    if last.endswith("?") and _asks(said) and not _EMBEDDED.search(said[-2000:]):
         return False
-    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS:
+    if _TODO.match(said):  # a note to the writer, not a claim about the subject
+        return False
+    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS and not _THAT.search(said):
         return False
     label = _LABEL.match(said)
     if label:  # a label and a list of paths or links, not a label and a sentence
-        return _prose_words(said[label.end() :]) >= POINTED_WORDS
+        rest = said[label.end() :]
+        return _prose_words(rest) >= POINTED_WORDS or any(
+            _prose_words(part) >= STATEMENT_WORDS - 1 and _verb_like(part.split(), present=True)
+            for part in rest.split(";")[1:]
+        )
     if words[0].strip("*_").lower() in POINTERS:  # unless a clause of its own follows
         return any(_prose_words(part) >= STATEMENT_WORDS for part in _CLAUSES.split(said)[1:])
     return True
 
 
-_CLAUSES = re.compile(r"[,;—]")
+_CLAUSES = re.compile(r"[,;:—(]")
+# a pointer or a hatnote that embeds an assertion ("The table below shows that …")
+_THAT = re.compile(r"\b(?:shows?|says?|notes?|finds?|confirms?|proves?)\s+that\b", re.I)
 
 
 POINTED_WORDS = 6  # words past a pointer or a label that make a sentence of their own
@@ -840,10 +967,52 @@ NAVIGATION_WORDS = 16  # a hatnote longer than this says more than where to go
 # hatnotes and pointers to what the page shows: they say where to look, not what is so
 _NAVIGATION = re.compile(
     r"\s*[*_]*(?:(?:this|the)\s+(?:article|page|section|entry|note)\s+(?:is|covers)\s+about\b"
-    r"|for\s+(?:the|a|an|other|more|details|information)\b[^.;]*,\s*see\b"
+    r"|for\s+[^.;]{1,80},\s*see\b"
     r"|not\s+to\s+be\s+confused\s+with\b"
+    r"|.{0,80}\bredirects\s+here\b"
+    r"|(?:this|the)\s+(?:page|section|article|entry|note|list|index|wiki)s?\s+"
+    r"(?:below\s+|above\s+)?"
+    r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|collects?|traces?)\b"
+    r"|(?:below|above)\s+(?:is|are)\s+(?:a|an|the)\b"
+    r"|(?:the\s+)?(?:following|sections?\s+below|sections?\s+above)\s+(?:sections?\s+)?"
+    r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|traces?)\b"
+    r"|(?:the\s+)?(?:photograph|photo|image|picture|illustration|drawing)\s+(?:below|above)"
+    r"\s+(?:shows?|gives?)\b"
+    r"|(?:all\s+)?(?:dates|figures|numbers|quotations|quotes|times|amounts)\s+(?:are|were)\s+"
+    r"(?:given|from|taken|as|in|quoted)\b"
     r"|(?:the|this)\s+(?:following\s+)?(?:table|list|figure|diagram|chart|map|graph|timeline)"
     r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
+    re.I,
+)
+
+
+LEAD_IN_WORDS = 7  # a lead-in this long with a number and a past tense states an event
+
+
+def _dated_lead_in(said: str, counted: list[str]) -> bool:
+    """Whether a sentence ending in ``:`` states something before its colon: LEAD_IN_WORDS
+    words or more, a number and a verb in the past tense ("The council declared war on
+    Canada in 1921 for three reasons:"). "The plan had three parts:" is a lead-in."""
+    return (
+        len(counted) >= LEAD_IN_WORDS
+        and any(c.isdigit() for c in said)
+        and any(
+            i
+            and w[:1].islower()
+            and (_past(w.strip(_PUNCT).lower()) or w.strip(_PUNCT).lower() in IRREGULAR_PAST)
+            for i, w in enumerate(counted)
+        )
+    )
+
+
+# a question that asserts: "Did you know that …?", a tag question ("…, wasn't he?"), a
+# rhetorical tag after a dash ("… — who knew?")
+_EMBEDDED = re.compile(
+    r"\b(?:did|do)\s+you\s+know\s+that\b"
+    r"|,\s*(?:isn't|wasn't|aren't|weren't|didn't|doesn't|don't|hasn't|haven't|hadn't|won't"
+    r"|can't|couldn't|wouldn't|is|was|are|were|did|does|has|had)\s+(?:it|he|she|they|there"
+    r"|that|we|you|i)\s*\?"
+    r"|[—–]\s*who\s+knew\s*\?",
     re.I,
 )
 
@@ -881,7 +1050,42 @@ def _heading_statement(said: str) -> bool:
         return True
     words = said.split()
     asks = bool(words) and words[0].strip("*_").lower() in QUESTION_WORDS
-    return counted >= HEADING_WORDS and not asks and _verb_like(words, past=False)
+    if asks:
+        return False
+    if counted >= HEADING_WORDS and _verb_like(words, past=False):
+        return True
+    # a headline: a number or a year and a verb in the past or the present ("Council
+    # declares war on Canada in 1921", "Mayor fled to Canada in 1922")
+    bare = _BRACKETED.sub(" ", said).split()  # "(recommended, documented from 26.6)": an aside
+    return (
+        counted >= STATEMENT_WORDS
+        and any(c.isdigit() for c in said)
+        and any(_headline_verb(bare, i) for i in range(1, len(bare)))
+    )
+
+
+_BRACKETED = re.compile(r"\([^()]{0,200}\)|\[[^\[\]]{0,200}\]")
+
+
+def _headline_verb(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` (past the first) reads as a finite verb in a headline: a past
+    tense ("declared", "fled"), or a present tense before a word that is no preposition
+    ("declares war")."""
+    w = words[i]
+    word = w.strip(_PUNCT).lower()
+    if not w[:1].islower():
+        return False
+    if _past(word) or word in IRREGULAR_PAST:
+        return True
+    following = words[i + 1].strip(_PUNCT) if i + 1 < len(words) else ""
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "'s", "’s"))
+        and word == w
+        and following[:1].islower()
+        and following not in _PREPOSITIONS
+    )
 
 
 QUESTION_WORDS = frozenset({"how", "what", "why", "when", "where", "which", "who", "whether"})
@@ -935,23 +1139,172 @@ AUXILIARIES = frozenset(
 _ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
 
 
-def _verb_like(words: list[str], *, past: bool = True) -> bool:
+def _verb_like(words: list[str], *, past: bool = True, present: bool = False) -> bool:
+    """Whether a word of ``words`` looks like a finite verb: an auxiliary; (``past``) a
+    lower-case word past the first ending in "ed" or an irregular past ("fled", "lied",
+    "led"); (``present``) a lower-case word past the first ending in "s" before a
+    determiner ("…, which costs the town…")."""
     for i, w in enumerate(words):
-        word = w.strip("\"'”’“‘()[]*_,.;:!?").lower()
+        word = w.strip(_PUNCT).lower()
         if word in AUXILIARIES:
             return True
-        if past and i and w[:1].islower() and len(word) > 4 and word.endswith("ed"):
+        if not i or not w[:1].islower():
+            continue
+        if past and (_past(word) or word in IRREGULAR_PAST):
+            return True
+        if present and _present(words, i):
             return True
     return False
+
+
+_PUNCT = "\"'”’“‘()[]*_,.;:!?"
+
+
+def _past(word: str) -> bool:
+    """A past tense, not a compound ("browser-based") or "-eed" ("need")."""
+    return len(word) > 3 and word.endswith("ed") and not word.endswith("eed") and "-" not in word
+
+
+def _present(words: list[str], i: int) -> bool:
+    word = words[i].strip(_PUNCT)
+    return (
+        len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is", "'s", "’s"))
+        and word == words[i]  # no punctuation between it and the next word
+        and i + 1 < len(words)
+        and words[i + 1].strip(_PUNCT).lower() in _DETERMINERS
+    )
+
+
+# a common irregular past a short sentence asserts with ("The mayor fled.")
+IRREGULAR_PAST = frozenset(
+    [
+        "fled",
+        "lied",
+        "led",
+        "fell",
+        "rose",
+        "won",
+        "lost",
+        "made",
+        "took",
+        "gave",
+        "went",
+        "came",
+        "sold",
+        "bought",
+        "built",
+        "paid",
+        "met",
+        "left",
+        "kept",
+        "held",
+        "told",
+        "said",
+        "found",
+        "ran",
+        "fought",
+        "wrote",
+        "broke",
+        "began",
+        "died",
+        "burnt",
+        "burned",
+        "sank",
+        "shut",
+    ]
+)
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "his",
+        "her",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "them",
+        "all",
+        "every",
+        "no",
+        "some",
+    ]
+)
+# a noun and a relative clause ("Year the decision was taken"): a label
+_RELATIVE = frozenset({"the", "when", "where", "whose", "in"})
+
+
+LABEL_WORDS = 8  # a fragment longer than this says more than a label
+
+
+def _label(said: str, last: str, counted: list[str]) -> bool:
+    """Whether a caption, an alt text, a table cell or a list item is a label: a noun
+    phrase of at most LABEL_WORDS words in the Latin script, without a stop at its end,
+    a ``:`` or ``;`` (a label and a value, two clauses) or a finite verb (``_finite``).
+    Text in another script is held to the rule: no verb can be told in it."""
+    return (
+        len(counted) <= LABEL_WORDS
+        and not last.endswith((".", "!"))
+        and ":" not in said
+        and ";" not in said
+        and all(_latin(w) for w in counted)
+        and not _finite(counted)
+    )
+
+
+def _latin(word: str) -> bool:
+    return all(c < "\u0250" for c in word if c.isalpha())
+
+
+_PREPOSITIONS = frozenset(
+    ["of", "and", "or", "for", "in", "on", "at", "by", "with", "from", "to", "per"]
+)
+
+
+def _finite(counted: list[str]) -> bool:
+    """Whether a fragment (a caption, a cell, a list item without a stop) holds a finite
+    verb: an auxiliary (not in a noun's relative clause, "Year the decision was taken"),
+    a past tense not before "by" ("Mayor resigned in 1922", but "Lens replaced by a
+    rotating beacon" is a participle phrase, a label), or a present tense before a
+    determiner ("Classifies the game archetype")."""
+    words = [w.strip(_PUNCT).lower() for w in counted]
+    relative = len(words) > 1 and words[1] in _RELATIVE
+    for i, word in enumerate(words):
+        if word in AUXILIARIES and not relative:
+            return True
+        following = words[i + 1] if i + 1 < len(words) else ""
+        past = _past(word) or word in IRREGULAR_PAST
+        if i and counted[i][:1].islower() and past and following != "by" and not relative:
+            return True
+        if _present(counted, i) or (not i and _present([""] + counted, 1)):
+            return True
+    first = words[0] if words else ""  # "Revokes access tokens": a verb first
+    return (
+        len(first) > 3
+        and first.endswith("s")
+        and not first.endswith(("ss", "us", "is"))
+        and len(words) > 1
+        and counted[1][:1].islower()
+        and words[1] not in _PREPOSITIONS
+        and not _past(words[1])
+    )
 
 
 POINTERS = frozenset({"see", "cf.", "compare"})  # a sentence starting so points elsewhere
 # a metadata line in the page's text: "Sources: raw/a.md, raw/b.md", "**Last updated**: …"
 _LABEL = re.compile(
-    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated)"
+    r"\s*[*_]*(?:sources?|references?|related|see also|tags|aliases|last updated|updated"
+    r"|last reviewed|reviewed)"
     r"[*_]*\s*:",
     re.I,
 )
+_TODO = re.compile(r"\s*[*_]*(?:todo|fixme|to do)\b[*_]*\s*:", re.I)
 # headings of sections that list, link or cite rather than state (their slugs)
 ASIDES = frozenset(
     {

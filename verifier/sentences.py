@@ -32,10 +32,12 @@ _STOP = re.compile(r"[.!?][\"'”’)\]]*\s+(?=\S)")
 # rest (not an abbreviation, a lower-case letter in the word) and ``_cuts`` that no
 # bracket or quote is open (syntok does not split inside them)
 _CLEAR = re.compile(r"(?<![\w.'’\-])([^\W\d_]{2,})[.!?]{1,3}\s+(?=[^\W\d_]{2})")
-# a stop, the references right after it, whitespace, more text: a reader's sentence ends
-# there whatever case the next word is in (syntok does not cut before lower case)
+# a stop and the references right after it, or references and a stop right after them
+# ("…in full[^1]. the council…"), whitespace, more text: a reader's sentence ends there
+# whatever case the next word is in (syntok does not cut before lower case)
 _REF_STOP = re.compile(
-    r"[.!?][\"'”’)\]]*(?:\x00\d+\x00)+(?:\s*\[gap:[^\[\]\x00\n]*\])?\s+(?=\S)(?!\[gap:)"
+    r"(?:[.!?][\"'”’)\]]*(?:\x00\d+\x00)+|(?:\x00\d+\x00)+[\"'”’)\]]*[.!?])"
+    r"(?:\s*\[gap:[^\[\]\x00\n]*\])?\s+(?=\S)(?!\[gap:)"
 )
 _BRACKETS = re.compile(r"[(\[{\"“”«»]")
 

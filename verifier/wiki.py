@@ -53,7 +53,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # yields change without a wikigate release (an editable checkout keeps its version)
 # 18: statements of HTML blocks, alt text and headings (issue 24's review); anchors keyed by
 # the source's reading, source windows (issue 25)
-CACHE_FORMAT = 18
+# 19: labels, sentences about the page, clauses after a reference, HTML headings, headlines,
+# callouts (issue 24's third review)
+CACHE_FORMAT = 19
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

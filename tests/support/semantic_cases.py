@@ -320,6 +320,56 @@ FAITHFUL: list[Case] = [
         "The railway was completed in 1911 without further delay.\n",
         None,
     ),
+    # third review of issue 24 (a back-reference after the quote that undoes nothing):
+    # written before any rule changed for them
+    Case(
+        "The pier was built in 1890.",
+        "The pier was built in 1890",
+        "The pier was built in 1890, a date confirmed by the harbour board's own records.\n",
+        None,
+    ),
+    Case(
+        "The mill employed 400 people.",
+        "The mill employed 400 people",
+        "The mill employed 400 people, a figure the census of 1901 confirms.\n",
+        None,
+    ),
+    Case(
+        "The second bridge opened in 1895.",
+        "The second bridge opened in 1895",
+        "The second bridge opened in 1895 (the first had washed away).\n",
+        None,
+    ),
+    Case(
+        "The harbour plan was approved in 1920.",
+        "The harbour plan was approved in 1920",
+        "The harbour plan was approved in 1920, and work began the following spring.\n",
+        None,
+    ),
+    Case(
+        "The tower is 40 metres tall.",
+        "The tower is 40 metres tall",
+        "The tower is 40 metres tall. That figure includes the spire.\n",
+        None,
+    ),
+    Case(
+        "The line opened in 1890.",
+        "The line opened in 1890",
+        "The line opened in 1890, a year after the plan was abandoned by its rivals.\n",
+        None,
+    ),
+    Case(
+        "The keeper lived at the light for thirty years.",
+        "lived at the light for thirty years",
+        "The first keeper lived at the light for thirty years, a record no later keeper matched.\n",
+        None,
+    ),
+    Case(
+        "The union called a strike in 1926.",
+        "called a strike in 1926",
+        "The union called a strike in 1926, which the owners disputed in court for a year.\n",
+        None,
+    ),
 ]
 
 
@@ -667,5 +717,79 @@ UNFAITHFUL: list[Case] = [
         "The team lost the final three times",
         "The team lost the final three times before eventually winning it in 1977.\n",
         "a precondition reported as the outcome",
+    ),
+    # third review of issue 24 (the source undoes the quote after a comma, a bracket, a
+    # dash or in the next sentence): written before any rule changed for them
+    Case(
+        "The lighthouse was built by convicts.",
+        "The lighthouse was built by convicts",
+        "The lighthouse was built by convicts, a story later shown to be false.\n",
+        "a story the source calls false",
+    ),
+    Case(
+        "The railway extension was completed in 1920.",
+        "The railway extension was completed in 1920",
+        "The railway extension was completed in 1920 (in fact it was never completed).\n",
+        "a correction in brackets",
+    ),
+    Case(
+        "The factory created 400 jobs.",
+        "The factory created 400 jobs",
+        "The factory created 400 jobs, according to estimates by its promoters.\n",
+        "a promoters' estimate reported as fact",
+    ),
+    Case(
+        "The old bridge opened in 1890.",
+        "The old bridge opened in 1890.",
+        "The old bridge opened in 1890. That date is wrong; it opened in 1895.\n",
+        "a correction in the next sentence",
+    ),
+    Case(
+        "Both piers were built in 1901.",
+        "The first pier was built in 1901",
+        "The first pier was built in 1901, but the second pier was never built.\n",
+        "half of the source's sentence",
+    ),
+    Case(
+        "The tower is haunted by its first keeper.",
+        "the tower is haunted by its first keeper",
+        "Locals insist that the tower is haunted by its first keeper.\n",
+        "a belief reported as fact",
+    ),
+    Case(
+        "The strike cost 400 people their jobs.",
+        "The strike cost 400 people their jobs",
+        "The strike cost 400 people their jobs, a figure the union disputes.\n",
+        "a disputed figure",
+    ),
+    Case(
+        "The mayor took bribes from the contractor.",
+        "The mayor took bribes from the contractor",
+        "The mayor took bribes from the contractor, or so his rivals claimed.\n",
+        "a claim by rivals reported as fact",
+    ),
+    Case(
+        "The council built a second harbour in 1930.",
+        "a second harbour in 1930",
+        "The council planned a second harbour in 1930 — a plan that was abandoned before work began.\n",
+        "an abandoned plan reported as done",
+    ),
+    Case(
+        "The flood displaced 5,000 people.",
+        "The flood displaced 5,000 people",
+        "The flood displaced 5,000 people; this figure was later revised downward to 3,000.\n",
+        "a revised figure",
+    ),
+    Case(
+        "The museum opened in 1890.",
+        "was to open in 1890",
+        "The museum was to open in 1890, but the opening was postponed.\n",
+        "a postponed event reported as done",
+    ),
+    Case(
+        "The canal was finished in 1845.",
+        "The canal was finished in 1845",
+        "The canal was finished in 1845, a claim later disputed by historians.\n",
+        "a disputed claim",
     ),
 ]

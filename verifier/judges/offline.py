@@ -77,6 +77,9 @@ CONTEXT_HEDGES = frozenset(
         "hopes",
         "intended",
         "intends",
+        "insist",
+        "insists",
+        "insisted",
     }
 )
 BEFORE_WORDS = 6  # how many words of the quote's clause before it the rules weigh
@@ -308,7 +311,8 @@ _ALIASES = frozenset(UNIT_ALIASES)
 
 @dataclass(frozen=True)
 class Conflict:
-    kind: str  # number | unit | negation | polarity | outcome | modal | superlative | attribution
+    # number | unit | negation | polarity | outcome | modal | superlative | attribution | undone
+    kind: str
     claim_words: tuple[str, ...]
     quote_words: tuple[str, ...]
 
@@ -317,6 +321,8 @@ class Conflict:
         q = ", ".join(self.quote_words) or "—"
         if self.kind == "outcome":  # the words are the source sentence's, not the quote's
             return f"outcome: claim has [{c}], the quote is a precondition of [{q}]"
+        if self.kind == "undone":
+            return f"undone: claim has [{c}], the source goes on [{q}]"
         return f"{self.kind}: claim has [{c}], quote has [{q}]"
 
 
@@ -604,9 +610,83 @@ def conflicts(
     sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
+    if window:
+        out += _undone_by_source(c, quote, window, at)
     if source:
         out += _attribution(claim, f"{source}\n{quote}\n{window}")
     return out
+
+
+# the rest of the quote's sentence in the source taking back what the quote says: a
+# back-reference to it that undoes it ("…, a story later shown to be false", "…, a figure
+# the union disputes", "— a plan that was abandoned", "; this figure was later revised"),
+# a correction in brackets ("(in fact it was never completed)"), a hearsay tag ("…, or so
+# his rivals claimed", "…, according to estimates by its promoters"), or "but" and the
+# quote's own subject undone ("was to open in 1890, but the opening was postponed")
+_UNDOING = (
+    r"(?:false|untrue|wrong|incorrect|mistaken|inaccurate|exaggerated|overstated|never"
+    r"|disputed?|disputes|denied|denies|deny|contested|contests|questioned|doubted|doubts"
+    r"|revised|abandoned|dropped|retracted|withdrawn|rejected|refuted|disproved|debunked"
+    r"|discredited)"
+)
+_BACK_REFERENCE = re.compile(
+    r"(?:^|[,;(\u2014\u2013]|\s-\s)\s*(?:a|an|the|this|that|which\s+is\s+a)\s+"
+    r"(?:story|claim|figure|date|plan|rumou?r|account|number|estimate|report|tale|legend"
+    r"|belief|assertion|version|total|count)\s+(?:that\s+|which\s+)?"
+    r"(?:[\w'’-]+\s+){0,4}?" + _UNDOING + r"\b",
+    re.I,
+)
+_HEARSAY = re.compile(
+    r"\(\s*(?:in\s+fact|actually|in\s+reality|in\s+truth)\b"
+    r"|\bor\s+so\s+(?:[\w'’-]+\s+){0,3}?(?:claimed|claims?|said|says?|alleged|alleges?"
+    r"|insisted|insists?|believed|believes?|thought|maintained|maintains?|reported)\b"
+    r"|\baccording\s+to\s+(?:[\w'’-]+\s+){0,3}?(?:estimates?|rumou?rs?|legend|tradition"
+    r"|promoters|critics|gossip|hearsay|projections?)\b",
+    re.I,
+)
+_BUT_UNDONE = re.compile(
+    r"\bbut\s+(?:it|this|that|they|the\s+([a-z]+))\s+(?:was|were|had\s+been|has\s+been|is)"
+    r"\s+(?:later\s+|then\s+|eventually\s+|soon\s+)?(?:postponed|abandoned|cancelled"
+    r"|canceled|called\s+off|delayed|scrapped|shelved|never)\b",
+    re.I,
+)
+# a claim that keeps the undoing (or hedges, or denies) agrees with the source
+_KEEPS = frozenset(
+    {"story", "claim", "claimed", "rumour", "rumor", "legend", "estimate", "estimated"}
+    | {"disputed", "false", "revised", "abandoned", "postponed", "planned", "reportedly"}
+    | {"allegedly", "according", "supposedly", "reputedly"}
+)
+
+
+def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> list[Conflict]:
+    """The rest of the quote's sentence in the source (up to 300 characters) undoing it:
+    an ``undone`` conflict, unless the claim keeps the undoing, hedges or denies. The next
+    sentence is not read ("… in 1890. That date is wrong.": the LLM judge's work)."""
+    if at is None or window[at : at + len(quote)] != quote:
+        at = window.find(quote) if quote else -1
+    if at < 0 or _SENTENCE_END.search(quote.rstrip()[-1:] + " "):
+        return []
+    after = at + len(quote)
+    end = _SENTENCE_END.search(window, after, after + 300)
+    tail = window[after : end.start() if end else after + 300]
+    m = _BACK_REFERENCE.search(tail) or _HEARSAY.search(tail)
+    if m is None:
+        m = _BUT_UNDONE.search(tail)
+        if m and m.group(1) and not _refers_back(m.group(1), quote):
+            m = None
+    if m is None or c.words & (HEDGES | CONTEXT_HEDGES | NEGATIONS | _KEEPS):
+        return []
+    undoing = {w for w in re.findall(r"[a-z]+", m.group(0).lower()) if len(w) > 3}
+    if undoing & c.words - _read(quote).words:  # "…, a figure the union disputes." kept
+        return []
+    return [Conflict("undone", (), (" ".join(m.group(0).strip(",;(—– ").split()),))]
+
+
+def _refers_back(noun: str, quote: str) -> bool:
+    """Whether "the NOUN" names what the quote is about: it shares the first four letters
+    of a word of the quote ("the opening" for "was to open")."""
+    stem = noun.lower()[:4]
+    return len(stem) == 4 and any(w.lower().startswith(stem) for w in re.findall(r"\w+", quote))
 
 
 # a quote that is the precondition of its sentence's outcome: "approved, but only after
