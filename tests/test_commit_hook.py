@@ -8,18 +8,17 @@ import subprocess
 
 import pytest
 from support.helpers import git
-from test_precommit import (  # noqa: F401 - the fixtures hook_repo, pre_commit_home
+from test_precommit import (  # noqa: F401 - the fixtures hook_repo, pre_commit_home, shared
     SOURCE,
     commit,
     hook_repo,
     hooked_wiki,
     page,
     pre_commit_home,
+    shared,
 )
 
 from wikigate.verifier.citation import format_tail
-
-pytestmark = pytest.mark.xdist_group("pre-commit")  # test_precommit's hook environment
 
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n- [[Larks]]\n"
 LARKS = (

@@ -11,21 +11,36 @@ from pathlib import Path
 import pytest
 from support.helpers import git
 
+from wikigate import oslock
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
-
-# one worker runs them all: they share one pre-commit home, whose hook environment is
-# built once (a pip install of this project, the slowest step of the suite)
-pytestmark = pytest.mark.xdist_group("pre-commit")
 
 PROJECT = Path(__file__).resolve().parents[1]
 SOURCE = "Owls hunt at night. Larks sing at dawn.\n"
 
 
 @pytest.fixture(scope="session")
-def hook_repo(tmp_path_factory):
-    """This project as a git repository pre-commit can install (current files, one commit)."""
-    dest = tmp_path_factory.mktemp("hookrepo") / "wikigate"
+def shared(tmp_path_factory, worker_id):
+    """A folder every worker of this run shares (pytest-xdist): the hook repository and
+    pre-commit's home are made once there, so that the hook environment (a pip install of
+    this project, the slowest step of the suite) is built once a run."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
+@pytest.fixture(scope="session")
+def hook_repo(shared):
+    """This project as a git repository pre-commit can install (current files, one commit),
+    made by the first worker that asks for it."""
+    dest = shared / "hookrepo" / "wikigate"
+    with open(shared / "hookrepo.lock", "a") as handle:
+        oslock.lock(handle.fileno())  # released when the handle closes
+        if not (dest / ".git").exists():
+            _snapshot(dest)
+    return dest, git(dest, "rev-parse", "HEAD").stdout.strip()
+
+
+def _snapshot(dest: Path) -> None:
     ignore = shutil.ignore_patterns(
         ".git",
         ".venv",
@@ -38,16 +53,19 @@ def hook_repo(tmp_path_factory):
         ".hypothesis",
         "build",
     )
-    shutil.copytree(PROJECT, dest, ignore=ignore)
-    git(dest, "init", "-q", "-b", "main")
-    git(dest, "add", "-A")
-    git(dest, "commit", "-qm", "snapshot")
-    return dest, git(dest, "rev-parse", "HEAD").stdout.strip()
+    making = dest.with_name(f"{dest.name}.{os.getpid()}")  # whole, or not there at all
+    shutil.copytree(PROJECT, making, ignore=ignore)
+    git(making, "init", "-q", "-b", "main")
+    git(making, "add", "-A")
+    git(making, "commit", "-qm", "snapshot")
+    making.rename(dest)
 
 
 @pytest.fixture(scope="session")
-def pre_commit_home(tmp_path_factory):
-    return tmp_path_factory.mktemp("pre-commit-home")
+def pre_commit_home(shared):
+    home = shared / "pre-commit-home"  # pre-commit locks its own store while it builds
+    home.mkdir(exist_ok=True)
+    return home
 
 
 def hooked_wiki(tmp_path, config: str):
