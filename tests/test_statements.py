@@ -578,3 +578,11 @@ def test_a_lead_in_that_states_a_dated_event_is_a_statement(repo, base):
     body = "The council declared war on Canada in 1921 for three reasons:\n\n- a\n- b\n- c"
     found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
     assert found == [(8, "The council declared war on Canada in 1921 for three reasons:")]
+
+
+def test_a_gap_marker_without_a_reason_accounts_for_nothing(repo, base):
+    """`[gap: ]` carried an invented sentence past the rule (hostile review): a gap marker
+    says what the sources do not say; an empty one marks nothing."""
+    body = f"{CITED} The bridge collapsed in 2024 [gap: ]. The tower fell in 1930 [gap: no record]."
+    [(line, message)] = flagged(verify(repo, base, body))  # the empty one only
+    assert "The bridge collapsed in 2024" in message

@@ -624,7 +624,11 @@ def _inline(
     covered = bool(labels)
     for start, end in spans:
         sentence = text[start:end]
-        gaps = [m for m in _GAP.finditer(sentence) if not in_code(start + m.start())]
+        gaps = [
+            m
+            for m in _GAP.finditer(sentence)
+            if m.group(1).strip() and not in_code(start + m.start())
+        ]  # a marker without a reason (`[gap: ]`) accounts for nothing
         covered = covered or bool(gaps)
         for m in gaps:
             page.gaps.append((line_at(start + m.start()), " ".join(m.group(1).split())))
@@ -668,7 +672,7 @@ def _statements(
         left[0] -= len(block) if exact else 0
         for start, end in sentences.spans(block, exact=exact):
             sentence = block[start:end]
-            gaps = list(_GAP.finditer(sentence))
+            gaps = [m for m in _GAP.finditer(sentence) if m.group(1).strip()]
             lead = len(sentence) - len(sentence.lstrip())
             first = line + block.count("\n", 0, start + lead)
             for m in gaps:

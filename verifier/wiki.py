@@ -55,7 +55,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # the source's reading, source windows (issue 25)
 # 19: labels, sentences about the page, clauses after a reference, HTML headings, headlines,
 # callouts (issue 24's third review)
-CACHE_FORMAT = 19
+# 20: a gap marker without a reason marks nothing
+CACHE_FORMAT = 20
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
