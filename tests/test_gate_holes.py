@@ -9,7 +9,7 @@ import time
 
 import pygit2
 import pytest
-from support.helpers import git, in_process, push
+from support.helpers import gated_server, git, in_process, push
 from support.trees import LINK, _with_mode, at, commit_files, no_errors
 from support.verifying import verify_trees
 from support.wiki_runs import cited_page, fabricated_page, page_run
@@ -176,11 +176,8 @@ def server(tmp_path):
     the server's own fsck is off, so that the gate alone is tested."""
     ws = Workspace.init(tmp_path / "client")
     assert page_run(ws, "owls").status == "committed"
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    bare = gated_server(ws.root, tmp_path)
     git(ws.root, "remote", "add", "origin", str(bare))
-    proc = in_process(["-C", str(ws.root), "hooks", "install", "--server", str(bare)])
-    assert proc.returncode == 0, proc.stderr
     git(bare, "config", "receive.fsckObjects", "false")
     yield ws, bare
     ws.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.github_world import World
-from support.helpers import git, in_process, push
+from support.helpers import gated_server, git, in_process, push
 from support.odd_verifiers import Spoof
 from support.wiki_runs import cited_page, page_run
 
@@ -48,14 +48,6 @@ def plugged(tmp_path):
     ws = Workspace.open(tmp_path / "wiki")
     yield ws
     ws.close()
-
-
-def gated_server(root: Path, tmp_path: Path) -> Path:
-    """A bare server cloned from ``root``, with the server gate installed."""
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
-    assert in_process(["-C", str(root), "hooks", "install", "--server", str(bare)]).returncode == 0
-    return bare
 
 
 # the server's Python imports the plug-in from the tests' folder (where it is installed)

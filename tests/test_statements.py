@@ -5,13 +5,11 @@ objects, as a push or a run is verified."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 
 import pygit2
 import pytest
-from support.helpers import git, push
+from support.helpers import gated_server, git, push
 from support.trees import at, commit_files, no_errors
 from support.verifying import verify_trees
 from support.wiki_runs import page_run
@@ -183,22 +181,19 @@ def test_a_cached_parse_keeps_the_statements():
 # --- at the server gate: a real bare repository with the hooks installed, real `git push`
 
 
-def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_path):
+@pytest.mark.parametrize(
+    "invented",
+    ["The owls declared war on Canada.", "<p>The owls declared war on Canada.</p>"],
+    ids=["markdown", "html"],
+)
+def test_the_server_refuses_an_invented_statement_beside_a_good_citation(tmp_path, invented):
     ws = Workspace.init(tmp_path / "client")
     assert page_run(ws, "owls").status == "committed"
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
+    bare = gated_server(ws.root, tmp_path)
     git(ws.root, "remote", "add", "origin", str(bare))
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
-        + [str(bare)],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stderr
     before = git(bare, "rev-parse", "main").stdout.strip()
     page = ws.root / "wiki" / "owls.md"
-    page.write_text(page.read_text() + "\nThe owls declared war on Canada.\n")
+    page.write_text(page.read_text() + f"\n{invented}\n")
     git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "invent")
     proc = push(ws.root, "origin", "main:refs/heads/main")
     assert proc.returncode != 0, proc.stderr
@@ -363,31 +358,6 @@ def test_navigation_and_structure_stay_exempt(repo, base):
     report = verify(repo, base, body)
     assert flagged(report) == []
     assert report.verdict == "commit", report.findings
-
-
-def test_the_server_refuses_invented_html_beside_a_good_citation(tmp_path):
-    """End to end: a real push to a bare repository with the server hook installed."""
-    ws = Workspace.init(tmp_path / "client")
-    assert page_run(ws, "owls").status == "committed"
-    bare = tmp_path / "server.git"
-    git(tmp_path, "clone", "-q", "--bare", str(ws.root), str(bare))
-    git(ws.root, "remote", "add", "origin", str(bare))
-    proc = subprocess.run(
-        [sys.executable, "-m", "wikigate", "-C", str(ws.root), "hooks", "install", "--server"]
-        + [str(bare)],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stderr
-    before = git(bare, "rev-parse", "main").stdout.strip()
-    page = ws.root / "wiki" / "owls.md"
-    page.write_text(page.read_text() + "\n<p>The owls declared war on Canada.</p>\n")
-    git(ws.root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "invent")
-    proc = push(ws.root, "origin", "main:refs/heads/main")
-    assert proc.returncode != 0, proc.stderr
-    assert '"The owls declared war on Canada."' in proc.stderr
-    assert git(bare, "rev-parse", "main").stdout.strip() == before
-    ws.close()
 
 
 # --- the third hostile review of issue 24: labels and page-about-itself sentences state

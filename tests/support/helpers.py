@@ -37,6 +37,15 @@ def push(
     )
 
 
+def gated_server(root: Path, tmp_path: Path) -> Path:
+    """A bare server cloned from ``root``, with the server gate installed (in-process)."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
+    proc = in_process(["-C", str(root), "hooks", "install", "--server", str(bare)])
+    assert proc.returncode == 0, proc.stderr
+    return bare
+
+
 def wikigate(
     cwd: Path | str,
     *args: str,

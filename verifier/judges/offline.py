@@ -153,48 +153,6 @@ SUPERLATIVES = frozenset(
         "never",
     }
 )
-UNITS = frozenset(
-    {
-        "%",
-        "km",
-        "m",
-        "cm",
-        "mm",
-        "kg",
-        "g",
-        "mg",
-        "lb",
-        "miles",
-        "mile",
-        "hours",
-        "hour",
-        "minutes",
-        "minute",
-        "seconds",
-        "second",
-        "days",
-        "day",
-        "years",
-        "year",
-        "months",
-        "month",
-        "weeks",
-        "week",
-        "°c",
-        "°f",
-        "degrees",
-        "usd",
-        "$",
-        "€",
-        "£",
-        "million",
-        "billion",
-        "thousand",
-        "feet",
-        "foot",
-        "tons",
-    }
-)
 # what each unit measures: a claim's unit conflicts only with a quote that states another
 # unit of the same kind ("40 km" for "40 miles"), never with one of another kind ("£40 a
 # year": a price and a period both hold)
@@ -225,6 +183,7 @@ DIMENSIONS: dict[str, str] = {
     **dict.fromkeys(("usd", "$", "€", "£"), "money"),
     **dict.fromkeys(("million", "billion", "thousand"), "scale"),
 }
+UNITS = frozenset(DIMENSIONS)  # the words read as units
 UNIT_ALIASES = {"percent": "%", "pct": "%", "dollars": "$", "dollar": "$", "euros": "€"}
 NUMBER_WORDS = {
     "zero": "0",
