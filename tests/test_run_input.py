@@ -113,6 +113,20 @@ def test_triggered_by_cannot_inject_trailers(repo):
     assert state(repo) == before
 
 
+@pytest.mark.parametrize(
+    ("trigger", "said"),
+    [
+        ("github:pull_request", "github: runs are the GitHub bot's"),  # nothing local settles it
+        ("cli:" + "x" * 300, "304 characters"),
+    ],
+)
+def test_a_trigger_no_local_command_could_settle_or_show_is_refused(repo, trigger, said):
+    before = state(repo)
+    proc = wikigate(repo, "run", "start", "--type", "ingest", "--triggered-by", trigger)
+    assert proc.returncode == 2 and said in proc.stderr, proc.stderr
+    assert state(repo) == before
+
+
 ODD_PATHS = ["wiki/my page.md", "wiki/café/naïve résumé.md", "wiki/日本語.md", "wiki/a  b {x}.md"]
 
 

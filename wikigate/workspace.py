@@ -38,8 +38,16 @@ LOG_MD = "---\ntitle: Log\n---\n# Log\n\nAppend-only record of changes to this w
 TRIGGER_KINDS = ("mcp", "cli", "daemon", "github")
 
 
+MAX_TRIGGER = 200  # characters of --triggered-by: a label, not a document
+
+
 def check_triggered_by(value: str) -> str:
     kind, sep, name = value.partition(":")
+    if len(value) > MAX_TRIGGER:
+        raise UsageError(
+            f"--triggered-by: {len(value)} characters; name who started the run in at most "
+            f"{MAX_TRIGGER}"
+        )
     if not sep or kind not in TRIGGER_KINDS or not name:
         raise UsageError(
             f"--triggered-by {value!r}: expected mcp:<tool>, cli:<cmd>, daemon:<job> or github:<event>"

@@ -38,7 +38,8 @@ def run() -> None:
     "--triggered-by",
     required=True,
     metavar="KIND:NAME",
-    help="Who started it: mcp:<tool>, cli:<cmd>, daemon:<job> or github:<event>.",
+    help="Who started it: cli:<cmd>, daemon:<job> (mcp: runs are the MCP server's, github: "
+    "runs the GitHub bot's).",
 )
 @click.option(
     "--budget-input-tokens",
@@ -79,6 +80,12 @@ def run_start(
     direction: Any,
 ) -> None:
     """Open a run; prints only its id."""
+    if triggered_by.startswith("github:"):
+        # the bot settles a github: run from its pull request; nothing here could abandon it
+        raise click.UsageError(
+            f"--triggered-by {triggered_by!r}: github: runs are the GitHub bot's, settled from "
+            "their pull request; start a local run as cli:<cmd> or daemon:<job>"
+        )
     ws = open_workspace(ctx)
     from wikigate.models import Budget
 
