@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.errors import WikigateError
-from wikigate.gitrepo import commit_at
+from wikigate.gitrepo import MAIN, commit_at
 from wikigate.present import finding_line
 
 if TYPE_CHECKING:
@@ -73,14 +73,13 @@ def staged_changes(tip: pygit2.Commit, head: pygit2.Commit | None) -> tuple[list
     return sorted(changed), sorted(deleted - changed)
 
 
-def _run_staged(
-    argv: Sequence[str] | None,
-    gates: Sequence[tuple[frozenset[str] | None, str | None]],
-) -> int:
-    """Each gate, ``(checks, strictness)`` (checks None: every per-page check, with the
-    offline judge; strictness None: the rules'), on the staged pages: those named in
-    ``argv`` (pre-commit's file names) and those the index changes against HEAD. Its
-    deletions too: a page the change deletes may break links on pages it does not touch,
+def _run_staged(argv: Sequence[str] | None, gate: str) -> int:
+    """One verification of the staged change against HEAD: the ``gate``'s checks
+    (:func:`checks_of`), the per-page ones on the staged pages (those named in ``argv``,
+    pre-commit's file names, and those the index changes against HEAD), with the offline
+    judge, under the rules and the strictness the push will be judged by
+    (:func:`landing_base`; the links hook alone: SKEPTICAL, as before issue 24).
+    Deletions count: a page the change deletes may break links on pages it does not touch,
     which the links check finds from the staged tree's link graph."""
     files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
     named = [f for f in files if is_page(f)]
@@ -90,13 +89,13 @@ def _run_staged(
         changed, deleted = staged_changes(tip, head)
         present = set(named) | set(changed)
         pages = tuple(sorted(p for p in present if _in_tree(tip.tree, p)))
-        if not pages and not deleted:
+        if gate == COMMIT:
+            if head is not None and tip.tree_id == head.tree_id:
+                return 0  # nothing changes: --allow-empty, a message amended
+        elif not pages and (gate == CITATIONS or not deleted):
             return 0
-        blocking: list[Finding] = []
-        for checks, strictness in gates:
-            if checks is None and not pages:
-                continue  # a deletion leaves no page of its own to check
-            blocking += _blocking(repo, tip, head, pages, checks, strictness)
+        strictness = "SKEPTICAL" if gate == LINKS else None
+        blocking = _blocking(repo, tip, head, pages, checks_of(gate), strictness)
     except WikigateError as e:
         print(f"wikigate: {e}", file=sys.stderr)
         return 1
@@ -113,30 +112,102 @@ def _in_tree(tree: pygit2.Tree, path: str) -> bool:
     return True
 
 
+def landing_base(repo: pygit2.Repository, head: pygit2.Commit | None) -> pygit2.Commit | None:
+    """The commit whose rules the push of this commit will be judged by, and whose claims
+    it protects: ``merge-base(HEAD, M)``, M the main the change lands on: main's upstream
+    (``git branch -u``), else ``origin/main``, else the local main; HEAD when there is none
+    (None before the first commit: then the staged rules are the only ones).
+
+    Not HEAD's own rules: HEAD may be an unpushed commit that changed ``wikigate.toml``
+    (past this hook, ``--no-verify``), and the server judges by its main's rules, never
+    by the rules a push brings along."""
+    if head is None:
+        return None
+    main = _main_upstream(repo)
+    if main is None:
+        return head
+    base = repo.merge_base(head.id, main)
+    # no shared history: the push is not a fast-forward (refused); its main's rules stand
+    return commit_at(repo, base if base is not None else main)
+
+
+def _main_upstream(repo: pygit2.Repository) -> pygit2.Oid | None:
+    try:
+        local = repo.branches.local.get("main")
+        upstream = local.upstream if local is not None else None
+    except (KeyError, ValueError, pygit2.GitError):  # a dangling upstream: look further
+        upstream = None
+    refs: list[pygit2.Reference] = [upstream] if upstream is not None else []
+    refs += [repo.references[r] for r in ("refs/remotes/origin/main", MAIN) if r in repo.references]
+    for ref in refs:
+        try:
+            return ref.peel(pygit2.Commit).id
+        except (KeyError, ValueError, pygit2.GitError):  # not a commit: the next one
+            continue
+    return None
+
+
 def _blocking(
     repo: pygit2.Repository,
     tip: pygit2.Commit,
     head: pygit2.Commit | None,
     pages: tuple[str, ...],
-    checks: frozenset[str] | None,
+    checks: frozenset[str],
     strictness: str | None,
 ) -> list[Finding]:
-    from wikigate.verifier.checks import PER_PAGE
+    from wikigate.config import config_at
     from wikigate.verify import Request, cache_path, verify
 
+    base = landing_base(repo, head)
     report = verify(
         Request(
             repo,
             tip,
             head,
             strictness=strictness,
+            rules=config_at(repo, base) if base is not None else None,
             cache_path=cache_path(repo),
-            only=PER_PAGE if checks is None else checks,
+            only=checks,
             pages=pages,
-            judge="offline" if checks is None else None,
+            judge="offline",  # never the LLM judge at commit: it costs money and seconds
         )
     ).report
-    return [f for f in report.findings if f.severity in BLOCKING]
+    found = [f for f in report.findings if f.severity in BLOCKING]
+    if base is not None and head is not None and base.id != head.id:
+        found = unpushed_claims_dropped(repo, base, found)
+    return found
+
+
+def unpushed_claims_dropped(
+    repo: pygit2.Repository, base: pygit2.Commit, found: list[Finding]
+) -> list[Finding]:
+    """``found`` without the ``run.convergence`` findings about claims that are not on
+    ``base`` (the landing base, :func:`landing_base`): the hook compares the staged pages
+    with HEAD's, the push with its main's, so a claim an unpushed commit added may still be
+    reworded, moved or dropped, as the push allows."""
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.markdown import parse_page
+
+    landed: dict[str, set[str] | None] = {}
+
+    def claims(path: str) -> set[str] | None:  # None: unreadable there, keep the finding
+        if path not in landed:
+            try:
+                blob = repo[base.tree[path].id]
+                text = blob.data.decode("utf-8")  # type: ignore[attr-defined]
+                landed[path] = {c.sentence for c in page_claims(parse_page(path, text))}
+            except KeyError:
+                landed[path] = set()  # no such page on main: none of its claims landed
+            except Exception:  # noqa: BLE001 - fail closed: the finding stands
+                landed[path] = None
+        return landed[path]
+
+    out = []
+    for f in found:
+        there = claims(f.path) if f.code == "run.convergence" and f.path else None
+        if there is None or (there if f.claim is None else f.claim in there):
+            out.append(f)
+    return out
 
 
 def _repo() -> pygit2.Repository:
@@ -145,16 +216,28 @@ def _repo() -> pygit2.Repository:
     return open_repo(".")
 
 
-# every per-page check under the rules' strictness, with the offline judge
-CITATIONS = (None, None)
-# link integrity and orphans, against the wiki as staged
-LINKS = (frozenset({"links"}), "SKEPTICAL")
+# what wikigate-commit leaves to the push: the whole wiki read for a new source's terms
+# (run.coverage: minor, but under BOLD) and the LLM judge's assessment of the direction
+LEFT_TO_PUSH = frozenset({"coverage", "direction"})
+# what each hook runs (the checks by name, verifier/checks/__init__.py): every check the
+# push runs but LEFT_TO_PUSH; the per-page ones (PER_PAGE); link integrity and orphans
+COMMIT, CITATIONS, LINKS = "commit", "citations", "links"
+
+
+def checks_of(gate: str) -> frozenset[str]:
+    """The checks a gate runs, by name (any check added later included, for COMMIT)."""
+    from wikigate.verifier.checks import CHECKS, PER_PAGE
+
+    if gate == COMMIT:
+        return frozenset(c.name for c in CHECKS) - LEFT_TO_PUSH
+    return PER_PAGE if gate == CITATIONS else frozenset({"links"})
 
 
 def commit_main(argv: Sequence[str] | None = None) -> int:
-    """``wikigate-commit``: the citations and the links checks in one process (half the
-    start-up cost of the two hooks), on the staged changes, deletions included."""
-    return _run_staged(argv, (CITATIONS, LINKS))
+    """``wikigate-commit``: what the push would refuse of this commit, in one verification
+    of the staged change against HEAD under the push's rules and strictness: every check
+    the push runs but those in LEFT_TO_PUSH (docs/hooks.md), with the offline judge."""
+    return _run_staged(argv, COMMIT)
 
 
 def citations_main(argv: Sequence[str] | None = None) -> int:
@@ -163,12 +246,12 @@ def citations_main(argv: Sequence[str] | None = None) -> int:
     and the semantic check with the offline judge (rules, cached; never the LLM judge: it
     is not cheap).  What the push would refuse for a page's own content is refused at
     commit (docs/hooks.md); the whole-wiki and run checks are left to the push."""
-    return _run_staged(argv, (CITATIONS,))
+    return _run_staged(argv, CITATIONS)
 
 
 def links_main(argv: Sequence[str] | None = None) -> int:
     """Link integrity and orphans for the staged pages, against the wiki as staged."""
-    return _run_staged(argv, (LINKS,))
+    return _run_staged(argv, LINKS)
 
 
 def verify_main(argv: Sequence[str] | None = None) -> int:
