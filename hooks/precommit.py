@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
+REGULAR = (pygit2.enums.FileMode.BLOB, pygit2.enums.FileMode.BLOB_EXECUTABLE)
 
 
 def format_line(f: Finding) -> str:
@@ -174,38 +175,61 @@ def _blocking(
     ).report
     found = [f for f in report.findings if f.severity in BLOCKING]
     if base is not None and head is not None and base.id != head.id:
-        found = unpushed_claims_dropped(repo, base, found)
+        found = as_pushed(repo, base, tip, found)
     return found
 
 
-def unpushed_claims_dropped(
-    repo: pygit2.Repository, base: pygit2.Commit, found: list[Finding]
+def as_pushed(
+    repo: pygit2.Repository, base: pygit2.Commit, tip: pygit2.Commit, found: list[Finding]
 ) -> list[Finding]:
-    """``found`` without the ``run.convergence`` findings about claims that are not on
-    ``base`` (the landing base, :func:`landing_base`): the hook compares the staged pages
-    with HEAD's, the push with its main's, so a claim an unpushed commit added may still be
-    reworded, moved or dropped, as the push allows."""
+    """``found`` (HEAD → the staged tree) less what the push (``base``, the landing base,
+    → it) will not refuse: what an unpushed commit added is not on main yet, and this
+    commit may still change it, as the push allows:
+
+    - ``run.convergence`` of a claim not on ``base`` (a deleted page: one holding no cited
+      claim there);
+    - ``run.raw_write`` of a source not on ``base``, edited or deleted before it was
+      pushed (a symlink or submodule under ``raw/`` stays refused);
+    - ``run.log_rewrite`` that keeps ``base``'s log whole (only unpushed lines rewritten).
+
+    Anything unreadable keeps its finding: fail closed."""
     from wikigate.verifier.claims import page_claims
     from wikigate.verifier.markdown import parse_page
 
-    landed: dict[str, set[str] | None] = {}
+    def blob(commit: pygit2.Commit, path: str) -> pygit2.Blob | None:
+        try:
+            obj = repo[commit.tree[path].id]
+        except KeyError:
+            return None
+        return obj if isinstance(obj, pygit2.Blob) else None
 
-    def claims(path: str) -> set[str] | None:  # None: unreadable there, keep the finding
-        if path not in landed:
-            try:
-                blob = repo[base.tree[path].id]
-                text = blob.data.decode("utf-8")  # type: ignore[attr-defined]
+    landed: dict[str, set[str]] = {}
+
+    def stands(f: Finding) -> bool:
+        path = f.path or ""
+        on_main = blob(base, path)
+        if f.code == "run.convergence":
+            if on_main is None:
+                return path in base.tree  # not a file there: the push reads it otherwise
+            if path not in landed:
+                text = on_main.data.decode("utf-8")
                 landed[path] = {c.sentence for c in page_claims(parse_page(path, text))}
-            except KeyError:
-                landed[path] = set()  # no such page on main: none of its claims landed
-            except Exception:  # noqa: BLE001 - fail closed: the finding stands
-                landed[path] = None
-        return landed[path]
+            return bool(landed[path]) if f.claim is None else f.claim in landed[path]
+        if f.code == "run.raw_write":
+            mode = tip.tree[path].filemode if path in tip.tree else None
+            return path in base.tree or (mode is not None and mode not in REGULAR)
+        if f.code == "run.log_rewrite":
+            now = blob(tip, path)
+            return on_main is not None and (now is None or not now.data.startswith(on_main.data))
+        return True
 
     out = []
     for f in found:
-        there = claims(f.path) if f.code == "run.convergence" and f.path else None
-        if there is None or (there if f.claim is None else f.claim in there):
+        try:
+            keep = f.path is None or stands(f)
+        except Exception:  # noqa: BLE001 - fail closed: the finding stands
+            keep = True
+        if keep:
             out.append(f)
     return out
 

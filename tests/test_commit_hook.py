@@ -275,14 +275,21 @@ def larks(claim: str) -> str:
     return f"---\ntitle: Larks\n---\n# Larks\n\n{claim}[^1]\n\n[^1]: {tail}\n"
 
 
-def test_a_claim_not_yet_pushed_may_still_change(served):
-    """The hook compares with HEAD, the push with the remote's main: a claim an unpushed
-    commit added is not protected yet (run.convergence is about claims on main), and the
-    hook does not refuse its change; once pushed, it does."""
+def test_what_no_push_has_landed_yet_may_still_change(served):
+    """The hook compares with HEAD, the push with the remote's main: a claim or a source an
+    unpushed commit added is not on main yet (run.convergence and run.raw_write are about
+    what main holds), and the hook lets this commit change it, as the push does; once
+    pushed, it refuses."""
     first, second = "Larks sing at dawn.", "Owls hunt at night."
-    proc = commit(served, {"wiki/larks.md": larks(first), "wiki/index.md": INDEX}, "larks")
+    proc = commit(
+        served,
+        {"wiki/larks.md": larks(first), "wiki/index.md": INDEX, "raw/minutes.txt": "Met.\n"},
+        "larks",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc = commit(served, {"wiki/larks.md": larks(second)}, "larks again")
+    proc = commit(
+        served, {"wiki/larks.md": larks(second), "raw/minutes.txt": "Met twice.\n"}, "again"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     pushed = push(served, "origin", "main")
     assert pushed.returncode == 0, pushed.stderr
