@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 
 BLOCKING = ("critical", "major")
 REGULAR = (pygit2.enums.FileMode.BLOB, pygit2.enums.FileMode.BLOB_EXECUTABLE)
+# the change's own findings about a path: what the push finds only where main differs
+AGAINST_MAIN = frozenset(
+    {"run.path_acl", "run.raw_write", "run.log_rewrite", "run.convergence", "tree.unportable"}
+)
 
 
 def format_line(f: Finding) -> str:
@@ -46,9 +50,27 @@ def _staged(repo: pygit2.Repository) -> tuple[pygit2.Commit, pygit2.Commit | Non
         index.read()
         tree = index.write_tree()
     head = None if repo.head_is_unborn else commit_at(repo, repo.head.target)
+    parents = [head.id, *_merging(repo)] if head else []
     sig = pygit2.Signature("wikigate", "wikigate@localhost")
-    oid = repo.create_commit(None, sig, sig, "staged\n", tree, [head.id] if head else [])
+    oid = repo.create_commit(None, sig, sig, "staged\n", tree, parents)
     return commit_at(repo, oid), head
+
+
+def _merging(repo: pygit2.Repository) -> list[pygit2.Oid]:
+    """The commits a merge in progress merges (``MERGE_HEAD``): the staged commit's other
+    parents, so that a merge of the remote's main is judged against it (landing_base)."""
+    try:
+        with open(os.path.join(repo.path, "MERGE_HEAD"), encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return []
+    out = []
+    for line in text.split():
+        try:
+            out.append(commit_at(repo, line).id)
+        except Exception:  # noqa: BLE001 - not a commit: not a parent either
+            continue
+    return out
 
 
 def is_page(path: str) -> bool:
@@ -113,21 +135,22 @@ def _in_tree(tree: pygit2.Tree, path: str) -> bool:
     return True
 
 
-def landing_base(repo: pygit2.Repository, head: pygit2.Commit | None) -> pygit2.Commit | None:
-    """The commit whose rules the push of this commit will be judged by, and whose claims
-    it protects: ``merge-base(HEAD, M)``, M the main the change lands on: main's upstream
+def landing_base(repo: pygit2.Repository, staged: pygit2.Commit) -> pygit2.Commit | None:
+    """The commit whose rules the push of the ``staged`` commit will be judged by, and
+    which it is compared with: ``merge-base(staged, M)`` (the merge-base of HEAD and M, or,
+    for a merge of M's side, M), M the main the change lands on: main's upstream
     (``git branch -u``), else ``origin/main``, else the local main; HEAD when there is none
     (None before the first commit: then the staged rules are the only ones).
 
     Not HEAD's own rules: HEAD may be an unpushed commit that changed ``wikigate.toml``
     (past this hook, ``--no-verify``), and the server judges by its main's rules, never
     by the rules a push brings along."""
-    if head is None:
+    if not staged.parent_ids:
         return None
     main = _main_upstream(repo)
     if main is None:
-        return head
-    base = repo.merge_base(head.id, main)
+        return commit_at(repo, staged.parent_ids[0])
+    base = repo.merge_base(staged.id, main)
     # no shared history: the push is not a fast-forward (refused); its main's rules stand
     return commit_at(repo, base if base is not None else main)
 
@@ -159,7 +182,7 @@ def _blocking(
     from wikigate.config import config_at
     from wikigate.verify import Request, cache_path, verify
 
-    base = landing_base(repo, head)
+    base = landing_base(repo, tip)
     report = verify(
         Request(
             repo,
@@ -190,7 +213,9 @@ def as_pushed(
       claim there);
     - ``run.raw_write`` of a source not on ``base``, edited or deleted before it was
       pushed (a symlink or submodule under ``raw/`` stays refused);
-    - ``run.log_rewrite`` that keeps ``base``'s log whole (only unpushed lines rewritten).
+    - ``run.log_rewrite`` that keeps ``base``'s log whole (only unpushed lines rewritten);
+    - any of AGAINST_MAIN about a path that is the same on ``base`` (a merge of the remote's
+      main brings its changes, a rules change landed by override among them).
 
     Anything unreadable keeps its finding: fail closed."""
     from wikigate.verifier.claims import page_claims
@@ -205,8 +230,17 @@ def as_pushed(
 
     landed: dict[str, set[str]] = {}
 
+    def entry(commit: pygit2.Commit, path: str) -> tuple[object, object] | None:
+        try:
+            found = commit.tree[path]
+        except KeyError:
+            return None
+        return (found.id, found.filemode)
+
     def stands(f: Finding) -> bool:
         path = f.path or ""
+        if f.code in AGAINST_MAIN and entry(base, path) == entry(tip, path):
+            return False  # the same on main: the push sees no change there (a merge of main)
         on_main = blob(base, path)
         if f.code == "run.convergence":
             if on_main is None:

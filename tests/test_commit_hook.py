@@ -330,3 +330,35 @@ def test_the_commit_hook_verifies_once(tmp_path, monkeypatch):
     assert len(calls) == 1
     assert calls[0].only == precommit.checks_of(precommit.COMMIT)
     assert calls[0].judge == "offline"
+
+
+def test_a_merge_of_the_remotes_main_is_judged_against_it(served, tmp_path):
+    """A conflicted merge of origin/main is committed through the hook: what main brought
+    (a rules change landed by override, its pages) is not this commit's to answer for;
+    the hook compared the merge with HEAD and refused main's own rules change."""
+    bare = git(served, "remote", "get-url", "origin").stdout.strip()
+    other = tmp_path / "colleague"
+    git(tmp_path, "clone", "-q", bare, str(other))
+    write(other, "wikigate.toml", '[verifier.severity]\n"page.orphan" = "minor"\n')
+    write(other, "wiki/index.md", OWLS_INDEX + "\nThe index of birds.\n")
+    git(other, "add", "-A")
+    git(other, *ID, "commit", "-qm", "rules, landed by override")
+    # an admin lands it past the gate (as an override would): other refs push at once
+    assert push(other, "origin", "HEAD:refs/heads/landing").returncode == 0
+    git(bare, "update-ref", "refs/heads/main", git(other, "rev-parse", "HEAD").stdout.strip())
+    proc = commit(served, {"wiki/index.md": OWLS_INDEX + "\nBirds of the town.\n"}, "mine")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    git(served, "fetch", "-q", "origin")
+    assert git(served, *ID, "merge", "origin/main", check=False).returncode != 0  # a conflict
+    write(served, "wiki/index.md", OWLS_INDEX + "\nThe index of birds of the town.\n")
+    git(served, "add", "wiki/index.md")
+    proc = subprocess.run(
+        ["git", *ID, "commit", "--no-edit"], cwd=served, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert git(served, "rev-list", "--count", "--merges", "-1", "HEAD").stdout.strip() == "1"
+    pushed = push(served, "origin", "main")
+    assert pushed.returncode == 0, pushed.stderr
+
+
+ID = ("-c", "user.name=tester", "-c", "user.email=tester@example.com")
