@@ -1,9 +1,9 @@
-"""pre-commit entry points: ``wikigate-commit`` (the citations and the links checks in
-one process), ``wikigate-citations``, ``wikigate-links`` (each alone, for existing
-configs) and ``wikigate-verify`` (pre-push).
+"""pre-commit entry points: ``wikigate-commit`` (what the push would refuse of the staged
+change, in one verification), ``wikigate-citations``, ``wikigate-links`` (the pages' own
+checks and the links alone, for existing configs) and ``wikigate-verify`` (pre-push).
 
 They check what is staged in the git index (not the working tree), deletions included,
-print
+under the rules the push will use (``landing_base``), print
 ``path:line: code: message`` for each blocking finding, and print nothing
 when all pass.  Import-light on purpose: no anthropic, no github here.
 """
@@ -232,10 +232,10 @@ def as_pushed(
 
     def entry(commit: pygit2.Commit, path: str) -> tuple[object, object] | None:
         try:
-            found = commit.tree[path]
+            item = commit.tree[path]
         except KeyError:
             return None
-        return (found.id, found.filemode)
+        return (item.id, item.filemode)
 
     def stands(f: Finding) -> bool:
         path = f.path or ""
