@@ -244,3 +244,19 @@ def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
         },
     )
     assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_the_citations_hook_judges_by_mains_rules_not_heads(wiki):
+    """A commit past the hooks (--no-verify) turned quote_not_found off in wikigate.toml:
+    the page after it is judged by main's rules, as `wikigate verify BRANCH` and the push
+    judge it, not by HEAD's (hostile review: it read HEAD's)."""
+    git(wiki, "checkout", "-q", "-b", "feature")
+    (wiki / "wikigate.toml").write_text('[verifier.severity]\n"citation.quote_not_found" = "off"\n')
+    git(wiki, "add", "wikigate.toml")
+    git(wiki, "commit", "-q", "--no-verify", "-m", "loosen")
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n"
+    proc = commit(
+        wiki, {"wiki/owls.md": page('raw/birds.txt — "Owls hunt all day."'), "wiki/index.md": index}
+    )
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr

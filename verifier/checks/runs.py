@@ -7,6 +7,7 @@ import collections
 import re
 
 from wikigate.codes import finding
+from wikigate.config import CONFIG_FILE
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
 from wikigate.paths import in_scope
@@ -174,6 +175,22 @@ def check_paths(ctx: Context) -> list[Finding]:
     base, tip = ctx.base, ctx.tip
     for path in ctx.changed():
         head = path.split("/", 1)[0]
+        if path == CONFIG_FILE:
+            out.append(
+                finding(
+                    "run.path_acl",
+                    path,
+                    None,
+                    f"the run changes {path}, the rules, outside wiki/ and raw/: the rules "
+                    "change only by an override a maintainer records, never with the pages "
+                    "they judge",
+                    hint="commit the rules change alone (past the commit hook: `git commit "
+                    "--no-verify`) and have it landed by override: on a gated server "
+                    '`git push -o wikigate-override="REASON"` by one of its [server] '
+                    "override_users (docs/hooks.md)",
+                )
+            )
+            continue
         if head not in ("wiki", "raw") or "/" not in path:
             out.append(
                 finding(
