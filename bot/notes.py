@@ -20,7 +20,15 @@ import pygit2
 
 from wikigate.errors import GitError
 from wikigate.gitrepo import blob_at, commit_at, notes_commit_with, tree_at
-from wikigate.models import TERMINAL, LoggedFinding, OverrideSource, RunRecord, RunType, Status
+from wikigate.models import (
+    TERMINAL,
+    LoggedFinding,
+    OverrideSource,
+    RunRecord,
+    RunType,
+    Status,
+    fingerprint,
+)
 from wikigate.records import parse_record
 from wikigate.runid import now_iso, parse_iso
 from wikigate.verifier.report import VerificationReport
@@ -244,6 +252,7 @@ def pull_record(
                 LoggedFinding(
                     loop=run.loop,
                     **f.model_dump(include={"code", "severity", "path", "line", "message"}),
+                    fingerprint=fingerprint(f),
                 )
                 for f in report.findings
             ),

@@ -190,6 +190,19 @@ class JudgeSummary(Model):
         )
 
 
+class SetAside(Model):
+    """A finding that does not count: a person's word covers it. ``by``: ``override`` (a
+    recorded override or approval of a run that landed it, matched by fingerprint:
+    ``wikigate verify --all``) or ``suppression`` (an inline comment on its line)."""
+
+    finding: Finding
+    fingerprint: str
+    by: Literal["override", "suppression"]
+    run_id: str | None = Field(default=None, description="the run a person's word landed")
+    actor: str | None = Field(default=None, description="who gave it, when recorded")
+    reason: str
+
+
 class VerificationReport(Model):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
@@ -216,6 +229,10 @@ class VerificationReport(Model):
     claim_checks: list[ClaimCheck] = Field(
         default_factory=list,
         description="each cited claim of a page the run changes: pass, warn or fail, and why",
+    )
+    overridden: list[SetAside] = Field(
+        default_factory=list,
+        description="findings a recorded override covers (verify --all): listed, not counted",
     )
     shard: ShardInfo | None = Field(
         default=None,

@@ -44,6 +44,7 @@ from .models import (
     RunRecord,
     VerificationRef,
     VerifierVerdict,
+    fingerprint,
 )
 from .plan import RunForged, RunSchemaError
 from .publish import MainMoved, publish_note, publish_terminal
@@ -271,7 +272,9 @@ def _record(
     **update: Any,
 ) -> RunRecord:
     base = records.record_from_db(run.env.store, run.run_id)
-    findings = [f for f in base.findings if f.loop != loop]
+    # a new vote replaces its loop's findings; without one (an override, an approval) they
+    # stay: the record keeps what a person's word landed (wikigate.baseline reads them)
+    findings = [f for f in base.findings if vote is None or f.loop != loop]
     if verified:
         update.setdefault("verifications", [*base.verifications, *verified])
     if vote is not None:
@@ -283,6 +286,7 @@ def _record(
                 path=f.path,
                 line=f.line,
                 message=f.message,
+                fingerprint=fingerprint(f),
             )
             for f in vote.findings
         ]

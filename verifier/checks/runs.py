@@ -7,7 +7,8 @@ import collections
 import re
 
 from wikigate.codes import finding
-from wikigate.config import CONFIG_FILE, Config, ConfigError, parse_config
+from wikigate.config import CONFIG_FILE, Config, parse_config
+from wikigate.errors import ConfigError
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
 from wikigate.paths import in_scope

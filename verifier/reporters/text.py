@@ -31,6 +31,17 @@ class TextReporter:
                 )
                 if f.hint:
                     lines.append(f"         hint: {f.hint}")
+        for title, aside in (("overridden", report.overridden),):
+            if aside:
+                lines.append(f"{title} (not counted): {plural(len(aside), 'finding')}")
+            for one in aside:
+                f = one.finding
+                who = f" in {one.run_id}" if one.run_id else ""
+                who += f" by {one.actor}" if one.actor else ""
+                lines.append(
+                    f"  {f.path or '(run)'}:{f.line or '-'} {f.severity} {f.code}: {f.message}"
+                )
+                lines.append(f"         {one.by}{who}: {one.reason}")
         if report.judge is not None:
             lines.append(_judge_line(report))
         c = report.counts()
