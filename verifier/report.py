@@ -203,6 +203,14 @@ class SetAside(Model):
     reason: str
 
 
+class Filtered(Model):
+    """What ``wikigate verify --filter MODE`` left out of a report: counted by severity.
+    The verdict is the whole change's, these included."""
+
+    mode: str
+    hidden: dict[str, int]
+
+
 class VerificationReport(Model):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
@@ -233,6 +241,11 @@ class VerificationReport(Model):
     overridden: list[SetAside] = Field(
         default_factory=list,
         description="findings a recorded override covers (verify --all): listed, not counted",
+    )
+    filtered: Filtered | None = Field(
+        default=None,
+        description="verify --filter: the mode and the findings it left out, by severity "
+        "(the verdict counts them)",
     )
     shard: ShardInfo | None = Field(
         default=None,

@@ -67,6 +67,12 @@ class TextReporter:
             if report.shard is not None
             else ""
         )
+        if report.filtered is not None:
+            h = report.filtered.hidden
+            lines.append(
+                f"not shown (--filter {report.filtered.mode}): {h.get('critical', 0)} critical, "
+                f"{h.get('major', 0)} major, {h.get('minor', 0)} minor; the verdict counts them"
+            )
         lines.append(
             f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
             f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "

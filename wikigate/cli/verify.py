@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.kinds import STRICTNESSES, VERDICT_EXIT
+from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
 from . import progress
@@ -89,6 +89,16 @@ def verify() -> None:
     help="With --all: run the per-page checks on shard K (1-based) of N only, for "
     "`wikigate report merge` (a page's shard is a hash of its path mod N).",
 )
+@click.option(
+    "--filter",
+    "filter_mode",
+    type=click.Choice(FILTER_MODES),
+    default="nofilter",
+    show_default=True,
+    help="Which findings of a branch verify are reported, as reviewdog's filter mode: on "
+    "added lines, on the diff's lines with context, in changed files, or all. Reporting "
+    "only: the verdict and exit code count every finding.",
+)
 @judge_option
 @click.option(
     "--judge-dry-run",
@@ -105,6 +115,7 @@ def verify_check(
     output: str | None,
     lint: bool,
     shard: Shard | None,
+    filter_mode: str,
     judge: str | None,
     judge_dry_run: bool,
 ) -> None:
@@ -116,6 +127,10 @@ def verify_check(
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
+    if lint and filter_mode != "nofilter":
+        raise UsageError(
+            "--filter reports the findings of a change; --all checks the whole wiki (no diff)"
+        )
     if shard is not None and not lint:
         raise UsageError("--shard K/N splits a whole-wiki verify: use it with --all")
     if judge_dry_run and judge == "offline":
@@ -148,6 +163,10 @@ def verify_check(
         from wikigate.baseline import honour_overrides
 
         report = honour_overrides(report, ws.store.overridden())
+    if filter_mode != "nofilter" and report.base is not None:
+        from wikigate.reportfilter import apply_filter
+
+        report = apply_filter(report, ws.repo, filter_mode)
     emit(report, fmt, output)
     ctx.exit(VERDICT_EXIT[report.verdict])
 
