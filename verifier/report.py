@@ -242,6 +242,11 @@ class VerificationReport(Model):
         default_factory=list,
         description="findings a recorded override covers (verify --all): listed, not counted",
     )
+    suppressed: list[SetAside] = Field(
+        default_factory=list,
+        description="findings an inline suppression on their line sets aside, with its "
+        "reason: listed, not counted",
+    )
     filtered: Filtered | None = Field(
         default=None,
         description="verify --filter: the mode and the findings it left out, by severity "

@@ -224,6 +224,15 @@ TABLE: tuple[Code, ...] = (
         asks=True,
     ),
     Code(
+        "suppression.invalid",
+        "major",
+        'an inline suppression (`<!-- wikigate: ignore CODE reason="WHY" -->`) without a '
+        "reason, naming an unknown code, malformed, past 1000 on a page, or of a finding that "
+        "is critical there (refused unless `[verifier] suppress_critical = true`)",
+        'write <!-- wikigate: ignore CODE reason="WHY" --> on the finding\'s line, naming a '
+        "code of docs/checks.md",
+    ),
+    Code(
         "run.raw_write",
         "critical",
         "the run modifies, deletes or renames a raw source, or adds one outside an ingest run",

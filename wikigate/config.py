@@ -96,6 +96,7 @@ class VerifierSection(Model):
     strictness: Strictness = "SKEPTICAL"
     severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
     verify_on_push: bool | None = None  # legacy spelling of [server] verify_on_push
+    suppress_critical: bool = False  # inline suppressions may set aside critical findings
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 

@@ -31,7 +31,10 @@ class TextReporter:
                 )
                 if f.hint:
                     lines.append(f"         hint: {f.hint}")
-        for title, aside in (("overridden", report.overridden),):
+        for title, aside in (
+            ("suppressed", report.suppressed),
+            ("overridden", report.overridden),
+        ):
             if aside:
                 lines.append(f"{title} (not counted): {plural(len(aside), 'finding')}")
             for one in aside:
