@@ -277,6 +277,15 @@ def summary_body(
         f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
+    if report.suppressed:
+        lines += ["", f"{len(report.suppressed)} findings suppressed inline (not counted):", ""]
+        lines += [
+            f"- {_where(s.finding)}: {_code(s.finding.code)} ({s.finding.severity}): "
+            f"reason: {inert(s.reason)}"
+            for s in report.suppressed[:MAX_LISTED]
+        ]
+        if len(report.suppressed) > MAX_LISTED:
+            lines.append(f"- … and {len(report.suppressed) - MAX_LISTED} more (see the report)")
     if folded:
         lines += [
             "",

@@ -313,3 +313,16 @@ def test_a_pull_request_holding_a_tree_bomb_is_rejected_naming_the_limit(world: 
     assert "raise \\`\\[limits\\] tree\\_paths\\`" in review["body"]  # markdown-escaped
     assert world.main_sha() == main_before
     assert world.note(str(head.id))["run_type"] == "ingest"
+
+
+def test_findings_suppressed_inline_are_listed_in_the_summary_inert(world: World):
+    page = (
+        "# Barn\n\nSee [[Nowhere]]. "
+        '<!-- wikigate: ignore link.broken reason="@octocat will write it" -->\n'
+    )
+    world.push_pr(15, page)
+    world.run(15, "opened")
+    [summary] = world.gh.issue_comments.values()
+    assert "1 findings suppressed inline (not counted):" in summary["body"]
+    assert "reason: &#64;octocat will write it" in summary["body"]  # no mention
+    assert not any("link.broken" in c["body"] for c in world.comments())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 from itertools import groupby
 
-from wikigate.text import plural
+from wikigate.text import plural, shown
 
 from ..report import VerificationReport
 
@@ -44,7 +44,7 @@ class TextReporter:
                 lines.append(
                     f"  {f.path or '(run)'}:{f.line or '-'} {f.severity} {f.code}: {f.message}"
                 )
-                lines.append(f"         {one.by}{who}: {one.reason}")
+                lines.append(f"         {one.by}{shown(who)}: {shown(one.reason)}")
         if report.judge is not None:
             lines.append(_judge_line(report))
         c = report.counts()
