@@ -132,3 +132,20 @@ def test_a_critical_finding_is_suppressed_only_when_the_rules_allow_it(repo, bas
     assert "citation.source_missing" not in [c for c, _ in codes(report)]
     assert [s.finding.code for s in report.suppressed] == ["citation.source_missing"]
     assert report.verdict != "reject"
+
+
+def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
+    import json
+
+    from test_reporters import schema_errors
+
+    report = verify(
+        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->'
+    )
+    sarif = json.loads(render(report, "sarif"))
+    assert schema_errors("sarif-2.1.0.json", sarif) == []
+    [result] = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "link.broken"
+    assert result["suppressions"] == [
+        {"kind": "inSource", "status": "accepted", "justification": "soon"}
+    ]
