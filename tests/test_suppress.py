@@ -149,3 +149,17 @@ def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
     assert result["suppressions"] == [
         {"kind": "inSource", "status": "accepted", "justification": "soon"}
     ]
+
+
+def test_suppressions_on_one_page_are_bounded(repo, base):
+    """A page of 1,200 suppressed broken links: the first 1,000 suppressions are read, the
+    rest is one finding saying so (and their links count)."""
+    lines = [
+        f'See [[Nowhere{k}]]. <!-- wikigate: ignore link.broken reason="later" -->'
+        for k in range(1200)
+    ]
+    report = verify(repo, base, "\n\n".join(lines))
+    assert len(report.suppressed) == 1000
+    [past] = [f for f in report.findings if f.code == "suppression.invalid"]
+    assert "more than 1000 suppressions on one page" in past.message
+    assert sum(f.code == "link.broken" for f in report.findings) == 200

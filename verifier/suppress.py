@@ -92,13 +92,21 @@ def read(text: str) -> tuple[list[Suppression], list[tuple[int, str]]]:
     return found, bad
 
 
-def _covers(s: Suppression, f: Finding) -> bool:
-    if f.code != s.code:
-        return False
-    if f.line == s.line or f.claim_line == s.line:
-        return True
-    start = f.claim_start_line
-    return start is not None and f.claim_line is not None and start <= s.line <= f.claim_line
+MAX_SPAN = 64  # lines of one claim's sentence looked up; past it only its ends
+
+
+def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppression | None:
+    """The suppression of ``f``'s code on its line or its claim's lines, if any: looked up
+    by line, so a page of many findings and suppressions costs their sum, not product."""
+    lines = [n for n in (f.line, f.claim_line) if n is not None]
+    start, end = f.claim_start_line, f.claim_line
+    if start is not None and end is not None and 0 < end - start <= MAX_SPAN:
+        lines += range(start, end)
+    for n in lines:
+        found = by_line.get((f.code, n))
+        if found is not None:
+            return found
+    return None
 
 
 def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
@@ -113,20 +121,22 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
     kept: list[Finding] = []
     aside: list[SetAside] = []
     extra: list[Finding] = []
-    by_page: dict[str, list[Suppression]] = {}
+    by_page: dict[str, dict[tuple[str, int], Suppression]] = {}
     for path in sorted(p for p in wanted if p is not None):
         text, _ = ctx.tip.page_text(path)
         if text is None or not _MARK.search(text):
             continue
         found, bad = read(text)
-        by_page[path] = found
+        by_page[path] = {}
+        for one in found:  # the first of one code on one line
+            by_page[path].setdefault((one.code, one.line), one)
         for at, why in bad:
             why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why
             extra.append(finding(CODE, path, at, f"the inline suppression {why}"))
     allow_critical = ctx.config.verifier.suppress_critical
     refused: set[tuple[str, int, str]] = set()
     for f in findings:
-        s = next((s for s in by_page.get(f.path or "", ()) if _covers(s, f)), None)
+        s = _covering(f, by_page[f.path]) if f.path is not None and f.path in by_page else None
         if s is None:
             kept.append(f)
         elif f.severity == "critical" and not allow_critical:
