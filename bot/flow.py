@@ -24,6 +24,7 @@ from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord
 from wikigate.paths import check_scope
+from wikigate.records import finding_fingerprints
 from wikigate.verifier.report import VerificationReport
 from wikigate.verify import verify
 from wikigate.workspace import Workspace
@@ -610,6 +611,7 @@ class PullEvent:
             run_type=run_type_for(repo, report.base or self.fetched.base_tip, report.tip),
             report=report,
             happened=happened,
+            prints=finding_fingerprints(repo, report.tip, report.findings),
         )
         try:
             publish(repo, self.workdir, self.fetched.notes, record, self.committer)

@@ -76,6 +76,38 @@ def test_verify_all_shows_an_overridden_finding_as_overridden_until_it_changes(t
     assert "citation.source_missing" in again.stdout and "overridden" not in again.stdout
 
 
+def test_an_overridden_citation_counts_again_when_only_its_quote_changes(tmp_path):
+    """The claim's text and the message stay; the footnote's quote differs: another
+    finding (the fingerprint holds the text of the finding's line, the definition)."""
+    root, _ = overridden_wiki(tmp_path)
+    text = (root / "wiki" / "fake.md").read_text()
+    [definition] = [line for line in text.splitlines() if line.startswith("[^1]:")]
+    requoted = text.replace(definition, '[^1]: raw/made-up.txt — "A barn owl hears mice."')
+    ws = Workspace.open(root)
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/fake.md", requoted)
+    assert run.finalize(verify=False).status == "committed"
+    ws.close()
+    again = cli(root, "verify", "--all")
+    assert again.returncode == 1, again.stdout
+    assert "citation.source_missing" in again.stdout and "overridden" not in again.stdout
+
+
+def test_an_overridden_finding_stays_overridden_when_only_its_line_moves(tmp_path):
+    root, run_id = overridden_wiki(tmp_path)
+    text = (root / "wiki" / "fake.md").read_text()
+    moved = text.replace("\n\n", "\n\nA second line, uncited but harmless.\n\n", 1)
+    ws = Workspace.open(root)
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/fake.md", moved)
+    assert run.finalize(verify=False).status == "committed"
+    ws.close()
+    lint = cli(root, "verify", "--all", "--format", "json")
+    data = json.loads(lint.stdout)
+    assert [a["run_id"] for a in data["overridden"]] == [run_id]
+    assert data["overridden"][0]["finding"]["line"] != 5  # it moved, and is still covered
+
+
 def test_a_fingerprint_is_what_a_finding_is_about_never_its_line():
     f = Finding(
         code="link.broken",
@@ -86,6 +118,8 @@ def test_a_fingerprint_is_what_a_finding_is_about_never_its_line():
         claim="Owls see [[Nowhere]].",
     )
     assert fingerprint(f) == fingerprint(f.model_copy(update={"line": 30}))
+    assert fingerprint(f, "See [[Nowhere]].") == fingerprint(f, "  See  [[Nowhere]]. ")
+    assert fingerprint(f, "See [[Nowhere]].") != fingerprint(f, "See [[Nowhere]] now.")
     for change in (
         {"claim": "Owls hear [[Nowhere]]."},
         {"message": "[[Elsewhere]] resolves to nothing"},

@@ -4,7 +4,8 @@
 approved (``verify override``, ``verify approve``, a maintainer's label on a pull request).
 Such a finding is shown as overridden, with who decided and why, and does not count
 towards the verdict, as long as it is the same finding: matched by its fingerprint
-(``models.fingerprint``: code, path, claim and message, never its line). A finding whose
+(``models.fingerprint``: code, path, claim, message and the text of its line, such as the
+footnote's definition with its quote; never the line's number). A finding whose
 content changed is a new finding again.
 
 The overrides come from the telemetry database, which ``wikigate telemetry rebuild`` fills
@@ -16,15 +17,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .codes import verdict_for
-from .models import fingerprint
+from .records import finding_fingerprints
 
 if TYPE_CHECKING:
+    import pygit2
+
     from .store import OverriddenRow
     from .verifier.report import VerificationReport
 
 
 def honour_overrides(
-    report: VerificationReport, overridden: list[OverriddenRow]
+    report: VerificationReport, overridden: list[OverriddenRow], repo: pygit2.Repository
 ) -> VerificationReport:
     """``report`` with the findings a recorded override covers set aside (listed in
     ``overridden``) and the verdict made again from the rest; a verdict that does not come
@@ -35,8 +38,8 @@ def honour_overrides(
         return report
     by_fp = {row["fingerprint"]: row for row in overridden}  # the newest decision wins
     kept, aside = [], list(report.overridden)
-    for f in report.findings:
-        fp = fingerprint(f)
+    prints = finding_fingerprints(repo, report.tip, report.findings)
+    for f, fp in zip(report.findings, prints, strict=True):
         row = by_fp.get(fp)
         if row is None:
             kept.append(f)

@@ -44,7 +44,6 @@ from .models import (
     RunRecord,
     VerificationRef,
     VerifierVerdict,
-    fingerprint,
 )
 from .plan import RunForged, RunSchemaError
 from .publish import MainMoved, publish_note, publish_terminal
@@ -278,6 +277,7 @@ def _record(
     if verified:
         update.setdefault("verifications", [*base.verifications, *verified])
     if vote is not None:
+        prints = records.finding_fingerprints(run.env.repo, plan.tip, vote.findings)
         findings += [
             LoggedFinding(
                 loop=loop,
@@ -286,9 +286,9 @@ def _record(
                 path=f.path,
                 line=f.line,
                 message=f.message,
-                fingerprint=fingerprint(f),
+                fingerprint=fp,
             )
-            for f in vote.findings
+            for f, fp in zip(vote.findings, prints, strict=True)
         ]
         update.setdefault("verifier_preset", vote.preset)
         update.setdefault("verifier_usage", vote.tokens_used)

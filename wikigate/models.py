@@ -146,12 +146,13 @@ class Finding(Model):
     )
 
 
-def fingerprint(f: Finding) -> str:
-    """What a finding is about, never where it sits: its code, path, claim and message
-    (which names the quote, link or statement concerned), not its line. A recorded override
-    covers a finding of the same fingerprint (``wikigate verify --all``) until any of them
-    changes."""
-    what = "\0".join((f.code, f.path or "", f.claim or "", f.message))
+def fingerprint(f: Finding, line_text: str = "") -> str:
+    """What a finding is about, never where it sits: its code, path, claim and message, and
+    ``line_text``, the text of its line (for a citation finding the footnote's definition:
+    source, quote, anchor; ``records.finding_fingerprints`` reads it), not its line number.
+    A recorded override covers a finding of the same fingerprint (``wikigate verify --all``)
+    until any of them changes."""
+    what = "\0".join((f.code, f.path or "", f.claim or "", f.message, " ".join(line_text.split())))
     return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

@@ -162,7 +162,7 @@ def verify_check(
     if lint and shard is None:  # the baseline: what a person's word already landed
         from wikigate.baseline import honour_overrides
 
-        report = honour_overrides(report, ws.store.overridden())
+        report = honour_overrides(report, ws.store.overridden(), ws.repo)
     if filter_mode != "nofilter" and report.base is not None:
         from wikigate.reportfilter import apply_filter
 
