@@ -20,7 +20,9 @@ from wikigate.verifier.report import VerificationReport
 
 from .github_io import GitHubError, PullRequestIO, Unprocessable
 from .review import (
+    MAX_COMMENTS,
     Comment,
+    ReviewPlan,
     diff_lines,
     footnotes,
     plan_review,
@@ -40,16 +42,22 @@ def send_review(
     *,
     on_commit: str = "COMMENT",
     warn: Callable[[str], None] = print,
-) -> None:
+    max_comments: int = MAX_COMMENTS,
+) -> ReviewPlan:
     """Post what ``report`` adds to the pull request's conversation (``verdict``: the
-    decision's, which may differ from the report's when the loop limit rejects)."""
+    decision's, which may differ from the report's when the loop limit rejects), at most
+    ``max_comments`` review comments on it; the plan says what was folded."""
     assert report.base is not None
     tip_tree = commit_at(repo, report.tip).tree
     paths = [f.path for f in report.findings if f.path is not None]
     diff = diff_lines(repo, commit_at(repo, report.base).tree, tip_tree, paths)
     posted = gh.bot_comments()
     plan = plan_review(
-        report, diff, {p.fingerprint for p in posted}, footnotes(repo, tip_tree, report.findings)
+        report,
+        diff,
+        {p.fingerprint for p in posted},
+        footnotes(repo, tip_tree, report.findings),
+        max_comments,
     )
     event = EVENT.get(verdict, on_commit)
     if not plan.empty or event == "APPROVE":
@@ -63,6 +71,7 @@ def send_review(
             gh.edit_comment(p, resolved_body(p.obj.body or "", report.tip))
         else:
             gh.delete_comment(p)
+    return plan
 
 
 def _post(

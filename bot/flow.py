@@ -24,6 +24,7 @@ from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord
 from wikigate.paths import check_scope
+from wikigate.records import finding_fingerprints
 from wikigate.verifier.report import VerificationReport
 from wikigate.verify import verify
 from wikigate.workspace import Workspace
@@ -49,7 +50,17 @@ from .notes import (
 )
 from .outcome import Out, Outcome, nothing, step_exit
 from .owners import reviewers_for
-from .review import defused, fenced, inert, plain, shown, summary_body, workflow_commands
+from .review import (
+    MAX_COMMENTS,
+    ReviewPlan,
+    defused,
+    fenced,
+    inert,
+    plain,
+    shown,
+    summary_body,
+    workflow_commands,
+)
 
 
 def run(env: ActionsEnv, workdir: Path, out: Out) -> int:
@@ -203,6 +214,7 @@ class PullEvent:
     workdir: Path
     report: VerificationReport | None = None
     forbidden: bool = False  # a write was refused: report through annotations
+    plan: ReviewPlan | None = None  # the review sent (what was folded into the summary)
     new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
     _author_permission: str | None = None  # the pull request's author's, read once
 
@@ -599,6 +611,7 @@ class PullEvent:
             run_type=run_type_for(repo, report.base or self.fetched.base_tip, report.tip),
             report=report,
             happened=happened,
+            prints=finding_fingerprints(repo, report.tip, report.findings),
         )
         try:
             publish(repo, self.workdir, self.fetched.notes, record, self.committer)
@@ -614,22 +627,37 @@ class PullEvent:
         report = self.report
         assert report is not None
         try:
-            send_review(
+            self.plan = send_review(
                 self.gh,
                 self.ws.repo,
                 report,
                 verdict,
                 on_commit=self.env.inputs.commit_review,
                 warn=self.out.warn,
+                max_comments=self.max_comments(),
             )
         except Forbidden as e:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
+    def max_comments(self) -> int:
+        """``[github] max_comments`` of the base's rules (the pull request's own never)."""
+        from wikigate.config import config_at
+        from wikigate.errors import WikigateError
+
+        assert self.report is not None and self.report.base is not None
+        try:
+            return config_at(self.ws.repo, self.report.base).github.max_comments
+        except WikigateError:  # the verification said so already; the default holds
+            return MAX_COMMENTS
+
     def summary(self, outcome: Outcome) -> str:
         """The summary of this event (the comment's and the check run's)."""
         assert self.report is not None
-        return summary_body(self.report, outcome.line)
+        plan = self.plan
+        if plan is None:
+            return summary_body(self.report, outcome.line)
+        return summary_body(self.report, outcome.line, plan.folded, plan.limit)
 
     def publish(self, outcome: Outcome, summary: str) -> None:
         """The summary comment, the fallback annotations, the Actions files, after the

@@ -20,7 +20,15 @@ import pygit2
 
 from wikigate.errors import GitError
 from wikigate.gitrepo import blob_at, commit_at, notes_commit_with, tree_at
-from wikigate.models import TERMINAL, LoggedFinding, OverrideSource, RunRecord, RunType, Status
+from wikigate.models import (
+    TERMINAL,
+    LoggedFinding,
+    OverrideSource,
+    RunRecord,
+    RunType,
+    Status,
+    fingerprint,
+)
 from wikigate.records import parse_record
 from wikigate.runid import now_iso, parse_iso
 from wikigate.verifier.report import VerificationReport
@@ -216,8 +224,10 @@ def pull_record(
     run_type: RunType,
     report: VerificationReport,
     happened: Recorded,
+    prints: list[str] | None = None,
 ) -> RunRecord:
-    """The run record of one verification (``report``), as the engine writes them."""
+    """The run record of one verification (``report``), as the engine writes them;
+    ``prints``: its findings' fingerprints (``records.finding_fingerprints``)."""
     now = now_iso()
     status, verdict, override = happened.status, happened.verdict, happened.override
     base = happened.base or report.base
@@ -244,8 +254,13 @@ def pull_record(
                 LoggedFinding(
                     loop=run.loop,
                     **f.model_dump(include={"code", "severity", "path", "line", "message"}),
+                    fingerprint=fp,
                 )
-                for f in report.findings
+                for f, fp in zip(
+                    report.findings,
+                    prints if prints is not None else [fingerprint(f) for f in report.findings],
+                    strict=True,
+                )
             ),
         ],
         exempt=report.exempt,

@@ -27,6 +27,7 @@ from wikigate.verifier.citation import CitationSyntaxError, parse_definition, qu
 from wikigate.verifier.report import VerificationReport
 
 MAX_INLINE = 30  # comments per review request (GitHub's and reviewdog's batch)
+MAX_COMMENTS = 25  # review comments on one pull request: `[github] max_comments`
 MAX_LISTED = 100  # findings listed in a review body; the rest are counted
 SUMMARY_MARKER = "<!-- wikigate:summary -->"
 REVIEW_MARKER = "<!-- wikigate:review -->"
@@ -124,7 +125,10 @@ class ReviewPlan:
     file_level: list[Comment] = field(default_factory=list)
     elsewhere: list[Finding] = field(default_factory=list)  # in the review body
     over_batch: list[Finding] = field(default_factory=list)  # on the diff, past MAX_INLINE
+    # past `[github] max_comments` on the pull request: in the summary comment, never posted
+    folded: list[Finding] = field(default_factory=list)
     wanted: set[str] = field(default_factory=set)  # every fingerprint the report holds
+    limit: int = MAX_COMMENTS
 
     @property
     def empty(self) -> bool:
@@ -153,23 +157,33 @@ def plan_review(
     diff: dict[str, set[int]],
     posted: set[str],
     notes: dict[tuple[str, str], Footnote] | None = None,
+    max_comments: int = MAX_COMMENTS,
 ) -> ReviewPlan:
     """Place each finding not already ``posted``: on its claim's lines when the diff holds
     them, as a file-level comment on a changed file, else in the review body; 30 inline
-    at most, the rest summarised in the body."""
+    at most per review, the rest summarised in the body.  The pull request holds at most
+    ``max_comments`` review comments (the bot's still-live ones count): past that, the
+    rest is folded into the summary comment, as reviewdog does past its limit."""
     notes = notes or {}
-    plan = ReviewPlan()
+    plan = ReviewPlan(limit=max_comments)
+    fresh: list[tuple[Finding, str, Footnote | None]] = []
     for f in report.findings:
         note = notes.get((f.path or "", label_of(f) or ""))
         fp = fingerprint(f, note)
         if fp in plan.wanted:
             continue
         plan.wanted.add(fp)
-        if fp in posted:
-            continue
+        if fp not in posted:
+            fresh.append((f, fp, note))
+    room = max(0, max_comments - len(posted & plan.wanted))
+    for f, fp, note in fresh:
         if f.path is None or f.path not in diff:
             plan.elsewhere.append(f)
             continue
+        if room == 0:
+            plan.folded.append(f)
+            continue
+        room -= 1
         at = place(f, diff[f.path])
         if at is None:
             plan.file_level.append(Comment(fp, f.path, None, comment_body(f, fp, note)))
@@ -225,6 +239,11 @@ def review_body(report: VerificationReport, plan: ReviewPlan) -> str:
             "the next verification posts them):",
             plan.over_batch,
         ),
+        (
+            f"More findings on the diff, not posted as comments (this pull request holds at "
+            f"most {plan.limit}: `[github] max_comments`; the summary comment lists them):",
+            plan.folded,
+        ),
     ):
         if found:
             lines += ["", title, ""]
@@ -237,8 +256,14 @@ def review_body(report: VerificationReport, plan: ReviewPlan) -> str:
     return "\n".join(lines)
 
 
-def summary_body(report: VerificationReport, outcome: str) -> str:
-    """The one summary comment per pull request, edited in place (found by its marker)."""
+def summary_body(
+    report: VerificationReport,
+    outcome: str,
+    folded: list[Finding] | None = None,
+    limit: int = MAX_COMMENTS,
+) -> str:
+    """The one summary comment per pull request, edited in place (found by its marker);
+    ``folded``: the findings past ``[github] max_comments``, listed here instead."""
     s = report.summary
     lines = [
         SUMMARY_MARKER,
@@ -252,6 +277,30 @@ def summary_body(report: VerificationReport, outcome: str) -> str:
         f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
+    if report.suppressed:
+        lines += ["", f"{len(report.suppressed)} findings suppressed inline (not counted):", ""]
+        lines += [
+            f"- {_where(s.finding)}: {_code(s.finding.code)} ({s.finding.severity}): "
+            f"reason: {inert(s.reason)}"
+            for s in report.suppressed[:MAX_LISTED]
+        ]
+        if len(report.suppressed) > MAX_LISTED:
+            lines.append(f"- … and {len(report.suppressed) - MAX_LISTED} more (see the report)")
+    if folded:
+        lines += [
+            "",
+            f"<details><summary>{len(folded)} more findings, not posted as review comments "
+            f"(at most {limit} on a pull request: <code>[github] max_comments</code>)"
+            "</summary>",
+            "",
+        ]
+        lines += [
+            f"- {_where(f)}: {_code(f.code)} ({f.severity}): {inert(f.message)}"
+            for f in folded[:MAX_LISTED]
+        ]
+        if len(folded) > MAX_LISTED:
+            lines.append(f"- … and {len(folded) - MAX_LISTED} more (see the check run)")
+        lines += ["", "</details>"]
     return "\n".join(lines)
 
 

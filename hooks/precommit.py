@@ -28,7 +28,14 @@ BLOCKING = ("critical", "major")
 REGULAR = (pygit2.enums.FileMode.BLOB, pygit2.enums.FileMode.BLOB_EXECUTABLE)
 # the change's own findings about a path: what the push finds only where main differs
 AGAINST_MAIN = frozenset(
-    {"run.path_acl", "run.raw_write", "run.log_rewrite", "run.convergence", "tree.unportable"}
+    {
+        "run.path_acl",
+        "run.raw_write",
+        "run.rules_change",
+        "run.log_rewrite",
+        "run.convergence",
+        "tree.unportable",
+    }
 )
 
 

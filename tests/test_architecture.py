@@ -39,7 +39,13 @@ SURFACES = (
     "wikigate.mcp_server",
 )
 # the application layer over engine and verifier (what the CLI, hooks and bot call)
-APPLICATION = ("wikigate.changes", "wikigate.anchors", "wikigate.ledger")
+APPLICATION = (
+    "wikigate.changes",
+    "wikigate.anchors",
+    "wikigate.ledger",
+    "wikigate.baseline",
+    "wikigate.reportfilter",
+)
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"
 

@@ -202,9 +202,8 @@ def test_a_rules_change_is_refused_and_pages_are_judged_by_the_pushed_rules(serv
     )
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert found_lines(proc.stdout + proc.stderr) == [
-        "wikigate.toml: run.path_acl: the run changes wikigate.toml, the rules, outside wiki/ "
-        "and raw/: the rules change only by an override a maintainer records, never with the "
-        "pages they judge"
+        "wikigate.toml: run.rules_change: the run changes the rules (wikigate.toml): "
+        "verifier.severity.citation.quote_not_found: (unset) → \"off\"; a person decides"
     ]
     git(served, "commit", "-q", "--no-verify", "-m", "loosen")  # HEAD: the loosened rules
 

@@ -441,10 +441,14 @@ def test_the_gates_rules_come_from_main_not_the_working_tree(tmp_path):
     failed = FAILED_PREFIX + run.run_id
     verify = wikigate(ws.root, "verify", failed, "--base", "main", env={"WIKIGATE_VERIFIER": ""})
     assert verify.returncode == 1 and "citation.source_missing" in verify.stdout
-    # and a run cannot bring its own rules along
+    # and a run cannot bring its own rules along: it proposes them, a person decides
     sneaky = ws.start_run("cascade", "cli:test")
-    with pytest.raises(RunError, match="only write under wiki/"):
-        sneaky.stage_write("wikigate.toml", '[verifier]\nstrictness = "CALM"\n')
+    sneaky.stage_write("wikigate.toml", '[verifier]\nstrictness = "CALM"\n')
+    before = ws.repo.references["refs/heads/main"].target
+    waiting = sneaky.finalize(verifier=DeterministicVerifier())
+    assert (waiting.status, waiting.verdict) == ("pending", "needs_human_review")
+    assert [f.code for f in waiting.findings] == ["run.rules_change"]
+    assert ws.repo.references["refs/heads/main"].target == before
     ws.close()
 
 

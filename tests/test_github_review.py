@@ -49,7 +49,13 @@ def test_a_claim_over_two_lines_is_commented_from_its_first_line(world: World):
     assert "> A barn owl can hear a cat under ice." in comment["body"]
 
 
+def raise_max_comments(world: World, limit: int) -> None:
+    rules = (world.seed / "wikigate.toml").read_text() + f"\n[github]\nmax_comments = {limit}\n"
+    world.land_on_main({"wikigate.toml": rules}, "more review comments")
+
+
 def test_thirty_comments_per_review_the_rest_in_its_body(world: World):
+    raise_max_comments(world, 100)
     world.push_pr(12, many_fabrications(34))
     assert world.run(12, "opened").code == 1
     assert len(world.comments()) == 30
@@ -57,6 +63,67 @@ def test_thirty_comments_per_review_the_rest_in_its_body(world: World):
     assert "4 more" in review["body"] or review["body"].count("citation.quote_not_found") >= 4
     check = world.gh.check_run()
     assert len(check["annotations"]) == 34 and check["updates"] >= 1  # 50 per request at most
+
+
+def test_at_most_25_comments_on_a_pull_request_the_rest_folded_into_the_summary(world: World):
+    """reviewdog's limit: past `[github] max_comments` (default 25) no more review
+    comments, on this run or the next; the rest is listed in the summary comment."""
+    world.push_pr(13, many_fabrications(34))
+    assert world.run(13, "opened").code == 1
+    assert len(world.comments()) == 25
+    [summary] = world.gh.issue_comments.values()
+    assert "9 more findings, not posted as review comments" in summary["body"]
+    assert "at most 25 on a pull request" in summary["body"]
+    folded = summary["body"].split("<details>", 1)[1]
+    assert [
+        line.split("[^")[1].split("\\]")[0] for line in folded.splitlines() if "[^" in line
+    ] == [str(k) for k in range(26, 35)]
+
+
+def test_the_comments_still_standing_count_towards_max_comments():
+    """A later verification posts no more comments while the pull request holds the limit:
+    the bot's standing comments of findings still found count."""
+    from wikigate.bot.review import fingerprint, plan_review
+    from wikigate.models import Finding
+    from wikigate.verifier.report import SummaryMetrics, VerificationReport
+
+    findings = [
+        Finding(code="link.broken", severity="major", path="wiki/a.md", line=k, message=f"x{k}")
+        for k in range(1, 6)
+    ]
+    report = VerificationReport(
+        base="b" * 40,
+        tip="a" * 40,
+        strictness="SKEPTICAL",
+        verdict="revise",
+        checks=[],
+        findings=findings,
+        summary=SummaryMetrics(),
+    )
+    diff = {"wiki/a.md": set(range(1, 6))}
+    first = plan_review(report, diff, set(), max_comments=3)
+    assert (len(first.inline), len(first.folded)) == (3, 2)
+    standing = {c.fingerprint for c in first.inline}
+    again = plan_review(report, diff, standing, max_comments=3)
+    assert (again.inline, again.folded) == ([], findings[3:])
+    # one of them fixed: its place is free for the next
+    fixed = standing - {fingerprint(findings[0])}
+    later = plan_review(
+        report.model_copy(update={"findings": findings[1:]}), diff, fixed, max_comments=3
+    )
+    assert [c.line for c in later.inline] == [4] and later.folded == findings[4:]
+
+
+def test_the_base_rules_set_max_comments_never_the_pull_requests(world: World):
+    rules = (world.seed / "wikigate.toml").read_text()
+    world.land_on_main({"wikigate.toml": rules + "\n[github]\nmax_comments = 2\n"}, "two")
+    proposed = rules + "\n[github]\nmax_comments = 500\n"
+    world.push_files(14, {"wiki/barn.md": many_fabrications(5), "wikigate.toml": proposed})
+    assert world.run(14, "opened").code == 1
+    assert len(world.comments()) == 2
+    [summary] = world.gh.issue_comments.values()
+    assert "more findings, not posted as review comments" in summary["body"]
+    assert "at most 2 on a pull request" in summary["body"]
 
 
 def test_a_line_github_refuses_becomes_a_file_level_comment(world: World):
@@ -246,3 +313,16 @@ def test_a_pull_request_holding_a_tree_bomb_is_rejected_naming_the_limit(world: 
     assert "raise \\`\\[limits\\] tree\\_paths\\`" in review["body"]  # markdown-escaped
     assert world.main_sha() == main_before
     assert world.note(str(head.id))["run_type"] == "ingest"
+
+
+def test_findings_suppressed_inline_are_listed_in_the_summary_inert(world: World):
+    page = (
+        "# Barn\n\nSee [[Nowhere]]. "
+        '<!-- wikigate: ignore link.broken reason="@octocat will write it" -->\n'
+    )
+    world.push_pr(15, page)
+    world.run(15, "opened")
+    [summary] = world.gh.issue_comments.values()
+    assert "1 findings suppressed inline (not counted):" in summary["body"]
+    assert "reason: &#64;octocat will write it" in summary["body"]  # no mention
+    assert not any("link.broken" in c["body"] for c in world.comments())

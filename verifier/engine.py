@@ -17,6 +17,7 @@ from wikigate.codes import finding, verdict_for
 from wikigate.config import Config, config_at
 from wikigate.models import Finding
 
+from . import suppress
 from .checks import CHECKS, PER_PAGE, Context
 from .checks.context import adjusted_severity
 from .entries import TreeLimitError
@@ -24,7 +25,14 @@ from .judges.choose import make_judge
 from .judges.protocol import HEURISTIC, Judge
 from .parallel import Workers
 from .protocol import Request, Verification
-from .report import CheckResult, JudgeSummary, ShardInfo, SummaryMetrics, VerificationReport
+from .report import (
+    CheckResult,
+    JudgeSummary,
+    SetAside,
+    ShardInfo,
+    SummaryMetrics,
+    VerificationReport,
+)
 from .shard import content_digest, rules_digest, verifier_version
 from .verdicts import PageVerdicts
 from .wiki import PageCache, WikiTree
@@ -210,6 +218,12 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         cache.close()
     if clock.spent:
         findings.append(clock.finding(config.limits.verify_seconds))
+    suppressed: list[SetAside] = []
+    if ctx is not None:
+        try:
+            findings, suppressed = suppress.apply(ctx, findings)
+        except Exception as e:  # noqa: BLE001 - fail closed: every finding counts
+            findings.append(_error("suppressions", e))
     metrics = ctx.metrics if ctx is not None else SummaryMetrics()
     metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     judgment = ctx.judgment if ctx is not None else None
@@ -226,6 +240,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         findings=sorted(findings, key=finding_order),
         summary=metrics,
         exempt=exempt,
+        suppressed=suppressed,
         judge=summary,
         claim_checks=ctx.claim_checks if ctx is not None else [],
         direction=ctx.direction if ctx is not None else None,

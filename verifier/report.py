@@ -190,6 +190,27 @@ class JudgeSummary(Model):
         )
 
 
+class SetAside(Model):
+    """A finding that does not count: a person's word covers it. ``by``: ``override`` (a
+    recorded override or approval of a run that landed it, matched by fingerprint:
+    ``wikigate verify --all``) or ``suppression`` (an inline comment on its line)."""
+
+    finding: Finding
+    fingerprint: str
+    by: Literal["override", "suppression"]
+    run_id: str | None = Field(default=None, description="the run a person's word landed")
+    actor: str | None = Field(default=None, description="who gave it, when recorded")
+    reason: str
+
+
+class Filtered(Model):
+    """What ``wikigate verify --filter MODE`` left out of a report: counted by severity.
+    The verdict is the whole change's, these included."""
+
+    mode: str
+    hidden: dict[str, int]
+
+
 class VerificationReport(Model):
     schema_version: int = SCHEMA_VERSION
     run_id: str | None = None
@@ -216,6 +237,20 @@ class VerificationReport(Model):
     claim_checks: list[ClaimCheck] = Field(
         default_factory=list,
         description="each cited claim of a page the run changes: pass, warn or fail, and why",
+    )
+    overridden: list[SetAside] = Field(
+        default_factory=list,
+        description="findings a recorded override covers (verify --all): listed, not counted",
+    )
+    suppressed: list[SetAside] = Field(
+        default_factory=list,
+        description="findings an inline suppression on their line sets aside, with its "
+        "reason: listed, not counted",
+    )
+    filtered: Filtered | None = Field(
+        default=None,
+        description="verify --filter: the mode and the findings it left out, by severity "
+        "(the verdict counts them)",
     )
     shard: ShardInfo | None = Field(
         default=None,

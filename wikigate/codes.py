@@ -212,6 +212,27 @@ TABLE: tuple[Code, ...] = (
         "runs may only write wiki pages (and new raw sources when ingesting)",
     ),
     Code(
+        "run.rules_change",
+        "major",
+        "the run changes `wikigate.toml`, the rules: the message names each setting whose "
+        "value differs (old → new); a person decides (`verify approve`, a maintainer's "
+        "override), never the proposed rules themselves. A proposed file that does not load "
+        "(invalid TOML or settings, not a regular file) is critical",
+        "ask a maintainer to approve the rules change (`wikigate verify approve RUN --reason "
+        "...`, or the override label on a pull request)",
+        also="critical",
+        asks=True,
+    ),
+    Code(
+        "suppression.invalid",
+        "major",
+        'an inline suppression (`<!-- wikigate: ignore CODE reason="WHY" -->`) without a '
+        "reason, naming an unknown code, malformed, past 1000 on a page, or of a finding that "
+        "is critical there (refused unless `[verifier] suppress_critical = true`)",
+        'write <!-- wikigate: ignore CODE reason="WHY" --> on the finding\'s line, naming a '
+        "code of docs/checks.md",
+    ),
+    Code(
         "run.raw_write",
         "critical",
         "the run modifies, deletes or renames a raw source, or adds one outside an ingest run",

@@ -96,6 +96,7 @@ class VerifierSection(Model):
     strictness: Strictness = "SKEPTICAL"
     severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
     verify_on_push: bool | None = None  # legacy spelling of [server] verify_on_push
+    suppress_critical: bool = False  # inline suppressions may set aside critical findings
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
@@ -294,6 +295,14 @@ class JudgeSection(Model):
         return found
 
 
+class GithubSection(Model):
+    """``[github]``: what the bot shows on a pull request (docs/github.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    # review comments on one pull request; the rest are folded into the summary comment
+    max_comments: int = Field(default=25, ge=0, le=1000)
+
+
 class Config(Model):
     model_config = ConfigDict(extra="forbid")
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
@@ -308,6 +317,7 @@ class Config(Model):
     rubric: RubricSection = Field(default_factory=RubricSection)
     telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
     server: ServerSection = Field(default_factory=ServerSection)
+    github: GithubSection = Field(default_factory=GithubSection)
 
 
 def parse_config(text: str, where: str) -> Config:

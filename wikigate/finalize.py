@@ -271,10 +271,13 @@ def _record(
     **update: Any,
 ) -> RunRecord:
     base = records.record_from_db(run.env.store, run.run_id)
-    findings = [f for f in base.findings if f.loop != loop]
+    # a new vote replaces its loop's findings; without one (an override, an approval) they
+    # stay: the record keeps what a person's word landed (wikigate.baseline reads them)
+    findings = [f for f in base.findings if vote is None or f.loop != loop]
     if verified:
         update.setdefault("verifications", [*base.verifications, *verified])
     if vote is not None:
+        prints = records.finding_fingerprints(run.env.repo, plan.tip, vote.findings)
         findings += [
             LoggedFinding(
                 loop=loop,
@@ -283,8 +286,9 @@ def _record(
                 path=f.path,
                 line=f.line,
                 message=f.message,
+                fingerprint=fp,
             )
-            for f in vote.findings
+            for f, fp in zip(vote.findings, prints, strict=True)
         ]
         update.setdefault("verifier_preset", vote.preset)
         update.setdefault("verifier_usage", vote.tokens_used)

@@ -33,3 +33,6 @@ MAX_LOOPS = 3
 # the report formats `wikigate verify --format` takes: verifier/reporters' REPORTERS, by
 # name (a test keeps the two equal; importing the reporters would import pydantic)
 REPORT_FORMATS: tuple[str, ...] = ("text", "json", "rdjson", "sarif")
+# `wikigate verify --filter`: which findings of a change are reported (wikigate.reportfilter)
+FilterMode = Literal["added", "diff_context", "file", "nofilter"]
+FILTER_MODES: tuple[str, ...] = get_args(FilterMode)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -145,6 +146,16 @@ class Finding(Model):
     )
 
 
+def fingerprint(f: Finding, line_text: str = "") -> str:
+    """What a finding is about, never where it sits: its code, path, claim and message, and
+    ``line_text``, the text of its line (for a citation finding the footnote's definition:
+    source, quote, anchor; ``records.finding_fingerprints`` reads it), not its line number.
+    A recorded override covers a finding of the same fingerprint (``wikigate verify --all``)
+    until any of them changes."""
+    what = "\0".join((f.code, f.path or "", f.claim or "", f.message, " ".join(line_text.split())))
+    return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 class VerifierVerdict(Model):
     """What a Verifier returns: the vote, why, and what it found."""
 
@@ -192,6 +203,7 @@ class LoggedFinding(Model):
     path: str | None = None
     line: int | None = None
     message: str
+    fingerprint: str | None = None  # models.fingerprint: what an override covers
 
 
 class RunRecord(Model):

@@ -10,12 +10,58 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .gitrepo import RUN_PREFIX
-from .models import Budget, LoggedFinding, RunMeta, RunRecord, Usage, VerificationRef
+from .models import (
+    Budget,
+    Finding,
+    LoggedFinding,
+    RunMeta,
+    RunRecord,
+    Usage,
+    VerificationRef,
+    fingerprint,
+)
 from .plan import meta_digest
 from .runid import now_iso
 
 if TYPE_CHECKING:
+    import pygit2
+
     from .store import RunRow, Store
+
+
+MAX_READ = 5 * 2**20  # a page read for its findings' lines (a page's limit)
+
+
+def finding_fingerprints(repo: pygit2.Repository, tip: str, findings: list[Finding]) -> list[str]:
+    """Each finding's fingerprint (``models.fingerprint``) with the text of its line at
+    ``tip``: what it is about, content included, never where. Each file is read once."""
+    from .gitrepo import commit_at
+
+    tree = commit_at(repo, tip).tree
+    lines: dict[str, list[str]] = {}
+    out = []
+    for f in findings:
+        text = ""
+        if f.path is not None and f.line is not None and f.line >= 1:
+            if f.path not in lines:
+                lines[f.path] = _lines(repo, tree, f.path)
+            got = lines[f.path]
+            text = got[f.line - 1] if f.line <= len(got) else ""
+        out.append(fingerprint(f, text))
+    return out
+
+
+def _lines(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> list[str]:
+    import pygit2
+
+    try:
+        entry = tree[path]
+        blob = repo[entry.id]
+    except (KeyError, ValueError, pygit2.GitError):
+        return []
+    if not isinstance(blob, pygit2.Blob) or blob.size > MAX_READ:
+        return []
+    return blob.data.decode("utf-8", "replace").splitlines()
 
 
 def pending_record(workspace: str, meta: RunMeta, tip: str) -> RunRecord:

@@ -12,6 +12,7 @@ import pygit2
 
 from . import gitrepo
 from .codes import finding
+from .config import CONFIG_FILE
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
@@ -169,8 +170,13 @@ class Run:
             base_tree = gitrepo.commit_at(self.env.repo, self.row["base_commit"]).tree
             if path in base_tree:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
+        elif path == CONFIG_FILE:
+            pass  # a rules change: verified as run.rules_change, a person decides
         elif where != "wiki":
-            raise RunError(f"{path}: runs may only write under wiki/ (and raw/ in ingest runs)")
+            raise RunError(
+                f"{path}: runs may only write under wiki/ (and raw/ in ingest runs), "
+                f"or propose rules in {CONFIG_FILE}"
+            )
         elif not path.endswith(".md"):
             raise RunError(f"{path}: wiki/ holds markdown pages only (*.md)")
         return path
@@ -180,10 +186,10 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        limit = MAX_PAGE_BYTES if area(path) == "wiki" else MAX_SOURCE_BYTES
+        limit = MAX_PAGE_BYTES if area(path) != "raw" else MAX_SOURCE_BYTES
         if len(data) > limit:
             raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
-        if area(path) == "wiki":
+        if area(path) == "wiki" or path == CONFIG_FILE:
             _check_text(path, data)
         blob = self.env.repo.create_blob(data)
         return self._commit("write", path, blob)
@@ -197,8 +203,8 @@ class Run:
         """
         self._require_open()
         path = self._check_target(path)
-        if area(path) != "wiki":
-            raise RunError(f"{path}: only wiki pages can be edited")
+        if area(path) != "wiki" and path != CONFIG_FILE:
+            raise RunError(f"{path}: only wiki pages and {CONFIG_FILE} can be edited")
         current = self.read(path)
         if current is None:
             problem = f"{path} does not exist in the run"

@@ -73,7 +73,8 @@ CREATE TABLE IF NOT EXISTS findings (
   severity  TEXT NOT NULL,
   path      TEXT,
   line      INTEGER,
-  message   TEXT NOT NULL
+  message   TEXT NOT NULL,
+  fingerprint TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_findings_run ON findings(run_id, loop);
 CREATE TABLE IF NOT EXISTS verifications (
@@ -171,6 +172,7 @@ class FindingRow(TypedDict):
     path: str | None
     line: int | None
     message: str
+    fingerprint: str | None
 
 
 class OverrideRow(TypedDict):
@@ -182,6 +184,15 @@ class OverrideRow(TypedDict):
     reason: str
     source: OverrideSource
     at: str
+
+
+class OverriddenRow(TypedDict):
+    """A finding of a run a person's word landed (``Store.overridden``)."""
+
+    fingerprint: str
+    run_id: str
+    actor: str
+    reason: str
 
 
 class VerificationRow(TypedDict):
@@ -218,6 +229,8 @@ class Store:
                 self.db.execute("ALTER TABLE runs ADD COLUMN lease_until TEXT")
             if "meta_digest" not in self.db["runs"].columns_dict:  # from before runs were pinned
                 self.db.execute("ALTER TABLE runs ADD COLUMN meta_digest TEXT")
+            if "fingerprint" not in self.db["findings"].columns_dict:  # before baselines
+                self.db.execute("ALTER TABLE findings ADD COLUMN fingerprint TEXT")
             if "github-review" not in (self.db["overrides"].schema or ""):
                 self._widen_override_sources()
         except sqlite3.DatabaseError as e:
@@ -301,6 +314,19 @@ class Store:
     def update_run(self, run_id: str, /, **values: Any) -> None:
         self.table("runs").update(run_id, values)
 
+    def overridden(self) -> list[OverriddenRow]:
+        """The findings a person's word landed anyway: the last verification's findings of
+        each committed run whose verdict is ``commit_override`` or ``commit_approved``,
+        with who decided and why (oldest first)."""
+        rows = self.db.query(
+            "SELECT f.fingerprint, r.run_id, o.actor, o.reason FROM findings f "
+            "JOIN runs r ON r.run_id = f.run_id AND f.loop = r.loop_count "
+            "JOIN overrides o ON o.run_id = r.run_id "
+            "WHERE r.status = 'committed' AND r.verdict IN ('commit_override', 'commit_approved') "
+            "AND f.fingerprint IS NOT NULL ORDER BY o.at, o.id"
+        )
+        return [OverriddenRow(**row) for row in rows]  # type: ignore[typeddict-item]
+
     def overriding(self) -> list[RunRow]:
         """Rejected runs an override process marked as its own (finalize._overriding)."""
         return _runs(
@@ -320,6 +346,7 @@ class Store:
                 "path": f.path,
                 "line": f.line,
                 "message": f.message,
+                "fingerprint": f.fingerprint,
             }
             for f in record.findings
         )

@@ -7,10 +7,12 @@ import collections
 import re
 
 from wikigate.codes import finding
-from wikigate.config import CONFIG_FILE
+from wikigate.config import CONFIG_FILE, Config, parse_config
+from wikigate.errors import ConfigError
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
 from wikigate.paths import in_scope
+from wikigate.text import shown
 
 from ..claims import Compared, PageClaim, compare, page_claims
 from ..judges.protocol import Assessment, ChangeInput
@@ -176,20 +178,7 @@ def check_paths(ctx: Context) -> list[Finding]:
     for path in ctx.changed():
         head = path.split("/", 1)[0]
         if path == CONFIG_FILE:
-            out.append(
-                finding(
-                    "run.path_acl",
-                    path,
-                    None,
-                    f"the run changes {path}, the rules, outside wiki/ and raw/: the rules "
-                    "change only by an override a maintainer records, never with the pages "
-                    "they judge",
-                    hint="commit the rules change alone (past the commit hook: `git commit "
-                    "--no-verify`) and have it landed by override: on a gated server "
-                    '`git push -o wikigate-override="REASON"` by one of its [server] '
-                    "override_users (docs/hooks.md)",
-                )
-            )
+            out.append(_rules_change(ctx, base, tip))
             continue
         if head not in ("wiki", "raw") or "/" not in path:
             out.append(
@@ -241,6 +230,94 @@ def check_paths(ctx: Context) -> list[Finding]:
                 )
             )
     return out
+
+
+RULES_BYTES = 2**20  # a proposed wikigate.toml read at most
+RULES_SHOWN = 20  # settings a rules change names one by one
+
+
+def _rules_change(ctx: Context, base: WikiTree, tip: WikiTree) -> Finding:
+    """The run proposes new rules: which settings differ, old → new, for a person to
+    decide (``run.rules_change`` asks a person); critical when the proposed file does not
+    load.  The proposed rules are read, never applied: this verification, the server's
+    and the bot's run under the base's."""
+    try:
+        old = _rules_of(ctx, base)
+    except ConfigError:
+        old = Config()  # the base's own file is broken: the verification says so elsewhere
+    try:
+        new = _rules_of(ctx, tip)
+    except ConfigError as e:
+        return finding(
+            "run.rules_change",
+            CONFIG_FILE,
+            None,
+            f"the run proposes rules that do not load: {shown(str(e))[:500]}",
+            severity="critical",
+            hint=f"write a {CONFIG_FILE} that `wikigate verify` loads (docs/config.md)",
+        )
+    changes = rules_diff(old, new)
+    if not changes:
+        what = "the file changes, but no setting's value does"
+    else:
+        named = [f"{key}: {was} → {now}" for key, was, now in changes[:RULES_SHOWN]]
+        more = len(changes) - RULES_SHOWN
+        what = "; ".join(named) + (f"; and {more} more" if more > 0 else "")
+    verb = "deletes" if CONFIG_FILE not in tip.entries else "changes"
+    return finding(
+        "run.rules_change",
+        CONFIG_FILE,
+        None,
+        f"the run {verb} the rules ({CONFIG_FILE}): {what}; a person decides",
+    )
+
+
+def _rules_of(ctx: Context, tree: WikiTree) -> Config:
+    entry = tree.entries.get(CONFIG_FILE)
+    if entry is None:
+        return Config()
+    if entry.mode not in REGULAR:
+        raise ConfigError(f"{CONFIG_FILE} is not a regular file")
+    size = int(ctx.repo.odb.read_header(entry.oid)[1])
+    if size > RULES_BYTES:
+        raise ConfigError(f"{CONFIG_FILE} is {size} bytes, past the {RULES_BYTES} rules may hold")
+    data = blob_at(ctx.repo, entry.oid).data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{CONFIG_FILE}: not UTF-8 ({e})") from e
+    return parse_config(text, "the proposed file")
+
+
+def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
+    """The settings whose values differ: (``section.key``, old, new), values as JSON."""
+    import json
+
+    def flat(data: object, prefix: str, out: dict[str, str]) -> dict[str, str]:
+        if isinstance(data, dict) and data:
+            for k, v in data.items():
+                flat(v, f"{prefix}.{k}" if prefix else str(k), out)
+        else:
+            out[prefix] = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        return out
+
+    was = flat(old.model_dump(mode="json"), "", {})
+    now = flat(new.model_dump(mode="json"), "", {})
+
+    def filled(key: str, other: dict[str, str]) -> bool:
+        """An empty table on one side whose keys the other side sets: its keys say it."""
+        return any(k.startswith(key + ".") for k in other)
+
+    keys = sorted(
+        {k for k in was if not (was[k] == "{}" and filled(k, now))}
+        | {k for k in now if not (now[k] == "{}" and filled(k, was))}
+    )
+    unset = "(unset)"
+    return [
+        (shown(k)[:120], shown(was.get(k, unset))[:120], shown(now.get(k, unset))[:120])
+        for k in keys
+        if was.get(k) != now.get(k)
+    ]
 
 
 def _page_path(tip: WikiTree, path: str) -> list[Finding]:

@@ -26,21 +26,35 @@ class SarifReporter:
     description = "SARIF 2.1.0, for GitHub code scanning (upload-sarif)"
 
     def render(self, report: VerificationReport, *, color: bool = False) -> str:
-        rules = sorted({f.code for f in report.findings})
+        aside = [*report.suppressed, *report.overridden]
+        rules = sorted({f.code for f in report.findings} | {s.finding.code for s in aside})
         results = []
-        for f in report.findings:
+        # a finding set aside is a suppressed result (code scanning shows it dismissed):
+        # inSource for an inline suppression, external for a recorded override
+        why = [None] * len(report.findings) + [
+            {
+                "kind": "inSource" if s.by == "suppression" else "external",
+                "status": "accepted",
+                "justification": s.reason,
+            }
+            for s in aside
+        ]
+        for f, suppression in zip(
+            [*report.findings, *(s.finding for s in aside)], why, strict=True
+        ):
             location: dict[str, object] = {"artifactLocation": {"uri": artifact_uri(f.path)}}
             if f.line is not None and f.line >= 1:
                 location["region"] = {"startLine": f.line}
-            results.append(
-                {
-                    "ruleId": f.code,
-                    "ruleIndex": rules.index(f.code),
-                    "level": LEVEL[f.severity],
-                    "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
-                    "locations": [{"physicalLocation": location}],
-                }
-            )
+            result: dict[str, object] = {
+                "ruleId": f.code,
+                "ruleIndex": rules.index(f.code),
+                "level": LEVEL[f.severity],
+                "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
+                "locations": [{"physicalLocation": location}],
+            }
+            if suppression is not None:
+                result["suppressions"] = [suppression]
+            results.append(result)
         doc = {
             "$schema": SCHEMA,
             "version": "2.1.0",

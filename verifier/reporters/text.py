@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 from itertools import groupby
 
-from wikigate.text import plural
+from wikigate.text import plural, shown
 
 from ..report import VerificationReport
 
@@ -31,6 +31,20 @@ class TextReporter:
                 )
                 if f.hint:
                     lines.append(f"         hint: {f.hint}")
+        for title, aside in (
+            ("suppressed", report.suppressed),
+            ("overridden", report.overridden),
+        ):
+            if aside:
+                lines.append(f"{title} (not counted): {plural(len(aside), 'finding')}")
+            for one in aside:
+                f = one.finding
+                who = f" in {one.run_id}" if one.run_id else ""
+                who += f" by {one.actor}" if one.actor else ""
+                lines.append(
+                    f"  {f.path or '(run)'}:{f.line or '-'} {f.severity} {f.code}: {f.message}"
+                )
+                lines.append(f"         {one.by}{shown(who)}: {shown(one.reason)}")
         if report.judge is not None:
             lines.append(_judge_line(report))
         c = report.counts()
@@ -56,6 +70,12 @@ class TextReporter:
             if report.shard is not None
             else ""
         )
+        if report.filtered is not None:
+            h = report.filtered.hidden
+            lines.append(
+                f"not shown (--filter {report.filtered.mode}): {h.get('critical', 0)} critical, "
+                f"{h.get('major', 0)} major, {h.get('minor', 0)} minor; the verdict counts them"
+            )
         lines.append(
             f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
             f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "

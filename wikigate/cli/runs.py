@@ -101,7 +101,9 @@ def run_start(
 
 @run.command("write")
 @run_id_argument()
-@click.argument("path", help="Where to write: wiki/… (or raw/… in an ingest run).")
+@click.argument(
+    "path", help="Where to write: wiki/… (raw/… in an ingest run; wikigate.toml: a rules change)."
+)
 @click.option(
     "--from",
     "source",

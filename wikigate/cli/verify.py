@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.kinds import STRICTNESSES, VERDICT_EXIT
+from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
 from . import progress
@@ -76,7 +76,11 @@ def verify() -> None:
 )
 @report_options("report")
 @click.option(
-    "--all", "lint", is_flag=True, help="Check the whole wiki at REF (default HEAD): lint mode."
+    "--all",
+    "lint",
+    is_flag=True,
+    help="Check the whole wiki at REF (default HEAD): lint mode. Findings a recorded "
+    "override or approval landed (same fingerprint) are shown as overridden, not counted.",
 )
 @click.option(
     "--shard",
@@ -84,6 +88,16 @@ def verify() -> None:
     metavar="K/N",
     help="With --all: run the per-page checks on shard K (1-based) of N only, for "
     "`wikigate report merge` (a page's shard is a hash of its path mod N).",
+)
+@click.option(
+    "--filter",
+    "filter_mode",
+    type=click.Choice(FILTER_MODES),
+    default="nofilter",
+    show_default=True,
+    help="Which findings of a branch verify are reported, as reviewdog's filter mode: on "
+    "added lines, on the diff's lines with context, in changed files, or all. Reporting "
+    "only: the verdict and exit code count every finding.",
 )
 @judge_option
 @click.option(
@@ -101,6 +115,7 @@ def verify_check(
     output: str | None,
     lint: bool,
     shard: Shard | None,
+    filter_mode: str,
     judge: str | None,
     judge_dry_run: bool,
 ) -> None:
@@ -112,6 +127,10 @@ def verify_check(
 
     if lint and base:
         raise UsageError("--all checks the whole wiki; it takes no --base")
+    if lint and filter_mode != "nofilter":
+        raise UsageError(
+            "--filter reports the findings of a change; --all checks the whole wiki (no diff)"
+        )
     if shard is not None and not lint:
         raise UsageError("--shard K/N splits a whole-wiki verify: use it with --all")
     if judge_dry_run and judge == "offline":
@@ -139,8 +158,17 @@ def verify_check(
             text=describe_dry_run(done, "json" if fmt == "json" else "text"),
         )
         ctx.exit(0)
-    emit(done.report, fmt, output)
-    ctx.exit(VERDICT_EXIT[done.report.verdict])
+    report = done.report
+    if lint and shard is None:  # the baseline: what a person's word already landed
+        from wikigate.baseline import honour_overrides
+
+        report = honour_overrides(report, ws.store.overridden(), ws.repo)
+    if filter_mode != "nofilter" and report.base is not None:
+        from wikigate.reportfilter import apply_filter
+
+        report = apply_filter(report, ws.repo, filter_mode)
+    emit(report, fmt, output)
+    ctx.exit(VERDICT_EXIT[report.verdict])
 
 
 def emit(

@@ -1,0 +1,194 @@
+"""A way to change the rules (issue 26): a run proposes a new wikigate.toml; it lands only
+by a person's decision (`verify approve`, a maintainer's override label), with the hooks
+installed and through a pull request; the proposed rules never decide their own landing.
+Real repositories, the real `git push` to a gated bare server, the GitHub emulator."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from support.github_world import World
+from support.helpers import gated_server, git, in_process, push
+from support.trees import commit_files
+from support.verifying import verify_trees
+from support.wiki_runs import page_run
+
+from wikigate.config import Config
+from wikigate.workspace import Workspace
+
+PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier, not the tests' plug-in
+
+
+def cli(cwd: Path, *args: str):
+    return in_process(["-C", str(cwd), *args], env=PRODUCT)
+
+
+def calmer(rules: str) -> str:
+    """The rules with a calmer strictness and more rebases."""
+    assert 'strictness = "SKEPTICAL"' in rules and "max_rebases = 0" in rules
+    return rules.replace('strictness = "SKEPTICAL"', 'strictness = "CALM"').replace(
+        "max_rebases = 0", "max_rebases = 4"
+    )
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    """A workspace with the client hooks installed, one verified page, and its origin: a
+    bare server with the server gate, where only alice may override."""
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    ws.close()
+    root = tmp_path / "client"
+    assert cli(root, "hooks", "install").returncode == 0
+    bare = gated_server(root, tmp_path)
+    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
+    git(root, "remote", "add", "origin", str(bare))
+    return root, bare
+
+
+def test_a_rules_change_waits_for_a_person_and_lands_by_approve_and_a_recorded_override(
+    client, tmp_path
+):
+    root, bare = client
+    before = git(root, "rev-parse", "main").stdout.strip()
+    run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
+    run_id = run_id.stdout.strip()
+    proposed = tmp_path / "new.toml"
+    proposed.write_text(calmer((root / "wikigate.toml").read_text()))
+    wrote = cli(root, "run", "write", run_id, "wikigate.toml", "--from", str(proposed))
+    assert wrote.returncode == 0, wrote.stderr
+
+    waiting = cli(root, "run", "finalize", run_id)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert "needs_human_review" in waiting.stdout
+    # the finding names exactly the settings that differ, old → new
+    assert "run.rules_change" in waiting.stdout
+    assert 'verifier.strictness: "SKEPTICAL" → "CALM"' in waiting.stdout
+    assert "runs.max_rebases: 0 → 4" in waiting.stdout
+    assert "judge.provider" not in waiting.stdout  # unchanged settings are not named
+    assert git(root, "rev-parse", "main").stdout.strip() == before
+
+    approved = cli(root, "verify", "approve", run_id, "--reason", "calmer rules, agreed")
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    tip = git(root, "rev-parse", "main").stdout.strip()
+    assert tip != before
+    assert 'strictness = "CALM"' in git(root, "show", "main:wikigate.toml").stdout
+    note = cli(root, "runs", "show", run_id, "--format", "json")
+    assert '"commit_approved"' in note.stdout and "calmer rules, agreed" in note.stdout
+
+    # the server verifies under its main's rules (the old ones): a person must decide
+    refused = push(root, "origin", "main")
+    assert refused.returncode != 0
+    assert "run.rules_change" in refused.stderr and "wikigate-override" in refused.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    # only a listed user's override lands it, recorded
+    bob = push(
+        root,
+        "-o",
+        "wikigate-override=approved in " + run_id,
+        "origin",
+        "main",
+        env={"GL_USER": "bob"},
+    )
+    assert bob.returncode != 0 and git(bare, "rev-parse", "main").stdout.strip() == before
+    alice = push(
+        root,
+        "-o",
+        "wikigate-override=approved in " + run_id,
+        "origin",
+        "main",
+        env={"GL_USER": "alice"},
+    )
+    assert alice.returncode == 0, alice.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
+    db = sqlite3.connect(bare / "wikigate" / "gate.db")
+    rows = db.execute('SELECT "user", reason, old, new FROM overrides').fetchall()
+    db.close()
+    assert rows == [("alice", "approved in " + run_id, before, tip)]
+
+
+def test_a_run_may_write_the_rules_but_nothing_else_outside_wiki_and_raw(client):
+    root, _ = client
+    run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
+    run_id = run_id.stdout.strip()
+    other = cli(root, "run", "write", run_id, "setup.cfg", "--from", "-")
+    assert other.returncode != 0
+    assert "or propose rules in wikigate.toml" in other.stderr
+
+
+@pytest.fixture
+def base(repo):
+    rules = '[verifier]\nstrictness = "SKEPTICAL"\n'
+    return commit_files(repo, None, {"wikigate.toml": rules, "wiki/index.md": "# Index\n"})
+
+
+def test_the_proposed_rules_never_decide_their_own_landing(repo, base):
+    """New rules that would wave the change through are read, never applied: the change
+    is verified under the base's rules, so a path outside wiki/ is still critical and the
+    rules change still asks a person."""
+    lax = (
+        '[verifier]\nstrictness = "CALM"\n[verifier.severity]\n'
+        '"run.path_acl" = "minor"\n"run.rules_change" = "minor"\n'
+    )
+    tip = commit_files(repo, base.id, {"wikigate.toml": lax, "deploy.sh": "rm -rf /\n"})
+    report = verify_trees(repo, tip, base, config=Config())
+    codes = {f.code: f.severity for f in report.findings}
+    assert codes["run.path_acl"] == "critical"
+    assert codes["run.rules_change"] == "major"
+    assert report.verdict == "reject"
+    # the rules change alone waits for a person
+    alone = commit_files(repo, base.id, {"wikigate.toml": lax})
+    report = verify_trees(repo, alone, base, config=Config())
+    assert report.verdict == "needs_human_review"
+    [found] = report.findings
+    assert 'verifier.severity.run.path_acl: (unset) → "minor"' in found.message
+
+
+@pytest.mark.parametrize(
+    ("proposed", "why"),
+    [
+        ("[verifier\n", "invalid TOML"),
+        ("[runs]\nmax_loops = 9\n", "Extra inputs are not permitted"),
+        (b"\xff\xfe", "not UTF-8"),
+    ],
+)
+def test_proposed_rules_that_do_not_load_are_critical(repo, base, proposed, why):
+    tip = commit_files(repo, base.id, {"wikigate.toml": proposed})
+    report = verify_trees(repo, tip, base, config=Config())
+    [found] = report.findings
+    assert (found.code, found.severity, found.path) == (
+        "run.rules_change",
+        "critical",
+        "wikigate.toml",
+    )
+    assert why in found.message
+    assert report.verdict == "reject"
+
+
+def test_a_pull_request_changing_the_rules_asks_a_person_and_a_maintainers_label_lands_it(
+    world: World,
+):
+    before = world.main_sha()
+    rules = calmer((world.seed / "wikigate.toml").read_text())
+    head = world.push_files(7, {"wikigate.toml": rules})
+    waiting = world.run(7)
+    assert waiting.code == 5, waiting.out
+    assert "needs_human_review" in waiting.out
+    assert world.main_sha() == before
+    shown = waiting.out + "".join(c["body"] for c in world.gh.issue_comments.values())
+    shown += "".join(str(c) for c in world.comments())
+    assert 'verifier.strictness: "SKEPTICAL" → "CALM"' in shown
+    # a visitor's label decides nothing
+    world.gh.pulls[7].labels.append("wikigate:override")
+    visitor = world.run(7, "labeled", sender="visitor", label="wikigate:override")
+    assert visitor.code != 0 and world.main_sha() == before
+    assert "wikigate:override" not in world.gh.pulls[7].labels  # the bot took it off
+    world.gh.pulls[7].labels.append("wikigate:override")
+    landed = world.run(7, "labeled", sender="maintainer", label="wikigate:override")
+    assert landed.code == 0, landed.out
+    assert world.main_sha() == head, landed.out
+    note = world.note(head)
+    assert note is not None
+    assert (note["verdict"], note["override_actor"]) == ("commit_override", "maintainer")

@@ -1,0 +1,165 @@
+"""Inline suppressions (issue 26): `<!-- wikigate: ignore CODE reason="…" -->` on the line
+a finding applies to sets it aside, listed in the report with its reason and not counted;
+found among markdown-it's tokens (a comment in a code span is text); no reason, an unknown
+code or a critical finding (unless the rules allow it) is itself a finding. Real git
+objects, the product's verifier."""
+
+from __future__ import annotations
+
+import pytest
+from support.trees import commit_files
+from support.verifying import verify_trees
+
+from wikigate.config import Config, parse_config
+from wikigate.verifier.citation import format_tail
+from wikigate.verifier.reporters import render
+
+NOTES = "Minutes of the meeting.\nThe committee rejected the plan by seven votes to two.\n"
+QUOTE = "The committee rejected the plan by seven votes to two."
+INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Notes]]\n"
+LOG = "---\ntitle: Log\n---\n# Log\n\n- 2026-01-01 started\n"
+
+
+def notes_page(extra: str) -> str:
+    tail = format_tail("raw/notes.txt", None, QUOTE, NOTES.index(QUOTE))
+    return f"---\ntitle: Notes\n---\n# Notes\n\n{QUOTE}[^1]\n\n{extra}\n\n[^1]: {tail}\n"
+
+
+@pytest.fixture
+def base(repo):
+    files = {
+        "raw/notes.txt": NOTES,
+        "wiki/index.md": INDEX,
+        "wiki/log.md": LOG,
+        "wiki/notes.md": notes_page("Nothing else."),
+    }
+    return commit_files(repo, None, files)
+
+
+def verify(repo, base, extra: str, config: Config | None = None):
+    tip = commit_files(repo, base.id, {"wiki/notes.md": notes_page(extra)})
+    return verify_trees(repo, tip, base, config=config or Config())
+
+
+def codes(report) -> list[tuple[str, int | None]]:
+    return [(f.code, f.line) for f in report.findings]
+
+
+def test_the_finding_without_a_suppression(repo, base):
+    report = verify(repo, base, "See [[Nowhere]].")
+    assert codes(report) == [("link.broken", 8)]
+    assert report.verdict == "revise"
+
+
+def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, base):
+    why = "the page is written before its target"
+    report = verify(
+        repo, base, f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->'
+    )
+    assert codes(report) == []
+    assert report.verdict == "commit"
+    [aside] = report.suppressed
+    assert (aside.by, aside.reason, aside.finding.code, aside.finding.line) == (
+        "suppression",
+        why,
+        "link.broken",
+        8,
+    )
+    text = render(report, "text")
+    assert "suppressed (not counted): 1 finding" in text
+    assert f"suppression: {why}" in text
+
+
+def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base):
+    report = verify(
+        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].'
+    )
+    assert codes(report) == [] and len(report.suppressed) == 1
+    # two lines below is not the line it applies to
+    report = verify(
+        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].'
+    )
+    assert codes(report) == [("link.broken", 10)] and report.suppressed == []
+
+
+def test_a_suppression_sets_aside_only_the_code_it_names(repo, base):
+    report = verify(repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->')
+    assert codes(report) == [("link.broken", 8)] and report.suppressed == []
+
+
+def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
+    report = verify(
+        repo, base, 'See [[Nowhere]]. `<!-- wikigate: ignore link.broken reason="x" -->`'
+    )
+    assert codes(report) == [("link.broken", 8)] and report.suppressed == []
+
+
+@pytest.mark.parametrize(
+    ("comment", "why"),
+    [
+        ("<!-- wikigate: ignore link.broken -->", "without a reason"),
+        ('<!-- wikigate: ignore link.broken reason="  " -->', "without a reason"),
+        (
+            '<!-- wikigate: ignore link.brokn reason="x" -->',
+            "'link.brokn', which is no finding code",
+        ),
+        ('<!-- wikigate: ignore suppression.invalid reason="x" -->', "cannot be suppressed"),
+        ("<!-- wikigate: please ignore this -->", "malformed"),
+    ],
+)
+def test_a_suppression_without_a_reason_or_a_known_code_is_a_finding(repo, base, comment, why):
+    report = verify(repo, base, f"See [[Nowhere]]. {comment}")
+    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.invalid", 8)]
+    [bad] = [f for f in report.findings if f.code == "suppression.invalid"]
+    assert why in bad.message and bad.severity == "major"
+    assert report.suppressed == []
+
+
+def test_a_critical_finding_is_suppressed_only_when_the_rules_allow_it(repo, base):
+    made_up = (
+        "The plan passed.[^2] "
+        '<!-- wikigate: ignore citation.source_missing reason="scanned later" -->\n\n'
+        '[^2]: raw/minutes-1962.txt — "The plan passed."'
+    )
+    report = verify(repo, base, made_up)
+    assert ("citation.source_missing", 10) in codes(report)
+    [refused] = [f for f in report.findings if f.code == "suppression.invalid"]
+    assert "critical" in refused.message and refused.line == 8
+    assert report.verdict == "reject" and report.suppressed == []
+
+    allowed = parse_config("[verifier]\nsuppress_critical = true\n", "wikigate.toml")
+    report = verify(repo, base, made_up, allowed)
+    assert "citation.source_missing" not in [c for c, _ in codes(report)]
+    assert [s.finding.code for s in report.suppressed] == ["citation.source_missing"]
+    assert report.verdict != "reject"
+
+
+def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
+    import json
+
+    from test_reporters import schema_errors
+
+    report = verify(
+        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->'
+    )
+    sarif = json.loads(render(report, "sarif"))
+    assert schema_errors("sarif-2.1.0.json", sarif) == []
+    [result] = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "link.broken"
+    assert result["suppressions"] == [
+        {"kind": "inSource", "status": "accepted", "justification": "soon"}
+    ]
+
+
+def test_suppressions_on_one_page_are_bounded(repo, base):
+    """A page of 1,200 suppressed broken links: the first 1,000 suppressions are read, the
+    rest is one finding saying so (and their links count)."""
+    lines = [
+        f'See [[Nowhere{k}]]. <!-- wikigate: ignore link.broken reason="later" -->'
+        for k in range(1200)
+    ]
+    report = verify(repo, base, "\n\n".join(lines))
+    assert len(report.suppressed) == 1000
+    [past] = [f for f in report.findings if f.code == "suppression.invalid"]
+    assert "more than 1000 suppressions on one page" in past.message
+    assert sum(f.code == "link.broken" for f in report.findings) == 200

@@ -1,0 +1,167 @@
+"""Inline suppressions: one finding set aside on the line it applies to.
+
+A page may carry, on the line of the finding (or on a line of its own just above it)::
+
+    The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="the minutes are lost" -->
+
+The comment is found among the page's markdown-it tokens (an inline or block HTML comment,
+never a match over the markdown text: a comment inside a code span or block is text). It
+sets aside the findings of that code on that page whose line (or the claim's lines) is the
+line it applies to: listed in the report's ``suppressed`` with the reason, not counted.
+
+A suppression is itself a finding (``suppression.invalid``, major) when it has no reason,
+names an unknown code or ``suppression.invalid``, is malformed, or names a finding that is
+critical there, unless the base's rules allow it (``[verifier] suppress_critical = true``):
+then the critical finding stays. The pages read are those with findings and, for a change,
+the pages it changes (where a new suppression can appear).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from wikigate.codes import CODES, finding
+from wikigate.models import Finding, fingerprint
+
+if TYPE_CHECKING:
+    from .checks.context import Context
+    from .report import SetAside
+
+CODE = "suppression.invalid"
+_MARK = re.compile(r"<!--\s*wikigate\s*:", re.IGNORECASE)
+_SUPPRESSION = re.compile(
+    r'<!--\s*wikigate\s*:\s*ignore\s+(?P<code>[^\s"]+)(?:\s+reason="(?P<reason>[^"]*)")?\s*-->\Z'
+)
+MAX_PER_PAGE = 1000  # suppressions read on one page; past it, a finding says so
+
+
+@dataclass(frozen=True)
+class Suppression:
+    line: int  # the line it applies to (1-based)
+    at: int  # the line the comment is on
+    code: str
+    reason: str
+
+
+def read(text: str) -> tuple[list[Suppression], list[tuple[int, str]]]:
+    """A page's suppressions, and its malformed ones: (line, why)."""
+    from .markdown import markdown
+
+    found: list[Suppression] = []
+    bad: list[tuple[int, str]] = []
+
+    def take(comment: str, at: int, applies: int) -> None:
+        comment = comment.strip()
+        if not _MARK.match(comment):
+            return
+        if len(found) + len(bad) >= MAX_PER_PAGE:
+            if len(bad) == 0 or bad[-1][1] != "too many":
+                bad.append((at, "too many"))
+            return
+        m = _SUPPRESSION.match(comment)
+        if m is None:
+            bad.append((at, 'malformed: write <!-- wikigate: ignore CODE reason="WHY" -->'))
+            return
+        code, reason = m.group("code"), (m.group("reason") or "").strip()
+        if code not in CODES:
+            bad.append((at, f"names {code!r}, which is no finding code (docs/checks.md)"))
+        elif code == CODE:
+            bad.append((at, f"{CODE} cannot be suppressed"))
+        elif not reason:
+            bad.append((at, f'suppresses {code} without a reason: add reason="why"'))
+        else:
+            found.append(Suppression(applies, at, code, reason))
+
+    for tok in markdown().parse(text):
+        if tok.map is None:
+            continue
+        if tok.type == "html_block":
+            # a comment on a line of its own: it applies to the line after it
+            take(tok.content, tok.map[0] + 1, tok.map[1] + 1)
+        elif tok.type == "inline":
+            line = tok.map[0] + 1
+            for child in tok.children or []:
+                if child.type in ("softbreak", "hardbreak"):
+                    line += 1
+                elif child.type == "html_inline":
+                    take(child.content, line, line)
+                elif child.type in ("text", "code_inline"):
+                    line += child.content.count("\n")
+    return found, bad
+
+
+MAX_SPAN = 64  # lines of one claim's sentence looked up; past it only its ends
+
+
+def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppression | None:
+    """The suppression of ``f``'s code on its line or its claim's lines, if any: looked up
+    by line, so a page of many findings and suppressions costs their sum, not product."""
+    lines = [n for n in (f.line, f.claim_line) if n is not None]
+    start, end = f.claim_start_line, f.claim_line
+    if start is not None and end is not None and 0 < end - start <= MAX_SPAN:
+        lines += range(start, end)
+    for n in lines:
+        found = by_line.get((f.code, n))
+        if found is not None:
+            return found
+    return None
+
+
+def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
+    """``findings`` without those an inline suppression covers, plus the suppressions'
+    own findings; and the findings set aside."""
+    from .report import SetAside
+
+    pages = set(ctx.tip.pages)
+    wanted = {f.path for f in findings if f.path in pages}
+    if not ctx.lint:
+        wanted.update(p for p in ctx.changed() if p in pages)
+    kept: list[Finding] = []
+    aside: list[SetAside] = []
+    extra: list[Finding] = []
+    by_page: dict[str, dict[tuple[str, int], Suppression]] = {}
+    for path in sorted(p for p in wanted if p is not None):
+        text, _ = ctx.tip.page_text(path)
+        if text is None or not _MARK.search(text):
+            continue
+        found, bad = read(text)
+        by_page[path] = {}
+        for one in found:  # the first of one code on one line
+            by_page[path].setdefault((one.code, one.line), one)
+        for at, why in bad:
+            why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why
+            extra.append(finding(CODE, path, at, f"the inline suppression {why}"))
+    allow_critical = ctx.config.verifier.suppress_critical
+    refused: set[tuple[str, int, str]] = set()
+    for f in findings:
+        s = _covering(f, by_page[f.path]) if f.path is not None and f.path in by_page else None
+        if s is None:
+            kept.append(f)
+        elif f.severity == "critical" and not allow_critical:
+            kept.append(f)
+            key = (f.path or "", s.at, s.code)
+            if key not in refused:
+                refused.add(key)
+                extra.append(
+                    finding(
+                        CODE,
+                        f.path,
+                        s.at,
+                        f"the inline suppression of {s.code} is refused: the finding is "
+                        "critical, and the rules do not allow suppressing critical findings",
+                        hint="fix the finding; or a maintainer sets [verifier] "
+                        "suppress_critical = true in wikigate.toml",
+                    )
+                )
+        else:
+            aside.append(
+                SetAside(finding=f, fingerprint=fingerprint(f), by="suppression", reason=s.reason)
+            )
+    adjusted = []
+    for f in extra:  # [verifier.severity] applies to these findings too
+        severity = ctx.severity(f)
+        if severity != "off":
+            adjusted.append(f.model_copy(update={"severity": severity}))
+    return kept + adjusted, aside
