@@ -6,8 +6,9 @@ Each example is a short pattern repeated to a size: the pattern is what hypothes
 explores; the repetition is what turns a quadratic rescan into a stall. The time measured
 is this process's CPU time (other load on a busy machine cannot skew a ratio of two), and
 the bound is a ratio: 4x the input may cost at most 8x the time (linear is ~4x, quadratic
-~16x), over a size calibrated so that neither is mostly noise (support/cost.py). The default suite runs a few examples, the same ones every time (derandomized);
-`pytest -m stress` explores many, differently on each run.
+~16x), over a size calibrated so that neither is mostly noise (support/cost.py). The
+default suite runs a few examples, the same ones every time (derandomized); `pytest -m
+stress` explores many, differently on each run.
 """
 
 from __future__ import annotations
