@@ -7,6 +7,7 @@ still a dependency, and a cycle through one is a cycle in the design)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,10 +84,16 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
     return {m for m in out if m.split(".")[0] == "wikigate" and m != name}
 
 
-def graph() -> dict[str, set[str]]:
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:  # parsed once a process: every test reads it
     mods = modules()
     known = set(mods)
-    return {name: imports(name, path, known) & known for name, path in mods.items()}
+    return {name: frozenset(imports(name, path, known) & known) for name, path in mods.items()}
+
+
+def graph() -> dict[str, set[str]]:
+    """Each module's imports of the package's modules (a copy the caller may change)."""
+    return {name: set(deps) for name, deps in _graph().items()}
 
 
 def _under(module: str, prefixes: tuple[str, ...]) -> bool:

@@ -23,6 +23,7 @@ from wikigate import attest, sshsig
 from wikigate.cli.main import main
 from wikigate.config import Config, ConfigError, config_at, config_hash, parse_config
 from wikigate.gitrepo import NOTES_REF, commit_at, notes_commit_with, read_note, ref_target
+from wikigate.hooks import attested
 from wikigate.hooks.attested import server_verifier
 from wikigate.hooks.install import install_server
 from wikigate.models import Finding, VerificationRef, VerifierVerdict
@@ -114,17 +115,16 @@ def all_objects(root: Path) -> bytes:
     ).stdout
 
 
-def push_attested(
+def attested_notes(
     ws: Workspace,
     commit: pygit2.Oid,
     text: bytes,
     sig: bytes | None,
     notes_parent: pygit2.Oid | None,
-    push: str = "main",
-) -> subprocess.CompletedProcess[str]:
-    """Push ``push`` (main, or SRC:main) to origin with a hand-written note on ``commit``
-    naming the attestation ``text`` (signed with ``sig``), whose blobs ride along in the
-    notes' history (as finalize puts them there)."""
+) -> pygit2.Oid:
+    """A notes commit with a hand-written note on ``commit`` naming the attestation
+    ``text`` (signed with ``sig``), whose blobs ride along in the notes' history (as
+    finalize puts them there); the client's notes ref points at it."""
     repo = ws.repo
     tree = repo.TreeBuilder()
     pointer = {"attestation": str(repo.create_blob(text))}
@@ -137,6 +137,19 @@ def push_attested(
     record = {"verifications": [pointer]}
     notes = notes_commit_with(repo, commit, record, notes_parent, also=carried)
     git(ws.root, "update-ref", NOTES_REF, str(notes))
+    return notes
+
+
+def push_attested(
+    ws: Workspace,
+    commit: pygit2.Oid,
+    text: bytes,
+    sig: bytes | None,
+    notes_parent: pygit2.Oid | None,
+    push: str = "main",
+) -> subprocess.CompletedProcess[str]:
+    """Push ``push`` (main, or SRC:main) to origin with ``attested_notes``."""
+    attested_notes(ws, commit, text, sig, notes_parent)
     return git(ws.root, "push", "origin", push, f"+{NOTES_REF}", check=False)
 
 
@@ -357,13 +370,21 @@ def test_a_run_finalized_with_a_signing_key_lands_on_a_trusting_server_without_r
     assert gate_rows(plain, "verdicts") == 1  # it verified the change itself
 
 
-def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tmp_path, keys):
-    """A commit the server's own verification refuses, pushed with an attestation that is
-    forged, unsigned, signed by a stranger or for another namespace, or stale: refused every
-    time, by the server's own findings.  The same commit with a good attestation lands: so
-    acceptance on an attestation is visible, and nothing short of a good one gets it."""
-    ws = workspace(tmp_path)
-    bare = server(tmp_path, ws, "origin", keys.allowed)
+@dataclass
+class Cases:
+    """A change the server's verification refuses (OLD → NEW), its good attestation, and
+    attestations short of it: (label, text, signature, why it is refused)."""
+
+    old: pygit2.Commit
+    new: pygit2.Commit
+    good: attest.Attestation
+    good_signature: bytes
+    refused: dict[str, tuple[bytes, bytes | None, str]]
+
+
+def attestation_cases(ws: Workspace, keys: Keys) -> Cases:
+    """Forged, unsigned, signed by a stranger or for another namespace, a failure, from
+    before attestations named their commits, or stale in each thing they bind."""
     repo = ws.repo
     old, new = unverified_change(ws)
     elsewhere = commit_at(
@@ -372,7 +393,6 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
             ws.root, "commit-tree", "-p", str(old.id), "-m", "x", str(repo.TreeBuilder().write())
         ).stdout.strip(),
     )
-    notes_before = ref_target(repo, NOTES_REF)
     good = attestation_of(repo, old, new)
 
     def signed(att: attest.Attestation, key: Path = keys.trusted) -> bytes:
@@ -386,18 +406,17 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
         capture_output=True,
         check=True,
     ).stdout
-    cases = [
-        ("forged", good.to_bytes(), signed(failed), "signature does not verify"),
-        ("unsigned", good.to_bytes(), None, "it is not signed"),
-        ("a stranger's key", good.to_bytes(), signed(good, keys.stranger), "not among the allowed"),
-        ("signed for git", good.to_bytes(), for_git, "signature does not verify"),
-        ("a failure", failed.to_bytes(), signed(failed), "its result is FAIL"),
-    ]
+    refused = {
+        "forged": (good.to_bytes(), signed(failed), "signature does not verify"),
+        "unsigned": (good.to_bytes(), None, "it is not signed"),
+        "a stranger's key": (good.to_bytes(), signed(good, keys.stranger), "not among the allowed"),
+        "signed for git": (good.to_bytes(), for_git, "signature does not verify"),
+        "a failure": (failed.to_bytes(), signed(failed), "its result is FAIL"),
+    }
     uncommitted = {k: v for k, v in good.model_dump(mode="json").items() if "commit" not in k}
     text = json.dumps(uncommitted, indent=2, sort_keys=True).encode() + b"\n"
-    cases.append(  # as attestations were before they named their commits
-        ("no commit ids", text, sshsig.sign(text, str(keys.trusted)), "naming the commits")
-    )
+    # as attestations were before they named their commits
+    refused["no commit ids"] = (text, sshsig.sign(text, str(keys.trusted)), "naming the commits")
     stale = {
         "another tree": ({"tip_tree": str(elsewhere.tree_id)}, "not the pushed tree"),
         "another base": ({"base_tree": str(elsewhere.tree_id)}, "not from this main's tree"),
@@ -407,23 +426,65 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
     }
     for label, (change, why) in stale.items():
         att = good.model_copy(update=change)
-        cases.append((label, att.to_bytes(), signed(att), why))
+        refused[label] = (att.to_bytes(), signed(att), why)
+    return Cases(old, new, good, signed(good), refused)
+
+
+def test_only_an_attestation_a_trusted_key_signed_for_exactly_this_change_vouches(tmp_path, keys):
+    """What the server gate asks of a pushed note (``hooks.attested.attested``, in this
+    process, on the client's repository trusting the same keys): every attestation short
+    of the good one is refused, saying why; the good one is accepted, naming its signer.
+    The next test pushes some of these to a real server."""
+    ws = workspace(tmp_path)
+    git(ws.root, "config", "wikigate.allowedSigners", str(keys.allowed))
+    notes_before = ref_target(ws.repo, NOTES_REF)
+    cases = attestation_cases(ws, keys)
+    old, new = str(cases.old.id), str(cases.new.id)
+
+    def check(text: bytes, sig: bytes | None) -> tuple[attested.Accepted | None, list[str]]:
+        notes = attested_notes(ws, cases.new.id, text, sig, notes_before)
+        repo = pygit2.Repository(str(ws.root))  # as the server opens it: the config as set
+        return attested.attested(repo, old, new, str(notes), claim=lambda _accepted: None)
+
+    for label, (text, sig, why) in cases.refused.items():
+        accepted, reasons = check(text, sig)
+        assert accepted is None, label
+        assert len(reasons) == 1 and why in reasons[0], (label, reasons)
+    accepted, reasons = check(cases.good.to_bytes(), cases.good_signature)
+    assert accepted is not None and reasons == []
+    assert accepted.principal == SIGNER and accepted.verifier == server_verifier()
+
+
+PUSHED = ("a stranger's key", "another base commit")  # the server's own signers, its own main
+
+
+def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tmp_path, keys):
+    """A commit the server's own verification refuses, pushed with an attestation signed by
+    a key the server does not trust, or stale for the server's main: refused, by the server's
+    own findings (the previous test refuses every other kind in this process).  The same
+    commit with a good attestation lands: so acceptance on an attestation is visible, and
+    nothing short of a good one gets it."""
+    ws = workspace(tmp_path)
+    bare = server(tmp_path, ws, "origin", keys.allowed)
+    notes_before = ref_target(ws.repo, NOTES_REF)
+    cases = attestation_cases(ws, keys)
 
     def push_with(text: bytes, sig: bytes | None) -> subprocess.CompletedProcess[str]:
-        return push_attested(ws, new.id, text, sig, notes_before)
+        return push_attested(ws, cases.new.id, text, sig, notes_before)
 
-    for label, text, sig, why in cases:
+    for label in PUSHED:
+        text, sig, why = cases.refused[label]
         pushed = push_with(text, sig)
         assert pushed.returncode != 0, label
         assert why in pushed.stderr, (label, pushed.stderr)
         assert "citation.source_missing" in pushed.stderr, label  # the server verified it
-        assert git(bare, "rev-parse", "main").stdout.strip() == str(old.id), label
+        assert git(bare, "rev-parse", "main").stdout.strip() == str(cases.old.id), label
     assert gate_rows(bare, "attested") == 0
 
-    pushed = push_with(good.to_bytes(), signed(good))
+    pushed = push_with(cases.good.to_bytes(), cases.good_signature)
     assert pushed.returncode == 0, pushed.stderr
     assert "accepted on attestation" in pushed.stderr and f"({server_verifier()})" in pushed.stderr
-    assert git(bare, "rev-parse", "main").stdout.strip() == str(new.id)
+    assert git(bare, "rev-parse", "main").stdout.strip() == str(cases.new.id)
     assert gate_rows(bare, "attested") == 1
 
 

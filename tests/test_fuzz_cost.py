@@ -6,19 +6,18 @@ Each example is a short pattern repeated to a size: the pattern is what hypothes
 explores; the repetition is what turns a quadratic rescan into a stall. The time measured
 is this process's CPU time (other load on a busy machine cannot skew a ratio of two), and
 the bound is a ratio: 4x the input may cost at most 8x the time (linear is ~4x, quadratic
-~16x). The default suite runs a few examples, the same ones every time (derandomized);
-`pytest -m stress` explores many, differently on each run.
+~16x), over a size calibrated so that neither is mostly noise (support/cost.py). The
+default suite runs a few examples, the same ones every time (derandomized); `pytest -m
+stress` explores many, differently on each run.
 """
 
 from __future__ import annotations
-
-import gc
-import time
 
 import pygit2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.cost import assert_linear
 from support.trees import commit_files
 from support.verifying import verify_trees
 
@@ -49,32 +48,12 @@ def _grow(pattern: str, size: int) -> str:
     return (pattern * (size // len(pattern) + 1))[:size]
 
 
-def _cpu(fn) -> float:
-    """The best of three CPU times, the garbage collector off (a collection in one run and
-    not the other is not what is measured)."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(3):
-            t0 = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t0)
-    finally:
-        gc.enable()
-    return best
-
-
-def _linear(pattern: str, run, small: int, label: str) -> None:
-    a = _cpu(lambda: run(_grow(pattern, small)))
-    b = _cpu(lambda: run(_grow(pattern, 4 * small)))
-    assert a < 3, f"{label} {pattern!r}: {small // 1000} KB took {a:.2f} s"
-    # 50 ms of slack: tiny times are mostly noise (a quadratic case costs seconds here)
-    assert b < 8 * a + 0.05, f"{label} {pattern!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+def _linear(pattern: str, run, size: int, label: str) -> None:
+    assert_linear(lambda n: run(_grow(pattern, n)), size, f"{label} {pattern!r}")
 
 
 @settings(
-    max_examples=25,
+    max_examples=12,
     deadline=None,
     derandomize=True,  # the default suite runs the same examples every time; stress explores
     suppress_health_check=[HealthCheck.too_slow],
@@ -96,7 +75,7 @@ def _verify(repo, base, text: str):
 
 
 @settings(
-    max_examples=10,
+    max_examples=6,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -298,20 +298,24 @@ def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
     records = {ref: git(bare, "rev-parse", ref).stdout.strip() for ref in (NOTES, ARTIFACTS)}
     assert records == {ref: git(ws.root, "rev-parse", ref).stdout.strip() for ref in records}
 
-    for ref in (NOTES, ARTIFACTS):
+    # one push rewinds one of the refs and deletes the other: each is refused on its own line
+    for rewind, delete in ((NOTES, ARTIFACTS), (ARTIFACTS, NOTES)):
         for user in ("mallory", None):
-            rewound = push(ws.root, "origin", f"+{records[ref]}~1:{ref}", user=user)
-            assert rewound.returncode != 0
-            assert f"refusing {ref} " in rewound.stderr
-            assert ": not a fast-forward; it holds the runs' records" in rewound.stderr
+            refused = push(
+                ws.root, "origin", f"+{records[rewind]}~1:{rewind}", f":{delete}", user=user
+            )
+            assert refused.returncode != 0
+            lines = refused.stderr.splitlines()
+            rewound = [line for line in lines if f"refusing {rewind} " in line]
+            assert len(rewound) == 1
+            assert ": not a fast-forward; it holds the runs' records" in rewound[0]
+            deleted = [line for line in lines if f"refusing {delete} " in line]
+            assert len(deleted) == 1 and ": a deletion; it holds the runs' records" in deleted[0]
             who = "mallory is not" if user else "the pushing user is not known to be"
-            assert f"{who} in [server] admins" in rewound.stderr
-            deleted = push(ws.root, "origin", f":{ref}", user=user)
-            assert deleted.returncode != 0
-            assert f"refusing {ref} " in deleted.stderr
-            assert ": a deletion; it holds the runs' records" in deleted.stderr
-            assert "only fast-forward here" in deleted.stderr
-        assert git(bare, "rev-parse", ref).stdout.strip() == records[ref]
+            assert f"{who} in [server] admins" in refused.stderr
+            assert "only fast-forward here" in refused.stderr
+            for ref in (NOTES, ARTIFACTS):
+                assert git(bare, "rev-parse", ref).stdout.strip() == records[ref]
 
     deleted = push(
         ws.root, "origin", f":{NOTES}", f"+{records[ARTIFACTS]}~1:{ARTIFACTS}", user="carol"

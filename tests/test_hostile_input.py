@@ -11,6 +11,7 @@ import pygit2
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from support.cost import assert_linear, cpu_seconds
 from support.trees import at, commit_files, no_errors
 from support.verifying import verify_trees
 
@@ -227,31 +228,19 @@ HOSTILE = {
     "gaps-unclosed": lambda n: "Words here [gap: x " * (n // 19),
     "sentence-gaps-unclosed": lambda n: "a. [gap: x" * (n // 10),
 }
-SMALL, LARGE = 12_500, 50_000
+SMALL = 12_500  # at most: a slow pattern is measured smaller (support/cost.py)
 
 
 def _parse_seconds(text: str, tries: int = 2) -> float:
-    """CPU seconds of this process (not wall time): other load on a busy machine cannot
-    skew the ratios below."""
-    best = float("inf")
-    for _ in range(tries):
-        t0 = time.process_time()
-        parse_page("wiki/x.md", text)
-        best = min(best, time.process_time() - t0)
-    return best
+    return cpu_seconds(lambda: parse_page("wiki/x.md", text), tries)
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 @pytest.mark.timing
 def test_hostile_pages_parse_in_linear_time(name):
+    # ~0.05-0.5 s for 12.5 KB here, 0.2-9 s before; 4x the input: linear is ~4x, quadratic ~16x
     make = HOSTILE[name]
-    small = _parse_seconds(make(SMALL))
-    # generous absolute bound (a busy CI machine): ~0.05-0.5 s here, 0.2-9 s before
-    assert small < 3, f"{name}: {SMALL // 1000} KB took {small:.2f} s"
-    large = _parse_seconds(make(LARGE))
-    # 4x the input: linear time is ~4x, quadratic ~16x
-    ratio = large / max(small, 1e-3)
-    assert ratio < 8, f"{name}: {small:.3f} s → {large:.3f} s (x{ratio:.1f} for x4 input)"
+    assert_linear(lambda n: parse_page("wiki/x.md", make(n)), SMALL, name)
 
 
 @pytest.mark.timing

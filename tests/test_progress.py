@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import pty
-import subprocess
-import sys
+import threading
 
 import pytest
+from support.forked import Forked
 from support.helpers import in_process
 
 from wikigate.workspace import Workspace
@@ -27,30 +27,32 @@ def wiki(tmp_path_factory):
 
 
 def run_on_terminal(root, *args: str) -> tuple[int, str, str]:
-    """Run wikigate with stderr on a pseudo-terminal; return (code, stdout, terminal)."""
+    """Run wikigate with stderr on a pseudo-terminal (a process of its own: support/forked.py);
+    return (code, stdout, terminal)."""
     leader, follower = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     env["TERM"] = "xterm"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "wikigate", "-C", str(root), *args],
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        env=env,
-    )
-    os.close(follower)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = proc.stdout.read().decode() if proc.stdout else ""
-    proc.wait()
-    os.close(leader)
-    return proc.returncode, out, seen.decode(errors="replace")
+    seen: list[bytes] = []
+
+    def read() -> None:  # until the terminal hangs up: every writer has closed it
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        done = Forked(["-C", str(root), *args], env, stderr=os.ttyname(follower)).result()
+    finally:
+        os.close(follower)  # the process has exited: now no one holds the terminal
+        reader.join()
+        os.close(leader)
+    return done.returncode, done.stdout, b"".join(seen).decode(errors="replace")
 
 
 def test_verify_shows_progress_on_a_terminal(wiki):

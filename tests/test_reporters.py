@@ -32,14 +32,33 @@ PAGE = "wiki/café au lait.md"
 ORPHAN = "wiki/ünïcode.md"
 
 
-def _wikigate(cwd: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "wikigate", "-C", str(cwd), *args],
+# Every format rendered in turn by one interpreter of its own: after each, the top-level
+# packages imported so far (a format that imported jsonschema is the first to show it).
+PROBE = """
+import contextlib, io, json, sys
+from wikigate.cli import main
+root, ref, formats = sys.argv[1], sys.argv[2], sys.argv[3:]
+seen = []
+for fmt in formats:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = main(["-C", root, "verify", ref, "--format", fmt])
+    top = sorted({name.split(".")[0] for name in sys.modules})
+    seen.append({"format": fmt, "code": code, "out": bool(out.getvalue().strip()), "top": top})
+print(json.dumps(seen))
+"""
+
+
+def _imports_per_format(cwd: Path, env: dict[str, str], ref: str) -> list[dict[str, Any]]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(cwd), ref, *FORMATS],
         capture_output=True,
         text=True,
         encoding="utf-8",
         env=env,
     )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen: list[dict[str, Any]] = json.loads(proc.stdout)
+    return seen
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +93,6 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         assert proc.returncode in (0, 1), proc.stderr[-2000:]
         return proc
 
-    def verify(*args: str) -> subprocess.CompletedProcess[str]:
-        """A process of its own, under ``-X importtime``: what it imported is on stderr."""
-        proc = _wikigate(tmp / "wiki", env, *args)
-        assert proc.returncode in (0, 1), proc.stderr[-2000:]
-        return proc
-
     wg("init", str(tmp / "wiki"), cwd=tmp)
     (tmp / "source.txt").write_text(
         "Le café est ouvert à 8 h.\nLes élèves arrivent tôt.\n", encoding="utf-8"
@@ -110,8 +123,9 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "Link every page from here.\n\n- [[Café]]",
     )
     ref = f"wikigate/runs/{run_id}"
-    outputs = {fmt: verify("verify", ref, "--format", fmt) for fmt in FORMATS}
-    return {"outputs": outputs, "report": load_report(outputs["json"].stdout)}
+    outputs = {fmt: wg("verify", ref, "--format", fmt) for fmt in FORMATS}
+    imports = _imports_per_format(tmp / "wiki", env, ref)
+    return {"outputs": outputs, "imports": imports, "report": load_report(outputs["json"].stdout)}
 
 
 def schema_errors(schema_file: str, instance: object, strict: bool = False) -> list[str]:
@@ -163,8 +177,11 @@ def test_the_report_has_every_kind_of_finding(verified):
 def test_every_format_exits_with_the_verdict_and_imports_no_jsonschema(verified):
     for fmt, proc in verified["outputs"].items():
         assert proc.returncode == 1 and proc.stdout.strip(), fmt
-        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
-        assert not {m for m in imported if m.split(".")[0] in ("jsonschema", "referencing")}, fmt
+    # the same in a process of its own, every format in turn: none imports a schema validator
+    assert [seen["format"] for seen in verified["imports"]] == list(FORMATS)
+    for seen in verified["imports"]:
+        assert seen["code"] == 1 and seen["out"], seen["format"]
+        assert not {"jsonschema", "referencing"} & set(seen["top"]), seen["format"]
 
 
 def test_json_round_trips_through_load_report(verified):

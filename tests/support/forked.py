@@ -101,13 +101,17 @@ class Forked:
         env: dict[str, str],
         cwd: Path | str | None = None,
         stdin: str | None = None,
+        stderr: str | None = None,
     ) -> None:
+        """``stderr``: a file the process writes its stderr to instead (a terminal's, e.g.
+        ``os.ttyname`` of a pseudo-terminal's follower); its result's stderr is then empty."""
         self.argv = argv
         self._dir = tempfile.TemporaryDirectory(prefix="wikigate-forked-")
         folder = Path(self._dir.name)
-        self._stdio = (str(folder / "in"), str(folder / "out"), str(folder / "err"))
+        self._stdio = (str(folder / "in"), str(folder / "out"), stderr or str(folder / "err"))
+        self._own_stderr = stderr is None
         Path(self._stdio[0]).write_text(stdin or "", encoding="utf-8")
-        for name in self._stdio[1:]:
+        for name in self._stdio[1:] if self._own_stderr else self._stdio[1:2]:
             Path(name).touch()
         self._fresh: subprocess.Popen[bytes] | None = None
         self._proc: BaseProcess | None = None
@@ -164,7 +168,8 @@ class Forked:
     def result(self, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
         code = self.wait(timeout)
         try:
-            out, err = (Path(n).read_text(encoding="utf-8") for n in self._stdio[1:])
+            out = Path(self._stdio[1]).read_text(encoding="utf-8")
+            err = Path(self._stdio[2]).read_text(encoding="utf-8") if self._own_stderr else ""
         finally:
             self._dir.cleanup()
         return subprocess.CompletedProcess(["wikigate", *self.argv], code, out, err)
