@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import ARTIFACTS_REF, MAIN, NOTES_REF, ZERO, ref_updates
+from .common import ARTIFACTS_REF, NOTES_REF, ZERO, main_ref, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -43,7 +43,8 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     records' refs only fast-forward, but for a server admin.
     """
     updates = ref_updates(stdin)
-    mains = [(old, new) for old, new, ref in updates if ref == MAIN]
+    trunk = main_ref()  # the server's own git config: no push can change it
+    mains = [(old, new) for old, new, ref in updates if ref == trunk]
     records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
     if not mains and not records:
         return 0  # run branches and everything else pass freely
@@ -61,7 +62,7 @@ def pre_receive(argv: list[str], stdin: str) -> int:
         _err("wikigate: main cannot be deleted on this server.")
         return 1
     _serialize_pushes(repo.path)
-    current = str(repo.references[MAIN].target) if MAIN in repo.references else ZERO
+    current = str(repo.references[trunk].target) if trunk in repo.references else ZERO
     if current != old:
         _err(
             "wikigate: main moved while you were pushing (another push won).",
@@ -86,7 +87,8 @@ def post_receive(argv: list[str], stdin: str) -> int:
     main has landed and nothing here can undo it; the ledger is derived from git, so a
     failure only leaves it behind until the next ``wikigate claims`` on the server."""
     updates = ref_updates(stdin)
-    if not any(ref == MAIN and not _null(new) for _old, new, ref in updates):
+    trunk = main_ref()
+    if not any(ref == trunk and not _null(new) for _old, new, ref in updates):
         return 0
     try:
         from wikigate import ledger

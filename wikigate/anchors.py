@@ -14,7 +14,7 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
 from .finalize import reject
-from .gitrepo import MAIN, commit_at
+from .gitrepo import commit_at
 from .text import occurrences
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def anchor_tail(
         at = (
             run.staged_tree()
             if run is not None
-            else commit_at(ws.repo, ws.repo.references[MAIN].target).tree
+            else commit_at(ws.repo, ws.repo.references[ws.env.main].target).tree
         )
         tree = WikiTree(ws.repo, at, PageCache(None), limits=ws.config.limits)
     hits, acl = tree.find_source(source)
@@ -166,7 +166,7 @@ def anchor_fix_on_main(
 
     Returns the fixes and the open run to finalize (None when nothing was staged).
     """
-    main = ws.repo.references[MAIN].target
+    main = ws.repo.references[ws.env.main].target
     plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress)
     if not plan.anchored:
         return plan.fixes, None

@@ -34,7 +34,7 @@ from .verify import Request, cache_path, verify
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-REF = gitrepo.MAIN
+REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
@@ -82,7 +82,7 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
     """Bring the ledger up to main's tip (a full replay when main was rewritten, or the
     ledger was written by another version)."""
     repo, store = ws.repo, ws.store
-    head = gitrepo.ref_target(repo, REF)
+    head = gitrepo.ref_target(repo, ws.env.main)
     state = _state(store)
     if head is None:
         return Synced(None)

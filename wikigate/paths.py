@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from .errors import RunError, UsageError
@@ -61,3 +62,23 @@ def check_scope(path: str) -> str:
 
 def in_scope(path: str, scope: tuple[str, ...] | list[str]) -> bool:
     return any(path == s or (s.endswith("/") and path.startswith(s)) for s in scope)
+
+
+_BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*")
+
+
+def trunk_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as the trunk's branch name (``wikigate.mainBranch``);
+    None when it is fine.  Stricter than git: letters, digits, ``._/-``, no ``..`` and no
+    empty or dotted segment, nothing under ``wikigate/`` (the run branches).  Pure (the
+    hooks check it without pygit2)."""
+    if not _BRANCH.fullmatch(name):
+        return "use letters, digits and . _ / - (starting with a letter or digit)"
+    segments = name.split("/")
+    if any(not s or s.startswith(".") or s.endswith((".", ".lock")) for s in segments) or (
+        ".." in name
+    ):
+        return "an empty segment, a segment starting with '.' or ending in '.' or '.lock'"
+    if name == "HEAD" or segments[0] == "wikigate":
+        return "HEAD and wikigate/... are not branches wikigate can gate"
+    return None

@@ -7,6 +7,7 @@ is its ``env`` (env.py); the runs it hands out are ``WorkspaceRun``s, which add
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from . import gitrepo
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
 from .errors import GitError, RunError, UsageError
-from .gitrepo import MAIN, RUN_PREFIX
+from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import check_scope
 from .reconcile import abandon as _abandon
@@ -65,36 +66,79 @@ class Workspace:
     @classmethod
     def open(cls, path: str | os.PathLike[str] = ".") -> Workspace:
         repo = gitrepo.open_repo(path)
-        if gitrepo.ref_target(repo, MAIN) is None:
+        main = gitrepo.main_ref(repo)
+        if gitrepo.ref_target(repo, main) is None:
+            branch = main.removeprefix("refs/heads/")
             raise GitError(
-                f"{repo.workdir or repo.path}: no branch 'main'; wikigate gates main "
-                "(run `wikigate init` or `git branch -m main`)"
+                f"{repo.workdir or repo.path}: no branch '{branch}'; wikigate gates the "
+                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main). Run "
+                "`wikigate init` on your trunk (it records its name), or "
+                f"`git config {gitrepo.MAIN_BRANCH_KEY} BRANCH`"
             )
         return cls(repo)
 
     @classmethod
-    def init(cls, path: str | os.PathLike[str] = ".") -> Workspace:
-        """Create a workspace, or add what is missing to an existing repository."""
-        root = Path(path)
-        root.mkdir(parents=True, exist_ok=True)
+    def init(
+        cls,
+        path: str | os.PathLike[str] = ".",
+        *,
+        main_branch: str | None = None,
+        say: Callable[[str], None] | None = None,
+    ) -> Workspace:
+        """Create a workspace, or add what is missing to an existing repository.
+
+        The trunk (the branch runs start from and land on) is ``main_branch``, else the
+        one git config ``wikigate.mainBranch`` names, else ``main`` when it exists, else
+        the branch checked out (``master``, ``trunk``...): recorded in git config
+        ``wikigate.mainBranch`` when it is not ``main``.  Everything is checked before
+        anything is written, and a failure takes back what this call wrote: a failed
+        init leaves the folder as it found it.  ``say`` hears what was done."""
+        undo = Undo(Path(path))
+        try:
+            ws = cls._init(Path(path), main_branch, undo, say or (lambda _line: None))
+        except BaseException:
+            undo.rollback()
+            raise
+        return ws
+
+    @classmethod
+    def _init(
+        cls, root: Path, main_branch: str | None, undo: Undo, say: Callable[[str], None]
+    ) -> Workspace:
+        undo.mkdir(root)
         found = pygit2.discover_repository(str(root))
         repo = pygit2.Repository(found) if found else None
         if repo is not None and Path(repo.workdir or "").resolve() != root.resolve():
             repo = None  # a repository further up: make a new one here
-        if repo is None:
-            repo = pygit2.init_repository(str(root), initial_head="main")
-        if repo.is_bare:
+        if repo is not None and repo.is_bare:
             raise GitError(f"{root}: is a bare repository; init needs a working tree")
-        if repo.head_is_detached:
-            raise GitError(f"{root}: HEAD is detached; check out main first (`git switch main`)")
-        has_main = gitrepo.ref_target(repo, MAIN) is not None
+        if repo is not None and repo.head_is_detached:
+            raise GitError(
+                f"{root}: HEAD is detached; check out your trunk first (`git switch main`)"
+            )
+        main = _trunk(repo, main_branch)
+        branch = main.removeprefix("refs/heads/")
+        if repo is None:
+            undo.created(root / ".git")
+            repo = pygit2.init_repository(str(root), initial_head=branch)
+        has_main = gitrepo.ref_target(repo, main) is not None
+        head = repo.references.get("HEAD")
+        on = head.target if head is not None and isinstance(head.target, str) else None
         if not has_main and not repo.head_is_unborn:
             raise GitError(
-                f"{root}: the current branch is not main; run `git branch -m main` or "
-                "`git switch main` first"
+                f"{root}: no branch '{branch}', and the branch checked out is "
+                f"{(on or '?').removeprefix('refs/heads/')}; check out the branch to gate "
+                f"(`git switch {branch}`) or name it (`wikigate init --main-branch BRANCH`)"
             )
-        if has_main and not gitrepo.main_checked_out(repo):
-            raise GitError(f"{root}: check out main first (`git switch main`)")
+        if has_main and on != main:
+            raise GitError(f"{root}: check out {branch} first (`git switch {branch}`)")
+        if on != main:  # an unborn HEAD naming another branch
+            undo.head(repo, on)
+            repo.references.create("HEAD", main, force=True)
+        if gitrepo.main_ref(repo) != main:
+            undo.config(repo, gitrepo.MAIN_BRANCH_KEY)
+            repo.config[gitrepo.MAIN_BRANCH_KEY] = branch
+            say(f"trunk: {branch} (git config {gitrepo.MAIN_BRANCH_KEY} = {branch})")
         # Files go through git's own porcelain so hooks, attributes and
         # line endings behave as the user's git would.
         wanted = {
@@ -110,7 +154,8 @@ class Workspace:
                 continue
             if target.exists():
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
+            undo.mkdir(target.parent)
+            undo.created(target)
             target.write_text(text, encoding="utf-8")
             added.append(rel)
         if added:
@@ -133,6 +178,7 @@ class Workspace:
             for rel in added:
                 index.add(rel)
             index.write()
+            say(f"added and committed on {branch}: {', '.join(added)}")
         return cls.open(root)
 
     # ------------------------------------------------------------ services
@@ -190,7 +236,7 @@ class Workspace:
                     f"1 to {MAX_DIRECTION} characters"
                 )
         self.sweep()
-        base = gitrepo.ref_target(self.repo, MAIN)
+        base = gitrepo.ref_target(self.repo, self.env.main)
         assert base is not None  # open() checked
         run_id = new_run_id()
         branch = RUN_PREFIX + run_id
@@ -247,6 +293,86 @@ class Workspace:
 
     def failed_ref(self, run_id: str) -> str:
         return self.env.failed_ref(run_id)
+
+
+class Undo:
+    """What a failing ``init`` takes back: the folders and files it created, the git
+    config value and the HEAD it changed (newest first)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._undo: list[Callable[[], None]] = []
+
+    def mkdir(self, folder: Path) -> None:
+        missing = []
+        for parent in (folder, *folder.parents):
+            if parent.exists():
+                break
+            missing.append(parent)
+        for made in reversed(missing):
+            made.mkdir()
+            self._undo.append(made.rmdir)
+
+    def created(self, path: Path) -> None:
+        """``path`` is about to be created (a file, or a folder tree such as ``.git``)."""
+        import shutil
+
+        def remove() -> None:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+
+        self._undo.append(remove)
+
+    def config(self, repo: pygit2.Repository, key: str) -> None:
+        before = repo.config[key] if key in repo.config else None  # noqa: SIM401 - no .get
+        path = repo.path
+
+        def restore() -> None:
+            config = pygit2.Repository(path).config
+            if before is None:
+                if key in config:
+                    del config[key]
+            else:
+                config[key] = before
+
+        self._undo.append(restore)
+
+    def head(self, repo: pygit2.Repository, target: str | None) -> None:
+        path = repo.path
+
+        def restore() -> None:
+            if target is not None:
+                pygit2.Repository(path).references.create("HEAD", target, force=True)
+
+        self._undo.append(restore)
+
+    def rollback(self) -> None:
+        for step in reversed(self._undo):
+            with contextlib.suppress(OSError):  # best effort: the original error matters
+                step()
+        self._undo.clear()
+
+
+def _trunk(repo: pygit2.Repository | None, chosen: str | None) -> str:
+    """The trunk ``init`` adopts: the one asked for, the one configured, ``main`` when it
+    exists, else the branch HEAD names (checked out or unborn); ``main`` in a new repo."""
+    if chosen is not None:
+        return gitrepo.check_branch_name(chosen, "--main-branch")
+    if repo is None:
+        return gitrepo.MAIN
+    if gitrepo.MAIN_BRANCH_KEY in repo.config:
+        return gitrepo.main_ref(repo)
+    if gitrepo.ref_target(repo, gitrepo.MAIN) is not None:
+        return gitrepo.MAIN
+    head = repo.references.get("HEAD")
+    target = head.target if head is not None else None
+    if isinstance(target, str) and target.startswith("refs/heads/"):
+        return gitrepo.check_branch_name(
+            target.removeprefix("refs/heads/"), "the branch checked out"
+        )
+    return gitrepo.MAIN
 
 
 class WorkspaceRun(Run):

@@ -68,26 +68,43 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
     import pygit2
 
     from wikigate.config import CONFIG_FILE
-    from wikigate.gitrepo import MAIN
+    from wikigate.errors import GitError
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
 
     out = []
-    main = repo.references.get(MAIN)
+    try:
+        trunk = main_ref(repo)
+    except GitError as e:
+        return [Check("branch", False, str(e), f"git config {MAIN_BRANCH_KEY} BRANCH")]
+    branch = trunk.removeprefix("refs/heads/")
+    main = repo.references.get(trunk)
+    head = (
+        "detached"
+        if repo.head_is_detached
+        else repo.head.shorthand
+        if not repo.head_is_unborn
+        else "unborn"
+    )
     if main is None:
         return [
             Check(
                 "branch",
                 False,
-                "no branch main: runs land on main",
-                "wikigate init (on an empty repository), or `git branch main` at your wiki's tip",
+                f"no branch {branch}: runs land on {branch} (git config {MAIN_BRANCH_KEY}, "
+                f"default main; HEAD: {head})",
+                "wikigate init on the branch your wiki lives on (it records its name), or "
+                f"`git config {MAIN_BRANCH_KEY} BRANCH`",
             )
         ]
-    head = "detached" if repo.head_is_detached else repo.head.shorthand
-    out.append(Check("branch", True, f"main at {str(main.target)[:12]} (HEAD: {head})"))
+    out.append(Check("branch", True, f"{branch} at {str(main.target)[:12]} (HEAD: {head})"))
     tree = repo[main.target].peel(pygit2.Tree)
     if CONFIG_FILE not in tree:
         out.append(
             Check(
-                "rules", False, f"main has no {CONFIG_FILE}", "wikigate init (adds what is missing)"
+                "rules",
+                False,
+                f"{branch} has no {CONFIG_FILE}",
+                f"wikigate init, on {branch} (adds what is missing)",
             )
         )
     else:
@@ -96,7 +113,7 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
 
         try:
             config_at(repo, main.target)
-            out.append(Check("rules", True, f"{CONFIG_FILE} on main"))
+            out.append(Check("rules", True, f"{CONFIG_FILE} on {branch}"))
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
     return out
@@ -158,6 +175,8 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
     remote on a server or on GitHub cannot be looked at from here: not listed)."""
     import pygit2
 
+    from wikigate.errors import GitError
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
     from wikigate.hooks.install import _ours, hooks_dir
 
     out = []
@@ -174,25 +193,38 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
             continue
         hook = hooks_dir(bare) / "pre-receive"
         ok = _ours(hook)
-        out.append(
-            Check(
-                f"server gate ({remote.name})",
-                ok,
-                str(hook) if ok else f"{path} has no wikigate pre-receive gate",
-                None if ok else f"wikigate hooks install --server {path}",
-            )
-        )
+        detail = str(hook) if ok else f"{path} has no wikigate pre-receive gate"
+        fix = None if ok else f"wikigate hooks install --server {path}"
+        try:
+            theirs, ours = main_ref(bare), main_ref(repo)
+        except GitError as e:
+            ok, detail, fix = False, str(e), f"git config {MAIN_BRANCH_KEY} BRANCH"
+        else:
+            if ok and theirs != ours:
+                ok = False
+                detail = (
+                    f"{path} gates {theirs.removeprefix('refs/heads/')}, this clone's trunk is "
+                    f"{ours.removeprefix('refs/heads/')}: pushes of it are not gated there"
+                )
+                fix = (
+                    f"wikigate hooks install --server {path} --main-branch "
+                    f"{ours.removeprefix('refs/heads/')}"
+                )
+        out.append(Check(f"server gate ({remote.name})", ok, detail, fix))
     return out
 
 
 def _extras_and_judge(repo: pygit2.Repository) -> list[Check]:
     from wikigate.config import Config, config_at
-    from wikigate.errors import ConfigError
+    from wikigate.errors import ConfigError, GitError
     from wikigate.extras import EXTRAS, install_hint, installed
-    from wikigate.gitrepo import MAIN
+    from wikigate.gitrepo import main_ref
     from wikigate.verifier.judges.choose import API_KEY_ENV
 
-    main = repo.references.get(MAIN)
+    try:
+        main = repo.references.get(main_ref(repo))
+    except GitError:
+        main = None  # reported by the branch check
     try:
         config = config_at(repo, main.target) if main is not None else Config()
     except ConfigError:
