@@ -13,10 +13,12 @@ import bisect
 import marshal
 import posixpath
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Protocol, Self
 from urllib.parse import unquote
+
+from wikigate.paths import is_attachment
 
 from .markdown import Link, ParsedPage
 
@@ -65,11 +67,15 @@ def name_keys(path: str, page: ParsedPage | None) -> set[str]:
 class FileNames:
     """The files of a tree by file name, for the links that resolve to no page: a source
     under raw/ that a ``[[name]]`` names (as Obsidian resolves it) is a source reference,
-    not a broken link; a page elsewhere with the file name a path link asks for is what it
-    probably meant.  Built once per tree, only when needed."""
+    not a broken link; so is an attachment beside the pages (``![[diagram.png]]``); a page
+    elsewhere with the file name a path link asks for is what it probably meant.  Built
+    once per tree, only when needed (``entries``: the tree's paths, for its attachments)."""
 
-    def __init__(self, pages: list[str], raw: list[str]) -> None:
+    def __init__(
+        self, pages: list[str], raw: list[str], entries: Iterable[str] | None = None
+    ) -> None:
         self._paths = pages, raw
+        self._entries = entries
 
     @cached_property
     def _pages(self) -> dict[str, list[str]]:
@@ -79,12 +85,30 @@ class FileNames:
     def _sources(self) -> dict[str, list[str]]:
         return _by_name(self._paths[1])
 
+    @cached_property
+    def _attachments(self) -> dict[str, list[str]]:
+        out = _by_name(found := attachments(self._entries or ()))
+        for path in found:  # and by its path in the wiki, as pages are: [[img/diagram.png]]
+            out.setdefault(path.lower().removeprefix("wiki/"), []).append(path)
+        return out
+
     def source_named(self, target: str) -> str | None:
         hits = self._sources.get(target.strip().lower())
         return hits[0] if hits else None
 
+    def attachment_named(self, target: str) -> str | None:
+        """The attachment ``[[target]]`` names (its file name with its extension, or its
+        path), as Obsidian resolves an embed ``![[diagram.png]]``."""
+        hits = self._attachments.get(target.strip().lower())
+        return hits[0] if hits else None
+
     def pages_named(self, path: str) -> list[str]:
         return self._pages.get(posixpath.basename(path).lower(), [])
+
+
+def attachments(entries: Iterable[str]) -> list[str]:
+    """The attachments among a tree's paths (``wikigate.paths.is_attachment``), sorted."""
+    return sorted(p for p in entries if is_attachment(p))
 
 
 def _by_name(paths: list[str]) -> dict[str, list[str]]:
@@ -208,7 +232,15 @@ class LinkGraph:
         """Pages whose links may now resolve differently, or point at a page that
         changed: those asking for a name or path of anything that changed."""
         old, new = base.tree.entries, self.tree.entries
-        touched = {"p:" + p for p in self.tree.changed_since(base.tree)}
+        changed = self.tree.changed_since(base.tree)
+        touched = {"p:" + p for p in changed}
+        for path in filter(is_attachment, changed):  # ![[diagram.png]] asks by name
+            low = path.lower()
+            touched |= {
+                "w:" + low,
+                "w:" + low.removeprefix("wiki/"),
+                "w:" + posixpath.basename(low),
+            }
         for path in _changed_pages(base.tree, self.tree):
             if path in old:
                 touched |= name_keys(path, base.tree.nav_page(path))

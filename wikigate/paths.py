@@ -38,6 +38,43 @@ MAX_PAGE_BYTES = 5 * 2**20  # a wiki page
 MAX_SOURCE_BYTES = 50 * 2**20  # a raw source
 
 
+# Attachments: files a page shows or links to, kept beside it under wiki/ (Obsidian's
+# images and PDFs). They are not pages and not sources (no citation may quote one); SVG is
+# not among them: it is markup that may script and hide text. Each must start with its
+# format's signature (``attachment_problem``): a text file named .png is refused.
+ATTACHMENT_SIGNATURES: dict[str, tuple[bytes, ...]] = {
+    ".png": (b"\x89PNG\r\n\x1a\n",),
+    ".jpg": (b"\xff\xd8\xff",),
+    ".jpeg": (b"\xff\xd8\xff",),
+    ".gif": (b"GIF87a", b"GIF89a"),
+    ".webp": (b"RIFF",),
+    ".avif": (b"\x00\x00\x00",),
+    ".bmp": (b"BM",),
+    ".pdf": (b"%PDF-",),
+}
+ATTACHMENT_SUFFIXES = tuple(ATTACHMENT_SIGNATURES)
+
+
+def is_attachment(path: str) -> bool:
+    """A file under wiki/ that is an attachment (by its suffix), not a page."""
+    return path.startswith("wiki/") and path.lower().endswith(ATTACHMENT_SUFFIXES)
+
+
+def attachment_problem(path: str, data: bytes) -> str | None:
+    """Why ``data`` is not the attachment its name says; None when it starts as it must
+    (a WebP is RIFF....WEBP, an AVIF an ISO box ``ftypavif``/``ftypavis``)."""
+    suffix = "." + path.rsplit(".", 1)[-1].lower()
+    signatures = ATTACHMENT_SIGNATURES.get(suffix)
+    if signatures is None:
+        return f"{suffix} is not an attachment type ({', '.join(ATTACHMENT_SUFFIXES)})"
+    ok = data.startswith(signatures)
+    if ok and suffix == ".webp":
+        ok = data[8:12] == b"WEBP"
+    if ok and suffix == ".avif":
+        ok = data[4:12] in (b"ftypavif", b"ftypavis")
+    return None if ok else f"its bytes are not a {suffix[1:].upper()} file's"
+
+
 def area(path: str) -> str:
     """'wiki', 'raw' or 'other' for a normalized path."""
     head = path.split("/", 1)[0]

@@ -15,7 +15,15 @@ from .codes import finding
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
-from .paths import MAX_PAGE_BYTES, MAX_SOURCE_BYTES, area, normalize
+from .paths import (
+    ATTACHMENT_SUFFIXES,
+    MAX_PAGE_BYTES,
+    MAX_SOURCE_BYTES,
+    area,
+    attachment_problem,
+    is_attachment,
+    normalize,
+)
 from .plan import check_pinned, op_text, read_meta, read_plan, trailers_for
 from .reconcile import sweep
 from .records import pending_record
@@ -171,8 +179,11 @@ class Run:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
             raise RunError(f"{path}: runs may only write under wiki/ (and raw/ in ingest runs)")
-        elif not path.endswith(".md"):
-            raise RunError(f"{path}: wiki/ holds markdown pages only (*.md)")
+        elif not path.endswith(".md") and not is_attachment(path):
+            raise RunError(
+                f"{path}: wiki/ holds markdown pages (*.md) and their attachments "
+                f"({' '.join(ATTACHMENT_SUFFIXES)}) only"
+            )
         return path
 
     def stage_write(self, path: str, content: str | bytes) -> pygit2.Oid:
@@ -180,11 +191,16 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        limit = MAX_PAGE_BYTES if area(path) == "wiki" else MAX_SOURCE_BYTES
+        page = area(path) == "wiki" and not is_attachment(path)
+        limit = MAX_PAGE_BYTES if page else MAX_SOURCE_BYTES
         if len(data) > limit:
             raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
-        if area(path) == "wiki":
+        if page:
             _check_text(path, data)
+        elif area(path) == "wiki":
+            problem = attachment_problem(path, data)
+            if problem is not None:
+                raise RunError(f"{path}: {problem}; an attachment must be what its name says")
         blob = self.env.repo.create_blob(data)
         return self._commit("write", path, blob)
 
@@ -197,7 +213,7 @@ class Run:
         """
         self._require_open()
         path = self._check_target(path)
-        if area(path) != "wiki":
+        if area(path) != "wiki" or is_attachment(path):
             raise RunError(f"{path}: only wiki pages can be edited")
         current = self.read(path)
         if current is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from wikigate.codes import finding
 from wikigate.models import Finding
@@ -227,7 +228,9 @@ def broken_links(
             else f"({link.target}{'#' + link.anchor if link.anchor else ''})"
         )
         if target is None:
-            names = names or FileNames(tree.pages, tree.raw)
+            names = names or FileNames(tree.pages, tree.raw, tree.entries)
+            if link.kind == "wiki" and names.attachment_named(link.target) is not None:
+                continue  # ![[diagram.png]]: an attachment beside the pages
             source = names.source_named(link.target) if link.kind == "wiki" else None
             if source is not None:
                 was = base.resolve(path, link) if base is not None else None
@@ -238,7 +241,13 @@ def broken_links(
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
             out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
             continue
-        if link.anchor and target.endswith(".md"):
+        anchor = unquote(link.anchor) if link.anchor and link.kind == "md" else link.anchor
+        if anchor and anchor.startswith("^") and target.endswith(".md"):
+            tpage = tree.nav_page(target)  # [[Page#^id]]: a block id, as Obsidian has it
+            block = anchor[1:].strip().lower()
+            if tpage is not None and "^" + block not in tpage.headings:
+                out.append((link.line, f"{shown}: {target} has no block ^{block}"))
+        elif link.anchor and target.endswith(".md"):
             tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
                 out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
@@ -270,8 +279,8 @@ def check_links(ctx: Context) -> list[Finding]:
     scope = set(ctx.pages_in_scope())  # the log's links too, even on an append
     # a run's pages, and those whose links its changes may have broken
     check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
-    tip_names = FileNames(tip.pages, tip.raw)  # built on the first link to no page
-    base_names = FileNames(base.pages, base.raw) if base is not None else None
+    tip_names = FileNames(tip.pages, tip.raw, tip.entries)  # built on the first link to no page
+    base_names = FileNames(base.pages, base.raw, base.entries) if base is not None else None
     for path in check:
         problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:

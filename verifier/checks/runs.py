@@ -9,7 +9,7 @@ import re
 from wikigate.codes import finding
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
-from wikigate.paths import in_scope
+from wikigate.paths import ATTACHMENT_SUFFIXES, attachment_problem, in_scope, is_attachment
 
 from ..claims import Compared, PageClaim, compare, page_claims
 from ..judges.protocol import Assessment, ChangeInput
@@ -226,23 +226,45 @@ def check_paths(ctx: Context) -> list[Finding]:
     return out
 
 
+def _head(tip: WikiTree, oid: str) -> bytes:
+    """The first bytes of a blob (an attachment's signature); nothing when unreadable."""
+    try:
+        return bytes(tip.repo[oid].read_raw()[:16])
+    except (KeyError, ValueError):
+        return b""
+
+
 def _page_path(tip: WikiTree, path: str) -> list[Finding]:
-    """An added or changed path under wiki/ must be a page: a regular file named *.md."""
+    """An added or changed path under wiki/ must be a page (a regular file named *.md) or
+    an attachment (a regular file of an attachment type that starts as that type does)."""
     entry = tip.entries.get(path)
     if entry is None:
         return []  # deleted: the convergence check judges what a deletion loses
     if path.endswith(".md") and entry.mode in REGULAR:
         return []
+    if is_attachment(path) and entry.mode in REGULAR:
+        problem = attachment_problem(path, _head(tip, entry.oid))
+        if problem is None:
+            return []
+        return [
+            finding(
+                "run.path_acl",
+                path,
+                None,
+                f"{path}: {problem}; an attachment under wiki/ must be what its name says",
+            )
+        ]
     kind = "a symlink" if entry.is_link else "a submodule" if entry.is_submodule else None
     if kind is None and entry.mode not in REGULAR:
         kind = f"of mode {entry.mode:o}"
-    what = f"{path} is {kind}" if kind else f"{path} is not named *.md"
+    what = f"{path} is {kind}" if kind else f"{path} is neither a page (*.md) nor an attachment"
     return [
         finding(
             "run.path_acl",
             path,
             None,
-            f"{what}; wiki/ holds pages only, and pages are *.md regular files",
+            f"{what}; wiki/ holds pages (*.md regular files) and their attachments "
+            f"({' '.join(ATTACHMENT_SUFFIXES)}) only",
             hint="write pages as wiki/NAME.md regular files; nothing else is verified",
         )
     ]
