@@ -224,7 +224,7 @@ def test_attachments_and_block_references_resolve_as_obsidian_resolves_them(repo
         "Embeds: ![[diagram.png]], ![[img/diagram.png|300]], ![](img/diagram.png), "
         "[[paper.pdf]], [paper](paper.pdf).\n\n"
         "Blocks: [[Cats#^sleep]], [[#^sleep]], [[Cats#^SLEEP]], [here](cats.md#^sleep).\n\n"
-        "Broken: ![[missing.png]], ![](img/nope.png), [[Cats#^nope]], [[#^gone]]."
+        "Broken: ![[missing.png]], [[Cats#^nope]], [[#^gone]], [gone](img/nope.png)."
     )
     report = _run(repo, vault_base, {"wiki/cats.md": _page("Cats", body)})
     assert _broken(report) == [

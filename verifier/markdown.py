@@ -605,10 +605,6 @@ def _inline(
             add(MARK + str(len(labels) - 1) + MARK)
         elif child.type == "image":  # its alt text: read where the image is not shown
             alts.append(child.content)
-            src = str(child.attrs.get("src", ""))
-            if src and not _external(src):  # ![](diagram.png): a link to an attachment
-                target, _, anchor = src.partition("#")
-                page.links.append(Link("md", target, anchor or None, line))
         elif child.type == "wikilink":
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
