@@ -53,6 +53,10 @@ def test_a_master_vault_is_adopted_end_to_end(vault: Path, tmp_path: Path):
     assert init.returncode == 0, init.stderr
     assert "trunk: master (git config wikigate.mainBranch = master)" in init.stdout
     assert "added and committed on master: raw/.gitkeep, wiki/index.md" in init.stdout
+    # what it treats as pages, and what it ignores: the vault's own notes and folders
+    assert "pages (wiki/**/*.md): 2: wiki/index.md, wiki/log.md" in init.stdout
+    assert "ignored: 1 markdown file(s) outside wiki/ and raw/ (Reading list.md)" in init.stdout
+    assert "ignored: the other folders (.obsidian/)" in init.stdout
     assert git(vault, "config", "wikigate.mainBranch").stdout.strip() == "master"
     assert git(vault, "branch", "--list", "main").stdout == ""  # no second trunk made up
 

@@ -179,6 +179,8 @@ class Workspace:
                 index.add(rel)
             index.write()
             say(f"added and committed on {branch}: {', '.join(added)}")
+        for line in layout_report(repo, main):
+            say(line)
         return cls.open(root)
 
     # ------------------------------------------------------------ services
@@ -353,6 +355,58 @@ class Undo:
             with contextlib.suppress(OSError):  # best effort: the original error matters
                 step()
         self._undo.clear()
+
+
+def layout_report(repo: pygit2.Repository, main: str, shown: int = 5) -> list[str]:
+    """What wikigate will treat as pages, sources and attachments on the trunk, and what
+    it ignores (markdown outside wiki/ and raw/: notes at a vault's root are not checked,
+    and runs cannot write them), each with a few names."""
+    from .paths import is_attachment
+
+    target = gitrepo.ref_target(repo, main)
+    if target is None:
+        return []
+    kinds: dict[str, list[str]] = {"pages": [], "attachments": [], "sources": [], "notes": []}
+    folders: set[str] = set()
+    todo: list[tuple[str, pygit2.Tree]] = [("", gitrepo.commit_at(repo, target).tree)]
+    while todo:
+        prefix, tree = todo.pop()
+        for entry in tree:
+            path = prefix + (entry.name or "")
+            if entry.type == pygit2.enums.ObjectType.TREE:
+                todo.append((path + "/", repo[entry.id].peel(pygit2.Tree)))
+            elif path.startswith("raw/"):
+                if path != "raw/.gitkeep":
+                    kinds["sources"].append(path)
+            elif path.startswith("wiki/") and path.endswith(".md"):
+                kinds["pages"].append(path)
+            elif is_attachment(path):
+                kinds["attachments"].append(path)
+            elif path.lower().endswith((".md", ".markdown")):
+                kinds["notes"].append(path)
+            elif "/" in path and not path.startswith("wiki/"):
+                folders.add(path.split("/", 1)[0] + "/")
+
+    def some(paths: list[str]) -> str:
+        paths = sorted(paths)
+        more = f", and {len(paths) - shown} more" if len(paths) > shown else ""
+        return ", ".join(paths[:shown]) + more
+
+    out = [f"pages (wiki/**/*.md): {len(kinds['pages'])}: {some(kinds['pages'])}"]
+    out.append(f"sources (raw/): {len(kinds['sources'])}")
+    if kinds["attachments"]:
+        out.append(f"attachments beside the pages: {len(kinds['attachments'])}")
+    if kinds["notes"]:
+        out.append(
+            f"ignored: {len(kinds['notes'])} markdown file(s) outside wiki/ and raw/ "
+            f"({some(kinds['notes'])}): not verified, and runs cannot write them; to have "
+            "them checked, write them under wiki/ in a run (`wikigate run write RUN "
+            "wiki/NAME.md --from FILE`, then `wikigate run finalize RUN`)"
+        )
+    other = sorted(folders - {"wiki/", "raw/"})
+    if other:
+        out.append(f"ignored: the other folders ({some(other)})")
+    return out
 
 
 def _trunk(repo: pygit2.Repository | None, chosen: str | None) -> str:
