@@ -269,3 +269,31 @@ def test_a_run_stages_an_attachment_beside_its_page_and_lands_it(ws):
     assert result.status == "committed", result
     tree = ws.repo[ws.repo.references[ws.env.main].target].tree
     assert tree["wiki/img/diagram.png"].data == PNG
+
+
+def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: Path):
+    """`hooks install --server --main-branch` records the trunk in the bare repository's own
+    config; a bad name installs nothing; doctor says when a clone's trunk is not the one
+    its server gates."""
+    assert cli(tmp_path, "init", str(vault)).returncode == 0
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))  # HEAD names no branch yet
+    bad = cli(vault, "hooks", "install", "--server", str(bare), "--main-branch", "wikigate/x")
+    assert bad.returncode != 0 and "not a branch wikigate can gate" in bad.stderr
+    assert not (bare / "hooks" / "pre-receive").exists()
+    assert cli(vault, "hooks", "install", "--server", str(bare)).returncode == 0
+    git(vault, "remote", "add", "origin", str(bare))
+    doctor = cli(vault, "doctor")
+    assert "gates main, this clone's trunk is master" in doctor.stdout
+    assert f"fix: wikigate hooks install --server {bare} --main-branch master" in doctor.stdout
+    fixed = cli(vault, "hooks", "install", "--server", str(bare), "--main-branch", "master")
+    assert fixed.returncode == 0 and "wikigate.mainBranch = master" in fixed.stdout
+    assert "ok    server gate (origin)" in cli(vault, "doctor").stdout
+    assert push(vault, "origin", "master").returncode == 0  # creating the trunk
+    git(vault, "checkout", "-q", "-b", "topic")
+    (vault / "wiki" / "x.md").write_text("# X\n")
+    git(vault, "add", ".")
+    git(vault, "commit", "-qm", "x")
+    refused = push(vault, "origin", "topic:master")
+    assert refused.returncode != 0 and "refusing master" in refused.stderr
+    assert push(vault, "origin", "topic:main").returncode == 0  # not the trunk: not gated
