@@ -297,3 +297,24 @@ def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: P
     refused = push(vault, "origin", "topic:master")
     assert refused.returncode != 0 and "refusing master" in refused.stderr
     assert push(vault, "origin", "topic:main").returncode == 0  # not the trunk: not gated
+
+
+def test_the_bot_lands_a_pull_request_on_a_master_base(world):
+    """The GitHub bot gates a pull request's base branch, whatever its name: a cited page
+    proposed against ``master`` is verified and fast-forwards master (main is untouched)."""
+    from support.github_emulator import Pull
+    from support.github_world import cited_page
+
+    main = world.main_sha()
+    git(world.bare, "branch", "-m", "main", "master")
+    git(world.bare, "symbolic-ref", "HEAD", "refs/heads/master")
+    world.gh.pulls[8] = Pull(8, "feature", base_ref="master")
+    head = world.push_pr(8, cited_page("barn"))
+    result = world.run(8, "opened")
+    assert result.code == 0, result.out
+    assert "master fast-forwarded to" in result.out
+    assert git(world.bare, "rev-parse", "refs/heads/master").stdout.strip() == head
+    assert (
+        git(world.bare, "rev-parse", "--verify", "-q", "refs/heads/main", check=False).stdout == ""
+    )
+    assert git(world.bare, "merge-base", "--is-ancestor", main, head, check=False).returncode == 0
