@@ -173,6 +173,7 @@ class Workspace:
                 "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
             )
             repo.create_commit("HEAD", sig, sig, message, tree_id, parents)
+            undo.done()  # committed: its files and the trunk's setting are the repository's now
             index = repo.index  # stage exactly the added files; keep the user's other staging
             index.read()
             for rel in added:
@@ -349,6 +350,10 @@ class Undo:
                 pygit2.Repository(path).references.create("HEAD", target, force=True)
 
         self._undo.append(restore)
+
+    def done(self) -> None:
+        """Nothing to take back any more (what was written is committed)."""
+        self._undo.clear()
 
     def rollback(self) -> None:
         for step in reversed(self._undo):
