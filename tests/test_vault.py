@@ -113,6 +113,10 @@ def test_a_master_vault_is_adopted_end_to_end(vault: Path, tmp_path: Path):
     doctor = cli(vault, "doctor")
     assert f"ok    branch: master at {tip[:12]}" in doctor.stdout
     assert "ok    rules: wikigate.toml on master" in doctor.stdout
+    assert "ok    wiki: pages (wiki/**/*.md): 3: wiki/index.md, wiki/log.md, wiki/owls.md" in (
+        doctor.stdout
+    )
+    assert "ignored: 1 markdown file(s) outside wiki/ and raw/ (Reading list.md)" in doctor.stdout
     assert "ok    server gate (origin)" in doctor.stdout
 
 

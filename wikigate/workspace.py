@@ -362,7 +362,9 @@ class Undo:
         self._undo.clear()
 
 
-def layout_report(repo: pygit2.Repository, main: str, shown: int = 5) -> list[str]:
+def layout_report(
+    repo: pygit2.Repository, main: str, shown: int = 5, *, hints: bool = True
+) -> list[str]:
     """What wikigate will treat as pages, sources and attachments on the trunk, and what
     it ignores (markdown outside wiki/ and raw/: notes at a vault's root are not checked,
     and runs cannot write them), each with a few names."""
@@ -402,11 +404,14 @@ def layout_report(repo: pygit2.Repository, main: str, shown: int = 5) -> list[st
     if kinds["attachments"]:
         out.append(f"attachments beside the pages: {len(kinds['attachments'])}")
     if kinds["notes"]:
+        hint = (
+            ": not verified, and runs cannot write them; to have them checked, write them "
+            "under wiki/ in a run (`wikigate run write RUN wiki/NAME.md --from FILE`, then "
+            "`wikigate run finalize RUN`)"
+        )
         out.append(
             f"ignored: {len(kinds['notes'])} markdown file(s) outside wiki/ and raw/ "
-            f"({some(kinds['notes'])}): not verified, and runs cannot write them; to have "
-            "them checked, write them under wiki/ in a run (`wikigate run write RUN "
-            "wiki/NAME.md --from FILE`, then `wikigate run finalize RUN`)"
+            f"({some(kinds['notes'])})" + (hint if hints else "")
         )
     other = sorted(folders - {"wiki/", "raw/"})
     if other:

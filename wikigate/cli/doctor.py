@@ -116,6 +116,9 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
             out.append(Check("rules", True, f"{CONFIG_FILE} on {branch}"))
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
+    from wikigate.workspace import layout_report
+
+    out.append(Check("wiki", True, "; ".join(layout_report(repo, trunk, 3, hints=False))))
     return out
 
 
