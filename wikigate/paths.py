@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .errors import RunError, UsageError
@@ -55,9 +56,62 @@ ATTACHMENT_SIGNATURES: dict[str, tuple[bytes, ...]] = {
 ATTACHMENT_SUFFIXES = tuple(ATTACHMENT_SIGNATURES)
 
 
-def is_attachment(path: str) -> bool:
-    """A file under wiki/ that is an attachment (by its suffix), not a page."""
-    return path.startswith("wiki/") and path.lower().endswith(ATTACHMENT_SUFFIXES)
+def is_attachment(path: str, layout: Layout | None = None) -> bool:
+    """A file of the wiki that is an attachment (by its suffix), not a page."""
+    return (layout or WIKI).in_wiki(path) and path.lower().endswith(ATTACHMENT_SUFFIXES)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the wiki's pages are (``[wiki] root`` and ``exclude`` of the rules): ``root``
+    is a folder ending in "/" (``wiki/``, the default) or "" (the repository's root, a
+    vault's); ``exclude`` holds folders (ending in "/") and files that are not the wiki's
+    (``.obsidian/``, ``templates/``). ``raw/`` (the sources) is never the wiki's, nor,
+    with the repository's root as the wiki's, a hidden path (``.obsidian/``, ``.github/``)."""
+
+    root: str = "wiki/"
+    exclude: tuple[str, ...] = ()
+
+    def in_wiki(self, path: str) -> bool:
+        """Is ``path`` the wiki's (a page, an attachment, or what a run may not write
+        there)?  Not raw/, not hidden, not excluded, under the root."""
+        if not path.startswith(self.root) or path.startswith("raw/"):
+            return False
+        if not self.root and "/." in "/" + path:
+            return False
+        return not any(path == x or (x.endswith("/") and path.startswith(x)) for x in self.exclude)
+
+    def is_page(self, path: str) -> bool:
+        return path.endswith(".md") and self.in_wiki(path)
+
+    @property
+    def index(self) -> str:
+        return self.root + "index.md"
+
+    @property
+    def log(self) -> str:
+        return self.root + "log.md"
+
+    @property
+    def structural(self) -> frozenset[str]:
+        """Pages that need no citation or inbound link: the index and the log."""
+        return frozenset({self.index, self.log})
+
+    def rel(self, path: str) -> str:
+        return path.removeprefix(self.root)
+
+    def area(self, path: str) -> str:
+        """'wiki', 'raw' or 'other' for a normalized path."""
+        if path.startswith("raw/") and "/" in path:
+            return "raw"
+        return "wiki" if self.in_wiki(path) else "other"
+
+    @property
+    def shown(self) -> str:
+        return self.root or "the repository's root"
+
+
+WIKI = Layout()  # the default: pages under wiki/
 
 
 def attachment_problem(path: str, data: bytes) -> str | None:

@@ -19,7 +19,6 @@ from .paths import (
     ATTACHMENT_SUFFIXES,
     MAX_PAGE_BYTES,
     MAX_SOURCE_BYTES,
-    area,
     attachment_problem,
     is_attachment,
     normalize,
@@ -55,6 +54,9 @@ class ReplaceFailed(RunError):
 class Run:
     def __init__(self, env: Env, run_id: str, row: RunRow) -> None:
         self.env = env
+        # where the wiki's pages are (the rules' [wiki]); the verifier checks the same
+        # paths under the base's rules (run.path_acl)
+        self.layout = env.config.wiki.layout()
         self.run_id = run_id
         self.row = row
         self.branch = RUN_PREFIX + run_id
@@ -167,7 +169,7 @@ class Run:
 
     def _check_target(self, path: str) -> str:
         path = normalize(path)
-        where = area(path)
+        where = self.layout.area(path)
         run_type = self.row["run_type"]
         if where == "raw":
             if run_type != "ingest":
@@ -178,10 +180,13 @@ class Run:
             if path in base_tree:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
-            raise RunError(f"{path}: runs may only write under wiki/ (and raw/ in ingest runs)")
-        elif not path.endswith(".md") and not is_attachment(path):
             raise RunError(
-                f"{path}: wiki/ holds markdown pages (*.md) and their attachments "
+                f"{path}: runs may only write in the wiki ({self.layout.shown}; [wiki] in "
+                "wikigate.toml) and under raw/ in ingest runs"
+            )
+        elif not path.endswith(".md") and not is_attachment(path, self.layout):
+            raise RunError(
+                f"{path}: the wiki holds markdown pages (*.md) and their attachments "
                 f"({' '.join(ATTACHMENT_SUFFIXES)}) only"
             )
         return path
@@ -191,13 +196,15 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        page = area(path) == "wiki" and not is_attachment(path)
+        page = self.layout.area(path) == "wiki" and not is_attachment(path, self.layout)
         limit = MAX_PAGE_BYTES if page else MAX_SOURCE_BYTES
         if len(data) > limit:
-            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
+            raise RunError(
+                f"{path}: over {limit // 2**20} MB, the limit for {self.layout.area(path)} files"
+            )
         if page:
             _check_text(path, data)
-        elif area(path) == "wiki":
+        elif self.layout.area(path) == "wiki":
             problem = attachment_problem(path, data)
             if problem is not None:
                 raise RunError(f"{path}: {problem}; an attachment must be what its name says")
@@ -213,7 +220,7 @@ class Run:
         """
         self._require_open()
         path = self._check_target(path)
-        if area(path) != "wiki" or is_attachment(path):
+        if self.layout.area(path) != "wiki" or is_attachment(path, self.layout):
             raise RunError(f"{path}: only wiki pages can be edited")
         current = self.read(path)
         if current is None:
@@ -239,7 +246,7 @@ class Run:
     def stage_delete(self, path: str) -> pygit2.Oid:
         self._require_open()
         path = normalize(path)
-        if area(path) != "wiki":
+        if self.layout.area(path) != "wiki":
             raise RunError(f"{path}: runs may only delete wiki pages")
         if self.read(path) is None:
             raise RunError(f"{path}: no such file in the run")

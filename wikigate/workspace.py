@@ -22,7 +22,7 @@ from .env import Env
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
-from .paths import check_scope
+from .paths import WIKI, Layout, check_scope, is_attachment
 from .reconcile import abandon as _abandon
 from .reconcile import sweep
 from .run import NoSingleMatch, ReplaceFailed, Run
@@ -83,6 +83,8 @@ class Workspace:
         path: str | os.PathLike[str] = ".",
         *,
         main_branch: str | None = None,
+        wiki_root: str | None = None,
+        exclude: tuple[str, ...] = (),
         say: Callable[[str], None] | None = None,
     ) -> Workspace:
         """Create a workspace, or add what is missing to an existing repository.
@@ -92,10 +94,13 @@ class Workspace:
         the branch checked out (``master``, ``trunk``...): recorded in git config
         ``wikigate.mainBranch`` when it is not ``main``.  Everything is checked before
         anything is written, and a failure takes back what this call wrote: a failed
-        init leaves the folder as it found it.  ``say`` hears what was done."""
+        init leaves the folder as it found it.  ``wiki_root`` and ``exclude``: where the
+        pages are (``[wiki]`` in the ``wikigate.toml`` it writes; an existing one says
+        already).  ``say`` hears what was done and what is treated as pages."""
         undo = Undo(Path(path))
+        wiki = (wiki_root, tuple(exclude))
         try:
-            ws = cls._init(Path(path), main_branch, undo, say or (lambda _line: None))
+            ws = cls._init(Path(path), main_branch, wiki, undo, say or (lambda _line: None))
         except BaseException:
             undo.rollback()
             raise
@@ -103,8 +108,14 @@ class Workspace:
 
     @classmethod
     def _init(
-        cls, root: Path, main_branch: str | None, undo: Undo, say: Callable[[str], None]
+        cls,
+        root: Path,
+        main_branch: str | None,
+        wiki: tuple[str | None, tuple[str, ...]],
+        undo: Undo,
+        say: Callable[[str], None],
     ) -> Workspace:
+        toml, layout = _rules_for_init(root, *wiki)
         undo.mkdir(root)
         found = pygit2.discover_repository(str(root))
         repo = pygit2.Repository(found) if found else None
@@ -143,9 +154,9 @@ class Workspace:
         # line endings behave as the user's git would.
         wanted = {
             "raw/.gitkeep": "",
-            "wiki/index.md": INDEX_MD,
-            "wiki/log.md": LOG_MD,
-            CONFIG_FILE: DEFAULT_TOML,
+            layout.index: INDEX_MD,
+            layout.log: LOG_MD,
+            CONFIG_FILE: toml,
         }
         added = []
         for rel, text in wanted.items():
@@ -180,7 +191,7 @@ class Workspace:
                 index.add(rel)
             index.write()
             say(f"added and committed on {branch}: {', '.join(added)}")
-        for line in layout_report(repo, main):
+        for line in layout_report(repo, main, layout):
             say(line)
         return cls.open(root)
 
@@ -363,13 +374,16 @@ class Undo:
 
 
 def layout_report(
-    repo: pygit2.Repository, main: str, shown: int = 5, *, hints: bool = True
+    repo: pygit2.Repository,
+    main: str,
+    layout: Layout = WIKI,
+    shown: int = 5,
+    *,
+    hints: bool = True,
 ) -> list[str]:
     """What wikigate will treat as pages, sources and attachments on the trunk, and what
-    it ignores (markdown outside wiki/ and raw/: notes at a vault's root are not checked,
-    and runs cannot write them), each with a few names."""
-    from .paths import is_attachment
-
+    it ignores (markdown that is not a page: notes outside the wiki's root, or excluded;
+    the other folders), each with a few names."""
     target = gitrepo.ref_target(repo, main)
     if target is None:
         return []
@@ -385,38 +399,74 @@ def layout_report(
             elif path.startswith("raw/"):
                 if path != "raw/.gitkeep":
                     kinds["sources"].append(path)
-            elif path.startswith("wiki/") and path.endswith(".md"):
+            elif layout.is_page(path):
                 kinds["pages"].append(path)
-            elif is_attachment(path):
+            elif is_attachment(path, layout):
                 kinds["attachments"].append(path)
             elif path.lower().endswith((".md", ".markdown")):
                 kinds["notes"].append(path)
-            elif "/" in path and not path.startswith("wiki/"):
+            elif "/" in path and not layout.in_wiki(path):
                 folders.add(path.split("/", 1)[0] + "/")
 
-    def some(paths: list[str]) -> str:
-        paths = sorted(paths)
-        more = f", and {len(paths) - shown} more" if len(paths) > shown else ""
-        return ", ".join(paths[:shown]) + more
+    def some(paths: list[str] | set[str]) -> str:
+        ordered = sorted(paths)
+        more = f", and {len(ordered) - shown} more" if len(ordered) > shown else ""
+        return ", ".join(ordered[:shown]) + more
 
-    out = [f"pages (wiki/**/*.md): {len(kinds['pages'])}: {some(kinds['pages'])}"]
+    where = f"{layout.root}**/*.md" if layout.root else "**/*.md"
+    out = [f"pages ({where}): {len(kinds['pages'])}: {some(kinds['pages'])}"]
     out.append(f"sources (raw/): {len(kinds['sources'])}")
     if kinds["attachments"]:
         out.append(f"attachments beside the pages: {len(kinds['attachments'])}")
     if kinds["notes"]:
         hint = (
             ": not verified, and runs cannot write them; to have them checked, write them "
-            "under wiki/ in a run (`wikigate run write RUN wiki/NAME.md --from FILE`, then "
-            "`wikigate run finalize RUN`)"
+            f"in the wiki in a run, or set [wiki] root and exclude in {CONFIG_FILE} "
+            "(docs/config.md)"
         )
+        outside = f"outside {layout.root} and raw/" if layout.root else "excluded"
         out.append(
-            f"ignored: {len(kinds['notes'])} markdown file(s) outside wiki/ and raw/ "
+            f"ignored: {len(kinds['notes'])} markdown file(s) {outside} "
             f"({some(kinds['notes'])})" + (hint if hints else "")
         )
-    other = sorted(folders - {"wiki/", "raw/"})
+    other = folders - {layout.root, "raw/"}
     if other:
         out.append(f"ignored: the other folders ({some(other)})")
     return out
+
+
+def _rules_for_init(
+    root: Path, wiki_root: str | None, exclude: tuple[str, ...]
+) -> tuple[str, Layout]:
+    """The ``wikigate.toml`` init would write and where its pages are: an existing file's
+    ``[wiki]`` (``--wiki-root`` may not contradict it: change a committed rule through a
+    run), else the defaults with ``[wiki]`` as asked."""
+    from .config import WikiSection, parse_config
+
+    existing = root / CONFIG_FILE
+    if existing.is_file():
+        layout = parse_config(existing.read_text(encoding="utf-8"), str(existing)).wiki.layout()
+        asked = WikiSection(root=wiki_root, exclude=list(exclude)).layout() if wiki_root else None
+        if (asked is not None and asked != layout) or (exclude and wiki_root is None):
+            raise UsageError(
+                f"{existing} exists and says where the pages are ([wiki]: root "
+                f"{layout.shown}); change it there, through a run, not with init's options"
+            )
+        return DEFAULT_TOML, layout
+    if wiki_root is None and not exclude:
+        return DEFAULT_TOML, WIKI
+    try:
+        section = WikiSection(
+            root=wiki_root if wiki_root is not None else "wiki", exclude=list(exclude)
+        )
+    except ValueError as e:
+        raise UsageError(f"--wiki-root/--exclude: {e}") from e
+    listed = ", ".join(f'"{x}"' for x in section.exclude)
+    toml = DEFAULT_TOML + (
+        f'\n[wiki]\nroot = "{section.root or "."}"   # where the pages are (docs/config.md)\n'
+        f"exclude = [{listed}]\n"
+    )
+    return toml, section.layout()
 
 
 def _trunk(repo: pygit2.Repository | None, chosen: str | None) -> str:

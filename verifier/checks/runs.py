@@ -16,7 +16,7 @@ from ..judges.protocol import Assessment, ChangeInput
 from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .context import LOG, REGULAR, Context
+from .context import REGULAR, Context
 from .pages import invisible_in_path
 
 STOPWORDS = frozenset(
@@ -172,16 +172,20 @@ def check_paths(ctx: Context) -> list[Finding]:
         return []
     out: list[Finding] = []
     base, tip = ctx.base, ctx.tip
+    layout = tip.layout
     for path in ctx.changed():
-        head = path.split("/", 1)[0]
-        if head not in ("wiki", "raw") or "/" not in path:
+        where = layout.area(path)
+        if where == "other":
             out.append(
                 finding(
-                    "run.path_acl", path, None, f"the run changes {path}, outside wiki/ and raw/"
+                    "run.path_acl",
+                    path,
+                    None,
+                    f"the run changes {path}, outside the wiki ({layout.shown}) and raw/",
                 )
             )
             continue
-        if head == "wiki":
+        if where == "wiki":
             out += _page_path(tip, path)
             continue
         if path in base.entries and path in tip.entries:
@@ -242,7 +246,7 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
         return []  # deleted: the convergence check judges what a deletion loses
     if path.endswith(".md") and entry.mode in REGULAR:
         return []
-    if is_attachment(path) and entry.mode in REGULAR:
+    if is_attachment(path, tip.layout) and entry.mode in REGULAR:
         problem = attachment_problem(path, _head(tip, entry.oid))
         if problem is None:
             return []
@@ -272,6 +276,7 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
 
 def check_log(ctx: Context) -> list[Finding]:
     """wiki/log.md is append-only: a change to an existing log must keep all of it."""
+    LOG = ctx.log  # noqa: N806 - the log of [wiki] root
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
@@ -519,7 +524,7 @@ def check_scope(ctx: Context) -> list[Finding]:
             f"({', '.join(scope) or 'no valid path'})",
         )
         for path in ctx.changed()
-        if not in_scope(path, scope) and not (path == LOG and ctx.log_appended())
+        if not in_scope(path, scope) and not (path == ctx.log and ctx.log_appended())
     ]
 
 

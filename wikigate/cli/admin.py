@@ -36,12 +36,29 @@ def demo(path: str) -> None:
     help="The trunk runs land on (default: the configured one, main, else the branch "
     "checked out); recorded in git config wikigate.mainBranch.",
 )
-def init(path: str, main_branch: str | None) -> None:
+@click.option(
+    "--wiki-root",
+    metavar="FOLDER",
+    help="Where the pages are (default: wiki; '.': the repository's root, a vault's); "
+    "written as [wiki] root in the new wikigate.toml.",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="PATH",
+    help="A folder (ending in /) or file that is not the wiki's, e.g. .obsidian/ or "
+    "templates/ (repeatable; [wiki] exclude).",
+)
+def init(
+    path: str, main_branch: str | None, wiki_root: str | None, exclude: tuple[str, ...]
+) -> None:
     """Create a workspace at PATH, or add what is missing to an existing repo."""
     try:
         from wikigate.workspace import Workspace
 
-        ws = Workspace.init(path, main_branch=main_branch, say=click.echo)
+        ws = Workspace.init(
+            path, main_branch=main_branch, wiki_root=wiki_root, exclude=exclude, say=click.echo
+        )
     except OSError as e:
         raise UsageError(f"{path}: cannot create a workspace there ({e.strerror})") from e
     click.echo(f"workspace ready at {ws.root}")

@@ -67,9 +67,11 @@ def _python() -> Check:
 def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
     import pygit2
 
-    from wikigate.config import CONFIG_FILE
-    from wikigate.errors import GitError
+    from wikigate.config import CONFIG_FILE, config_at
+    from wikigate.errors import ConfigError, GitError
     from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
+    from wikigate.paths import WIKI
+    from wikigate.workspace import layout_report
 
     out = []
     try:
@@ -98,6 +100,7 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
         ]
     out.append(Check("branch", True, f"{branch} at {str(main.target)[:12]} (HEAD: {head})"))
     tree = repo[main.target].peel(pygit2.Tree)
+    layout = WIKI  # where the pages are: the rules' [wiki], when they can be read
     if CONFIG_FILE not in tree:
         out.append(
             Check(
@@ -108,17 +111,13 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
             )
         )
     else:
-        from wikigate.config import config_at
-        from wikigate.errors import ConfigError
-
         try:
-            config_at(repo, main.target)
+            layout = config_at(repo, main.target).wiki.layout()
             out.append(Check("rules", True, f"{CONFIG_FILE} on {branch}"))
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
-    from wikigate.workspace import layout_report
-
-    out.append(Check("wiki", True, "; ".join(layout_report(repo, trunk, 3, hints=False))))
+    lines = layout_report(repo, trunk, layout, 3, hints=False)
+    out.append(Check("wiki", True, "; ".join(lines)))
     return out
 
 
