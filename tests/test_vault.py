@@ -13,7 +13,6 @@ from support.trees import commit_files
 from support.verifying import verify_trees
 from support.wiki_runs import page_run
 
-from wikigate.config import Config
 from wikigate.errors import RunError
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
@@ -217,7 +216,7 @@ def _run(repo, base, files, run_type="cascade"):
         usage=Budget(),
     )
     plan = Plan(meta=meta, ops=[], tip=str(tip.id))
-    return verify_trees(repo, tip, base, config=Config(), plan=plan)
+    return verify_trees(repo, tip, base, plan=plan)  # the base's rules
 
 
 def _broken(report) -> list[tuple[str, str]]:
@@ -322,3 +321,86 @@ def test_the_bot_lands_a_pull_request_on_a_master_base(world):
         git(world.bare, "rev-parse", "--verify", "-q", "refs/heads/main", check=False).stdout == ""
     )
     assert git(world.bare, "merge-base", "--is-ancestor", main, head, check=False).returncode == 0
+
+
+# ---------------------------------------------------------------- the wiki's root
+
+
+def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(vault: Path, tmp_path: Path):
+    """`[wiki] root = "."` with excluded folders: init says what are pages and what is
+    ignored; a run writes a page at the root, its index links it, it lands; paths outside
+    the wiki (excluded, hidden) are refused; the orphan check starts at the root's index."""
+    from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
+
+    (vault / "templates").mkdir()
+    (vault / "templates" / "Daily.md").write_text("# {{date}}\n")
+    git(vault, "add", ".")
+    git(vault, "commit", "-qm", "a template")
+    init = cli(
+        tmp_path,
+        "init",
+        str(vault),
+        "--wiki-root",
+        ".",
+        "--exclude",
+        "templates/",
+        "--exclude",
+        "Reading list.md",
+    )
+    assert init.returncode == 0, init.stderr
+    assert "added and committed on master: raw/.gitkeep, index.md, log.md, wikigate.toml" in (
+        init.stdout
+    )
+    assert "pages (**/*.md): 2: index.md, log.md" in init.stdout
+    assert "ignored: 2 markdown file(s) excluded (Reading list.md, templates/Daily.md)" in (
+        init.stdout
+    )
+    assert "ignored: the other folders (.obsidian/)" in init.stdout
+    assert '[wiki]\nroot = "."' in (vault / "wikigate.toml").read_text()
+
+    ws = Workspace.open(vault)
+    try:
+        run = ws.start_run("ingest", "cli:test")
+        run.stage_write(SOURCE, SOURCE_TEXT)
+        run.stage_write("Owls.md", cited_page("owls"))
+        run.stage_write("index.md", (run.read("index.md") or b"").decode() + "- [[Owls]]\n")
+        for outside in ("templates/x.md", ".obsidian/x.md", "Reading list.md"):
+            with pytest.raises(RunError, match="runs may only write in the wiki"):
+                run.stage_write(outside, "# X\n")
+        result = run.finalize()
+        assert result.status == "committed", result
+        assert (vault / "Owls.md").exists()
+
+        lonely = ws.start_run("cascade", "cli:test")
+        lonely.stage_write("Lonely.md", cited_page("lonely"))
+        report = lonely.finalize()
+        orphans = [f for f in report.findings if f.code == "page.orphan"]
+        assert [(f.path, f.message) for f in orphans] == [
+            ("Lonely.md", "no chain of links from index.md reaches this page")
+        ]
+    finally:
+        ws.close()
+    doctor = cli(vault, "doctor")
+    assert "ok    wiki: pages (**/*.md): 3: Owls.md, index.md, log.md" in doctor.stdout
+
+
+def test_the_wiki_root_comes_from_the_bases_rules(repo):
+    """A change that moves the root in its own wikigate.toml is judged by the base's: its
+    pages at the new root are outside the wiki (run.path_acl), not pages."""
+    base = commit_files(
+        repo,
+        None,
+        {
+            "wikigate.toml": '[wiki]\nroot = "notes"\n',
+            "notes/index.md": "---\ntitle: Index\n---\n# Index\n",
+            "notes/log.md": "# Log\n",
+        },
+    )
+    moved = _run(
+        repo,
+        base,
+        {"wikigate.toml": '[wiki]\nroot = "."\n', "Sneaky.md": "# Sneaky\n\nNo citation here.\n"},
+    )
+    acl = sorted(f.path for f in moved.findings if f.code == "run.path_acl")
+    assert acl == ["Sneaky.md", "wikigate.toml"]
+    assert not [f for f in moved.findings if f.code == "page.uncited"]
