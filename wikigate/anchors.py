@@ -44,7 +44,9 @@ def anchor_tail(
             if run is not None
             else commit_at(ws.repo, ws.repo.references[ws.env.main].target).tree
         )
-        tree = WikiTree(ws.repo, at, PageCache(None), limits=ws.config.limits)
+        tree = WikiTree(
+            ws.repo, at, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
+        )
     hits, acl = tree.find_source(source)
     if acl:
         raise WikigateError(acl)
@@ -102,7 +104,9 @@ def plan_anchor_fix(
 ) -> AnchorPlan:
     """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
     without staging anything: a caller with nothing to anchor opens no run."""
-    wiki = WikiTree(ws.repo, tree, PageCache(None), limits=ws.config.limits)
+    wiki = WikiTree(
+        ws.repo, tree, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
+    )
     results: list[AnchorFix] = []
     texts: dict[str, str] = {}
     targets = pages or wiki.pages
