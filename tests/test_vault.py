@@ -365,7 +365,9 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(vault: Path, 
         run.stage_write("Owls.md", cited_page("owls"))
         run.stage_write("index.md", (run.read("index.md") or b"").decode() + "- [[Owls]]\n")
         for outside in ("templates/x.md", ".obsidian/x.md", "Reading list.md"):
-            with pytest.raises(RunError, match="runs may only write in the wiki"):
+            with pytest.raises(
+                RunError, match="runs may only write in the wiki .the repository.s root"
+            ):
                 run.stage_write(outside, "# X\n")
         result = run.finalize()
         assert result.status == "committed", result

@@ -180,9 +180,14 @@ class Run:
             if path in base_tree:
                 raise RunError(f"{path}: raw sources are immutable; it exists on main")
         elif where != "wiki":
+            where = (
+                f"under {self.layout.root}"
+                if self.layout.root
+                else "in the wiki (the repository's root but raw/, hidden and excluded paths)"
+            )
             raise RunError(
-                f"{path}: runs may only write in the wiki ({self.layout.shown}; [wiki] in "
-                "wikigate.toml) and under raw/ in ingest runs"
+                f"{path}: runs may only write {where} (and raw/ in ingest runs; "
+                "[wiki] in wikigate.toml)"
             )
         elif not path.endswith(".md") and not is_attachment(path, self.layout):
             raise RunError(
