@@ -372,6 +372,11 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(vault: Path, 
         result = run.finalize()
         assert result.status == "committed", result
         assert (vault / "Owls.md").exists()
+        from wikigate import ledger
+
+        ledger.sync(ws)  # the claim ledger reads the pages where the rules put them
+        claims = ws.store.db.execute_returning_dicts("SELECT DISTINCT page FROM claims")
+        assert [row["page"] for row in claims] == ["Owls.md"]
 
         lonely = ws.start_run("cascade", "cli:test")
         lonely.stage_write("Lonely.md", cited_page("lonely"))

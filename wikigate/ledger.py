@@ -183,7 +183,7 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
         changed = gitrepo.changed_paths(repo, parent.tree, commit.tree)
     else:  # the first commit: every path, from a diff against the empty tree
         changed = sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
-    pages = {p for p in changed if p.startswith("wiki/") and p.endswith(".md")}
+    pages = set(filter(ws.config.wiki.layout().is_page, changed))  # main's [wiki] root
     raws = [p for p in changed if p.startswith("raw/")]
     if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
         pages |= _citing(store, raws)
@@ -261,7 +261,7 @@ def _extract(
             commit,
             None,
             strictness="CALM",
-            rules=Config(limits=ws.config.limits),
+            rules=Config(limits=ws.config.limits, wiki=ws.config.wiki),
             only=frozenset({"citations"}),
             pages=tuple(pages),
             cache_path=cache_path(repo),
