@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 MAIN = "refs/heads/main"  # = wikigate.gitrepo.MAIN (not imported: hooks start light)
+MAIN_BRANCH_KEY = "wikigate.mainBranch"  # = wikigate.gitrepo.MAIN_BRANCH_KEY
 NOTES_REF = "refs/notes/wikigate"  # = wikigate.gitrepo.NOTES_REF
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # = wikigate.gitrepo.ARTIFACTS_REF
 ZERO = "0" * 40
@@ -20,6 +22,31 @@ def ref_updates(stdin: str) -> list[tuple[str, str, str]]:
         if len(parts) == 3:
             out.append((parts[0], parts[1], parts[2]))
     return out
+
+
+def main_ref() -> str:
+    """The trunk the repository git runs this hook in gates: ``refs/heads/`` + its git config
+    ``wikigate.mainBranch``, else main (``wikigate.gitrepo.main_ref`` without pygit2: a
+    hook with nothing to do starts light).  On a server this is the bare repository's own
+    config, which no push can change.  A name wikigate cannot gate raises (the hook fails
+    closed, refusing)."""
+    proc = subprocess.run(
+        ["git", "config", "--get", MAIN_BRANCH_KEY], capture_output=True, text=True, check=False
+    )
+    if proc.returncode == 1:
+        return MAIN  # not set
+    if proc.returncode != 0:
+        raise RuntimeError(f"git config {MAIN_BRANCH_KEY}: {proc.stderr.strip()}")
+    from wikigate.paths import trunk_problem
+
+    name = proc.stdout.rstrip("\n")
+    problem = trunk_problem(name)
+    if problem is not None:
+        raise ValueError(
+            f"git config {MAIN_BRANCH_KEY} = {name!r} is not a branch wikigate can gate "
+            f"({problem}); set it to the trunk's name"
+        )
+    return f"refs/heads/{name}"
 
 
 def err(*lines: str) -> None:

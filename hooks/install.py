@@ -17,10 +17,16 @@ import pygit2
 
 from wikigate.config import CONFIG_FILE, load_config, parse_config
 from wikigate.errors import GitError
-from wikigate.gitrepo import NOTES_REF, remote_notes_ref
+from wikigate.gitrepo import (
+    MAIN,
+    MAIN_BRANCH_KEY,
+    NOTES_REF,
+    check_branch_name,
+    main_ref,
+    remote_notes_ref,
+)
 
 MARKER = "# wikigate-hook-shim"
-MAIN_REF = "refs/heads/main"
 LOCAL_HOOKS = ("pre-push", "reference-transaction")
 SERVER_HOOKS = ("pre-receive", "post-receive")
 
@@ -36,11 +42,16 @@ fi
 """
 
 # Shell-level fast paths: git runs reference-transaction three times per ref update
-# (staging a run's op included); only a prepared update of main needs Python.
+# (staging a run's op included); only a prepared update of the trunk (git config
+# wikigate.mainBranch, default main) needs Python. A name that is not plain goes to
+# Python, which refuses it: the guard never waves through what Python would stop.
 GUARDS = {
     "reference-transaction": (
         '[ "$1" = prepared ] || exit 0\n'
-        'case "$INPUT" in *" refs/heads/main"*) ;; *) exit 0 ;; esac\n'
+        f"TRUNK=$(git config --get {MAIN_BRANCH_KEY}) || TRUNK=main\n"
+        'case "$TRUNK" in *[!A-Za-z0-9._/-]*) ;; *)\n'
+        '    case "$INPUT" in *" refs/heads/$TRUNK"*) ;; *) exit 0 ;; esac ;;\n'
+        "esac\n"
     ),
 }
 
@@ -140,27 +151,43 @@ def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
     return added
 
 
-def install_local(path: str, uninstall_: bool = False) -> list[str]:
+def install_local(path: str, uninstall_: bool = False, main_branch: str | None = None) -> list[str]:
     repo = _open(path)
     if uninstall_:
         return uninstall(repo, LOCAL_HOOKS)
+    if main_branch is not None:
+        repo.config[MAIN_BRANCH_KEY] = _checked(main_branch)
+    trunk = main_ref(repo)  # a bad setting stops the install, naming it
     done = install(repo, LOCAL_HOOKS)
     fetch_notes_refspec(repo)
+    branch = trunk.removeprefix("refs/heads/")
+    if trunk not in repo.references:
+        done.append(
+            f"warning: the hooks gate {branch} (git config {MAIN_BRANCH_KEY}, default main), "
+            f"and there is no branch {branch} here: run `wikigate init` on your trunk (it "
+            f"records its name) or `git config {MAIN_BRANCH_KEY} BRANCH`"
+        )
     return done
 
 
-def install_server(path: str, uninstall_: bool = False) -> list[str]:
+def install_server(
+    path: str, uninstall_: bool = False, main_branch: str | None = None
+) -> list[str]:
     """The pre-receive gate, verification on push, and push options for overrides.
 
     An operator's explicit ``verify_on_push`` in ``BARE.git/wikigate.toml`` is kept
     (and reported); otherwise ``[server] verify_on_push = true`` is written there.
+    The trunk it gates is recorded in the bare repository's own git config
+    (``server_trunk``).
     """
     repo = _open(path)
     if not repo.is_bare:
         raise GitError(f"{path}: --server expects a bare repository (the one you push to)")
     if uninstall_:
         return uninstall(repo, SERVER_HOOKS)
+    trunk_line = server_trunk(repo, main_branch)  # a bad name stops the install first
     done = install(repo, SERVER_HOOKS)
+    done.append(trunk_line)
     done.append(server_settings(Path(repo.path)))
     for key, value in SERVER_GIT_CONFIG.items():
         repo.config[key] = value
@@ -169,11 +196,43 @@ def install_server(path: str, uninstall_: bool = False) -> list[str]:
     return done
 
 
+def _checked(name: str) -> str:
+    return check_branch_name(name, "--main-branch").removeprefix("refs/heads/")
+
+
+def server_trunk(repo: pygit2.Repository, chosen: str | None) -> str:
+    """The trunk the server gates, in ``BARE.git/config`` (``wikigate.mainBranch``: the
+    operator's file, which no push can change): ``--main-branch``, else the one set, else
+    the branch the bare HEAD names when it exists and main does not (a vault pushed on
+    ``master`` before the gate went in), else main."""
+    path = Path(repo.path) / "config"
+    if chosen is not None:
+        name = _checked(chosen)
+        repo.config[MAIN_BRANCH_KEY] = name
+        return f"{path}: {MAIN_BRANCH_KEY} = {name} (the branch this gate guards)"
+    if MAIN_BRANCH_KEY in repo.config:
+        name = main_ref(repo).removeprefix("refs/heads/")
+        return f"{path}: {MAIN_BRANCH_KEY} = {name} (kept: the branch this gate guards)"
+    head = repo.references.get("HEAD")
+    target = head.target if head is not None else None
+    if (
+        isinstance(target, str)
+        and target != MAIN
+        and target in repo.references
+        and MAIN not in repo.references
+    ):
+        name = _checked(target.removeprefix("refs/heads/"))
+        repo.config[MAIN_BRANCH_KEY] = name
+        return f"{path}: {MAIN_BRANCH_KEY} = {name} (HEAD's branch: the branch this gate guards)"
+    return f"{path}: the gate guards main (set {MAIN_BRANCH_KEY} or pass --main-branch for another)"
+
+
 def head_on_main(repo: pygit2.Repository) -> str:
-    """The branch a clone checks out is the one the gate guards: a HEAD naming a branch
-    that does not exist yet (``git init --bare`` names master) is pointed at main; one
-    naming another existing branch is left, with a warning: which branch readers get is
-    the operator's decision."""
+    """The branch a clone checks out is the one the gate guards (the trunk, ``main_ref``):
+    a HEAD naming a branch that does not exist yet (``git init --bare`` names master) is
+    pointed at the trunk; one naming another existing branch is left, with a warning:
+    which branch readers get is the operator's decision."""
+    MAIN_REF = main_ref(repo)  # noqa: N806 - the trunk, as the constant it replaced
     head = repo.references.get("HEAD")
     target = head.target if head is not None else None
     if target == MAIN_REF:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
     import pygit2
 
 
-from .common import MAIN, NOTES_REF, ZERO, ref_updates
+from .common import NOTES_REF, ZERO, main_ref, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -151,7 +151,11 @@ def _why(commit: pygit2.Commit, note: dict[str, object] | None) -> str:
 def pre_push(argv: list[str], stdin: str) -> int:
     """Refuse moving main unless every run it brings passed; push the notes along."""
     updates = [parts for parts in map(str.split, stdin.splitlines()) if len(parts) == 4]
-    if not any(remote_ref == MAIN for _l, _s, remote_ref, _r in updates):
+    if not updates:
+        return 0
+    trunk = main_ref()  # the trunk: the same name here and on the remote
+    branch = trunk.removeprefix("refs/heads/")
+    if not any(remote_ref == trunk for _l, _s, remote_ref, _r in updates):
         return 0
     import pygit2
 
@@ -159,14 +163,14 @@ def pre_push(argv: list[str], stdin: str) -> int:
     repo = pygit2.Repository(pygit2.discover_repository("."))
     moves_main = False
     for _local_ref, local_sha, remote_ref, remote_sha in updates:
-        if remote_ref != MAIN or _null(local_sha):
+        if remote_ref != trunk or _null(local_sha):
             continue
         moves_main = True
         known = not _null(remote_sha) and pygit2.Oid(hex=remote_sha) in repo.odb
         why = unpassed_run(repo, remote_sha if known else None, local_sha)
         if why is not None:
             _err(
-                f"wikigate: refusing to push main to {local_sha[:12]}: a run on it has no "
+                f"wikigate: refusing to push {branch} to {local_sha[:12]}: a run on it has no "
                 "passing verdict in refs/notes/wikigate:",
                 f"  {why}",
                 "  Land changes through runs (`wikigate run finalize`); check a commit with "
@@ -188,7 +192,7 @@ def pre_push(argv: list[str], stdin: str) -> int:
         )
         if proc.returncode != 0:
             _err(
-                "wikigate: could not push refs/notes/wikigate along with main:",
+                f"wikigate: could not push refs/notes/wikigate along with {branch}:",
                 *("  " + ln for ln in proc.stderr.strip().splitlines()),
                 "  Someone pushed notes in between: push again (the hook merges them first).",
             )
@@ -207,8 +211,9 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
     # a note written in the same transaction (wikigate's own landing) counts
     notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
     repo = None
+    trunk = main_ref()
     for old, new, ref in updates:
-        if ref != MAIN or _null(new) or old == new:
+        if ref != trunk or _null(new) or old == new:
             continue  # not main, a deletion, or a no-op rewrite (e.g. `git reset --merge HEAD`)
         import pygit2
 
@@ -221,7 +226,7 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
         except (KeyError, ValueError):
             continue
         if _null(old):  # git passes no old value for some updates: main is still there
-            current = ref_target(repo, MAIN)
+            current = ref_target(repo, trunk)
             old = str(current) if current is not None else ZERO
         why = unpassed_run(repo, old, new, notes)
         if why is None:
@@ -236,7 +241,7 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
             "show the merged content; restore them with `git reset --merge HEAD`."
         )
         _err(
-            f"wikigate: refusing to move main to {new[:12]}: a run on it has no passing "
+            f"wikigate: refusing to move {trunk.removeprefix('refs/heads/')} to {new[:12]}: a run on it has no passing "
             "verdict in refs/notes/wikigate:",
             f"  {why}",
             hint,

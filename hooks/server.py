@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import ARTIFACTS_REF, MAIN, NOTES_REF, ZERO, ref_updates
+from .common import ARTIFACTS_REF, NOTES_REF, ZERO, main_ref, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -43,7 +43,9 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     records' refs only fast-forward, but for a server admin.
     """
     updates = ref_updates(stdin)
-    mains = [(old, new) for old, new, ref in updates if ref == MAIN]
+    trunk = main_ref()  # the server's own git config: no push can change it
+    branch = trunk.removeprefix("refs/heads/")
+    mains = [(old, new) for old, new, ref in updates if ref == trunk]
     records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
     if not mains and not records:
         return 0  # run branches and everything else pass freely
@@ -58,26 +60,26 @@ def pre_receive(argv: list[str], stdin: str) -> int:
         return 0
     old, new = mains[0]
     if _null(new):
-        _err("wikigate: main cannot be deleted on this server.")
+        _err(f"wikigate: {branch} cannot be deleted on this server.")
         return 1
     _serialize_pushes(repo.path)
-    current = str(repo.references[MAIN].target) if MAIN in repo.references else ZERO
+    current = str(repo.references[trunk].target) if trunk in repo.references else ZERO
     if current != old:
         _err(
-            "wikigate: main moved while you were pushing (another push won).",
+            f"wikigate: {branch} moved while you were pushing (another push won).",
             "  Fetch, rebase your run onto the new main, verify again, and push again.",
         )
         return 1
     if not _null(old) and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
         _err(
-            f"wikigate: main {old[:12]} → {new[:12]} is not a fast-forward.",
+            f"wikigate: {branch} {old[:12]} → {new[:12]} is not a fast-forward.",
             "  Rebase onto the server's main, verify again, and push again.",
         )
         return 1
     if _null(old):
         return 0  # creating main: the gate applies from the next update on
     notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
-    return _gate(repo, old, new, notes)
+    return _gate(repo, old, new, notes, branch)
 
 
 def post_receive(argv: list[str], stdin: str) -> int:
@@ -86,7 +88,8 @@ def post_receive(argv: list[str], stdin: str) -> int:
     main has landed and nothing here can undo it; the ledger is derived from git, so a
     failure only leaves it behind until the next ``wikigate claims`` on the server."""
     updates = ref_updates(stdin)
-    if not any(ref == MAIN and not _null(new) for _old, new, ref in updates):
+    trunk = main_ref()
+    if not any(ref == trunk and not _null(new) for _old, new, ref in updates):
         return 0
     try:
         from wikigate import ledger
@@ -102,14 +105,16 @@ def post_receive(argv: list[str], stdin: str) -> int:
     return 0
 
 
-def _gate(repo: pygit2.Repository, old: str, new: str, notes: str | None = None) -> int:
+def _gate(
+    repo: pygit2.Repository, old: str, new: str, notes: str | None = None, branch: str = "main"
+) -> int:
     from wikigate.config import load_config, server_verifies
 
     from .attested import attested
 
     settings = load_config(Path(repo.path))  # the server's own file: no push can change it
     override = _push_option(OVERRIDE_OPTION)
-    change = f"main {old[:12]} → {new[:12]}"
+    change = f"{branch} {old[:12]} → {new[:12]}"
     db = GateDB(Path(repo.path))
     try:
         accepted, refused = attested(

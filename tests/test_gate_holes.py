@@ -267,11 +267,11 @@ FAKE = (
 @pytest.mark.parametrize(
     ("path", "content", "says"),
     [
-        ("wiki/fake.markdown", FAKE, "not named *.md"),
-        ("wiki/Fake.MD", FAKE, "not named *.md"),
-        ("wiki/fake.html", "<p>The plan passed.</p>", "not named *.md"),
-        ("wiki/.gitattributes", "*.md -diff\n", "not named *.md"),
-        ("wiki/sub/notes.txt", "x\n", "not named *.md"),
+        ("wiki/fake.markdown", FAKE, "neither a page (*.md) nor an attachment"),
+        ("wiki/Fake.MD", FAKE, "neither a page (*.md) nor an attachment"),
+        ("wiki/fake.html", "<p>The plan passed.</p>", "neither a page (*.md) nor an attachment"),
+        ("wiki/.gitattributes", "*.md -diff\n", "neither a page (*.md) nor an attachment"),
+        ("wiki/sub/notes.txt", "x\n", "neither a page (*.md) nor an attachment"),
         ("wiki/tmp", (LINK, "/tmp"), "a symlink"),
         ("wiki/owls.md", (LINK, "../raw/notes.txt"), "a symlink"),
     ],

@@ -450,7 +450,10 @@ def test_wiki_holds_markdown_pages_only(repo, tmp_path):
     page.write_text("# F\n")
     for path in ("wiki/fake.markdown", "wiki/Fake.MD", "wiki/notes.txt", "wiki/.gitattributes"):
         proc = wikigate(repo, "run", "write", run, path, "--from", str(page))
-        assert proc.returncode == 1 and "markdown pages only (*.md)" in one_error_line(proc)
+        assert (
+            proc.returncode == 1
+            and "markdown pages (*.md) and their attachments" in one_error_line(proc)
+        )
 
 
 def test_an_endless_input_is_cut_at_the_size_limit(repo):

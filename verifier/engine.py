@@ -97,9 +97,12 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         if broken is not None:
             raise broken
         # ids: libgit2 may not parse the tree; a tree past [limits] is refused unexpanded
-        tip_tree = WikiTree(repo, tip.tree_id, cache, workers, config.limits)
+        layout = config.wiki.layout()  # where the pages are: the base's rules, like every rule
+        tip_tree = WikiTree(repo, tip.tree_id, cache, workers, config.limits, layout)
         base_tree = (
-            None if base is None else WikiTree(repo, base.tree_id, cache, workers, config.limits)
+            None
+            if base is None
+            else WikiTree(repo, base.tree_id, cache, workers, config.limits, layout)
         )
         tip_tree.keep_windows = base is not None or scope is not None  # not the whole wiki's
         if judge is None:

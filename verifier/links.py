@@ -1,5 +1,5 @@
 """The wiki's link graph: which names a page answers to, which names its links
-ask for, and what that makes reachable from wiki/index.md.
+ask for, and what that makes reachable from the index (wiki/index.md; ``[wiki] root``).
 
 A graph is a pure function of a git tree, so it is cached by the tree's id.
 A run's graph is derived from its base's: only the pages the run changed are
@@ -13,10 +13,12 @@ import bisect
 import marshal
 import posixpath
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Protocol, Self
 from urllib.parse import unquote
+
+from wikigate.paths import WIKI, Layout, is_attachment
 
 from .markdown import Link, ParsedPage
 
@@ -29,6 +31,9 @@ class WikiTree(Protocol):
     def entries(self) -> Mapping[str, object]: ...
 
     @property
+    def layout(self) -> Layout: ...
+
+    @property
     def pages(self) -> list[str]: ...
 
     def changed_since(self, base: Self) -> list[str]: ...
@@ -38,17 +43,17 @@ class WikiTree(Protocol):
     def nav_page(self, path: str) -> ParsedPage | None: ...
 
 
-INDEX = "wiki/index.md"
-STRUCTURAL = frozenset({INDEX, "wiki/log.md"})  # pages that need no citation or inbound link
+INDEX = WIKI.index  # the default layout's; a tree's own: ``tree.layout.index``
+STRUCTURAL = WIKI.structural  # pages that need no citation or inbound link (``Layout``)
 
 
-def is_page(path: str) -> bool:
-    return path.startswith("wiki/") and path.endswith(".md")
+def is_page(path: str, layout: Layout = WIKI) -> bool:
+    return layout.is_page(path)
 
 
-def name_keys(path: str, page: ParsedPage | None) -> set[str]:
+def name_keys(path: str, page: ParsedPage | None, layout: Layout = WIKI) -> set[str]:
     """The names ``[[…]]`` may use for a page: stem, paths, title and aliases."""
-    rel = path.removeprefix("wiki/")
+    rel = layout.rel(path)
     keys = {
         posixpath.splitext(posixpath.basename(path))[0].lower(),
         path.lower(),
@@ -65,11 +70,20 @@ def name_keys(path: str, page: ParsedPage | None) -> set[str]:
 class FileNames:
     """The files of a tree by file name, for the links that resolve to no page: a source
     under raw/ that a ``[[name]]`` names (as Obsidian resolves it) is a source reference,
-    not a broken link; a page elsewhere with the file name a path link asks for is what it
-    probably meant.  Built once per tree, only when needed."""
+    not a broken link; so is an attachment beside the pages (``![[diagram.png]]``); a page
+    elsewhere with the file name a path link asks for is what it probably meant.  Built
+    once per tree, only when needed (``entries``: the tree's paths, for its attachments)."""
 
-    def __init__(self, pages: list[str], raw: list[str]) -> None:
+    def __init__(
+        self,
+        pages: list[str],
+        raw: list[str],
+        entries: Iterable[str] | None = None,
+        layout: Layout = WIKI,
+    ) -> None:
         self._paths = pages, raw
+        self._entries = entries
+        self._layout = layout
 
     @cached_property
     def _pages(self) -> dict[str, list[str]]:
@@ -79,12 +93,30 @@ class FileNames:
     def _sources(self) -> dict[str, list[str]]:
         return _by_name(self._paths[1])
 
+    @cached_property
+    def _attachments(self) -> dict[str, list[str]]:
+        out = _by_name(found := attachments(self._entries or (), self._layout))
+        for path in found:  # and by its path in the wiki, as pages are: [[img/diagram.png]]
+            out.setdefault(self._layout.rel(path).lower(), []).append(path)
+        return out
+
     def source_named(self, target: str) -> str | None:
         hits = self._sources.get(target.strip().lower())
         return hits[0] if hits else None
 
+    def attachment_named(self, target: str) -> str | None:
+        """The attachment ``[[target]]`` names (its file name with its extension, or its
+        path), as Obsidian resolves an embed ``![[diagram.png]]``."""
+        hits = self._attachments.get(target.strip().lower())
+        return hits[0] if hits else None
+
     def pages_named(self, path: str) -> list[str]:
         return self._pages.get(posixpath.basename(path).lower(), [])
+
+
+def attachments(entries: Iterable[str], layout: Layout = WIKI) -> list[str]:
+    """The attachments among a tree's paths (``wikigate.paths.is_attachment``), sorted."""
+    return sorted(p for p in entries if is_attachment(p, layout))
 
 
 def _by_name(paths: list[str]) -> dict[str, list[str]]:
@@ -114,7 +146,7 @@ def link_key(page: str, link: Link) -> str | None:
 def _changed_pages(base: WikiTree, tree: WikiTree) -> list[str]:
     """Pages added, removed or modified from ``base`` to ``tree``, their navs loaded."""
     old, new = base.entries, tree.entries
-    pages = [p for p in tree.changed_since(base) if is_page(p)]
+    pages = [p for p in tree.changed_since(base) if tree.layout.is_page(p)]
     base.load_nav([p for p in pages if p in old])
     tree.load_nav([p for p in pages if p in new])
     return pages
@@ -148,7 +180,7 @@ class LinkGraph:
         asks: dict[str, tuple[str, ...]] = {}
         for path in tree.pages:  # sorted, so every names list is sorted too
             page = tree.nav_page(path)
-            for key in name_keys(path, page):
+            for key in name_keys(path, page, tree.layout):
                 names.setdefault(key, []).append(path)
             asks[path] = _page_keys(path, page)
         return cls(tree, names, asks)
@@ -160,7 +192,7 @@ class LinkGraph:
         asks = dict(base.asks)
         for path in _changed_pages(base.tree, tree):
             if path in base.tree.entries:
-                for key in name_keys(path, base.tree.nav_page(path)):
+                for key in name_keys(path, base.tree.nav_page(path), tree.layout):
                     rest = [p for p in names.get(key, ()) if p != path]
                     if rest:
                         names[key] = rest
@@ -169,7 +201,7 @@ class LinkGraph:
                 asks.pop(path, None)
             if path in tree.entries:
                 page = tree.nav_page(path)
-                for key in name_keys(path, page):
+                for key in name_keys(path, page, tree.layout):
                     hits = list(names.get(key, ()))
                     bisect.insort(hits, path)
                     names[key] = hits
@@ -208,18 +240,25 @@ class LinkGraph:
         """Pages whose links may now resolve differently, or point at a page that
         changed: those asking for a name or path of anything that changed."""
         old, new = base.tree.entries, self.tree.entries
-        touched = {"p:" + p for p in self.tree.changed_since(base.tree)}
+        changed = self.tree.changed_since(base.tree)
+        touched = {"p:" + p for p in changed}
+        layout = self.tree.layout
+        for path in (p for p in changed if is_attachment(p, layout)):  # ![[x.png]]: by name
+            low = path.lower()
+            touched |= {"w:" + low, "w:" + layout.rel(low), "w:" + posixpath.basename(low)}
         for path in _changed_pages(base.tree, self.tree):
             if path in old:
-                touched |= name_keys(path, base.tree.nav_page(path))
+                touched |= name_keys(path, base.tree.nav_page(path), layout)
             if path in new:
-                touched |= name_keys(path, self.tree.nav_page(path))
+                touched |= name_keys(path, self.tree.nav_page(path), layout)
         return {p for p, keys in self.asks.items() if not touched.isdisjoint(keys)}
 
     def orphans(self) -> set[str]:
-        """Pages no chain of links from wiki/index.md reaches (index and log aside)."""
+        """Pages no chain of links from the index (wiki/index.md) reaches (index and log
+        aside)."""
         if self._orphans is None:
-            seen = {INDEX} if INDEX in self.asks else set()
+            layout = self.tree.layout
+            seen = {layout.index} if layout.index in self.asks else set()
             todo = deque(seen)
             while todo:
                 for key in self.asks.get(todo.popleft(), ()):
@@ -227,5 +266,5 @@ class LinkGraph:
                     if target is not None and target in self.asks and target not in seen:
                         seen.add(target)
                         todo.append(target)
-            self._orphans = {p for p in self.asks if p not in seen and p not in STRUCTURAL}
+            self._orphans = {p for p in self.asks if p not in seen and p not in layout.structural}
         return self._orphans

@@ -73,7 +73,7 @@ class ParsedPage:
     frontmatter_error: str | None = None
     title: str | None = None
     aliases: list[str] = field(default_factory=list)
-    headings: list[str] = field(default_factory=list)  # anchor slugs
+    headings: list[str] = field(default_factory=list)  # anchor slugs; "^id": a block id
     refs: list[Ref] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     undefined: list[tuple[str, int]] = field(default_factory=list)
@@ -236,6 +236,19 @@ def slugify(text: str) -> str:
         elif ch.isspace():
             out.append("-")
     return "".join(out)
+
+
+_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
+
+
+def block_id(content: str) -> str | None:
+    """An Obsidian block id: ``^id`` ending a block's last line, after a space (or alone on
+    the line), lower-cased; None when there is none.  Only the last line is looked at."""
+    last = content[content.rfind("\n") + 1 :].rstrip(" \t")
+    before, caret, name = last.rpartition("^")
+    if not caret or not _BLOCK_ID.fullmatch(name) or (before and before[-1] not in " \t"):
+        return None
+    return name.lower()
 
 
 def parse_page(path: str, text: str) -> ParsedPage:
@@ -413,6 +426,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.title = plain.strip()
                 pending_heading = False
             heading = tokens[i - 1].type == "heading_open"
+            if not heading:
+                block = block_id(tok.content)
+                if block is not None:
+                    page.headings.append("^" + block)
             pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
             asserts = not (quoted or (aside and heading))
             _inline(

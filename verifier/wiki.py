@@ -23,6 +23,7 @@ from pathlib import Path
 import pygit2
 
 from wikigate.config import LimitsSection
+from wikigate.paths import WIKI, Layout
 
 from .cache import CACHE_ERRORS, GRAPHS_KEPT, Cache, decode_page, encode_page
 from .entries import Entry, read_page, walk
@@ -56,7 +57,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 19: labels, sentences about the page, clauses after a reference, HTML headings, headlines,
 # callouts (issue 24's third review)
 # 20: a gap marker without a reason marks nothing
-CACHE_FORMAT = 20
+# 21: Obsidian block ids (^id) among a page's anchors
+CACHE_FORMAT = 21
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -128,10 +130,13 @@ class WikiTree:
         cache: PageCache,
         workers: Workers | None = None,
         limits: LimitsSection | None = None,
+        layout: Layout | None = None,
     ) -> None:
         """``limits``: the rules' ``[limits]`` (their defaults when None); a tree past
-        them raises entries.TreeLimitError, before a path of it is expanded."""
+        them raises entries.TreeLimitError, before a path of it is expanded. ``layout``:
+        where the pages are (the rules' ``[wiki]``; default: under wiki/)."""
         self.repo = repo
+        self.layout = layout or WIKI
         self.tree_id = tree.id if isinstance(tree, pygit2.Tree) else tree
         self.cache = cache
         self.workers = workers or Workers(repo, count=0)  # none: everything in-process
@@ -145,7 +150,7 @@ class WikiTree:
             max_paths=limits.tree_paths,
             max_depth=limits.tree_depth,
         )
-        self.pages = sorted(p for p in self.entries if p.startswith("wiki/") and p.endswith(".md"))
+        self.pages = sorted(filter(self.layout.is_page, self.entries))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
@@ -284,6 +289,8 @@ class WikiTree:
         (reading only the pages that differ), else built from every page."""
         if self._graph is None:
             tree_id = str(self.tree_id)
+            if self.layout != WIKI:  # the graph of these pages: keyed by where they are
+                tree_id += f"@{self.layout.root}:{'|'.join(self.layout.exclude)}"
             data = self.cache.graph(tree_id)
             graph = None
             if data is not None:

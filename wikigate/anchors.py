@@ -14,7 +14,7 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
 from .finalize import reject
-from .gitrepo import MAIN, commit_at
+from .gitrepo import commit_at
 from .text import occurrences
 
 if TYPE_CHECKING:
@@ -42,9 +42,11 @@ def anchor_tail(
         at = (
             run.staged_tree()
             if run is not None
-            else commit_at(ws.repo, ws.repo.references[MAIN].target).tree
+            else commit_at(ws.repo, ws.repo.references[ws.env.main].target).tree
         )
-        tree = WikiTree(ws.repo, at, PageCache(None), limits=ws.config.limits)
+        tree = WikiTree(
+            ws.repo, at, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
+        )
     hits, acl = tree.find_source(source)
     if acl:
         raise WikigateError(acl)
@@ -102,7 +104,9 @@ def plan_anchor_fix(
 ) -> AnchorPlan:
     """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
     without staging anything: a caller with nothing to anchor opens no run."""
-    wiki = WikiTree(ws.repo, tree, PageCache(None), limits=ws.config.limits)
+    wiki = WikiTree(
+        ws.repo, tree, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
+    )
     results: list[AnchorFix] = []
     texts: dict[str, str] = {}
     targets = pages or wiki.pages
@@ -166,7 +170,7 @@ def anchor_fix_on_main(
 
     Returns the fixes and the open run to finalize (None when nothing was staged).
     """
-    main = ws.repo.references[MAIN].target
+    main = ws.repo.references[ws.env.main].target
     plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress)
     if not plan.anchored:
         return plan.fixes, None

@@ -22,7 +22,7 @@ from wikigate.verifier.report import VerificationReport
 
 from .config import config_at
 from .errors import GitError, JudgeError, RunError, UsageError
-from .gitrepo import MAIN, commit_at, parse_trailers
+from .gitrepo import commit_at, parse_trailers
 from .text import plural
 from .verify import DEFAULT, Request, Verification, cache_path, chosen_spec
 
@@ -73,10 +73,10 @@ def change_request(
     if base is not None:
         base_commit = resolve_commit(repo, base)
     else:
-        main = repo.references[MAIN].target
+        main = repo.references[ws.env.main].target
         merge_base = repo.merge_base(tip.id, main)
         if merge_base is None:
-            raise GitError(f"{ref} shares no history with main; pass --base")
+            raise GitError(f"{ref} shares no history with {ws.env.main}; pass --base")
         base_commit = commit_at(repo, merge_base)
     plan = None
     try:

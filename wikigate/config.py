@@ -21,6 +21,7 @@ from pydantic import ConfigDict, Field, ValidationError, field_validator
 from .codes import CODES
 from .errors import ConfigError
 from .models import Model, RunType, Strictness
+from .paths import Layout
 
 CONFIG_FILE = "wikigate.toml"
 
@@ -66,9 +67,41 @@ class RequiredSteps(Model):
     @classmethod
     def _pages(cls, value: list[str]) -> list[str]:
         for page in value:
-            if not page.startswith("wiki/") or not page.endswith(".md") or ".." in page:
+            if not page.endswith(".md") or ".." in page.split("/") or page.startswith("/"):
                 raise ValueError(f"{page!r} is not a page path (wiki/NAME.md)")
         return value
+
+
+class WikiSection(Model):
+    """``[wiki]``: where the pages are (docs/config.md, "Where the pages are")."""
+
+    model_config = ConfigDict(extra="forbid")
+    root: str = "wiki"  # "" or ".": the repository's root (an Obsidian vault's)
+    exclude: list[str] = Field(default_factory=list)  # ".obsidian/", "templates/", "README.md"
+
+    @field_validator("root")
+    @classmethod
+    def _root(cls, value: str) -> str:
+        clean = value.strip("/")
+        if clean in ("", "."):
+            return ""
+        parts = clean.split("/")
+        if any(p in ("", ".", "..") or p.startswith(".") for p in parts) or parts[0] == "raw":
+            raise ValueError(f"{value!r}: a folder of the repository (wiki, notes) or '.'")
+        return clean
+
+    @field_validator("exclude")
+    @classmethod
+    def _exclude(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not item or item.startswith("/") or ".." in item.split("/"):
+                raise ValueError(
+                    f"{item!r}: a path relative to the repository (a folder ends in /)"
+                )
+        return value
+
+    def layout(self) -> Layout:
+        return Layout(self.root + "/" if self.root else "", tuple(self.exclude))
 
 
 class RunsSection(Model):
@@ -306,6 +339,7 @@ class GithubSection(Model):
 class Config(Model):
     model_config = ConfigDict(extra="forbid")
     workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
+    wiki: WikiSection = Field(default_factory=WikiSection)
     runs: RunsSection = Field(default_factory=RunsSection)
     verifier: VerifierSection = Field(default_factory=VerifierSection)
     limits: LimitsSection = Field(default_factory=LimitsSection)

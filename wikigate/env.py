@@ -17,7 +17,7 @@ import pygit2
 from . import gitrepo
 from .config import Config, config_at, load_config
 from .errors import TelemetryError
-from .gitrepo import FAILED_PREFIX, MAIN
+from .gitrepo import FAILED_PREFIX
 from .rebuild import rebuild
 
 if TYPE_CHECKING:
@@ -31,12 +31,15 @@ class Env:
         self.repo = repo
         self.root = Path(repo.workdir or repo.path).resolve()
         self.git_dir = Path(repo.path).resolve()
+        # the trunk runs start from and land on: the repository's own setting (git config
+        # wikigate.mainBranch, else main), read once here and threaded through the engine
+        self.main: str = gitrepo.main_ref(repo)
         # Rules come from main's committed wikigate.toml, never the working tree's;
         # a bare (server) repository keeps its operator's own file in the git dir.
         self.config: Config = (
             load_config(self.root)
             if repo.is_bare
-            else config_at(repo, gitrepo.ref_target(repo, MAIN))
+            else config_at(repo, gitrepo.ref_target(repo, self.main))
         )
         self.name = self.config.workspace.name or self.root.name.removesuffix(".git")
         self._store: Store | None = None

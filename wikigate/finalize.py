@@ -30,7 +30,6 @@ from . import attest, decision, gitrepo, landing, records, worktree
 from .codes import finding
 from .decision import Decision, Word
 from .errors import RunError
-from .gitrepo import MAIN
 from .kinds import VERDICT_EXIT
 from .lease import Lease, landing_turn, require_pending, turn_taken
 from .models import (
@@ -373,9 +372,9 @@ class _Landing:
         return None
 
     def main(self) -> str:
-        now = gitrepo.ref_target(self.run.env.repo, MAIN)
+        now = gitrepo.ref_target(self.run.env.repo, self.run.env.main)
         if now is None:
-            raise RunError(f"{MAIN} is gone; nothing was committed")
+            raise RunError(f"{self.run.env.main} is gone; nothing was committed")
         return str(now)
 
     def replay(self, decided: str, onto: str) -> str | FinalizeResult:
@@ -432,7 +431,7 @@ def land(
     fence_ref, fence = decided or (run.branch, tip)
     with process_lock(repo):
         worktree.recover(repo)  # a dead finalizer's half-done landing comes first
-        if gitrepo.ref_target(repo, MAIN) != base:
+        if gitrepo.ref_target(repo, env.main) != base:
             return None
         landing = worktree.Landing.prepare(repo, run.run_id, base, tip)
         try:
@@ -457,7 +456,7 @@ def land(
 
 def _rebase_if_behind(run: Run, plan: Plan, loop: int) -> Plan | FinalizeResult:
     """Before verifying in turn: onto main's tip, if main moved since the run's base."""
-    if gitrepo.ref_target(run.env.repo, MAIN) == pygit2.Oid(hex=plan.meta.base):
+    if gitrepo.ref_target(run.env.repo, run.env.main) == pygit2.Oid(hex=plan.meta.base):
         return plan
     return _rebase(run, plan, None, loop)
 
@@ -718,7 +717,7 @@ def _replay_onto_main(
 ) -> tuple[pygit2.Oid, pygit2.Oid | None, list[str]]:
     """Rebase the run's commits onto ``onto`` (default: main's current tip) in memory:
     (what they were replayed onto, new tip, conflicts)."""
-    main = onto or gitrepo.ref_target(repo, MAIN)
+    main = onto or gitrepo.ref_target(repo, gitrepo.main_ref(repo))
     assert main is not None
     commits = [gitrepo.commit_at(repo, op.commit) for op in plan.ops]
     new_tip, conflicts = gitrepo.rebase_commits(repo, commits, gitrepo.commit_at(repo, main))

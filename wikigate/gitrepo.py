@@ -17,7 +17,8 @@ import pygit2
 from .errors import DirtyWorktreeError, GitError
 from .text import first_unprintable, shown
 
-MAIN = "refs/heads/main"
+MAIN = "refs/heads/main"  # the default trunk; a repository's own is `main_ref(repo)`
+MAIN_BRANCH_KEY = "wikigate.mainBranch"  # git config: the trunk's branch name (docs/config.md)
 NOTES_REF = "refs/notes/wikigate"
 ORIGIN_NOTES = "refs/wikigate/origin/notes"  # origin's NOTES_REF as last fetched (notes_fetch)
 
@@ -29,6 +30,37 @@ def remote_notes_ref(remote: str) -> str:
 
 
 RUN_PREFIX = "refs/heads/wikigate/runs/"
+
+
+def check_branch_name(name: str, where: str) -> str:
+    """``refs/heads/NAME`` for a trunk branch name, or a GitError saying what is wrong."""
+    from .paths import trunk_problem
+
+    ref = f"refs/heads/{name}"
+    problem = trunk_problem(name)
+    if problem is None and not pygit2.reference_is_valid_name(ref):
+        problem = "git refuses it as a branch name"
+    if problem is not None:
+        raise GitError(
+            f"{where}: {shown(name)} is not a branch wikigate can gate ({problem}); name "
+            f"a plain branch such as main, master or trunk: `git config {MAIN_BRANCH_KEY} BRANCH`"
+        )
+    return ref
+
+
+def main_ref(repo: pygit2.Repository) -> str:
+    """The trunk this repository gates: ``refs/heads/`` + git config ``wikigate.mainBranch``,
+    else ``refs/heads/main``.  Read from the repository's git config, never from a commit:
+    the rules live on the trunk, so they cannot name it, and nothing a writer or a pusher
+    sends reaches a repository's config (on a server, ``BARE.git/config`` is the operator's).
+    A name that is not a branch wikigate can gate is a GitError (fail closed)."""
+    try:
+        name = repo.config[MAIN_BRANCH_KEY]
+    except KeyError:
+        return MAIN
+    return check_branch_name(str(name), f"git config {MAIN_BRANCH_KEY}")
+
+
 FAILED_PREFIX = "refs/wikigate/failed/"
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (attest.py)
 
@@ -425,13 +457,14 @@ def _merge_file(
 
 
 def main_checked_out(repo: pygit2.Repository) -> bool:
+    """Is the trunk (``main_ref``) the branch checked out here?"""
     if repo.is_bare:
         return False
     try:
         head = repo.references["HEAD"]
     except KeyError:
         return False
-    return head.type == pygit2.enums.ReferenceType.SYMBOLIC and head.target == MAIN
+    return head.type == pygit2.enums.ReferenceType.SYMBOLIC and head.target == main_ref(repo)
 
 
 def checkout_fast_forward(repo: pygit2.Repository, new_tree: pygit2.Tree) -> None:

@@ -34,7 +34,7 @@ from .verify import Request, cache_path, verify
 if TYPE_CHECKING:
     from .workspace import Workspace
 
-REF = gitrepo.MAIN
+REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
@@ -82,7 +82,7 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
     """Bring the ledger up to main's tip (a full replay when main was rewritten, or the
     ledger was written by another version)."""
     repo, store = ws.repo, ws.store
-    head = gitrepo.ref_target(repo, REF)
+    head = gitrepo.ref_target(repo, ws.env.main)
     state = _state(store)
     if head is None:
         return Synced(None)
@@ -183,7 +183,7 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
         changed = gitrepo.changed_paths(repo, parent.tree, commit.tree)
     else:  # the first commit: every path, from a diff against the empty tree
         changed = sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
-    pages = {p for p in changed if p.startswith("wiki/") and p.endswith(".md")}
+    pages = set(filter(ws.config.wiki.layout().is_page, changed))  # main's [wiki] root
     raws = [p for p in changed if p.startswith("raw/")]
     if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
         pages |= _citing(store, raws)
@@ -261,7 +261,7 @@ def _extract(
             commit,
             None,
             strictness="CALM",
-            rules=Config(limits=ws.config.limits),
+            rules=Config(limits=ws.config.limits, wiki=ws.config.wiki),
             only=frozenset({"citations"}),
             pages=tuple(pages),
             cache_path=cache_path(repo),

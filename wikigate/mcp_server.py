@@ -70,9 +70,9 @@ class Session:
         """Call ``fn`` with the workspace as a new command would open it: when main moved
         since it was opened (a landing here or elsewhere), it is opened again, so the
         rules are main's wikigate.toml now, as a CLI command would read them."""
-        from wikigate.gitrepo import MAIN, ref_target
+        from wikigate.gitrepo import ref_target
 
-        if self._ws is not None and ref_target(self._ws.repo, MAIN) != self._main:
+        if self._ws is not None and ref_target(self._ws.repo, self._ws.env.main) != self._main:
             self._ws.close()
             self._ws = None
         return fn(*args, **kwargs)
@@ -80,11 +80,11 @@ class Session:
     @property
     def ws(self) -> "Workspace":
         if self._ws is None:
-            from wikigate.gitrepo import MAIN, ref_target
+            from wikigate.gitrepo import ref_target
             from wikigate.workspace import Workspace
 
             self._ws = Workspace.open(self.repo)
-            self._main = ref_target(self._ws.repo, MAIN)
+            self._main = ref_target(self._ws.repo, self._ws.env.main)
         return self._ws
 
     def open_run(self) -> "WorkspaceRun":
@@ -96,12 +96,16 @@ class Session:
 
     def staged(self) -> "StagedTree":
         """The open run's staged tree, else main's."""
-        from wikigate.gitrepo import MAIN, commit_at, ref_target
+        from wikigate.gitrepo import commit_at, ref_target
         from wikigate.verifier.staged import StagedTree
         from wikigate.verifier.wiki import PageCache, WikiTree
 
         ws = self.ws
-        found = ws.run(self.run_id).tip() if self.run_id is not None else ref_target(ws.repo, MAIN)
+        found = (
+            ws.run(self.run_id).tip()
+            if self.run_id is not None
+            else ref_target(ws.repo, ws.env.main)
+        )
         if found is None:
             raise LookupError("main is gone; nothing to read")
         tip = found

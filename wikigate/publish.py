@@ -10,7 +10,7 @@ import pygit2
 
 from . import attest, gitrepo
 from .errors import RunError
-from .gitrepo import ARTIFACTS_REF, FAILED_PREFIX, MAIN, NOTES_REF, RUN_PREFIX
+from .gitrepo import ARTIFACTS_REF, FAILED_PREFIX, NOTES_REF, RUN_PREFIX
 from .models import RunRecord, VerificationRef
 from .records import note_payload
 from .refs import RefTransaction, process_lock, with_ref_lock
@@ -52,10 +52,10 @@ def publish_terminal(
 
     def body(txn: RefTransaction) -> None:
         if move_main_from is not None:
-            now = gitrepo.ref_target(repo, MAIN)
+            now = gitrepo.ref_target(repo, env.main)
             if now != move_main_from:
                 raise MainMoved(now)
-            txn.set_target(MAIN, tip, message=f"wikigate: commit run {record.run_id}")
+            txn.set_target(env.main, tip, message=f"wikigate: commit run {record.run_id}")
         where = fence_ref or branch
         if fence is not None:
             now = gitrepo.ref_target(repo, where)

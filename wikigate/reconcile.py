@@ -15,7 +15,7 @@ import pygit2
 from . import gitrepo, worktree
 from .config import env_timeout_override, lease_seconds
 from .errors import RunError, UsageError
-from .gitrepo import FAILED_PREFIX, MAIN, RUN_PREFIX
+from .gitrepo import FAILED_PREFIX, RUN_PREFIX
 from .models import TERMINAL
 from .plan import T_RUN
 from .publish import drop_branch, publish_terminal
@@ -263,7 +263,7 @@ def landed_tip(repo: pygit2.Repository, run_id: str, started_at: str) -> pygit2.
     Walks back from main only as far as commits made since the run started
     (a day of clock skew allowed).
     """
-    main = gitrepo.ref_target(repo, MAIN)
+    main = gitrepo.ref_target(repo, gitrepo.main_ref(repo))
     if main is None:
         return None
     since = parse_iso(started_at).timestamp() - 86400

@@ -16,7 +16,14 @@ from .config import CONFIG_FILE
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import TERMINAL, Budget, Plan, RunMeta
-from .paths import MAX_PAGE_BYTES, MAX_SOURCE_BYTES, area, normalize
+from .paths import (
+    ATTACHMENT_SUFFIXES,
+    MAX_PAGE_BYTES,
+    MAX_SOURCE_BYTES,
+    attachment_problem,
+    is_attachment,
+    normalize,
+)
 from .plan import check_pinned, op_text, read_meta, read_plan, trailers_for
 from .reconcile import sweep
 from .records import pending_record
@@ -48,6 +55,9 @@ class ReplaceFailed(RunError):
 class Run:
     def __init__(self, env: Env, run_id: str, row: RunRow) -> None:
         self.env = env
+        # where the wiki's pages are (the rules' [wiki]); the verifier checks the same
+        # paths under the base's rules (run.path_acl)
+        self.layout = env.config.wiki.layout()
         self.run_id = run_id
         self.row = row
         self.branch = RUN_PREFIX + run_id
@@ -160,7 +170,7 @@ class Run:
 
     def _check_target(self, path: str) -> str:
         path = normalize(path)
-        where = area(path)
+        where = self.layout.area(path)
         run_type = self.row["run_type"]
         if where == "raw":
             if run_type != "ingest":
@@ -173,12 +183,21 @@ class Run:
         elif path == CONFIG_FILE:
             pass  # a rules change: verified as run.rules_change, a person decides
         elif where != "wiki":
+            where = (
+                f"under {self.layout.root}"
+                if self.layout.root
+                else "in the wiki (the repository's root but raw/, hidden and excluded paths)"
+            )
             raise RunError(
-                f"{path}: runs may only write under wiki/ (and raw/ in ingest runs), "
+                f"{path}: runs may only write {where} (and raw/ in ingest runs; "
+                "[wiki] in wikigate.toml), "
                 f"or propose rules in {CONFIG_FILE}"
             )
-        elif not path.endswith(".md"):
-            raise RunError(f"{path}: wiki/ holds markdown pages only (*.md)")
+        elif not path.endswith(".md") and not is_attachment(path, self.layout):
+            raise RunError(
+                f"{path}: the wiki holds markdown pages (*.md) and their attachments "
+                f"({' '.join(ATTACHMENT_SUFFIXES)}) only"
+            )
         return path
 
     def stage_write(self, path: str, content: str | bytes) -> pygit2.Oid:
@@ -186,11 +205,18 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        limit = MAX_PAGE_BYTES if area(path) != "raw" else MAX_SOURCE_BYTES
+        page = self.layout.area(path) == "wiki" and not is_attachment(path, self.layout)
+        limit = MAX_PAGE_BYTES if page or path == CONFIG_FILE else MAX_SOURCE_BYTES
         if len(data) > limit:
-            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {area(path)}/ files")
-        if area(path) == "wiki" or path == CONFIG_FILE:
+            raise RunError(
+                f"{path}: over {limit // 2**20} MB, the limit for {self.layout.area(path)} files"
+            )
+        if page or path == CONFIG_FILE:
             _check_text(path, data)
+        elif self.layout.area(path) == "wiki":
+            problem = attachment_problem(path, data)
+            if problem is not None:
+                raise RunError(f"{path}: {problem}; an attachment must be what its name says")
         blob = self.env.repo.create_blob(data)
         return self._commit("write", path, blob)
 
@@ -203,7 +229,9 @@ class Run:
         """
         self._require_open()
         path = self._check_target(path)
-        if area(path) != "wiki" and path != CONFIG_FILE:
+        if path != CONFIG_FILE and (
+            self.layout.area(path) != "wiki" or is_attachment(path, self.layout)
+        ):
             raise RunError(f"{path}: only wiki pages and {CONFIG_FILE} can be edited")
         current = self.read(path)
         if current is None:
@@ -229,7 +257,7 @@ class Run:
     def stage_delete(self, path: str) -> pygit2.Oid:
         self._require_open()
         path = normalize(path)
-        if area(path) != "wiki":
+        if self.layout.area(path) != "wiki":
             raise RunError(f"{path}: runs may only delete wiki pages")
         if self.read(path) is None:
             raise RunError(f"{path}: no such file in the run")

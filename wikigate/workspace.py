@@ -7,6 +7,7 @@ is its ``env`` (env.py); the runs it hands out are ``WorkspaceRun``s, which add
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +20,9 @@ from . import gitrepo
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
 from .errors import GitError, RunError, UsageError
-from .gitrepo import MAIN, RUN_PREFIX
+from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
-from .paths import check_scope
+from .paths import WIKI, Layout, check_scope, is_attachment
 from .reconcile import abandon as _abandon
 from .reconcile import sweep
 from .run import NoSingleMatch, ReplaceFailed, Run
@@ -73,43 +74,97 @@ class Workspace:
     @classmethod
     def open(cls, path: str | os.PathLike[str] = ".") -> Workspace:
         repo = gitrepo.open_repo(path)
-        if gitrepo.ref_target(repo, MAIN) is None:
+        main = gitrepo.main_ref(repo)
+        if gitrepo.ref_target(repo, main) is None:
+            branch = main.removeprefix("refs/heads/")
             raise GitError(
-                f"{repo.workdir or repo.path}: no branch 'main'; wikigate gates main "
-                "(run `wikigate init` or `git branch -m main`)"
+                f"{repo.workdir or repo.path}: no branch '{branch}'; wikigate gates the "
+                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main). Run "
+                "`wikigate init` on your trunk (it records its name), or "
+                f"`git config {gitrepo.MAIN_BRANCH_KEY} BRANCH`"
             )
         return cls(repo)
 
     @classmethod
-    def init(cls, path: str | os.PathLike[str] = ".") -> Workspace:
-        """Create a workspace, or add what is missing to an existing repository."""
-        root = Path(path)
-        root.mkdir(parents=True, exist_ok=True)
+    def init(
+        cls,
+        path: str | os.PathLike[str] = ".",
+        *,
+        main_branch: str | None = None,
+        wiki_root: str | None = None,
+        exclude: tuple[str, ...] = (),
+        say: Callable[[str], None] | None = None,
+    ) -> Workspace:
+        """Create a workspace, or add what is missing to an existing repository.
+
+        The trunk (the branch runs start from and land on) is ``main_branch``, else the
+        one git config ``wikigate.mainBranch`` names, else ``main`` when it exists, else
+        the branch checked out (``master``, ``trunk``...): recorded in git config
+        ``wikigate.mainBranch`` when it is not ``main``.  Everything is checked before
+        anything is written, and a failure takes back what this call wrote: a failed
+        init leaves the folder as it found it.  ``wiki_root`` and ``exclude``: where the
+        pages are (``[wiki]`` in the ``wikigate.toml`` it writes; an existing one says
+        already).  ``say`` hears what was done and what is treated as pages."""
+        undo = Undo(Path(path))
+        wiki = (wiki_root, tuple(exclude))
+        try:
+            ws = cls._init(Path(path), main_branch, wiki, undo, say or (lambda _line: None))
+        except BaseException:
+            undo.rollback()
+            raise
+        return ws
+
+    @classmethod
+    def _init(
+        cls,
+        root: Path,
+        main_branch: str | None,
+        wiki: tuple[str | None, tuple[str, ...]],
+        undo: Undo,
+        say: Callable[[str], None],
+    ) -> Workspace:
+        toml, layout = _rules_for_init(root, *wiki)
+        undo.mkdir(root)
         found = pygit2.discover_repository(str(root))
         repo = pygit2.Repository(found) if found else None
         if repo is not None and Path(repo.workdir or "").resolve() != root.resolve():
             repo = None  # a repository further up: make a new one here
-        if repo is None:
-            repo = pygit2.init_repository(str(root), initial_head="main")
-        if repo.is_bare:
+        if repo is not None and repo.is_bare:
             raise GitError(f"{root}: is a bare repository; init needs a working tree")
-        if repo.head_is_detached:
-            raise GitError(f"{root}: HEAD is detached; check out main first (`git switch main`)")
-        has_main = gitrepo.ref_target(repo, MAIN) is not None
+        if repo is not None and repo.head_is_detached:
+            raise GitError(
+                f"{root}: HEAD is detached; check out your trunk first (`git switch main`)"
+            )
+        main = _trunk(repo, main_branch)
+        branch = main.removeprefix("refs/heads/")
+        if repo is None:
+            undo.created(root / ".git")
+            repo = pygit2.init_repository(str(root), initial_head=branch)
+        has_main = gitrepo.ref_target(repo, main) is not None
+        head = repo.references.get("HEAD")
+        on = head.target if head is not None and isinstance(head.target, str) else None
         if not has_main and not repo.head_is_unborn:
             raise GitError(
-                f"{root}: the current branch is not main; run `git branch -m main` or "
-                "`git switch main` first"
+                f"{root}: no branch '{branch}', and the branch checked out is "
+                f"{(on or '?').removeprefix('refs/heads/')}; check out the branch to gate "
+                f"(`git switch {branch}`) or name it (`wikigate init --main-branch BRANCH`)"
             )
-        if has_main and not gitrepo.main_checked_out(repo):
-            raise GitError(f"{root}: check out main first (`git switch main`)")
+        if has_main and on != main:
+            raise GitError(f"{root}: check out {branch} first (`git switch {branch}`)")
+        if on != main:  # an unborn HEAD naming another branch
+            undo.head(repo, on)
+            repo.references.create("HEAD", main, force=True)
+        if gitrepo.main_ref(repo) != main:
+            undo.config(repo, gitrepo.MAIN_BRANCH_KEY)
+            repo.config[gitrepo.MAIN_BRANCH_KEY] = branch
+            say(f"trunk: {branch} (git config {gitrepo.MAIN_BRANCH_KEY} = {branch})")
         # Files go through git's own porcelain so hooks, attributes and
         # line endings behave as the user's git would.
         wanted = {
             "raw/.gitkeep": "",
-            "wiki/index.md": INDEX_MD,
-            "wiki/log.md": LOG_MD,
-            CONFIG_FILE: DEFAULT_TOML,
+            layout.index: INDEX_MD,
+            layout.log: LOG_MD,
+            CONFIG_FILE: toml,
         }
         added = []
         for rel, text in wanted.items():
@@ -118,7 +173,8 @@ class Workspace:
                 continue
             if target.exists():
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
+            undo.mkdir(target.parent)
+            undo.created(target)
             target.write_text(text, encoding="utf-8")
             added.append(rel)
         if added:
@@ -136,11 +192,15 @@ class Workspace:
                 "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
             )
             repo.create_commit("HEAD", sig, sig, message, tree_id, parents)
+            undo.done()  # committed: its files and the trunk's setting are the repository's now
             index = repo.index  # stage exactly the added files; keep the user's other staging
             index.read()
             for rel in added:
                 index.add(rel)
             index.write()
+            say(f"added and committed on {branch}: {', '.join(added)}")
+        for line in layout_report(repo, main, layout):
+            say(line)
         return cls.open(root)
 
     # ------------------------------------------------------------ services
@@ -198,7 +258,7 @@ class Workspace:
                     f"1 to {MAX_DIRECTION} characters"
                 )
         self.sweep()
-        base = gitrepo.ref_target(self.repo, MAIN)
+        base = gitrepo.ref_target(self.repo, self.env.main)
         assert base is not None  # open() checked
         run_id = new_run_id()
         branch = RUN_PREFIX + run_id
@@ -255,6 +315,186 @@ class Workspace:
 
     def failed_ref(self, run_id: str) -> str:
         return self.env.failed_ref(run_id)
+
+
+class Undo:
+    """What a failing ``init`` takes back: the folders and files it created, the git
+    config value and the HEAD it changed (newest first)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._undo: list[Callable[[], None]] = []
+
+    def mkdir(self, folder: Path) -> None:
+        missing = []
+        for parent in (folder, *folder.parents):
+            if parent.exists():
+                break
+            missing.append(parent)
+        for made in reversed(missing):
+            made.mkdir()
+            self._undo.append(made.rmdir)
+
+    def created(self, path: Path) -> None:
+        """``path`` is about to be created (a file, or a folder tree such as ``.git``)."""
+        import shutil
+
+        def remove() -> None:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            elif path.exists() or path.is_symlink():
+                path.unlink()
+
+        self._undo.append(remove)
+
+    def config(self, repo: pygit2.Repository, key: str) -> None:
+        before = repo.config[key] if key in repo.config else None  # noqa: SIM401 - no .get
+        path = repo.path
+
+        def restore() -> None:
+            config = pygit2.Repository(path).config
+            if before is None:
+                if key in config:
+                    del config[key]
+            else:
+                config[key] = before
+
+        self._undo.append(restore)
+
+    def head(self, repo: pygit2.Repository, target: str | None) -> None:
+        path = repo.path
+
+        def restore() -> None:
+            if target is not None:
+                pygit2.Repository(path).references.create("HEAD", target, force=True)
+
+        self._undo.append(restore)
+
+    def done(self) -> None:
+        """Nothing to take back any more (what was written is committed)."""
+        self._undo.clear()
+
+    def rollback(self) -> None:
+        for step in reversed(self._undo):
+            with contextlib.suppress(OSError):  # best effort: the original error matters
+                step()
+        self._undo.clear()
+
+
+def layout_report(
+    repo: pygit2.Repository,
+    main: str,
+    layout: Layout = WIKI,
+    shown: int = 5,
+    *,
+    hints: bool = True,
+) -> list[str]:
+    """What wikigate will treat as pages, sources and attachments on the trunk, and what
+    it ignores (markdown that is not a page: notes outside the wiki's root, or excluded;
+    the other folders), each with a few names."""
+    target = gitrepo.ref_target(repo, main)
+    if target is None:
+        return []
+    kinds: dict[str, list[str]] = {"pages": [], "attachments": [], "sources": [], "notes": []}
+    folders: set[str] = set()
+    todo: list[tuple[str, pygit2.Tree]] = [("", gitrepo.commit_at(repo, target).tree)]
+    while todo:
+        prefix, tree = todo.pop()
+        for entry in tree:
+            path = prefix + (entry.name or "")
+            if entry.type == pygit2.enums.ObjectType.TREE:
+                todo.append((path + "/", repo[entry.id].peel(pygit2.Tree)))
+            elif path.startswith("raw/"):
+                if path != "raw/.gitkeep":
+                    kinds["sources"].append(path)
+            elif layout.is_page(path):
+                kinds["pages"].append(path)
+            elif is_attachment(path, layout):
+                kinds["attachments"].append(path)
+            elif path.lower().endswith((".md", ".markdown")):
+                kinds["notes"].append(path)
+            elif "/" in path and not layout.in_wiki(path):
+                folders.add(path.split("/", 1)[0] + "/")
+
+    def some(paths: list[str] | set[str]) -> str:
+        ordered = sorted(paths)
+        more = f", and {len(ordered) - shown} more" if len(ordered) > shown else ""
+        return ", ".join(ordered[:shown]) + more
+
+    where = f"{layout.root}**/*.md" if layout.root else "**/*.md"
+    out = [f"pages ({where}): {len(kinds['pages'])}: {some(kinds['pages'])}"]
+    out.append(f"sources (raw/): {len(kinds['sources'])}")
+    if kinds["attachments"]:
+        out.append(f"attachments beside the pages: {len(kinds['attachments'])}")
+    if kinds["notes"]:
+        hint = (
+            ": not verified, and runs cannot write them; to have them checked, write them "
+            f"in the wiki in a run, or set [wiki] root and exclude in {CONFIG_FILE} "
+            "(docs/config.md)"
+        )
+        outside = f"outside {layout.root} and raw/" if layout.root else "excluded"
+        out.append(
+            f"ignored: {len(kinds['notes'])} markdown file(s) {outside} "
+            f"({some(kinds['notes'])})" + (hint if hints else "")
+        )
+    other = folders - {layout.root, "raw/"}
+    if other:
+        out.append(f"ignored: the other folders ({some(other)})")
+    return out
+
+
+def _rules_for_init(
+    root: Path, wiki_root: str | None, exclude: tuple[str, ...]
+) -> tuple[str, Layout]:
+    """The ``wikigate.toml`` init would write and where its pages are: an existing file's
+    ``[wiki]`` (``--wiki-root`` may not contradict it: change a committed rule through a
+    run), else the defaults with ``[wiki]`` as asked."""
+    from .config import WikiSection, parse_config
+
+    existing = root / CONFIG_FILE
+    if existing.is_file():
+        layout = parse_config(existing.read_text(encoding="utf-8"), str(existing)).wiki.layout()
+        asked = WikiSection(root=wiki_root, exclude=list(exclude)).layout() if wiki_root else None
+        if (asked is not None and asked != layout) or (exclude and wiki_root is None):
+            raise UsageError(
+                f"{existing} exists and says where the pages are ([wiki]: root "
+                f"{layout.shown}); change it there, through a run, not with init's options"
+            )
+        return DEFAULT_TOML, layout
+    if wiki_root is None and not exclude:
+        return DEFAULT_TOML, WIKI
+    try:
+        section = WikiSection(
+            root=wiki_root if wiki_root is not None else "wiki", exclude=list(exclude)
+        )
+    except ValueError as e:
+        raise UsageError(f"--wiki-root/--exclude: {e}") from e
+    listed = ", ".join(f'"{x}"' for x in section.exclude)
+    toml = DEFAULT_TOML + (
+        f'\n[wiki]\nroot = "{section.root or "."}"   # where the pages are (docs/config.md)\n'
+        f"exclude = [{listed}]\n"
+    )
+    return toml, section.layout()
+
+
+def _trunk(repo: pygit2.Repository | None, chosen: str | None) -> str:
+    """The trunk ``init`` adopts: the one asked for, the one configured, ``main`` when it
+    exists, else the branch HEAD names (checked out or unborn); ``main`` in a new repo."""
+    if chosen is not None:
+        return gitrepo.check_branch_name(chosen, "--main-branch")
+    if repo is None:
+        return gitrepo.MAIN
+    if gitrepo.MAIN_BRANCH_KEY in repo.config:
+        return gitrepo.main_ref(repo)
+    if gitrepo.ref_target(repo, gitrepo.MAIN) is not None:
+        return gitrepo.MAIN
+    head = repo.references.get("HEAD")
+    target = head.target if head is not None else None
+    if isinstance(target, str) and target.startswith("refs/heads/"):
+        return gitrepo.check_branch_name(
+            target.removeprefix("refs/heads/"), "the branch checked out"
+        )
+    return gitrepo.MAIN
 
 
 class WorkspaceRun(Run):

@@ -32,7 +32,7 @@ from pathlib import Path
 import pygit2
 
 from .errors import DirtyWorktreeError, GitError
-from .gitrepo import MAIN, blob_at, commit_at, main_checked_out, ref_target
+from .gitrepo import blob_at, commit_at, main_checked_out, main_ref, ref_target
 from .refs import process_lock
 
 INDEX_WAIT_SECONDS = 10.0
@@ -165,7 +165,7 @@ def recover(repo: pygit2.Repository) -> list[str]:
             except (OSError, ValueError, KeyError, TypeError):
                 path.unlink()  # half-written: no ref moved after it (written before)
                 continue
-            main = ref_target(repo, MAIN)
+            main = ref_target(repo, main_ref(repo))
             landing = Landing(repo, journal)
             if main is not None and str(main) in (journal.old, journal.new):
                 left += landing.finish(forward=str(main) == journal.new)

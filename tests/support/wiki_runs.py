@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from wikigate.gitrepo import MAIN
 from wikigate.verifier.citation import format_tail
 
 SOURCE = "raw/owls.txt"
@@ -34,7 +33,7 @@ def page_run(ws: Any, name: str, text: str | None = None, *, verify: bool = True
     The first run of a wiki also ingests the source.  With ``verify`` the run goes
     through the workspace's verifier (the product default unless a test set one).
     """
-    tree = ws.repo[ws.repo.references[MAIN].target].tree
+    tree = ws.repo[ws.repo.references[ws.env.main].target].tree
     ingest = SOURCE not in tree
     run = ws.start_run("ingest" if ingest else "cascade", "cli:test")
     if ingest:

@@ -16,7 +16,7 @@ from ..judges.protocol import Judge, Judgment
 from ..report import ClaimCheck, DirectionReport, SummaryMetrics
 from ..wiki import PageCache, WikiTree
 
-LOG = "wiki/log.md"
+LOG = "wiki/log.md"  # the default layout's; a change's own: ``Context.log``
 REGULAR = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
 PROMOTE_MINOR = {"PARANOID"}
 
@@ -91,11 +91,17 @@ class Context:
         wanted = set(self.changed()) if self.scope is None else set(self.scope)
         return [p for p in self.tip.pages if p in wanted]
 
+    @property
+    def log(self) -> str:
+        """The append-only log: ``log.md`` in the wiki's root (``[wiki] root``)."""
+        return self.tip.layout.log
+
     def log_appended(self) -> bool:
         """The change only appends to an existing ``wiki/log.md`` (regular files both)."""
-        if self.base is None or LOG not in self.changed():
+        log = self.log
+        if self.base is None or log not in self.changed():
             return False
-        old, new = self.base.entries.get(LOG), self.tip.entries.get(LOG)
+        old, new = self.base.entries.get(log), self.tip.entries.get(log)
         if old is None or new is None or old.mode not in REGULAR or new.mode not in REGULAR:
             return False
         before = blob_at(self.repo, old.oid).data
@@ -107,5 +113,5 @@ class Context:
         why: ``wiki/log.md`` when the change only appends to it.  Its citations and
         links are still checked, and so are paths, raw/ and budget."""
         if self.log_appended():
-            return {LOG: "append-only change to the log"}
+            return {self.log: "append-only change to the log"}
         return {}

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import Invisible, invisible_chars, shown
 
-from ..links import STRUCTURAL, FileNames, link_key
+from ..links import FileNames, link_key
 from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, Link, ParsedPage, slugify
 from ..wiki import WikiTree
 from .context import Context
@@ -29,6 +30,7 @@ def check_pages(ctx: Context) -> list[Finding]:
     out: list[Finding] = []
     required = ctx.config.frontmatter.required
     exempt = ctx.exempt()
+    structural = ctx.tip.layout.structural  # the index and the log: [wiki] root's
     for path in ctx.pages_in_scope():
         if path in exempt:
             continue
@@ -39,7 +41,7 @@ def check_pages(ctx: Context) -> list[Finding]:
             out.append(finding("page.frontmatter", path, 1, page.frontmatter_error))
         fields = page.fields or {}
         for name, kind in required.items():
-            if path in STRUCTURAL:
+            if path in structural:
                 break
             accepted = TYPES[kind]
             if name not in fields:
@@ -65,9 +67,9 @@ def check_pages(ctx: Context) -> list[Finding]:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
         uncited = not page.refs and (page.bare or not page.gaps)
-        if path not in STRUCTURAL and not uncited:
+        if path not in structural and not uncited:
             out += unsupported(page, ctx.config.statements.granularity)
-        if path not in STRUCTURAL and uncited:
+        if path not in structural and uncited:
             out.append(
                 finding(
                     "page.uncited",
@@ -227,18 +229,26 @@ def broken_links(
             else f"({link.target}{'#' + link.anchor if link.anchor else ''})"
         )
         if target is None:
-            names = names or FileNames(tree.pages, tree.raw)
+            names = names or FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
+            if link.kind == "wiki" and names.attachment_named(link.target) is not None:
+                continue  # ![[diagram.png]]: an attachment beside the pages
             source = names.source_named(link.target) if link.kind == "wiki" else None
             if source is not None:
                 was = base.resolve(path, link) if base is not None else None
-                if was is not None and was != source and was.startswith("wiki/"):
+                if was is not None and was != source and tree.layout.is_page(was):
                     how = "is gone" if was not in tree.entries else "no longer answers to it"
                     said = f"{shown} named {was}, which {how}; it names only the source {source}"
                     out.append((link.line, said))
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
             out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
             continue
-        if link.anchor and target.endswith(".md"):
+        anchor = unquote(link.anchor) if link.anchor and link.kind == "md" else link.anchor
+        if anchor and anchor.startswith("^") and target.endswith(".md"):
+            tpage = tree.nav_page(target)  # [[Page#^id]]: a block id, as Obsidian has it
+            block = anchor[1:].strip().lower()
+            if tpage is not None and "^" + block not in tpage.headings:
+                out.append((link.line, f"{shown}: {target} has no block ^{block}"))
+        elif link.anchor and target.endswith(".md"):
             tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
                 out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
@@ -270,8 +280,11 @@ def check_links(ctx: Context) -> list[Finding]:
     scope = set(ctx.pages_in_scope())  # the log's links too, even on an append
     # a run's pages, and those whose links its changes may have broken
     check = tip.pages if base_graph is None else sorted(scope | graph.affected_since(base_graph))
-    tip_names = FileNames(tip.pages, tip.raw)  # built on the first link to no page
-    base_names = FileNames(base.pages, base.raw) if base is not None else None
+    # built on the first link to no page
+    tip_names = FileNames(tip.pages, tip.raw, tip.entries, tip.layout)
+    base_names = (
+        FileNames(base.pages, base.raw, base.entries, base.layout) if base is not None else None
+    )
     for path in check:
         problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:
@@ -294,7 +307,7 @@ def check_links(ctx: Context) -> list[Finding]:
                     "page.orphan",
                     path,
                     None,
-                    "no chain of links from wiki/index.md reaches this page",
+                    f"no chain of links from {tip.layout.index} reaches this page",
                 )
             )
     return out

@@ -11,7 +11,7 @@ from wikigate.config import CONFIG_FILE, Config, parse_config
 from wikigate.errors import ConfigError
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
-from wikigate.paths import in_scope
+from wikigate.paths import ATTACHMENT_SUFFIXES, attachment_problem, in_scope, is_attachment
 from wikigate.text import shown
 
 from ..claims import Compared, PageClaim, compare, page_claims
@@ -19,7 +19,7 @@ from ..judges.protocol import Assessment, ChangeInput
 from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .context import LOG, REGULAR, Context
+from .context import REGULAR, Context
 from .pages import invisible_in_path
 
 STOPWORDS = frozenset(
@@ -175,19 +175,23 @@ def check_paths(ctx: Context) -> list[Finding]:
         return []
     out: list[Finding] = []
     base, tip = ctx.base, ctx.tip
+    layout = tip.layout
     for path in ctx.changed():
-        head = path.split("/", 1)[0]
         if path == CONFIG_FILE:
             out.append(_rules_change(ctx, base, tip))
             continue
-        if head not in ("wiki", "raw") or "/" not in path:
+        where = layout.area(path)
+        if where == "other":
             out.append(
                 finding(
-                    "run.path_acl", path, None, f"the run changes {path}, outside wiki/ and raw/"
+                    "run.path_acl",
+                    path,
+                    None,
+                    f"the run changes {path}, outside the wiki ({layout.shown}) and raw/",
                 )
             )
             continue
-        if head == "wiki":
+        if where == "wiki":
             out += _page_path(tip, path)
             continue
         if path in base.entries and path in tip.entries:
@@ -320,23 +324,45 @@ def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
     ]
 
 
+def _head(tip: WikiTree, oid: str) -> bytes:
+    """The first bytes of a blob (an attachment's signature); nothing when unreadable."""
+    try:
+        return bytes(tip.repo[oid].read_raw()[:16])
+    except (KeyError, ValueError):
+        return b""
+
+
 def _page_path(tip: WikiTree, path: str) -> list[Finding]:
-    """An added or changed path under wiki/ must be a page: a regular file named *.md."""
+    """An added or changed path under wiki/ must be a page (a regular file named *.md) or
+    an attachment (a regular file of an attachment type that starts as that type does)."""
     entry = tip.entries.get(path)
     if entry is None:
         return []  # deleted: the convergence check judges what a deletion loses
     if path.endswith(".md") and entry.mode in REGULAR:
         return []
+    if is_attachment(path, tip.layout) and entry.mode in REGULAR:
+        problem = attachment_problem(path, _head(tip, entry.oid))
+        if problem is None:
+            return []
+        return [
+            finding(
+                "run.path_acl",
+                path,
+                None,
+                f"{path}: {problem}; an attachment under wiki/ must be what its name says",
+            )
+        ]
     kind = "a symlink" if entry.is_link else "a submodule" if entry.is_submodule else None
     if kind is None and entry.mode not in REGULAR:
         kind = f"of mode {entry.mode:o}"
-    what = f"{path} is {kind}" if kind else f"{path} is not named *.md"
+    what = f"{path} is {kind}" if kind else f"{path} is neither a page (*.md) nor an attachment"
     return [
         finding(
             "run.path_acl",
             path,
             None,
-            f"{what}; wiki/ holds pages only, and pages are *.md regular files",
+            f"{what}; wiki/ holds pages (*.md regular files) and their attachments "
+            f"({' '.join(ATTACHMENT_SUFFIXES)}) only",
             hint="write pages as wiki/NAME.md regular files; nothing else is verified",
         )
     ]
@@ -344,6 +370,7 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
 
 def check_log(ctx: Context) -> list[Finding]:
     """wiki/log.md is append-only: a change to an existing log must keep all of it."""
+    LOG = ctx.log  # noqa: N806 - the log of [wiki] root
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
@@ -591,7 +618,7 @@ def check_scope(ctx: Context) -> list[Finding]:
             f"({', '.join(scope) or 'no valid path'})",
         )
         for path in ctx.changed()
-        if not in_scope(path, scope) and not (path == LOG and ctx.log_appended())
+        if not in_scope(path, scope) and not (path == ctx.log and ctx.log_appended())
     ]
 
 

@@ -30,12 +30,35 @@ def demo(path: str) -> None:
 
 @cli.command()
 @folder(".", "Where the workspace goes (default: here).")
-def init(path: str) -> None:
+@click.option(
+    "--main-branch",
+    metavar="BRANCH",
+    help="The trunk runs land on (default: the configured one, main, else the branch "
+    "checked out); recorded in git config wikigate.mainBranch.",
+)
+@click.option(
+    "--wiki-root",
+    metavar="FOLDER",
+    help="Where the pages are (default: wiki; '.': the repository's root, a vault's); "
+    "written as [wiki] root in the new wikigate.toml.",
+)
+@click.option(
+    "--exclude",
+    multiple=True,
+    metavar="PATH",
+    help="A folder (ending in /) or file that is not the wiki's, e.g. .obsidian/ or "
+    "templates/ (repeatable; [wiki] exclude).",
+)
+def init(
+    path: str, main_branch: str | None, wiki_root: str | None, exclude: tuple[str, ...]
+) -> None:
     """Create a workspace at PATH, or add what is missing to an existing repo."""
     try:
         from wikigate.workspace import Workspace
 
-        ws = Workspace.init(path)
+        ws = Workspace.init(
+            path, main_branch=main_branch, wiki_root=wiki_root, exclude=exclude, say=click.echo
+        )
     except OSError as e:
         raise UsageError(f"{path}: cannot create a workspace there ({e.strerror})") from e
     click.echo(f"workspace ready at {ws.root}")
@@ -52,16 +75,28 @@ def hooks() -> None:
 @click.option(
     "--server", metavar="BARE.git", help="Install the pre-receive gate in this bare repo."
 )
+@click.option(
+    "--main-branch",
+    metavar="BRANCH",
+    help="The trunk the hooks gate (git config wikigate.mainBranch; default: the one set, "
+    "else, on a server, the branch its HEAD names when main is not there, else main).",
+)
 @click.pass_context
-def hooks_install(ctx: click.Context, uninstall: bool, server: str | None) -> None:
+def hooks_install(
+    ctx: click.Context, uninstall: bool, server: str | None, main_branch: str | None
+) -> None:
     """Install (or remove) wikigate's git hooks; existing hooks are kept and chained."""
     from wikigate.hooks.install import install_local, install_server
 
     repo = ctx.find_root().obj["repo"]
-    done = install_server(server, uninstall) if server else install_local(repo, uninstall)
+    done = (
+        install_server(server, uninstall, main_branch)
+        if server
+        else install_local(repo, uninstall, main_branch)
+    )
     verb = "removed" if uninstall else "installed"
     for path in done:
-        click.echo(f"{verb} {path}")
+        click.echo(path if path.startswith("warning:") else f"{verb} {path}")
 
 
 @cli.command()

@@ -67,38 +67,57 @@ def _python() -> Check:
 def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
     import pygit2
 
-    from wikigate.config import CONFIG_FILE
-    from wikigate.gitrepo import MAIN
+    from wikigate.config import CONFIG_FILE, config_at
+    from wikigate.errors import ConfigError, GitError
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
+    from wikigate.paths import WIKI
+    from wikigate.workspace import layout_report
 
     out = []
-    main = repo.references.get(MAIN)
+    try:
+        trunk = main_ref(repo)
+    except GitError as e:
+        return [Check("branch", False, str(e), f"git config {MAIN_BRANCH_KEY} BRANCH")]
+    branch = trunk.removeprefix("refs/heads/")
+    main = repo.references.get(trunk)
+    head = (
+        "detached"
+        if repo.head_is_detached
+        else repo.head.shorthand
+        if not repo.head_is_unborn
+        else "unborn"
+    )
     if main is None:
         return [
             Check(
                 "branch",
                 False,
-                "no branch main: runs land on main",
-                "wikigate init (on an empty repository), or `git branch main` at your wiki's tip",
+                f"no branch {branch}: runs land on {branch} (git config {MAIN_BRANCH_KEY}, "
+                f"default main; HEAD: {head})",
+                "wikigate init on the branch your wiki lives on (it records its name), or "
+                f"`git config {MAIN_BRANCH_KEY} BRANCH`",
             )
         ]
-    head = "detached" if repo.head_is_detached else repo.head.shorthand
-    out.append(Check("branch", True, f"main at {str(main.target)[:12]} (HEAD: {head})"))
+    out.append(Check("branch", True, f"{branch} at {str(main.target)[:12]} (HEAD: {head})"))
     tree = repo[main.target].peel(pygit2.Tree)
+    layout = WIKI  # where the pages are: the rules' [wiki], when they can be read
     if CONFIG_FILE not in tree:
         out.append(
             Check(
-                "rules", False, f"main has no {CONFIG_FILE}", "wikigate init (adds what is missing)"
+                "rules",
+                False,
+                f"{branch} has no {CONFIG_FILE}",
+                f"wikigate init, on {branch} (adds what is missing)",
             )
         )
     else:
-        from wikigate.config import config_at
-        from wikigate.errors import ConfigError
-
         try:
-            config_at(repo, main.target)
-            out.append(Check("rules", True, f"{CONFIG_FILE} on main"))
+            layout = config_at(repo, main.target).wiki.layout()
+            out.append(Check("rules", True, f"{CONFIG_FILE} on {branch}"))
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
+    lines = layout_report(repo, trunk, layout, 3, hints=False)
+    out.append(Check("wiki", True, "; ".join(lines)))
     return out
 
 
@@ -158,6 +177,8 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
     remote on a server or on GitHub cannot be looked at from here: not listed)."""
     import pygit2
 
+    from wikigate.errors import GitError
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
     from wikigate.hooks.install import _ours, hooks_dir
 
     out = []
@@ -174,25 +195,38 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
             continue
         hook = hooks_dir(bare) / "pre-receive"
         ok = _ours(hook)
-        out.append(
-            Check(
-                f"server gate ({remote.name})",
-                ok,
-                str(hook) if ok else f"{path} has no wikigate pre-receive gate",
-                None if ok else f"wikigate hooks install --server {path}",
-            )
-        )
+        detail = str(hook) if ok else f"{path} has no wikigate pre-receive gate"
+        fix = None if ok else f"wikigate hooks install --server {path}"
+        try:
+            theirs, ours = main_ref(bare), main_ref(repo)
+        except GitError as e:
+            ok, detail, fix = False, str(e), f"git config {MAIN_BRANCH_KEY} BRANCH"
+        else:
+            if ok and theirs != ours:
+                ok = False
+                detail = (
+                    f"{path} gates {theirs.removeprefix('refs/heads/')}, this clone's trunk is "
+                    f"{ours.removeprefix('refs/heads/')}: pushes of it are not gated there"
+                )
+                fix = (
+                    f"wikigate hooks install --server {path} --main-branch "
+                    f"{ours.removeprefix('refs/heads/')}"
+                )
+        out.append(Check(f"server gate ({remote.name})", ok, detail, fix))
     return out
 
 
 def _extras_and_judge(repo: pygit2.Repository) -> list[Check]:
     from wikigate.config import Config, config_at
-    from wikigate.errors import ConfigError
+    from wikigate.errors import ConfigError, GitError
     from wikigate.extras import EXTRAS, install_hint, installed
-    from wikigate.gitrepo import MAIN
+    from wikigate.gitrepo import main_ref
     from wikigate.verifier.judges.choose import API_KEY_ENV
 
-    main = repo.references.get(MAIN)
+    try:
+        main = repo.references.get(main_ref(repo))
+    except GitError:
+        main = None  # reported by the branch check
     try:
         config = config_at(repo, main.target) if main is not None else Config()
     except ConfigError:
