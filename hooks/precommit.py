@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import pygit2
 
 from wikigate.errors import WikigateError
-from wikigate.gitrepo import MAIN, commit_at
+from wikigate.gitrepo import commit_at, main_ref
+from wikigate.paths import WIKI
 from wikigate.present import finding_line
 
 if TYPE_CHECKING:
+    from wikigate.config import Config
     from wikigate.models import Finding
 
 BLOCKING = ("critical", "major")
@@ -80,13 +82,12 @@ def _merging(repo: pygit2.Repository) -> list[pygit2.Oid]:
     return out
 
 
-def is_page(path: str) -> bool:
-    return path.startswith("wiki/") and path.endswith(".md")
-
-
-def staged_changes(tip: pygit2.Commit, head: pygit2.Commit | None) -> tuple[list[str], list[str]]:
-    """The wiki pages the index adds or changes against HEAD, and those it deletes (a
-    rename is both), read from git itself: pre-commit passes no file for a deletion."""
+def staged_changes(
+    tip: pygit2.Commit, head: pygit2.Commit | None, is_page: Callable[[str], bool] = WIKI.is_page
+) -> tuple[list[str], list[str]]:
+    """The wiki pages (``is_page``: the rules' ``[wiki]`` layout) the index adds or changes
+    against HEAD, and those it deletes (a rename is both), read from git itself:
+    pre-commit passes no file for a deletion."""
     changed: set[str] = set()
     deleted: set[str] = set()
     diff = tip.tree.diff_to_tree(swap=True) if head is None else head.tree.diff_to_tree(tip.tree)
@@ -111,12 +112,18 @@ def _run_staged(argv: Sequence[str] | None, gate: str) -> int:
     (:func:`landing_base`; the links hook alone: SKEPTICAL, as before issue 24).
     Deletions count: a page the change deletes may break links on pages it does not touch,
     which the links check finds from the staged tree's link graph."""
+    from wikigate.config import config_at
+
     files = [f.replace(os.sep, "/") for f in (sys.argv[1:] if argv is None else argv)]
-    named = [f for f in files if is_page(f)]
     try:
         repo = _repo()
         tip, head = _staged(repo)
-        changed, deleted = staged_changes(tip, head)
+        base = landing_base(repo, tip)
+        rules = config_at(repo, base) if base is not None else None
+        # which paths are pages: the landing base's [wiki] root (a first commit: its own)
+        is_page = (rules if rules is not None else config_at(repo, tip)).wiki.layout().is_page
+        named = [f for f in files if is_page(f)]
+        changed, deleted = staged_changes(tip, head, is_page)
         present = set(named) | set(changed)
         pages = tuple(sorted(p for p in present if _in_tree(tip.tree, p)))
         if gate == COMMIT:
@@ -125,7 +132,7 @@ def _run_staged(argv: Sequence[str] | None, gate: str) -> int:
         elif not pages and (gate == CITATIONS or not deleted):
             return 0
         strictness = "SKEPTICAL" if gate == LINKS else None
-        blocking = _blocking(repo, tip, head, pages, checks_of(gate), strictness)
+        blocking = _blocking(repo, tip, head, base, rules, pages, checks_of(gate), strictness)
     except WikigateError as e:
         print(f"wikigate: {e}", file=sys.stderr)
         return 1
@@ -163,13 +170,16 @@ def landing_base(repo: pygit2.Repository, staged: pygit2.Commit) -> pygit2.Commi
 
 
 def _main_upstream(repo: pygit2.Repository) -> pygit2.Oid | None:
+    trunk = main_ref(repo)  # the trunk's name is a setting (git config wikigate.mainBranch)
+    name = trunk.removeprefix("refs/heads/")
     try:
-        local = repo.branches.local.get("main")
+        local = repo.branches.local.get(name)
         upstream = local.upstream if local is not None else None
     except (KeyError, ValueError, pygit2.GitError):  # a dangling upstream: look further
         upstream = None
     refs: list[pygit2.Reference] = [upstream] if upstream is not None else []
-    refs += [repo.references[r] for r in ("refs/remotes/origin/main", MAIN) if r in repo.references]
+    named = (f"refs/remotes/origin/{name}", trunk)
+    refs += [repo.references[r] for r in named if r in repo.references]
     for ref in refs:
         try:
             return ref.peel(pygit2.Commit).id
@@ -182,21 +192,21 @@ def _blocking(
     repo: pygit2.Repository,
     tip: pygit2.Commit,
     head: pygit2.Commit | None,
+    base: pygit2.Commit | None,
+    rules: Config | None,
     pages: tuple[str, ...],
     checks: frozenset[str],
     strictness: str | None,
 ) -> list[Finding]:
-    from wikigate.config import config_at
     from wikigate.verify import Request, cache_path, verify
 
-    base = landing_base(repo, tip)
     report = verify(
         Request(
             repo,
             tip,
             head,
             strictness=strictness,
-            rules=config_at(repo, base) if base is not None else None,
+            rules=rules,
             cache_path=cache_path(repo),
             only=checks,
             pages=pages,

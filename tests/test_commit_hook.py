@@ -97,7 +97,7 @@ def test_a_new_source_passes_and_a_file_outside_wiki_and_raw_is_refused(wiki):
     proc = commit(wiki, {"notes/todo.txt": "not a wiki page\n"}, "notes")
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert (
-        "notes/todo.txt: run.path_acl: the run changes notes/todo.txt, outside wiki/ and raw/"
+        "notes/todo.txt: run.path_acl: the run changes notes/todo.txt, outside the wiki (wiki/) and raw/"
         in proc.stdout + proc.stderr
     )
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
@@ -203,7 +203,7 @@ def test_a_rules_change_is_refused_and_pages_are_judged_by_the_pushed_rules(serv
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert found_lines(proc.stdout + proc.stderr) == [
         "wikigate.toml: run.rules_change: the run changes the rules (wikigate.toml): "
-        "verifier.severity.citation.quote_not_found: (unset) → \"off\"; a person decides"
+        'verifier.severity.citation.quote_not_found: (unset) → "off"; a person decides'
     ]
     git(served, "commit", "-q", "--no-verify", "-m", "loosen")  # HEAD: the loosened rules
 

@@ -326,7 +326,9 @@ def test_the_bot_lands_a_pull_request_on_a_master_base(world):
 # ---------------------------------------------------------------- the wiki's root
 
 
-def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(vault: Path, tmp_path: Path):
+def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+):
     """`[wiki] root = "."` with excluded folders: init says what are pages and what is
     ignored; a run writes a page at the root, its index links it, it lands; paths outside
     the wiki (excluded, hidden) are refused; the orphan check starts at the root's index."""
@@ -390,6 +392,17 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(vault: Path, 
     doctor = cli(vault, "doctor")
     assert "ok    wiki: pages (**/*.md): 3: Owls.md, index.md, log.md" in doctor.stdout
 
+    # the commit hook takes its pages from the rules too: a bad quote at the root is refused
+    from wikigate.hooks import precommit
+
+    (vault / "Owls.md").write_text(cited_page("owls", quote="Owls hunt all day long."))
+    git(vault, "add", "Owls.md")
+    monkeypatch.chdir(vault)
+    capsys.readouterr()
+    assert precommit.commit_main(["Owls.md"]) == 1
+    found = [ln.split(": ")[:2] for ln in capsys.readouterr().out.splitlines()]
+    assert ["Owls.md:5", "citation.quote_not_found"] in found, found
+
 
 def test_the_wiki_root_comes_from_the_bases_rules(repo):
     """A change that moves the root in its own wikigate.toml is judged by the base's: its
@@ -409,5 +422,7 @@ def test_the_wiki_root_comes_from_the_bases_rules(repo):
         {"wikigate.toml": '[wiki]\nroot = "."\n', "Sneaky.md": "# Sneaky\n\nNo citation here.\n"},
     )
     acl = sorted(f.path for f in moved.findings if f.code == "run.path_acl")
-    assert acl == ["Sneaky.md", "wikigate.toml"]
+    assert acl == ["Sneaky.md"]
+    (proposal,) = [f for f in moved.findings if f.code == "run.rules_change"]
+    assert 'wiki.root: "notes" → ""' in proposal.message  # proposed, for a person, not applied
     assert not [f for f in moved.findings if f.code == "page.uncited"]
