@@ -781,6 +781,11 @@ def test_a_source_that_takes_the_quote_back_after_it_conflicts(claim, quote, sou
             "Rumours that the harbour master had resigned were unfounded",
             "Rumours that the harbour master had resigned were unfounded.\n",
         ),
+        (  # a verdict inside the quote flags nothing on its own
+            "Rumours about the harbour master are covered in the harbour report.",
+            "Rumours that the harbour master had resigned were unfounded",
+            "Rumours that the harbour master had resigned were unfounded.\n",
+        ),
     ],
 )
 def test_a_source_that_confirms_or_a_claim_that_keeps_the_denial_agrees(claim, quote, source):
@@ -806,3 +811,25 @@ def test_through_verification_a_swapped_name_blocks_and_a_restated_denial_lands(
     report = verify_trees(repo, tip, base, config=Config())
     (flag,) = at(report, "citation.semantic_conflict")
     assert flag.line == 6 and "name" in flag.message and "smith" in flag.message
+
+
+def test_through_verification_a_hedge_in_the_next_table_cell_is_the_claims(tmp_path):
+    """The fourth review of issue 24: "| about 12,000[^1] | county estimate |" was flagged
+    for dropping the source's "according to estimates": the row's next cell keeps it."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "The population of the town is about 12,000, according to estimates by the county.\n"
+    quote = "The population of the town is about 12,000"
+    tail = format_tail("raw/town.txt", None, quote, source.index(quote))
+    base = commit_files(repo, None, {"raw/town.txt": source})
+
+    def page(note: str) -> str:
+        return (
+            "---\ntitle: P\n---\n# P\n\n| Item | Figure | Notes |\n|---|---|---|\n"
+            f"| Town population | about 12,000[^1] | {note} |\n\n[^1]: {tail}\n"
+        )
+
+    kept = commit_files(repo, base.id, {"wiki/p.md": page("county estimate")})
+    assert at(verify_trees(repo, kept, base, config=Config()), "citation.semantic_conflict") == []
+    dropped = commit_files(repo, base.id, {"wiki/p.md": page("census")})
+    (flag,) = at(verify_trees(repo, dropped, base, config=Config()), "citation.semantic_conflict")
+    assert "according to estimates" in flag.message

@@ -190,7 +190,9 @@ UNITS = frozenset(DIMENSIONS)  # the words read as units
 UNIT_ALIASES = {"percent": "%", "pct": "%", "dollars": "$", "dollar": "$", "euros": "€"}
 UNIT_ALIASES |= {"euro": "€", "pounds": "£", "pound": "£", "sterling": "£"}  # pounds: money
 # words that refuse or deny on either side ("refused to build", "voted against building"),
-# and a verdict inside a quote that denies the rest of it ("rumours that … were unfounded")
+# and a verdict inside a quote that denies the rest of it ("rumours that … were unfounded"):
+# it agrees with a claim that denies, and flags nothing on its own ("Rumours about the
+# harbour master are covered in the report" is no conflict)
 REFUSALS = frozenset({"refuse", "refuses", "refused", "refusing"})
 # not "false": a value in technical prose ("returns False")
 VERDICTS = frozenset({"unfounded", "untrue", "baseless", "disproved", "refuted"})
@@ -555,19 +557,27 @@ _AFTER_DENIAL = re.compile(
 
 
 def conflicts(
-    claim: str, quote: str, window: str = "", source: str = "", at: int | None = None
+    claim: str,
+    quote: str,
+    window: str = "",
+    source: str = "",
+    at: int | None = None,
+    row: str = "",
 ) -> list[Conflict]:
     """What a rule sees between ``claim`` and ``quote``; numbers and units stated in the
     ``window`` of source text around the quote (at ``at`` in it) count as the quote's, the
     words of its clause just before it are weighed for a denial, before and after it for
     a hedge; ``source`` (a ``source_label``) is what a claim's attribution is compared
-    with."""
+    with. ``row`` is the table row of a claim in a table cell: its other cells' hedges
+    ("| about 12,000[^3] | county estimate |") are the claim's, for the rules that ask
+    whether the claim keeps a hedge, an estimate or an undoing."""
     c, q = _read(claim), _read(quote)
+    kept = c if not row else _Words(c.words | _read(row[:2000]).words, c.numbers)
     near = _read(f"{quote}\n{window}") if window else q
     before, after = _context(quote, window, at) if window else ("", "")
     denied, hedged = _cues(before, after) if window else (frozenset(), frozenset())
     estimate = _estimate(f"{before} {quote}")
-    if estimate and not c.words & APPROXIMATE:
+    if estimate and not kept.words & APPROXIMATE:
         hedged |= {estimate}
     out: list[Conflict] = []
     if c.numbers - near.numbers:
@@ -579,8 +589,9 @@ def conflicts(
     other = {u for u in cu - qu if DIMENSIONS[u] in kinds}
     if other:
         out.append(Conflict("unit", tuple(sorted(other)), tuple(sorted(q.words & UNITS))))
-    cneg = c.words & (NEGATIONS | REFUSALS | VERDICTS)
-    qneg = q.words & (NEGATIONS | REFUSALS | VERDICTS)
+    cneg, qneg = c.words & (NEGATIONS | REFUSALS), q.words & (NEGATIONS | REFUSALS)
+    if cneg and not qneg:  # "did not resign" for "rumours that … had resigned were unfounded"
+        qneg = q.words & VERDICTS
     if denied:  # "failed to | reach": the claim agrees if it denies too ("failed", "not")
         cneg |= c.words & (DENIALS | AFTER_DENIALS)
         qneg |= denied
@@ -589,12 +600,12 @@ def conflicts(
     out += _polarity(c, q)
     if window:
         out += _outcome(c, q, _precondition_outcome(quote, window, at))
-    out += _modal(c, q, hedged)
+    out += _modal(kept, q, hedged)
     sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
     if window:
-        out += _undone_by_source(c, quote, window, at)
+        out += _undone_by_source(kept, quote, window, at)
     if source:
         out += _attribution(claim, f"{source}\n{quote}\n{window}")
     out += _names(claim, quote, window, at, source)
