@@ -642,7 +642,9 @@ def test_instructions_editorial_notes_and_open_questions_stay_exempt(repo, base)
         "> [!note]\n> This page is maintained by the ingest agent. Edit the sources, not this page.\n\n"
         "> [!info] Status\n> Proposal only; see the sources below.\n\n"
         "When was the harbour plan formally approved?\n\n"
-        "## Open questions\n\n- Who chaired the meeting, if anyone?\n"
+        "## Open questions\n\n- Who chaired the meeting, if anyone?\n\n"
+        "## Glossary\n\n- **Quorum:** the minimum number of members needed for a vote.\n\n"
+        "## Changelog\n\n- 2026-11-26: page created from raw/minutes.txt.\n"
     )
     assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
 

@@ -1745,6 +1745,11 @@ ASIDES = frozenset(
         "contents",
         "table-of-contents",
         "navigation",
+        "glossary",  # terms and their definitions
+        "changelog",  # the page's own history
+        "change-log",
+        "page-history",
+        "revision-history",
     }
 )
 
