@@ -592,6 +592,8 @@ def test_a_gap_marker_without_a_reason_accounts_for_nothing(repo, base):
             "The bridge collapsed in 2024, killing 12 people.",
         ),
         ("- **2024:** bridge collapsed, 12 dead", "2024: bridge collapsed, 12 dead"),
+        ("- **Opened:** 1998", "Opened: 1998"),
+        ("**Opened:** 2024, by the King", "Opened: 2024, by the King"),
         (
             "> [!warning] The bridge collapsed in 2024 killing 12 people\n> Details below.[^1]",
             "The bridge collapsed in 2024 killing 12 people",
@@ -643,6 +645,7 @@ def test_instructions_editorial_notes_and_open_questions_stay_exempt(repo, base)
         "> [!info] Status\n> Proposal only; see the sources below.\n\n"
         "When was the harbour plan formally approved?\n\n"
         "## Open questions\n\n- Who chaired the meeting, if anyone?\n\n"
+        "- **Status:** draft\n- Created: 2024-01-01\n\n"
         "## Glossary\n\n- **Quorum:** the minimum number of members needed for a vote.\n\n"
         "## Changelog\n\n- 2026-11-26: page created from raw/minutes.txt.\n"
     )

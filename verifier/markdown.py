@@ -1119,12 +1119,30 @@ def _label_and_pointer(parts: list[str]) -> bool:
 _LABELLED = re.compile(r"\s*[*_]*[^:*_\n]{1,40}[*_]*\s*:[*_]*\s*(.+)", re.S)
 
 
+# past-tense labels that date the page, not its subject ("Created: 2024-01-01")
+_PAGE_DATES = frozenset(
+    {"created", "updated", "modified", "reviewed", "edited", "added", "generated", "compiled"}
+    | {"imported", "synced", "verified", "checked", "ingested", "fetched", "retrieved"}
+    | {"accessed", "captured", "archived", "revised", "tested", "changed", "moved"}
+)
+
+
 def _labelled_event(said: str) -> bool:
     """Whether a short "label: value" line (fewer than four words) states an event: its
-    value holds a finite verb ("2024: bridge collapsed, 12 dead"; "Status: draft" not)."""
+    value holds a finite verb ("2024: bridge collapsed, 12 dead"; "Status: draft" not), or
+    its label is a past tense and its value a date ("Opened: 1998"; "Created: 2024-01-01"
+    dates the page)."""
     m = _LABELLED.match(said[:500])
     if not m or _LABEL.match(said) or _TODO.match(said):
         return False
+    label = said[: m.start(1)].strip(" *_:\t").lower()
+    if (
+        " " not in label
+        and (_past(label) or label in IRREGULAR_PAST)
+        and label not in _PAGE_DATES
+        and any(c.isdigit() for c in m.group(1))
+    ):
+        return True  # "**Opened:** 1998", "Built: 1901 by the county": an event and its date
     counted = [w for w in m.group(1).split() if any(c.isalpha() for c in w)]
     words = [w.strip(_PUNCT).lower() for w in counted]
     return len(counted) >= 2 and any(
