@@ -746,6 +746,11 @@ def test_names_and_dates_the_source_has_are_no_conflict(claim):
             "The airport will open in 2027",
             "The airport will open in 2027, if funding is found.\n",
         ),
+        (
+            "The ferry service runs daily.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
+        ),
     ],
 )
 def test_a_source_that_takes_the_quote_back_after_it_conflicts(claim, quote, source):
@@ -785,6 +790,16 @@ def test_a_source_that_takes_the_quote_back_after_it_conflicts(claim, quote, sou
             "Rumours about the harbour master are covered in the harbour report.",
             "Rumours that the harbour master had resigned were unfounded",
             "Rumours that the harbour master had resigned were unfounded.\n",
+        ),
+        (  # a past the source ended, told as past
+            "The ferry service ran daily.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
+        ),
+        (
+            "The ferry service ran daily until 2019.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
         ),
     ],
 )

@@ -727,6 +727,16 @@ _GUESS = re.compile(
     r"(?:guess|speculation|conjecture|exaggeration)\b",
     re.I,
 )
+# a state the source says ended: "ran daily | until it was cancelled in 2019"
+_ENDED = re.compile(
+    r"^\s*,?\s*until\s+(?:it|they|this|that|the\s+[a-z]+)\s+(?:was|were|had\s+been)\s+"
+    r"(?:[a-z]+\s+)?(?:cancelled|canceled|closed|abolished|discontinued|scrapped|withdrawn"
+    r"|demolished|ended|stopped|suspended|dissolved|replaced)\b",
+    re.I,
+)
+# a claim that states something as still so
+_STILL = frozenset({"is", "are", "has", "have", "still", "now", "today", "currently"})
+_STILL |= frozenset({"remains", "remain", "continues", "continue"})
 _CONDITION = re.compile(r"^\s*,?\s*(?:if|unless|provided|providing)\b", re.I)
 # the source calling its own statement wrong: "…, the guidebook wrongly stated"
 _WRONGLY = re.compile(r"\b(?:wrongly|falsely|mistakenly|incorrectly|erroneously)\b", re.I)
@@ -777,6 +787,9 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
         or _PRONOUN_UNDONE.search(tail)
         or _GUESS.search(tail)
     )
+    stopped = _ENDED.match(tail) if m is None else None
+    if stopped and "until" not in c.words and _still(c, quote):
+        return [Conflict("undone", (), (" ".join(stopped.group(0).split()),))]
     if m is None and _CONDITION.match(tail) and not c.words & {"if", "unless", "provided"}:
         said = " ".join(tail.split()[:6]).strip(", ")
         return [Conflict("modal", (), (said,))]
@@ -791,6 +804,22 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
     if undoing & c.words - _read(quote).words:  # "…, a figure the union disputes." kept
         return []
     return [Conflict("undone", (), (" ".join(m.group(0).strip(",;(—– ").split()),))]
+
+
+def _still(c: _Words, quote: str) -> bool:
+    """Whether a claim states something as still so: a present-tense word ("is", "still",
+    "today") or a verb in the third person the quote does not have ("runs" for "ran")."""
+    if c.words & _STILL:
+        return True
+    theirs = _read(quote).words
+    return any(
+        len(w) > 3
+        and w.endswith("s")
+        and not w.endswith(("ss", "us", "is"))
+        and w not in theirs
+        and w[:-1] not in theirs
+        for w in c.words
+    )
 
 
 def _refers_back(noun: str, quote: str) -> bool:
