@@ -593,6 +593,14 @@ def test_a_gap_marker_without_a_reason_accounts_for_nothing(repo, base):
         ),
         ("- **2024:** bridge collapsed, 12 dead", "2024: bridge collapsed, 12 dead"),
         ("- **Opened:** 1998", "Opened: 1998"),
+        (
+            "## See also\n\n- [[Index]], which the mayor sold in 2022 for 1 pound",
+            "Index, which the mayor sold in 2022 for 1 pound",
+        ),
+        (
+            "## Sources\n\n- [[Index]] — minutes recording that the bridge collapsed in 2024",
+            "Index — minutes recording that the bridge collapsed in 2024",
+        ),
         ("**Opened:** 2024, by the King", "Opened: 2024, by the King"),
         (
             "> [!warning] The bridge collapsed in 2024 killing 12 people\n> Details below.[^1]",

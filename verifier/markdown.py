@@ -960,6 +960,8 @@ def _pointed_statement(said: str) -> bool:
     counted = [w for w in said.split() if any(c.isalpha() for c in w)]
     if _prose_words(said) < POINTED_WORDS or not _statement(said):
         return False
+    if _dated_clause(said):  # "[[Harbour]], which the mayor sold in 2022 for 1 pound"
+        return True
     for i, w in enumerate(counted):  # a verb in a relative clause describes the link
         word = w.strip(_PUNCT).lower()
         if word in _RELATIVES:
@@ -975,6 +977,24 @@ def _pointed_statement(said: str) -> bool:
         if _present(counted, i) and following not in ("that", "which"):
             return True
     return False
+
+
+_CLAUSE_WORD = re.compile(r"\b(?:that|which|who|whom|where|when)\b", re.I)
+
+
+def _dated_clause(said: str) -> bool:
+    """Whether a link's description has a clause ("which …", "that …") stating a dated
+    event: a number of two digits or more and a past tense after the clause's word
+    ("which the mayor sold in 2022", "minutes recording that the bridge collapsed in
+    2024"). "the rules that apply to every keeper" describes the link."""
+    m = _CLAUSE_WORD.search(said[:2000])
+    if m is None:
+        return False
+    rest = said[m.end() : 2000]
+    words = [w.strip(_PUNCT).lower() for w in rest.split()]
+    return bool(_DIGITS.search(rest)) and any(
+        w in ("was", "were", "had") or _past(w) or w in IRREGULAR_PAST for w in words
+    )
 
 
 _RELATIVES = frozenset(
