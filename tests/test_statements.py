@@ -652,6 +652,8 @@ def test_instructions_editorial_notes_and_open_questions_stay_exempt(repo, base)
         "> [!note]\n> This page is maintained by the ingest agent. Edit the sources, not this page.\n\n"
         "> [!info] Status\n> Proposal only; see the sources below.\n\n"
         "When was the harbour plan formally approved?\n\n"
+        'The council approved the harbour plan <span aria-hidden="true">(icon)</span> '
+        'in full<input type="hidden" name="x">.[^1]\n\n'
         "## Open questions\n\n- Who chaired the meeting, if anyone?\n\n"
         "- **Status:** draft\n- Created: 2024-01-01\n\n"
         "## Glossary\n\n- **Quorum:** the minimum number of members needed for a vote.\n\n"

@@ -700,9 +700,15 @@ def _inline(
 # an inline HTML element that hides its text from a reader: the words stay in the page a
 # model reads, so they are flagged whatever else the sentence cites
 _HIDING = re.compile(
-    r"<([a-zA-Z][\w-]{0,30})\b[^<>]{0,2000}?(?:\bhidden\b|display\s*:\s*none"
-    r"|visibility\s*:\s*hidden|font-size\s*:\s*0)[^<>]{0,2000}>",
+    r"<([a-zA-Z][\w-]{0,30})\b[^<>]{0,2000}?(?:(?<![-\w])hidden(?![-\w])|display\s*:\s*none"
+    r"|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|visually-hidden|sr-only)"
+    r"[^<>]{0,2000}>",
     re.I,
+)
+# elements that have no closing tag: they hide nothing after them
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr", "param"}
 )
 _OPEN_TAG = re.compile(r"<([a-zA-Z][\w-]{0,30})\b")
 _CLOSE_TAG = re.compile(r"</([a-zA-Z][\w-]{0,30})\s*>")
@@ -722,7 +728,7 @@ def _hide(html: str, hiding: list[str]) -> None:
             hiding.append(hiding[-1])
         return
     m = _HIDING.match(html)
-    if m:
+    if m and m.group(1).lower() not in _VOID:
         hiding.append(m.group(1).lower())
 
 
