@@ -600,7 +600,8 @@ def conflicts(
     out += _polarity(c, q)
     if window:
         out += _outcome(c, q, _precondition_outcome(quote, window, at))
-    out += _modal(kept, q, hedged)
+    if not kept.words & (HEDGES | CONTEXT_HEDGES):  # the row's hedge is the claim's
+        out += _modal(c, q, hedged)
     sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
