@@ -431,6 +431,19 @@ FAITHFUL: list[Case] = [
         "The council voted in 2019 to build a bridge, but the work started only in 2021.\n",
         None,
     ),
+    # a decision reported as done (after the fourth review, written before its rule)
+    Case(
+        "The board agreed to sell the old pier in 1990.",
+        "the board agreed to sell the old pier",
+        "In 1990 the board agreed to sell the old pier.\n",
+        None,
+    ),
+    Case(
+        "The town built the library it had planned.",
+        "The town built the library",
+        "The town built the library it had planned since 1950.\n",
+        None,
+    ),
 ]
 
 
@@ -949,5 +962,18 @@ UNFAITHFUL: list[Case] = [
         "at a cost of 4 million pounds",
         "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
         "another currency (euros)",
+    ),
+    # a decision reported as done (after the fourth review, written before its rule)
+    Case(
+        "The council built a new bridge over the river Tam.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "a vote to build reported as built",
+    ),
+    Case(
+        "The board sold the old pier in 1990.",
+        "the board agreed to sell the old pier",
+        "In 1990 the board agreed to sell the old pier.\n",
+        "an agreement to sell reported as a sale",
     ),
 ]
