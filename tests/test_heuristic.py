@@ -95,6 +95,9 @@ CAUGHT = {
     "a vote for reported as a refusal": "negation",
     "another person's name": "name",
     "another place": "name",
+    # a decision reported as done
+    "an agreement to sell reported as a sale": "modal",
+    "a vote to build reported as built": "modal",
 }
 
 
@@ -234,6 +237,7 @@ HOSTILE = [
     "but the work never ",
     "This turned out to be ",
     ", if x, unless ",
+    "voted to build agreed to sell ",
 ]
 
 
@@ -848,3 +852,29 @@ def test_through_verification_a_hedge_in_the_next_table_cell_is_the_claims(tmp_p
     dropped = commit_files(repo, base.id, {"wiki/p.md": page("census")})
     (flag,) = at(verify_trees(repo, dropped, base, config=Config()), "citation.semantic_conflict")
     assert "according to estimates" in flag.message
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "flagged"),
+    [  # a decision, a promise or a plan stated as the deed done
+        ("The council built a new bridge.", "The council voted to build a new bridge", True),
+        ("The board sold the pier.", "the board agreed to sell the pier", True),
+        ("The firm paid the fine.", "The firm promised to pay the fine", True),
+        ("The council opened the library.", "the council decided to open the library", True),
+        # the same words, faithful: the decision kept, or no deed claimed
+        (
+            "The council voted to build a new bridge.",
+            "The council voted to build a new bridge",
+            False,
+        ),
+        ("The board agreed to sell the pier.", "the board agreed to sell the pier", False),
+        ("The council decided in 1990 to open the library.", "decided to open the library", False),
+        ("The library opened in 1998.", "The library opened in 1998", False),
+        # a decision whose deed is deciding: the README's tour
+        ("The committee adopted the plan.", "decided to adopt the plan", False),
+        ("The board approved the budget.", "The board voted to approve the budget", False),
+    ],
+)
+def test_a_decision_stated_as_done_is_a_modal_conflict(claim, quote, flagged):
+    kinds = {k.kind for k in conflicts(claim, quote)}
+    assert ("modal" in kinds) is flagged, kinds

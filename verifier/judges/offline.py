@@ -601,7 +601,7 @@ def conflicts(
     if window:
         out += _outcome(c, q, _precondition_outcome(quote, window, at))
     if not kept.words & (HEDGES | CONTEXT_HEDGES):  # the row's hedge is the claim's
-        out += _modal(c, q, hedged)
+        out += _modal(c, q, hedged) or _decided(c, quote)
     sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
@@ -935,6 +935,69 @@ def _polarity(c: _Words, q: _Words) -> list[Conflict]:
                 )
                 break
     return out
+
+
+# a decision, a promise or an intention to do something, not the deed ("voted to build",
+# "agreed to sell"): a claim with the deed in the past and none of these words reports it
+# as done
+DECISIONS = frozenset(
+    {"voted", "votes", "vote", "decided", "decides", "agreed", "agrees", "resolved"}
+    | {"promised", "promises", "pledged", "pledges", "vowed", "undertook", "offered"}
+    | {"intended", "intends", "aimed", "aims", "wanted", "wants", "sought", "seeks"}
+    | {"planned", "plans", "proposed", "proposes", "tried", "attempted", "threatened"}
+)
+_DECIDED = re.compile(r"\b(" + "|".join(sorted(DECISIONS)) + r")\s+to\s+([a-z]{2,20})\b", re.I)
+# verbs whose deed is the decision itself: "decided to adopt the plan" is adopting it
+PERFORMATIVES = frozenset(
+    {"adopt", "approve", "accept", "reject", "appoint", "endorse", "ratify", "authorise"}
+    | {"authorize", "elect", "award", "grant", "refuse", "decline", "dismiss", "recommend"}
+    | {"support", "oppose", "back", "veto", "confirm", "sanction", "affirm"}
+)
+# the irregular pasts of the verbs a decision is usually about
+_IRREGULAR = {
+    "build": "built",
+    "sell": "sold",
+    "buy": "bought",
+    "make": "made",
+    "pay": "paid",
+    "give": "gave",
+    "take": "took",
+    "hold": "held",
+    "keep": "kept",
+    "leave": "left",
+    "begin": "began",
+    "run": "ran",
+    "win": "won",
+    "lose": "lost",
+    "send": "sent",
+    "spend": "spent",
+    "bring": "brought",
+    "set": "set",
+    "cut": "cut",
+    "shut": "shut",
+    "rebuild": "rebuilt",
+    "withdraw": "withdrew",
+    "go": "went",
+    "meet": "met",
+}
+
+
+def _decided(c: _Words, quote: str) -> list[Conflict]:
+    """A decision in the quote ("The council voted to build a new bridge") stated in the
+    claim as the deed done ("The council built a new bridge"): the verb's past tense in
+    the claim, and no word of deciding."""
+    if c.words & DECISIONS:
+        return []
+    for m in _DECIDED.finditer(quote[:2000]):
+        verb = m.group(2).lower()
+        if verb in PERFORMATIVES:
+            continue
+        done = {verb + "ed", verb + "d", _IRREGULAR.get(verb, "")}
+        if verb.endswith("y") and len(verb) > 2:
+            done.add(verb[:-1] + "ied")
+        if c.words & done - {""} and verb not in c.words:
+            return [Conflict("modal", tuple(sorted(c.words & done)), (m.group(0).lower(),))]
+    return []
 
 
 def _modal(c: _Words, q: _Words, hedged: frozenset[str] = frozenset()) -> list[Conflict]:
