@@ -619,6 +619,10 @@ def test_a_gap_marker_without_a_reason_accounts_for_nothing(repo, base):
             "The council approved the harbour plan.[^1] <span hidden>The mayor was bribed.</span>",
             "hidden text: The mayor was bribed.",
         ),
+        (
+            '> A quotation. <span style="display: none">The mayor was bribed.</span>',
+            "hidden text: The mayor was bribed.",
+        ),
     ],
 )
 def test_a_presupposing_question_an_annotated_hatnote_asserting_link_text_or_hidden_text_is_flagged(

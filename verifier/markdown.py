@@ -690,7 +690,7 @@ def _inline(
     if alts and asserts and not heading:
         _statements(page, [(line, alt) for alt in alts], covered, left)
     said_hidden = " ".join("".join(hidden).split())
-    if asserts and any(c.isalpha() for c in said_hidden):
+    if any(c.isalpha() for c in said_hidden):  # in a quote or an aside too: nobody sees it
         if len(page.statements) < STATEMENTS_KEPT:
             shown = f"hidden text: {said_hidden}"[:STATEMENT_CHARS]
             page.statements.append(Statement(line, shown, False))
