@@ -40,7 +40,7 @@ from support.trees import commit_files  # noqa: E402
 
 from wikigate.config import Config, JudgeSection  # noqa: E402
 from wikigate.verifier.citation import format_tail  # noqa: E402
-from wikigate.verifier.judges.offline import conflicts, source_label  # noqa: E402
+from wikigate.verifier.judges.offline import conflicts, needs_source, source_label  # noqa: E402
 from wikigate.verify import Request, Verification, verify  # noqa: E402
 
 SOURCES = 5
@@ -171,7 +171,8 @@ def real_part() -> None:
         )
 
 
-RULES: list[Any] = [conflicts]  # --rules FILE: another version of verifier/judges/offline.py
+# --rules FILE: another version of verifier/judges/offline.py (its conflicts, needs_source)
+RULES: list[Any] = [conflicts, needs_source]
 
 
 def load_rules(path: Path) -> None:
@@ -187,6 +188,7 @@ def load_rules(path: Path) -> None:
     import inspect
 
     other = module.conflicts
+    RULES[1] = getattr(module, "needs_source", lambda *_: True)
     if len(inspect.signature(other).parameters) < 4:  # before attribution: no source
         RULES[0] = lambda claim, quote, window, _source: other(claim, quote, window)
     else:
@@ -194,7 +196,12 @@ def load_rules(path: Path) -> None:
 
 
 def case_conflicts(c: Case) -> list[Any]:
-    """The rules on one corpus case, as the offline judge runs them in a verification."""
+    """The rules on one corpus case, as the offline judge runs them in a verification:
+    the source around the quote read only when ``needs_source`` says it can change the
+    verdict (a quote that ends its sentence is read alone)."""
+    alone = list(RULES[0](c.claim, c.quote, "", ""))
+    if not RULES[1](c.claim, c.quote, alone):
+        return alone
     at = c.source.index(c.quote)
     w = JudgeSection().window_chars
     around = c.source[max(0, at - w) : at + len(c.quote) + w]

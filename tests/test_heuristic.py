@@ -11,7 +11,12 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.judges.offline import conflicts, inflections, source_label
+from wikigate.verifier.judges.offline import (
+    conflicts,
+    inflections,
+    needs_source,
+    source_label,
+)
 
 WINDOW = Config().judge.window_chars
 DEV_FAITHFUL = [c for c in FAITHFUL if half(c) == "dev"]
@@ -24,8 +29,11 @@ def window(c: Case) -> str:
 
 
 def rules(c: Case) -> set[str]:
-    """The kinds of conflict the rules see, as a verification runs them."""
-    found = conflicts(c.claim, c.quote, window(c), source_label(c.path, c.source))
+    """The kinds of conflict the rules see, as a verification runs them: the source
+    around the quote read only when ``needs_source`` says it can change the verdict."""
+    found = conflicts(c.claim, c.quote)
+    if needs_source(c.claim, c.quote, found):
+        found = conflicts(c.claim, c.quote, window(c), source_label(c.path, c.source))
     return {k.kind for k in found}
 
 
@@ -79,6 +87,17 @@ CAUGHT = {
     "a postponed event reported as done": "undone",
     "a disputed claim": "undone",
     "an abandoned plan reported as done": "undone",
+    # the fourth review: the next sentence, "but the work never started", a name swapped
+    "a plan whose work never started reported as done": "undone",
+    "a dropped plan reported as done": "undone",
+    "a claim the next sentence calls false": "undone",
+    "a statement the source calls wrong": "undone",
+    "a vote for reported as a refusal": "negation",
+    "another person's name": "name",
+    "another place": "name",
+    # a decision reported as done
+    "an agreement to sell reported as a sale": "modal",
+    "a vote to build reported as built": "modal",
 }
 
 
@@ -213,6 +232,12 @@ HOSTILE = [
     "but only after ",
     "an estimated ",
     "before finally ",
+    "3 May 4 June ",
+    "Jane Hill met John Smith ",
+    "but the work never ",
+    "This turned out to be ",
+    ", if x, unless ",
+    "voted to build agreed to sell ",
 ]
 
 
@@ -615,3 +640,241 @@ def test_through_verification_a_source_that_takes_the_quote_back_blocks(tmp_path
     report = verify_trees(repo, tip, base, config=Config())
     (flag,) = at(report, "citation.semantic_conflict")
     assert "undone" in flag.message and "a story later shown to be false" in flag.message
+
+
+MINUTES = (
+    "Minutes of the council meeting of 3 May 2021.\n"
+    "The council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\n"
+    "The mayor, Jane Hill, chaired the meeting.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "kind"),
+    [  # the fourth review of issue 24: a name, a currency, a place, a vote swapped
+        (
+            "The mayor, John Smith, chaired the meeting.",
+            "The mayor, Jane Hill, chaired the meeting",
+            "name",
+        ),
+        (
+            "The council voted to build a bridge over the Thames.",
+            "The council voted to build a new bridge",
+            "name",
+        ),
+        ("The bridge was to cost 4 million dollars.", "at a cost of 4 million pounds", "unit"),
+        ("The bridge was to cost 4 million euros.", "at a cost of 4 million pounds", "unit"),
+        (
+            "The council voted to build three new bridges.",
+            "The council voted to build a new bridge",
+            "number",
+        ),
+        (
+            "The council voted against building a new bridge.",
+            "The council voted to build a new bridge",
+            "negation",
+        ),
+        (
+            "The council refused to build a new bridge.",
+            "The council voted to build a new bridge",
+            "negation",
+        ),
+    ],
+)
+def test_a_swapped_name_currency_place_vote_or_a_date_read_as_a_count_conflicts(claim, quote, kind):
+    at_ = MINUTES.index(quote)
+    found = conflicts(claim, quote, MINUTES, source_label("raw/src.txt", MINUTES), at=at_)
+    assert kind in {k.kind for k in found}, [k.describe() for k in found]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [  # the same words, faithful: a name the source has, a date, the quote's own names
+        "Jane Hill chaired the council meeting.",
+        "The mayor, Jane Hill, chaired the meeting.",
+        "The council voted to build a new bridge over the Tam.",
+        "On 3 May 2021 the council voted to build a new bridge.",
+        "The council voted in May to build a new bridge.",
+    ],
+)
+def test_names_and_dates_the_source_has_are_no_conflict(claim):
+    quote = (
+        "The mayor, Jane Hill, chaired the meeting"
+        if "Hill" in claim
+        else "The council voted to build a new bridge"
+    )
+    found = conflicts(claim, quote, MINUTES, source_label("raw/src.txt", MINUTES))
+    assert found == [], [k.describe() for k in found]
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [  # the source takes the quote back later in its sentence or in the next one
+        (
+            "The museum holds 5,000 paintings.",
+            "The museum holds 5,000 paintings",
+            "The museum holds 5,000 paintings. This turned out to be false.\n",
+        ),
+        (
+            "The fish market opened in 1950.",
+            "The fish market opened in 1950",
+            "The fish market opened in 1950. That date is wrong: it opened in 1962.\n",
+        ),
+        (
+            "The harbour was dredged in 2021.",
+            "The harbour was to be dredged in 2021",
+            "The harbour was to be dredged in 2021, but the work never started.\n",
+        ),
+        (
+            "The county built a tram line.",
+            "The county built a tram line",
+            "The county built a tram line, but the plan was dropped before any track was laid.\n",
+        ),
+        (
+            "The school has 900 pupils.",
+            "The school has 900 pupils",
+            "The school has 900 pupils; this was later retracted by the paper.\n",
+        ),
+        (
+            "The castle is 800 years old.",
+            "The castle is 800 years old",
+            "The castle is 800 years old, the guidebook wrongly stated.\n",
+        ),
+        (
+            "The railway carried 2 million passengers.",
+            "The railway carried 2 million passengers",
+            "The railway carried 2 million passengers, a rough guess by the station master.\n",
+        ),
+        (
+            "The airport opens in 2027.",
+            "The airport will open in 2027",
+            "The airport will open in 2027, if funding is found.\n",
+        ),
+        (
+            "The ferry service runs daily.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
+        ),
+    ],
+)
+def test_a_source_that_takes_the_quote_back_after_it_conflicts(claim, quote, source):
+    found = conflicts(claim, quote, source, source_label("raw/s.txt", source))
+    assert found, f"{claim!r} passed"
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [  # the same forms, faithful: a confirmation, a condition the claim keeps
+        (
+            "The museum holds 5,000 paintings.",
+            "The museum holds 5,000 paintings",
+            "The museum holds 5,000 paintings. This figure was confirmed by the 2020 audit.\n",
+        ),
+        (
+            "The school has 900 pupils.",
+            "The school has 900 pupils",
+            "The school has 900 pupils; this was later confirmed by the paper.\n",
+        ),
+        (
+            "The airport will open in 2027 if funding is found.",
+            "The airport will open in 2027",
+            "The airport will open in 2027, if funding is found.\n",
+        ),
+        (
+            "The council voted in 2019 to build a bridge.",
+            "The council voted in 2019 to build a bridge",
+            "The council voted in 2019 to build a bridge, but the work started only in 2021.\n",
+        ),
+        (
+            "The harbour master did not resign.",
+            "Rumours that the harbour master had resigned were unfounded",
+            "Rumours that the harbour master had resigned were unfounded.\n",
+        ),
+        (  # a verdict inside the quote flags nothing on its own
+            "Rumours about the harbour master are covered in the harbour report.",
+            "Rumours that the harbour master had resigned were unfounded",
+            "Rumours that the harbour master had resigned were unfounded.\n",
+        ),
+        (  # a past the source ended, told as past
+            "The ferry service ran daily.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
+        ),
+        (
+            "The ferry service ran daily until 2019.",
+            "The ferry service ran daily",
+            "The ferry service ran daily until it was cancelled in 2019.\n",
+        ),
+    ],
+)
+def test_a_source_that_confirms_or_a_claim_that_keeps_the_denial_agrees(claim, quote, source):
+    found = conflicts(claim, quote, source, source_label("raw/s.txt", source))
+    assert found == [], [k.describe() for k in found]
+
+
+def test_through_verification_a_swapped_name_blocks_and_a_restated_denial_lands(tmp_path):
+    """The fourth review of issue 24: "John Smith" citing a quote naming Jane Hill landed,
+    and "did not resign" citing "rumours that … had resigned were unfounded" was flagged."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    report_text = "Report, 2022.\nRumours that the harbour master had resigned were unfounded.\n"
+    base = commit_files(repo, None, {"raw/src.txt": MINUTES, "raw/rep.txt": report_text})
+    named = "The mayor, Jane Hill, chaired the meeting"
+    denial = "Rumours that the harbour master had resigned were unfounded"
+    t1 = format_tail("raw/src.txt", None, named, MINUTES.index(named))
+    t2 = format_tail("raw/rep.txt", None, denial, report_text.index(denial))
+    page = (
+        "---\ntitle: P\n---\n# P\n\nThe mayor, John Smith, chaired the meeting.[^1]\n\n"
+        f"The harbour master did not resign.[^2]\n\n[^1]: {t1}\n[^2]: {t2}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/p.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert flag.line == 6 and "name" in flag.message and "smith" in flag.message
+
+
+def test_through_verification_a_hedge_in_the_next_table_cell_is_the_claims(tmp_path):
+    """The fourth review of issue 24: "| about 12,000[^1] | county estimate |" was flagged
+    for dropping the source's "according to estimates": the row's next cell keeps it."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "The population of the town is about 12,000, according to estimates by the county.\n"
+    quote = "The population of the town is about 12,000"
+    tail = format_tail("raw/town.txt", None, quote, source.index(quote))
+    base = commit_files(repo, None, {"raw/town.txt": source})
+
+    def page(note: str) -> str:
+        return (
+            "---\ntitle: P\n---\n# P\n\n| Item | Figure | Notes |\n|---|---|---|\n"
+            f"| Town population | about 12,000[^1] | {note} |\n\n[^1]: {tail}\n"
+        )
+
+    kept = commit_files(repo, base.id, {"wiki/p.md": page("county estimate")})
+    assert at(verify_trees(repo, kept, base, config=Config()), "citation.semantic_conflict") == []
+    dropped = commit_files(repo, base.id, {"wiki/p.md": page("census")})
+    (flag,) = at(verify_trees(repo, dropped, base, config=Config()), "citation.semantic_conflict")
+    assert "according to estimates" in flag.message
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "flagged"),
+    [  # a decision, a promise or a plan stated as the deed done
+        ("The council built a new bridge.", "The council voted to build a new bridge", True),
+        ("The board sold the pier.", "the board agreed to sell the pier", True),
+        ("The firm paid the fine.", "The firm promised to pay the fine", True),
+        ("The council opened the library.", "the council decided to open the library", True),
+        # the same words, faithful: the decision kept, or no deed claimed
+        (
+            "The council voted to build a new bridge.",
+            "The council voted to build a new bridge",
+            False,
+        ),
+        ("The board agreed to sell the pier.", "the board agreed to sell the pier", False),
+        ("The council decided in 1990 to open the library.", "decided to open the library", False),
+        ("The library opened in 1998.", "The library opened in 1998", False),
+        # a decision whose deed is deciding: the README's tour
+        ("The committee adopted the plan.", "decided to adopt the plan", False),
+        ("The board approved the budget.", "The board voted to approve the budget", False),
+    ],
+)
+def test_a_decision_stated_as_done_is_a_modal_conflict(claim, quote, flagged):
+    kinds = {k.kind for k in conflicts(claim, quote)}
+    assert ("modal" in kinds) is flagged, kinds

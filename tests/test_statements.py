@@ -500,7 +500,7 @@ def test_a_heading_of_a_topic_stays_exempt_in_html_and_with_numbers(repo, base):
     [  # exemptions that carried assertions
         (
             "> [!summary]\n> The harbour board was dissolved by royal decree in 1922.",
-            "[!summary] The harbour board was dissolved by royal decree in 1922.",
+            "The harbour board was dissolved by royal decree in 1922.",
         ),
         (
             "Did you know that the council declared war on Canada in 1921?",
@@ -556,3 +556,145 @@ def test_a_gap_marker_without_a_reason_accounts_for_nothing(repo, base):
     body = f"{CITED} The bridge collapsed in 2024 [gap: ]. The tower fell in 1930 [gap: no record]."
     [(line, message)] = flagged(verify(repo, base, body))  # the empty one only
     assert "The bridge collapsed in 2024" in message
+
+
+# --- found by the fourth review of issue 24
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # invented text the rule let through
+        ("Why did the bridge collapse in 2024?", "Why did the bridge collapse in 2024?"),
+        ("## Why did the bridge collapse in 2024?", "Why did the bridge collapse in 2024?"),
+        (
+            "- What caused the bridge to collapse in 2024, killing 12 people?",
+            "What caused the bridge to collapse in 2024, killing 12 people?",
+        ),
+        (
+            "Did you know the bridge collapsed in 2024?",
+            "Did you know the bridge collapsed in 2024?",
+        ),
+        (
+            "Isn't it true that the bridge collapsed in 2024?",
+            "Isn't it true that the bridge collapsed in 2024?",
+        ),
+        (
+            "*Not to be confused with the Tam bridge, which collapsed in 2024.*",
+            "Not to be confused with the Tam bridge, which collapsed in 2024.",
+        ),
+        (
+            "*For the collapse of the bridge in 2024 that killed 12 people, see [[Index]].*",
+            "For the collapse of the bridge in 2024 that killed 12 people, see Index.",
+        ),
+        ("See [[Index]], which opened in 2024.", "See Index, which opened in 2024."),
+        (
+            "[The bridge collapsed in 2024, killing 12 people](https://example.com).",
+            "The bridge collapsed in 2024, killing 12 people.",
+        ),
+        ("- **2024:** bridge collapsed, 12 dead", "2024: bridge collapsed, 12 dead"),
+        ("- **Opened:** 1998", "Opened: 1998"),
+        (
+            "## See also\n\n- [[Index]], which the mayor sold in 2022 for 1 pound",
+            "Index, which the mayor sold in 2022 for 1 pound",
+        ),
+        (
+            "## Sources\n\n- [[Index]] — minutes recording that the bridge collapsed in 2024",
+            "Index — minutes recording that the bridge collapsed in 2024",
+        ),
+        ("**Opened:** 2024, by the King", "Opened: 2024, by the King"),
+        (
+            "> [!warning] The bridge collapsed in 2024 killing 12 people\n> Details below.[^1]",
+            "The bridge collapsed in 2024 killing 12 people",
+        ),
+        (
+            "Do not use the old pier — it collapsed in 1921 and was never rebuilt.",
+            "Do not use the old pier — it collapsed in 1921 and was never rebuilt.",
+        ),
+        (  # hidden inline HTML in a cited sentence: flagged as hidden
+            'The council<span style="display:none"> was bribed by the builders and</span> '
+            "approved the harbour plan.[^1]",
+            "hidden text: was bribed by the builders and",
+        ),
+        (
+            "The council approved the harbour plan.[^1] <span hidden>The mayor was bribed.</span>",
+            "hidden text: The mayor was bribed.",
+        ),
+        (
+            '> A quotation. <span style="display: none">The mayor was bribed.</span>',
+            "hidden text: The mayor was bribed.",
+        ),
+    ],
+)
+def test_a_presupposing_question_an_annotated_hatnote_asserting_link_text_or_hidden_text_is_flagged(
+    repo, base, body, expected
+):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_a_summary_in_front_matter_is_held_to_the_rule(repo, base):
+    """`summary:` and `description:` are prose a reader (and a model) takes as the page's;
+    front matter was exempt whole, so an invented summary landed."""
+    page = (
+        "---\ntitle: Council\nsummary: The council declared war on Canada in 1921.\n"
+        f"description: Notes on the council\n---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert statement_lines(report) == [(3, "The council declared war on Canada in 1921.")]
+
+
+def test_instructions_editorial_notes_and_open_questions_stay_exempt(repo, base):
+    """False flags of the fourth review: an instruction to the reader, a note on the
+    figures, a callout about the page and a question that asks."""
+    body = (
+        "Do not confuse the harbour plan with the pier plan.\n\n"
+        "Edit the sources, not this page.\n\n"
+        "All figures are rounded.\n\n"
+        "(Figures in pounds sterling.)\n\n"
+        "Unless noted otherwise, figures come from the minutes.\n\n"
+        "> [!note]\n> This page is maintained by the ingest agent. Edit the sources, not this page.\n\n"
+        "> [!info] Status\n> Proposal only; see the sources below.\n\n"
+        "When was the harbour plan formally approved?\n\n"
+        'The council approved the harbour plan <span aria-hidden="true">(icon)</span> '
+        'in full<input type="hidden" name="x">.[^1]\n\n'
+        "## Open questions\n\n- Who chaired the meeting, if anyone?\n\n"
+        "- **Status:** draft\n- Created: 2024-01-01\n\n"
+        "## Glossary\n\n- **Quorum:** the minimum number of members needed for a vote.\n\n"
+        "## Changelog\n\n- 2026-11-26: page created from raw/minutes.txt.\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+
+
+HOSTILE_PROSE = [
+    '<span style="display:none">a ',
+    "<span hidden><span hidden>a</span> ",
+    "Why did the 2024 collapse happen ",
+    "See [[a]], which opened ",
+    "[the bridge was built in 1901](x.md) ",
+    "Do not use the pier; ",
+    "- **2024:** bridge collapsed\n",
+    "> [!note] a\n",
+]
+
+
+@pytest.mark.parametrize("unit", HOSTILE_PROSE)
+@pytest.mark.timing
+def test_the_fourth_reviews_rules_take_linear_time_on_hostile_pages(unit):
+    import gc
+
+    def cpu(n: int) -> float:
+        text = council(CITED + "\n\n" + unit * (n // len(unit)))
+        best = float("inf")
+        gc.disable()
+        try:
+            for _ in range(2):
+                t0 = time.process_time()
+                parse_page("wiki/council.md", text)
+                best = min(best, time.process_time() - t0)
+        finally:
+            gc.enable()
+        return best
+
+    a, b = cpu(20_000), cpu(80_000)
+    assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"

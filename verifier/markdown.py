@@ -390,7 +390,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
         elif in_definition:
             continue  # a definition is read whole by _footnote, from its raw text
         elif tok.type == "front_matter":
-            _front_matter(page, tok)
+            _front_matter(page, tok, segmented)
         elif tok.type == "container_disputed_open":
             disputed += 1
         elif tok.type == "container_disputed_close":
@@ -511,7 +511,7 @@ def yaml_type(value: object) -> str:
     return type(value).__name__  # str, int, float, bytes
 
 
-def _front_matter(page: ParsedPage, tok: Token) -> None:
+def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
     try:
         data = yaml.load(tok.content, Loader=_YAML_LOADER) if tok.content.strip() else {}
     except yaml.YAMLError as e:
@@ -538,6 +538,20 @@ def _front_matter(page: ParsedPage, tok: Token) -> None:
         page.title = str(title)
     elif title is not None and title != "":
         page.frontmatter_error = f"front matter 'title' must be one value, not a {yaml_type(title)}"
+    said = [(str(k), v) for k, v in data.items() if str(k).lower() in SAYING_FIELDS]
+    for key, value in said:  # a summary is prose a reader (and a model) takes as the page's
+        if isinstance(value, str) and value.strip():
+            at = re.search(r"^" + re.escape(key) + r"\s*:", tok.content, re.M)
+            line = (
+                (tok.map[0] if tok.map else 0)
+                + 2
+                + tok.content.count("\n", 0, at.start() if at else 0)
+            )
+            _statements(page, [(line, value)], False, left)
+
+
+# front matter fields whose value is prose about the page's subject: held to the rule
+SAYING_FIELDS = frozenset({"summary", "description", "abstract", "excerpt", "tldr", "synopsis"})
 
 
 def _scalar(value: object) -> bool:
@@ -569,10 +583,18 @@ def _inline(
     prose: list[str] = []  # parts, with code and link text blanked: the words it states
     size = 0  # the joined length of parts
     code: list[tuple[int, int]] = []  # code spans' (start, end) in the joined text, in order
-    linked = False  # inside a markdown link's text
+    linked = -1  # inside a markdown link's text: where it starts in ``parts``, else -1
     labels: list[str] = []
     text_run: list[str] = []
     alts: list[str] = []  # images' alt text: statements of their own, never cited
+    hiding: list[str] = []  # the tag of an inline HTML element that hides its text, nested
+    hidden: list[str] = []  # the text hidden by such elements: flagged as hidden
+    children = tok.children or []
+    title = _callout_title(children) if asserts and not heading else None
+    if title is not None:  # a callout's first line is its title: held to the heading rule
+        children = children[title[1] :]
+        _statements(page, [(line, title[0])], False, left, heading=True)
+        line += 1
 
     def flush_text() -> None:
         if text_run:
@@ -587,10 +609,20 @@ def _inline(
         prose.append(piece if said else " " * len(piece))
         size += len(piece)
 
-    for child in tok.children or []:
+    for child in children:
+        if child.type == "html_inline":
+            flush_text()
+            _hide(child.content, hiding)
+            continue
+        if hiding and child.type != "footnote_ref":  # a reader does not see it
+            if child.type in ("text", "code_inline"):
+                hidden.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                hidden.append(" ")
+            continue
         if child.type == "text":
             text_run.append(child.content)
-            add(child.content, said=not linked)
+            add(child.content, said=linked < 0)
             continue
         flush_text()
         if child.type == "code_inline":
@@ -609,11 +641,13 @@ def _inline(
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
             page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
-            add(label or name, said=False)
+            add(label or name, said=bool(label) and not pointed and _link_asserts(label))
         elif child.type == "link_close":
-            linked = False
+            if linked >= 0 and not pointed and _link_asserts("".join(parts[linked:])):
+                prose[linked:] = parts[linked:]  # "[the bridge collapsed in 2024](x.md)"
+            linked = -1
         elif child.type == "link_open":
-            linked = True
+            linked = len(parts)
             href = str(child.attrs.get("href", ""))
             if href and not _external(href):
                 target, _, anchor = href.partition("#")
@@ -672,6 +706,77 @@ def _inline(
         page.statements.append(Statement(line_at(start), shown, covered))
     if alts and asserts and not heading:
         _statements(page, [(line, alt) for alt in alts], covered, left)
+    said_hidden = " ".join("".join(hidden).split())
+    if any(c.isalpha() for c in said_hidden):  # in a quote or an aside too: nobody sees it
+        if len(page.statements) < STATEMENTS_KEPT:
+            shown = f"hidden text: {said_hidden}"[:STATEMENT_CHARS]
+            page.statements.append(Statement(line, shown, False))
+        page.bare += 1
+
+
+# an inline HTML element that hides its text from a reader: the words stay in the page a
+# model reads, so they are flagged whatever else the sentence cites
+_HIDING = re.compile(
+    r"<([a-zA-Z][\w-]{0,30})\b[^<>]{0,2000}?(?:(?<![-\w])hidden(?![-\w])|display\s*:\s*none"
+    r"|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|visually-hidden|sr-only)"
+    r"[^<>]{0,2000}>",
+    re.I,
+)
+# elements that have no closing tag: they hide nothing after them
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr", "param"}
+)
+_OPEN_TAG = re.compile(r"<([a-zA-Z][\w-]{0,30})\b")
+_CLOSE_TAG = re.compile(r"</([a-zA-Z][\w-]{0,30})\s*>")
+
+
+def _hide(html: str, hiding: list[str]) -> None:
+    """Follow one inline HTML tag: a hiding element opens (``hiding`` gets its tag), a
+    nested one of the same tag opens again, a closing tag closes the innermost."""
+    if html.rstrip().endswith("/>"):
+        return
+    if hiding:
+        close = _CLOSE_TAG.match(html)
+        opened = _OPEN_TAG.match(html)
+        if close and close.group(1).lower() == hiding[-1]:
+            hiding.pop()
+        elif opened and opened.group(1).lower() == hiding[-1] and len(hiding) < 100:
+            hiding.append(hiding[-1])
+        return
+    m = _HIDING.match(html)
+    if m and m.group(1).lower() not in _VOID:
+        hiding.append(m.group(1).lower())
+
+
+def _link_asserts(text: str) -> bool:
+    """Whether a link's text is a sentence of its own: four words or more with a finite
+    verb ("[the bridge collapsed in 2024](x.md)"), not a title ("[the minutes of the
+    council](x.md)")."""
+    counted = [w for w in text[:1000].split() if any(c.isalpha() for c in w)]
+    return len(counted) >= STATEMENT_WORDS and _finite(counted)
+
+
+_CALLOUT_MARK = re.compile(r"\s*\[![^\]\n]{0,50}\][+-]?[ \t]*")
+
+
+def _callout_title(children: list[Token]) -> tuple[str, int] | None:
+    """A callout's title (the words after ``[!type]`` on its first line) and how many
+    children it takes, the line break included; None when the block is no callout or its
+    first line holds a reference."""
+    if not children or children[0].type != "text":
+        return None
+    if not children[0].content.startswith("[!") or not _CALLOUT_MARK.match(children[0].content):
+        return None
+    words: list[str] = []
+    for n, child in enumerate(children):
+        if child.type in ("softbreak", "hardbreak"):
+            return _CALLOUT_MARK.sub("", "".join(words), count=1), n + 1
+        if child.type == "footnote_ref":
+            return None
+        if child.type in ("text", "code_inline"):
+            words.append(child.content)
+    return _CALLOUT_MARK.sub("", "".join(words), count=1), len(children)  # one line
 
 
 def _statements(
@@ -878,6 +983,8 @@ def _pointed_statement(said: str) -> bool:
     counted = [w for w in said.split() if any(c.isalpha() for c in w)]
     if _prose_words(said) < POINTED_WORDS or not _statement(said):
         return False
+    if _dated_clause(said):  # "[[Harbour]], which the mayor sold in 2022 for 1 pound"
+        return True
     for i, w in enumerate(counted):  # a verb in a relative clause describes the link
         word = w.strip(_PUNCT).lower()
         if word in _RELATIVES:
@@ -893,6 +1000,24 @@ def _pointed_statement(said: str) -> bool:
         if _present(counted, i) and following not in ("that", "which"):
             return True
     return False
+
+
+_CLAUSE_WORD = re.compile(r"\b(?:that|which|who|whom|where|when)\b", re.I)
+
+
+def _dated_clause(said: str) -> bool:
+    """Whether a link's description has a clause ("which …", "that …") stating a dated
+    event: a number of two digits or more and a past tense after the clause's word
+    ("which the mayor sold in 2022", "minutes recording that the bridge collapsed in
+    2024"). "the rules that apply to every keeper" describes the link."""
+    m = _CLAUSE_WORD.search(said[:2000])
+    if m is None:
+        return False
+    rest = said[m.end() : 2000]
+    words = [w.strip(_PUNCT).lower() for w in rest.split()]
+    return bool(_DIGITS.search(rest)) and any(
+        w in ("was", "were", "had") or _past(w) or w in IRREGULAR_PAST for w in words
+    )
 
 
 _RELATIVES = frozenset(
@@ -957,15 +1082,29 @@ def _statement(said: str, *, labels_ok: bool = False) -> bool:
     if len(counted) < STATEMENT_WORDS and not (
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
     ):
-        return False
+        return _labelled_event(said)
+    if _instruction(said):
+        return False  # "Edit the sources, not this page.", "Do not confuse …": an instruction
     if last.endswith(":"):  # a lead-in, unless it states a dated event before its colon
         return _dated_lead_in(said, counted)
-    if last.endswith("?") and _asks(said) and not _EMBEDDED.search(said[-2000:]):
+    if (
+        last.endswith("?")
+        and _asks(said)
+        and not _EMBEDDED.search(said[-2000:])
+        and not _presupposes(said)
+    ):
         return False
     if _TODO.match(said):  # a note to the writer, not a claim about the subject
         return False
-    if _NAVIGATION.match(said) and len(counted) <= NAVIGATION_WORDS and not _THAT.search(said):
-        return False
+    if (
+        _NAVIGATION.match(said)
+        and len(counted) <= NAVIGATION_WORDS
+        and not _THAT.search(said)
+        and not _RELATIVE_CLAUSE.search(said)
+    ):
+        return False  # unless a clause in it asserts ("…, which collapsed in 2024")
+    if ";" in said and _label_and_pointer(said.split(";")):
+        return False  # "Proposal only; see the sources below."
     label = _LABEL.match(said)
     if label:  # a label and a list of paths or links, not a label and a sentence
         rest = said[label.end() :]
@@ -974,8 +1113,319 @@ def _statement(said: str, *, labels_ok: bool = False) -> bool:
             for part in rest.split(";")[1:]
         )
     if words[0].strip("*_").lower() in POINTERS:  # unless a clause of its own follows
-        return any(_prose_words(part) >= STATEMENT_WORDS for part in _CLAUSES.split(said)[1:])
+        return any(
+            _prose_words(part) >= STATEMENT_WORDS
+            or (_RELATIVE_START.match(part) and _clause_words(part) >= STATEMENT_WORDS)
+            for part in _CLAUSES.split(said)[1:]
+        )
     return True
+
+
+# a relative clause with a verb in a hatnote: "Not to be confused with the Tam bridge,
+# which collapsed in 2024", "For the collapse … that killed 12 people, see …"
+_RELATIVE_CLAUSE = re.compile(
+    r"(?:,\s*(?:which|who|whose)\s+|\b(?:that|which|who)\s+)(?:[a-z]+\s+)?"
+    r"(?:[a-z]{2,}ed|was|were|had|has|is|are|killed|fell|died|led|won|lost|sold|built|became)\b",
+    re.I,
+)
+_RELATIVE_START = re.compile(r"\s*(?:which|who|whose|where|when)\b", re.I)
+
+
+def _clause_words(text: str) -> int:
+    """Words of a clause, numbers included ("which opened in 2024"), not paths."""
+    return sum(
+        1
+        for w in text.split()
+        if any(c.isalnum() for c in w) and "/" not in w and not re.search(r"\w\.\w", w)
+    )
+
+
+def _label_and_pointer(parts: list[str]) -> bool:
+    """Whether the parts of a sentence between semicolons are labels (noun phrases of a
+    few words without a verb, "Proposal only") and at least one pointer ("see the sources
+    below"): a status line, not a claim."""
+    pointers = 0
+    for part in parts:
+        counted = [w for w in part.split() if any(c.isalpha() for c in w)]
+        if not counted:
+            continue
+        if counted[0].strip(_PUNCT + "*_").lower() in POINTERS:
+            pointers += 1
+            if _prose_words(part) > POINTED_WORDS:
+                return False
+        elif len(counted) > LABEL_WORDS // 2 or _finite(counted):
+            return False
+    return pointers > 0
+
+
+# a label and a short value that states an event: "**2024:** bridge collapsed, 12 dead"
+_LABELLED = re.compile(r"\s*[*_]*[^:*_\n]{1,40}[*_]*\s*:[*_]*\s*(.+)", re.S)
+
+
+# past-tense labels that date the page, not its subject ("Created: 2024-01-01")
+_PAGE_DATES = frozenset(
+    {"created", "updated", "modified", "reviewed", "edited", "added", "generated", "compiled"}
+    | {"imported", "synced", "verified", "checked", "ingested", "fetched", "retrieved"}
+    | {"accessed", "captured", "archived", "revised", "tested", "changed", "moved"}
+)
+
+
+def _labelled_event(said: str) -> bool:
+    """Whether a short "label: value" line (fewer than four words) states an event: its
+    value holds a finite verb ("2024: bridge collapsed, 12 dead"; "Status: draft" not), or
+    its label is a past tense and its value a date ("Opened: 1998"; "Created: 2024-01-01"
+    dates the page)."""
+    m = _LABELLED.match(said[:500])
+    if not m or _LABEL.match(said) or _TODO.match(said):
+        return False
+    label = said[: m.start(1)].strip(" *_:\t").lower()
+    if (
+        " " not in label
+        and (_past(label) or label in IRREGULAR_PAST)
+        and label not in _PAGE_DATES
+        and any(c.isdigit() for c in m.group(1))
+    ):
+        return True  # "**Opened:** 1998", "Built: 1901 by the county": an event and its date
+    counted = [w for w in m.group(1).split() if any(c.isalpha() for c in w)]
+    words = [w.strip(_PUNCT).lower() for w in counted]
+    return len(counted) >= 2 and any(
+        i
+        and counted[i][:1].islower()
+        and (_past(w) or w in IRREGULAR_PAST)
+        and (words[i + 1] if i + 1 < len(words) else "") != "by"
+        for i, w in enumerate(words)
+    )
+
+
+# a question that presupposes a dated event: a question word, a number of two digits or
+# more and a past tense ("Why did the bridge collapse in 2024?", "How did the 2024
+# collapse kill 12 people?"); "When was the plan abandoned?" asks
+_DIGITS = re.compile(r"(?<![\w.])\d{2,}(?![\w.]\w)")
+
+
+def _presupposes(said: str) -> bool:
+    words = said[:2000].split()
+    if not words or words[0].strip("\"'“‘(*_#").lower() not in QUESTION_WORDS:
+        return False
+    if not _DIGITS.search(said[:2000]):
+        return False
+    return any(
+        i and (w in ("did", "was", "were", "had") or _past(w) or w in IRREGULAR_PAST)
+        for i, w in enumerate(x.strip(_PUNCT).lower() for x in words)
+    )
+
+
+# an instruction to the reader: a verb's base form first, then an article, a possessive
+# or "not" ("Edit the sources, not this page.", "Do not confuse …", "Please cite …"); a
+# word that opens a sentence otherwise (a preposition, a conjunction, a pronoun) is not
+# one, nor a past tense ("Built the bridge …"), a third person ("Revokes the …") or a
+# gerund ("Building the bridge took …")
+_NOT_IMPERATIVE = frozenset(
+    [
+        "see",  # a pointer: its own rule
+        "compare",
+        "underneath",
+        "atop",
+        "amongst",
+        "alongside",
+        "whilst",
+        "note",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "after",
+        "before",
+        "during",
+        "under",
+        "over",
+        "since",
+        "unlike",
+        "like",
+        "despite",
+        "through",
+        "across",
+        "among",
+        "between",
+        "against",
+        "along",
+        "around",
+        "behind",
+        "beyond",
+        "near",
+        "into",
+        "within",
+        "without",
+        "as",
+        "when",
+        "while",
+        "if",
+        "once",
+        "until",
+        "unless",
+        "because",
+        "although",
+        "though",
+        "whereas",
+        "where",
+        "whether",
+        "both",
+        "half",
+        "only",
+        "even",
+        "then",
+        "thus",
+        "so",
+        "yet",
+        "and",
+        "but",
+        "also",
+        "hence",
+        "of",
+        "to",
+        "upon",
+        "toward",
+        "towards",
+        "via",
+        "per",
+        "following",
+        "including",
+        "regarding",
+        "concerning",
+        "given",
+        "throughout",
+        "outside",
+        "inside",
+        "above",
+        "below",
+        "beneath",
+        "beside",
+        "besides",
+        "except",
+        "amid",
+        "onto",
+        "off",
+        "past",
+        "round",
+        "all",
+        "nearly",
+        "almost",
+        "today",
+        "yesterday",
+        "later",
+        "now",
+        "here",
+        "there",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "how",
+        "it",
+        "he",
+        "she",
+        "they",
+        "we",
+        "you",
+        "i",
+        "this",
+        "that",
+        "these",
+        "those",
+        "such",
+        "each",
+        "every",
+        "many",
+        "most",
+        "some",
+        "any",
+        "no",
+        "not",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "first",
+        "last",
+        "next",
+        "another",
+        "other",
+        "either",
+        "neither",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "the",
+        "a",
+        "an",
+    ]
+)
+_IMPERATIVE = re.compile(
+    r"\s*[*_]*(?:(?i:do\s+not|don't|don’t|never|please)\s+[a-z]+"
+    r"|([A-Za-z][a-z]{1,15})\s+(?:the|a|an|your|this|these|those|any|each|every|all|it"
+    r"|them)\s)"
+)
+
+
+_INSTRUCTION_PARTS = re.compile(r"[;—–]|\s-\s")
+
+
+def _instruction(said: str) -> bool:
+    """An instruction and nothing else: an imperative without a number or an embedded
+    "that", each clause after a dash or a semicolon an imperative too or a few words
+    ("Do not use X — the server will fail to boot." asserts after its dash)."""
+    if not _imperative(said) or _THAT.search(said) or any(c.isdigit() for c in said):
+        return False
+    return all(
+        _imperative(part) or _prose_words(part) < STATEMENT_WORDS
+        for part in _INSTRUCTION_PARTS.split(said[:2000])[1:]
+    )
+
+
+def _imperative(said: str) -> bool:
+    """An instruction to the reader: a verb's base form first, then an article, a
+    possessive or "not" ("Edit the sources, not this page.", "Do not confuse …", "Please
+    cite …"). A word that opens a sentence otherwise (a preposition, a conjunction, a
+    pronoun) is not one, nor a past tense ("Built the bridge …"), a third person
+    ("Revokes the …"), a gerund ("Building the bridge took …") or an adverb."""
+    m = _IMPERATIVE.match(said)
+    if m is None:
+        return False
+    first = (m.group(1) or "").lower()
+    return not first or (
+        first not in _NOT_IMPERATIVE
+        and first not in IRREGULAR_PAST
+        and not first.endswith(("ed", "ing", "ly", "s"))
+    )
 
 
 _CLAUSES = re.compile(r"[,;:—(]")
@@ -999,8 +1449,13 @@ _NAVIGATION = re.compile(
     r"(?:lists?|summari[sz]es?|shows?|describes?|covers?|follows?|gives?|traces?)\b"
     r"|(?:the\s+)?(?:photograph|photo|image|picture|illustration|drawing)\s+(?:below|above)"
     r"\s+(?:shows?|gives?)\b"
-    r"|(?:all\s+)?(?:dates|figures|numbers|quotations|quotes|times|amounts)\s+(?:are|were)\s+"
-    r"(?:given|from|taken|as|in|quoted)\b"
+    r"|\(?(?:unless\s+(?:otherwise\s+)?(?:noted|stated|indicated)(?:\s+otherwise)?,\s*)?"
+    r"(?:all\s+)?(?:dates|figures|numbers|quotations|quotes|times|amounts|prices|values)\s+"
+    r"(?:(?:are|were)\s+(?:given|from|taken|as|in|quoted|rounded|approximate|nominal)"
+    r"|(?:come|came)\s+from|in)\b"
+    r"|(?:this|the)\s+(?:page|section|article|entry|note|wiki)\s+(?:is|was)\s+(?:maintained"
+    r"|generated|written|compiled|kept|edited|built|created|updated)\s+(?:by|from|with)\b"
+    r"|(?:compiled|generated|maintained|written)\s+(?:by|from)\s+(?:an?|the)\b"
     r"|(?:the|this)\s+(?:following\s+)?(?:table|list|figure|diagram|chart|map|graph|timeline)"
     r"(?:\s+(?:below|above))?\s+(?:summari[sz]es|shows|lists|gives|compares|sets\s+out)\b)",
     re.I,
@@ -1029,7 +1484,9 @@ def _dated_lead_in(said: str, counted: list[str]) -> bool:
 # a question that asserts: "Did you know that …?", a tag question ("…, wasn't he?"), a
 # rhetorical tag after a dash ("… — who knew?")
 _EMBEDDED = re.compile(
-    r"\b(?:did|do)\s+you\s+know\s+that\b"
+    r"\b(?:did|do)\s+you\s+know\s+(?!how\b|what\b|why\b|when\b|where\b|which\b|who\b"
+    r"|whether\b|if\b)"
+    r"|\b(?:isn't|isn’t|is\s+it\s+not)\s+(?:it\s+)?true\s+that\b"
     r"|,\s*(?:isn't|wasn't|aren't|weren't|didn't|doesn't|don't|hasn't|haven't|hadn't|won't"
     r"|can't|couldn't|wouldn't|is|was|are|were|did|does|has|had)\s+(?:it|he|she|they|there"
     r"|that|we|you|i)\s*\?"
@@ -1065,7 +1522,9 @@ def _heading_statement(said: str) -> bool:
     takes HEADING_WORDS words or more ("The council declared war on Canada in May")."""
     counted = sum(1 for w in said.split() if any(c.isalpha() for c in w))
     last = said.rstrip().rstrip("\"'”’)*_")
-    if last.endswith(("?", ":")):
+    if last.endswith("?"):  # unless it presupposes a dated event
+        return counted >= STATEMENT_WORDS and _presupposes(said)
+    if last.endswith(":"):
         return False
     if counted >= STATEMENT_WORDS and last.endswith((".", "!")):
         return True
@@ -1347,6 +1806,11 @@ ASIDES = frozenset(
         "contents",
         "table-of-contents",
         "navigation",
+        "glossary",  # terms and their definitions
+        "changelog",  # the page's own history
+        "change-log",
+        "page-history",
+        "revision-history",
     }
 )
 

@@ -58,7 +58,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # callouts (issue 24's third review)
 # 20: a gap marker without a reason marks nothing
 # 21: Obsidian block ids (^id) among a page's anchors
-CACHE_FORMAT = 21
+# 22: hidden inline HTML, front matter summaries, link text, callout titles, presupposing
+# questions, instructions (issue 24's fourth review)
+CACHE_FORMAT = 22
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -370,6 +370,80 @@ FAITHFUL: list[Case] = [
         "The union called a strike in 1926, which the owners disputed in court for a year.\n",
         None,
     ),
+    # the fourth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The harbour master did not resign.",
+        "Rumours that the harbour master had resigned were unfounded",
+        "Report on the harbour, 2022.\nRumours that the harbour master had resigned were unfounded.\n",
+        None,
+    ),
+    Case(
+        "The museum holds 5,000 paintings.",
+        "The museum holds 5,000 paintings",
+        "The museum holds 5,000 paintings. This figure was confirmed by the 2020 audit.\n",
+        None,
+    ),
+    Case(
+        "The castle is 800 years old.",
+        "The castle is 800 years old",
+        "The castle is 800 years old, the guidebook rightly stated.\n",
+        None,
+    ),
+    Case(
+        "The airport will open in 2027 if funding is found.",
+        "The airport will open in 2027",
+        "The airport will open in 2027, if funding is found.\n",
+        None,
+    ),
+    Case(
+        "The ferry service ran daily until 2019.",
+        "The ferry service ran daily",
+        "The ferry service ran daily until it was cancelled in 2019.\n",
+        None,
+    ),
+    Case(
+        "Jane Hill chaired the council meeting.",
+        "The mayor, Jane Hill, chaired the meeting",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        None,
+    ),
+    Case(
+        "The council voted to build a new bridge over the Tam.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        None,
+    ),
+    Case(
+        "On 3 May 2021 the council voted to build a new bridge.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        None,
+    ),
+    Case(
+        "The new school has 900 pupils.",
+        "The new school has 900 pupils",
+        "The new school has 900 pupils; this was later confirmed by the paper.\n",
+        None,
+    ),
+    Case(
+        "The council voted in 2019 to build a bridge.",
+        "The council voted in 2019 to build a bridge",
+        "The council voted in 2019 to build a bridge, but the work started only in 2021.\n",
+        None,
+    ),
+    # a decision reported as done (after the fourth review, written before its rule)
+    Case(
+        "The board agreed to sell the old pier in 1990.",
+        "the board agreed to sell the old pier",
+        "In 1990 the board agreed to sell the old pier.\n",
+        None,
+    ),
+    Case(
+        "The town built the library it had planned.",
+        "The town built the library",
+        "The town built the library it had planned since 1950.\n",
+        None,
+    ),
 ]
 
 
@@ -791,5 +865,115 @@ UNFAITHFUL: list[Case] = [
         "The canal was finished in 1845",
         "The canal was finished in 1845, a claim later disputed by historians.\n",
         "a disputed claim",
+    ),
+    # the fourth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The harbour was dredged in 2021.",
+        "The harbour was to be dredged in 2021",
+        "The harbour was to be dredged in 2021, but the work never started.\n",
+        "a plan whose work never started reported as done",
+    ),
+    Case(
+        "The county built a tram line to the coast.",
+        "The county built a tram line to the coast",
+        "The county built a tram line to the coast, but the plan was dropped before any track was laid.\n",
+        "a dropped plan reported as done",
+    ),
+    Case(
+        "The new school has 900 pupils.",
+        "The new school has 900 pupils",
+        "The new school has 900 pupils; this was later retracted by the paper.\n",
+        "a retracted figure",
+    ),
+    Case(
+        "The museum holds 5,000 paintings.",
+        "The museum holds 5,000 paintings",
+        "The museum holds 5,000 paintings. This turned out to be false.\n",
+        "a claim the next sentence calls false",
+    ),
+    Case(
+        "The fish market opened in 1950.",
+        "The fish market opened in 1950",
+        "The fish market opened in 1950. That date is wrong: it opened in 1962.\n",
+        "a date the next sentence corrects",
+    ),
+    Case(
+        "The castle is 800 years old.",
+        "The castle is 800 years old",
+        "The castle is 800 years old, the guidebook wrongly stated.\n",
+        "a statement the source calls wrong",
+    ),
+    Case(
+        "The railway carried 2 million passengers a year.",
+        "The railway carried 2 million passengers a year",
+        "The railway carried 2 million passengers a year, a rough guess by the station master.\n",
+        "a guess reported as fact",
+    ),
+    Case(
+        "The airport opens in 2027.",
+        "The airport will open in 2027",
+        "The airport will open in 2027, if funding is found.\n",
+        "a condition dropped",
+    ),
+    Case(
+        "The ferry service runs daily.",
+        "The ferry service ran daily",
+        "The ferry service ran daily until it was cancelled in 2019.\n",
+        "a cancelled service reported as running",
+    ),
+    Case(
+        "The council voted against building a new bridge.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "a vote for reported as a vote against",
+    ),
+    Case(
+        "The council refused to build a new bridge.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "a vote for reported as a refusal",
+    ),
+    Case(
+        "The mayor, John Smith, chaired the meeting.",
+        "The mayor, Jane Hill, chaired the meeting",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "another person's name",
+    ),
+    Case(
+        "The bridge was to cost 4 million dollars.",
+        "at a cost of 4 million pounds",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "another currency",
+    ),
+    Case(
+        "The county council voted to build a new bridge over the Thames.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "another place",
+    ),
+    Case(
+        "The council voted to build three new bridges.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "a number the window has only as a date",
+    ),
+    Case(
+        "The bridge would have cost 4 million euros.",
+        "at a cost of 4 million pounds",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "another currency (euros)",
+    ),
+    # a decision reported as done (after the fourth review, written before its rule)
+    Case(
+        "The council built a new bridge over the river Tam.",
+        "The council voted to build a new bridge",
+        "Minutes of the council meeting of 3 May 2021.\nThe council voted to build a new bridge over the river Tam at a cost of 4 million pounds.\nThe mayor, Jane Hill, chaired the meeting. The bridge was never built, and the plan was abandoned in 2023.\n",
+        "a vote to build reported as built",
+    ),
+    Case(
+        "The board sold the old pier in 1990.",
+        "the board agreed to sell the old pier",
+        "In 1990 the board agreed to sell the old pier.\n",
+        "an agreement to sell reported as a sale",
     ),
 ]

@@ -78,6 +78,7 @@ class _Candidate(NamedTuple):
     claim_id: str
     claim: str  # hedge-free
     vq: VerifiedQuote
+    row: str = ""  # the table row of a claim in a table cell (its hedges are the claim's)
 
 
 def claims_to_judge(
@@ -142,6 +143,7 @@ def _candidates(ctx: Context, verified: VerifiedQuotes) -> list[_Candidate]:
         if page is None or not page.refs:
             continue
         uses: dict[str, int] = {}
+        lines: list[str] | None = None  # the page's lines, split once when a claim needs them
         for ref in page.refs:
             vq = verified.get((path, ref.label))
             if vq is None or not ref.claim or _blocked(ctx, path, vq):
@@ -149,8 +151,17 @@ def _candidates(ctx: Context, verified: VerifiedQuotes) -> list[_Candidate]:
             uses[ref.label] = uses.get(ref.label, 0) + 1
             n = uses[ref.label]
             claim_id = f"{path}#^{ref.label}" + (f"@{n}" if n > 1 else "")
-            out.append(_Candidate(path, ref, claim_id, hedge_free(ref.claim), vq))
+            if lines is None:
+                lines = (ctx.tip.page_text(path)[0] or "").split("\n")
+            row = _row(lines, ref.at_line)
+            out.append(_Candidate(path, ref, claim_id, hedge_free(ref.claim), vq, row))
     return out
+
+
+def _row(lines: list[str], line: int) -> str:
+    """The page's line ``line`` (1-based) when it is a table row ("| … | … |"), else ''."""
+    row = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return row[:2000] if row.startswith("|") else ""
 
 
 class _Hints(NamedTuple):
@@ -167,7 +178,7 @@ def _hints(
     when ``windows`` or when a rule that reads it fired. None: the source cannot be read."""
     vq = c.vq
     if found is None:
-        found = conflicts(c.claim, vq.quote)
+        found = conflicts(c.claim, vq.quote, row=c.row)
     start, around = vq.offset, vq.quote
     if windows or needs_source(c.claim, vq.quote, found):
         chars = ctx.config.judge.window_chars
@@ -178,7 +189,7 @@ def _hints(
         except SourceError:
             return None
         label = source_label(vq.source, head)
-        found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start)
+        found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start, row=c.row)
     return _Hints(tuple(k.describe() for k in found), around, start)
 
 
@@ -186,18 +197,18 @@ PARALLEL_CLAIMS = 20_000  # fewer claims to run the rules on stay in-process
 CLAIMS_PER_TASK = 2_000
 
 
-def _conflicts_task(repo: object, pairs: list[tuple[str, str]]) -> list[list[Conflict]]:
-    """The rules on (claim, quote) pairs, without windows: a worker's share."""
-    return [conflicts(claim, quote) for claim, quote in pairs]
+def _conflicts_task(repo: object, pairs: list[tuple[str, str, str]]) -> list[list[Conflict]]:
+    """The rules on (claim, quote, row) triples, without windows: a worker's share."""
+    return [conflicts(claim, quote, row=row) for claim, quote, row in pairs]
 
 
 def _windowless(ctx: Context, todo: list[_Candidate]) -> Iterator[list[Conflict]]:
     """The rules on each candidate, without windows, in order; on the workers when
     there are many (a cold verify of a large wiki)."""
-    pairs = [(c.claim, c.vq.quote) for c in todo]
+    pairs = [(c.claim, c.vq.quote, c.row) for c in todo]
     workers = ctx.tip.workers
     if len(pairs) < PARALLEL_CLAIMS or not workers.enabled:
-        yield from (conflicts(claim, quote) for claim, quote in pairs)
+        yield from (conflicts(claim, quote, row=row) for claim, quote, row in pairs)
         return
     tasks = [pairs[i : i + CLAIMS_PER_TASK] for i in range(0, len(pairs), CLAIMS_PER_TASK)]
     for found in workers.map(_conflicts_task, tasks):
@@ -218,7 +229,8 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
     keys: dict[str, str] = {}
     for path, group in pages.items():
         material = "\1".join(
-            f"{c.claim}\0{c.vq.quote}\0{c.vq.blob}\0{c.vq.pdf_page}\0{c.vq.offset}" for c in group
+            f"{c.claim}\0{c.vq.quote}\0{c.vq.blob}\0{c.vq.pdf_page}\0{c.vq.offset}\0{c.row}"
+            for c in group
         )
         keys[path] = hashlib.blake2b(
             (salt + material).encode("utf-8", "surrogatepass"), digest_size=16

@@ -13,7 +13,10 @@ increase/decrease, allow/forbid, before/after…) from the small list ``POLARITY
 modal shift (the quote, or the words of its clause before it, hedges, recommends,
 proposes or leaves a question open, the claim asserts); a superlative or universal the
 quote lacks; a claim attributed to a named source ("the Gazette reported", "according to
-Dr. Harris") whose name is nowhere in the cited source's path, head or the window.
+Dr. Harris") whose name is nowhere in the cited source's path, head or the window; the
+source taking the quote back later in its sentence or in the next one ("…, but the work
+never started", "This turned out to be false."); a name in the slot where the source has
+another ("the mayor, John Smith" for "the mayor, Jane Hill").
 Each conflict names the words that differ.  No network, no model: a tripwire, not a
 judgement of support (docs/checks.md; the LLM judge gets these as hints).
 """
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # the rules whose verdict the window of source text around a quote can change
-WINDOWED = ("number", "unit", "negation")
+WINDOWED = ("number", "unit", "negation", "name")
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "cannot", "without", "neither"})
 # words just before a quote, in its clause, that deny what the quote says
 DENIALS = NEGATIONS | frozenset(
@@ -185,6 +188,14 @@ DIMENSIONS: dict[str, str] = {
 }
 UNITS = frozenset(DIMENSIONS)  # the words read as units
 UNIT_ALIASES = {"percent": "%", "pct": "%", "dollars": "$", "dollar": "$", "euros": "€"}
+UNIT_ALIASES |= {"euro": "€", "pounds": "£", "pound": "£", "sterling": "£"}  # pounds: money
+# words that refuse or deny on either side ("refused to build", "voted against building"),
+# and a verdict inside a quote that denies the rest of it ("rumours that … were unfounded"):
+# it agrees with a claim that denies, and flags nothing on its own ("Rumours about the
+# harbour master are covered in the report" is no conflict)
+REFUSALS = frozenset({"refuse", "refuses", "refused", "refusing"})
+# not "false": a value in technical prose ("returns False")
+VERDICTS = frozenset({"unfounded", "untrue", "baseless", "disproved", "refuted"})
 NUMBER_WORDS = {
     "zero": "0",
     "one": "1",
@@ -271,6 +282,7 @@ _ALIASES = frozenset(UNIT_ALIASES)
 @dataclass(frozen=True)
 class Conflict:
     # number | unit | negation | polarity | outcome | modal | superlative | attribution | undone
+    # | name
     kind: str
     claim_words: tuple[str, ...]
     quote_words: tuple[str, ...]
@@ -376,6 +388,13 @@ def _numbers_spelled(text: str) -> str:
     return text
 
 
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+# a day of a month, "3 may" (the text is lower case), read as the date "3 may"
+_DATE_DAY = re.compile(r"\b([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(" + _MONTHS + r")\b")
+_AGAINST = re.compile(r"\b(vot(?:e|ed|es|ing))\s+against\b")
 _PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of the text
 
 
@@ -383,9 +402,15 @@ def _read(text: str) -> _Words:
     """The text's words (number words as digits, unit aliases unified) and its numbers
     without commas."""
     text = text.lower().replace("n't", " not").replace("per cent", "percent")
+    if "against" in text:
+        text = _AGAINST.sub(r"\1 refused", text)
+    dates: set[str] = set()
+    if _DATE_DAY.search(text):  # "3 May": a day, not a count of three
+        dates = {f"{m.group(1)} {m.group(2)[:3]}" for m in _DATE_DAY.finditer(text)}
+        text = _DATE_DAY.sub(r" \2 ", text)
     text = _numbers_spelled(text)
     words = set(_WORD.findall(text))
-    numbers = {w.replace(",", "") for w in words if w[0].isdigit()}
+    numbers = {w.replace(",", "") for w in words if w[0].isdigit()} | dates
     named = words & _NUMBER_NAMES
     if named:
         spelled = {NUMBER_WORDS[w] for w in named}
@@ -532,19 +557,27 @@ _AFTER_DENIAL = re.compile(
 
 
 def conflicts(
-    claim: str, quote: str, window: str = "", source: str = "", at: int | None = None
+    claim: str,
+    quote: str,
+    window: str = "",
+    source: str = "",
+    at: int | None = None,
+    row: str = "",
 ) -> list[Conflict]:
     """What a rule sees between ``claim`` and ``quote``; numbers and units stated in the
     ``window`` of source text around the quote (at ``at`` in it) count as the quote's, the
     words of its clause just before it are weighed for a denial, before and after it for
     a hedge; ``source`` (a ``source_label``) is what a claim's attribution is compared
-    with."""
+    with. ``row`` is the table row of a claim in a table cell: its other cells' hedges
+    ("| about 12,000[^3] | county estimate |") are the claim's, for the rules that ask
+    whether the claim keeps a hedge, an estimate or an undoing."""
     c, q = _read(claim), _read(quote)
+    kept = c if not row else _Words(c.words | _read(row[:2000]).words, c.numbers)
     near = _read(f"{quote}\n{window}") if window else q
     before, after = _context(quote, window, at) if window else ("", "")
     denied, hedged = _cues(before, after) if window else (frozenset(), frozenset())
     estimate = _estimate(f"{before} {quote}")
-    if estimate and not c.words & APPROXIMATE:
+    if estimate and not kept.words & APPROXIMATE:
         hedged |= {estimate}
     out: list[Conflict] = []
     if c.numbers - near.numbers:
@@ -556,7 +589,9 @@ def conflicts(
     other = {u for u in cu - qu if DIMENSIONS[u] in kinds}
     if other:
         out.append(Conflict("unit", tuple(sorted(other)), tuple(sorted(q.words & UNITS))))
-    cneg, qneg = c.words & NEGATIONS, q.words & NEGATIONS
+    cneg, qneg = c.words & (NEGATIONS | REFUSALS), q.words & (NEGATIONS | REFUSALS)
+    if cneg and not qneg:  # "did not resign" for "rumours that … had resigned were unfounded"
+        qneg = q.words & VERDICTS
     if denied:  # "failed to | reach": the claim agrees if it denies too ("failed", "not")
         cneg |= c.words & (DENIALS | AFTER_DENIALS)
         qneg |= denied
@@ -565,15 +600,82 @@ def conflicts(
     out += _polarity(c, q)
     if window:
         out += _outcome(c, q, _precondition_outcome(quote, window, at))
-    out += _modal(c, q, hedged)
+    if not kept.words & (HEDGES | CONTEXT_HEDGES):  # the row's hedge is the claim's
+        out += _modal(c, q, hedged) or _decided(c, quote)
     sup = (c.words & SUPERLATIVES) - q.words - denied  # "| was never built" is the quote's
     if sup:
         out.append(Conflict("superlative", tuple(sorted(sup)), ()))
     if window:
-        out += _undone_by_source(c, quote, window, at)
+        out += _undone_by_source(kept, quote, window, at)
     if source:
         out += _attribution(claim, f"{source}\n{quote}\n{window}")
+    out += _names(claim, quote, window, at, source)
     return out
+
+
+# a capitalised word inside a sentence: a name ("Jane Hill", "the Thames"); the
+# sentence's first word and the words after a stop are not read (their capital is the
+# sentence's)
+_CAPITALISED = re.compile(r"(?<![.!?:\"“]\s)(?<=\s)[A-Z][a-z]{2,}\b")
+_NOT_NAMES = frozenset({"the", "this", "that", "these", "those", "its", "their", "his", "her"})
+_SLOT_WORDS = 3  # words before a name that say which slot of the sentence it fills
+_NOT_SLOT = frozenset({"the", "a", "an", "of", "and", "or", "in", "on", "at", "to", "by"})
+
+
+def _named_slots(text: str) -> dict[str, frozenset[str]]:
+    """Each name of ``text`` (lower case) and the words just before it: its slot."""
+    out: dict[str, frozenset[str]] = {}
+    text = text[:2000]
+    for m in _CAPITALISED.finditer(text):
+        name = m.group(0).lower()
+        if name in _NOT_NAMES:
+            continue
+        before = re.findall(r"[a-z]+", text[max(0, m.start() - 60) : m.start()].lower())
+        out[name] = frozenset(before[-_SLOT_WORDS:]) - _NOT_SLOT
+    return out
+
+
+def _names(claim: str, quote: str, window: str, at: int | None, source: str) -> list[Conflict]:
+    """A name swapped: the claim has a name that neither the quote, the window nor the
+    source's name has, in the slot where the quote's sentence in the source has a name
+    the claim lacks (the words before each share one: "the mayor, John Smith" for "the
+    mayor, Jane Hill", "over the Thames" for "over the river Tam"). A name the claim adds
+    elsewhere ("echoes the Declaration of Independence") is not read."""
+    mine = _named_slots(claim.strip())
+    if not mine:
+        return []
+    known = set(re.findall(r"[a-z]+", f"{quote}\n{window}\n{source}".lower()))
+    extra = {n: slot for n, slot in mine.items() if n not in known}
+    if not extra:
+        return []
+    said = set(re.findall(r"[a-z]+", claim.lower()))
+    theirs = {
+        n: slot
+        for n, slot in _named_slots(_sentence_of(quote, window, at).strip()).items()
+        if n not in said
+    }
+    swapped = {(a, b) for a, sa in extra.items() for b, sb in theirs.items() if sa & sb}
+    if not swapped:
+        return []
+    return [
+        Conflict(
+            "name",
+            tuple(sorted({a for a, _ in swapped})),
+            tuple(sorted({b for _, b in swapped})),
+        )
+    ]
+
+
+def _sentence_of(quote: str, window: str, at: int | None) -> str:
+    """The sentence of ``window`` holding the quote (the quote alone without a window)."""
+    if at is None or window[at : at + len(quote)] != quote:
+        at = window.find(quote) if quote else -1
+    if at < 0:
+        return quote
+    starts = [m.end() for m in _SENTENCE_END.finditer(window, max(0, at - 300), at)]
+    begin = starts[-1] if starts else max(0, at - 300)
+    end = _SENTENCE_END.search(window, at + len(quote), at + len(quote) + 300)
+    return window[begin : end.start() if end else at + len(quote) + 300]
 
 
 # the rest of the quote's sentence in the source taking back what the quote says: a
@@ -604,9 +706,48 @@ _HEARSAY = re.compile(
     re.I,
 )
 _BUT_UNDONE = re.compile(
-    r"\bbut\s+(?:it|this|that|they|the\s+([a-z]+))\s+(?:was|were|had\s+been|has\s+been|is)"
-    r"\s+(?:later\s+|then\s+|eventually\s+|soon\s+)?(?:postponed|abandoned|cancelled"
-    r"|canceled|called\s+off|delayed|scrapped|shelved|never)\b",
+    r"\bbut\s+(?:it|this|that|they|the\s+([a-z]+))\s+(?:(?:was|were|had\s+been|has\s+been|is)"
+    r"\s+)?(?:later\s+|then\s+|eventually\s+|soon\s+)?(?:postponed|abandoned|cancelled"
+    r"|canceled|called\s+off|delayed|scrapped|shelved|dropped|never|fell\s+through)\b",
+    re.I,
+)
+# "but the work never started", "but the plan was dropped": nouns that name the quote's
+# event whatever its words
+_EVENT_NOUNS = frozenset(
+    {"work", "works", "plan", "plans", "project", "scheme", "construction", "idea", "proposal"}
+)
+# a pronoun taking the quote back ("; this was later retracted"), a guess ("…, a rough
+# guess by the station master"), a condition ("…, if funding is found")
+_PRONOUN_UNDONE = re.compile(
+    r"(?:^|[,;(\u2014\u2013])\s*(?:this|that|which|it)\s+(?:was|were|is|has\s+been|had\s+been)"
+    r"\s+(?:[\w'’-]+\s+){0,2}?" + _UNDOING + r"\b",
+    re.I,
+)
+_GUESS = re.compile(
+    r"(?:^|[,;(\u2014\u2013])\s*(?:a|an|the|this|that|which\s+is\s+a)\s+(?:[\w'’-]+\s+)?"
+    r"(?:guess|speculation|conjecture|exaggeration)\b",
+    re.I,
+)
+# a state the source says ended: "ran daily | until it was cancelled in 2019"
+_ENDED = re.compile(
+    r"^\s*,?\s*until\s+(?:it|they|this|that|the\s+[a-z]+)\s+(?:was|were|had\s+been)\s+"
+    r"(?:[a-z]+\s+)?(?:cancelled|canceled|closed|abolished|discontinued|scrapped|withdrawn"
+    r"|demolished|ended|stopped|suspended|dissolved|replaced)\b",
+    re.I,
+)
+# a claim that states something as still so
+_STILL = frozenset({"is", "are", "has", "have", "still", "now", "today", "currently"})
+_STILL |= frozenset({"remains", "remain", "continues", "continue"})
+_CONDITION = re.compile(r"^\s*,?\s*(?:if|unless|provided|providing)\b", re.I)
+# the source calling its own statement wrong: "…, the guidebook wrongly stated"
+_WRONGLY = re.compile(r"\b(?:wrongly|falsely|mistakenly|incorrectly|erroneously)\b", re.I)
+# the next sentence taking the quote's sentence back: "This turned out to be false.",
+# "That date is wrong: …", "The claim was later retracted."
+_RETRACTED_NEXT = re.compile(
+    r"\s*(?:(?:this|that|it|these|those)(?:\s+[a-z]+)?|the\s+(?:story|claim|figure|date"
+    r"|number|report|account|statement|estimate|rumou?r))\s+(?:[\w'’-]+\s+){0,4}?"
+    r"(?:false|untrue|wrong|incorrect|mistaken|inaccurate|disproved|retracted|refuted"
+    r"|debunked|withdrawn|a\s+myth)\b",
     re.I,
 )
 # a claim that keeps the undoing (or hedges, or denies) agrees with the source
@@ -618,20 +759,45 @@ _KEEPS = frozenset(
 
 
 def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> list[Conflict]:
-    """The rest of the quote's sentence in the source (up to 300 characters) undoing it:
-    an ``undone`` conflict, unless the claim keeps the undoing, hedges or denies. The next
-    sentence is not read ("… in 1890. That date is wrong.": the LLM judge's work)."""
+    """The rest of the quote's sentence in the source (up to 300 characters) undoing it,
+    or the next sentence on its line taking it back ("… in 1950. That date is wrong."):
+    an ``undone`` conflict, unless the claim keeps the undoing, hedges or denies; a
+    condition right after the quote ("…, if funding is found") the claim drops: ``modal``."""
     if at is None or window[at : at + len(quote)] != quote:
         at = window.find(quote) if quote else -1
-    if at < 0 or _SENTENCE_END.search(quote.rstrip()[-1:] + " "):
+    if at < 0:
         return []
     after = at + len(quote)
     end = _SENTENCE_END.search(window, after, after + 300)
-    tail = window[after : end.start() if end else after + 300]
-    m = _BACK_REFERENCE.search(tail) or _HEARSAY.search(tail)
+    ended = bool(_SENTENCE_END.search(quote.rstrip()[-1:] + " "))
+    tail = "" if ended else window[after : end.start() if end else after + 300]
+    if ended:  # the quote ends its sentence: the next one starts after it
+        nxt_at = after if window[after : after + 1] in (" ", "\t") else -1
+    else:
+        nxt_at = end.end() if end and window[end.start()] != "\n" else -1
+    if nxt_at >= 0 and not c.words & _KEEPS:
+        # the next sentence (on the same line) taking the quote's back
+        nxt = _RETRACTED_NEXT.match(window, nxt_at, nxt_at + 200)
+        if nxt and not c.words & (NEGATIONS | VERDICTS):
+            said = " ".join(nxt.group(0).split())
+            return [Conflict("undone", (), (said,))]
+    m = (
+        _BACK_REFERENCE.search(tail)
+        or _HEARSAY.search(tail)
+        or _WRONGLY.search(tail)
+        or _PRONOUN_UNDONE.search(tail)
+        or _GUESS.search(tail)
+    )
+    stopped = _ENDED.match(tail) if m is None else None
+    if stopped and "until" not in c.words and _still(c, quote):
+        return [Conflict("undone", (), (" ".join(stopped.group(0).split()),))]
+    if m is None and _CONDITION.match(tail) and not c.words & {"if", "unless", "provided"}:
+        said = " ".join(tail.split()[:6]).strip(", ")
+        return [Conflict("modal", (), (said,))]
     if m is None:
         m = _BUT_UNDONE.search(tail)
-        if m and m.group(1) and not _refers_back(m.group(1), quote):
+        noun = m.group(1) if m else None
+        if noun and noun.lower() not in _EVENT_NOUNS and not _refers_back(noun, quote):
             m = None
     if m is None or c.words & (HEDGES | CONTEXT_HEDGES | NEGATIONS | _KEEPS):
         return []
@@ -639,6 +805,22 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
     if undoing & c.words - _read(quote).words:  # "…, a figure the union disputes." kept
         return []
     return [Conflict("undone", (), (" ".join(m.group(0).strip(",;(—– ").split()),))]
+
+
+def _still(c: _Words, quote: str) -> bool:
+    """Whether a claim states something as still so: a present-tense word ("is", "still",
+    "today") or a verb in the third person the quote does not have ("runs" for "ran")."""
+    if c.words & _STILL:
+        return True
+    theirs = _read(quote).words
+    return any(
+        len(w) > 3
+        and w.endswith("s")
+        and not w.endswith(("ss", "us", "is"))
+        and w not in theirs
+        and w[:-1] not in theirs
+        for w in c.words
+    )
 
 
 def _refers_back(noun: str, quote: str) -> bool:
@@ -753,6 +935,69 @@ def _polarity(c: _Words, q: _Words) -> list[Conflict]:
                 )
                 break
     return out
+
+
+# a decision, a promise or an intention to do something, not the deed ("voted to build",
+# "agreed to sell"): a claim with the deed in the past and none of these words reports it
+# as done
+DECISIONS = frozenset(
+    {"voted", "votes", "vote", "decided", "decides", "agreed", "agrees", "resolved"}
+    | {"promised", "promises", "pledged", "pledges", "vowed", "undertook", "offered"}
+    | {"intended", "intends", "aimed", "aims", "wanted", "wants", "sought", "seeks"}
+    | {"planned", "plans", "proposed", "proposes", "tried", "attempted", "threatened"}
+)
+_DECIDED = re.compile(r"\b(" + "|".join(sorted(DECISIONS)) + r")\s+to\s+([a-z]{2,20})\b", re.I)
+# verbs whose deed is the decision itself: "decided to adopt the plan" is adopting it
+PERFORMATIVES = frozenset(
+    {"adopt", "approve", "accept", "reject", "appoint", "endorse", "ratify", "authorise"}
+    | {"authorize", "elect", "award", "grant", "refuse", "decline", "dismiss", "recommend"}
+    | {"support", "oppose", "back", "veto", "confirm", "sanction", "affirm"}
+)
+# the irregular pasts of the verbs a decision is usually about
+_IRREGULAR = {
+    "build": "built",
+    "sell": "sold",
+    "buy": "bought",
+    "make": "made",
+    "pay": "paid",
+    "give": "gave",
+    "take": "took",
+    "hold": "held",
+    "keep": "kept",
+    "leave": "left",
+    "begin": "began",
+    "run": "ran",
+    "win": "won",
+    "lose": "lost",
+    "send": "sent",
+    "spend": "spent",
+    "bring": "brought",
+    "set": "set",
+    "cut": "cut",
+    "shut": "shut",
+    "rebuild": "rebuilt",
+    "withdraw": "withdrew",
+    "go": "went",
+    "meet": "met",
+}
+
+
+def _decided(c: _Words, quote: str) -> list[Conflict]:
+    """A decision in the quote ("The council voted to build a new bridge") stated in the
+    claim as the deed done ("The council built a new bridge"): the verb's past tense in
+    the claim, and no word of deciding."""
+    if c.words & DECISIONS:
+        return []
+    for m in _DECIDED.finditer(quote[:2000]):
+        verb = m.group(2).lower()
+        if verb in PERFORMATIVES:
+            continue
+        done = {verb + "ed", verb + "d", _IRREGULAR.get(verb, "")}
+        if verb.endswith("y") and len(verb) > 2:
+            done.add(verb[:-1] + "ied")
+        if c.words & done - {""} and verb not in c.words:
+            return [Conflict("modal", tuple(sorted(c.words & done)), (m.group(0).lower(),))]
+    return []
 
 
 def _modal(c: _Words, q: _Words, hedged: frozenset[str] = frozenset()) -> list[Conflict]:
