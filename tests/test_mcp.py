@@ -18,6 +18,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
 from mcp.client.stdio import stdio_client
 from support.helpers import state
+from test_sources import PAGES, pdf
 
 from wikigate.cli import main
 from wikigate.verifier.citation import format_tail
@@ -39,13 +40,22 @@ def root(tmp_path: Path) -> Path:
     return tmp_path / "w"
 
 
-def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier: str = "") -> Any:
+def serve(
+    root: Path,
+    body: Callable[[ClientSession], Awaitable[Any]],
+    verifier: str = "",
+    without: str = "",
+) -> Any:
     """Start ``wikigate -C root mcp``, run ``body`` in a session, disconnect; return what
     ``body`` returned (the server process has exited by then). ``verifier``: a plug-in
-    (default: the product's own)."""
+    (default: the product's own); ``without``: a module the server cannot import (as if
+    its extra were not installed: ``sys.modules[name] = None``)."""
+    start = ["-m", "wikigate"]
+    if without:
+        start = ["-c", f"import sys; sys.modules[{without!r}] = None; " + STARTS]
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "wikigate", "-C", str(root), "mcp"],
+        args=[*start, "-C", str(root), "mcp"],
         env={**os.environ, "WIKIGATE_VERIFIER": verifier},
     )
 
@@ -55,6 +65,9 @@ def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier:
             return await body(s)
 
     return asyncio.run(main())
+
+
+STARTS = "from wikigate.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def ok(result: Any) -> dict[str, Any]:
@@ -331,3 +344,107 @@ def test_a_run_waiting_for_a_person_outlives_the_session(root):
     asked, revise = serve(root, body, verifier="support.markers_verifier:factory")
     assert asked["verdict"] == "needs_human_review" and revise["verdict"] == "revise"
     assert runs(root) == {asked["run_id"]: "pending", revise["run_id"]: "abandoned"}
+
+
+def _with_a_pdf(root: Path) -> str:
+    """Main holds raw/birds.pdf (PAGES, one a page), a page citing its p.2, and a page
+    naming the PDF and a text source by [[name]] (source references, not links)."""
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("ingest", "cli:test")
+        run.stage_write("raw/birds.pdf", pdf(PAGES))
+        run.stage_write("raw/notes/owls.txt", SOURCE)
+        at = PAGES[1].index("human faces")
+        crows = (
+            "---\ntitle: Crows\n---\n# Crows\n\nCrows remember human faces.[^1]\n\n"
+            f"[^1]: {format_tail('raw/birds.pdf', 2, 'human faces', at)}\n"
+        )
+        run.stage_write("wiki/crows.md", crows)
+        see = "See [[birds.pdf]] and [[owls.txt]]; [[Crows]] too."
+        index = f"---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. {see}\n"
+        run.stage_write("wiki/index.md", index)
+        done = run.finalize()
+        assert done.status == "committed", done.findings
+        return str(at)
+    finally:
+        ws.close()
+
+
+def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
+    """A PDF source reads a page at a time, its characters those an anchor counts; grep
+    searches its pages; follow calls a [[name]] of a raw/ source a source reference, as
+    the link checker does (it is no broken link)."""
+    at = _with_a_pdf(root)
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        return {
+            "page": text(await s.call_tool("read", {"path": "raw/birds.pdf", "page": 2})),
+            "nopage": await s.call_tool("read", {"path": "raw/birds.pdf"}),
+            "past": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 4}),
+            "text_page": await s.call_tool("read", {"path": "raw/notes/owls.txt", "page": 1}),
+            "grep": text(await s.call_tool("grep", {"text": "mirrors", "under": "raw/"})),
+            "anchor": ok(
+                await s.call_tool(
+                    "anchor", {"source": "raw/birds.pdf", "quote": "human faces", "page": 2}
+                )
+            ),
+            "pdf_ref": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "birds.pdf"})
+            ),
+            "text_ref": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "[[owls.txt]]"})
+            ),
+            "page_link": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "Crows"})
+            ),
+        }
+
+    out = serve(root, body)
+    head, _, rest = out["page"].partition("\n")
+    assert head == f"raw/birds.pdf p.2 characters 0-{len(rest)} of {len(rest)}:"
+    assert rest.strip() == PAGES[1]
+    # the offset the anchor names is where the quote sits in what read returns
+    assert f"{{@{at} " in out["anchor"]["tail"] and rest[int(at) :].startswith("human faces")
+    assert out["nopage"].is_error and text(out["nopage"]) == (
+        "raw/birds.pdf is a PDF of 3 pages; no page: pass page (1 to 3), as a citation "
+        "names it (SOURCE, p.N)"
+    )
+    assert out["past"].is_error and "page 4: pass page (1 to 3)" in text(out["past"])
+    assert out["text_page"].is_error
+    assert text(out["text_page"]) == "raw/notes/owls.txt is not a PDF; read it without page"
+    assert out["grep"] == f"raw/birds.pdf p.3:1: {PAGES[2]}"
+    assert out["pdf_ref"] == (
+        "'birds.pdf' on wiki/index.md is a source reference to raw/birds.pdf, a PDF: "
+        "read it with page"
+    )
+    assert out["text_ref"] == (
+        f"'[[owls.txt]]' on wiki/index.md is a source reference to raw/notes/owls.txt:\n{SOURCE}"
+    )
+    assert out["page_link"].startswith("'Crows' on wiki/index.md leads to wiki/crows.md:")
+
+
+def test_a_pdf_without_the_pdf_extra_is_a_tool_error_naming_it(root):
+    _with_a_pdf(root)
+    missing = (
+        "needs the pdf extra (pypdf), which is not installed here: pip install 'wikigate[pdf]'"
+    )
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        return {
+            "read": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 1}),
+            "grep": await s.call_tool("grep", {"text": "owls", "under": "raw/"}),
+            "anchor": await s.call_tool(
+                "anchor", {"source": "raw/birds.pdf", "quote": "human faces", "page": 2}
+            ),
+        }
+
+    out = serve(root, body, without="pypdf")
+    assert out["read"].is_error
+    assert text(out["read"]) == f"reading raw/birds.pdf (a PDF) {missing}"
+    # grep still answers from the text sources, and names the PDF it could not search
+    assert not out["grep"].is_error
+    assert text(out["grep"]).splitlines() == [
+        f"raw/notes/owls.txt:1: {SOURCE.strip()}",
+        f"(raw/birds.pdf not searched: reading raw/birds.pdf (a PDF) {missing})",
+    ]
+    assert out["anchor"].is_error and "pip install 'wikigate[pdf]'" in text(out["anchor"])

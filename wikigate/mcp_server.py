@@ -26,8 +26,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wikigate.verifier.staged import GREP_LINE_MAX, GREP_MAX_FILES, GREP_MAX_HITS, StagedTree
+
 if TYPE_CHECKING:
-    from wikigate.verifier.staged import StagedTree
+    from wikigate.verifier.pdfbox import PdfLimits
     from wikigate.workspace import Workspace, WorkspaceRun
 
 T = TypeVar("T")
@@ -55,6 +57,7 @@ class Session:
         self._main: Any = None  # main's tip when the workspace was opened
         self.run_id: str | None = None
         self.started: list[str] = []
+        self._pdfs = PdfTexts()  # the PDF sources read in this session, by blob
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="wikigate-mcp"
         )
@@ -94,10 +97,9 @@ class Session:
             raise RunError("no run is open in this session; call start_run first")
         return self.ws.run(self.run_id)
 
-    def staged(self) -> "StagedTree":
+    def staged(self) -> "SessionTree":
         """The open run's staged tree, else main's."""
         from wikigate.gitrepo import MAIN, commit_at, ref_target
-        from wikigate.verifier.staged import StagedTree
         from wikigate.verifier.wiki import PageCache, WikiTree
 
         ws = self.ws
@@ -108,7 +110,7 @@ class Session:
         tree = WikiTree(
             ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits
         )
-        return StagedTree(ws.repo, tree, str(tip))
+        return SessionTree(ws.repo, tree, str(tip), self._pdfs)
 
     def _settled(self, run: "WorkspaceRun") -> None:
         """Forget the open run once it is committed, rejected or abandoned, or waits for
@@ -234,6 +236,180 @@ class Session:
                 self._ws.close()
                 self._ws = None
         return done
+
+
+PDF_CHARS_KEPT = 4_000_000  # characters of PDF text a session keeps, at most
+
+
+class PdfTexts:
+    """The PDF sources a session read: each blob parsed once, all its pages, in the box
+    verification reads it in (``pdfbox.extract`` under the rules' ``[limits]``); kept
+    while within PDF_CHARS_KEPT characters, the oldest dropped first."""
+
+    def __init__(self) -> None:
+        from collections import OrderedDict
+
+        self._kept: OrderedDict[tuple[str, str], dict[int, str]] = OrderedDict()
+        self._chars = 0
+
+    def pages(self, repo: Any, path: str, oid: Any, limits: "PdfLimits") -> dict[int, str]:
+        """The text of every page of the PDF at ``path`` (pages counted from 1; a page
+        pypdf cannot read is empty). LookupError: the PDF cannot be read, and why."""
+        from wikigate.extras import require
+        from wikigate.gitrepo import blob_at
+        from wikigate.verifier import pdfbox
+
+        key = (str(oid), repr(limits))
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+            return found
+        require("pypdf", f"reading {path} (a PDF)")  # MissingExtra names the extra
+        try:
+            read = pdfbox.extract(
+                bytes(blob_at(repo, oid).data), list(range(1, limits.pages + 1)), limits
+            )
+        except (pdfbox.PdfLimit, pdfbox.PdfUnreadable) as e:
+            raise LookupError(f"{path} {e}") from e
+        texts = {p: read.texts.get(p, "") for p in range(1, read.pages + 1)}
+        self._kept[key] = texts
+        self._chars += sum(map(len, texts.values()))
+        while self._chars > PDF_CHARS_KEPT and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self._chars -= sum(map(len, dropped.values()))
+        return texts
+
+
+class SessionTree(StagedTree):
+    """The staged tree as a session's reading tools see it: the judge's views
+    (verifier/staged.py), and a PDF source read page by page, as a citation cites it
+    (``read`` with ``page``; ``grep`` answers ``path p.N:line: text``), and ``follow``
+    resolving a ``[[name]]`` as the link checker does (a name that resolves to no page
+    but to a raw/ source is a source reference)."""
+
+    def __init__(self, repo: Any, tree: Any, tip: str | None, pdfs: PdfTexts) -> None:
+        super().__init__(repo, tree, tip)
+        self._pdfs = pdfs
+
+    def is_pdf(self, path: str) -> bool:
+        """A raw source read as a PDF: named so, or a blob that starts like one (as
+        verifier/sources.py decides)."""
+        from wikigate.gitrepo import blob_at
+        from wikigate.verifier.sources import is_pdf_name
+
+        entry = self.tree.entries.get(path)
+        if entry is None or not path.startswith("raw/") or entry.is_link or entry.is_submodule:
+            return False
+        return is_pdf_name(path) or bytes(blob_at(self.repo, entry.oid).data[:5]) == b"%PDF-"
+
+    def pdf_pages(self, path: str) -> dict[int, str]:
+        return self._pdfs.pages(self.repo, path, self.tree.entries[path].oid, self.tree.pdf_limits)
+
+    def read_page(self, path: str, page: int | None, start: int, length: int) -> str:
+        """``read``: a page or source; a PDF one page at a time (``page``, from 1), its
+        characters counted as an anchor's offset on that page counts them."""
+        from wikigate.verifier.staged import READ_MAX
+
+        if not self.is_pdf(path):
+            if page is not None:
+                self._text(path)  # no such file: that error first
+                raise LookupError(f"{path} is not a PDF; read it without page")
+            return self.read(path, start, length)
+        pages = self.pdf_pages(path)
+        if page is None or not 1 <= page <= len(pages):
+            said = "no page" if page is None else f"page {page}"
+            raise LookupError(
+                f"{path} is a PDF of {len(pages)} pages; {said}: pass page (1 to "
+                f"{len(pages)}), as a citation names it (SOURCE, p.N)"
+            )
+        text = pages[page]
+        start = max(0, min(int(start), len(text)))
+        end = min(len(text), start + max(0, min(int(length), READ_MAX)))
+        return f"{path} p.{page} characters {start}-{end} of {len(text)}:\n{text[start:end]}"
+
+    def grep(self, text: str, under: str = "") -> str:
+        """As the judge's ``grep``, and a PDF's pages too: ``path p.N:line: text``; a PDF
+        that cannot be read is named at the end, with why."""
+        from wikigate.errors import WikigateError
+
+        needle = text.lower()
+        if not needle.strip():
+            raise LookupError("grep needs some text to look for")
+        hits: list[str] = []
+        unread: list[str] = []
+        scanned = 0
+        for path in sorted(self.tree.entries):
+            if not path.startswith(("raw/", "wiki/")) or not path.startswith(under):
+                continue
+            scanned += 1
+            if scanned > GREP_MAX_FILES:
+                hits.append(f"(stopped after {GREP_MAX_FILES} files)")
+                break
+            try:
+                if self.is_pdf(path):
+                    bodies = [(f"{path} p.{n}", t) for n, t in self.pdf_pages(path).items()]
+                else:
+                    bodies = [(path, self._text(path))]
+            except LookupError as e:
+                if self.is_pdf(path):  # a text source that is no text is skipped, as ever
+                    unread.append(f"({e}: not searched)")
+                continue
+            except WikigateError as e:  # the pdf extra is missing
+                unread.append(f"({path} not searched: {e})")
+                continue
+            for where, body in bodies:
+                for n, line in enumerate(body.split("\n"), 1):
+                    if needle in line.lower():
+                        hits.append(f"{where}:{n}: {line[:GREP_LINE_MAX]}")
+                        if len(hits) >= GREP_MAX_HITS:
+                            return "\n".join([*hits, f"(first {GREP_MAX_HITS} hits)", *unread])
+        return "\n".join([*hits, *unread]) if hits or unread else "no match"
+
+    def follow(self, page: str, target: str) -> str:
+        """As the judge's ``follow``, the link taken from the page when it is there (its
+        kind, ``[[name]]`` or a path, as written), and a ``[[name]]`` that resolves to no
+        page but names a raw/ source is a source reference, as the link checker says."""
+        from wikigate.verifier.links import FileNames
+        from wikigate.verifier.staged import FOLLOW_MAX
+
+        link = self._link(page, target)
+        if link is None:
+            return super().follow(page, target)
+        found = self.tree.resolve(page, link)
+        if found is None and link.kind == "wiki":
+            source = FileNames(self.tree.pages, self.tree.raw).source_named(link.target)
+            if source is not None:
+                if self.is_pdf(source):
+                    return (
+                        f"{target!r} on {page} is a source reference to {source}, a PDF: "
+                        "read it with page"
+                    )
+                return (
+                    f"{target!r} on {page} is a source reference to {source}:\n"
+                    f"{self._text(source)[:FOLLOW_MAX]}"
+                )
+        if found is None:
+            return f"{target!r} on {page} leads nowhere"
+        if self.is_pdf(found):
+            return f"{target!r} on {page} leads to {found}, a PDF: read it with page"
+        return f"{target!r} on {page} leads to {found}:\n{self._text(found)[:FOLLOW_MAX]}"
+
+    def _link(self, page: str, target: str) -> Any:
+        """The link on ``page`` that ``target`` names (``Name``, ``[[Name]]``, a path),
+        or None when the page has none such."""
+        said = target.strip()
+        wiki = said.startswith("[[")
+        name, _, anchor = said.strip("[]").partition("|")[0].partition("#")
+        if not page.startswith("wiki/") or page not in self.tree.entries:
+            return None
+        parsed = self.tree.nav_page(page)
+        for link in parsed.links if parsed is not None else ():
+            if link.target.strip().lower() != name.strip().lower():
+                continue
+            if (anchor or None) != link.anchor or (wiki and link.kind != "wiki"):
+                continue
+            return link
+        return None
 
 
 def _waits_for_a_person(row: Any) -> bool:
@@ -362,20 +538,22 @@ def build_server(session: Session) -> Any:
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
     @tool(READ)
-    async def read(path: str, start: int = 0, length: int = 4000) -> str:
+    async def read(path: str, start: int = 0, length: int = 4000, page: int | None = None) -> str:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
-        open run's staged tree, else main."""
-        return await call(lambda: session.staged().read(path, start, length))
+        open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
+        characters an anchor on that page counts)."""
+        return await call(lambda: session.staged().read_page(path, page, start, length))
 
     @tool(READ)
     async def grep(text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
-        `under`): path:line: text, at most 30."""
+        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
         return await call(lambda: session.staged().grep(text, under))
 
     @tool(READ)
     async def follow(page: str, target: str) -> str:
-        """Where a link on `page` leads ([[Name]] or a relative path) and that page's start."""
+        """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
+        a [[name]] of a raw/ source is a source reference, as the link checker says."""
         return await call(lambda: session.staged().follow(page, target))
 
     @tool(READ)
