@@ -151,7 +151,8 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     assert raw.is_error and text(raw) == "raw/new.txt: only ingest runs may add raw sources"
     assert outside.is_error and "../etc/passwd" in text(outside)
     assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
-    assert wrong_type.is_error and text(wrong_type).startswith("--type 'nonsense': expected one of")
+    # the CLI's option is the tool's argument
+    assert wrong_type.is_error and text(wrong_type).startswith("`type` 'nonsense': expected one of")
     assert not_mcp.is_error and "an MCP session starts mcp:<tool> runs" in text(not_mcp)
     assert after == before  # nothing staged, no ref moved, no run added
     assert runs(root) == {run_id: "abandoned"}  # released on disconnect
@@ -448,3 +449,37 @@ def test_a_pdf_without_the_pdf_extra_is_a_tool_error_naming_it(root):
         f"(raw/birds.pdf not searched: reading raw/birds.pdf (a PDF) {missing})",
     ]
     assert out["anchor"].is_error and "pip install 'wikigate[pdf]'" in text(out["anchor"])
+
+
+def test_hints_name_the_tools_an_agent_calls_not_cli_commands(root):
+    """A tool error's hint and a finding's hint say which tool to call (an agent has no
+    shell): `anchor`, `usage`, `start_run`, a tool's argument; never `wikigate run …`."""
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        no_source = await s.call_tool("anchor", {"source": "raw/owls.txt", "quote": QUOTE})
+        budget = {"type": "synthesis", "budget_usd": 1.0}
+        ok(await s.call_tool("start_run", budget))
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
+        revise = await s.call_tool("finalize", {})
+        twice = await s.call_tool("replace", {"path": "wiki/a.md", "old": "nowhere", "new": "y"})
+        return {"no_source": no_source, "revise": revise, "replace": twice}
+
+    out = serve(root, body)
+    assert out["no_source"].is_error
+    assert text(out["no_source"]) == (
+        "raw/owls.txt: no such file under raw/ on main (no run is open: a run's staged "
+        "source is read while the run is open; `start_run` and `write` it first)"
+    )
+    revise = ok(out["revise"])
+    assert revise["verdict"] == "revise"
+    (usage,) = [f for f in revise["findings"] if f["code"] == "run.usage_missing"]
+    assert usage["hint"] == (
+        "attest with the `usage` tool (input_tokens, output_tokens, usd), then finalize again"
+    )
+    for finding in revise["findings"]:
+        assert "wikigate run" not in finding["hint"] + finding["message"], finding
+    assert "wikigate run" not in text(out["revise"])
+    assert out["replace"].is_error
+    assert text(out["replace"]).endswith(
+        "rejected: `old` text found 0 times in wiki/a.md; it must match exactly once"
+    )

@@ -430,6 +430,41 @@ def _sync_ledger(ws: "Workspace") -> None:
         ledger.sync(ws)
 
 
+# the library's hints name CLI commands and options; an agent calls tools: each hint it
+# can act on, said in the session's words (a person's steps, `wikigate verify approve`
+# and the like, are kept: they are for the person the agent reports to)
+FOR_AGENTS: tuple[tuple[str, str], ...] = (
+    (
+        r" \(a source staged in a run: pass --run RUN\)",
+        " (no run is open: a run's staged source is read while the run is open; "
+        "`start_run` and `write` it first)",
+    ),
+    (
+        r'`wikigate anchor SOURCE "QUOTE"` prints the footnote to add',
+        "call `anchor` with the source and the quote: it returns the footnote's text",
+    ),
+    (r"`wikigate run write\|replace\|delete`", "the `write`, `replace` and `delete` tools"),
+    (
+        r"`wikigate run usage [^`]*`",
+        "the `usage` tool (input_tokens, output_tokens, usd)",
+    ),
+    (r"`wikigate run finalize [^`]*`", "the `finalize` tool"),
+    (r"`wikigate run start`", "`start_run`"),
+    (r" \(see `wikigate runs list`\)", " (`start_run` returns this session's run id)"),
+    (r"(?<![\w-])--(type|old|reason|triggered-by|scope|direction)\b", "`\\1`"),
+)
+
+
+def for_agents(message: str) -> str:
+    """A library message with the CLI's commands and options it names turned into the
+    session's tools and their arguments."""
+    import re
+
+    for cli, tool in FOR_AGENTS:
+        message = re.sub(cli, tool, message)
+    return re.sub(r"`triggered-by`", "`triggered_by`", message)
+
+
 class _ToolFailure(Exception):
     """A library error, raised on the worker thread, carried to the tool as its message."""
 
@@ -443,7 +478,7 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         return fn(*args, **kwargs)
     except (WikigateError, LookupError, TreeLimitError) as e:
-        raise _ToolFailure(str(e)) from e
+        raise _ToolFailure(for_agents(str(e))) from e
     except ValidationError as e:
         errors = "; ".join(
             f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()
@@ -467,6 +502,9 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
     out = []
     for f in findings:
         data: dict[str, Any] = f.model_dump(mode="json")
+        for said in ("message", "hint"):
+            if isinstance(data.get(said), str):
+                data[said] = for_agents(data[said])
         data["claim_id"] = None
         if tree is not None and f.path and f.claim_line and f.path.startswith("wiki/"):
             try:
@@ -653,7 +691,7 @@ def build_server(session: Session) -> Any:
             "tip": done.tip,
             "findings": findings,
         }
-        return result(outcome(done), data)
+        return result(for_agents(outcome(done)), data)
 
     @tool(DROP)
     async def abandon(reason: str = "the writer gave the run up") -> CallToolResult:
