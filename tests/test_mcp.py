@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,6 +28,13 @@ from wikigate.workspace import Workspace
 SOURCE = "Barn owls hunt at night. They can hear a mouse under snow.\n"
 QUOTE = "They can hear a mouse under snow."
 INDEX = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki.\n\n- [[Owls]]\n"
+
+
+TOOLS = {
+    "list", "read", "grep", "follow", "history", "claims", "anchor",
+    "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
+}  # fmt: skip
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def owls(tail: str) -> str:
@@ -183,10 +191,7 @@ def test_read_only_tools_and_their_annotations(root):
 
     out = serve(root, body)
     tools = out["tools"]
-    assert set(tools) == {
-        "list", "read", "grep", "follow", "history", "claims", "anchor",
-        "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
-    }  # fmt: skip
+    assert set(tools) == TOOLS
     for name in ("list", "read", "grep", "follow", "history", "claims", "anchor"):
         assert tools[name].read_only_hint is True and tools[name].destructive_hint is False
     for name in ("start_run", "write", "replace", "delete", "usage", "finalize", "abandon"):
@@ -483,3 +488,59 @@ def test_hints_name_the_tools_an_agent_calls_not_cli_commands(root):
     assert text(out["replace"]).endswith(
         "rejected: `old` text found 0 times in wiki/a.md; it must match exactly once"
     )
+
+
+def _fenced(text: str, lang: str, after: str) -> str:
+    """The first ``lang`` code block after the line ``after``."""
+    rest = text[text.index(after) :]
+    start = rest.index(f"```{lang}\n") + len(lang) + 4
+    return rest[start : rest.index("```", start)]
+
+
+def test_print_config_starts_this_install_on_this_workspace_as_the_docs_show(root):
+    """`wikigate mcp --print-config` prints JSON a client can load, naming a command that
+    exists and starts this server on this workspace; docs/mcp.md shows the same shape."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp", "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    config = json.loads(shown.stdout)
+    entry = config["mcpServers"]["wikigate"]
+    command, args = entry["command"], entry["args"]
+    assert os.path.isabs(command) and os.access(command, os.X_OK)
+    assert args[-3:] == ["-C", str(root.resolve()), "mcp"]
+    # the printed command starts: its help, as a client would start it (no shell, no PATH)
+    started = subprocess.run(
+        [command, *args, "--help"], capture_output=True, text=True, env={}, check=True
+    )
+    assert "Serve this workspace to an MCP client" in started.stdout
+    docs = (DOCS / "mcp.md").read_text()
+    example = json.loads(_fenced(docs, "json", "## Client configuration"))
+    assert set(config) == set(example) and set(entry) == set(example["mcpServers"]["wikigate"])
+    assert example["mcpServers"]["wikigate"] == {
+        "command": "wikigate",
+        "args": ["-C", "/path/to/wiki", "mcp"],
+    }
+    if not args[0].startswith("-m"):  # the script beside the interpreter: the docs' form
+        assert os.path.basename(command) == "wikigate" and args == ["-C", str(root), "mcp"]
+    assert "mcp --print-config" in docs
+
+
+def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
+    """docs/mcp-skill.md (a SKILL.md) and the AGENTS.md/CLAUDE.md snippet in docs/mcp.md
+    name tools the server has, and teach the whole loop, in its order."""
+    skill = (DOCS / "mcp-skill.md").read_text()
+    snippet = _fenced((DOCS / "mcp.md").read_text(), "markdown", "## Teaching the agent")
+    front = skill.split("---\n")[1]
+    assert "name: wikigate-writer" in front and "description: " in front
+    words = {"committed", "rejected", "pending", "revise", "needs_human_review"}
+    for text_ in (skill, snippet):
+        named = set(re.findall(r"`([a-z_]+)`", text_))
+        assert named - words - {"suggested_tail", "wikigate"} <= TOOLS, named - TOOLS
+        loop = ["start_run", "read", "anchor", "write", "finalize", "revise", "abandon"]
+        steps = text_.partition("## The loop")[2] or text_  # the skill's; the snippet
+        at = [steps.index(f"`{step}`") for step in loop]
+        assert at == sorted(at), loop
+        assert "[gap:" in text_ and "same findings" in text_

@@ -703,6 +703,23 @@ def build_server(session: Session) -> Any:
     return server
 
 
+def client_config(repo: str) -> dict[str, Any]:
+    """The ``mcpServers`` map (Claude Code's ``.mcp.json``, Claude Desktop's
+    ``claude_desktop_config.json``, Cursor's ``.cursor/mcp.json``) that starts this
+    server on the workspace at ``repo`` with this install: the ``wikigate`` script beside
+    this interpreter, else this interpreter with ``-m wikigate`` (a client starts it
+    without this shell's PATH or virtual environment)."""
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / ("wikigate.exe" if os.name == "nt" else "wikigate")
+    if script.is_file() and os.access(script, os.X_OK):
+        command, start = str(script), []
+    else:
+        command, start = sys.executable, ["-m", "wikigate"]
+    args = [*start, "-C", os.path.abspath(repo), "mcp"]
+    return {"mcpServers": {"wikigate": {"command": command, "args": args}}}
+
+
 def serve(repo: str) -> list[str]:
     """Serve one session over stdio until the client disconnects; then release the runs
     it left open. Returns the runs abandoned."""

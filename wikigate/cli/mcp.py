@@ -3,19 +3,34 @@ docs/mcp.md). The SDK is imported when the command runs, never at the CLI's star
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from .app import cli
 
 
 @cli.command("mcp")
+@click.option(
+    "--print-config",
+    is_flag=True,
+    help="Print the client configuration (an `mcpServers` JSON map, as Claude Code, "
+    "Claude Desktop and Cursor read it) that starts this server with this install's "
+    "wikigate on this workspace, and exit.",
+)
 @click.pass_context
-def mcp(ctx: click.Context) -> None:
+def mcp(ctx: click.Context, print_config: bool) -> None:
     """Serve this workspace to an MCP client (Claude Code, Codex, Cursor…) over stdio.
 
     One session works in one workspace (the folder it starts in, or -C). Runs it started
     and left open when the client disconnects are abandoned. Needs
     `pip install 'wikigate[mcp]'`."""
+    repo = ctx.find_root().obj["repo"]
+    if print_config:
+        from wikigate.mcp_server import client_config
+
+        click.echo(json.dumps(client_config(repo), indent=2))
+        return
     from wikigate.mcp_server import serve
 
-    serve(ctx.find_root().obj["repo"])
+    serve(repo)
