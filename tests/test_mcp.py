@@ -8,8 +8,10 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,10 +20,13 @@ import pygit2
 import pytest
 from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from support.helpers import state
 from test_sources import PAGES, pdf
 
 from wikigate.cli import main
+from wikigate.errors import UsageError
+from wikigate.mcp_server import http_address
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -544,3 +549,83 @@ def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
         at = [steps.index(f"`{step}`") for step in loop]
         assert at == sorted(at), loop
         assert "[gap:" in text_ and "same findings" in text_
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _listening(server: subprocess.Popen[str], port: int) -> None:
+    """Wait until the server accepts connections on 127.0.0.1:port (or has exited)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.communicate()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)  # polling a condition, with a deadline
+    raise AssertionError(f"wikigate mcp --http {port} did not listen")
+
+
+def test_streamable_http_serves_each_client_its_own_session(root):
+    """`wikigate mcp --http PORT` (127.0.0.1) serves the SDK's streamable HTTP client; two
+    clients at once each have their own open run; stopping the server releases the run a
+    client left open."""
+    assert http_address("8765") == ("127.0.0.1", 8765)
+    assert http_address("0.0.0.0:80") == ("0.0.0.0", 80)
+    with pytest.raises(UsageError, match="expected HOST:PORT or PORT"):
+        http_address("localhost")
+    before = main_tip(root)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp", "--http", str(port)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def client(page: str, leave_open: bool) -> dict[str, Any]:
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+            ok(await s.call_tool("write", {"path": page, "content": "# P\n\nText.\n"}))
+            seen = ok(await s.call_tool("list", {"under": "wiki/"}))
+            if not leave_open:
+                ok(await s.call_tool("abandon", {"reason": "done looking"}))
+            return {"run_id": run_id, "seen": seen}
+
+    async def both() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(client("wiki/a.md", False), client("wiki/b.md", True)))
+
+    try:
+        _listening(server, port)
+        a, b = asyncio.run(both())
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=60)
+        finally:
+            if server.poll() is None:
+                server.kill()
+            _, err = server.communicate()
+    assert code == 0, err
+    assert a["run_id"] != b["run_id"]
+    # each session reads its own run's staged tree
+    assert a["seen"]["where"] == f"run {a['run_id']}" and "wiki/a.md" in a["seen"]["paths"]
+    assert "wiki/b.md" not in a["seen"]["paths"]
+    assert b["seen"]["where"] == f"run {b['run_id']}" and "wiki/b.md" in b["seen"]["paths"]
+    assert "wiki/a.md" not in b["seen"]["paths"]
+    assert runs(root) == {a["run_id"]: "abandoned", b["run_id"]: "abandoned"}
+    ws = Workspace.open(root)
+    try:
+        assert "done looking" in ws.run(a["run_id"]).refresh()["reject_reason"]
+        assert "the MCP client disconnected" in ws.run(b["run_id"]).refresh()["reject_reason"]
+    finally:
+        ws.close()
+    assert main_tip(root) == before

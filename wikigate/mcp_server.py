@@ -1,4 +1,5 @@
-"""``wikigate mcp``: a Model Context Protocol server over stdio (docs/mcp.md).
+"""``wikigate mcp``: a Model Context Protocol server over stdio, or streamable HTTP
+(``--http``; docs/mcp.md).
 
 A thin surface like the CLI: each tool calls the library the CLI calls (``workspace``,
 ``run``, ``anchors``, ``changes``, ``ledger``, the verifier's ``staged`` tree) and its
@@ -519,12 +520,13 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
     return out
 
 
-def build_server(session: Session) -> Any:
-    """The MCP server, its tools registered on ``session``."""
+def build_server(sessions: Callable[[Any], Session]) -> Any:
+    """The MCP server, its tools calling the session ``sessions`` gives for a request's
+    context (its client's)."""
     from wikigate.extras import require
 
     require("mcp", "wikigate mcp")  # not installed: MissingExtra, naming the extra
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
     from wikigate import __version__
@@ -537,9 +539,6 @@ def build_server(session: Session) -> Any:
     STAGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
     ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
     DROP = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
-
-    async def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await session.call(fn, *args, **kwargs)
 
     def tool(annotations: ToolAnnotations, name: str | None = None) -> Callable[[F], F]:
         """Register a tool; a library error is its result, ``isError``, the text the
@@ -569,59 +568,71 @@ def build_server(session: Session) -> Any:
     # ------------------------------------------------------------ reading
 
     @tool(READ, name="list")
-    async def list_(under: str = "wiki/") -> CallToolResult:
+    async def list_(ctx: Context, under: str = "wiki/") -> CallToolResult:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
-        data = await call(session.list_paths, under)
+        session = sessions(ctx)
+        data = await session.call(session.list_paths, under)
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
     @tool(READ)
-    async def read(path: str, start: int = 0, length: int = 4000, page: int | None = None) -> str:
+    async def read(
+        ctx: Context, path: str, start: int = 0, length: int = 4000, page: int | None = None
+    ) -> str:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
         characters an anchor on that page counts)."""
-        return await call(lambda: session.staged().read_page(path, page, start, length))
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().read_page(path, page, start, length))
 
     @tool(READ)
-    async def grep(text: str, under: str = "") -> str:
+    async def grep(ctx: Context, text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
         `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
-        return await call(lambda: session.staged().grep(text, under))
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().grep(text, under))
 
     @tool(READ)
-    async def follow(page: str, target: str) -> str:
+    async def follow(ctx: Context, page: str, target: str) -> str:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
         a [[name]] of a raw/ source is a source reference, as the link checker says."""
-        return await call(lambda: session.staged().follow(page, target))
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().follow(page, target))
 
     @tool(READ)
-    async def history(path: str) -> str:
+    async def history(ctx: Context, path: str) -> str:
         """The commits that changed `path`, newest first (behind the open run's tip, else
         main)."""
-        return await call(lambda: session.staged().history(path))
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().history(path))
 
     @tool(READ)
     async def claims(
-        page: str | None = None, source: str | None = None, status: str | None = None
+        ctx: Context, page: str | None = None, source: str | None = None, status: str | None = None
     ) -> CallToolResult:
         """The claim ledger: every cited claim on main, filtered by page or folder/,
         source or folder/, anchor status or the judge's last vote (`wikigate claims`)."""
-        data = await call(session.claims, page, source, status)
+        session = sessions(ctx)
+        data = await session.call(session.claims, page, source, status)
         lines = [f"{r['claim_id']}  {r['anchor_status']}  {r['source']}" for r in data["claims"]]
         return result("\n".join(lines) or "no claims", data)
 
     @tool(READ)
-    async def anchor(source: str, quote: str, page: int | None = None) -> CallToolResult:
+    async def anchor(
+        ctx: Context, source: str, quote: str, page: int | None = None
+    ) -> CallToolResult:
         """The footnote text after `[^n]: ` with a correct anchor for a verbatim, unique
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
-        tail = await call(session.anchor, source, quote, page)
+        session = sessions(ctx)
+        tail = await session.call(session.anchor, source, quote, page)
         return result(tail, {"tail": tail})
 
     # ------------------------------------------------------------ writing
 
     @tool(ADD)
     async def start_run(
+        ctx: Context,
         type: str,  # noqa: A002 - the CLI's --type
         triggered_by: str = "mcp:start_run",
         budget_input_tokens: int | None = None,
@@ -632,36 +643,43 @@ def build_server(session: Session) -> Any:
     ) -> CallToolResult:
         """Open a run (type: ingest, cascade, synthesis, lint or archive, as `run start --type`);
         the session's writing tools act on it until it is finalized or abandoned."""
+        session = sessions(ctx)
         budget = {
             "input_tokens": budget_input_tokens,
             "output_tokens": budget_output_tokens,
             "usd": budget_usd,
         }
-        run_id = await call(session.start_run, type, triggered_by, budget, scope, direction)
+        run_id = await session.call(session.start_run, type, triggered_by, budget, scope, direction)
         return result(run_id, {"run_id": run_id})
 
     @tool(STAGE)
-    async def write(path: str, content: str) -> CallToolResult:
+    async def write(ctx: Context, path: str, content: str) -> CallToolResult:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
-        commit = await call(lambda: str(session.open_run().stage_write(path, content)))
+        session = sessions(ctx)
+        commit = await session.call(lambda: str(session.open_run().stage_write(path, content)))
         return result(f"staged {path}", {"path": path, "commit": commit})
 
     @tool(DROP)  # a mismatch rejects the whole run
-    async def replace(path: str, old: str, new: str) -> CallToolResult:
+    async def replace(ctx: Context, path: str, old: str, new: str) -> CallToolResult:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
-        commit = await call(session.replace, path, old, new)
+        session = sessions(ctx)
+        commit = await session.call(session.replace, path, old, new)
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
     @tool(DROP)
-    async def delete(path: str) -> CallToolResult:
+    async def delete(ctx: Context, path: str) -> CallToolResult:
         """Stage the deletion of a wiki page."""
-        commit = await call(lambda: str(session.open_run().stage_delete(path)))
+        session = sessions(ctx)
+        commit = await session.call(lambda: str(session.open_run().stage_delete(path)))
         return result(f"deleted {path}", {"path": path, "commit": commit})
 
     @tool(ADD)
-    async def usage(input_tokens: int, output_tokens: int, usd: float) -> CallToolResult:
+    async def usage(
+        ctx: Context, input_tokens: int, output_tokens: int, usd: float
+    ) -> CallToolResult:
         """Attest what the writer spent on this run."""
+        session = sessions(ctx)
 
         def attest() -> str:
             from wikigate.models import Budget
@@ -669,19 +687,20 @@ def build_server(session: Session) -> Any:
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
             return str(session.open_run().attest_usage(spent))
 
-        commit = await call(attest)
+        commit = await session.call(attest)
         return result("usage attested", {"commit": commit})
 
     @tool(DROP)
-    async def finalize(judge: str | None = None) -> CallToolResult:
+    async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
         message, hint, suggested_tail) come back as structured content."""
+        session = sessions(ctx)
         from wikigate.present import outcome
 
         if judge not in (None, "offline", "anthropic"):
             raise _ToolFailure(f"judge {judge!r}: expected offline or anthropic")
-        done, findings = await call(session.finalize, judge)
+        done, findings = await session.call(session.finalize, judge)
         data = {
             "run_id": done.run_id,
             "status": done.status,
@@ -694,10 +713,11 @@ def build_server(session: Session) -> Any:
         return result(for_agents(outcome(done)), data)
 
     @tool(DROP)
-    async def abandon(reason: str = "the writer gave the run up") -> CallToolResult:
+    async def abandon(ctx: Context, reason: str = "the writer gave the run up") -> CallToolResult:
         """Abandon the open run (`wikigate run abandon`): nothing reaches main; its branch
         is kept as its failed ref; the reason is recorded with the actor."""
-        data = await call(session.abandon, reason)
+        session = sessions(ctx)
+        data = await session.call(session.abandon, reason)
         return result(f"{data['status']} {data['run_id']}: {data['reason']}", data)
 
     return server
@@ -720,6 +740,98 @@ def client_config(repo: str) -> dict[str, Any]:
     return {"mcpServers": {"wikigate": {"command": command, "args": args}}}
 
 
+class HttpSessions:
+    """The sessions of a streamable HTTP server, one per MCP session (each client's own
+    open run and worker thread): made at its first tool call; released (its open runs
+    abandoned, as on a stdio disconnect) when the SDK drops the MCP session (the client
+    ended it, or it sat idle past the SDK's timeout), and every one left when the server
+    stops."""
+
+    def __init__(self, repo: str) -> None:
+        import threading
+        import weakref
+
+        self.repo = repo
+        self._lock = threading.RLock()  # _gone may run in a collection inside __call__
+        self._by: weakref.WeakKeyDictionary[Any, Session] = weakref.WeakKeyDictionary()
+        self._live: list[Session] = []
+
+    def __call__(self, ctx: Any) -> Session:
+        import weakref
+
+        # the SDK's Connection: one per MCP session (its ServerSession is one per request;
+        # the SDK gives a tool no public handle on the connection)
+        key = ctx.session._connection
+        with self._lock:
+            found = self._by.get(key)
+            if found is None:
+                found = self._by[key] = Session(self.repo)
+                self._live.append(found)
+                weakref.finalize(key, self._gone, found)
+        return found
+
+    def _gone(self, session: Session) -> None:
+        import threading
+
+        with self._lock:
+            if session not in self._live:
+                return
+            self._live.remove(session)
+        threading.Thread(target=session.release, name="wikigate-mcp-release").start()
+
+    def release(self) -> list[str]:
+        with self._lock:
+            live, self._live = self._live, []
+        return [run_id for session in live for run_id in session.release()]
+
+
+def http_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, or ``PORT`` alone (127.0.0.1: this machine only)."""
+    from wikigate.errors import UsageError
+
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--http {value!r}: expected HOST:PORT or PORT, as 127.0.0.1:8765")
+    return host, int(port)
+
+
+def serve_http(repo: str, address: str) -> list[str]:
+    """Serve streamable HTTP at ``address`` (``http://HOST:PORT/mcp``) until the server
+    is stopped (SIGINT, SIGTERM); then release every session's open runs."""
+    from wikigate.extras import require
+
+    require("mcp", "wikigate mcp --http")
+    import anyio
+
+    host, port = http_address(address)
+    probe = Session(repo)  # a folder that is no workspace fails here, before serving
+    try:
+        probe._pool.submit(lambda: probe.ws).result()
+    finally:
+        probe.release()
+    sessions = HttpSessions(repo)
+    server = build_server(sessions)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    # uvicorn shuts down on SIGTERM, then raises it again for the handler it found: this
+    # one, so that the sessions are released before the process ends
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            released = sessions.release()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return released
+
+
 def serve(repo: str) -> list[str]:
     """Serve one session over stdio until the client disconnects; then release the runs
     it left open. Returns the runs abandoned."""
@@ -729,7 +841,7 @@ def serve(repo: str) -> list[str]:
     import anyio
 
     session = Session(repo)
-    server = build_server(session)
+    server = build_server(lambda ctx: session)
     # the workspace opens in the worker thread (its SQLite connection lives there); a
     # folder that is no workspace fails here, before the client is served
     try:
