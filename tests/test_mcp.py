@@ -346,13 +346,16 @@ def test_a_run_waiting_for_a_person_outlives_the_session(root):
     async def body(s: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
         ok(await s.call_tool("start_run", {"type": "synthesis"}))
         ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "HUMAN-REVIEW\n"}))
-        asked = ok(await s.call_tool("finalize", {}))
+        answer = await s.call_tool("finalize", {})
+        asked = {**ok(answer), "text": text(answer)}
         ok(await s.call_tool("start_run", {"type": "synthesis"}))
         ok(await s.call_tool("write", {"path": "wiki/b.md", "content": "REVISE-ME\n"}))
         revise = ok(await s.call_tool("finalize", {}))
         return asked, revise
 
     asked, revise = serve(root, body, verifier="support.markers_verifier:factory")
+    # a person's step is the person's command, kept whole
+    assert f"`wikigate verify approve {asked['run_id']} --reason ...`" in asked["text"]
     assert asked["verdict"] == "needs_human_review" and revise["verdict"] == "revise"
     assert runs(root) == {asked["run_id"]: "pending", revise["run_id"]: "abandoned"}
 

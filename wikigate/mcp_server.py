@@ -332,6 +332,7 @@ class SessionTree(StagedTree):
         """As the judge's ``grep``, and a PDF's pages too: ``path p.N:line: text``; a PDF
         that cannot be read is named at the end, with why."""
         from wikigate.errors import WikigateError
+        from wikigate.verifier.sources import is_pdf_name
 
         needle = text.lower()
         if not needle.strip():
@@ -347,13 +348,15 @@ class SessionTree(StagedTree):
                 hits.append(f"(stopped after {GREP_MAX_FILES} files)")
                 break
             try:
-                if self.is_pdf(path):
+                try:
+                    bodies = [] if is_pdf_name(path) else [(path, self._text(path))]
+                except LookupError:
+                    if not self.is_pdf(path):
+                        continue  # a source that is no text is skipped, as the judge's
+                if not bodies:
                     bodies = [(f"{path} p.{n}", t) for n, t in self.pdf_pages(path).items()]
-                else:
-                    bodies = [(path, self._text(path))]
             except LookupError as e:
-                if self.is_pdf(path):  # a text source that is no text is skipped, as ever
-                    unread.append(f"({e}: not searched)")
+                unread.append(f"({e}: not searched)")
                 continue
             except WikigateError as e:  # the pdf extra is missing
                 unread.append(f"({path} not searched: {e})")
@@ -452,18 +455,24 @@ FOR_AGENTS: tuple[tuple[str, str], ...] = (
     (r"`wikigate run finalize [^`]*`", "the `finalize` tool"),
     (r"`wikigate run start`", "`start_run`"),
     (r" \(see `wikigate runs list`\)", " (`start_run` returns this session's run id)"),
-    (r"(?<![\w-])--(type|old|reason|triggered-by|scope|direction)\b", "`\\1`"),
 )
 
 
-def for_agents(message: str) -> str:
-    """A library message with the CLI's commands and options it names turned into the
-    session's tools and their arguments."""
+# a tool error that starts with a CLI option the tool takes as an argument (`--type 'x':
+# …`, `run R rejected: --old text found 0 times …`)
+OPTIONS = r"(^|: )--(type|old|reason|triggered-by|scope|direction)\b"
+
+
+def for_agents(message: str, options: bool = False) -> str:
+    """A library message with the CLI commands it names turned into the session's tools;
+    ``options``: a tool's error, whose leading CLI option is the tool's argument."""
     import re
 
     for cli, tool in FOR_AGENTS:
         message = re.sub(cli, tool, message)
-    return re.sub(r"`triggered-by`", "`triggered_by`", message)
+    if options:
+        message = re.sub(OPTIONS, lambda m: f"{m[1]}`{m[2].replace('-', '_')}`", message)
+    return message
 
 
 class _ToolFailure(Exception):
@@ -479,7 +488,7 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         return fn(*args, **kwargs)
     except (WikigateError, LookupError, TreeLimitError) as e:
-        raise _ToolFailure(for_agents(str(e))) from e
+        raise _ToolFailure(for_agents(str(e), options=True)) from e
     except ValidationError as e:
         errors = "; ".join(
             f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()
