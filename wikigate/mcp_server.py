@@ -751,10 +751,11 @@ def client_config(repo: str) -> dict[str, Any]:
 
 class HttpSessions:
     """The sessions of a streamable HTTP server, one per MCP session (each client's own
-    open run and worker thread): made at its first tool call; released (its open runs
-    abandoned, as on a stdio disconnect) when the SDK drops the MCP session (the client
-    ended it, or it sat idle past the SDK's timeout), and every one left when the server
-    stops."""
+    open run and worker thread), made at its first tool call. Every one is released (its
+    open runs abandoned, as on a stdio disconnect) when the server stops. The SDK tells a
+    server no session's end: one is released early only once the SDK's connection object
+    is collected, which is not promptly after its client ends it, so a client that goes
+    away leaves its open run to the run timeout (the next sweep abandons it)."""
 
     def __init__(self, repo: str) -> None:
         import threading
