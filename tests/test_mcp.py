@@ -628,7 +628,7 @@ def test_streamable_http_serves_each_client_its_own_session(root):
     ws = Workspace.open(root)
     try:
         assert "done looking" in ws.run(a["run_id"]).refresh()["reject_reason"]
-        assert "the MCP client disconnected" in ws.run(b["run_id"]).refresh()["reject_reason"]
+        assert "the MCP server stopped" in ws.run(b["run_id"]).refresh()["reject_reason"]
     finally:
         ws.close()
     assert main_tip(root) == before

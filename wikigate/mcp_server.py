@@ -39,6 +39,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 LIST_MAX = 2000  # paths `list` returns at most
 CLAIMS_MAX = 500  # ledger rows `claims` returns at most
 DISCONNECT_REASON = "the MCP client disconnected before the run was finalized"
+STOPPED_REASON = "the MCP server stopped before the run was finalized"
 
 INSTRUCTIONS = (
     "wikigate gates a wiki kept in git: every change is a run, verified before it lands "
@@ -209,16 +210,16 @@ class Session:
 
     # -------------------------------------------------------- the end
 
-    def release(self) -> list[str]:
+    def release(self, why: str = DISCONNECT_REASON) -> list[str]:
         """On disconnect: wait for the call in progress, then abandon every run this
         session started that is still pending, but for one waiting for a person's word (on
         the worker thread, as every call). Returns the runs abandoned."""
         try:
-            return self._pool.submit(self._release).result()
+            return self._pool.submit(self._release, why).result()
         finally:
             self._pool.shutdown(wait=True)
 
-    def _release(self) -> list[str]:
+    def _release(self, why: str) -> list[str]:
         from wikigate.errors import WikigateError
 
         done = []
@@ -228,7 +229,7 @@ class Session:
                 if row is None or row["status"] != "pending" or _waits_for_a_person(row):
                     continue
                 try:
-                    self.ws.abandon(run_id, DISCONNECT_REASON)
+                    self.ws.abandon(run_id, why)
                 except WikigateError:
                     continue  # finalized elsewhere meanwhile: the finalizer settles it
                 done.append(run_id)
@@ -792,7 +793,7 @@ class HttpSessions:
     def release(self) -> list[str]:
         with self._lock:
             live, self._live = self._live, []
-        return [run_id for session in live for run_id in session.release()]
+        return [run_id for session in live for run_id in session.release(STOPPED_REASON)]
 
 
 def http_address(value: str) -> tuple[str, int]:
