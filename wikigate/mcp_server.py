@@ -14,6 +14,10 @@ abandons one (``Workspace.abandon``), unless it waits for a person's word (needs
 process is killed outright, the run stays pending until the run timeout and the next
 sweep abandons it.
 
+Over stdio one process serves one session; over streamable HTTP (``serve_http``) each
+MCP session (each client) has a ``Session`` of its own (``HttpSessions``), all released
+when the server stops.
+
 The ``mcp`` SDK is imported here only, when the server starts (``pip install
 'wikigate[mcp]'``), never on the CLI's start-up path.
 """
