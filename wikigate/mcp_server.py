@@ -5,7 +5,7 @@ A thin surface like the CLI: each tool calls the library the CLI calls (``worksp
 ``run``, ``anchors``, ``changes``, ``ledger``, the verifier's ``staged`` tree) and its
 errors are the library's, the messages the CLI prints, returned as MCP tool errors.
 
-One process serves one session in one workspace. The library is not thread-safe (the
+A session works in one workspace. The library is not thread-safe (the
 telemetry store is one SQLite connection), so every call runs on one worker thread, in
 order. A session has at most one open run; the reading tools read its staged tree while
 it is open, else main. A run the session started and did not finish when the client
