@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -17,15 +20,26 @@ import pygit2
 import pytest
 from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from support.helpers import state
+from test_sources import PAGES, pdf
 
 from wikigate.cli import main
+from wikigate.errors import UsageError
+from wikigate.mcp_server import http_address
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
 SOURCE = "Barn owls hunt at night. They can hear a mouse under snow.\n"
 QUOTE = "They can hear a mouse under snow."
 INDEX = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki.\n\n- [[Owls]]\n"
+
+
+TOOLS = {
+    "list", "read", "grep", "follow", "history", "claims", "anchor",
+    "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
+}  # fmt: skip
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def owls(tail: str) -> str:
@@ -39,13 +53,22 @@ def root(tmp_path: Path) -> Path:
     return tmp_path / "w"
 
 
-def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier: str = "") -> Any:
+def serve(
+    root: Path,
+    body: Callable[[ClientSession], Awaitable[Any]],
+    verifier: str = "",
+    without: str = "",
+) -> Any:
     """Start ``wikigate -C root mcp``, run ``body`` in a session, disconnect; return what
     ``body`` returned (the server process has exited by then). ``verifier``: a plug-in
-    (default: the product's own)."""
+    (default: the product's own); ``without``: a module the server cannot import (as if
+    its extra were not installed: ``sys.modules[name] = None``)."""
+    start = ["-m", "wikigate"]
+    if without:
+        start = ["-c", f"import sys; sys.modules[{without!r}] = None; " + STARTS]
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "wikigate", "-C", str(root), "mcp"],
+        args=[*start, "-C", str(root), "mcp"],
         env={**os.environ, "WIKIGATE_VERIFIER": verifier},
     )
 
@@ -55,6 +78,9 @@ def serve(root: Path, body: Callable[[ClientSession], Awaitable[Any]], verifier:
             return await body(s)
 
     return asyncio.run(main())
+
+
+STARTS = "from wikigate.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def ok(result: Any) -> dict[str, Any]:
@@ -138,7 +164,8 @@ def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     assert raw.is_error and text(raw) == "raw/new.txt: only ingest runs may add raw sources"
     assert outside.is_error and "../etc/passwd" in text(outside)
     assert twice.is_error and f"run {run_id} is open in this session" in text(twice)
-    assert wrong_type.is_error and text(wrong_type).startswith("--type 'nonsense': expected one of")
+    # the CLI's option is the tool's argument
+    assert wrong_type.is_error and text(wrong_type).startswith("`type` 'nonsense': expected one of")
     assert not_mcp.is_error and "an MCP session starts mcp:<tool> runs" in text(not_mcp)
     assert after == before  # nothing staged, no ref moved, no run added
     assert runs(root) == {run_id: "abandoned"}  # released on disconnect
@@ -169,10 +196,7 @@ def test_read_only_tools_and_their_annotations(root):
 
     out = serve(root, body)
     tools = out["tools"]
-    assert set(tools) == {
-        "list", "read", "grep", "follow", "history", "claims", "anchor",
-        "start_run", "write", "replace", "delete", "usage", "finalize", "abandon",
-    }  # fmt: skip
+    assert set(tools) == TOOLS
     for name in ("list", "read", "grep", "follow", "history", "claims", "anchor"):
         assert tools[name].read_only_hint is True and tools[name].destructive_hint is False
     for name in ("start_run", "write", "replace", "delete", "usage", "finalize", "abandon"):
@@ -322,12 +346,289 @@ def test_a_run_waiting_for_a_person_outlives_the_session(root):
     async def body(s: ClientSession) -> tuple[dict[str, Any], dict[str, Any]]:
         ok(await s.call_tool("start_run", {"type": "synthesis"}))
         ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "HUMAN-REVIEW\n"}))
-        asked = ok(await s.call_tool("finalize", {}))
+        answer = await s.call_tool("finalize", {})
+        asked = {**ok(answer), "text": text(answer)}
         ok(await s.call_tool("start_run", {"type": "synthesis"}))
         ok(await s.call_tool("write", {"path": "wiki/b.md", "content": "REVISE-ME\n"}))
         revise = ok(await s.call_tool("finalize", {}))
         return asked, revise
 
     asked, revise = serve(root, body, verifier="support.markers_verifier:factory")
+    # a person's step is the person's command, kept whole
+    assert f"`wikigate verify approve {asked['run_id']} --reason ...`" in asked["text"]
     assert asked["verdict"] == "needs_human_review" and revise["verdict"] == "revise"
     assert runs(root) == {asked["run_id"]: "pending", revise["run_id"]: "abandoned"}
+
+
+def _with_a_pdf(root: Path) -> str:
+    """Main holds raw/birds.pdf (PAGES, one a page), a page citing its p.2, and a page
+    naming the PDF and a text source by [[name]] (source references, not links)."""
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("ingest", "cli:test")
+        run.stage_write("raw/birds.pdf", pdf(PAGES))
+        run.stage_write("raw/notes/owls.txt", SOURCE)
+        at = PAGES[1].index("human faces")
+        crows = (
+            "---\ntitle: Crows\n---\n# Crows\n\nCrows remember human faces.[^1]\n\n"
+            f"[^1]: {format_tail('raw/birds.pdf', 2, 'human faces', at)}\n"
+        )
+        run.stage_write("wiki/crows.md", crows)
+        see = "See [[birds.pdf]] and [[owls.txt]]; [[Crows]] too."
+        index = f"---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. {see}\n"
+        run.stage_write("wiki/index.md", index)
+        done = run.finalize()
+        assert done.status == "committed", done.findings
+        return str(at)
+    finally:
+        ws.close()
+
+
+def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
+    """A PDF source reads a page at a time, its characters those an anchor counts; grep
+    searches its pages; follow calls a [[name]] of a raw/ source a source reference, as
+    the link checker does (it is no broken link)."""
+    at = _with_a_pdf(root)
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        return {
+            "page": text(await s.call_tool("read", {"path": "raw/birds.pdf", "page": 2})),
+            "nopage": await s.call_tool("read", {"path": "raw/birds.pdf"}),
+            "past": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 4}),
+            "text_page": await s.call_tool("read", {"path": "raw/notes/owls.txt", "page": 1}),
+            "grep": text(await s.call_tool("grep", {"text": "mirrors", "under": "raw/"})),
+            "anchor": ok(
+                await s.call_tool(
+                    "anchor", {"source": "raw/birds.pdf", "quote": "human faces", "page": 2}
+                )
+            ),
+            "pdf_ref": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "birds.pdf"})
+            ),
+            "text_ref": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "[[owls.txt]]"})
+            ),
+            "page_link": text(
+                await s.call_tool("follow", {"page": "wiki/index.md", "target": "Crows"})
+            ),
+        }
+
+    out = serve(root, body)
+    head, _, rest = out["page"].partition("\n")
+    assert head == f"raw/birds.pdf p.2 characters 0-{len(rest)} of {len(rest)}:"
+    assert rest.strip() == PAGES[1]
+    # the offset the anchor names is where the quote sits in what read returns
+    assert f"{{@{at} " in out["anchor"]["tail"] and rest[int(at) :].startswith("human faces")
+    assert out["nopage"].is_error and text(out["nopage"]) == (
+        "raw/birds.pdf is a PDF of 3 pages; no page: pass page (1 to 3), as a citation "
+        "names it (SOURCE, p.N)"
+    )
+    assert out["past"].is_error and "page 4: pass page (1 to 3)" in text(out["past"])
+    assert out["text_page"].is_error
+    assert text(out["text_page"]) == "raw/notes/owls.txt is not a PDF; read it without page"
+    assert out["grep"] == f"raw/birds.pdf p.3:1: {PAGES[2]}"
+    assert out["pdf_ref"] == (
+        "'birds.pdf' on wiki/index.md is a source reference to raw/birds.pdf, a PDF: "
+        "read it with page"
+    )
+    assert out["text_ref"] == (
+        f"'[[owls.txt]]' on wiki/index.md is a source reference to raw/notes/owls.txt:\n{SOURCE}"
+    )
+    assert out["page_link"].startswith("'Crows' on wiki/index.md leads to wiki/crows.md:")
+
+
+def test_a_pdf_without_the_pdf_extra_is_a_tool_error_naming_it(root):
+    _with_a_pdf(root)
+    missing = (
+        "needs the pdf extra (pypdf), which is not installed here: pip install 'wikigate[pdf]'"
+    )
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        return {
+            "read": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 1}),
+            "grep": await s.call_tool("grep", {"text": "owls", "under": "raw/"}),
+            "anchor": await s.call_tool(
+                "anchor", {"source": "raw/birds.pdf", "quote": "human faces", "page": 2}
+            ),
+        }
+
+    out = serve(root, body, without="pypdf")
+    assert out["read"].is_error
+    assert text(out["read"]) == f"reading raw/birds.pdf (a PDF) {missing}"
+    # grep still answers from the text sources, and names the PDF it could not search
+    assert not out["grep"].is_error
+    assert text(out["grep"]).splitlines() == [
+        f"raw/notes/owls.txt:1: {SOURCE.strip()}",
+        f"(raw/birds.pdf not searched: reading raw/birds.pdf (a PDF) {missing})",
+    ]
+    assert out["anchor"].is_error and "pip install 'wikigate[pdf]'" in text(out["anchor"])
+
+
+def test_hints_name_the_tools_an_agent_calls_not_cli_commands(root):
+    """A tool error's hint and a finding's hint say which tool to call (an agent has no
+    shell): `anchor`, `usage`, `start_run`, a tool's argument; never `wikigate run …`."""
+
+    async def body(s: ClientSession) -> dict[str, Any]:
+        no_source = await s.call_tool("anchor", {"source": "raw/owls.txt", "quote": QUOTE})
+        budget = {"type": "synthesis", "budget_usd": 1.0}
+        ok(await s.call_tool("start_run", budget))
+        ok(await s.call_tool("write", {"path": "wiki/a.md", "content": "# A\n\nText.\n"}))
+        revise = await s.call_tool("finalize", {})
+        twice = await s.call_tool("replace", {"path": "wiki/a.md", "old": "nowhere", "new": "y"})
+        return {"no_source": no_source, "revise": revise, "replace": twice}
+
+    out = serve(root, body)
+    assert out["no_source"].is_error
+    assert text(out["no_source"]) == (
+        "raw/owls.txt: no such file under raw/ on main (no run is open: a run's staged "
+        "source is read while the run is open; `start_run` and `write` it first)"
+    )
+    revise = ok(out["revise"])
+    assert revise["verdict"] == "revise"
+    (usage,) = [f for f in revise["findings"] if f["code"] == "run.usage_missing"]
+    assert usage["hint"] == (
+        "attest with the `usage` tool (input_tokens, output_tokens, usd), then finalize again"
+    )
+    for finding in revise["findings"]:
+        assert "wikigate run" not in finding["hint"] + finding["message"], finding
+    assert "wikigate run" not in text(out["revise"])
+    assert out["replace"].is_error
+    assert text(out["replace"]).endswith(
+        "rejected: `old` text found 0 times in wiki/a.md; it must match exactly once"
+    )
+
+
+def _fenced(text: str, lang: str, after: str) -> str:
+    """The first ``lang`` code block after the line ``after``."""
+    rest = text[text.index(after) :]
+    start = rest.index(f"```{lang}\n") + len(lang) + 4
+    return rest[start : rest.index("```", start)]
+
+
+def test_print_config_starts_this_install_on_this_workspace_as_the_docs_show(root):
+    """`wikigate mcp --print-config` prints JSON a client can load, naming a command that
+    exists and starts this server on this workspace; docs/mcp.md shows the same shape."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp", "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    config = json.loads(shown.stdout)
+    entry = config["mcpServers"]["wikigate"]
+    command, args = entry["command"], entry["args"]
+    assert os.path.isabs(command) and os.access(command, os.X_OK)
+    assert args[-3:] == ["-C", str(root.resolve()), "mcp"]
+    # the printed command starts: its help, as a client would start it (no shell, no PATH)
+    started = subprocess.run(
+        [command, *args, "--help"], capture_output=True, text=True, env={}, check=True
+    )
+    assert "Serve this workspace to an MCP client" in started.stdout
+    docs = (DOCS / "mcp.md").read_text()
+    example = json.loads(_fenced(docs, "json", "## Client configuration"))
+    assert set(config) == set(example) and set(entry) == set(example["mcpServers"]["wikigate"])
+    assert example["mcpServers"]["wikigate"] == {
+        "command": "wikigate",
+        "args": ["-C", "/path/to/wiki", "mcp"],
+    }
+    if not args[0].startswith("-m"):  # the script beside the interpreter: the docs' form
+        assert os.path.basename(command) == "wikigate" and args == ["-C", str(root), "mcp"]
+    assert "mcp --print-config" in docs
+
+
+def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
+    """docs/mcp-skill.md (a SKILL.md) and the AGENTS.md/CLAUDE.md snippet in docs/mcp.md
+    name tools the server has, and teach the whole loop, in its order."""
+    skill = (DOCS / "mcp-skill.md").read_text()
+    snippet = _fenced((DOCS / "mcp.md").read_text(), "markdown", "## Teaching the agent")
+    front = skill.split("---\n")[1]
+    assert "name: wikigate-writer" in front and "description: " in front
+    words = {"committed", "rejected", "pending", "revise", "needs_human_review"}
+    for text_ in (skill, snippet):
+        named = set(re.findall(r"`([a-z_]+)`", text_))
+        assert named - words - {"suggested_tail", "wikigate"} <= TOOLS, named - TOOLS
+        loop = ["start_run", "read", "anchor", "write", "finalize", "revise", "abandon"]
+        steps = text_.partition("## The loop")[2] or text_  # the skill's; the snippet
+        at = [steps.index(f"`{step}`") for step in loop]
+        assert at == sorted(at), loop
+        assert "[gap:" in text_ and "same findings" in text_
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _listening(server: subprocess.Popen[str], port: int) -> None:
+    """Wait until the server accepts connections on 127.0.0.1:port (or has exited)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert server.poll() is None, server.communicate()
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)  # polling a condition, with a deadline
+    raise AssertionError(f"wikigate mcp --http {port} did not listen")
+
+
+def test_streamable_http_serves_each_client_its_own_session(root):
+    """`wikigate mcp --http PORT` (127.0.0.1) serves the SDK's streamable HTTP client; two
+    clients at once each have their own open run; stopping the server releases the run a
+    client left open."""
+    assert http_address("8765") == ("127.0.0.1", 8765)
+    assert http_address("0.0.0.0:80") == ("0.0.0.0", 80)
+    with pytest.raises(UsageError, match="expected HOST:PORT or PORT"):
+        http_address("localhost")
+    before = main_tip(root)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "wikigate", "-C", str(root), "mcp", "--http", str(port)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def client(page: str, leave_open: bool) -> dict[str, Any]:
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as s,
+        ):
+            await s.initialize()
+            run_id = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+            ok(await s.call_tool("write", {"path": page, "content": "# P\n\nText.\n"}))
+            seen = ok(await s.call_tool("list", {"under": "wiki/"}))
+            if not leave_open:
+                ok(await s.call_tool("abandon", {"reason": "done looking"}))
+            return {"run_id": run_id, "seen": seen}
+
+    async def both() -> list[dict[str, Any]]:
+        return list(await asyncio.gather(client("wiki/a.md", False), client("wiki/b.md", True)))
+
+    try:
+        _listening(server, port)
+        a, b = asyncio.run(both())
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            code = server.wait(timeout=60)
+        finally:
+            if server.poll() is None:
+                server.kill()
+            _, err = server.communicate()
+    assert code == 0, err
+    assert a["run_id"] != b["run_id"]
+    # each session reads its own run's staged tree
+    assert a["seen"]["where"] == f"run {a['run_id']}" and "wiki/a.md" in a["seen"]["paths"]
+    assert "wiki/b.md" not in a["seen"]["paths"]
+    assert b["seen"]["where"] == f"run {b['run_id']}" and "wiki/b.md" in b["seen"]["paths"]
+    assert "wiki/a.md" not in b["seen"]["paths"]
+    assert runs(root) == {a["run_id"]: "abandoned", b["run_id"]: "abandoned"}
+    ws = Workspace.open(root)
+    try:
+        assert "done looking" in ws.run(a["run_id"]).refresh()["reject_reason"]
+        assert "the MCP server stopped" in ws.run(b["run_id"]).refresh()["reject_reason"]
+    finally:
+        ws.close()
+    assert main_tip(root) == before

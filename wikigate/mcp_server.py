@@ -1,10 +1,11 @@
-"""``wikigate mcp``: a Model Context Protocol server over stdio (docs/mcp.md).
+"""``wikigate mcp``: a Model Context Protocol server over stdio, or streamable HTTP
+(``--http``; docs/mcp.md).
 
 A thin surface like the CLI: each tool calls the library the CLI calls (``workspace``,
 ``run``, ``anchors``, ``changes``, ``ledger``, the verifier's ``staged`` tree) and its
 errors are the library's, the messages the CLI prints, returned as MCP tool errors.
 
-One process serves one session in one workspace. The library is not thread-safe (the
+A session works in one workspace. The library is not thread-safe (the
 telemetry store is one SQLite connection), so every call runs on one worker thread, in
 order. A session has at most one open run; the reading tools read its staged tree while
 it is open, else main. A run the session started and did not finish when the client
@@ -12,6 +13,10 @@ disconnects (end of input, SIGTERM) is abandoned at once, as ``wikigate run aban
 abandons one (``Workspace.abandon``), unless it waits for a person's word (needs_human_review); if the
 process is killed outright, the run stays pending until the run timeout and the next
 sweep abandons it.
+
+Over stdio one process serves one session; over streamable HTTP (``serve_http``) each
+MCP session (each client) has a ``Session`` of its own (``HttpSessions``), all released
+when the server stops.
 
 The ``mcp`` SDK is imported here only, when the server starts (``pip install
 'wikigate[mcp]'``), never on the CLI's start-up path.
@@ -26,8 +31,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wikigate.verifier.staged import GREP_LINE_MAX, GREP_MAX_FILES, GREP_MAX_HITS, StagedTree
+
 if TYPE_CHECKING:
-    from wikigate.verifier.staged import StagedTree
+    from wikigate.verifier.pdfbox import PdfLimits
     from wikigate.workspace import Workspace, WorkspaceRun
 
 T = TypeVar("T")
@@ -36,6 +43,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 LIST_MAX = 2000  # paths `list` returns at most
 CLAIMS_MAX = 500  # ledger rows `claims` returns at most
 DISCONNECT_REASON = "the MCP client disconnected before the run was finalized"
+STOPPED_REASON = "the MCP server stopped before the run was finalized"
 
 INSTRUCTIONS = (
     "wikigate gates a wiki kept in git: every change is a run, verified before it lands "
@@ -55,6 +63,7 @@ class Session:
         self._main: Any = None  # main's tip when the workspace was opened
         self.run_id: str | None = None
         self.started: list[str] = []
+        self._pdfs = PdfTexts()  # the PDF sources read in this session, by blob
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="wikigate-mcp"
         )
@@ -94,10 +103,9 @@ class Session:
             raise RunError("no run is open in this session; call start_run first")
         return self.ws.run(self.run_id)
 
-    def staged(self) -> "StagedTree":
+    def staged(self) -> "SessionTree":
         """The open run's staged tree, else main's."""
         from wikigate.gitrepo import commit_at, ref_target
-        from wikigate.verifier.staged import StagedTree
         from wikigate.verifier.wiki import PageCache, WikiTree
 
         ws = self.ws
@@ -110,9 +118,13 @@ class Session:
             raise LookupError("main is gone; nothing to read")
         tip = found
         tree = WikiTree(
-            ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits
+            ws.repo,
+            commit_at(ws.repo, tip).tree,
+            PageCache(None),
+            limits=ws.config.limits,
+            layout=ws.config.wiki.layout(),
         )
-        return StagedTree(ws.repo, tree, str(tip))
+        return SessionTree(ws.repo, tree, str(tip), self._pdfs)
 
     def _settled(self, run: "WorkspaceRun") -> None:
         """Forget the open run once it is committed, rejected or abandoned, or waits for
@@ -210,16 +222,16 @@ class Session:
 
     # -------------------------------------------------------- the end
 
-    def release(self) -> list[str]:
+    def release(self, why: str = DISCONNECT_REASON) -> list[str]:
         """On disconnect: wait for the call in progress, then abandon every run this
         session started that is still pending, but for one waiting for a person's word (on
         the worker thread, as every call). Returns the runs abandoned."""
         try:
-            return self._pool.submit(self._release).result()
+            return self._pool.submit(self._release, why).result()
         finally:
             self._pool.shutdown(wait=True)
 
-    def _release(self) -> list[str]:
+    def _release(self, why: str) -> list[str]:
         from wikigate.errors import WikigateError
 
         done = []
@@ -229,7 +241,7 @@ class Session:
                 if row is None or row["status"] != "pending" or _waits_for_a_person(row):
                     continue
                 try:
-                    self.ws.abandon(run_id, DISCONNECT_REASON)
+                    self.ws.abandon(run_id, why)
                 except WikigateError:
                     continue  # finalized elsewhere meanwhile: the finalizer settles it
                 done.append(run_id)
@@ -238,6 +250,183 @@ class Session:
                 self._ws.close()
                 self._ws = None
         return done
+
+
+PDF_CHARS_KEPT = 4_000_000  # characters of PDF text a session keeps, at most
+
+
+class PdfTexts:
+    """The PDF sources a session read: each blob parsed once, all its pages, in the box
+    verification reads it in (``pdfbox.extract`` under the rules' ``[limits]``); kept
+    while within PDF_CHARS_KEPT characters, the oldest dropped first."""
+
+    def __init__(self) -> None:
+        from collections import OrderedDict
+
+        self._kept: OrderedDict[tuple[str, str], dict[int, str]] = OrderedDict()
+        self._chars = 0
+
+    def pages(self, repo: Any, path: str, oid: Any, limits: "PdfLimits") -> dict[int, str]:
+        """The text of every page of the PDF at ``path`` (pages counted from 1; a page
+        pypdf cannot read is empty). LookupError: the PDF cannot be read, and why."""
+        from wikigate.extras import require
+        from wikigate.gitrepo import blob_at
+        from wikigate.verifier import pdfbox
+
+        key = (str(oid), repr(limits))
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+            return found
+        require("pypdf", f"reading {path} (a PDF)")  # MissingExtra names the extra
+        try:
+            read = pdfbox.extract(
+                bytes(blob_at(repo, oid).data), list(range(1, limits.pages + 1)), limits
+            )
+        except (pdfbox.PdfLimit, pdfbox.PdfUnreadable) as e:
+            raise LookupError(f"{path} {e}") from e
+        texts = {p: read.texts.get(p, "") for p in range(1, read.pages + 1)}
+        self._kept[key] = texts
+        self._chars += sum(map(len, texts.values()))
+        while self._chars > PDF_CHARS_KEPT and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self._chars -= sum(map(len, dropped.values()))
+        return texts
+
+
+class SessionTree(StagedTree):
+    """The staged tree as a session's reading tools see it: the judge's views
+    (verifier/staged.py), and a PDF source read page by page, as a citation cites it
+    (``read`` with ``page``; ``grep`` answers ``path p.N:line: text``), and ``follow``
+    resolving a ``[[name]]`` as the link checker does (a name that resolves to no page
+    but to a raw/ source is a source reference)."""
+
+    def __init__(self, repo: Any, tree: Any, tip: str | None, pdfs: PdfTexts) -> None:
+        super().__init__(repo, tree, tip)
+        self._pdfs = pdfs
+
+    def is_pdf(self, path: str) -> bool:
+        """A raw source read as a PDF: named so, or a blob that starts like one (as
+        verifier/sources.py decides)."""
+        from wikigate.gitrepo import blob_at
+        from wikigate.verifier.sources import is_pdf_name
+
+        entry = self.tree.entries.get(path)
+        if entry is None or not path.startswith("raw/") or entry.is_link or entry.is_submodule:
+            return False
+        return is_pdf_name(path) or bytes(blob_at(self.repo, entry.oid).data[:5]) == b"%PDF-"
+
+    def pdf_pages(self, path: str) -> dict[int, str]:
+        return self._pdfs.pages(self.repo, path, self.tree.entries[path].oid, self.tree.pdf_limits)
+
+    def read_page(self, path: str, page: int | None, start: int, length: int) -> str:
+        """``read``: a page or source; a PDF one page at a time (``page``, from 1), its
+        characters counted as an anchor's offset on that page counts them."""
+        from wikigate.verifier.staged import READ_MAX
+
+        if not self.is_pdf(path):
+            if page is not None:
+                self._text(path)  # no such file: that error first
+                raise LookupError(f"{path} is not a PDF; read it without page")
+            return self.read(path, start, length)
+        pages = self.pdf_pages(path)
+        if page is None or not 1 <= page <= len(pages):
+            said = "no page" if page is None else f"page {page}"
+            raise LookupError(
+                f"{path} is a PDF of {len(pages)} pages; {said}: pass page (1 to "
+                f"{len(pages)}), as a citation names it (SOURCE, p.N)"
+            )
+        text = pages[page]
+        start = max(0, min(int(start), len(text)))
+        end = min(len(text), start + max(0, min(int(length), READ_MAX)))
+        return f"{path} p.{page} characters {start}-{end} of {len(text)}:\n{text[start:end]}"
+
+    def grep(self, text: str, under: str = "") -> str:
+        """As the judge's ``grep``, and a PDF's pages too: ``path p.N:line: text``; a PDF
+        that cannot be read is named at the end, with why."""
+        from wikigate.errors import WikigateError
+        from wikigate.verifier.sources import is_pdf_name
+
+        needle = text.lower()
+        if not needle.strip():
+            raise LookupError("grep needs some text to look for")
+        hits: list[str] = []
+        unread: list[str] = []
+        scanned = 0
+        for path in sorted(self.tree.entries):
+            if not path.startswith(("raw/", "wiki/")) or not path.startswith(under):
+                continue
+            scanned += 1
+            if scanned > GREP_MAX_FILES:
+                hits.append(f"(stopped after {GREP_MAX_FILES} files)")
+                break
+            try:
+                try:
+                    bodies = [] if is_pdf_name(path) else [(path, self._text(path))]
+                except LookupError:
+                    if not self.is_pdf(path):
+                        continue  # a source that is no text is skipped, as the judge's
+                if not bodies:
+                    bodies = [(f"{path} p.{n}", t) for n, t in self.pdf_pages(path).items()]
+            except LookupError as e:
+                unread.append(f"({e}: not searched)")
+                continue
+            except WikigateError as e:  # the pdf extra is missing
+                unread.append(f"({path} not searched: {e})")
+                continue
+            for where, body in bodies:
+                for n, line in enumerate(body.split("\n"), 1):
+                    if needle in line.lower():
+                        hits.append(f"{where}:{n}: {line[:GREP_LINE_MAX]}")
+                        if len(hits) >= GREP_MAX_HITS:
+                            return "\n".join([*hits, f"(first {GREP_MAX_HITS} hits)", *unread])
+        return "\n".join([*hits, *unread]) if hits or unread else "no match"
+
+    def follow(self, page: str, target: str) -> str:
+        """As the judge's ``follow``, the link taken from the page when it is there (its
+        kind, ``[[name]]`` or a path, as written), and a ``[[name]]`` that resolves to no
+        page but names a raw/ source is a source reference, as the link checker says."""
+        from wikigate.verifier.links import FileNames
+        from wikigate.verifier.staged import FOLLOW_MAX
+
+        link = self._link(page, target)
+        if link is None:
+            return super().follow(page, target)
+        found = self.tree.resolve(page, link)
+        if found is None and link.kind == "wiki":
+            source = FileNames(self.tree.pages, self.tree.raw).source_named(link.target)
+            if source is not None:
+                if self.is_pdf(source):
+                    return (
+                        f"{target!r} on {page} is a source reference to {source}, a PDF: "
+                        "read it with page"
+                    )
+                return (
+                    f"{target!r} on {page} is a source reference to {source}:\n"
+                    f"{self._text(source)[:FOLLOW_MAX]}"
+                )
+        if found is None:
+            return f"{target!r} on {page} leads nowhere"
+        if self.is_pdf(found):
+            return f"{target!r} on {page} leads to {found}, a PDF: read it with page"
+        return f"{target!r} on {page} leads to {found}:\n{self._text(found)[:FOLLOW_MAX]}"
+
+    def _link(self, page: str, target: str) -> Any:
+        """The link on ``page`` that ``target`` names (``Name``, ``[[Name]]``, a path),
+        or None when the page has none such."""
+        said = target.strip()
+        wiki = said.startswith("[[")
+        name, _, anchor = said.strip("[]").partition("|")[0].partition("#")
+        if not page.startswith("wiki/") or page not in self.tree.entries:
+            return None
+        parsed = self.tree.nav_page(page)
+        for link in parsed.links if parsed is not None else ():
+            if link.target.strip().lower() != name.strip().lower():
+                continue
+            if (anchor or None) != link.anchor or (wiki and link.kind != "wiki"):
+                continue
+            return link
+        return None
 
 
 def _waits_for_a_person(row: Any) -> bool:
@@ -258,6 +447,47 @@ def _sync_ledger(ws: "Workspace") -> None:
         ledger.sync(ws)
 
 
+# the library's hints name CLI commands and options; an agent calls tools: each hint it
+# can act on, said in the session's words (a person's steps, `wikigate verify approve`
+# and the like, are kept: they are for the person the agent reports to)
+FOR_AGENTS: tuple[tuple[str, str], ...] = (
+    (
+        r" \(a source staged in a run: pass --run RUN\)",
+        " (no run is open: a run's staged source is read while the run is open; "
+        "`start_run` and `write` it first)",
+    ),
+    (
+        r'`wikigate anchor SOURCE "QUOTE"` prints the footnote to add',
+        "call `anchor` with the source and the quote: it returns the footnote's text",
+    ),
+    (r"`wikigate run write\|replace\|delete`", "the `write`, `replace` and `delete` tools"),
+    (
+        r"`wikigate run usage [^`]*`",
+        "the `usage` tool (input_tokens, output_tokens, usd)",
+    ),
+    (r"`wikigate run finalize [^`]*`", "the `finalize` tool"),
+    (r"`wikigate run start`", "`start_run`"),
+    (r" \(see `wikigate runs list`\)", " (`start_run` returns this session's run id)"),
+)
+
+
+# a tool error that starts with a CLI option the tool takes as an argument (`--type 'x':
+# …`, `run R rejected: --old text found 0 times …`)
+OPTIONS = r"(^|: )--(type|old|reason|triggered-by|scope|direction)\b"
+
+
+def for_agents(message: str, options: bool = False) -> str:
+    """A library message with the CLI commands it names turned into the session's tools;
+    ``options``: a tool's error, whose leading CLI option is the tool's argument."""
+    import re
+
+    for cli, tool in FOR_AGENTS:
+        message = re.sub(cli, tool, message)
+    if options:
+        message = re.sub(OPTIONS, lambda m: f"{m[1]}`{m[2].replace('-', '_')}`", message)
+    return message
+
+
 class _ToolFailure(Exception):
     """A library error, raised on the worker thread, carried to the tool as its message."""
 
@@ -271,7 +501,7 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         return fn(*args, **kwargs)
     except (WikigateError, LookupError, TreeLimitError) as e:
-        raise _ToolFailure(str(e)) from e
+        raise _ToolFailure(for_agents(str(e), options=True)) from e
     except ValidationError as e:
         errors = "; ".join(
             f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()
@@ -290,11 +520,18 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
     tree = None
     if tip is not None and any(f.path and f.claim_line for f in findings):
         tree = WikiTree(
-            ws.repo, commit_at(ws.repo, tip).tree, PageCache(None), limits=ws.config.limits
+            ws.repo,
+            commit_at(ws.repo, tip).tree,
+            PageCache(None),
+            limits=ws.config.limits,
+            layout=ws.config.wiki.layout(),
         )
     out = []
     for f in findings:
         data: dict[str, Any] = f.model_dump(mode="json")
+        for said in ("message", "hint"):
+            if isinstance(data.get(said), str):
+                data[said] = for_agents(data[said])
         data["claim_id"] = None
         if tree is not None and f.path and f.claim_line and f.path.startswith("wiki/"):
             try:
@@ -309,12 +546,13 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
     return out
 
 
-def build_server(session: Session) -> Any:
-    """The MCP server, its tools registered on ``session``."""
+def build_server(sessions: Callable[[Any], Session]) -> Any:
+    """The MCP server, its tools calling the session ``sessions`` gives for a request's
+    context (its client's)."""
     from wikigate.extras import require
 
     require("mcp", "wikigate mcp")  # not installed: MissingExtra, naming the extra
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
     from wikigate import __version__
@@ -327,9 +565,6 @@ def build_server(session: Session) -> Any:
     STAGE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
     ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False)
     DROP = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False)
-
-    async def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        return await session.call(fn, *args, **kwargs)
 
     def tool(annotations: ToolAnnotations, name: str | None = None) -> Callable[[F], F]:
         """Register a tool; a library error is its result, ``isError``, the text the
@@ -359,57 +594,71 @@ def build_server(session: Session) -> Any:
     # ------------------------------------------------------------ reading
 
     @tool(READ, name="list")
-    async def list_(under: str = "wiki/") -> CallToolResult:
+    async def list_(ctx: Context, under: str = "wiki/") -> CallToolResult:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
-        data = await call(session.list_paths, under)
+        session = sessions(ctx)
+        data = await session.call(session.list_paths, under)
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
     @tool(READ)
-    async def read(path: str, start: int = 0, length: int = 4000) -> str:
+    async def read(
+        ctx: Context, path: str, start: int = 0, length: int = 4000, page: int | None = None
+    ) -> str:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
-        open run's staged tree, else main."""
-        return await call(lambda: session.staged().read(path, start, length))
+        open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
+        characters an anchor on that page counts)."""
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().read_page(path, page, start, length))
 
     @tool(READ)
-    async def grep(text: str, under: str = "") -> str:
+    async def grep(ctx: Context, text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
-        `under`): path:line: text, at most 30."""
-        return await call(lambda: session.staged().grep(text, under))
+        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().grep(text, under))
 
     @tool(READ)
-    async def follow(page: str, target: str) -> str:
-        """Where a link on `page` leads ([[Name]] or a relative path) and that page's start."""
-        return await call(lambda: session.staged().follow(page, target))
+    async def follow(ctx: Context, page: str, target: str) -> str:
+        """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
+        a [[name]] of a raw/ source is a source reference, as the link checker says."""
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().follow(page, target))
 
     @tool(READ)
-    async def history(path: str) -> str:
+    async def history(ctx: Context, path: str) -> str:
         """The commits that changed `path`, newest first (behind the open run's tip, else
         main)."""
-        return await call(lambda: session.staged().history(path))
+        session = sessions(ctx)
+        return await session.call(lambda: session.staged().history(path))
 
     @tool(READ)
     async def claims(
-        page: str | None = None, source: str | None = None, status: str | None = None
+        ctx: Context, page: str | None = None, source: str | None = None, status: str | None = None
     ) -> CallToolResult:
         """The claim ledger: every cited claim on main, filtered by page or folder/,
         source or folder/, anchor status or the judge's last vote (`wikigate claims`)."""
-        data = await call(session.claims, page, source, status)
+        session = sessions(ctx)
+        data = await session.call(session.claims, page, source, status)
         lines = [f"{r['claim_id']}  {r['anchor_status']}  {r['source']}" for r in data["claims"]]
         return result("\n".join(lines) or "no claims", data)
 
     @tool(READ)
-    async def anchor(source: str, quote: str, page: int | None = None) -> CallToolResult:
+    async def anchor(
+        ctx: Context, source: str, quote: str, page: int | None = None
+    ) -> CallToolResult:
         """The footnote text after `[^n]: ` with a correct anchor for a verbatim, unique
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
-        tail = await call(session.anchor, source, quote, page)
+        session = sessions(ctx)
+        tail = await session.call(session.anchor, source, quote, page)
         return result(tail, {"tail": tail})
 
     # ------------------------------------------------------------ writing
 
     @tool(ADD)
     async def start_run(
+        ctx: Context,
         type: str,  # noqa: A002 - the CLI's --type
         triggered_by: str = "mcp:start_run",
         budget_input_tokens: int | None = None,
@@ -420,36 +669,43 @@ def build_server(session: Session) -> Any:
     ) -> CallToolResult:
         """Open a run (type: ingest, cascade, synthesis, lint or archive, as `run start --type`);
         the session's writing tools act on it until it is finalized or abandoned."""
+        session = sessions(ctx)
         budget = {
             "input_tokens": budget_input_tokens,
             "output_tokens": budget_output_tokens,
             "usd": budget_usd,
         }
-        run_id = await call(session.start_run, type, triggered_by, budget, scope, direction)
+        run_id = await session.call(session.start_run, type, triggered_by, budget, scope, direction)
         return result(run_id, {"run_id": run_id})
 
     @tool(STAGE)
-    async def write(path: str, content: str) -> CallToolResult:
+    async def write(ctx: Context, path: str, content: str) -> CallToolResult:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
-        commit = await call(lambda: str(session.open_run().stage_write(path, content)))
+        session = sessions(ctx)
+        commit = await session.call(lambda: str(session.open_run().stage_write(path, content)))
         return result(f"staged {path}", {"path": path, "commit": commit})
 
     @tool(DROP)  # a mismatch rejects the whole run
-    async def replace(path: str, old: str, new: str) -> CallToolResult:
+    async def replace(ctx: Context, path: str, old: str, new: str) -> CallToolResult:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
-        commit = await call(session.replace, path, old, new)
+        session = sessions(ctx)
+        commit = await session.call(session.replace, path, old, new)
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
     @tool(DROP)
-    async def delete(path: str) -> CallToolResult:
+    async def delete(ctx: Context, path: str) -> CallToolResult:
         """Stage the deletion of a wiki page."""
-        commit = await call(lambda: str(session.open_run().stage_delete(path)))
+        session = sessions(ctx)
+        commit = await session.call(lambda: str(session.open_run().stage_delete(path)))
         return result(f"deleted {path}", {"path": path, "commit": commit})
 
     @tool(ADD)
-    async def usage(input_tokens: int, output_tokens: int, usd: float) -> CallToolResult:
+    async def usage(
+        ctx: Context, input_tokens: int, output_tokens: int, usd: float
+    ) -> CallToolResult:
         """Attest what the writer spent on this run."""
+        session = sessions(ctx)
 
         def attest() -> str:
             from wikigate.models import Budget
@@ -457,19 +713,20 @@ def build_server(session: Session) -> Any:
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
             return str(session.open_run().attest_usage(spent))
 
-        commit = await call(attest)
+        commit = await session.call(attest)
         return result("usage attested", {"commit": commit})
 
     @tool(DROP)
-    async def finalize(judge: str | None = None) -> CallToolResult:
+    async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
         message, hint, suggested_tail) come back as structured content."""
+        session = sessions(ctx)
         from wikigate.present import outcome
 
         if judge not in (None, "offline", "anthropic"):
             raise _ToolFailure(f"judge {judge!r}: expected offline or anthropic")
-        done, findings = await call(session.finalize, judge)
+        done, findings = await session.call(session.finalize, judge)
         data = {
             "run_id": done.run_id,
             "status": done.status,
@@ -479,16 +736,127 @@ def build_server(session: Session) -> Any:
             "tip": done.tip,
             "findings": findings,
         }
-        return result(outcome(done), data)
+        return result(for_agents(outcome(done)), data)
 
     @tool(DROP)
-    async def abandon(reason: str = "the writer gave the run up") -> CallToolResult:
+    async def abandon(ctx: Context, reason: str = "the writer gave the run up") -> CallToolResult:
         """Abandon the open run (`wikigate run abandon`): nothing reaches main; its branch
         is kept as its failed ref; the reason is recorded with the actor."""
-        data = await call(session.abandon, reason)
+        session = sessions(ctx)
+        data = await session.call(session.abandon, reason)
         return result(f"{data['status']} {data['run_id']}: {data['reason']}", data)
 
     return server
+
+
+def client_config(repo: str) -> dict[str, Any]:
+    """The ``mcpServers`` map (Claude Code's ``.mcp.json``, Claude Desktop's
+    ``claude_desktop_config.json``, Cursor's ``.cursor/mcp.json``) that starts this
+    server on the workspace at ``repo`` with this install: the ``wikigate`` script beside
+    this interpreter, else this interpreter with ``-m wikigate`` (a client starts it
+    without this shell's PATH or virtual environment)."""
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / ("wikigate.exe" if os.name == "nt" else "wikigate")
+    if script.is_file() and os.access(script, os.X_OK):
+        command, start = str(script), []
+    else:
+        command, start = sys.executable, ["-m", "wikigate"]
+    args = [*start, "-C", os.path.abspath(repo), "mcp"]
+    return {"mcpServers": {"wikigate": {"command": command, "args": args}}}
+
+
+class HttpSessions:
+    """The sessions of a streamable HTTP server, one per MCP session (each client's own
+    open run and worker thread), made at its first tool call. Every one is released (its
+    open runs abandoned, as on a stdio disconnect) when the server stops. The SDK tells a
+    server no session's end: one is released early only once the SDK's connection object
+    is collected, which is not promptly after its client ends it, so a client that goes
+    away leaves its open run to the run timeout (the next sweep abandons it)."""
+
+    def __init__(self, repo: str) -> None:
+        import threading
+        import weakref
+
+        self.repo = repo
+        self._lock = threading.RLock()  # _gone may run in a collection inside __call__
+        self._by: weakref.WeakKeyDictionary[Any, Session] = weakref.WeakKeyDictionary()
+        self._live: list[Session] = []
+
+    def __call__(self, ctx: Any) -> Session:
+        import weakref
+
+        # the SDK's Connection: one per MCP session (its ServerSession is one per request;
+        # the SDK gives a tool no public handle on the connection)
+        key = ctx.session._connection
+        with self._lock:
+            found = self._by.get(key)
+            if found is None:
+                found = self._by[key] = Session(self.repo)
+                self._live.append(found)
+                weakref.finalize(key, self._gone, found)
+        return found
+
+    def _gone(self, session: Session) -> None:
+        import threading
+
+        with self._lock:
+            if session not in self._live:
+                return
+            self._live.remove(session)
+        threading.Thread(target=session.release, name="wikigate-mcp-release").start()
+
+    def release(self) -> list[str]:
+        with self._lock:
+            live, self._live = self._live, []
+        return [run_id for session in live for run_id in session.release(STOPPED_REASON)]
+
+
+def http_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, or ``PORT`` alone (127.0.0.1: this machine only)."""
+    from wikigate.errors import UsageError
+
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"--http {value!r}: expected HOST:PORT or PORT, as 127.0.0.1:8765")
+    return host, int(port)
+
+
+def serve_http(repo: str, address: str) -> list[str]:
+    """Serve streamable HTTP at ``address`` (``http://HOST:PORT/mcp``) until the server
+    is stopped (SIGINT, SIGTERM); then release every session's open runs."""
+    from wikigate.extras import require
+
+    require("mcp", "wikigate mcp --http")
+    import anyio
+
+    host, port = http_address(address)
+    probe = Session(repo)  # a folder that is no workspace fails here, before serving
+    try:
+        probe._pool.submit(lambda: probe.ws).result()
+    finally:
+        probe.release()
+    sessions = HttpSessions(repo)
+    server = build_server(sessions)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    # uvicorn shuts down on SIGTERM, then raises it again for the handler it found: this
+    # one, so that the sessions are released before the process ends
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            released = sessions.release()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return released
 
 
 def serve(repo: str) -> list[str]:
@@ -500,7 +868,7 @@ def serve(repo: str) -> list[str]:
     import anyio
 
     session = Session(repo)
-    server = build_server(session)
+    server = build_server(lambda ctx: session)
     # the workspace opens in the worker thread (its SQLite connection lives there); a
     # folder that is no workspace fails here, before the client is served
     try:
