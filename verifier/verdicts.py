@@ -23,8 +23,6 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import ValidationError
-
 from wikigate.models import Finding
 
 from .checks.citations import parsed_definitions
@@ -191,6 +189,6 @@ def _decoded(data: str | None) -> dict[str, Any] | None:
             str(check): [Finding.model_validate(f) for f in found]
             for check, found in findings.items()
         }
-    except (ValueError, TypeError, KeyError, AttributeError, ValidationError):
+    except (ValueError, TypeError, KeyError, AttributeError):  # pydantic's errors are ValueErrors
         return None
     return {"deps": deps, "findings": decoded, "counts": counts}
