@@ -11,7 +11,8 @@ has them): the median and range of ``--repeat`` runs and the highest load averag
 "Cold" removes ``.git/wikigate`` (the cache and telemetry) before each run, leaving the
 clone's packs as a fresh clone has them.
 
-``--only`` picks rows: verify, memory, run, ingest, links, commit, version.
+``--only`` picks rows: verify, memory, run, ingest, links, commit, push, version.
+``commit`` and ``push`` run on ``--hooks-wiki`` (the 1,000-page wiki).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from harness import Figure, command, fresh_clone, git, peak_memory, repeat, run
 
 WIKIGATE = command("wikigate")
 VERIFY_OK = (0, 1, 3, 5)  # a verdict is the command doing its job (the bench wiki: revise)
-ROWS = ("verify", "memory", "run", "ingest", "links", "commit", "version")
+ROWS = ("verify", "memory", "run", "ingest", "links", "commit", "push", "version")
 GIT_ID = ("-c", "user.name=bench", "-c", "user.email=bench@example.com")
 
 
@@ -213,6 +214,42 @@ def commit_with(wiki: Path, n: int, local: list[dict[str, object]], label: str) 
         print(f"the hooks' cost: {with_hooks.median - without.median:.2f} s median", flush=True)
 
 
+def push_gate(wiki: Path, n: int) -> None:
+    """`git push` of a 5-page commit to main of a bare server with the server hooks
+    (`wikigate hooks install --server`: pre-receive verifies the change itself), minus the
+    same push to a bare server without them: wall time and CPU time (user + system of every
+    process: git, receive-pack, the hook's interpreter). Each push is a new commit, so the
+    server's verdict cache never answers; the first push (which fills the server's cache of
+    the base's pages) is not counted."""
+    with fresh_clone(wiki) as clone:
+        gated, plain = clone.parent / "gated.git", clone.parent / "plain.git"
+        for bare in (gated, plain):
+            git(clone.parent, "clone", "-q", "--bare", str(clone), str(bare))
+            git(clone, "remote", "add", bare.stem, str(bare))
+        run([WIKIGATE, "hooks", "install", "--server", str(gated)], clone)
+        topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
+        rng = random.Random(7)
+        wall = Figure("`git push` of a 5-page commit to a gated server (pre-receive verifies)")
+        cpu = Figure("its CPU time (user + system, every process)")
+        wall_plain = Figure("same push, a server without hooks")
+        cpu_plain = Figure("its CPU time")
+        for i in range(n + 1):
+            for path in rng.sample(topics, 5):
+                path.write_text(path.read_text().replace("## Details", f"## Details\n\n{i}.", 1))
+            git(clone, "add", "-A")
+            git(clone, *GIT_ID, "-c", "core.hooksPath=/dev/null", "commit", "-qm", f"edit {i}")
+            for remote, w, c in (("gated", wall, cpu), ("plain", wall_plain, cpu_plain)):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                took = run(["git", "push", "-q", remote, "HEAD:main"], clone)[0]
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if i:
+                    w.add(took)
+                    c.add(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        for figure in (wall, cpu, wall_plain, cpu_plain):
+            print(figure, flush=True)
+        print(f"the gate's CPU: {cpu.median - cpu_plain.median:.2f} s median", flush=True)
+
+
 def yaml_dump(data: object) -> str:
     import yaml
 
@@ -244,6 +281,8 @@ def main() -> None:
         links(a.wiki, n)
     if "commit" in rows and a.hooks_wiki:
         commit_hooks(a.hooks_wiki, n)
+    if "push" in rows and a.hooks_wiki:
+        push_gate(a.hooks_wiki, n)
     subprocess.run(["uptime"], check=False)
 
 

@@ -155,7 +155,7 @@ class JudgeSummary(Plain):
     votes: list[JudgeVote] = rule(factory=list)
     usage: JudgeUsageReport = rule(factory=JudgeUsageReport)
     planned: list[PlannedRequestReport] = rule(
-        default_factory=list, description="a dry run: the requests it would send"
+        factory=list, description="a dry run: the requests it would send"
     )
 
     @classmethod
@@ -216,7 +216,7 @@ class VerificationReport(Plain):
     findings: list[Finding]
     summary: SummaryMetrics
     exempt: list[str] = rule(
-        default_factory=list,
+        factory=list,
         description="pages whose page checks were skipped, with the reason "
         "(an append-only change to wiki/log.md); every other check ran, links included",
     )
@@ -229,7 +229,7 @@ class VerificationReport(Plain):
         "either exists): the LLM judge's assessment, or why it was not made",
     )
     claim_checks: list[ClaimCheck] = rule(
-        default_factory=list,
+        factory=list,
         description="each cited claim of a page the run changes: pass, warn or fail, and why",
     )
     shard: ShardInfo | None = rule(

@@ -33,6 +33,7 @@ T = TypeVar("T")
 P = TypeVar("P", bound="Plain")
 
 _MISSING: Any = dataclasses.MISSING
+_CONSTRAINTS = {"description", "ge", "le", "gt", "lt", "min_length", "max_length", "allow_inf_nan"}
 
 
 def rule(
@@ -47,6 +48,9 @@ def rule(
     """A field with pydantic's ``Field`` arguments (``description``, ``ge``, ``le``, ``gt``,
     ``min_length``, ``max_length``, ``allow_inf_nan``), an ``after`` validator run on the
     validated value (a ValueError is the field's error), ``exclude`` (never dumped)."""
+    unknown = constraints.keys() - _CONSTRAINTS
+    if unknown:
+        raise TypeError(f"rule() got unknown arguments {sorted(unknown)}")
     meta = {"constraints": constraints, "after": after, "exclude": exclude}
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata=meta, repr=repr)
