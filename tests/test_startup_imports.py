@@ -12,15 +12,22 @@ docs/benchmarks.md measures it): the test holds that nothing else brings ssl in.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.helpers import git, wikigate
 
+from wikigate.config import DEFAULT_TOML, Config, parse_config
+from wikigate.errors import ConfigError
+from wikigate.plain import quick_validate
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -130,3 +137,98 @@ def test_start_up_does_not_import(tiny_wiki, tmp_path, entry):
     assert "pydantic" not in modules, asked.get("pydantic")
     # pygit2 imports ssl at its own import (pygit2.settings); nothing else may
     assert set(asked.get("ssl", [])) == {"pygit2.settings"}, asked.get("ssl")
+
+
+# The rules are read without pydantic when the quick check vouches for them
+# (wikigate/plain.py: quick_validate); whatever it accepts, pydantic must accept and make
+# the same of, and what it cannot vouch for goes to pydantic, whose errors users see.
+SECTIONS = {
+    f.name: [g.name for g in dataclasses.fields(getattr(Config(), f.name))]
+    for f in dataclasses.fields(Config)
+}
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**65), max_value=2**65)
+    | st.sampled_from([0, 1, 50, 51, 255, 256, 1000, 20_000, 128_000])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from(
+        [
+            "",
+            "x",
+            "SKEPTICAL",
+            "CALM",
+            "offline",
+            "anthropic",
+            "sentence",
+            "page.orphan",
+            "minor",
+            "off",
+            "str",
+            "wiki/a.md",
+            "wiki/d/",
+            "wiki/a.md#^1",
+            "wiki/../a.md",
+            "ingest",
+            "disabled",
+            "3",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "x",
+                    "ingest",
+                    "page.orphan",
+                    "wiki/a.md",
+                    "append",
+                    "input",
+                    "output",
+                    "cache_write",
+                    "cache_read",
+                    "min_cache_tokens",
+                    "m",
+                ]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
+
+
+@st.composite
+def rule_files(draw: st.DrawFn) -> dict[str, object]:
+    data: dict[str, object] = {}
+    for section in draw(st.lists(st.sampled_from(sorted(SECTIONS)), max_size=3, unique=True)):
+        keys = st.sampled_from([*SECTIONS[section], "bogus"])
+        data[section] = draw(st.dictionaries(keys, VALUES, max_size=3))
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(rule_files())
+def test_the_quick_check_of_the_rules_agrees_with_pydantic(data):
+    from pydantic import ValidationError
+
+    quick = quick_validate(Config, data)
+    try:
+        validated = Config.model_validate(data)
+    except ValidationError:
+        assert quick is None, f"quick check accepted what pydantic refuses: {data!r}"
+        return
+    if quick is not None:
+        assert quick == validated
+        assert quick.model_dump_json() == validated.model_dump_json()
+
+
+def test_a_bad_rule_file_is_worded_by_pydantic():
+    with pytest.raises(ConfigError) as bad:
+        parse_config('[runs]\nmax_rebases = 51\n[judge]\nmodel = ""\n', "wikigate.toml")
+    assert str(bad.value) == (
+        "wikigate.toml: runs.max_rebases: Input should be less than or equal to 50"
+    )
+    assert quick_validate(Config, tomllib.loads(DEFAULT_TOML)) == parse_config(DEFAULT_TOML, "x")
