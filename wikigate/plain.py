@@ -288,10 +288,10 @@ class _Unsure(Exception):
 
 
 def quick_validate(cls: type[P], data: Any) -> P | None:
-    """``data`` as ``cls`` when every value is plainly valid: the exact type a TOML or JSON
-    reader gives (no conversion but int → float), within its constraints, passing its
-    validators; else None, and ``model_validate`` decides (and words any error). Whatever
-    this accepts, pydantic accepts and makes the same of."""
+    """``data`` as ``cls`` when every key is a field and every value is plainly valid: the
+    exact type a TOML or JSON reader gives (no conversion but int → float), within its
+    constraints, passing its validators; else None, and ``model_validate`` decides (and
+    words any error). Whatever this accepts, pydantic accepts and makes the same of."""
     try:
         return _quick(cls, data)  # type: ignore[no-any-return]
     except _Unsure:
@@ -301,17 +301,13 @@ def quick_validate(cls: type[P], data: Any) -> P | None:
 def _quick(cls: type[Plain], data: Any) -> Any:
     if type(data) is not dict:
         raise _Unsure
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    if cls.__plain__["extra"] != "forbid" or not set(data) <= fields.keys():
-        raise _Unsure
-    hints = _hints(cls)
+    plan = _plan(cls)
+    if not data.keys() <= plan.keys():
+        raise _Unsure  # an unknown key: an error (extra="forbid") or ignored; pydantic says
     made = cls.__new__(cls)
-    for name, f in fields.items():
-        if f.metadata.get("exclude"):
-            raise _Unsure
+    for name, (hint, constraints, after, f) in plan.items():
         if name in data:
-            value = _quick_value(hints[name], data[name], f.metadata.get("constraints", {}))
-            after = f.metadata.get("after")
+            value = _quick_value(hint, data[name], constraints)
             if after is not None:
                 try:
                     value = after(value)
@@ -322,7 +318,24 @@ def _quick(cls: type[Plain], data: Any) -> Any:
         else:
             value = _default(f)
         object.__setattr__(made, name, value)
+    for f in cls.__dict__["__plain_excluded__"]:
+        object.__setattr__(made, f.name, _default(f))
     return made
+
+
+def _plan(cls: type[Plain]) -> dict[str, tuple[Any, dict[str, Any], Any, dataclasses.Field[Any]]]:
+    found: dict[str, Any] | None = cls.__dict__.get("__plain_plan__")
+    if found is None:
+        hints = _hints(cls)
+        every = dataclasses.fields(cls)  # type: ignore[arg-type]
+        found = {
+            f.name: (hints[f.name], f.metadata.get("constraints", {}), f.metadata.get("after"), f)
+            for f in every
+            if not f.metadata.get("exclude")
+        }
+        cls.__plain_excluded__ = [f for f in every if f.metadata.get("exclude")]  # type: ignore[attr-defined]
+        cls.__plain_plan__ = found  # type: ignore[attr-defined]
+    return found
 
 
 _BOUNDS = {"ge", "le", "gt", "min_length", "allow_inf_nan", "description"}
