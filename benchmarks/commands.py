@@ -11,12 +11,16 @@ has them): the median and range of ``--repeat`` runs and the highest load averag
 "Cold" removes ``.git/wikigate`` (the cache and telemetry) before each run, leaving the
 clone's packs as a fresh clone has them.
 
-``--only`` picks rows: verify, memory, run, ingest, links, commit, version.
+``--only`` picks rows: verify, memory, run, ingest, links, commit, push, version.
+``commit`` and ``push`` run on ``--hooks-wiki`` (the 1,000-page wiki); with ``--before
+TREE`` (``git archive OLD | tar -x -C TREE``) they alternate that code and this, run by run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
 import resource
 import shutil
@@ -28,7 +32,7 @@ from harness import Figure, command, fresh_clone, git, peak_memory, repeat, run
 
 WIKIGATE = command("wikigate")
 VERIFY_OK = (0, 1, 3, 5)  # a verdict is the command doing its job (the bench wiki: revise)
-ROWS = ("verify", "memory", "run", "ingest", "links", "commit", "version")
+ROWS = ("verify", "memory", "run", "ingest", "links", "commit", "push", "version")
 GIT_ID = ("-c", "user.name=bench", "-c", "user.email=bench@example.com")
 
 
@@ -165,52 +169,118 @@ def links(wiki: Path, n: int) -> None:
         )
 
 
-def commit_hooks(wiki: Path, n: int) -> None:
+def commit_hooks(wiki: Path, n: int, before: Path | None = None) -> None:
     """`git commit` of 5 edited pages under pre-commit, minus the same commit with
     --no-verify: with wikigate-commit (one process), then with wikigate-citations and
     wikigate-links (two, as configs before issue 25 have it). The hooks are the repository's
     .pre-commit-hooks.yaml entries as `repo: local` system hooks (the installed console
-    scripts: no pre-commit virtualenv to build)."""
+    scripts: no pre-commit virtualenv to build). With ``before`` (a source tree of earlier
+    code), each commit is also made in a second clone with that code on PYTHONPATH, the two
+    alternating commit by commit: they see the same load."""
     import yaml
 
     hooks = yaml.safe_load((Path(__file__).parent.parent / ".pre-commit-hooks.yaml").read_text())
     for ids in (("wikigate-commit",), ("wikigate-citations", "wikigate-links")):
         local = [{**h, "language": "system"} for h in hooks if h["id"] in ids]
         if len(local) == len(ids):  # wikigate-commit: since issue 25
-            commit_with(wiki, n, local, " + ".join(ids))
+            commit_with(wiki, n, local, " + ".join(ids), before)
 
 
-def commit_with(wiki: Path, n: int, local: list[dict[str, object]], label: str) -> None:
+def commit_with(
+    wiki: Path, n: int, local: list[dict[str, object]], label: str, before: Path | None
+) -> None:
+    versions = {"": None} if before is None else {" (before)": before, "": None}
+    with contextlib.ExitStack() as stack:
+        clones = {name: stack.enter_context(fresh_clone(wiki)) for name in versions}
+        for clone in clones.values():
+            config = {"repos": [{"repo": "local", "hooks": local}]}
+            (clone / ".pre-commit-config.yaml").write_text(yaml_dump(config))
+            run([command("pre-commit"), "install"], clone)
+            git(clone, "add", ".pre-commit-config.yaml")
+            git(clone, *GIT_ID, "commit", "-qm", "hooks", "--no-verify")
+        env_path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
+        figures = {
+            name: (
+                Figure(f"`git commit` of 5 pages, {label}{name}"),
+                Figure(f"same commit{name}, --no-verify"),
+                Figure(f"its CPU time{name} (user + system, every process)"),
+            )
+            for name in versions
+        }
+        rngs = {name: random.Random(5) for name in versions}
+        for i in range(n + 1):
+            for name, tree in versions.items():
+                clone, (with_hooks, without, cpu) = clones[name], figures[name]
+                topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
+                for path in rngs[name].sample(topics, 5):
+                    text = path.read_text().replace("## Details", f"## Details\n\n{i}.", 1)
+                    path.write_text(text)
+                git(clone, "add", "-A")
+                argv = ["git", *GIT_ID, "commit", "-qm", f"edit {i}"]
+                env = {"PATH": env_path, **({"PYTHONPATH": str(tree)} if tree else {})}
+                before_use = resource.getrusage(resource.RUSAGE_CHILDREN)
+                took = run(argv, clone, env=env)[0]
+                after_use = resource.getrusage(resource.RUSAGE_CHILDREN)
+                git(clone, "reset", "-q", "--soft", "HEAD~1")
+                bare = run([*argv, "--no-verify"], clone)[0]
+                if i:  # the first commit fills pre-commit's own store and the page cache
+                    with_hooks.add(took)
+                    without.add(bare)
+                    used = after_use.ru_utime + after_use.ru_stime
+                    cpu.add(used - before_use.ru_utime - before_use.ru_stime)
+        for name, (with_hooks, without, cpu) in figures.items():
+            print(with_hooks, flush=True)
+            print(without, flush=True)
+            print(cpu, flush=True)
+            cost = with_hooks.median - without.median
+            print(f"the hooks' cost{name}: {cost:.2f} s median", flush=True)
+
+
+def push_gate(wiki: Path, n: int, before: Path | None = None) -> None:
+    """`git push` of a 5-page commit to main of a bare server with the server hooks
+    (`wikigate hooks install --server`: pre-receive verifies the change itself, post-receive
+    brings the server's claim ledger up to date), and the same push to a bare server without
+    hooks: wall time and CPU time (user + system of every process: git, receive-pack, the
+    hooks' interpreters). Each push is a new commit, so the server's verdict cache never
+    answers; the first push (which fills the server's cache of the base's pages) is not
+    counted. With ``before``, a second gated server runs that code (PYTHONPATH), each
+    commit pushed to the two in turn."""
     with fresh_clone(wiki) as clone:
-        config = {"repos": [{"repo": "local", "hooks": local}]}
-        (clone / ".pre-commit-config.yaml").write_text(yaml_dump(config))
-        env_path = f"{Path(sys.executable).parent}:{__import__('os').environ['PATH']}"
-        run([command("pre-commit"), "install"], clone)
-        git(clone, "add", ".pre-commit-config.yaml")
-        git(clone, *GIT_ID, "commit", "-qm", "hooks", "--no-verify")
+        servers = {"gated": None, "plain": None} | ({"before": before} if before else {})
+        for name in servers:
+            bare = clone.parent / f"{name}.git"
+            git(clone.parent, "clone", "-q", "--bare", str(clone), str(bare))
+            git(clone, "remote", "add", name, str(bare))
+            if name != "plain":
+                run([WIKIGATE, "hooks", "install", "--server", str(bare)], clone)
+        label = {
+            "gated": "a gated server",
+            "before": "a gated server, code before",
+            "plain": "a server without hooks",
+        }
+        figures = {
+            name: (Figure(f"`git push` of a 5-page commit to {label[name]}"), Figure("its CPU"))
+            for name in servers
+        }
         topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
-        rng = random.Random(5)
-        with_hooks = Figure(f"`git commit` of 5 pages, {label}")
-        without = Figure("same commit, --no-verify")
-        cpu = Figure("its CPU time (user + system, every process), which load inflates less")
+        rng = random.Random(7)
         for i in range(n + 1):
             for path in rng.sample(topics, 5):
                 path.write_text(path.read_text().replace("## Details", f"## Details\n\n{i}.", 1))
             git(clone, "add", "-A")
-            argv = ["git", *GIT_ID, "commit", "-qm", f"edit {i}"]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            took = run(argv, clone, env={"PATH": env_path})[0]
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            git(clone, "reset", "-q", "--soft", "HEAD~1")
-            bare = run([*argv, "--no-verify"], clone)[0]
-            if i:  # the first commit fills pre-commit's own store and the page cache
-                with_hooks.add(took)
-                without.add(bare)
-                cpu.add(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        print(with_hooks, flush=True)
-        print(without, flush=True)
-        print(cpu, flush=True)
-        print(f"the hooks' cost: {with_hooks.median - without.median:.2f} s median", flush=True)
+            git(clone, *GIT_ID, "-c", "core.hooksPath=/dev/null", "commit", "-qm", f"edit {i}")
+            for name, tree in servers.items():
+                env = {"PYTHONPATH": str(tree)} if tree else None
+                before_use = resource.getrusage(resource.RUSAGE_CHILDREN)
+                took = run(["git", "push", "-q", name, "HEAD:main"], clone, env=env)[0]
+                after_use = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if i:
+                    figures[name][0].add(took)
+                    used = after_use.ru_utime + after_use.ru_stime
+                    figures[name][1].add(used - before_use.ru_utime - before_use.ru_stime)
+        for wall, cpu in figures.values():
+            print(wall, flush=True)
+            print(cpu, flush=True)
 
 
 def yaml_dump(data: object) -> str:
@@ -225,6 +295,12 @@ def main() -> None:
     p.add_argument("--hooks-wiki", type=Path, help="the 1,000-page wiki for the commit row")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--only", action="append", choices=ROWS)
+    p.add_argument(
+        "--before",
+        type=Path,
+        help="commit, push: also time this source tree of earlier code (on PYTHONPATH), "
+        "alternating with the installed code run by run",
+    )
     a = p.parse_args()
     rows = a.only or list(ROWS)
     n = a.repeat
@@ -243,7 +319,9 @@ def main() -> None:
     if "links" in rows:
         links(a.wiki, n)
     if "commit" in rows and a.hooks_wiki:
-        commit_hooks(a.hooks_wiki, n)
+        commit_hooks(a.hooks_wiki, n, a.before)
+    if "push" in rows and a.hooks_wiki:
+        push_gate(a.hooks_wiki, n, a.before)
     subprocess.run(["uptime"], check=False)
 
 

@@ -26,6 +26,7 @@ VERIFIER_MAY_USE = {
     "wikigate.errors",
     "wikigate.gitrepo",
     "wikigate.models",
+    "wikigate.plain",
     "wikigate.paths",
     "wikigate.runid",
     "wikigate.text",

@@ -1,21 +1,33 @@
-"""What the hooks and ``wikigate verify BRANCH`` import on the way to their answer: run
-each in a fresh interpreter, on a tiny real wiki, and read ``sys.modules`` at exit.
+"""What the hooks, the server gate and ``wikigate verify BRANCH`` import on the way to
+their answer: run each in a fresh interpreter, on a tiny real wiki (the server gate in a
+bare clone of it, given a push of main as git gives it), and read ``sys.modules`` at exit.
 
 Issue 25: pydantic, multiprocessing and ssl cost every commit their import time (pydantic
 and the models ~120 ms a process) and none is needed to check a few pages; pydantic belongs
-where data enters or leaves (config parsing, reports written as JSON, LLM output).
+where data enters or leaves (a config file the quick check cannot vouch for, reports read
+back, LLM output, attestations). ``import pygit2`` imports ssl itself (``pygit2.settings``
+reads ``ssl.get_default_verify_paths()`` at import to set libgit2's TLS certificate paths;
+docs/benchmarks.md measures it): the test holds that nothing else brings ssl in.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-from support.helpers import git
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.helpers import git, wikigate
 
+from wikigate.config import DEFAULT_TOML, Config, parse_config
+from wikigate.errors import ConfigError
+from wikigate.plain import quick_validate
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -28,20 +40,37 @@ def owls(claim: str = "Owls hunt at night.") -> str:
     return f"---\ntitle: Owls\n---\n# Owls\n\n{claim}[^1]\n\n[^1]: {tail}\n"
 
 
-# each entry point as its console script calls it; sys.argv[1:] are its arguments
+# each entry point as its console script (or the server's hook shim) calls it; sys.argv[1:]
+# are its arguments
 ENTRIES = {
     "wikigate-commit": ("wikigate.hooks.precommit", "commit_main", ["wiki/owls.md"]),
     "wikigate-citations": ("wikigate.hooks.precommit", "citations_main", ["wiki/owls.md"]),
     "wikigate-links": ("wikigate.hooks.precommit", "links_main", ["wiki/owls.md"]),
     "wikigate-verify": ("wikigate.hooks.precommit", "verify_main", []),
     "wikigate verify BRANCH": ("wikigate.cli", "main", ["verify", "feature", "--base", "main"]),
+    "server pre-receive": ("wikigate.hooks.git_hooks", "main", ["pre-receive"]),
 }
+HEAVY = ("multiprocessing", "pydantic", "ssl")
+# Records, beside the modules loaded, which modules ask for a heavy one (every import
+# statement naming it, also once it is loaded): ssl must come from pygit2 alone.
 WRAPPER = """
-import atexit, json, sys
+import atexit, builtins, json, sys
 report = sys.argv.pop()
+asked = {}
+_import = builtins.__import__
+def _recording(name, globals=None, locals=None, fromlist=(), level=0):
+    top = name.split(".")[0] if not level else None
+    if top in HEAVY:
+        who = (globals or {}).get("__name__", "?")
+        if who.split(".")[0] != top:
+            asked.setdefault(top, set()).add(who)
+    return _import(name, globals, locals, fromlist, level)
+HEAVY = ("multiprocessing", "pydantic", "ssl")
+builtins.__import__ = _recording
 def _report():
     with open(report, "w") as out:
-        json.dump(sorted(sys.modules), out)
+        json.dump({"modules": sorted(sys.modules),
+                   "asked": {k: sorted(v) for k, v in asked.items()}}, out)
 atexit.register(_report)
 module, function = sys.argv[1], sys.argv[2]
 sys.argv = [function, *sys.argv[3:]]
@@ -54,7 +83,8 @@ sys.exit(code)
 @pytest.fixture(scope="module")
 def tiny_wiki(tmp_path_factory) -> Path:
     """A wiki with a page on main, a branch ``feature`` that edits it, and that edit staged
-    (the working tree on ``feature``)."""
+    (the working tree on ``feature``); beside it ``server.git``, a bare clone with the
+    server hooks installed."""
     root = tmp_path_factory.mktemp("startup") / "wiki"
     ws = Workspace.init(root)
     run = ws.start_run("ingest", "cli:test")
@@ -68,52 +98,137 @@ def tiny_wiki(tmp_path_factory) -> Path:
     git(root, "commit", "-qam", "feature")
     (root / "wiki" / "owls.md").write_text(owls("Owls hunt at night, quietly."))
     git(root, "add", "wiki/owls.md")
+    bare = root.parent / "server.git"
+    git(root.parent, "clone", "-q", "--bare", str(root), str(bare))
+    assert wikigate(root, "hooks", "install", "--server", str(bare)).returncode == 0
     return root
 
 
-def loaded(root: Path, entry: str, tmp_path: Path) -> set[str]:
+def loaded(root: Path, entry: str, tmp_path: Path) -> tuple[set[str], dict[str, list[str]]]:
+    """The top-level packages ``entry`` loaded, and which modules asked for a heavy one."""
     module, function, args = ENTRIES[entry]
     out = tmp_path / "modules.json"
+    cwd, stdin, env = root, None, None
+    if entry == "server pre-receive":  # as the shim runs it: in the bare repository
+        cwd = root.parent / "server.git"
+        main, feature = (git(root, "rev-parse", ref).stdout.strip() for ref in ("main", "feature"))
+        stdin = f"{main} {feature} refs/heads/main\n"
+        env = {**os.environ, "GIT_DIR": str(cwd)}
     proc = subprocess.run(
         [sys.executable, "-c", WRAPPER, module, function, *args, str(out)],
-        cwd=root,
+        cwd=cwd,
+        input=stdin,
+        env=env,
         capture_output=True,
         text=True,
     )
     assert out.exists(), f"{entry} did not run to its exit: {proc.stdout}{proc.stderr}"
     assert "Traceback" not in proc.stderr, proc.stderr
-    return {name.split(".")[0] for name in json.loads(out.read_text())}
-
-
-class HeavyImport(AssertionError):
-    pass
-
-
-PYDANTIC_LEFT = pytest.mark.xfail(
-    strict=True,
-    raises=HeavyImport,
-    reason="not done yet: Finding, VerificationReport and Config are pydantic models on "
-    "every verification's path (issue 25)",
-)
-SSL_LEFT = pytest.mark.xfail(
-    strict=True,
-    raises=HeavyImport,
-    reason="not done yet: `import pygit2` imports ssl (pygit2.settings sets libgit2's "
-    "TLS certificate paths from ssl at import; issue 25)",
-)
+    assert "hook failed" not in proc.stderr, proc.stderr
+    found = json.loads(out.read_text())
+    return {name.split(".")[0] for name in found["modules"]}, found["asked"]
 
 
 @pytest.mark.parametrize("entry", sorted(ENTRIES))
-@pytest.mark.parametrize(
-    "heavy",
-    [
-        "multiprocessing",
-        pytest.param("pydantic", marks=PYDANTIC_LEFT),
-        pytest.param("ssl", marks=SSL_LEFT),
-    ],
-)
-def test_start_up_does_not_import(tiny_wiki, tmp_path, entry, heavy):
-    modules = loaded(tiny_wiki, entry, tmp_path)
+def test_start_up_does_not_import(tiny_wiki, tmp_path, entry):
+    modules, asked = loaded(tiny_wiki, entry, tmp_path)
     assert "pygit2" in modules  # the entry point did its work
-    if heavy in modules:
-        raise HeavyImport(f"{entry} imported {heavy}")
+    assert "multiprocessing" not in modules, asked.get("multiprocessing")
+    assert "pydantic" not in modules, asked.get("pydantic")
+    # pygit2 imports ssl at its own import (pygit2.settings); nothing else may
+    assert set(asked.get("ssl", [])) == {"pygit2.settings"}, asked.get("ssl")
+
+
+# The rules are read without pydantic when the quick check vouches for them
+# (wikigate/plain.py: quick_validate); whatever it accepts, pydantic must accept and make
+# the same of, and what it cannot vouch for goes to pydantic, whose errors users see.
+SECTIONS = {
+    f.name: [g.name for g in dataclasses.fields(getattr(Config(), f.name))]
+    for f in dataclasses.fields(Config)
+}
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**65), max_value=2**65)
+    | st.sampled_from([0, 1, 50, 51, 255, 256, 1000, 20_000, 128_000])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from(
+        [
+            "",
+            "x",
+            "SKEPTICAL",
+            "CALM",
+            "offline",
+            "anthropic",
+            "sentence",
+            "page.orphan",
+            "minor",
+            "off",
+            "str",
+            "wiki/a.md",
+            "wiki/d/",
+            "wiki/a.md#^1",
+            "wiki/../a.md",
+            "ingest",
+            "disabled",
+            "3",
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "x",
+                    "ingest",
+                    "page.orphan",
+                    "wiki/a.md",
+                    "append",
+                    "input",
+                    "output",
+                    "cache_write",
+                    "cache_read",
+                    "min_cache_tokens",
+                    "m",
+                ]
+            ),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
+
+
+@st.composite
+def rule_files(draw: st.DrawFn) -> dict[str, object]:
+    data: dict[str, object] = {}
+    for section in draw(st.lists(st.sampled_from(sorted(SECTIONS)), max_size=3, unique=True)):
+        keys = st.sampled_from([*SECTIONS[section], "bogus"])
+        data[section] = draw(st.dictionaries(keys, VALUES, max_size=3))
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(rule_files())
+def test_the_quick_check_of_the_rules_agrees_with_pydantic(data):
+    from pydantic import ValidationError
+
+    quick = quick_validate(Config, data)
+    try:
+        validated = Config.model_validate(data)
+    except ValidationError:
+        assert quick is None, f"quick check accepted what pydantic refuses: {data!r}"
+        return
+    if quick is not None:
+        assert quick == validated
+        assert quick.model_dump_json() == validated.model_dump_json()
+
+
+def test_a_bad_rule_file_is_worded_by_pydantic():
+    with pytest.raises(ConfigError) as bad:
+        parse_config('[runs]\nmax_rebases = 51\n[judge]\nmodel = ""\n', "wikigate.toml")
+    assert str(bad.value) == (
+        "wikigate.toml: runs.max_rebases: Input should be less than or equal to 50"
+    )
+    assert quick_validate(Config, tomllib.loads(DEFAULT_TOML)) == parse_config(DEFAULT_TOML, "x")

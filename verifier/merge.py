@@ -11,6 +11,7 @@ does not match its digest (edited after it was written).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,8 +198,8 @@ def _judge(parts: list[VerificationReport]) -> JudgeSummary | None:
     one = judged[0]
     usage = JudgeUsageReport()
     for j in judged:
-        for name in JudgeUsageReport.model_fields:
-            setattr(usage, name, getattr(usage, name) + getattr(j.usage, name))
+        for field in dataclasses.fields(JudgeUsageReport):
+            setattr(usage, field.name, getattr(usage, field.name) + getattr(j.usage, field.name))
     usage.usd = round(usage.usd, 6)
     return one.model_copy(
         update={

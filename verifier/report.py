@@ -1,4 +1,5 @@
-"""The verification report (the seed's "verifier contract"), a pydantic model.
+"""The verification report (the seed's "verifier contract"): plain data classes
+(wikigate/plain.py) with the JSON and the validation of the pydantic models they were.
 
 Its JSON Schema is published in docs/report.schema.json; a report with an
 unknown ``schema_version`` is refused.
@@ -9,10 +10,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field, field_validator
-
 from wikigate.errors import WikigateError
-from wikigate.models import Finding, Model, Strictness, Verdict
+from wikigate.models import Finding, Strictness, Verdict
+from wikigate.plain import Plain, plain, rule
 
 if TYPE_CHECKING:
     from .claims import Compared
@@ -21,37 +21,38 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
-class CheckResult(Model):
+@plain()
+class CheckResult(Plain):
     name: str
     status: Literal["passed", "failed", "error", "skipped"]
     duration_ms: float
     findings: int = 0
-    reason: str | None = Field(
-        default=None, description="why a check was skipped, if not by preset"
-    )
+    reason: str | None = rule(default=None, description="why a check was skipped, if not by preset")
 
 
-class SummaryMetrics(Model):
+@plain()
+class SummaryMetrics(Plain):
     pages: int = 0
     pages_checked: int = 0
     claims: int = 0
     citations: int = 0
     anchors_verified: int = 0
     links: int = 0
-    gaps: int = Field(default=0, description="`[gap: …]` markers on the pages checked")
+    gaps: int = rule(default=0, description="`[gap: …]` markers on the pages checked")
     elapsed_ms: float = 0.0
 
 
-class ClaimCheck(Model):
+@plain()
+class ClaimCheck(Plain):
     """What a run does to one cited claim of a page it changes (docs/ledger.md)."""
 
-    claim_id: str = Field(description="<page path>#^<footnote label>, on the base")
+    claim_id: str = rule(description="<page path>#^<footnote label>, on the base")
     result: Literal["pass", "warn", "fail"]
     reason: str
-    line: int = Field(description="the line of the claim's reference on the base's page")
+    line: int = rule(description="the line of the claim's reference on the base's page")
     claim: str
-    now: str | None = Field(default=None, description="the claim id standing for it now")
-    frozen: str | None = Field(default=None, description="the [ledger] frozen entry, if any")
+    now: str | None = rule(default=None, description="the claim id standing for it now")
+    frozen: str | None = rule(default=None, description="the [ledger] frozen entry, if any")
 
     @classmethod
     def of(cls, c: Compared, frozen: str | None) -> ClaimCheck:
@@ -66,40 +67,43 @@ class ClaimCheck(Model):
         )
 
 
-class RubricResult(Model):
+@plain()
+class RubricResult(Plain):
     kind: Literal["goal", "non_goal"]
     item: str
     effect: Literal["improves", "unchanged", "worsens", "ambiguous"]
     reason: str
 
 
-class DirectionReport(Model):
+@plain()
+class DirectionReport(Plain):
     """The change against its direction and the ``[rubric]``: assessed by the LLM judge,
     or why not (the offline judge cannot: ``checked`` false)."""
 
     checked: bool
-    reason: str | None = Field(default=None, description="why it was not checked, or failed")
-    direction: str | None = Field(default=None, description="the direction, as given")
+    reason: str | None = rule(default=None, description="why it was not checked, or failed")
+    direction: str | None = rule(default=None, description="the direction, as given")
     effect: Literal["improves", "unchanged", "worsens", "ambiguous"] | None = None
     effect_reason: str = ""
-    rubric: list[RubricResult] = Field(default_factory=list)
+    rubric: list[RubricResult] = rule(factory=list)
 
 
-class ShardInfo(Model):
+@plain()
+class ShardInfo(Plain):
     """Which slice of a whole-wiki verify a report covers (``verify --all --shard K/N``), and
     what its sibling shards must agree on for ``wikigate report merge`` to combine them."""
 
-    index: int = Field(ge=1, description="K: this shard's number, 1-based")
-    count: int = Field(ge=1, description="N: how many shards the pages were split into")
-    tree: str = Field(description="the verified commit's tree")
-    rules: str = Field(description="digest of the rules applied (the parsed wikigate.toml)")
-    verifier: str = Field(description="what produced the findings: versions and the judge")
-    digest: str | None = Field(
+    index: int = rule(ge=1, description="K: this shard's number, 1-based")
+    count: int = rule(ge=1, description="N: how many shards the pages were split into")
+    tree: str = rule(description="the verified commit's tree")
+    rules: str = rule(description="digest of the rules applied (the parsed wikigate.toml)")
+    verifier: str = rule(description="what produced the findings: versions and the judge")
+    digest: str | None = rule(
         default=None,
         description="sha256 of the report without this section (its findings, checks, "
         "summary, judge): `report merge` refuses a shard whose content does not match",
     )
-    signature: str | None = Field(
+    signature: str | None = rule(
         default=None,
         description="an SSH signature (namespace wikigate) of the shard's statement (tip, "
         "tree, rules, verifier, strictness, K/N, digest), made with git config "
@@ -107,47 +111,51 @@ class ShardInfo(Model):
     )
 
 
-class JudgeVote(Model):
+@plain()
+class JudgeVote(Plain):
     """The LLM judge's structured vote on one claim (its raw answer is an artifact)."""
 
-    claim_id: str = Field(description="<page path>#^<footnote label>")
+    claim_id: str = rule(description="<page path>#^<footnote label>")
     vote: Literal["supports", "partial", "contradicts", "unsupported", "inconclusive", "flaky"]
     reason: str
     evidence: str = ""
-    cached: bool = Field(default=False, description="reused from the judgment cache")
-    rejudged: list[str] | None = Field(
+    cached: bool = rule(default=False, description="reused from the judgment cache")
+    rejudged: list[str] | None = rule(
         default=None, description="PARANOID: the first and the fresh second vote"
     )
 
 
-class JudgeUsageReport(Model):
+@plain()
+class JudgeUsageReport(Plain):
     requests: int = 0
-    input_tokens: int = Field(default=0, description="uncached input tokens")
+    input_tokens: int = rule(default=0, description="uncached input tokens")
     cache_write_tokens: int = 0
     cache_read_tokens: int = 0
     output_tokens: int = 0
     usd: float = 0.0
 
 
-class PlannedRequestReport(Model):
+@plain()
+class PlannedRequestReport(Plain):
     source: str
     claim_ids: list[str]
-    input_tokens: int = Field(description="estimated")
-    usd: float = Field(description="estimated, without cache reads")
-    cached_block: bool = Field(description="the source block is marked cache_control")
+    input_tokens: int = rule(description="estimated")
+    usd: float = rule(description="estimated, without cache reads")
+    cached_block: bool = rule(description="the source block is marked cache_control")
 
 
-class JudgeSummary(Model):
+@plain()
+class JudgeSummary(Plain):
     """What the LLM judge did: its model and prompt, votes and spend (never its raw text)."""
 
     name: str
     model: str | None = None
     prompt_version: str | None = None
     dry_run: bool = False
-    votes: list[JudgeVote] = Field(default_factory=list)
-    usage: JudgeUsageReport = Field(default_factory=JudgeUsageReport)
-    planned: list[PlannedRequestReport] = Field(
-        default_factory=list, description="a dry run: the requests it would send"
+    votes: list[JudgeVote] = rule(factory=list)
+    usage: JudgeUsageReport = rule(factory=JudgeUsageReport)
+    planned: list[PlannedRequestReport] = rule(
+        factory=list, description="a dry run: the requests it would send"
     )
 
     @classmethod
@@ -190,7 +198,8 @@ class JudgeSummary(Model):
         )
 
 
-class SetAside(Model):
+@plain()
+class SetAside(Plain):
     """A finding that does not count: a person's word covers it. ``by``: ``override`` (a
     recorded override or approval of a run that landed it, matched by fingerprint:
     ``wikigate verify --all``) or ``suppression`` (an inline comment on its line)."""
@@ -198,12 +207,13 @@ class SetAside(Model):
     finding: Finding
     fingerprint: str
     by: Literal["override", "suppression"]
-    run_id: str | None = Field(default=None, description="the run a person's word landed")
-    actor: str | None = Field(default=None, description="who gave it, when recorded")
+    run_id: str | None = rule(default=None, description="the run a person's word landed")
+    actor: str | None = rule(default=None, description="who gave it, when recorded")
     reason: str
 
 
-class Filtered(Model):
+@plain()
+class Filtered(Plain):
     """What ``wikigate verify --filter MODE`` left out of a report: counted by severity.
     The verdict is the whole change's, these included."""
 
@@ -211,61 +221,59 @@ class Filtered(Model):
     hidden: dict[str, int]
 
 
-class VerificationReport(Model):
-    schema_version: int = SCHEMA_VERSION
+def _known_version(v: int) -> int:
+    if v != SCHEMA_VERSION:
+        raise ValueError(f"unknown report schema_version {v}; this wikigate reads {SCHEMA_VERSION}")
+    return v
+
+
+@plain()
+class VerificationReport(Plain):
+    schema_version: int = rule(default=SCHEMA_VERSION, after=_known_version)
     run_id: str | None = None
-    base: str | None = Field(default=None, description="base commit (None in lint mode)")
+    base: str | None = rule(default=None, description="base commit (None in lint mode)")
     tip: str
     strictness: Strictness
     verdict: Verdict
     checks: list[CheckResult]
     findings: list[Finding]
     summary: SummaryMetrics
-    exempt: list[str] = Field(
-        default_factory=list,
+    exempt: list[str] = rule(
+        factory=list,
         description="pages whose page checks were skipped, with the reason "
         "(an append-only change to wiki/log.md); every other check ran, links included",
     )
-    judge: JudgeSummary | None = Field(
+    judge: JudgeSummary | None = rule(
         default=None, description="the LLM judge's votes and spend, when it ran"
     )
-    direction: DirectionReport | None = Field(
+    direction: DirectionReport | None = rule(
         default=None,
         description="the change against its declared direction and the [rubric] (when "
         "either exists): the LLM judge's assessment, or why it was not made",
     )
-    claim_checks: list[ClaimCheck] = Field(
-        default_factory=list,
+    claim_checks: list[ClaimCheck] = rule(
+        factory=list,
         description="each cited claim of a page the run changes: pass, warn or fail, and why",
     )
-    overridden: list[SetAside] = Field(
-        default_factory=list,
+    overridden: list[SetAside] = rule(
+        factory=list,
         description="findings a recorded override covers (verify --all): listed, not counted",
     )
-    suppressed: list[SetAside] = Field(
-        default_factory=list,
+    suppressed: list[SetAside] = rule(
+        factory=list,
         description="findings an inline suppression on their line sets aside, with its "
         "reason: listed, not counted",
     )
-    filtered: Filtered | None = Field(
+    filtered: Filtered | None = rule(
         default=None,
         description="verify --filter: the mode and the findings it left out, by severity "
         "(the verdict counts them)",
     )
-    shard: ShardInfo | None = Field(
+    shard: ShardInfo | None = rule(
         default=None,
         description="set on a shard's report (verify --all --shard K/N): only the per-page "
         "checks ran, on its slice of the pages; `wikigate report merge` makes the whole",
     )
-
-    @field_validator("schema_version")
-    @classmethod
-    def _known_version(cls, v: int) -> int:
-        if v != SCHEMA_VERSION:
-            raise ValueError(
-                f"unknown report schema_version {v}; this wikigate reads {SCHEMA_VERSION}"
-            )
-        return v
 
     def counts(self) -> dict[str, int]:
         out = {"critical": 0, "major": 0, "minor": 0}

@@ -23,9 +23,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import ValidationError
-
 from wikigate.models import Finding
+from wikigate.plain import quick_validate
 
 from .checks.citations import parsed_definitions
 from .checks.context import Context
@@ -188,9 +187,9 @@ def _decoded(data: str | None) -> dict[str, Any] | None:
         ):
             return None
         decoded = {
-            str(check): [Finding.model_validate(f) for f in found]
+            str(check): [quick_validate(Finding, f) or Finding.model_validate(f) for f in found]
             for check, found in findings.items()
         }
-    except (ValueError, TypeError, KeyError, AttributeError, ValidationError):
+    except (ValueError, TypeError, KeyError, AttributeError):  # pydantic's errors are ValueErrors
         return None
     return {"deps": deps, "findings": decoded, "counts": counts}

@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
 import pygit2
-from pydantic import BaseModel, ConfigDict, Field
 
 from . import sshsig
 from .config import Config, config_at, config_hash
 from .errors import AttestError, GitError, UsageError
 from .gitrepo import blob_at, signature, tree_at
 from .models import Result, VerificationRef, VerifierVerdict
+from .plain import Plain, plain, rule
 from .runid import now_iso
 
 ATTESTATION = "attestation.json"
@@ -44,32 +44,32 @@ UNDECIDED = frozenset({"citation.inconclusive", "verifier.error"})
 FLAKY = frozenset({"citation.flaky"})
 
 
-class Artifact(BaseModel):
+@plain(frozen=True, extra="forbid", validate=True)
+class Artifact(Plain):
     """One artifact: its git blob id and the SHA-256 of its bytes."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     git: str
     sha256: str
 
 
-class JudgeInfo(BaseModel):
+@plain(frozen=True, extra="forbid", validate=True)
+class JudgeInfo(Plain):
     """The semantic judge that voted: ``offline`` (the heuristic), ``anthropic`` with its
     model and prompt version, or None (a plug-in verifier that says nothing of one)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     provider: str | None = None
     model: str | None = None
     prompt_version: str | None = None
 
 
-class Attestation(BaseModel):
+@plain(frozen=True, extra="forbid", validate=True)
+class Attestation(Plain):
     """What one verification found, and of what: the authoritative, signable record."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     kind: Literal["wikigate.attestation"] = "wikigate.attestation"
     schema_version: Literal[1] = 1
-    verifier: str = Field(description="what verified, with its version")
-    config_hash: str | None = Field(description="config_hash of the base commit's rules")
+    verifier: str = rule(description="what verified, with its version")
+    config_hash: str | None = rule(description="config_hash of the base commit's rules")
     strictness: str | None
     base_tree: str
     tip_tree: str
@@ -78,8 +78,8 @@ class Attestation(BaseModel):
     run_id: str | None = None
     loop: int | None = None
     judge: JudgeInfo
-    artifacts: dict[str, Artifact] = Field(description="the judge's raw record, by name")
-    report: Artifact | None = Field(description="report.json")
+    artifacts: dict[str, Artifact] = rule(description="the judge's raw record, by name")
+    report: Artifact | None = rule(description="report.json")
     result: Result
     verdict: str
     created_at: str

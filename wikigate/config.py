@@ -1,4 +1,9 @@
-"""``wikigate.toml``: the workspace's configuration, validated with pydantic.
+"""``wikigate.toml``: the workspace's configuration.
+
+Plain data classes (wikigate/plain.py); a file is validated by the pydantic models made
+from them, imported only when a file holds something the quick check below
+(:func:`_quick`) cannot vouch for: the same errors, word for word, and no pydantic on a
+hook's start-up for the usual file.
 
 The rules a change is judged by come from the *base commit's* tree
 (:func:`config_at`), never from the working tree: an uncommitted edit, or the
@@ -16,12 +21,12 @@ from pathlib import Path
 from typing import Literal
 
 import pygit2
-from pydantic import ConfigDict, Field, ValidationError, field_validator
 
 from .codes import CODES
 from .errors import ConfigError
-from .models import Model, RunType, Strictness
+from .models import RunType, Strictness
 from .paths import Layout
+from .plain import Plain, plain, quick_validate, rule
 
 CONFIG_FILE = "wikigate.toml"
 
@@ -50,134 +55,131 @@ provider = "offline"        # offline (the heuristic) | anthropic (an LLM; ANTHR
 """
 
 
-class WorkspaceSection(Model):
-    model_config = ConfigDict(extra="forbid")
+@plain(extra="forbid")
+class WorkspaceSection(Plain):
     name: str | None = None
 
 
-class RequiredSteps(Model):
+def _pages(value: list[str]) -> list[str]:
+    for page in value:
+        if not page.endswith(".md") or ".." in page.split("/") or page.startswith("/"):
+            raise ValueError(f"{page!r} is not a page path (wiki/NAME.md)")
+    return value
+
+
+@plain(extra="forbid")
+class RequiredSteps(Plain):
     """``[runs.required.TYPE]``: what every run of that type must do (``run.required_step``)."""
 
-    model_config = ConfigDict(extra="forbid")
-    append: list[str] = Field(default_factory=list)  # pages it must append to (a log)
-    change: list[str] = Field(default_factory=list)  # pages it must change
-    link_new_pages_from: list[str] = Field(default_factory=list)  # pages linking each new page
-
-    @field_validator("append", "change", "link_new_pages_from")
-    @classmethod
-    def _pages(cls, value: list[str]) -> list[str]:
-        for page in value:
-            if not page.endswith(".md") or ".." in page.split("/") or page.startswith("/"):
-                raise ValueError(f"{page!r} is not a page path (wiki/NAME.md)")
-        return value
+    append: list[str] = rule(factory=list, after=_pages)  # pages it must append to (a log)
+    change: list[str] = rule(factory=list, after=_pages)  # pages it must change
+    # pages linking each new page
+    link_new_pages_from: list[str] = rule(factory=list, after=_pages)
 
 
-class WikiSection(Model):
+def _root(value: str) -> str:
+    clean = value.strip("/")
+    if clean in ("", "."):
+        return ""
+    parts = clean.split("/")
+    if any(p in ("", ".", "..") or p.startswith(".") for p in parts) or parts[0] == "raw":
+        raise ValueError(f"{value!r}: a folder of the repository (wiki, notes) or '.'")
+    return clean
+
+
+def _exclude(value: list[str]) -> list[str]:
+    for item in value:
+        if not item or item.startswith("/") or ".." in item.split("/"):
+            raise ValueError(f"{item!r}: a path relative to the repository (a folder ends in /)")
+    return value
+
+
+@plain(extra="forbid")
+class WikiSection(Plain):
     """``[wiki]``: where the pages are (docs/config.md, "Where the pages are")."""
 
-    model_config = ConfigDict(extra="forbid")
-    root: str = "wiki"  # "" or ".": the repository's root (an Obsidian vault's)
-    exclude: list[str] = Field(default_factory=list)  # ".obsidian/", "templates/", "README.md"
-
-    @field_validator("root")
-    @classmethod
-    def _root(cls, value: str) -> str:
-        clean = value.strip("/")
-        if clean in ("", "."):
-            return ""
-        parts = clean.split("/")
-        if any(p in ("", ".", "..") or p.startswith(".") for p in parts) or parts[0] == "raw":
-            raise ValueError(f"{value!r}: a folder of the repository (wiki, notes) or '.'")
-        return clean
-
-    @field_validator("exclude")
-    @classmethod
-    def _exclude(cls, value: list[str]) -> list[str]:
-        for item in value:
-            if not item or item.startswith("/") or ".." in item.split("/"):
-                raise ValueError(
-                    f"{item!r}: a path relative to the repository (a folder ends in /)"
-                )
-        return value
+    root: str = rule(default="wiki", after=_root)  # "" or ".": the repository's root (a vault's)
+    # ".obsidian/", "templates/", "README.md"
+    exclude: list[str] = rule(factory=list, after=_exclude)
 
     def layout(self) -> Layout:
         return Layout(self.root + "/" if self.root else "", tuple(self.exclude))
 
 
-class RunsSection(Model):
-    model_config = ConfigDict(extra="forbid")
-    required: dict[RunType, RequiredSteps] = Field(default_factory=dict)
-    timeout_minutes: float = Field(default=1440, ge=0)
+@plain(extra="forbid")
+class RunsSection(Plain):
+    required: dict[RunType, RequiredSteps] = rule(factory=dict)
+    timeout_minutes: float = rule(default=1440, ge=0)
     # races lost to other finalizers before a finalizer waits for its landing turn
-    max_rebases: int = Field(default=0, ge=0, le=50)
-    lease_seconds: float = Field(default=300, gt=0)
+    max_rebases: int = rule(default=0, ge=0, le=50)
+    lease_seconds: float = rule(default=300, gt=0)
 
 
-class VerifierSection(Model):
-    model_config = ConfigDict(extra="forbid")
+def _known_codes(value: dict[str, str]) -> dict[str, str]:
+    unknown = sorted(set(value) - set(CODES))
+    if unknown:
+        raise ValueError(
+            f"unknown finding code {', '.join(unknown)} (the codes are in docs/checks.md)"
+        )
+    return value
 
-    @field_validator("severity")
-    @classmethod
-    def _known_codes(cls, value: dict[str, str]) -> dict[str, str]:
-        unknown = sorted(set(value) - set(CODES))
-        if unknown:
-            raise ValueError(
-                f"unknown finding code {', '.join(unknown)} (the codes are in docs/checks.md)"
-            )
-        return value
 
+@plain(extra="forbid")
+class VerifierSection(Plain):
     strictness: Strictness = "SKEPTICAL"
-    severity: dict[str, Literal["critical", "major", "minor", "off"]] = Field(default_factory=dict)
+    severity: dict[str, Literal["critical", "major", "minor", "off"]] = rule(
+        factory=dict, after=_known_codes
+    )
     verify_on_push: bool | None = None  # legacy spelling of [server] verify_on_push
     suppress_critical: bool = False  # inline suppressions may set aside critical findings
     plugin: str | None = None  # "package.module:factory" replacing the default verifier
 
 
-class LimitsSection(Model):
+@plain(extra="forbid")
+class LimitsSection(Plain):
     """``[limits]``: what a verification reads of writer input, at most (docs/config.md).
     A limit hit is a located critical finding, never a hang, an out-of-memory or a pass.
     Read from the base commit's rules, like every rule: a change cannot raise its own."""
 
-    model_config = ConfigDict(extra="forbid")
     # paths in one tree (a tree object named many times counts each time it is named)
-    tree_paths: int = Field(default=200_000, ge=1)
-    tree_depth: int = Field(default=64, ge=1)  # folders within folders
-    citations_per_page: int = Field(default=5_000, ge=1)
+    tree_paths: int = rule(default=200_000, ge=1)
+    tree_depth: int = rule(default=64, ge=1)  # folders within folders
+    citations_per_page: int = rule(default=5_000, ge=1)
     # scans of one source placing quotes that miss their anchors (the first 4 found nowhere
     # also get a near-miss search); past it, such a quote is reported unsearched
-    quote_scans: int = Field(default=64, ge=0)
-    pdf_pages: int = Field(default=2_000, ge=1)  # pages of one PDF source
-    pdf_bytes: int = Field(default=256 * 2**20, ge=1)  # decompressed content of one PDF
-    pdf_seconds: float = Field(default=30, gt=0)  # CPU time to extract one PDF's text
-    verify_seconds: float = Field(default=900, gt=0)  # wall clock of one verification
+    quote_scans: int = rule(default=64, ge=0)
+    pdf_pages: int = rule(default=2_000, ge=1)  # pages of one PDF source
+    pdf_bytes: int = rule(default=256 * 2**20, ge=1)  # decompressed content of one PDF
+    pdf_seconds: float = rule(default=30, gt=0)  # CPU time to extract one PDF's text
+    verify_seconds: float = rule(default=900, gt=0)  # wall clock of one verification
 
 
-class FrontmatterSection(Model):
-    model_config = ConfigDict(extra="forbid")
-    required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = Field(
-        default_factory=dict
+@plain(extra="forbid")
+class FrontmatterSection(Plain):
+    required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = rule(
+        factory=dict
     )
 
 
-class LedgerSection(Model):
+def _frozen(value: list[str]) -> list[str]:
+    for item in value:
+        page, hashed, label = item.partition("#^")
+        if not page.startswith("wiki/") or ".." in page.split("/") or (hashed and not label):
+            raise ValueError(
+                f"{item!r}: expected a folder (wiki/DIR/), a page (wiki/NAME.md) or a "
+                "claim (wiki/NAME.md#^LABEL)"
+            )
+        if hashed and not page.endswith(".md"):
+            raise ValueError(f"{item!r}: a claim is PAGE.md#^LABEL")
+    return value
+
+
+@plain(extra="forbid")
+class LedgerSection(Plain):
     """``[ledger]``: claims and pages maintainers froze (docs/ledger.md)."""
 
-    model_config = ConfigDict(extra="forbid")
-    frozen: list[str] = Field(default_factory=list)  # "wiki/dir/", "wiki/p.md", "wiki/p.md#^3"
-
-    @field_validator("frozen")
-    @classmethod
-    def _frozen(cls, value: list[str]) -> list[str]:
-        for item in value:
-            page, hashed, label = item.partition("#^")
-            if not page.startswith("wiki/") or ".." in page.split("/") or (hashed and not label):
-                raise ValueError(
-                    f"{item!r}: expected a folder (wiki/DIR/), a page (wiki/NAME.md) or a "
-                    "claim (wiki/NAME.md#^LABEL)"
-                )
-            if hashed and not page.endswith(".md"):
-                raise ValueError(f"{item!r}: a claim is PAGE.md#^LABEL")
-        return value
+    # "wiki/dir/", "wiki/p.md", "wiki/p.md#^3"
+    frozen: list[str] = rule(factory=list, after=_frozen)
 
     def frozen_claim(self, page: str, label: str) -> str | None:
         """The entry freezing this claim (its page's, a folder's or its own), if any."""
@@ -198,62 +200,62 @@ class LedgerSection(Model):
         return None
 
 
-class RubricSection(Model):
+@plain(extra="forbid")
+class RubricSection(Plain):
     """``[rubric]``: what the maintainers want of the wiki, and do not; the LLM judge
     assesses every change against them (run.rubric; docs/ledger.md)."""
 
-    model_config = ConfigDict(extra="forbid")
-    goals: list[str] = Field(default_factory=list)
-    non_goals: list[str] = Field(default_factory=list)
+    goals: list[str] = rule(factory=list)
+    non_goals: list[str] = rule(factory=list)
 
 
-class GapPolicySection(Model):
+@plain(extra="forbid")
+class GapPolicySection(Plain):
     """``[gap_policy]``: whether ``[gap: …]`` markers are allowed, and how many per page."""
 
-    model_config = ConfigDict(extra="forbid")
     allowed: bool = True
-    max_per_page: int | None = Field(default=None, ge=0)
+    max_per_page: int | None = rule(default=None, ge=0)
 
 
 Granularity = Literal["sentence", "paragraph", "page"]
 
 
-class StatementsSection(Model):
+@plain(extra="forbid")
+class StatementsSection(Plain):
     """``[statements]``: how finely every statement must be accounted for (cited or
     gap-marked): each ``sentence``, each ``paragraph`` (one citation or gap marker in a
     paragraph, list item or cell covers it), or the ``page`` (only a page citing nothing
     is flagged, page.uncited). docs/checks.md gives the measurements behind the default."""
 
-    model_config = ConfigDict(extra="forbid")
     granularity: Granularity = "sentence"
 
 
-class TelemetrySection(Model):
-    model_config = ConfigDict(extra="forbid")
+@plain(extra="forbid")
+class TelemetrySection(Plain):
     path: str | None = None
 
 
-class ServerSection(Model):
+@plain(extra="forbid")
+class ServerSection(Plain):
     """A server's own settings: read only from the bare repository's ``BARE.git/wikigate.toml``,
     a file no push can change.  In a committed ``wikigate.toml`` this section means nothing."""
 
-    model_config = ConfigDict(extra="forbid")
     verify_on_push: bool | None = None  # unset: verify (see server_verifies)
-    override_users: list[str] = Field(default_factory=list)
-    admins: list[str] = Field(default_factory=list)  # may delete or rewrite the records' refs
-    user_env: list[str] = Field(default_factory=lambda: ["GL_USER", "REMOTE_USER"])
+    override_users: list[str] = rule(factory=list)
+    admins: list[str] = rule(factory=list)  # may delete or rewrite the records' refs
+    user_env: list[str] = rule(factory=lambda: ["GL_USER", "REMOTE_USER"])
 
 
-class ModelInfo(Model):
+@plain(extra="forbid")
+class ModelInfo(Plain):
     """What the judge must know of a model: its prices (USD per million tokens) and the
     shortest prefix it caches (tokens)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    input: float = Field(ge=0, allow_inf_nan=False)
-    output: float = Field(ge=0, allow_inf_nan=False)
-    cache_write: float = Field(ge=0, allow_inf_nan=False)  # 5-minute cache writes
-    cache_read: float = Field(ge=0, allow_inf_nan=False)
-    min_cache_tokens: int = Field(ge=0)
+    input: float = rule(ge=0, allow_inf_nan=False)
+    output: float = rule(ge=0, allow_inf_nan=False)
+    cache_write: float = rule(ge=0, allow_inf_nan=False)  # 5-minute cache writes
+    cache_read: float = rule(ge=0, allow_inf_nan=False)
+    min_cache_tokens: int = rule(ge=0)
 
 
 # The one default table of models, prices and minimum cacheable lengths (Anthropic's
@@ -280,37 +282,35 @@ JUDGE_DEFAULT_MODEL = "claude-sonnet-5"
 JudgeProvider = Literal["offline", "anthropic"]
 
 
-class JudgeSection(Model):
+def _with_defaults(value: dict[str, ModelInfo]) -> dict[str, ModelInfo]:
+    return {**JUDGE_MODELS, **value}
+
+
+@plain(extra="forbid")
+class JudgeSection(Plain):
     """``[judge]``: which semantic judge runs, and the LLM judge's model, sizes and caps.
     Every default is documented in docs/config.md and docs/judge.md."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    @field_validator("models")
-    @classmethod
-    def _with_defaults(cls, value: dict[str, ModelInfo]) -> dict[str, ModelInfo]:
-        return {**JUDGE_MODELS, **value}
-
     provider: JudgeProvider = "offline"
-    model: str = Field(default=JUDGE_DEFAULT_MODEL, min_length=1)
-    max_tokens: int = Field(default=4096, ge=256, le=128_000)  # per response
-    window_chars: int = Field(default=600, ge=0, le=20_000)  # source text each side of a quote
-    source_block_chars: int = Field(default=60_000, ge=1000)  # whole source up to this size
-    source_span_chars: int = Field(default=4000, ge=0)  # else: this much around each cited span
-    max_claims_chars: int = Field(default=40_000, ge=1000)  # claims per request, in characters
-    max_claims_per_request: int = Field(default=50, ge=1)
-    max_tool_turns: int = Field(default=3, ge=0, le=20)
-    paranoid_window_factor: float = Field(default=3.0, ge=1.0, le=50.0, allow_inf_nan=False)
-    budget_multiplier: float = Field(default=0.5, gt=0, le=10, allow_inf_nan=False)
-    max_input_tokens: int = Field(default=2_000_000, ge=0)  # caps where no budget was declared
-    max_output_tokens: int = Field(default=200_000, ge=0)
-    max_usd: float = Field(default=5.0, ge=0, allow_inf_nan=False)
-    timeout_seconds: float = Field(default=120.0, gt=0, allow_inf_nan=False)
-    max_retries: int = Field(default=2, ge=0, le=10)  # the SDK's retries of 408/409/429/5xx
+    model: str = rule(default=JUDGE_DEFAULT_MODEL, min_length=1)
+    max_tokens: int = rule(default=4096, ge=256, le=128_000)  # per response
+    window_chars: int = rule(default=600, ge=0, le=20_000)  # source text each side of a quote
+    source_block_chars: int = rule(default=60_000, ge=1000)  # whole source up to this size
+    source_span_chars: int = rule(default=4000, ge=0)  # else: this much around each cited span
+    max_claims_chars: int = rule(default=40_000, ge=1000)  # claims per request, in characters
+    max_claims_per_request: int = rule(default=50, ge=1)
+    max_tool_turns: int = rule(default=3, ge=0, le=20)
+    paranoid_window_factor: float = rule(default=3.0, ge=1.0, le=50.0, allow_inf_nan=False)
+    budget_multiplier: float = rule(default=0.5, gt=0, le=10, allow_inf_nan=False)
+    max_input_tokens: int = rule(default=2_000_000, ge=0)  # caps where no budget was declared
+    max_output_tokens: int = rule(default=200_000, ge=0)
+    max_usd: float = rule(default=5.0, ge=0, allow_inf_nan=False)
+    timeout_seconds: float = rule(default=120.0, gt=0, allow_inf_nan=False)
+    max_retries: int = rule(default=2, ge=0, le=10)  # the SDK's retries of 408/409/429/5xx
     force_tool_choice: bool = True  # false for models that refuse a forced tool_choice
     thinking: Literal["disabled", "omit"] = "disabled"
-    chars_per_token: float = Field(default=3.5, gt=0, allow_inf_nan=False)  # estimates only
-    models: dict[str, ModelInfo] = Field(default_factory=lambda: dict(JUDGE_MODELS))
+    chars_per_token: float = rule(default=3.5, gt=0, allow_inf_nan=False)  # estimates only
+    models: dict[str, ModelInfo] = rule(factory=lambda: dict(JUDGE_MODELS), after=_with_defaults)
 
     def model_info(self) -> ModelInfo:
         """The configured model's prices and cache minimum: its own entry, else the entry
@@ -328,30 +328,30 @@ class JudgeSection(Model):
         return found
 
 
-class GithubSection(Model):
+@plain(extra="forbid")
+class GithubSection(Plain):
     """``[github]``: what the bot shows on a pull request (docs/github.md)."""
 
-    model_config = ConfigDict(extra="forbid")
     # review comments on one pull request; the rest are folded into the summary comment
-    max_comments: int = Field(default=25, ge=0, le=1000)
+    max_comments: int = rule(default=25, ge=0, le=1000)
 
 
-class Config(Model):
-    model_config = ConfigDict(extra="forbid")
-    workspace: WorkspaceSection = Field(default_factory=WorkspaceSection)
-    wiki: WikiSection = Field(default_factory=WikiSection)
-    runs: RunsSection = Field(default_factory=RunsSection)
-    verifier: VerifierSection = Field(default_factory=VerifierSection)
-    limits: LimitsSection = Field(default_factory=LimitsSection)
-    judge: JudgeSection = Field(default_factory=JudgeSection)
-    frontmatter: FrontmatterSection = Field(default_factory=FrontmatterSection)
-    ledger: LedgerSection = Field(default_factory=LedgerSection)
-    gap_policy: GapPolicySection = Field(default_factory=GapPolicySection)
-    statements: StatementsSection = Field(default_factory=StatementsSection)
-    rubric: RubricSection = Field(default_factory=RubricSection)
-    telemetry: TelemetrySection = Field(default_factory=TelemetrySection)
-    server: ServerSection = Field(default_factory=ServerSection)
-    github: GithubSection = Field(default_factory=GithubSection)
+@plain(extra="forbid")
+class Config(Plain):
+    workspace: WorkspaceSection = rule(factory=WorkspaceSection)
+    wiki: WikiSection = rule(factory=WikiSection)
+    runs: RunsSection = rule(factory=RunsSection)
+    verifier: VerifierSection = rule(factory=VerifierSection)
+    limits: LimitsSection = rule(factory=LimitsSection)
+    judge: JudgeSection = rule(factory=JudgeSection)
+    frontmatter: FrontmatterSection = rule(factory=FrontmatterSection)
+    ledger: LedgerSection = rule(factory=LedgerSection)
+    gap_policy: GapPolicySection = rule(factory=GapPolicySection)
+    statements: StatementsSection = rule(factory=StatementsSection)
+    rubric: RubricSection = rule(factory=RubricSection)
+    telemetry: TelemetrySection = rule(factory=TelemetrySection)
+    server: ServerSection = rule(factory=ServerSection)
+    github: GithubSection = rule(factory=GithubSection)
 
 
 def parse_config(text: str, where: str) -> Config:
@@ -366,6 +366,11 @@ def parse_config(text: str, where: str) -> Config:
             "use `git config wikigate.signingKey ~/.ssh/id_ed25519` or WIKIGATE_SIGNING_KEY "
             "(docs/attest.md), and remove [attest]"
         )
+    quick = quick_validate(Config, data)
+    if quick is not None:
+        return quick
+    from pydantic import ValidationError
+
     try:
         return Config.model_validate(data)
     except ValidationError as e:
@@ -425,7 +430,7 @@ def config_at(repo: pygit2.Repository, commit: pygit2.Commit | pygit2.Oid | str 
 
 def config_hash(config: Config) -> str:
     """A stable digest of the rules, for keys of cached verdicts."""
-    data = config.model_dump_json(exclude={"workspace", "telemetry"})
+    data = config.model_dump_json(exclude={"workspace", "telemetry"})  # pydantic's JSON
     return hashlib.sha256(data.encode()).hexdigest()
 
 

@@ -1,11 +1,15 @@
-"""Pydantic models at the engine's boundaries: run metadata, plans, verdicts, records."""
+"""The engine's data: run metadata, plans, verdicts, findings, records.
+
+Plain data classes (wikigate/plain.py): no pydantic on import. The run's metadata, plan and
+records, built from what git, trailers and notes hold, are validated as they are made
+(``validate=True``, as their pydantic models were); a ``Finding`` and a verdict, made by the
+verifier on every verification's path, are not.
+"""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from .kinds import (
     MAX_LOOPS,
@@ -24,6 +28,7 @@ from .kinds import (
     Strictness,
     Verdict,
 )
+from .plain import Plain, plain, rule
 
 __all__ = [
     "MAX_LOOPS",
@@ -44,32 +49,25 @@ __all__ = [
 ]
 
 
-class Model(BaseModel):
-    """The base of wikigate's pydantic models: each builds its validator on first use, not
-    at import (what a hook uses is a few of them; issue 25)."""
-
-    model_config = ConfigDict(defer_build=True)
-
-
 MAX_TOKENS = 2**63 - 1  # what SQLite's INTEGER holds
 MAX_DIRECTION = 8000  # characters of a run's direction
 MAX_USD = 1e12
 
 
-class Budget(Model):
+@plain(frozen=True, validate=True)
+class Budget(Plain):
     """Declared (budget) or attested (usage) spend of a run's writer."""
 
-    model_config = ConfigDict(frozen=True)
-
-    input_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
-    output_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
-    usd: float | None = Field(default=None, ge=0, le=MAX_USD, allow_inf_nan=False)
+    input_tokens: int | None = rule(default=None, ge=0, le=MAX_TOKENS)
+    output_tokens: int | None = rule(default=None, ge=0, le=MAX_TOKENS)
+    usd: float | None = rule(default=None, ge=0, le=MAX_USD, allow_inf_nan=False)
 
     def is_empty(self) -> bool:
         return self.input_tokens is None and self.output_tokens is None and self.usd is None
 
 
-class Usage(Model):
+@plain()
+class Usage(Plain):
     """Tokens and dollars a verifier (or writer) spent."""
 
     input_tokens: int = 0
@@ -77,10 +75,9 @@ class Usage(Model):
     usd: float = 0.0
 
 
-class RunMeta(Model):
+@plain(frozen=True, validate=True)
+class RunMeta(Plain):
     """What a run is; carried in the run branch's commit trailers."""
-
-    model_config = ConfigDict(frozen=True)
 
     run_id: str
     run_type: RunType
@@ -92,13 +89,12 @@ class RunMeta(Model):
     # the paths the run may change (a folder ends in "/"); None: any (docs/ledger.md)
     scope: tuple[str, ...] | None = None
     # what the run says it will do (the writer's words; the LLM judge checks the change)
-    direction: str | None = Field(default=None, max_length=MAX_DIRECTION)
+    direction: str | None = rule(default=None, max_length=MAX_DIRECTION)
 
 
-class Op(Model):
+@plain(frozen=True, validate=True)
+class Op(Plain):
     """One staged operation of a run's plan."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: Literal["write", "replace", "delete", "usage", "start"]
     path: str | None = None
@@ -106,7 +102,8 @@ class Op(Model):
     commit: str
 
 
-class Plan(Model):
+@plain(validate=True)
+class Plan(Plain):
     """The run's metadata and its ops, oldest first, as read back from git."""
 
     meta: RunMeta
@@ -117,10 +114,9 @@ class Plan(Model):
         return sorted({op.path for op in self.ops if op.path})
 
 
-class Finding(Model):
+@plain(frozen=True)
+class Finding(Plain):
     """One located problem the verifier (or the engine) found."""
-
-    model_config = ConfigDict(frozen=True)
 
     code: str
     severity: Severity
@@ -128,18 +124,18 @@ class Finding(Model):
     line: int | None = None
     message: str
     hint: str | None = None
-    claim: str | None = Field(default=None, description="the text of the claim it concerns")
-    claim_line: int | None = Field(
+    claim: str | None = rule(default=None, description="the text of the claim it concerns")
+    claim_line: int | None = rule(
         default=None,
         description="the line of the claim it concerns: the line holding the footnote "
         "reference [^n] (``line`` names the footnote's definition, for citation findings)",
     )
-    claim_start_line: int | None = Field(
+    claim_start_line: int | None = rule(
         default=None,
         description="the line where that claim's sentence starts (<= claim_line; "
         "less when the sentence spans lines)",
     )
-    suggested_tail: str | None = Field(
+    suggested_tail: str | None = rule(
         default=None,
         description="for anchor findings: the footnote's text after '[^n]: ' with the "
         "correct anchor, as `wikigate anchor` prints it",
@@ -156,20 +152,21 @@ def fingerprint(f: Finding, line_text: str = "") -> str:
     return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-class VerifierVerdict(Model):
+@plain()
+class VerifierVerdict(Plain):
     """What a Verifier returns: the vote, why, and what it found."""
 
     verdict: Verdict
     reasoning: str = ""
-    per_claim_findings: list[Finding] = Field(default_factory=list)
-    per_page_findings: list[Finding] = Field(default_factory=list)
-    tokens_used: Usage = Field(default_factory=Usage)
+    per_claim_findings: list[Finding] = rule(factory=list)
+    per_page_findings: list[Finding] = rule(factory=list)
+    tokens_used: Usage = rule(factory=Usage)
     preset: str | None = None
     report: dict[str, object] | None = None
     verifier: str | None = None  # what voted, with its version (named in the attestation)
     # the judge's raw record (name → bytes: requests, responses, votes), beside the
     # report and never serialized with the verdict (docs/architecture.md)
-    artifacts: dict[str, bytes] = Field(default_factory=dict, exclude=True, repr=False)
+    artifacts: dict[str, bytes] = rule(factory=dict, exclude=True, repr=False)
 
     @property
     def findings(self) -> list[Finding]:
@@ -180,11 +177,10 @@ Result = Literal["PASS", "FAIL", "FLAKY", "INCONCLUSIVE"]
 RESULTS: tuple[str, ...] = get_args(Result)
 
 
-class VerificationRef(Model):
+@plain(frozen=True, validate=True)
+class VerificationRef(Plain):
     """One verification of a run as git keeps it (docs/attest.md): its tree of artifacts,
     its attestation blob and the attestation's SSH signature blob (None: unsigned)."""
-
-    model_config = ConfigDict(frozen=True)
 
     loop: int
     result: Result
@@ -194,7 +190,8 @@ class VerificationRef(Model):
     at: str
 
 
-class LoggedFinding(Model):
+@plain(validate=True)
+class LoggedFinding(Plain):
     """A finding as the telemetry keeps it: with the loop that produced it."""
 
     loop: int
@@ -206,7 +203,8 @@ class LoggedFinding(Model):
     fingerprint: str | None = None  # models.fingerprint: what an override covers
 
 
-class RunRecord(Model):
+@plain(validate=True)
+class RunRecord(Plain):
     """The durable JSON record written as a git note on the run's tip.
 
     SQLite is rebuilt from these records, so they carry everything the
@@ -233,10 +231,10 @@ class RunRecord(Model):
     unverified: bool = False
     budget: Budget = Budget()
     usage: Budget = Budget()
-    verifier_usage: Usage = Field(default_factory=Usage)
-    findings: list[LoggedFinding] = Field(default_factory=list)
-    exempt: list[str] = Field(default_factory=list)  # pages spared some checks, and why
-    verifications: list[VerificationRef] = Field(default_factory=list)  # oldest first
+    verifier_usage: Usage = rule(factory=Usage)
+    findings: list[LoggedFinding] = rule(factory=list)
+    exempt: list[str] = rule(factory=list)  # pages spared some checks, and why
+    verifications: list[VerificationRef] = rule(factory=list)  # oldest first
     override_actor: str | None = None
     override_reason: str | None = None
     override_source: OverrideSource | None = None

@@ -14,7 +14,6 @@ import hashlib
 import json
 
 import pygit2
-from pydantic import ValidationError
 
 from . import gitrepo
 from .errors import RunError, WikigateError
@@ -251,6 +250,8 @@ def _meta_from(trailers: dict[str, str], run_id: str, commit: pygit2.Commit) -> 
                 f"run {run_id}: commit {commit.short_id}: {key} '{shown(raw or '')}' is not "
                 "a valid budget; the run is corrupt (start a new run)"
             ) from e
+
+    from pydantic import ValidationError  # trailers are data entering: RunMeta validates
 
     try:
         return RunMeta(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import re
+from collections.abc import Iterable
 
 from wikigate.codes import finding
 from wikigate.config import CONFIG_FILE, Config, parse_config
@@ -125,16 +126,16 @@ def check_portable_paths(ctx: Context) -> list[Finding]:
     if not changed:
         return []
     out: list[Finding] = []
+    names: dict[str, str | None] = {}  # each name checked once (folders repeat in paths)
     for path in changed:
-        why = _unportable(path)
+        why = _unportable(path, names)
         if why is not None:
             out.append(finding("tree.unportable", path, None, f"{path}: {why}"))
     folded: dict[str, set[str]] = {}
-    for path in ctx.tip.entries:  # every place, folders too: "Wiki/" and "wiki/" collide
-        parts = path.split("/")
-        for i in range(1, len(parts) + 1):
-            place = "/".join(parts[:i])
-            folded.setdefault(place.casefold(), set()).add(place)
+    for place in _places(ctx.tip.entries):  # every place, folders too: "Wiki/" and "wiki/"
+        folded.setdefault(place.casefold(), set()).add(place)
+    if all(len(same) == 1 for same in folded.values()):
+        return out  # no two places differ only in case (a whole-wiki verify: the usual)
     flagged: set[str] = set()
     for path in changed:
         parts = path.split("/")
@@ -156,17 +157,40 @@ def check_portable_paths(ctx: Context) -> list[Finding]:
     return out
 
 
-def _unportable(path: str) -> str | None:
+def _places(paths: Iterable[str]) -> set[str]:
+    """Every path and every folder above one, each once (a place in the set has every
+    folder above it in the set: the walk up stops at the first place seen)."""
+    places: set[str] = set()
+    for path in paths:
+        place = path
+        while place and place not in places:
+            places.add(place)
+            place = place.rpartition("/")[0]
+    return places
+
+
+def _unportable(path: str, names: dict[str, str | None]) -> str | None:
     for name in path.split("/"):
-        if len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES:
-            return f"a name of {len(name.encode('utf-8', 'surrogatepass'))} bytes, past the {NAME_BYTES} a file name may have on Linux and macOS"
-        if name.split(".", 1)[0].casefold() in WINDOWS_RESERVED:
-            return f"{name!r} is a name Windows reserves for a device"
-        bad = sorted(WINDOWS_FORBIDDEN.intersection(name))
-        if bad:
-            return f"{name!r} holds {' '.join(bad)}, which Windows file names cannot"
-        if name.endswith((".", " ")):
-            return f"{name!r} ends in a dot or a space, which Windows drops"
+        if name not in names:
+            names[name] = _unportable_name(name)
+        if names[name] is not None:
+            return names[name]
+    return None
+
+
+def _unportable_name(name: str) -> str | None:
+    size = len(name.encode("utf-8", "surrogatepass"))
+    if size > NAME_BYTES:
+        return (
+            f"a name of {size} bytes, past the {NAME_BYTES} a file name may have on Linux and macOS"
+        )
+    if name.split(".", 1)[0].casefold() in WINDOWS_RESERVED:
+        return f"{name!r} is a name Windows reserves for a device"
+    bad = sorted(WINDOWS_FORBIDDEN.intersection(name))
+    if bad:
+        return f"{name!r} holds {' '.join(bad)}, which Windows file names cannot"
+    if name.endswith((".", " ")):
+        return f"{name!r} ends in a dot or a space, which Windows drops"
     return None
 
 
