@@ -454,7 +454,11 @@ def _rules_for_init(
     existing = root / CONFIG_FILE
     if existing.is_file():
         layout = parse_config(existing.read_text(encoding="utf-8"), str(existing)).wiki.layout()
-        asked = WikiSection(root=wiki_root, exclude=list(exclude)).layout() if wiki_root else None
+        asked = (
+            WikiSection.model_validate({"root": wiki_root, "exclude": list(exclude)}).layout()
+            if wiki_root
+            else None
+        )
         if (asked is not None and asked != layout) or (exclude and wiki_root is None):
             raise UsageError(
                 f"{existing} exists and says where the pages are ([wiki]: root "
@@ -464,8 +468,9 @@ def _rules_for_init(
     if wiki_root is None and not exclude:
         return DEFAULT_TOML, WIKI
     try:
-        section = WikiSection(
-            root=wiki_root if wiki_root is not None else "wiki", exclude=list(exclude)
+        # validated as the file will be: "." is the repository's root, a bad path an error
+        section = WikiSection.model_validate(
+            {"root": wiki_root if wiki_root is not None else "wiki", "exclude": list(exclude)}
         )
     except ValueError as e:
         raise UsageError(f"--wiki-root/--exclude: {e}") from e
