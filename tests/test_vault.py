@@ -293,6 +293,14 @@ def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: P
     assert fixed.returncode == 0 and "wikigate.mainBranch = master" in fixed.stdout
     assert "ok    server gate (origin)" in cli(vault, "doctor").stdout
     assert push(vault, "origin", "master").returncode == 0  # creating the trunk
+    # a clone that does not know the trunk is told to follow the server, never to re-point
+    # it (that left master ungated: hostile review)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    git(clone, "config", "--unset", "wikigate.mainBranch", check=False)
+    told = cli(clone, "doctor").stdout
+    assert "gates master, this clone's trunk is main" in told
+    assert "fix: git config wikigate.mainBranch master" in told and "--server" not in told
     git(vault, "checkout", "-q", "-b", "topic")
     (vault / "wiki" / "x.md").write_text("# X\n")
     git(vault, "add", ".")

@@ -204,14 +204,21 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
         else:
             if ok and theirs != ours:
                 ok = False
+                gated = theirs.removeprefix("refs/heads/")
                 detail = (
-                    f"{path} gates {theirs.removeprefix('refs/heads/')}, this clone's trunk is "
-                    f"{ours.removeprefix('refs/heads/')}: pushes of it are not gated there"
+                    f"{path} gates {gated}, this clone's trunk is "
+                    f"{ours.removeprefix('refs/heads/')}: this clone lands where the server "
+                    "gates nothing"
                 )
-                fix = (
-                    f"wikigate hooks install --server {path} --main-branch "
-                    f"{ours.removeprefix('refs/heads/')}"
-                )
+                if theirs in bare.references:
+                    # the server's trunk has history: the clone follows it (re-pointing the
+                    # server would leave that trunk ungated)
+                    fix = f"git config {MAIN_BRANCH_KEY} {gated}"
+                else:  # a server with no trunk yet: it gates the one this clone will push
+                    fix = (
+                        f"wikigate hooks install --server {path} --main-branch "
+                        f"{ours.removeprefix('refs/heads/')}"
+                    )
         out.append(Check(f"server gate ({remote.name})", ok, detail, fix))
     return out
 
