@@ -192,3 +192,25 @@ def test_a_pull_request_changing_the_rules_asks_a_person_and_a_maintainers_label
     note = world.note(head)
     assert note is not None
     assert (note["verdict"], note["override_actor"]) == ("commit_override", "maintainer")
+
+
+def test_no_op_severities_cannot_push_a_loosening_out_of_the_persons_sight(repo, base):
+    """Thirty codes set to their own default severity, then the strictness lowered and
+    critical suppressions allowed: the message listed 20 settings and hid both behind
+    "and 5 more" (hostile review). No-op severities are no change; the rest come first."""
+    from wikigate.codes import TABLE
+
+    same = [c for c in TABLE if c.code != "page.orphan"][:30]
+    noops = "".join(f'"{c.code}" = "{c.severity}"\n' for c in same)
+    proposed = (
+        '[verifier]\nstrictness = "CALM"\nsuppress_critical = true\n'
+        '[verifier.severity]\n"page.orphan" = "minor"\n' + noops
+    )
+    tip = commit_files(repo, base.id, {"wikigate.toml": proposed})
+    [found] = verify_trees(repo, tip, base, config=Config()).findings
+    assert found.message == (
+        "the run changes the rules (wikigate.toml): "
+        'verifier.strictness: "SKEPTICAL" → "CALM"; '
+        "verifier.suppress_critical: false → true; "
+        'verifier.severity.page.orphan: (unset) → "minor"; a person decides'
+    )

@@ -7,7 +7,7 @@ import collections
 import re
 from collections.abc import Iterable
 
-from wikigate.codes import finding
+from wikigate.codes import CODES, finding
 from wikigate.config import CONFIG_FILE, Config, parse_config
 from wikigate.errors import ConfigError
 from wikigate.gitrepo import blob_at
@@ -261,7 +261,7 @@ def check_paths(ctx: Context) -> list[Finding]:
 
 
 RULES_BYTES = 2**20  # a proposed wikigate.toml read at most
-RULES_SHOWN = 20  # settings a rules change names one by one
+RULES_SHOWN = 60  # settings a rules change names one by one (severities last)
 
 
 def _rules_change(ctx: Context, base: WikiTree, tip: WikiTree) -> Finding:
@@ -336,15 +336,26 @@ def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
         """An empty table on one side whose keys the other side sets: its keys say it."""
         return any(k.startswith(key + ".") for k in other)
 
-    keys = sorted(
-        {k for k in was if not (was[k] == "{}" and filled(k, now))}
-        | {k for k in now if not (now[k] == "{}" and filled(k, was))}
-    )
+    severity = "verifier.severity."
+
+    def value(side: dict[str, str], key: str) -> str | None:
+        """A setting's value; an unset severity is its code's default (setting a code to
+        its default changes nothing, and must not push real changes out of sight)."""
+        if key in side or not key.startswith(severity):
+            return side.get(key)
+        code = CODES.get(key.removeprefix(severity))
+        return json.dumps(code.severity) if code is not None else None
+
+    keys = {k for k in was if not (was[k] == "{}" and filled(k, now))} | {
+        k for k in now if not (now[k] == "{}" and filled(k, was))
+    }
     unset = "(unset)"
+    # what a person must see first: every setting but the per-code severities, then those
+    ordered = sorted(keys, key=lambda k: (k.startswith(severity), k))
     return [
         (shown(k)[:120], shown(was.get(k, unset))[:120], shown(now.get(k, unset))[:120])
-        for k in keys
-        if was.get(k) != now.get(k)
+        for k in ordered
+        if value(was, k) != value(now, k)
     ]
 
 
