@@ -178,7 +178,15 @@ def _main_upstream(repo: pygit2.Repository) -> pygit2.Oid | None:
     except (KeyError, ValueError, pygit2.GitError):  # a dangling upstream: look further
         upstream = None
     refs: list[pygit2.Reference] = [upstream] if upstream is not None else []
-    named = (f"refs/remotes/origin/{name}", trunk)
+    # the trunk as a remote has it (origin first, then any remote: pushed without -u), then
+    # a remote's default branch (a clone that was never told its trunk), then the local one
+    remotes = sorted(r for r in repo.references if r.startswith("refs/remotes/"))
+    named = [
+        f"refs/remotes/origin/{name}",
+        *(r for r in remotes if r.endswith(f"/{name}") and r.count("/") == 3),
+        *(r for r in remotes if r.endswith("/HEAD") and r.count("/") == 3),
+        trunk,
+    ]
     refs += [repo.references[r] for r in named if r in repo.references]
     for ref in refs:
         try:

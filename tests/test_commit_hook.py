@@ -216,6 +216,27 @@ def test_a_rules_change_is_refused_and_pages_are_judged_by_the_pushed_rules(serv
     assert refused[0].startswith("wiki/owls.md:8: ")
 
 
+@pytest.mark.parametrize("trunk", ["main", "master"])
+def test_the_rules_are_the_remotes_whatever_it_and_its_trunk_are_called(wiki, tmp_path, trunk):
+    """A remote not named origin, pushed without -u (main); a clone that was never told its
+    trunk is master (only the remote's HEAD says so): the hook judged by the local branch,
+    an unpushed rules loosening on it, and passed what the push refuses (hostile review)."""
+    proc = commit(wiki, {"wiki/owls.md": good_owls(), "wiki/index.md": OWLS_INDEX}, "owls")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if trunk != "main":
+        git(wiki, "branch", "-m", "main", trunk)
+    bare = gated_server(wiki, tmp_path)
+    git(wiki, "remote", "add", "server", str(bare))
+    git(wiki, "fetch", "-q", "server")
+    git(wiki, "remote", "set-head", "server", "--auto")
+    write(wiki, "wikigate.toml", LOOSE)
+    git(wiki, "add", "wikigate.toml")
+    git(wiki, "commit", "-q", "--no-verify", "-m", "loosen")  # unpushed
+    proc = commit(wiki, {"wiki/owls.md": page('raw/birds.txt — "Owls hunt all day."')})
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
+
+
 def test_without_a_remote_the_rules_are_the_local_mains(wiki):
     """No upstream: a branch is judged by the rules of its merge-base with main, as
     `wikigate verify BRANCH` and a pull request are."""
