@@ -643,6 +643,34 @@ def test_paths_a_clone_cannot_check_out_are_refused(repo, base):
                   "tree.unportable")  # fmt: skip
 
 
+def test_names_equal_on_macos_or_reserved_on_windows_are_refused(repo, base):
+    """The same name in NFC and NFD (macOS takes them as one file), and device names the
+    first list missed (COM0, COM¹, CONIN$): both landed through both gates (hostile review)."""
+    nfc, nfd = "wiki/caf\u00e9.md", "wiki/cafe\u0301.md"
+    tip = commit_files(
+        repo,
+        base.id,
+        {
+            nfc: good_notes(),
+            nfd: good_notes(),
+            "wiki/COM\u00b9.md": good_notes(),
+            "wiki/com0.md": good_notes(),
+            "wiki/CONIN$.md": good_notes(),
+        },
+    )
+    found = sorted((f.path, f.message) for f in at(verify(repo, base, tip), "tree.unportable"))
+    assert found == [
+        ("wiki/COM\u00b9.md", "wiki/COM\u00b9.md: 'COM\u00b9.md' is a name Windows reserves for a device"),
+        ("wiki/CONIN$.md", "wiki/CONIN$.md: 'CONIN$.md' is a name Windows reserves for a device"),
+        (nfd, "'wiki/cafe\\u0301.md' and 'wiki/caf\\xe9.md' differ only in how their letters are "
+              "encoded (NFC, NFD): on macOS and Windows one overwrites the other in a checkout"),
+        ("wiki/caf\u00e9.md", "'wiki/caf\\xe9.md' and 'wiki/cafe\\u0301.md' differ only in how "
+         "their letters are encoded (NFC, NFD): on macOS and Windows one overwrites the other in "
+         "a checkout"),
+        ("wiki/com0.md", "wiki/com0.md: 'com0.md' is a name Windows reserves for a device"),
+    ]  # fmt: skip
+
+
 def test_a_run_writing_a_page_name_too_long_to_check_out_is_rejected(tmp_path):
     ws = Workspace.init(tmp_path / "w")
     before = ws.repo.references["refs/heads/main"].target

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from wikigate.codes import CODES, finding
@@ -113,8 +114,11 @@ def check_invisible_paths(ctx: Context) -> list[Finding]:
 
 
 NAME_BYTES = 255  # a file name's limit on Linux and macOS file systems
+# device names (before the first dot, any case): learn.microsoft.com "Naming Files, Paths,
+# and Namespaces", superscript digits and the console's CONIN$/CONOUT$ included
 WINDOWS_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"] + [f"{d}{n}" for d in ("com", "lpt") for n in "123456789"]
+    ["con", "prn", "aux", "nul", "conin$", "conout$"]
+    + [f"{d}{n}" for d in ("com", "lpt") for n in "0123456789\u00b9\u00b2\u00b3"]
 )
 WINDOWS_FORBIDDEN = frozenset('<>:"|?*')
 
@@ -133,7 +137,7 @@ def check_portable_paths(ctx: Context) -> list[Finding]:
             out.append(finding("tree.unportable", path, None, f"{path}: {why}"))
     folded: dict[str, set[str]] = {}
     for place in _places(ctx.tip.entries):  # every place, folders too: "Wiki/" and "wiki/"
-        folded.setdefault(place.casefold(), set()).add(place)
+        folded.setdefault(_fold(place), set()).add(place)
     if all(len(same) == 1 for same in folded.values()):
         return out  # no two places differ only in case (a whole-wiki verify: the usual)
     flagged: set[str] = set()
@@ -141,7 +145,7 @@ def check_portable_paths(ctx: Context) -> list[Finding]:
         parts = path.split("/")
         for i in range(1, len(parts) + 1):
             place = "/".join(parts[:i])
-            others = sorted(folded[place.casefold()] - {place})
+            others = sorted(folded[_fold(place)] - {place})
             if others and place not in flagged:
                 flagged.add(place)
                 other = others[0]
@@ -150,11 +154,24 @@ def check_portable_paths(ctx: Context) -> list[Finding]:
                         "tree.unportable",
                         path,
                         None,
-                        f"{place} and {other} differ only in case: on macOS and Windows "
-                        "one overwrites the other in a checkout",
+                        _same_name(place, other),
                     )
                 )
     return out
+
+
+def _same_name(place: str, other: str) -> str:
+    if place.casefold() == other.casefold():
+        how = f"{place} and {other} differ only in case"
+    else:  # they print alike: show the code points
+        how = f"{place!a} and {other!a} differ only in how their letters are encoded (NFC, NFD)"
+    return f"{how}: on macOS and Windows one overwrites the other in a checkout"
+
+
+def _fold(place: str) -> str:
+    """What macOS and Windows file systems take as the same name: case folded, and
+    macOS's Unicode normalization (a precomposed é and e + combining accent are one)."""
+    return unicodedata.normalize("NFC", place).casefold()
 
 
 def _places(paths: Iterable[str]) -> set[str]:
