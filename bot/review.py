@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 import pygit2
 
-from wikigate.gitrepo import blob_at
+from wikigate.gitrepo import changed_lines
 from wikigate.models import Finding
 from wikigate.verifier.citation import CitationSyntaxError, parse_definition, quote_hash
 from wikigate.verifier.report import VerificationReport
@@ -322,36 +322,9 @@ def diff_lines(
 ) -> dict[str, set[int]]:
     """path → the head-side lines a review comment may sit on (the hunks, context
     included), for ``paths`` (the findings'): a file of one of them that the change
-    added or changed is in it. Only these paths are diffed: a head whose trees name
-    each other spells millions of files (a tree bomb), and diffing them all would cost
-    the bot minutes and gigabytes."""
-    out: dict[str, set[int]] = {}
-    for path in sorted(set(paths)):
-        old, new = _file(base, path), _file(head, path)
-        if new is None or (old is not None and (old.id, old.filemode) == (new.id, new.filemode)):
-            continue
-        patch = pygit2.Patch.create_from(
-            blob_at(repo, old.id) if old is not None else None,
-            blob_at(repo, new.id),
-            old_as_path=path,
-            new_as_path=path,
-            context_lines=3,
-        )
-        if patch.delta.is_binary:
-            continue
-        lines = out.setdefault(path, set())
-        for hunk in patch.hunks:
-            lines.update(ln.new_lineno for ln in hunk.lines if ln.new_lineno > 0)
-    return out
-
-
-def _file(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
-    """The blob at ``path`` (a file or a symlink), else None."""
-    try:
-        entry = tree[path]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return entry if entry.type_str == "blob" else None
+    added or changed, binary files aside (``gitrepo.changed_lines``)."""
+    found = changed_lines(repo, base, head, paths, context=3)
+    return {path: lines for path, lines in found.items() if lines is not None}
 
 
 # ---------------------------------------------------------------- markdown, made safe

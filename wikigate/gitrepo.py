@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
 import pygit2
@@ -182,6 +182,53 @@ def read_blob(repo: pygit2.Repository, tree: pygit2.Tree, path: str) -> bytes | 
     if entry.type_str != "blob":
         return None
     return bytes(blob_at(repo, entry.id).data)
+
+
+def changed_lines(
+    repo: pygit2.Repository,
+    base: pygit2.Tree,
+    head: pygit2.Tree,
+    paths: Iterable[str],
+    *,
+    context: int = 3,
+    added_only: bool = False,
+) -> dict[str, set[int] | None]:
+    """path → the head-side lines of its hunks (with ``context`` lines around them; only
+    the lines added with ``added_only``), None for a binary file, for those of ``paths``
+    the change added or modified. Only these paths are diffed: a head whose trees name
+    each other spells millions of files (a tree bomb), and diffing them all would cost
+    minutes and gigabytes (the bot's review comments, ``verify --filter``)."""
+    out: dict[str, set[int] | None] = {}
+    for path in sorted(set(paths)):
+        old, new = _file_entry(base, path), _file_entry(head, path)
+        if new is None or (old is not None and (old.id, old.filemode) == (new.id, new.filemode)):
+            continue
+        patch = pygit2.Patch.create_from(
+            blob_at(repo, old.id) if old is not None else None,
+            blob_at(repo, new.id),
+            old_as_path=path,
+            new_as_path=path,
+            context_lines=context,
+        )
+        if patch.delta.is_binary:
+            out[path] = None
+            continue
+        out[path] = {
+            ln.new_lineno
+            for hunk in patch.hunks
+            for ln in hunk.lines
+            if ln.new_lineno > 0 and (not added_only or ln.origin == "+")
+        }
+    return out
+
+
+def _file_entry(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
+    """The blob at ``path`` (a file or a symlink), else None."""
+    try:
+        entry = tree[path]
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return entry if entry.type_str == "blob" else None
 
 
 def changed_paths(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree) -> list[str]:

@@ -79,44 +79,15 @@ def _changed(
     """path → the tip's lines ``mode`` keeps (None: the whole file), for the findings'
     paths the change added or modified. Only these paths are diffed: a tree naming itself
     over and over spells millions of paths, and diffing them all would cost minutes."""
-    import pygit2
+    from .gitrepo import changed_lines
 
-    from .gitrepo import blob_at
-
-    out: dict[str, set[int] | None] = {}
-    for path in sorted(paths):
-        old, new = _blob(base, path), _blob(tip, path)
-        if new is None or (old is not None and (old.id, old.filemode) == (new.id, new.filemode)):
-            continue
-        if mode == "file":
-            out[path] = None
-            continue
-        patch = pygit2.Patch.create_from(
-            blob_at(repo, old.id) if old is not None else None,
-            blob_at(repo, new.id),
-            old_as_path=path,
-            new_as_path=path,
-            context_lines=CONTEXT_LINES if mode == "diff_context" else 0,
-        )
-        if patch.delta.is_binary:
-            out[path] = None
-            continue
-        keep: set[int] = set()
-        for hunk in patch.hunks:
-            keep.update(
-                ln.new_lineno
-                for ln in hunk.lines
-                if ln.new_lineno > 0 and (mode == "diff_context" or ln.origin == "+")
-            )
-        out[path] = keep
-    return out
-
-
-def _blob(tree: pygit2.Tree, path: str) -> pygit2.Object | None:
-    import pygit2
-
-    try:
-        entry = tree[path]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return entry if entry.type_str == "blob" else None
+    if mode == "file":
+        return dict.fromkeys(changed_lines(repo, base, tip, paths, context=0))
+    return changed_lines(
+        repo,
+        base,
+        tip,
+        paths,
+        context=CONTEXT_LINES if mode == "diff_context" else 0,
+        added_only=mode != "diff_context",
+    )
