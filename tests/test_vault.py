@@ -434,3 +434,33 @@ def test_the_wiki_root_comes_from_the_bases_rules(repo):
     (proposal,) = [f for f in moved.findings if f.code == "run.rules_change"]
     assert 'wiki.root: "notes" → ""' in proposal.message  # proposed, for a person, not applied
     assert not [f for f in moved.findings if f.code == "page.uncited"]
+
+
+def test_the_judges_reading_tools_read_the_wiki_where_the_rules_put_it(repo):
+    """The LLM judge's and the MCP server's `read`/`grep` knew only wiki/: a vault's pages
+    at the repository's root were "no such file", and an attachment was read as text."""
+    from wikigate.config import WikiSection
+    from wikigate.verifier.staged import StagedTree
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tip = commit_files(
+        repo,
+        None,
+        {
+            "raw/animals.txt": SOURCE,
+            "index.md": "# Index\n\nCats purr when content.\n",
+            "img/diagram.png": PNG,
+            "templates/Daily.md": "# Daily\n\nCats purr when content.\n",
+        },
+    )
+    layout = WikiSection.model_validate({"root": ".", "exclude": ["templates/"]}).layout()
+    tree = WikiTree(repo, tip.tree, PageCache(None), layout=layout)
+    staged = StagedTree(repo, tree, str(tip.id))
+    assert staged.grep("cats purr") == "index.md:3: Cats purr when content."
+    assert staged.read("index.md").startswith("index.md characters 0-")
+    for path, why in [
+        ("img/diagram.png", "an attachment, not text"),
+        ("templates/Daily.md", "no such file under raw/ or the repository's root"),
+    ]:
+        with pytest.raises(LookupError, match=why):
+            staged.read(path)

@@ -26,6 +26,10 @@ HISTORY_MAX = 20
 HISTORY_WALK = 2000  # commits looked at, at most
 
 
+class Unsearched(LookupError):
+    """A file ``grep`` could not search, said after the hits (its message)."""
+
+
 class StagedTree:
     """Read-only views of one tree (and the history behind ``tip``, when known)."""
 
@@ -46,13 +50,21 @@ class StagedTree:
         if self._heartbeat is not None:
             self._heartbeat()
 
+    def _readable(self, path: str) -> bool:
+        """A source under raw/, or the wiki's (its ``[wiki] root``)."""
+        return path.startswith("raw/") or self.tree.layout.in_wiki(path)
+
     def _text(self, path: str) -> str:
         entry = self.tree.entries.get(path)
-        if entry is None or not path.startswith(("raw/", "wiki/")):
-            raise LookupError(f"{path}: no such file under raw/ or wiki/ in the staged tree")
+        if entry is None or not self._readable(path):
+            raise LookupError(
+                f"{path}: no such file under raw/ or {self.tree.layout.shown} in the staged tree"
+            )
         if entry.is_link or entry.is_submodule:
             raise LookupError(f"{path}: a symlink or submodule; not read")
-        if path.startswith("wiki/"):
+        if not path.startswith("raw/"):
+            if not self.tree.layout.is_page(path):
+                raise LookupError(f"{path}: an attachment, not text")
             text, error = self.tree.page_text(path)
             if text is None:
                 raise LookupError(f"{path}: {error}")
@@ -69,31 +81,41 @@ class StagedTree:
         end = min(len(text), start + max(0, min(int(length), READ_MAX)))
         return f"{path} characters {start}-{end} of {len(text)}:\n{text[start:end]}"
 
+    def _bodies(self, path: str) -> list[tuple[str, str]]:
+        """What ``grep`` searches of ``path``: (where, text) pairs. LookupError: nothing
+        to search (skipped); Unsearched: named after the hits, with why."""
+        return [(path, self._text(path))]
+
     def grep(self, text: str, under: str = "") -> str:
-        """Lines holding ``text`` (case-insensitive, literal) in files under raw/ and wiki/
-        (or under the ``under`` prefix): ``path:line: text``, at most GREP_MAX_HITS."""
+        """Lines holding ``text`` (case-insensitive, literal) in files under raw/ and the
+        wiki (or under the ``under`` prefix): ``path:line: text``, at most GREP_MAX_HITS."""
         needle = text.lower()
         if not needle.strip():
             raise LookupError("grep needs some text to look for")
         hits: list[str] = []
+        unread: list[str] = []
         scanned = 0
         for path in sorted(self.tree.entries):
-            if not path.startswith(("raw/", "wiki/")) or not path.startswith(under):
+            if not self._readable(path) or not path.startswith(under):
                 continue
             scanned += 1
             if scanned > GREP_MAX_FILES:
                 hits.append(f"(stopped after {GREP_MAX_FILES} files)")
                 break
             try:
-                body = self._text(path)
+                bodies = self._bodies(path)
+            except Unsearched as e:
+                unread.append(str(e))
+                continue
             except LookupError:
                 continue
-            for n, line in enumerate(body.split("\n"), 1):
-                if needle in line.lower():
-                    hits.append(f"{path}:{n}: {line[:GREP_LINE_MAX]}")
-                    if len(hits) >= GREP_MAX_HITS:
-                        return "\n".join([*hits, f"(first {GREP_MAX_HITS} hits)"])
-        return "\n".join(hits) if hits else "no match"
+            for where, body in bodies:
+                for n, line in enumerate(body.split("\n"), 1):
+                    if needle in line.lower():
+                        hits.append(f"{where}:{n}: {line[:GREP_LINE_MAX]}")
+                        if len(hits) >= GREP_MAX_HITS:
+                            return "\n".join([*hits, f"(first {GREP_MAX_HITS} hits)", *unread])
+        return "\n".join([*hits, *unread]) if hits or unread else "no match"
 
     def follow(self, page: str, target: str) -> str:
         """Where a link on ``page`` leads (``[[Name]]``'s name, or a relative path), and

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wikigate.verifier.staged import GREP_LINE_MAX, GREP_MAX_FILES, GREP_MAX_HITS, StagedTree
+from wikigate.verifier.staged import StagedTree
 
 if TYPE_CHECKING:
     from wikigate.verifier.pdfbox import PdfLimits
@@ -341,46 +341,25 @@ class SessionTree(StagedTree):
         end = min(len(text), start + max(0, min(int(length), READ_MAX)))
         return f"{path} p.{page} characters {start}-{end} of {len(text)}:\n{text[start:end]}"
 
-    def grep(self, text: str, under: str = "") -> str:
-        """As the judge's ``grep``, and a PDF's pages too: ``path p.N:line: text``; a PDF
-        that cannot be read is named at the end, with why."""
+    def _bodies(self, path: str) -> list[tuple[str, str]]:
+        """As the judge's ``grep`` reads a file, and a PDF's pages: ``path p.N``; a PDF
+        that cannot be read is named after the hits, with why."""
         from wikigate.errors import WikigateError
         from wikigate.verifier.sources import is_pdf_name
+        from wikigate.verifier.staged import Unsearched
 
-        needle = text.lower()
-        if not needle.strip():
-            raise LookupError("grep needs some text to look for")
-        hits: list[str] = []
-        unread: list[str] = []
-        scanned = 0
-        for path in sorted(self.tree.entries):
-            if not path.startswith(("raw/", "wiki/")) or not path.startswith(under):
-                continue
-            scanned += 1
-            if scanned > GREP_MAX_FILES:
-                hits.append(f"(stopped after {GREP_MAX_FILES} files)")
-                break
+        if not is_pdf_name(path):
             try:
-                try:
-                    bodies = [] if is_pdf_name(path) else [(path, self._text(path))]
-                except LookupError:
-                    if not self.is_pdf(path):
-                        continue  # a source that is no text is skipped, as the judge's
-                if not bodies:
-                    bodies = [(f"{path} p.{n}", t) for n, t in self.pdf_pages(path).items()]
-            except LookupError as e:
-                unread.append(f"({e}: not searched)")
-                continue
-            except WikigateError as e:  # the pdf extra is missing
-                unread.append(f"({path} not searched: {e})")
-                continue
-            for where, body in bodies:
-                for n, line in enumerate(body.split("\n"), 1):
-                    if needle in line.lower():
-                        hits.append(f"{where}:{n}: {line[:GREP_LINE_MAX]}")
-                        if len(hits) >= GREP_MAX_HITS:
-                            return "\n".join([*hits, f"(first {GREP_MAX_HITS} hits)", *unread])
-        return "\n".join([*hits, *unread]) if hits or unread else "no match"
+                return super()._bodies(path)
+            except LookupError:
+                if not self.is_pdf(path):
+                    raise  # a source that is no text is skipped, as the judge's
+        try:
+            return [(f"{path} p.{n}", t) for n, t in self.pdf_pages(path).items()]
+        except LookupError as e:
+            raise Unsearched(f"({e}: not searched)") from e
+        except WikigateError as e:  # the pdf extra is missing
+            raise Unsearched(f"({path} not searched: {e})") from e
 
     def follow(self, page: str, target: str) -> str:
         """As the judge's ``follow``, the link taken from the page when it is there (its
