@@ -802,6 +802,34 @@ def http_address(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def _until_stopped(
+    run: Callable[[], object], release: Callable[[], list[str]]
+) -> tuple[list[str], bool]:
+    """``run()`` (the SDK's server) until it returns, SIGINT or SIGTERM; then ``release()``,
+    which the signal cannot cut short. Returns what was released and whether SIGTERM
+    stopped it. (uvicorn shuts down on SIGTERM, then raises it again for the handler it
+    found: this one, so that the sessions are released before the process ends.)"""
+    terminated = False
+
+    def stop(signum: int, frame: Any) -> None:
+        nonlocal terminated
+        terminated = True
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            released = release()
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return released, terminated
+
+
 def serve_http(repo: str, address: str) -> list[str]:
     """Serve streamable HTTP at ``address`` (``http://HOST:PORT/mcp``) until the server
     is stopped (SIGINT, SIGTERM); then release every session's open runs."""
@@ -818,23 +846,8 @@ def serve_http(repo: str, address: str) -> list[str]:
         probe.release()
     sessions = HttpSessions(repo)
     server = build_server(sessions)
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    # uvicorn shuts down on SIGTERM, then raises it again for the handler it found: this
-    # one, so that the sessions are released before the process ends
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        anyio.run(functools.partial(server.run_streamable_http_async, host=host, port=port))
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        try:
-            released = sessions.release()
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+    serving = functools.partial(server.run_streamable_http_async, host=host, port=port)
+    released, _ = _until_stopped(lambda: anyio.run(serving), sessions.release)
     return released
 
 
@@ -855,26 +868,9 @@ def serve(repo: str) -> list[str]:
     except BaseException:
         session.release()
         raise
-
-    terminated = False
-
-    def stop(signum: int, frame: Any) -> None:
-        nonlocal terminated
-        terminated = True
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        anyio.run(server.run_stdio_async)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        # the release must not be cut short by the client's SIGTERM
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        try:
-            released = session.release()
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+    released, terminated = _until_stopped(
+        lambda: anyio.run(server.run_stdio_async), session.release
+    )
     if terminated:
         # the SDK's thread reading stdin blocks until the client closes it, and the
         # interpreter would wait for it at exit: a terminated server exits now
