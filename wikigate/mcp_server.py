@@ -105,8 +105,7 @@ class Session:
 
     def staged(self) -> "SessionTree":
         """The open run's staged tree, else main's."""
-        from wikigate.gitrepo import commit_at, ref_target
-        from wikigate.verifier.wiki import PageCache, WikiTree
+        from wikigate.gitrepo import ref_target
 
         ws = self.ws
         found = (
@@ -116,15 +115,7 @@ class Session:
         )
         if found is None:
             raise LookupError("main is gone; nothing to read")
-        tip = found
-        tree = WikiTree(
-            ws.repo,
-            commit_at(ws.repo, tip).tree,
-            PageCache(None),
-            limits=ws.config.limits,
-            layout=ws.config.wiki.layout(),
-        )
-        return SessionTree(ws.repo, tree, str(tip), self._pdfs)
+        return SessionTree(ws.repo, wiki_tree(ws, found), str(found), self._pdfs)
 
     def _settled(self, run: "WorkspaceRun") -> None:
         """Forget the open run once it is committed, rejected or abandoned, or waits for
@@ -488,23 +479,29 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise _ToolFailure(errors) from e
 
 
+def wiki_tree(ws: "Workspace", tip: Any) -> Any:
+    """The wiki at commit ``tip`` as main's rules read it (its limits, its ``[wiki]``)."""
+    from wikigate.gitrepo import commit_at
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    return WikiTree(
+        ws.repo,
+        commit_at(ws.repo, tip).tree,
+        PageCache(None),
+        limits=ws.config.limits,
+        layout=ws.config.wiki.layout(),
+    )
+
+
 def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:
     """The findings as structured content: the report's Finding fields, plus ``claim_id``
     (``<page>#^<label>``, the ledger's and the report's ``claim_checks`` id) of the claim a
     finding is about, read from the page at the verified tip; None when it names none."""
-    from wikigate.gitrepo import commit_at
     from wikigate.verifier.claims import page_claims
-    from wikigate.verifier.wiki import PageCache, WikiTree
 
     tree = None
     if tip is not None and any(f.path and f.claim_line for f in findings):
-        tree = WikiTree(
-            ws.repo,
-            commit_at(ws.repo, tip).tree,
-            PageCache(None),
-            limits=ws.config.limits,
-            layout=ws.config.wiki.layout(),
-        )
+        tree = wiki_tree(ws, tip)
     out = []
     for f in findings:
         data: dict[str, Any] = f.model_dump(mode="json")
