@@ -36,8 +36,15 @@ def base(repo):
     return commit_files(repo, None, files)
 
 
-def verify(repo, base, extra: str, config: Config | None = None):
-    tip = commit_files(repo, base.id, {"wiki/notes.md": notes_page(extra)})
+def verify(repo, base, extra: str, config: Config | None = None, *, accepted: bool = False):
+    """Verify a change writing ``extra`` into the notes page; ``accepted``: the page with
+    ``extra`` is on the base already (a person landed its suppressions), and the change
+    only touches it."""
+    page = notes_page(extra)
+    if accepted:
+        base = commit_files(repo, base.id, {"wiki/notes.md": page})
+        page += "\n<!-- touched -->\n"
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
     return verify_trees(repo, tip, base, config=config or Config())
 
 
@@ -54,7 +61,10 @@ def test_the_finding_without_a_suppression(repo, base):
 def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, base):
     why = "the page is written before its target"
     report = verify(
-        repo, base, f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->'
+        repo,
+        base,
+        f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->',
+        accepted=True,
     )
     assert codes(report) == []
     assert report.verdict == "commit"
@@ -72,19 +82,29 @@ def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, 
 
 def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base):
     report = verify(
-        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].'
+        repo,
+        base,
+        '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].',
+        accepted=True,
     )
     assert codes(report) == [] and len(report.suppressed) == 1
-    # two lines below is not the line it applies to
+    # two lines below is not the line it applies to: it applies to nothing, and says so
     report = verify(
-        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].'
+        repo,
+        base,
+        '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].',
+        accepted=True,
     )
-    assert codes(report) == [("link.broken", 10)] and report.suppressed == []
+    assert sorted(codes(report)) == [("link.broken", 10), ("suppression.unused", 8)]
+    assert report.suppressed == []
 
 
 def test_a_suppression_sets_aside_only_the_code_it_names(repo, base):
-    report = verify(repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->')
-    assert codes(report) == [("link.broken", 8)] and report.suppressed == []
+    report = verify(
+        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->', accepted=True
+    )
+    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.unused", 8)]
+    assert report.suppressed == []
 
 
 def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
@@ -140,7 +160,10 @@ def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
     from test_reporters import schema_errors
 
     report = verify(
-        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->'
+        repo,
+        base,
+        'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->',
+        accepted=True,
     )
     sarif = json.loads(render(report, "sarif"))
     assert schema_errors("sarif-2.1.0.json", sarif) == []

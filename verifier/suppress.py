@@ -14,6 +14,15 @@ names an unknown code or ``suppression.invalid``, is malformed, or names a findi
 critical there, unless the base's rules allow it (``[verifier] suppress_critical = true``):
 then the critical finding stays. The pages read are those with findings and, for a change,
 the pages it changes (where a new suppression can appear).
+
+The writer is untrusted, so a suppression counts only when a person accepted it: for a
+change, one the base's version of the page does not hold (the same code and reason on the
+same line text, its comments aside) is new, and a new suppression sets a finding aside only
+with a finding of its own, ``suppression.added`` (it asks a person: needs_human_review),
+naming what it would set aside; a person's word (``verify approve``, the server's recorded
+override, the maintainer's label) lands it, and from then on it is on the base and counts.
+A suppression that applies to nothing (an own-line comment followed by a blank line, a
+finding since fixed) is ``suppression.unused`` (minor), so a person sees it.
 """
 
 from __future__ import annotations
@@ -30,6 +39,9 @@ if TYPE_CHECKING:
     from .report import SetAside
 
 CODE = "suppression.invalid"
+ADDED = "suppression.added"
+UNUSED = "suppression.unused"
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _MARK = re.compile(r"<!--\s*wikigate\s*:", re.IGNORECASE)
 _SUPPRESSION = re.compile(
     r'<!--\s*wikigate\s*:\s*ignore\s+(?P<code>[^\s"]+)(?:\s+reason="(?P<reason>[^"]*)")?\s*-->\Z'
@@ -109,9 +121,28 @@ def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppre
     return None
 
 
+def _key(s: Suppression, lines: list[str]) -> tuple[str, str, str]:
+    """What a person accepted: the code, the reason and the text of the line it applies
+    to, its comments aside (rewording that line makes the suppression new again)."""
+    text = lines[s.line - 1] if 0 < s.line <= len(lines) else ""
+    return s.code, s.reason, " ".join(_COMMENT.sub(" ", text).split())
+
+
+def _accepted(ctx: Context, path: str) -> set[tuple[str, str, str]]:
+    """The suppressions the base's version of ``path`` holds: a person accepted those."""
+    if ctx.base is None:
+        return set()
+    text, _ = ctx.base.page_text(path) if path in ctx.base.entries else (None, None)
+    if text is None or not _MARK.search(text):
+        return set()
+    lines = text.splitlines()
+    return {_key(s, lines) for s in read(text)[0]}
+
+
 def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
     """``findings`` without those an inline suppression covers, plus the suppressions'
-    own findings; and the findings set aside."""
+    own findings; and the findings set aside. In lint mode (``verify --all``, main's
+    content) every suppression was landed by a person; for a change, a new one asks one."""
     from .report import SetAside
 
     pages = set(ctx.tip.pages)
@@ -122,28 +153,37 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
     aside: list[SetAside] = []
     extra: list[Finding] = []
     by_page: dict[str, dict[tuple[str, int], Suppression]] = {}
+    changed = set() if ctx.lint else set(ctx.changed())  # an unchanged page's: on the base
+    new: set[tuple[str, Suppression]] = set()
     for path in sorted(p for p in wanted if p is not None):
         text, _ = ctx.tip.page_text(path)
         if text is None or not _MARK.search(text):
             continue
         found, bad = read(text)
         by_page[path] = {}
+        accepted = _accepted(ctx, path) if path in changed else None
+        lines = text.splitlines()
         for one in found:  # the first of one code on one line
             by_page[path].setdefault((one.code, one.line), one)
+            if accepted is not None and _key(one, lines) not in accepted:
+                new.add((path, one))
         for at, why in bad:
             why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why
             extra.append(finding(CODE, path, at, f"the inline suppression {why}"))
     allow_critical = ctx.config.verifier.suppress_critical
-    refused: set[tuple[str, int, str]] = set()
+    refused: set[tuple[str, Suppression]] = set()
+    used: set[tuple[str, Suppression]] = set()
+    would: dict[tuple[str, Suppression], list[Finding]] = {}
     for f in findings:
         s = _covering(f, by_page[f.path]) if f.path is not None and f.path in by_page else None
-        if s is None:
+        if s is None or f.path is None:
             kept.append(f)
-        elif f.severity == "critical" and not allow_critical:
+            continue
+        used.add((f.path, s))
+        if f.severity == "critical" and not allow_critical:
             kept.append(f)
-            key = (f.path or "", s.at, s.code)
-            if key not in refused:
-                refused.add(key)
+            if (f.path, s) not in refused:
+                refused.add((f.path, s))
                 extra.append(
                     finding(
                         CODE,
@@ -155,10 +195,39 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
                         "suppress_critical = true in wikigate.toml",
                     )
                 )
-        else:
-            aside.append(
-                SetAside(finding=f, fingerprint=fingerprint(f), by="suppression", reason=s.reason)
-            )
+            continue
+        aside.append(
+            SetAside(finding=f, fingerprint=fingerprint(f), by="suppression", reason=s.reason)
+        )
+        if (f.path, s) in new:
+            would.setdefault((f.path, s), []).append(f)
+    for path, table in sorted(by_page.items()):
+        for s in sorted(set(table.values()), key=lambda s: (s.at, s.code)):
+            if (path, s) not in used:
+                extra.append(
+                    finding(
+                        UNUSED,
+                        path,
+                        s.at,
+                        f"the inline suppression of {s.code} applies to nothing: no {s.code} "
+                        f"finding on line {s.line}",
+                    )
+                )
+            if (path, s) in new and (path, s) not in refused:
+                what = would.get((path, s), [])
+                named = "; ".join(f"line {f.line or '-'}: {f.message}" for f in what[:3])
+                if len(what) > 3:
+                    named += f"; and {len(what) - 3} more"
+                extra.append(
+                    finding(
+                        ADDED,
+                        path,
+                        s.at,
+                        f"a new inline suppression of {s.code} (reason: {s.reason!r}) sets "
+                        + (f"aside {named}" if what else "aside nothing yet")
+                        + ": it counts once a person accepts it",
+                    )
+                )
     adjusted = []
     for f in extra:  # [verifier.severity] applies to these findings too
         severity = ctx.severity(f)

@@ -233,6 +233,24 @@ TABLE: tuple[Code, ...] = (
         "code of docs/checks.md",
     ),
     Code(
+        "suppression.added",
+        "major",
+        "the change adds or alters an inline suppression (not on the base's version of the "
+        "page with the same code, reason and line text): the message names what it would set "
+        "aside and why; it counts only once a person accepts it (`verify approve`, the "
+        "server's recorded override, a maintainer's override label)",
+        "ask a person to accept the suppression (`wikigate verify approve RUN --reason ...`, "
+        "or the override label on a pull request); or fix the finding and drop the comment",
+        asks=True,
+    ),
+    Code(
+        "suppression.unused",
+        "minor",
+        "an inline suppression that applies to nothing: no finding of its code on the line it "
+        "applies to (an own-line comment applies to the very next line)",
+        "put the comment on the finding's line or the line just above it, or remove it",
+    ),
+    Code(
         "run.raw_write",
         "critical",
         "the run modifies, deletes or renames a raw source, or adds one outside an ingest run",
