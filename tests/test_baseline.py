@@ -142,7 +142,9 @@ def test_a_new_claim_citing_an_overridden_footnote_counts_again(tmp_path):
     the same footnote is a new finding (the fingerprint holds the lines citing it)."""
     root, _ = overridden_wiki(tmp_path)
     text = (root / "wiki" / "fake.md").read_text()
-    [claim] = [line for line in text.splitlines() if "[^1]" in line and not line.startswith("[^1]:")]
+    [claim] = [
+        line for line in text.splitlines() if "[^1]" in line and not line.startswith("[^1]:")
+    ]
     more = text.replace(claim, claim + "\n\nOwls can read the minutes of the council.[^1]")
     land_unverified(root, "wiki/fake.md", more)
     again = cli(root, "verify", "--all", "--format", "json")

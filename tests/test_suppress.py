@@ -101,7 +101,10 @@ def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base)
 
 def test_a_suppression_sets_aside_only_the_code_it_names(repo, base):
     report = verify(
-        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->', accepted=True
+        repo,
+        base,
+        'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->',
+        accepted=True,
     )
     assert sorted(codes(report)) == [("link.broken", 8), ("suppression.unused", 8)]
     assert report.suppressed == []
@@ -212,7 +215,9 @@ def test_a_new_suppression_asks_a_person_naming_what_it_would_set_aside(repo, ba
 )
 def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, sentence):
     comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
-    landed = commit_files(repo, base.id, {"wiki/notes.md": notes_page(f"See [[Nowhere]]. {comment}")})
+    landed = commit_files(
+        repo, base.id, {"wiki/notes.md": notes_page(f"See [[Nowhere]]. {comment}")}
+    )
     tip = commit_files(repo, landed.id, {"wiki/notes.md": notes_page(f"{sentence} {comment}")})
     report = verify_trees(repo, tip, landed, config=Config())
     assert "suppression.added" in [c for c, _ in codes(report)]
@@ -222,7 +227,9 @@ def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, se
 def test_a_suppression_that_applies_to_nothing_is_reported(repo, base):
     """A dormant suppression (followed by a blank line, or naming a finding not there) is
     new, so a person decides, and unused, so the person sees it sets aside nothing now."""
-    report = verify(repo, base, '<!-- wikigate: ignore link.broken reason="later" -->\n\n- [[Index]]')
+    report = verify(
+        repo, base, '<!-- wikigate: ignore link.broken reason="later" -->\n\n- [[Index]]'
+    )
     assert sorted(codes(report)) == [("suppression.added", 8), ("suppression.unused", 8)]
     assert report.verdict == "needs_human_review"
     [unused] = [f for f in report.findings if f.code == "suppression.unused"]
@@ -236,8 +243,8 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     import sqlite3
 
     from support.helpers import gated_server, git, in_process, push
-    from support.wiki_runs import QUOTE as OWLS, SOURCE, SOURCE_TEXT
-    from support.wiki_runs import page_run
+    from support.wiki_runs import QUOTE as OWLS
+    from support.wiki_runs import SOURCE, SOURCE_TEXT, page_run
 
     from wikigate.workspace import Workspace
 
@@ -285,7 +292,11 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     assert "suppression.added" in refused.stderr and "wikigate-override" in refused.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == before
     alice = push(
-        root, "-o", "wikigate-override=accepted in " + run_id, "origin", "main",
+        root,
+        "-o",
+        "wikigate-override=accepted in " + run_id,
+        "origin",
+        "main",
         env={"GL_USER": "alice"},
     )
     assert alice.returncode == 0, alice.stderr
