@@ -224,6 +224,29 @@ def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, se
     assert report.verdict != "commit"
 
 
+def test_rewording_another_line_of_the_claim_under_an_accepted_suppression_asks_again(repo, base):
+    """A claim's sentence may span lines: the accepted suppression is of its paragraph."""
+    comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
+    old = notes_page(f"The plan\nsee [[Nowhere]]. {comment}")
+    landed = commit_files(repo, base.id, {"wiki/notes.md": old})
+    new = notes_page(f"The plan was approved by all\nsee [[Nowhere]]. {comment}")
+    tip = commit_files(repo, landed.id, {"wiki/notes.md": new})
+    report = verify_trees(repo, tip, landed, config=Config())
+    assert "suppression.added" in [c for c, _ in codes(report)]
+
+
+def test_a_dormant_suppression_of_a_working_link_asks_a_person_and_says_it_is_unused(repo, base):
+    """A suppression of link.broken on a link that works today would hide the finding a
+    later run causes by deleting its target: landing it asks a person, who sees it unused."""
+    index = INDEX.replace(
+        "- [[Notes]]\n", '- [[Notes]] <!-- wikigate: ignore link.broken reason="moving" -->\n'
+    )
+    tip = commit_files(repo, base.id, {"wiki/index.md": index})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert sorted(codes(report)) == [("suppression.added", 6), ("suppression.unused", 6)]
+    assert report.verdict == "needs_human_review"
+
+
 def test_a_suppression_that_applies_to_nothing_is_reported(repo, base):
     """A dormant suppression (followed by a blank line, or naming a finding not there) is
     new, so a person decides, and unused, so the person sees it sets aside nothing now."""

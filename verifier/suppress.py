@@ -16,13 +16,14 @@ then the critical finding stays. The pages read are those with findings and, for
 the pages it changes (where a new suppression can appear).
 
 The writer is untrusted, so a suppression counts only when a person accepted it: for a
-change, one the base's version of the page does not hold (the same code and reason on the
-same line text, its comments aside) is new, and a new suppression sets a finding aside only
-with a finding of its own, ``suppression.added`` (it asks a person: needs_human_review),
-naming what it would set aside; a person's word (``verify approve``, the server's recorded
-override, the maintainer's label) lands it, and from then on it is on the base and counts.
-A suppression that applies to nothing (an own-line comment followed by a blank line, a
-finding since fixed) is ``suppression.unused`` (minor), so a person sees it.
+change, one the base's version of the page does not hold (the same code and reason, the
+same text in the paragraph of the line it applies to, comments aside) is new, and a new
+suppression sets a finding aside only with a finding of its own, ``suppression.added``
+(it asks a person: needs_human_review), naming what it would set aside; a person's word
+(``verify approve``, the server's recorded override, the maintainer's label) lands it,
+and from then on it is on the base and counts. A suppression that applies to nothing (an
+own-line comment followed by a blank line, a finding since fixed) is
+``suppression.unused`` (minor), so a person sees it.
 """
 
 from __future__ import annotations
@@ -122,9 +123,19 @@ def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppre
 
 
 def _key(s: Suppression, lines: list[str]) -> tuple[str, str, str]:
-    """What a person accepted: the code, the reason and the text of the line it applies
-    to, its comments aside (rewording that line makes the suppression new again)."""
-    text = lines[s.line - 1] if 0 < s.line <= len(lines) else ""
+    """What a person accepted: the code, the reason and the text of the paragraph holding
+    the line it applies to (a claim's sentence may span its lines), comments aside:
+    rewording any of it makes the suppression new again. At most MAX_SPAN lines either
+    side are read."""
+    n = s.line - 1
+    if not 0 <= n < len(lines):
+        return s.code, s.reason, ""
+    first = last = n
+    while first > 0 and n - first < MAX_SPAN and lines[first - 1].strip():
+        first -= 1
+    while last + 1 < len(lines) and last - n < MAX_SPAN and lines[last + 1].strip():
+        last += 1
+    text = " ".join(lines[first : last + 1])
     return s.code, s.reason, " ".join(_COMMENT.sub(" ", text).split())
 
 

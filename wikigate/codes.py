@@ -236,7 +236,7 @@ TABLE: tuple[Code, ...] = (
         "suppression.added",
         "major",
         "the change adds or alters an inline suppression (not on the base's version of the "
-        "page with the same code, reason and line text): the message names what it would set "
+        "page with the same code, reason and paragraph text): the message names what it would set "
         "aside and why; it counts only once a person accepts it (`verify approve`, the "
         "server's recorded override, a maintainer's override label)",
         "ask a person to accept the suppression (`wikigate verify approve RUN --reason ...`, "
