@@ -328,3 +328,24 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     rows = db.execute('SELECT "user", new FROM overrides').fetchall()
     db.close()
     assert rows == [("alice", tip)]
+
+
+def test_a_pull_request_adding_a_suppression_asks_and_a_maintainers_label_lands_it(world):
+    from support.wiki_runs import QUOTE as OWLS
+    from support.wiki_runs import SOURCE, SOURCE_TEXT
+
+    before = world.main_sha()
+    tail = format_tail(SOURCE, None, OWLS, SOURCE_TEXT.index(OWLS))
+    page = (
+        f"# Barn\n\n{OWLS}[^1] See [[Nowhere]]. "
+        f'<!-- wikigate: ignore link.broken reason="written next" -->\n\n[^1]: {tail}\n'
+    )
+    head = world.push_pr(16, page)
+    waiting = world.run(16)
+    assert waiting.code == 5, waiting.out
+    assert "needs_human_review" in waiting.out
+    assert world.main_sha() == before
+    world.gh.pulls[16].labels.append("wikigate:override")
+    landed = world.run(16, "labeled", sender="maintainer", label="wikigate:override")
+    assert landed.code == 0, landed.out
+    assert world.main_sha() == head, landed.out
