@@ -28,6 +28,7 @@ own-line comment followed by a blank line, a finding since fixed) is
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 CODE = "suppression.invalid"
 ADDED = "suppression.added"
 UNUSED = "suppression.unused"
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # markdown-it's lines (never str.splitlines: U+2028…)
 _MARK = re.compile(r"<!--\s*wikigate\s*:", re.IGNORECASE)
 _SUPPRESSION = re.compile(
     r'<!--\s*wikigate\s*:\s*ignore\s+(?P<code>[^\s"]+)(?:\s+reason="(?P<reason>[^"]*)")?\s*-->\Z'
@@ -122,21 +123,46 @@ def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppre
     return None
 
 
-def _key(s: Suppression, lines: list[str]) -> tuple[str, str, str]:
-    """What a person accepted: the code, the reason and the text of the paragraph holding
-    the line it applies to (a claim's sentence may span its lines), comments aside:
-    rewording any of it makes the suppression new again. At most MAX_SPAN lines either
-    side are read."""
-    n = s.line - 1
-    if not 0 <= n < len(lines):
-        return s.code, s.reason, ""
-    first = last = n
-    while first > 0 and n - first < MAX_SPAN and lines[first - 1].strip():
-        first -= 1
-    while last + 1 < len(lines) and last - n < MAX_SPAN and lines[last + 1].strip():
-        last += 1
-    text = " ".join(lines[first : last + 1])
-    return s.code, s.reason, " ".join(_COMMENT.sub(" ", text).split())
+def _strip_comments(text: str) -> str:
+    """``text`` without its HTML comments (an unclosed one runs to the end): linear."""
+    out, at = [], 0
+    while (start := text.find("<!--", at)) >= 0:
+        out.append(text[at:start])
+        end = text.find("-->", start + 4)
+        at = len(text) if end < 0 else end + 3
+    out.append(text[at:])
+    return " ".join(out)
+
+
+class _Paragraphs:
+    """A page's paragraphs (lines between blank lines), each one's text digested once:
+    what a person accepted with a suppression on one of its lines (a claim's sentence may
+    span lines). Every line is read once, however many suppressions the page holds."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = _NEWLINE.split(text)
+        self.starts: list[int] = []  # each line's paragraph, by its first line
+        first = 0
+        for n, line in enumerate(self.lines):
+            if not line.strip():
+                first = n + 1
+            self.starts.append(first)
+        self.digests: dict[int, str] = {}
+
+    def key(self, s: Suppression) -> tuple[str, str, str]:
+        """The code, the reason and the digest of the paragraph of the line ``s`` applies
+        to, comments aside: rewording any of it makes the suppression new again."""
+        n = s.line - 1
+        if not 0 <= n < len(self.lines):
+            return s.code, s.reason, ""
+        first = self.starts[n]
+        if first not in self.digests:
+            last = first
+            while last + 1 < len(self.lines) and self.starts[last + 1] == first:
+                last += 1
+            text = " ".join(_strip_comments("\n".join(self.lines[first : last + 1])).split())
+            self.digests[first] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return s.code, s.reason, self.digests[first]
 
 
 def _accepted(ctx: Context, path: str) -> set[tuple[str, str, str]]:
@@ -146,8 +172,8 @@ def _accepted(ctx: Context, path: str) -> set[tuple[str, str, str]]:
     text, _ = ctx.base.page_text(path) if path in ctx.base.entries else (None, None)
     if text is None or not _MARK.search(text):
         return set()
-    lines = text.splitlines()
-    return {_key(s, lines) for s in read(text)[0]}
+    paragraphs = _Paragraphs(text)
+    return {paragraphs.key(s) for s in read(text)[0]}
 
 
 def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
@@ -172,11 +198,10 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
             continue
         found, bad = read(text)
         by_page[path] = {}
-        accepted = _accepted(ctx, path) if path in changed else None
-        lines = text.splitlines()
+        judged = (_accepted(ctx, path), _Paragraphs(text)) if path in changed else None
         for one in found:  # the first of one code on one line
             by_page[path].setdefault((one.code, one.line), one)
-            if accepted is not None and _key(one, lines) not in accepted:
+            if judged is not None and judged[1].key(one) not in judged[0]:
                 new.add((path, one))
         for at, why in bad:
             why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why

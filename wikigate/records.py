@@ -64,8 +64,9 @@ def finding_fingerprints(repo: pygit2.Repository, tip: str, findings: list[Findi
     return out
 
 
-_DEFINITION = re.compile(r"\s{0,3}\[\^([^\]\s]+)\]:")
-_REFERENCE = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+_DEFINITION = re.compile(r"\s{0,3}\[\^([^\[\]\s]+)\]:")
+# a label holds no "[": each match stops at the next, so a line of "[^[^[^…" costs linear time
+_REFERENCE = re.compile(r"\[\^([^\[\]\s]+)\](?!:)")
 
 
 def _citing(lines: list[str]) -> dict[str, list[str]]:
