@@ -299,6 +299,8 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     assert waiting.returncode == 5, waiting.stdout + waiting.stderr
     assert "needs_human_review" in waiting.stdout and "suppression.added" in waiting.stdout
     assert "Ravens" in waiting.stdout and why in waiting.stdout
+    assert "suppressed (not counted): 1" in waiting.stdout  # what it would set aside
+    assert f"reason: {why}" in waiting.stdout
     assert git(root, "rev-parse", "main").stdout.strip() == before
 
     approved = cli("verify", "approve", run_id, "--reason", "ravens are next")
