@@ -127,6 +127,7 @@ def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
             "'link.brokn', which is no finding code",
         ),
         ('<!-- wikigate: ignore suppression.invalid reason="x" -->', "cannot be suppressed"),
+        ('<!-- wikigate: ignore suppression.added reason="x" -->', "cannot be suppressed"),
         ("<!-- wikigate: please ignore this -->", "malformed"),
     ],
 )

@@ -81,8 +81,8 @@ def read(text: str) -> tuple[list[Suppression], list[tuple[int, str]]]:
         code, reason = m.group("code"), (m.group("reason") or "").strip()
         if code not in CODES:
             bad.append((at, f"names {code!r}, which is no finding code (docs/checks.md)"))
-        elif code == CODE:
-            bad.append((at, f"{CODE} cannot be suppressed"))
+        elif code in (CODE, ADDED, UNUSED):  # a suppression's own findings: a person's
+            bad.append((at, f"{code} cannot be suppressed"))
         elif not reason:
             bad.append((at, f'suppresses {code} without a reason: add reason="why"'))
         else:

@@ -227,8 +227,8 @@ TABLE: tuple[Code, ...] = (
         "suppression.invalid",
         "major",
         'an inline suppression (`<!-- wikigate: ignore CODE reason="WHY" -->`) without a '
-        "reason, naming an unknown code, malformed, past 1000 on a page, or of a finding that "
-        "is critical there (refused unless `[verifier] suppress_critical = true`)",
+        "reason, naming an unknown code or a `suppression.*` code, malformed, past 1000 on a "
+        "page, or of a finding that is critical there (refused unless `[verifier] suppress_critical = true`)",
         'write <!-- wikigate: ignore CODE reason="WHY" --> on the finding\'s line, naming a '
         "code of docs/checks.md",
     ),
