@@ -127,3 +127,53 @@ def test_a_fingerprint_is_what_a_finding_is_about_never_its_line():
         {"code": "page.orphan"},
     ):
         assert fingerprint(f) != fingerprint(f.model_copy(update=change))
+
+
+def land_unverified(root: Path, path: str, text: str) -> None:
+    ws = Workspace.open(root)
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write(path, text)
+    assert run.finalize(verify=False).status == "committed"
+    ws.close()
+
+
+def test_a_new_claim_citing_an_overridden_footnote_counts_again(tmp_path):
+    """The override covered the claim that cited the made-up source; a new claim citing
+    the same footnote is a new finding (the fingerprint holds the lines citing it)."""
+    root, _ = overridden_wiki(tmp_path)
+    text = (root / "wiki" / "fake.md").read_text()
+    [claim] = [
+        line for line in text.splitlines() if "[^1]" in line and not line.startswith("[^1]:")
+    ]
+    more = text.replace(claim, claim + "\n\nOwls can read the minutes of the council.[^1]")
+    land_unverified(root, "wiki/fake.md", more)
+    again = cli(root, "verify", "--all", "--format", "json")
+    data = json.loads(again.stdout)
+    assert again.returncode == 1, again.stdout
+    assert "citation.source_missing" in [f["code"] for f in data["findings"]]
+    assert data["overridden"] == []
+
+
+def test_an_overridden_page_finding_without_a_line_counts_again_when_the_page_changes(tmp_path):
+    """`page.orphan` has no line: its fingerprint holds the page's text, so rewriting the
+    page with new sentences makes it a new finding (docs/report.md's promise)."""
+    ws = Workspace.init(tmp_path / "wiki")
+    assert page_run(ws, "owls").status == "committed"
+    run = ws.start_run("cascade", "cli:test")
+    run.stage_write("wiki/fake.md", fabricated_page("fake"))  # linked from nowhere
+    fake = run.finalize(verify=True)
+    ws.close()
+    assert fake.status == "rejected"
+    assert "page.orphan" in [f.code for f in fake.findings]
+    root = tmp_path / "wiki"
+    done = cli(root, "verify", "override", fake.run_id, "--reason", "linked later")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lint = json.loads(cli(root, "verify", "--all", "--format", "json").stdout)
+    assert "page.orphan" in [a["finding"]["code"] for a in lint["overridden"]]
+    assert "page.orphan" not in [f["code"] for f in lint["findings"]]
+
+    text = (root / "wiki" / "fake.md").read_text()
+    land_unverified(root, "wiki/fake.md", text + "\nOwls were crowned kings in 1066.\n")
+    again = json.loads(cli(root, "verify", "--all", "--format", "json").stdout)
+    assert "page.orphan" in [f["code"] for f in again["findings"]]
+    assert "page.orphan" not in [a["finding"]["code"] for a in again["overridden"]]

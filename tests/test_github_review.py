@@ -325,4 +325,8 @@ def test_findings_suppressed_inline_are_listed_in_the_summary_inert(world: World
     [summary] = world.gh.issue_comments.values()
     assert "1 findings suppressed inline (not counted):" in summary["body"]
     assert "reason: &#64;octocat will write it" in summary["body"]  # no mention
-    assert not any("link.broken" in c["body"] for c in world.comments())
+    bodies = [c["body"] for c in world.comments()]
+    assert not any("` link.broken `" in body for body in bodies)  # not a finding of its own
+    # the pull request added the suppression: a person accepts it (issue 26's review)
+    [added] = [body for body in bodies if "` suppression.added `" in body]
+    assert "sets aside line 3" in added and "a person accepts it" in added

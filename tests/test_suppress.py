@@ -36,8 +36,15 @@ def base(repo):
     return commit_files(repo, None, files)
 
 
-def verify(repo, base, extra: str, config: Config | None = None):
-    tip = commit_files(repo, base.id, {"wiki/notes.md": notes_page(extra)})
+def verify(repo, base, extra: str, config: Config | None = None, *, accepted: bool = False):
+    """Verify a change writing ``extra`` into the notes page; ``accepted``: the page with
+    ``extra`` is on the base already (a person landed its suppressions), and the change
+    only touches it."""
+    page = notes_page(extra)
+    if accepted:
+        base = commit_files(repo, base.id, {"wiki/notes.md": page})
+        page += "\n<!-- touched -->\n"
+    tip = commit_files(repo, base.id, {"wiki/notes.md": page})
     return verify_trees(repo, tip, base, config=config or Config())
 
 
@@ -54,7 +61,10 @@ def test_the_finding_without_a_suppression(repo, base):
 def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, base):
     why = "the page is written before its target"
     report = verify(
-        repo, base, f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->'
+        repo,
+        base,
+        f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->',
+        accepted=True,
     )
     assert codes(report) == []
     assert report.verdict == "commit"
@@ -72,19 +82,32 @@ def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, 
 
 def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base):
     report = verify(
-        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].'
+        repo,
+        base,
+        '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].',
+        accepted=True,
     )
     assert codes(report) == [] and len(report.suppressed) == 1
-    # two lines below is not the line it applies to
+    # two lines below is not the line it applies to: it applies to nothing, and says so
     report = verify(
-        repo, base, '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].'
+        repo,
+        base,
+        '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].',
+        accepted=True,
     )
-    assert codes(report) == [("link.broken", 10)] and report.suppressed == []
+    assert sorted(codes(report)) == [("link.broken", 10), ("suppression.unused", 8)]
+    assert report.suppressed == []
 
 
 def test_a_suppression_sets_aside_only_the_code_it_names(repo, base):
-    report = verify(repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->')
-    assert codes(report) == [("link.broken", 8)] and report.suppressed == []
+    report = verify(
+        repo,
+        base,
+        'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->',
+        accepted=True,
+    )
+    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.unused", 8)]
+    assert report.suppressed == []
 
 
 def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
@@ -104,6 +127,7 @@ def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
             "'link.brokn', which is no finding code",
         ),
         ('<!-- wikigate: ignore suppression.invalid reason="x" -->', "cannot be suppressed"),
+        ('<!-- wikigate: ignore suppression.added reason="x" -->', "cannot be suppressed"),
         ("<!-- wikigate: please ignore this -->", "malformed"),
     ],
 )
@@ -140,7 +164,10 @@ def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
     from test_reporters import schema_errors
 
     report = verify(
-        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->'
+        repo,
+        base,
+        'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->',
+        accepted=True,
     )
     sarif = json.loads(render(report, "sarif"))
     assert schema_errors("sarif-2.1.0.json", sarif) == []
@@ -163,3 +190,165 @@ def test_suppressions_on_one_page_are_bounded(repo, base):
     [past] = [f for f in report.findings if f.code == "suppression.invalid"]
     assert "more than 1000 suppressions on one page" in past.message
     assert sum(f.code == "link.broken" for f in report.findings) == 200
+
+
+# --- a suppression counts only once a person accepted it (the writer is untrusted) ---
+
+
+def test_a_new_suppression_asks_a_person_naming_what_it_would_set_aside(repo, base):
+    why = "the page is written before its target"
+    report = verify(
+        repo, base, f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->'
+    )
+    assert codes(report) == [("suppression.added", 8)]
+    assert report.verdict == "needs_human_review"
+    [added] = report.findings
+    assert "link.broken" in added.message and "Nowhere" in added.message and why in added.message
+    assert [s.finding.code for s in report.suppressed] == ["link.broken"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The committee approved the plan unanimously.",  # a new line under an old comment
+        "See [[Elsewhere]].",
+    ],
+)
+def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, sentence):
+    comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
+    landed = commit_files(
+        repo, base.id, {"wiki/notes.md": notes_page(f"See [[Nowhere]]. {comment}")}
+    )
+    tip = commit_files(repo, landed.id, {"wiki/notes.md": notes_page(f"{sentence} {comment}")})
+    report = verify_trees(repo, tip, landed, config=Config())
+    assert "suppression.added" in [c for c, _ in codes(report)]
+    assert report.verdict != "commit"
+
+
+def test_rewording_another_line_of_the_claim_under_an_accepted_suppression_asks_again(repo, base):
+    """A claim's sentence may span lines: the accepted suppression is of its paragraph."""
+    comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
+    old = notes_page(f"The plan\nsee [[Nowhere]]. {comment}")
+    landed = commit_files(repo, base.id, {"wiki/notes.md": old})
+    new = notes_page(f"The plan was approved by all\nsee [[Nowhere]]. {comment}")
+    tip = commit_files(repo, landed.id, {"wiki/notes.md": new})
+    report = verify_trees(repo, tip, landed, config=Config())
+    assert "suppression.added" in [c for c, _ in codes(report)]
+
+
+def test_a_dormant_suppression_of_a_working_link_asks_a_person_and_says_it_is_unused(repo, base):
+    """A suppression of link.broken on a link that works today would hide the finding a
+    later run causes by deleting its target: landing it asks a person, who sees it unused."""
+    index = INDEX.replace(
+        "- [[Notes]]\n", '- [[Notes]] <!-- wikigate: ignore link.broken reason="moving" -->\n'
+    )
+    tip = commit_files(repo, base.id, {"wiki/index.md": index})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert sorted(codes(report)) == [("suppression.added", 6), ("suppression.unused", 6)]
+    assert report.verdict == "needs_human_review"
+
+
+def test_a_suppression_that_applies_to_nothing_is_reported(repo, base):
+    """A dormant suppression (followed by a blank line, or naming a finding not there) is
+    new, so a person decides, and unused, so the person sees it sets aside nothing now."""
+    report = verify(
+        repo, base, '<!-- wikigate: ignore link.broken reason="later" -->\n\n- [[Index]]'
+    )
+    assert sorted(codes(report)) == [("suppression.added", 8), ("suppression.unused", 8)]
+    assert report.verdict == "needs_human_review"
+    [unused] = [f for f in report.findings if f.code == "suppression.unused"]
+    assert unused.severity == "minor" and "applies to nothing" in unused.message
+
+
+def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_server(tmp_path):
+    """The writer's own suppression does not land its finding: finalize asks a person,
+    `verify approve` lands it (and says what was suppressed, as `runs show` does), and
+    the server gate refuses the push until a listed user's override."""
+    import sqlite3
+
+    from support.helpers import gated_server, git, in_process, push
+    from support.wiki_runs import QUOTE as OWLS
+    from support.wiki_runs import SOURCE, SOURCE_TEXT, page_run
+
+    from wikigate.workspace import Workspace
+
+    def cli(*args: str):
+        return in_process(["-C", str(root), *args], env={"WIKIGATE_VERIFIER": ""})
+
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    ws.close()
+    root = tmp_path / "client"
+    assert cli("hooks", "install").returncode == 0
+    bare = gated_server(root, tmp_path)
+    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
+    git(root, "remote", "add", "origin", str(bare))
+    before = git(root, "rev-parse", "main").stdout.strip()
+
+    why = "the ravens page comes next"
+    tail = format_tail(SOURCE, None, OWLS, SOURCE_TEXT.index(OWLS))
+    page = root / "owls.md"
+    page.write_text(
+        f"# Owls\n\n{OWLS}[^1] See [[Ravens]]. "
+        f'<!-- wikigate: ignore link.broken reason="{why}" -->\n\n[^1]: {tail}\n'
+    )
+    run_id = cli("run", "start", "--type", "cascade", "--triggered-by", "cli:test").stdout.strip()
+    wrote = cli("run", "write", run_id, "wiki/owls.md", "--from", str(page))
+    assert wrote.returncode == 0, wrote.stderr
+
+    waiting = cli("run", "finalize", run_id)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert "needs_human_review" in waiting.stdout and "suppression.added" in waiting.stdout
+    assert "Ravens" in waiting.stdout and why in waiting.stdout
+    assert "suppressed (not counted): 1" in waiting.stdout  # what it would set aside
+    assert f"reason: {why}" in waiting.stdout
+    assert git(root, "rev-parse", "main").stdout.strip() == before
+
+    approved = cli("verify", "approve", run_id, "--reason", "ravens are next")
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    tip = git(root, "rev-parse", "main").stdout.strip()
+    assert tip != before
+    shown = cli("runs", "show", run_id)
+    assert "suppressed (not counted): 1" in shown.stdout, shown.stdout
+    assert "link.broken" in shown.stdout and f"reason: {why}" in shown.stdout
+
+    # the server gate decides for itself: the suppression is new against its main
+    refused = push(root, "origin", "main")
+    assert refused.returncode != 0
+    assert "suppression.added" in refused.stderr and "wikigate-override" in refused.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    alice = push(
+        root,
+        "-o",
+        "wikigate-override=accepted in " + run_id,
+        "origin",
+        "main",
+        env={"GL_USER": "alice"},
+    )
+    assert alice.returncode == 0, alice.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == tip
+    db = sqlite3.connect(bare / "wikigate" / "gate.db")
+    rows = db.execute('SELECT "user", new FROM overrides').fetchall()
+    db.close()
+    assert rows == [("alice", tip)]
+
+
+def test_a_pull_request_adding_a_suppression_asks_and_a_maintainers_label_lands_it(world):
+    from support.wiki_runs import QUOTE as OWLS
+    from support.wiki_runs import SOURCE, SOURCE_TEXT
+
+    before = world.main_sha()
+    tail = format_tail(SOURCE, None, OWLS, SOURCE_TEXT.index(OWLS))
+    page = (
+        f"# Barn\n\n{OWLS}[^1] See [[Nowhere]]. "
+        f'<!-- wikigate: ignore link.broken reason="written next" -->\n\n[^1]: {tail}\n'
+    )
+    head = world.push_pr(16, page)
+    waiting = world.run(16)
+    assert waiting.code == 5, waiting.out
+    assert "needs_human_review" in waiting.out
+    assert world.main_sha() == before
+    world.gh.pulls[16].labels.append("wikigate:override")
+    landed = world.run(16, "labeled", sender="maintainer", label="wikigate:override")
+    assert landed.code == 0, landed.out
+    assert world.main_sha() == head, landed.out

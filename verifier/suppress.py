@@ -14,10 +14,21 @@ names an unknown code or ``suppression.invalid``, is malformed, or names a findi
 critical there, unless the base's rules allow it (``[verifier] suppress_critical = true``):
 then the critical finding stays. The pages read are those with findings and, for a change,
 the pages it changes (where a new suppression can appear).
+
+The writer is untrusted, so a suppression counts only when a person accepted it: for a
+change, one the base's version of the page does not hold (the same code and reason, the
+same text in the paragraph of the line it applies to, comments aside) is new, and a new
+suppression sets a finding aside only with a finding of its own, ``suppression.added``
+(it asks a person: needs_human_review), naming what it would set aside; a person's word
+(``verify approve``, the server's recorded override, the maintainer's label) lands it,
+and from then on it is on the base and counts. A suppression that applies to nothing (an
+own-line comment followed by a blank line, a finding since fixed) is
+``suppression.unused`` (minor), so a person sees it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,6 +41,9 @@ if TYPE_CHECKING:
     from .report import SetAside
 
 CODE = "suppression.invalid"
+ADDED = "suppression.added"
+UNUSED = "suppression.unused"
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # markdown-it's lines (never str.splitlines: U+2028…)
 _MARK = re.compile(r"<!--\s*wikigate\s*:", re.IGNORECASE)
 _SUPPRESSION = re.compile(
     r'<!--\s*wikigate\s*:\s*ignore\s+(?P<code>[^\s"]+)(?:\s+reason="(?P<reason>[^"]*)")?\s*-->\Z'
@@ -67,8 +81,8 @@ def read(text: str) -> tuple[list[Suppression], list[tuple[int, str]]]:
         code, reason = m.group("code"), (m.group("reason") or "").strip()
         if code not in CODES:
             bad.append((at, f"names {code!r}, which is no finding code (docs/checks.md)"))
-        elif code == CODE:
-            bad.append((at, f"{CODE} cannot be suppressed"))
+        elif code in (CODE, ADDED, UNUSED):  # a suppression's own findings: a person's
+            bad.append((at, f"{code} cannot be suppressed"))
         elif not reason:
             bad.append((at, f'suppresses {code} without a reason: add reason="why"'))
         else:
@@ -109,9 +123,63 @@ def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppre
     return None
 
 
+def _strip_comments(text: str) -> str:
+    """``text`` without its HTML comments (an unclosed one runs to the end): linear."""
+    out, at = [], 0
+    while (start := text.find("<!--", at)) >= 0:
+        out.append(text[at:start])
+        end = text.find("-->", start + 4)
+        at = len(text) if end < 0 else end + 3
+    out.append(text[at:])
+    return " ".join(out)
+
+
+class _Paragraphs:
+    """A page's paragraphs (lines between blank lines), each one's text digested once:
+    what a person accepted with a suppression on one of its lines (a claim's sentence may
+    span lines). Every line is read once, however many suppressions the page holds."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = _NEWLINE.split(text)
+        self.starts: list[int] = []  # each line's paragraph, by its first line
+        first = 0
+        for n, line in enumerate(self.lines):
+            if not line.strip():
+                first = n + 1
+            self.starts.append(first)
+        self.digests: dict[int, str] = {}
+
+    def key(self, s: Suppression) -> tuple[str, str, str]:
+        """The code, the reason and the digest of the paragraph of the line ``s`` applies
+        to, comments aside: rewording any of it makes the suppression new again."""
+        n = s.line - 1
+        if not 0 <= n < len(self.lines):
+            return s.code, s.reason, ""
+        first = self.starts[n]
+        if first not in self.digests:
+            last = first
+            while last + 1 < len(self.lines) and self.starts[last + 1] == first:
+                last += 1
+            text = " ".join(_strip_comments("\n".join(self.lines[first : last + 1])).split())
+            self.digests[first] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return s.code, s.reason, self.digests[first]
+
+
+def _accepted(ctx: Context, path: str) -> set[tuple[str, str, str]]:
+    """The suppressions the base's version of ``path`` holds: a person accepted those."""
+    if ctx.base is None:
+        return set()
+    text, _ = ctx.base.page_text(path) if path in ctx.base.entries else (None, None)
+    if text is None or not _MARK.search(text):
+        return set()
+    paragraphs = _Paragraphs(text)
+    return {paragraphs.key(s) for s in read(text)[0]}
+
+
 def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
     """``findings`` without those an inline suppression covers, plus the suppressions'
-    own findings; and the findings set aside."""
+    own findings; and the findings set aside. In lint mode (``verify --all``, main's
+    content) every suppression was landed by a person; for a change, a new one asks one."""
     from .report import SetAside
 
     pages = set(ctx.tip.pages)
@@ -122,28 +190,36 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
     aside: list[SetAside] = []
     extra: list[Finding] = []
     by_page: dict[str, dict[tuple[str, int], Suppression]] = {}
+    changed = set() if ctx.lint else set(ctx.changed())  # an unchanged page's: on the base
+    new: set[tuple[str, Suppression]] = set()
     for path in sorted(p for p in wanted if p is not None):
         text, _ = ctx.tip.page_text(path)
         if text is None or not _MARK.search(text):
             continue
         found, bad = read(text)
         by_page[path] = {}
+        judged = (_accepted(ctx, path), _Paragraphs(text)) if path in changed else None
         for one in found:  # the first of one code on one line
             by_page[path].setdefault((one.code, one.line), one)
+            if judged is not None and judged[1].key(one) not in judged[0]:
+                new.add((path, one))
         for at, why in bad:
             why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why
             extra.append(finding(CODE, path, at, f"the inline suppression {why}"))
     allow_critical = ctx.config.verifier.suppress_critical
-    refused: set[tuple[str, int, str]] = set()
+    refused: set[tuple[str, Suppression]] = set()
+    used: set[tuple[str, Suppression]] = set()
+    would: dict[tuple[str, Suppression], list[Finding]] = {}
     for f in findings:
         s = _covering(f, by_page[f.path]) if f.path is not None and f.path in by_page else None
-        if s is None:
+        if s is None or f.path is None:
             kept.append(f)
-        elif f.severity == "critical" and not allow_critical:
+            continue
+        used.add((f.path, s))
+        if f.severity == "critical" and not allow_critical:
             kept.append(f)
-            key = (f.path or "", s.at, s.code)
-            if key not in refused:
-                refused.add(key)
+            if (f.path, s) not in refused:
+                refused.add((f.path, s))
                 extra.append(
                     finding(
                         CODE,
@@ -155,10 +231,39 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
                         "suppress_critical = true in wikigate.toml",
                     )
                 )
-        else:
-            aside.append(
-                SetAside(finding=f, fingerprint=fingerprint(f), by="suppression", reason=s.reason)
-            )
+            continue
+        aside.append(
+            SetAside(finding=f, fingerprint=fingerprint(f), by="suppression", reason=s.reason)
+        )
+        if (f.path, s) in new:
+            would.setdefault((f.path, s), []).append(f)
+    for path, table in sorted(by_page.items()):
+        for s in sorted(set(table.values()), key=lambda s: (s.at, s.code)):
+            if (path, s) not in used:
+                extra.append(
+                    finding(
+                        UNUSED,
+                        path,
+                        s.at,
+                        f"the inline suppression of {s.code} applies to nothing: no {s.code} "
+                        f"finding on line {s.line}",
+                    )
+                )
+            if (path, s) in new and (path, s) not in refused:
+                what = would.get((path, s), [])
+                named = "; ".join(f"line {f.line or '-'}: {f.message}" for f in what[:3])
+                if len(what) > 3:
+                    named += f"; and {len(what) - 3} more"
+                extra.append(
+                    finding(
+                        ADDED,
+                        path,
+                        s.at,
+                        f"a new inline suppression of {s.code} (reason: {s.reason!r}) sets "
+                        + (f"aside {named}" if what else "aside nothing yet")
+                        + ": it counts once a person accepts it",
+                    )
+                )
     adjusted = []
     for f in extra:  # [verifier.severity] applies to these findings too
         severity = ctx.severity(f)

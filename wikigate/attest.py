@@ -311,10 +311,13 @@ def artifact(
     )
 
 
-def reported_findings(repo: pygit2.Repository, ref: VerificationRef) -> list[dict[str, Any]]:
+def reported_findings(
+    repo: pygit2.Repository, ref: VerificationRef, key: str = "findings"
+) -> list[dict[str, Any]]:
     """The findings of a verification's stored report (``report.json``): what an
-    override committed despite.  Empty when it kept no report; a GitError when its
-    artifacts are not in this clone or are not wikigate's."""
+    override committed despite (``key="suppressed"``: what an inline suppression set
+    aside).  Empty when it kept no report; a GitError when its artifacts are not in this
+    clone or are not wikigate's."""
     found = files(repo, ref).get(REPORT)
     if found is None:
         return []
@@ -322,7 +325,7 @@ def reported_findings(repo: pygit2.Repository, ref: VerificationRef) -> list[dic
         data = json.loads(found.data)
     except ValueError as e:
         raise GitError(f"loop {ref.loop}'s report.json is not JSON: {e}") from e
-    listed = data.get("findings") if isinstance(data, dict) else None
+    listed = data.get(key) if isinstance(data, dict) else None
     return [f for f in listed if isinstance(f, dict)] if isinstance(listed, list) else []
 
 

@@ -227,10 +227,28 @@ TABLE: tuple[Code, ...] = (
         "suppression.invalid",
         "major",
         'an inline suppression (`<!-- wikigate: ignore CODE reason="WHY" -->`) without a '
-        "reason, naming an unknown code, malformed, past 1000 on a page, or of a finding that "
-        "is critical there (refused unless `[verifier] suppress_critical = true`)",
+        "reason, naming an unknown code or a `suppression.*` code, malformed, past 1000 on a "
+        "page, or of a finding that is critical there (refused unless `[verifier] suppress_critical = true`)",
         'write <!-- wikigate: ignore CODE reason="WHY" --> on the finding\'s line, naming a '
         "code of docs/checks.md",
+    ),
+    Code(
+        "suppression.added",
+        "major",
+        "the change adds or alters an inline suppression (not on the base's version of the "
+        "page with the same code, reason and paragraph text): the message names what it would set "
+        "aside and why; it counts only once a person accepts it (`verify approve`, the "
+        "server's recorded override, a maintainer's override label)",
+        "ask a person to accept the suppression (`wikigate verify approve RUN --reason ...`, "
+        "or the override label on a pull request); or fix the finding and drop the comment",
+        asks=True,
+    ),
+    Code(
+        "suppression.unused",
+        "minor",
+        "an inline suppression that applies to nothing: no finding of its code on the line it "
+        "applies to (an own-line comment applies to the very next line)",
+        "put the comment on the finding's line or the line just above it, or remove it",
     ),
     Code(
         "run.raw_write",

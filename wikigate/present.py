@@ -44,10 +44,32 @@ def outcome_line(result: FinalizeResult) -> str:
 
 
 def outcome(result: FinalizeResult) -> str:
-    """The outcome line and every finding, indented under it."""
+    """The outcome line and every finding, indented under it; then what an inline
+    suppression set aside, with its reason."""
     lines = [outcome_line(result)]
     lines += [finding_line(f, indent="  ") for f in result.findings]
+    lines += suppressed_lines((result.report or {}).get("suppressed"))
     return "\n".join(lines)
+
+
+def suppressed_lines(suppressed: object) -> list[str]:
+    """``suppressed`` (a report's, as JSON) as text: a heading and one line per finding
+    set aside, with the suppression's reason (escaped: page text wrote it)."""
+    from .text import shown
+
+    if not isinstance(suppressed, list) or not suppressed:
+        return []
+    lines = [f"suppressed (not counted): {len(suppressed)}"]
+    for one in suppressed:
+        f = one.get("finding") if isinstance(one, dict) else None
+        if not isinstance(f, dict):
+            continue
+        path, line = f.get("path"), f.get("line")
+        loc = f"{path}:{line}" if line else (path or "(run)")
+        text = f"{loc}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+        lines.append(f"  {shown(text)}")
+        lines.append(f"      reason: {shown(str(one.get('reason')))}")
+    return lines
 
 
 def runs_table(rows: Sequence[RunRow]) -> str:

@@ -7,6 +7,7 @@ crash recovery (reconcile.py) possible.  Writing records into git: publish.py.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .gitrepo import RUN_PREFIX
@@ -33,21 +34,49 @@ MAX_READ = 5 * 2**20  # a page read for its findings' lines (a page's limit)
 
 
 def finding_fingerprints(repo: pygit2.Repository, tip: str, findings: list[Finding]) -> list[str]:
-    """Each finding's fingerprint (``models.fingerprint``) with the text of its line at
-    ``tip``: what it is about, content included, never where. Each file is read once."""
+    """Each finding's fingerprint (``models.fingerprint``) with the content it is about at
+    ``tip``: the text of its line; for a citation finding on a footnote's definition, also
+    the lines citing that footnote (a new claim citing it is a new finding); for a finding
+    about a file with no line (``page.uncited``, ``page.orphan``), the file's whole text.
+    Never where it sits. Each file is read, and its citing lines indexed, once."""
     from .gitrepo import commit_at
 
     tree = commit_at(repo, tip).tree
     lines: dict[str, list[str]] = {}
+    citing: dict[str, dict[str, list[str]]] = {}
     out = []
     for f in findings:
         text = ""
-        if f.path is not None and f.line is not None and f.line >= 1:
+        if f.path is not None:
             if f.path not in lines:
                 lines[f.path] = _lines(repo, tree, f.path)
             got = lines[f.path]
-            text = got[f.line - 1] if f.line <= len(got) else ""
+            if f.line is None:
+                text = "\n".join(got)
+            elif 1 <= f.line <= len(got):
+                text = got[f.line - 1]
+                label = _DEFINITION.match(text) if f.code.startswith("citation.") else None
+                if label is not None:
+                    if f.path not in citing:
+                        citing[f.path] = _citing(got)
+                    text = "\n".join([text, *citing[f.path].get(label.group(1), [])])
         out.append(fingerprint(f, text))
+    return out
+
+
+_DEFINITION = re.compile(r"\s{0,3}\[\^([^\[\]\s]+)\]:")
+# a label holds no "[": each match stops at the next, so a line of "[^[^[^…" costs linear time
+_REFERENCE = re.compile(r"\[\^([^\[\]\s]+)\](?!:)")
+
+
+def _citing(lines: list[str]) -> dict[str, list[str]]:
+    """Each footnote label → the lines citing it (definitions aside), in page order."""
+    out: dict[str, list[str]] = {}
+    for line in lines:
+        if _DEFINITION.match(line):
+            continue
+        for label in dict.fromkeys(m.group(1) for m in _REFERENCE.finditer(line)):
+            out.setdefault(label, []).append(line)
     return out
 
 

@@ -271,6 +271,7 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
     }
     if row["verdict"] == "commit_override":
         data["overridden"] = _overridden(ws, run_id)
+    data["suppressed"] = _suppressed(ws, run_id)
     verifications: list[dict[str, Any]] = []
     if artifacts:
         from wikigate.attest import listing
@@ -304,6 +305,14 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
             loc = f"{path}:{line}" if line else (path or "(run)")
             text = f"{loc}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
             click.echo(f"  {shown(text)}")
+    suppressed = data["suppressed"]
+    if isinstance(suppressed, str):
+        click.echo(f"suppressed findings: unknown ({suppressed})")
+    else:
+        from wikigate.present import suppressed_lines
+
+        for line in suppressed_lines(suppressed):  # read from a git blob: printed escaped
+            click.echo(line)
     if artifacts:
         click.echo("verifications:" if verifications else "verifications: none")
         for n, v in enumerate(verifications, 1):
@@ -358,6 +367,21 @@ def _overridden(ws: Any, run_id: str) -> list[dict[str, Any]] | str:
         )
     try:
         return reported_findings(ws.repo, done[-1])
+    except GitError as e:
+        return str(e)
+
+
+def _suppressed(ws: Any, run_id: str) -> list[dict[str, Any]] | str:
+    """What an inline suppression set aside in the run's last verification, from its
+    stored report; or why it cannot be read."""
+    from wikigate.attest import reported_findings
+    from wikigate.errors import GitError
+
+    done = _verifications(ws, run_id)
+    if not done:
+        return []
+    try:
+        return reported_findings(ws.repo, done[-1], "suppressed")
     except GitError as e:
         return str(e)
 
