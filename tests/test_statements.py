@@ -698,3 +698,41 @@ def test_the_fourth_reviews_rules_take_linear_time_on_hostile_pages(unit):
 
     a, b = cpu(20_000), cpu(80_000)
     assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+
+
+# --- found by the fifth review of issue 24
+
+
+def test_the_month_may_is_no_modal_and_a_front_matter_label_may_end_in_a_stop(repo, base):
+    """False flags: "May" the month was read as the auxiliary "may" (a References item, a
+    See-also item, a list item), and a `description:` label ending in a full stop was
+    held to be a sentence. Each is a label, as with "June" or without the stop."""
+    body = (
+        "- Harbour Board meeting of 3 May 1921\n\n"
+        "## See also\n\n- [[Index|Minutes]], the record of the meeting held in May\n\n"
+        "## References\n\n- Minutes of the Harbour Board, 3 May 1921\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+    page = (
+        "---\ntitle: Council\ndescription: Notes on the harbour and the council.\n"
+        "summary: Tamford's harbour board and its 1921 plan.\n"
+        f"---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    assert statement_lines(verify_trees(repo, tip, base, config=Config())) == []
+
+
+def test_the_modal_may_and_a_front_matter_sentence_still_assert(repo, base):
+    """The fix reads the month, not every "may": a sentence with the modal, a summary
+    with a verb and a stop, are still statements."""
+    body = "- The harbour may close in May"
+    assert statement_lines(verify(repo, base, f"{CITED}\n\n{body}")) == [
+        (8, "The harbour may close in May")
+    ]
+    page = (
+        "---\ntitle: Council\ndescription: The council declared war on Canada.\n"
+        f"---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert statement_lines(report) == [(3, "The council declared war on Canada.")]

@@ -547,7 +547,7 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
                 + 2
                 + tok.content.count("\n", 0, at.start() if at else 0)
             )
-            _statements(page, [(line, value)], False, left)
+            _statements(page, [(line, value)], False, left, field=True)
 
 
 # front matter fields whose value is prose about the page's subject: held to the rule
@@ -785,10 +785,12 @@ def _statements(
     covered: bool,
     left: list[int],
     heading: bool = False,
+    field: bool = False,
 ) -> None:
     """The statements of text that can carry no citation (an image's alt text, the text
-    of a raw HTML block, an HTML heading: ``heading``), each block (line, text) cut into
-    sentences: every one is uncited unless it holds a gap marker."""
+    of a raw HTML block, an HTML heading: ``heading``; a front matter ``field``, whose
+    label may end in a full stop), each block (line, text) cut into sentences: every one
+    is uncited unless it holds a gap marker."""
     for line, block in blocks:
         exact = len(block) <= left[0]
         left[0] -= len(block) if exact else 0
@@ -800,7 +802,9 @@ def _statements(
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
             asserts = (
-                _heading_statement(sentence) if heading else _statement(sentence, labels_ok=True)
+                _heading_statement(sentence)
+                if heading
+                else _statement(sentence, labels_ok=True, stopped_label=field)
             )
             if gaps or not asserts:
                 continue
@@ -990,7 +994,7 @@ def _pointed_statement(said: str) -> bool:
         if word in _RELATIVES:
             return False
         following = counted[i + 1].strip(_PUNCT).lower() if i + 1 < len(counted) else ""
-        if word in AUXILIARIES:
+        if _auxiliary(w):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1066,18 +1070,19 @@ _CLAUSE_OPENERS = frozenset(
 )
 
 
-def _statement(said: str, *, labels_ok: bool = False) -> bool:
+def _statement(said: str, *, labels_ok: bool = False, stopped_label: bool = False) -> bool:
     """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
     for"): ``said`` is its text without code spans and link text. It takes four words
     or more (or two, ending in a stop: "War was declared."); a question, a lead-in ending
     in ``:``, a pointer ("See [[X]] for more") or a metadata line ("Sources: raw/a.md")
     whose words past the pointer or label are few, and a hatnote or a pointer to a table
     or figure ("This article is about …", "For the village, see …", "The table below
-    summarises …") assert nothing."""
+    summarises …") assert nothing. With ``stopped_label`` (a front matter field) a label
+    may end in a full stop ("Notes on the harbour and the council.")."""
     words = said.split()
     counted = [w for w in words if any(c.isalpha() for c in w)]
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
-    if labels_ok and _label(said, last, counted):
+    if labels_ok and _label(said, last.removesuffix(".") if stopped_label else last, counted):
         return False  # a caption, a cell, a list item without a verb: a label
     if len(counted) < STATEMENT_WORDS and not (
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
@@ -1616,6 +1621,15 @@ AUXILIARIES = frozenset(
 )
 
 
+
+
+def _auxiliary(word: str) -> bool:
+    """Whether a word (as written) is an auxiliary: "May" with its capital is the month
+    ("meeting of 3 May 1921", "held in May"), "may" the modal."""
+    bare = word.strip(_PUNCT)
+    return bare.lower() in AUXILIARIES and bare != "May"
+
+
 _ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
 
 
@@ -1626,7 +1640,7 @@ def _verb_like(words: list[str], *, past: bool = True, present: bool = False) ->
     determiner ("…, which costs the town…")."""
     for i, w in enumerate(words):
         word = w.strip(_PUNCT).lower()
-        if word in AUXILIARIES:
+        if _auxiliary(w):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1756,7 +1770,7 @@ def _finite(counted: list[str]) -> bool:
     words = [w.strip(_PUNCT).lower() for w in counted]
     relative = len(words) > 1 and words[1] in _RELATIVE
     for i, word in enumerate(words):
-        if word in AUXILIARIES and not relative:
+        if _auxiliary(counted[i]) and not relative:
             return True
         following = words[i + 1] if i + 1 < len(words) else ""
         past = _past(word) or word in IRREGULAR_PAST
@@ -1768,7 +1782,7 @@ def _finite(counted: list[str]) -> bool:
     return (
         len(first) > 3
         and first.endswith("s")
-        and not first.endswith(("ss", "us", "is"))
+        and not first.endswith(("ss", "us", "is", "'s", "’s"))  # "Tamford's harbour board"
         and len(words) > 1
         and counted[1][:1].islower()
         and words[1] not in _PREPOSITIONS
