@@ -1621,8 +1621,6 @@ AUXILIARIES = frozenset(
 )
 
 
-
-
 def _auxiliary(word: str) -> bool:
     """Whether a word (as written) is an auxiliary: "May" with its capital is the month
     ("meeting of 3 May 1921", "held in May"), "may" the modal."""
