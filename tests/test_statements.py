@@ -240,9 +240,10 @@ def test_html_blocks_and_image_alt_text_are_held_to_the_rule(repo, base, body, e
     assert statement_lines(verify(repo, base, body)) == [expected]
 
 
-def test_code_and_comments_in_html_state_nothing(repo, base):
+def test_code_in_html_states_nothing(repo, base):
+    """(A comment that asserts is hidden text since the fifth review: see below.)"""
     body = (
-        f"{CITED}\n\n<!-- The council declared war on Canada in a comment. -->\n\n"
+        f"{CITED}\n\n"
         "<pre>The council declared war on Canada in code.</pre>\n\n"
         "<p><code>the council declared war on Canada</code></p>"
     )
@@ -675,6 +676,10 @@ HOSTILE_PROSE = [
     "Do not use the pier; ",
     "- **2024:** bridge collapsed\n",
     "> [!note] a\n",
+    "<!-- The mayor stole the funds. --> ",
+    "<!-- ",
+    "[//]: # (The mayor stole the funds.)\n",
+    "| took the funds | a |\n",
 ]
 
 
@@ -736,3 +741,66 @@ def test_the_modal_may_and_a_front_matter_sentence_still_assert(repo, base):
     tip = commit_files(repo, base.id, {"wiki/council.md": page})
     report = verify_trees(repo, tip, base, config=Config())
     assert statement_lines(report) == [(3, "The council declared war on Canada.")]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # an irregular past ("stole", "took") read as a finite verb
+        (
+            "Read [the mayor stole the harbour funds](index.md).",
+            "Read the mayor stole the harbour funds.",
+        ),
+        (
+            "| The mayor stole the harbour funds | Year |\n|---|---|\n| a | 1921 |",
+            "The mayor stole the harbour funds",
+        ),
+        (
+            "| Name | Deed |\n|---|---|\n| Jane Hill | took bribes from the board |",
+            "took bribes from the board",
+        ),
+        ("- **1921:** mayor stole funds", "1921: mayor stole funds"),
+        ("Hill stole millions.", "Hill stole millions."),
+        ("Hill forgave debts.", "Hill forgave debts."),
+        # a presupposing question with its year or count in words
+        (
+            "Why did the mayor flee to Canada in nineteen twenty-two?",
+            "Why did the mayor flee to Canada in nineteen twenty-two?",
+        ),
+        (
+            "What caused the bridge to collapse, killing twelve people?",
+            "What caused the bridge to collapse, killing twelve people?",
+        ),
+        # a comment: hidden from a reader, read by a model
+        (
+            "<!-- The mayor stole the harbour funds in 1922. -->",
+            "hidden text: The mayor stole the harbour funds in 1922.",
+        ),
+        (
+            "The council approved the harbour plan.[^1] <!-- The mayor was bribed by the builders. -->",
+            "hidden text: The mayor was bribed by the builders.",
+        ),
+        (
+            "[//]: # (The mayor stole the harbour funds in 1922.)",
+            "hidden text: The mayor stole the harbour funds in 1922.",
+        ),
+    ],
+)
+def test_an_irregular_past_a_question_in_words_or_a_comment_is_flagged(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_comments_that_assert_nothing_and_suppressions_stay_exempt(repo, base):
+    """A note to the writer, a comment of a word or two, wikigate's own suppression
+    comment and a comment inside code are no hidden statement."""
+    body = (
+        "<!-- TODO: add the 1922 accounts -->\n\n<!-- end of the lead -->\n\n"
+        "The council approved the harbour plan.[^1] "
+        '<!-- wikigate: ignore page.unsupported_statement reason="the minutes are lost" -->\n\n'
+        "[//]: # (section break)\n\n"
+        "```\n<!-- The mayor stole the harbour funds in 1922. -->\n"
+        "[//]: # (The mayor stole the harbour funds in 1922.)\n```\n\n"
+        "When was the harbour plan formally approved?\n\n"
+        "| Name | Role |\n|---|---|\n| Jane Hill | Mayor of the borough |\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
