@@ -804,3 +804,12 @@ def test_comments_that_assert_nothing_and_suppressions_stay_exempt(repo, base):
         "| Name | Role |\n|---|---|\n| Jane Hill | Mayor of the borough |\n"
     )
     assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+
+
+def test_may_the_modal_first_in_an_item_still_asserts(repo, base):
+    """Found measuring the month rule on real wikis: "May" first and a verb after it is the
+    modal ("May attack or call guards"), not the month."""
+    body = "- May attack the guards\n- May 1921 and June 1921"
+    assert statement_lines(verify(repo, base, f"{CITED}\n\n{body}")) == [
+        (8, "May attack the guards")
+    ]

@@ -1058,7 +1058,7 @@ def _pointed_statement(said: str) -> bool:
         if word in _RELATIVES:
             return False
         following = counted[i + 1].strip(_PUNCT).lower() if i + 1 < len(counted) else ""
-        if _auxiliary(w):
+        if _auxiliary(w, counted[i + 1] if i + 1 < len(counted) else ""):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1694,11 +1694,15 @@ AUXILIARIES = frozenset(
 )
 
 
-def _auxiliary(word: str) -> bool:
-    """Whether a word (as written) is an auxiliary: "May" with its capital is the month
-    ("meeting of 3 May 1921", "held in May"), "may" the modal."""
+def _auxiliary(word: str, following: str = "") -> bool:
+    """Whether a word (as written, ``following`` the word after it) is an auxiliary:
+    "May" with its capital is the month ("meeting of 3 May 1921", "held in May", "May and
+    June"), unless a verb follows ("May attack or call guards"); "may" is the modal."""
     bare = word.strip(_PUNCT)
-    return bare.lower() in AUXILIARIES and bare != "May"
+    if bare == "May":
+        nxt = following.strip(_PUNCT)
+        return bare == word and nxt[:1].islower() and nxt not in _PREPOSITIONS
+    return bare.lower() in AUXILIARIES
 
 
 _ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
@@ -1711,7 +1715,7 @@ def _verb_like(words: list[str], *, past: bool = True, present: bool = False) ->
     determiner ("…, which costs the town…")."""
     for i, w in enumerate(words):
         word = w.strip(_PUNCT).lower()
-        if _auxiliary(w):
+        if _auxiliary(w, words[i + 1] if i + 1 < len(words) else ""):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1802,7 +1806,8 @@ SIMPLE_PAST = frozenset(
     ]
 )
 # a common irregular past a short sentence asserts with ("The mayor fled."): the simple
-# pasts above and the irregular pasts that are participles too ("built", "sold")
+# pasts above and a few irregular pasts that are participles too ("built", "sold"; not
+# "stuck", "sent", "caught", which label states: "Session stuck", "Errors caught early")
 IRREGULAR_PAST = SIMPLE_PAST | frozenset(
     [
         "fled",
@@ -1838,34 +1843,6 @@ IRREGULAR_PAST = SIMPLE_PAST | frozenset(
         "burned",
         "sank",
         "shut",
-        "brought",
-        "caught",
-        "fought",
-        "sought",
-        "taught",
-        "bought",
-        "fed",
-        "bled",
-        "bred",
-        "sped",
-        "slept",
-        "swept",
-        "wept",
-        "crept",
-        "sent",
-        "spent",
-        "lent",
-        "dealt",
-        "struck",
-        "stuck",
-        "stung",
-        "swung",
-        "clung",
-        "dug",
-        "spun",
-        "understood",
-        "withheld",
-        "upheld",
     ]
 )
 _DETERMINERS = frozenset(
@@ -1929,7 +1906,7 @@ def _finite(counted: list[str]) -> bool:
     words = [w.strip(_PUNCT).lower() for w in counted]
     relative = len(words) > 1 and words[1] in _RELATIVE
     for i, word in enumerate(words):
-        if _auxiliary(counted[i]) and not relative:
+        if _auxiliary(counted[i], counted[i + 1] if i + 1 < len(counted) else "") and not relative:
             return True
         following = words[i + 1] if i + 1 < len(words) else ""
         past = _past(word) or word in IRREGULAR_PAST
