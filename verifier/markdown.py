@@ -371,7 +371,8 @@ def _reaches(tokens: list[Token], line: int) -> bool:
 
 
 def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> ParsedPage:
-    invisible = invisible_chars(_normalize(text), INVISIBLE_KEPT)
+    src = _normalize(text)
+    invisible = invisible_chars(src, INVISIBLE_KEPT)
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
     quoted = 0  # inside a block quote: the words of someone else, not statements
@@ -446,7 +447,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
-    _markdown_comments(page, _normalize(text), tokens)
+    _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
 
