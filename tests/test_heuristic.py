@@ -98,6 +98,14 @@ CAUGHT = {
     # a decision reported as done
     "an agreement to sell reported as a sale": "modal",
     "a vote to build reported as built": "modal",
+    # the fifth review: a unit of the same kind swapped, flips, "for good" undone
+    "acquitted reported as convicted": "polarity",
+    "yards for metres": "unit",
+    "inches for feet": "unit",
+    "francs for pounds": "unit",
+    "yen for dollars": "unit",
+    "shillings for pounds": "unit",
+    "closed for good, but reopened": "undone",
 }
 
 

@@ -240,9 +240,10 @@ def test_html_blocks_and_image_alt_text_are_held_to_the_rule(repo, base, body, e
     assert statement_lines(verify(repo, base, body)) == [expected]
 
 
-def test_code_and_comments_in_html_state_nothing(repo, base):
+def test_code_in_html_states_nothing(repo, base):
+    """(A comment that asserts is hidden text since the fifth review: see below.)"""
     body = (
-        f"{CITED}\n\n<!-- The council declared war on Canada in a comment. -->\n\n"
+        f"{CITED}\n\n"
         "<pre>The council declared war on Canada in code.</pre>\n\n"
         "<p><code>the council declared war on Canada</code></p>"
     )
@@ -675,6 +676,10 @@ HOSTILE_PROSE = [
     "Do not use the pier; ",
     "- **2024:** bridge collapsed\n",
     "> [!note] a\n",
+    "<!-- The mayor stole the funds. --> ",
+    "<!-- ",
+    "[//]: # (The mayor stole the funds.)\n",
+    "| took the funds | a |\n",
 ]
 
 
@@ -698,3 +703,113 @@ def test_the_fourth_reviews_rules_take_linear_time_on_hostile_pages(unit):
 
     a, b = cpu(20_000), cpu(80_000)
     assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+
+
+# --- found by the fifth review of issue 24
+
+
+def test_the_month_may_is_no_modal_and_a_front_matter_label_may_end_in_a_stop(repo, base):
+    """False flags: "May" the month was read as the auxiliary "may" (a References item, a
+    See-also item, a list item), and a `description:` label ending in a full stop was
+    held to be a sentence. Each is a label, as with "June" or without the stop."""
+    body = (
+        "- Harbour Board meeting of 3 May 1921\n\n"
+        "## See also\n\n- [[Index|Minutes]], the record of the meeting held in May\n\n"
+        "## References\n\n- Minutes of the Harbour Board, 3 May 1921\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+    page = (
+        "---\ntitle: Council\ndescription: Notes on the harbour and the council.\n"
+        "summary: Tamford's harbour board and its 1921 plan.\n"
+        f"---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    assert statement_lines(verify_trees(repo, tip, base, config=Config())) == []
+
+
+def test_the_modal_may_and_a_front_matter_sentence_still_assert(repo, base):
+    """The fix reads the month, not every "may": a sentence with the modal, a summary
+    with a verb and a stop, are still statements."""
+    body = "- The harbour may close in May"
+    assert statement_lines(verify(repo, base, f"{CITED}\n\n{body}")) == [
+        (8, "The harbour may close in May")
+    ]
+    page = (
+        "---\ntitle: Council\ndescription: The council declared war on Canada.\n"
+        f"---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    assert statement_lines(report) == [(3, "The council declared war on Canada.")]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # an irregular past ("stole", "took") read as a finite verb
+        (
+            "Read [the mayor stole the harbour funds](index.md).",
+            "Read the mayor stole the harbour funds.",
+        ),
+        (
+            "| The mayor stole the harbour funds | Year |\n|---|---|\n| a | 1921 |",
+            "The mayor stole the harbour funds",
+        ),
+        (
+            "| Name | Deed |\n|---|---|\n| Jane Hill | took bribes from the board |",
+            "took bribes from the board",
+        ),
+        ("- **1921:** mayor stole funds", "1921: mayor stole funds"),
+        ("Hill stole millions.", "Hill stole millions."),
+        ("Hill forgave debts.", "Hill forgave debts."),
+        # a presupposing question with its year or count in words
+        (
+            "Why did the mayor flee to Canada in nineteen twenty-two?",
+            "Why did the mayor flee to Canada in nineteen twenty-two?",
+        ),
+        (
+            "What caused the bridge to collapse, killing twelve people?",
+            "What caused the bridge to collapse, killing twelve people?",
+        ),
+        # a comment: hidden from a reader, read by a model
+        (
+            "<!-- The mayor stole the harbour funds in 1922. -->",
+            "hidden text: The mayor stole the harbour funds in 1922.",
+        ),
+        (
+            "The council approved the harbour plan.[^1] <!-- The mayor was bribed by the builders. -->",
+            "hidden text: The mayor was bribed by the builders.",
+        ),
+        (
+            "[//]: # (The mayor stole the harbour funds in 1922.)",
+            "hidden text: The mayor stole the harbour funds in 1922.",
+        ),
+    ],
+)
+def test_an_irregular_past_a_question_in_words_or_a_comment_is_flagged(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_comments_that_assert_nothing_and_suppressions_stay_exempt(repo, base):
+    """A note to the writer, a comment of a word or two, wikigate's own suppression
+    comment and a comment inside code are no hidden statement."""
+    body = (
+        "<!-- TODO: add the 1922 accounts -->\n\n<!-- end of the lead -->\n\n"
+        "The council approved the harbour plan.[^1] "
+        '<!-- wikigate: ignore page.unsupported_statement reason="the minutes are lost" -->\n\n'
+        "[//]: # (section break)\n\n"
+        "```\n<!-- The mayor stole the harbour funds in 1922. -->\n"
+        "[//]: # (The mayor stole the harbour funds in 1922.)\n```\n\n"
+        "When was the harbour plan formally approved?\n\n"
+        "| Name | Role |\n|---|---|\n| Jane Hill | Mayor of the borough |\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+
+
+def test_may_the_modal_first_in_an_item_still_asserts(repo, base):
+    """Found measuring the month rule on real wikis: "May" first and a verb after it is the
+    modal ("May attack or call guards"), not the month."""
+    body = "- May attack the guards\n- May 1921 and June 1921"
+    assert statement_lines(verify(repo, base, f"{CITED}\n\n{body}")) == [
+        (8, "May attack the guards")
+    ]

@@ -371,7 +371,8 @@ def _reaches(tokens: list[Token], line: int) -> bool:
 
 
 def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> ParsedPage:
-    invisible = invisible_chars(_normalize(text), INVISIBLE_KEPT)
+    src = _normalize(text)
+    invisible = invisible_chars(src, INVISIBLE_KEPT)
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
     quoted = 0  # inside a block quote: the words of someone else, not statements
@@ -411,8 +412,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 aside = 0
             if not aside and i + 1 < len(tokens) and _aside(tokens[i + 1].content):
                 aside = level
-        elif tok.type == "html_block" and not (quoted or (aside and listed)):
+        elif tok.type == "html_block":
             line = (tok.map[0] + 1) if tok.map else 0
+            _comments(page, tok.content, line)  # in a quote or an aside too: nobody sees it
+            if quoted or (aside and listed):
+                continue
             read = _html_blocks(tok.content)
             for heading in (False, True):
                 blocks = [(line + at, text) for at, text, h in read if h == heading]
@@ -443,8 +447,66 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
+    _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
+
+
+# text hidden from a reader and read by a model: an HTML comment (``<!-- … -->``) or a
+# markdown comment (``[//]: # (…)``, a link reference definition no renderer shows) that
+# asserts something is flagged as hidden text, as a ``display:none`` span is; wikigate's
+# own suppression comments (``<!-- wikigate: ignore … -->``, verifier/suppress.py) are not
+_OWN_COMMENT = re.compile(r"\s*wikigate\s*:", re.I)
+COMMENT_CHARS = 2000  # of a comment read for a statement; a longer one is flagged whole
+_MD_COMMENT = re.compile(
+    r"^ {0,3}\[[^\]\n]{1,100}\]:[ \t]*(?:#|<>)[ \t]+(?:\((.*)\)|\"(.*)\"|'(.*)')[ \t]*$", re.M
+)
+
+
+def _comments(page: ParsedPage, html: str, line: int) -> None:
+    """The HTML comments of a raw HTML block or an inline HTML tag starting on ``line``,
+    each flagged as hidden text when it asserts (``_hidden_comment``)."""
+    at = html.find("<!--")
+    seen = 0
+    while at >= 0:
+        line += html.count("\n", seen, at)
+        seen = at
+        end = html.find("-->", at + 4)
+        _hidden_comment(page, line, html[at + 4 : end if end >= 0 else len(html)])
+        if end < 0:
+            return
+        at = html.find("<!--", end + 3)
+
+
+def _markdown_comments(page: ParsedPage, src: str, tokens: list[Token]) -> None:
+    """The ``[label]: # (text)`` lines of the page outside code, fences and HTML blocks."""
+    if "]:" not in src:
+        return
+    skipped = [
+        (t.map[0], t.map[1])
+        for t in tokens
+        if t.map and t.type in ("fence", "code_block", "html_block", "front_matter")
+    ]
+    line, seen, k = 0, 0, 0
+    for m in _MD_COMMENT.finditer(src):
+        line += src.count("\n", seen, m.start())
+        seen = m.start()
+        while k < len(skipped) and skipped[k][1] <= line:
+            k += 1
+        if k < len(skipped) and skipped[k][0] <= line:
+            continue  # inside code: shown as it is written
+        _hidden_comment(page, line + 1, m.group(1) or m.group(2) or m.group(3) or "")
+
+
+def _hidden_comment(page: ParsedPage, line: int, comment: str) -> None:
+    if _OWN_COMMENT.match(comment):
+        return
+    said = " ".join(comment[: 2 * COMMENT_CHARS].split())
+    if not said or (len(comment) <= COMMENT_CHARS and not _statement(said, labels_ok=True)):
+        return
+    if len(page.statements) < STATEMENTS_KEPT:
+        page.statements.append(Statement(line, f"hidden text: {said}"[:STATEMENT_CHARS], False))
+    page.bare += 1
 
 
 def parse_whole(path: str, text: str) -> ParsedPage:
@@ -547,7 +609,7 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
                 + 2
                 + tok.content.count("\n", 0, at.start() if at else 0)
             )
-            _statements(page, [(line, value)], False, left)
+            _statements(page, [(line, value)], False, left, field=True)
 
 
 # front matter fields whose value is prose about the page's subject: held to the rule
@@ -612,6 +674,9 @@ def _inline(
     for child in children:
         if child.type == "html_inline":
             flush_text()
+            if child.content.startswith("<!--"):
+                _comments(page, child.content, line)  # the paragraph's line, as hidden spans
+                continue
             _hide(child.content, hiding)
             continue
         if hiding and child.type != "footnote_ref":  # a reader does not see it
@@ -785,10 +850,12 @@ def _statements(
     covered: bool,
     left: list[int],
     heading: bool = False,
+    field: bool = False,
 ) -> None:
     """The statements of text that can carry no citation (an image's alt text, the text
-    of a raw HTML block, an HTML heading: ``heading``), each block (line, text) cut into
-    sentences: every one is uncited unless it holds a gap marker."""
+    of a raw HTML block, an HTML heading: ``heading``; a front matter ``field``, whose
+    label may end in a full stop), each block (line, text) cut into sentences: every one
+    is uncited unless it holds a gap marker."""
     for line, block in blocks:
         exact = len(block) <= left[0]
         left[0] -= len(block) if exact else 0
@@ -800,7 +867,9 @@ def _statements(
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
             asserts = (
-                _heading_statement(sentence) if heading else _statement(sentence, labels_ok=True)
+                _heading_statement(sentence)
+                if heading
+                else _statement(sentence, labels_ok=True, stopped_label=field)
             )
             if gaps or not asserts:
                 continue
@@ -990,7 +1059,7 @@ def _pointed_statement(said: str) -> bool:
         if word in _RELATIVES:
             return False
         following = counted[i + 1].strip(_PUNCT).lower() if i + 1 < len(counted) else ""
-        if word in AUXILIARIES:
+        if _auxiliary(w, counted[i + 1] if i + 1 < len(counted) else ""):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1066,18 +1135,19 @@ _CLAUSE_OPENERS = frozenset(
 )
 
 
-def _statement(said: str, *, labels_ok: bool = False) -> bool:
+def _statement(said: str, *, labels_ok: bool = False, stopped_label: bool = False) -> bool:
     """Whether a sentence asserts something (docs/checks.md, "Every statement accounted
     for"): ``said`` is its text without code spans and link text. It takes four words
     or more (or two, ending in a stop: "War was declared."); a question, a lead-in ending
     in ``:``, a pointer ("See [[X]] for more") or a metadata line ("Sources: raw/a.md")
     whose words past the pointer or label are few, and a hatnote or a pointer to a table
     or figure ("This article is about …", "For the village, see …", "The table below
-    summarises …") assert nothing."""
+    summarises …") assert nothing. With ``stopped_label`` (a front matter field) a label
+    may end in a full stop ("Notes on the harbour and the council.")."""
     words = said.split()
     counted = [w for w in words if any(c.isalpha() for c in w)]
     last = said.replace(MARK, " ").rstrip().rstrip("\"'”’)*_")
-    if labels_ok and _label(said, last, counted):
+    if labels_ok and _label(said, last.removesuffix(".") if stopped_label else last, counted):
         return False  # a caption, a cell, a list item without a verb: a label
     if len(counted) < STATEMENT_WORDS and not (
         len(counted) >= 2 and last.endswith((".", "!")) and _verb_like(counted)
@@ -1198,16 +1268,23 @@ def _labelled_event(said: str) -> bool:
 
 
 # a question that presupposes a dated event: a question word, a number of two digits or
-# more and a past tense ("Why did the bridge collapse in 2024?", "How did the 2024
+# more (or in words) and a past tense ("Why did the bridge collapse in 2024?", "How did the 2024
 # collapse kill 12 people?"); "When was the plan abandoned?" asks
 _DIGITS = re.compile(r"(?<![\w.])\d{2,}(?![\w.]\w)")
+# the same in words: "in nineteen twenty-two", "killing twelve people"
+_NUMBER_WORDS = re.compile(
+    r"\b(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+    r"|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?"
+    r"|dozens?)\b",
+    re.I,
+)
 
 
 def _presupposes(said: str) -> bool:
     words = said[:2000].split()
     if not words or words[0].strip("\"'“‘(*_#").lower() not in QUESTION_WORDS:
         return False
-    if not _DIGITS.search(said[:2000]):
+    if not _DIGITS.search(said[:2000]) and not _NUMBER_WORDS.search(said[:2000]):
         return False
     return any(
         i and (w in ("did", "was", "were", "had") or _past(w) or w in IRREGULAR_PAST)
@@ -1400,11 +1477,13 @@ _INSTRUCTION_PARTS = re.compile(r"[;—–]|\s-\s")
 
 
 def _instruction(said: str) -> bool:
-    """An instruction and nothing else: an imperative without a number or an embedded
-    "that", each clause after a dash or a semicolon an imperative too or a few words
+    """An instruction and nothing else: an imperative without a number, an embedded
+    "that" or a simple past after its verb ("Remember the mayor stole …"), each clause after a dash or a semicolon an imperative too or a few words
     ("Do not use X — the server will fail to boot." asserts after its dash)."""
     if not _imperative(said) or _THAT.search(said) or any(c.isdigit() for c in said):
         return False
+    if any(w.strip(_PUNCT).lower() in SIMPLE_PAST for w in said[:2000].split()[1:]):
+        return False  # "Remember the mayor stole the funds.": "that" left out
     return all(
         _imperative(part) or _prose_words(part) < STATEMENT_WORDS
         for part in _INSTRUCTION_PARTS.split(said[:2000])[1:]
@@ -1616,6 +1695,17 @@ AUXILIARIES = frozenset(
 )
 
 
+def _auxiliary(word: str, following: str = "") -> bool:
+    """Whether a word (as written, ``following`` the word after it) is an auxiliary:
+    "May" with its capital is the month ("meeting of 3 May 1921", "held in May", "May and
+    June"), unless a verb follows ("May attack or call guards"); "may" is the modal."""
+    bare = word.strip(_PUNCT)
+    if bare == "May":
+        nxt = following.strip(_PUNCT)
+        return bare == word and nxt[:1].islower() and nxt not in _PREPOSITIONS
+    return bare.lower() in AUXILIARIES
+
+
 _ASKING = QUESTION_WORDS | AUXILIARIES | {"whom", "or", "and", "but", "so"}
 
 
@@ -1626,7 +1716,7 @@ def _verb_like(words: list[str], *, past: bool = True, present: bool = False) ->
     determiner ("…, which costs the town…")."""
     for i, w in enumerate(words):
         word = w.strip(_PUNCT).lower()
-        if word in AUXILIARIES:
+        if _auxiliary(w, words[i + 1] if i + 1 < len(words) else ""):
             return True
         if not i or not w[:1].islower():
             continue
@@ -1657,8 +1747,69 @@ def _present(words: list[str], i: int) -> bool:
     )
 
 
-# a common irregular past a short sentence asserts with ("The mayor fled.")
-IRREGULAR_PAST = frozenset(
+# the simple past of irregular verbs that is no participle and no common noun ("stole",
+# "took", "forgave"; not "built", "saw", "thought"): a finite verb wherever it stands,
+# first in a table cell too ("| Jane Hill | took bribes |")
+SIMPLE_PAST = frozenset(
+    [
+        "arose",
+        "ate",
+        "awoke",
+        "became",
+        "began",
+        "blew",
+        "broke",
+        "came",
+        "chose",
+        "did",
+        "drank",
+        "drove",
+        "fell",
+        "flew",
+        "forbade",
+        "forgave",
+        "forgot",
+        "forsook",
+        "froze",
+        "gave",
+        "grew",
+        "hid",
+        "knew",
+        "mistook",
+        "overtook",
+        "overthrew",
+        "ran",
+        "rang",
+        "rode",
+        "rose",
+        "sang",
+        "sank",
+        "shook",
+        "slew",
+        "slid",
+        "spoke",
+        "sprang",
+        "stank",
+        "stole",
+        "strode",
+        "strove",
+        "swam",
+        "swore",
+        "threw",
+        "took",
+        "tore",
+        "undertook",
+        "went",
+        "withdrew",
+        "woke",
+        "wore",
+        "wrote",
+    ]
+)
+# a common irregular past a short sentence asserts with ("The mayor fled."): the simple
+# pasts above and a few irregular pasts that are participles too ("built", "sold"; not
+# "stuck", "sent", "caught", which label states: "Session stuck", "Errors caught early")
+IRREGULAR_PAST = SIMPLE_PAST | frozenset(
     [
         "fled",
         "lied",
@@ -1756,7 +1907,7 @@ def _finite(counted: list[str]) -> bool:
     words = [w.strip(_PUNCT).lower() for w in counted]
     relative = len(words) > 1 and words[1] in _RELATIVE
     for i, word in enumerate(words):
-        if word in AUXILIARIES and not relative:
+        if _auxiliary(counted[i], counted[i + 1] if i + 1 < len(counted) else "") and not relative:
             return True
         following = words[i + 1] if i + 1 < len(words) else ""
         past = _past(word) or word in IRREGULAR_PAST
@@ -1764,11 +1915,18 @@ def _finite(counted: list[str]) -> bool:
             return True
         if _present(counted, i) or (not i and _present([""] + counted, 1)):
             return True
+        if (  # "took bribes from the board", "Took the bribe": a verb first
+            not i
+            and word in SIMPLE_PAST
+            and (counted[0][:1].islower() or following in _DETERMINERS)
+            and not relative
+        ):
+            return True
     first = words[0] if words else ""  # "Revokes access tokens": a verb first
     return (
         len(first) > 3
         and first.endswith("s")
-        and not first.endswith(("ss", "us", "is"))
+        and not first.endswith(("ss", "us", "is", "'s", "’s"))  # "Tamford's harbour board"
         and len(words) > 1
         and counted[1][:1].islower()
         and words[1] not in _PREPOSITIONS

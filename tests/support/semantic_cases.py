@@ -444,6 +444,67 @@ FAITHFUL: list[Case] = [
         "The town built the library it had planned since 1950.\n",
         None,
     ),
+    # the fifth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The tower stands 90 m tall.",
+        "tower stands 90 metres tall",
+        "The old signal tower stands 90 metres tall above the harbour.\n",
+        None,
+    ),
+    Case(
+        "The upper lake is 3 km long.",
+        "lake is 3 kilometres long",
+        "The upper lake is 3 kilometres long and shallow.\n",
+        None,
+    ),
+    Case(
+        "The harbour wall is 12 ft high.",
+        "wall is 12 feet high",
+        "The harbour wall is 12 feet high at the pier head.\n",
+        None,
+    ),
+    Case(
+        "The anchor stone weighs 5 kg.",
+        "stone weighs 5 kilograms",
+        "The anchor stone weighs 5 kilograms and was found in 1910.\n",
+        None,
+    ),
+    Case(
+        "The pier cost £4,000 to build.",
+        "pier cost 4,000 pounds to build",
+        "The pier cost 4,000 pounds to build in 1870.\n",
+        None,
+    ),
+    Case(
+        "The mayor was acquitted in 1923.",
+        "mayor was acquitted of all charges in 1923",
+        "After a month-long trial the mayor was acquitted of all charges in 1923.\n",
+        None,
+    ),
+    Case(
+        "The canal, abandoned in 1820, was completed in 1832.",
+        "abandoned in 1820 and completed in 1832",
+        "The canal was abandoned in 1820 and completed in 1832 by a second company.\n",
+        None,
+    ),
+    Case(
+        "The station closed to passengers in 1965 and reopened in 1990.",
+        "station closed to passengers in 1965 and reopened in 1990",
+        "The station closed to passengers in 1965 and reopened in 1990.\n",
+        None,
+    ),
+    Case(
+        "The mill closed for good in 1950.",
+        "mill closed for good in 1950",
+        "The mill closed for good in 1950, and the owners never reopened it.\n",
+        None,
+    ),
+    Case(
+        "The old mill closed in 1950.",
+        "mill closed in 1950",
+        "The old mill closed in 1950, but the owners reopened it two years later.\n",
+        None,
+    ),
 ]
 
 
@@ -975,5 +1036,96 @@ UNFAITHFUL: list[Case] = [
         "the board agreed to sell the old pier",
         "In 1990 the board agreed to sell the old pier.\n",
         "an agreement to sell reported as a sale",
+    ),
+    # the fifth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The mayor was convicted of all charges in 1923.",
+        "mayor was acquitted of all charges in 1923",
+        "After a month-long trial the mayor was acquitted of all charges in 1923.\n",
+        "acquitted reported as convicted",
+    ),
+    Case(
+        "The signal tower stands 90 feet tall.",
+        "tower stands 90 metres tall",
+        "The old signal tower stands 90 metres tall above the harbour.\n",
+        "feet for metres",
+    ),
+    Case(
+        "The running track is 90 yards long.",
+        "track is 90 metres long",
+        "The running track is 90 metres long and was laid in 1932.\n",
+        "yards for metres",
+    ),
+    Case(
+        "The upper lake is 3 miles long.",
+        "lake is 3 kilometres long",
+        "The upper lake is 3 kilometres long and shallow.\n",
+        "miles for kilometres",
+    ),
+    Case(
+        "The harbour wall is 12 inches high.",
+        "wall is 12 feet high",
+        "The harbour wall is 12 feet high at the pier head.\n",
+        "inches for feet",
+    ),
+    Case(
+        "The anchor stone weighs 5 tonnes.",
+        "stone weighs 5 kilograms",
+        "The anchor stone weighs 5 kilograms and was found in 1910.\n",
+        "tonnes for kilograms",
+    ),
+    Case(
+        "The common covers 40 acres.",
+        "common covers 40 hectares",
+        "The village common covers 40 hectares north of the church.\n",
+        "acres for hectares",
+    ),
+    Case(
+        "The water tank holds 500 gallons.",
+        "tank holds 500 litres",
+        "The water tank holds 500 litres and is filled by hand.\n",
+        "gallons for litres",
+    ),
+    Case(
+        "The pier cost 4,000 francs to build.",
+        "pier cost 4,000 pounds to build",
+        "The pier cost 4,000 pounds to build in 1870.\n",
+        "francs for pounds",
+    ),
+    Case(
+        "The town hall cost ¥4,000 to repair.",
+        "hall cost 4,000 dollars to repair",
+        "The town hall cost 4,000 dollars to repair after the storm.\n",
+        "yen for dollars",
+    ),
+    Case(
+        "The chapel roof cost 300 shillings.",
+        "roof cost 300 pounds",
+        "The chapel roof cost 300 pounds, paid by the parish.\n",
+        "shillings for pounds",
+    ),
+    Case(
+        "The canal was abandoned in 1832.",
+        "canal was completed in 1832",
+        "The canal was completed in 1832 by the Tam Navigation Company.\n",
+        "completed reported as abandoned",
+    ),
+    Case(
+        "The canal was left unfinished in 1832.",
+        "canal was completed in 1832",
+        "The canal was completed in 1832 by the Tam Navigation Company.\n",
+        "completed reported as left unfinished",
+    ),
+    Case(
+        "The station reopened to passengers in 1965.",
+        "station closed to passengers in 1965",
+        "The station closed to passengers in 1965 after the line was cut.\n",
+        "closed reported as reopened",
+    ),
+    Case(
+        "The mill closed for good in 1950.",
+        "mill closed in 1950",
+        "The mill closed in 1950, but the owners reopened it two years later.\n",
+        "closed for good, but reopened",
     ),
 ]

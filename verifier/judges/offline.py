@@ -161,8 +161,10 @@ SUPERLATIVES = frozenset(
 # year": a price and a period both hold)
 DIMENSIONS: dict[str, str] = {
     **dict.fromkeys(("%",), "ratio"),
-    **dict.fromkeys(("km", "m", "cm", "mm", "miles", "mile", "feet", "foot"), "length"),
-    **dict.fromkeys(("kg", "g", "mg", "lb", "tons"), "mass"),
+    **dict.fromkeys(("km", "m", "cm", "mm", "miles", "feet", "inches", "yards"), "length"),
+    **dict.fromkeys(("kg", "g", "mg", "lb", "tons", "ounces"), "mass"),
+    **dict.fromkeys(("acres", "hectares", "km²", "m²"), "area"),
+    **dict.fromkeys(("litres", "ml", "gallons", "pints", "bushels"), "volume"),
     **dict.fromkeys(
         [
             "hours",
@@ -183,12 +185,31 @@ DIMENSIONS: dict[str, str] = {
         "time",
     ),
     **dict.fromkeys(("°c", "°f", "degrees"), "temperature"),
-    **dict.fromkeys(("usd", "$", "€", "£"), "money"),
+    **dict.fromkeys(("usd", "$", "€", "£", "¥", "shillings", "pence", "francs"), "money"),
+    **dict.fromkeys(("guineas", "rupees", "roubles", "lire"), "money"),
     **dict.fromkeys(("million", "billion", "thousand"), "scale"),
 }
 UNITS = frozenset(DIMENSIONS)  # the words read as units
+# each spelling of a unit read as one word: "90 m" and "90 metres" agree, "90 feet" and
+# "90 metres" are two units of one kind (length) and conflict
 UNIT_ALIASES = {"percent": "%", "pct": "%", "dollars": "$", "dollar": "$", "euros": "€"}
 UNIT_ALIASES |= {"euro": "€", "pounds": "£", "pound": "£", "sterling": "£"}  # pounds: money
+UNIT_ALIASES |= {"yen": "¥", "shilling": "shillings", "franc": "francs", "guinea": "guineas"}
+UNIT_ALIASES |= {"penny": "pence", "pennies": "pence", "rupee": "rupees", "rouble": "roubles"}
+UNIT_ALIASES |= dict.fromkeys(("kilometres", "kilometre", "kilometers", "kilometer"), "km")
+UNIT_ALIASES |= dict.fromkeys(("metres", "metre", "meters", "meter"), "m")
+UNIT_ALIASES |= dict.fromkeys(("centimetres", "centimetre", "centimeters", "centimeter"), "cm")
+UNIT_ALIASES |= dict.fromkeys(("millimetres", "millimetre", "millimeters", "millimeter"), "mm")
+UNIT_ALIASES |= {"mile": "miles", "foot": "feet", "ft": "feet", "inch": "inches"}
+UNIT_ALIASES |= {"yard": "yards", "yd": "yards", "yds": "yards"}
+UNIT_ALIASES |= dict.fromkeys(("kilograms", "kilogram", "kilogrammes", "kilos", "kilo"), "kg")
+UNIT_ALIASES |= dict.fromkeys(("grams", "gram", "grammes", "gramme"), "g")
+UNIT_ALIASES |= dict.fromkeys(("tonnes", "tonne", "ton"), "tons")
+UNIT_ALIASES |= {"lbs": "lb", "ounce": "ounces", "oz": "ounces"}
+UNIT_ALIASES |= {"acre": "acres", "hectare": "hectares", "ha": "hectares"}
+UNIT_ALIASES |= dict.fromkeys(("liters", "liter", "litre"), "litres")
+UNIT_ALIASES |= dict.fromkeys(("millilitres", "millilitre", "milliliters", "milliliter"), "ml")
+UNIT_ALIASES |= {"gallon": "gallons", "pint": "pints", "bushel": "bushels"}
 # words that refuse or deny on either side ("refused to build", "voted against building"),
 # and a verdict inside a quote that denies the rest of it ("rumours that … were unfounded"):
 # it agrees with a claim that denies, and flags nothing on its own ("Rumours about the
@@ -267,14 +288,16 @@ POLARITY: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("import", "export"),
         ("open", "close closed shut"),
         ("start begin began begun", "stop"),
-        ("guilty", "innocent acquitted"),
+        ("guilty convicted convict", "innocent acquitted acquit"),
+        ("completed complete finished", "abandoned unfinished uncompleted"),
+        ("closed close shut", "reopened reopen reopens reopening"),
         ("alive", "dead"),
         ("north", "south"),
         ("east", "west"),
     )
 )
 
-_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£°]")
+_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
 _NUMBER_NAMES = frozenset(NUMBER_WORDS)
 _ALIASES = frozenset(UNIT_ALIASES)
 
@@ -791,6 +814,12 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
     stopped = _ENDED.match(tail) if m is None else None
     if stopped and "until" not in c.words and _still(c, quote):
         return [Conflict("undone", (), (" ".join(stopped.group(0).split()),))]
+    if _for_good(c):  # "closed for good" cited for "closed, but … reopened it"
+        again = _AGAIN.search(tail) or (
+            _AGAIN.search(window, nxt_at, nxt_at + 200) if nxt_at >= 0 else None
+        )
+        if again and not again.group(1) and not c.words & _AGAIN_WORDS:
+            return [Conflict("undone", (), (again.group(0),))]
     if m is None and _CONDITION.match(tail) and not c.words & {"if", "unless", "provided"}:
         said = " ".join(tail.split()[:6]).strip(", ")
         return [Conflict("modal", (), (said,))]
@@ -805,6 +834,20 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
     if undoing & c.words - _read(quote).words:  # "…, a figure the union disputes." kept
         return []
     return [Conflict("undone", (), (" ".join(m.group(0).strip(",;(—– ").split()),))]
+
+
+# a claim that something ended for good, and the source saying it came back
+_FOR_GOOD = frozenset({"permanently", "forever", "finally", "irrevocably"})
+_AGAIN_WORDS = frozenset({"reopened", "reopen", "reopens", "revived", "resumed", "restored"})
+_AGAIN = re.compile(
+    r"(never\s+|not\s+|n't\s+|no\s+longer\s+)?\b(?:re-?opened|re-?opens?|revived|resumed"
+    r"|restored|restarted)\b",
+    re.I,
+)
+
+
+def _for_good(c: _Words) -> bool:
+    return bool(c.words & _FOR_GOOD) or {"for", "good"} <= c.words or {"for", "ever"} <= c.words
 
 
 def _still(c: _Words, quote: str) -> bool:
