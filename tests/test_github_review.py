@@ -317,8 +317,8 @@ def test_a_pull_request_holding_a_tree_bomb_is_rejected_naming_the_limit(world: 
 
 def test_findings_suppressed_inline_are_listed_in_the_summary_inert(world: World):
     page = (
-        "# Barn\n\nSee [[Nowhere]]. "
-        '<!-- wikigate: ignore link.broken reason="@octocat will write it" -->\n'
+        "# Barn\n\nThe barn\u200b stands. "
+        '<!-- wikigate: ignore page.invisible_chars reason="@octocat will write it" -->\n'
     )
     world.push_pr(15, page)
     world.run(15, "opened")
@@ -326,7 +326,7 @@ def test_findings_suppressed_inline_are_listed_in_the_summary_inert(world: World
     assert "1 findings suppressed inline (not counted):" in summary["body"]
     assert "reason: &#64;octocat will write it" in summary["body"]  # no mention
     bodies = [c["body"] for c in world.comments()]
-    assert not any("` link.broken `" in body for body in bodies)  # not a finding of its own
+    assert not any("` page.invisible_chars `" in body for body in bodies)  # not counted
     # the pull request added the suppression: a person accepts it (issue 26's review)
     [added] = [body for body in bodies if "` suppression.added `" in body]
     assert "sets aside line 3" in added and "a person accepts it" in added

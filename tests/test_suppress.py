@@ -53,8 +53,8 @@ def codes(report) -> list[tuple[str, int | None]]:
 
 
 def test_the_finding_without_a_suppression(repo, base):
-    report = verify(repo, base, "See [[Nowhere]].")
-    assert codes(report) == [("link.broken", 8)]
+    report = verify(repo, base, "The council met in 1962.")
+    assert codes(report) == [("page.unsupported_statement", 8)]
     assert report.verdict == "revise"
 
 
@@ -63,7 +63,7 @@ def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, 
     report = verify(
         repo,
         base,
-        f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->',
+        f'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="{why}" -->',
         accepted=True,
     )
     assert codes(report) == []
@@ -72,7 +72,7 @@ def test_a_suppression_on_the_line_sets_the_finding_aside_with_its_reason(repo, 
     assert (aside.by, aside.reason, aside.finding.code, aside.finding.line) == (
         "suppression",
         why,
-        "link.broken",
+        "page.unsupported_statement",
         8,
     )
     text = render(report, "text")
@@ -84,7 +84,7 @@ def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base)
     report = verify(
         repo,
         base,
-        '<!-- wikigate: ignore link.broken reason="soon" -->\nSee [[Nowhere]].',
+        '<!-- wikigate: ignore page.unsupported_statement reason="soon" -->\nThe council met in 1962.',
         accepted=True,
     )
     assert codes(report) == [] and len(report.suppressed) == 1
@@ -92,10 +92,10 @@ def test_a_suppression_on_a_line_of_its_own_applies_to_the_next_line(repo, base)
     report = verify(
         repo,
         base,
-        '<!-- wikigate: ignore link.broken reason="soon" -->\n\nSee [[Nowhere]].',
+        '<!-- wikigate: ignore page.unsupported_statement reason="soon" -->\n\nThe council met in 1962.',
         accepted=True,
     )
-    assert sorted(codes(report)) == [("link.broken", 10), ("suppression.unused", 8)]
+    assert sorted(codes(report)) == [("page.unsupported_statement", 10), ("suppression.unused", 8)]
     assert report.suppressed == []
 
 
@@ -103,25 +103,27 @@ def test_a_suppression_sets_aside_only_the_code_it_names(repo, base):
     report = verify(
         repo,
         base,
-        'See [[Nowhere]]. <!-- wikigate: ignore page.orphan reason="x" -->',
+        'The council met in 1962. <!-- wikigate: ignore page.invisible_chars reason="x" -->',
         accepted=True,
     )
-    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.unused", 8)]
+    assert sorted(codes(report)) == [("page.unsupported_statement", 8), ("suppression.unused", 8)]
     assert report.suppressed == []
 
 
 def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
     report = verify(
-        repo, base, 'See [[Nowhere]]. `<!-- wikigate: ignore link.broken reason="x" -->`'
+        repo,
+        base,
+        'The council met in 1962. `<!-- wikigate: ignore page.unsupported_statement reason="x" -->`',
     )
-    assert codes(report) == [("link.broken", 8)] and report.suppressed == []
+    assert codes(report) == [("page.unsupported_statement", 8)] and report.suppressed == []
 
 
 @pytest.mark.parametrize(
     ("comment", "why"),
     [
-        ("<!-- wikigate: ignore link.broken -->", "without a reason"),
-        ('<!-- wikigate: ignore link.broken reason="  " -->', "without a reason"),
+        ("<!-- wikigate: ignore page.unsupported_statement -->", "without a reason"),
+        ('<!-- wikigate: ignore page.unsupported_statement reason="  " -->', "without a reason"),
         (
             '<!-- wikigate: ignore link.brokn reason="x" -->',
             "'link.brokn', which is no finding code",
@@ -132,8 +134,8 @@ def test_a_comment_in_a_code_span_is_text_not_a_suppression(repo, base):
     ],
 )
 def test_a_suppression_without_a_reason_or_a_known_code_is_a_finding(repo, base, comment, why):
-    report = verify(repo, base, f"See [[Nowhere]]. {comment}")
-    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.invalid", 8)]
+    report = verify(repo, base, f"The council met in 1962. {comment}")
+    assert sorted(codes(report)) == [("page.unsupported_statement", 8), ("suppression.invalid", 8)]
     [bad] = [f for f in report.findings if f.code == "suppression.invalid"]
     assert why in bad.message and bad.severity == "major"
     assert report.suppressed == []
@@ -166,30 +168,33 @@ def test_sarif_carries_a_suppressed_finding_as_suppressed_in_source(repo, base):
     report = verify(
         repo,
         base,
-        'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->',
+        'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="soon" -->',
         accepted=True,
     )
     sarif = json.loads(render(report, "sarif"))
     assert schema_errors("sarif-2.1.0.json", sarif) == []
     [result] = sarif["runs"][0]["results"]
-    assert result["ruleId"] == "link.broken"
+    assert result["ruleId"] == "page.unsupported_statement"
     assert result["suppressions"] == [
         {"kind": "inSource", "status": "accepted", "justification": "soon"}
     ]
 
 
 def test_suppressions_on_one_page_are_bounded(repo, base):
-    """A page of 1,200 suppressed broken links: the first 1,000 suppressions are read, the
-    rest is one finding saying so (and their links count)."""
+    """A page of 1,200 suppressions: the first 1,000 are read, the rest is one finding
+    saying so, and a comment past the bound suppresses nothing."""
     lines = [
-        f'See [[Nowhere{k}]]. <!-- wikigate: ignore link.broken reason="later" -->'
-        for k in range(1200)
+        f'Line {k}. <!-- wikigate: ignore page.invisible_chars reason="later" -->'
+        for k in range(1199)
     ]
+    lines.append(
+        'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="x" -->'
+    )
     report = verify(repo, base, "\n\n".join(lines))
-    assert len(report.suppressed) == 1000
     [past] = [f for f in report.findings if f.code == "suppression.invalid"]
     assert "more than 1000 suppressions on one page" in past.message
-    assert sum(f.code == "link.broken" for f in report.findings) == 200
+    assert [f.line for f in report.findings if f.code == "page.unsupported_statement"] == [2406]
+    assert report.suppressed == []
 
 
 # --- a suppression counts only once a person accepted it (the writer is untrusted) ---
@@ -198,13 +203,16 @@ def test_suppressions_on_one_page_are_bounded(repo, base):
 def test_a_new_suppression_asks_a_person_naming_what_it_would_set_aside(repo, base):
     why = "the page is written before its target"
     report = verify(
-        repo, base, f'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="{why}" -->'
+        repo,
+        base,
+        f'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="{why}" -->',
     )
     assert codes(report) == [("suppression.added", 8)]
     assert report.verdict == "needs_human_review"
     [added] = report.findings
-    assert "link.broken" in added.message and "Nowhere" in added.message and why in added.message
-    assert [s.finding.code for s in report.suppressed] == ["link.broken"]
+    assert "page.unsupported_statement" in added.message and "1962" in added.message
+    assert why in added.message
+    assert [s.finding.code for s in report.suppressed] == ["page.unsupported_statement"]
 
 
 @pytest.mark.parametrize(
@@ -215,9 +223,9 @@ def test_a_new_suppression_asks_a_person_naming_what_it_would_set_aside(repo, ba
     ],
 )
 def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, sentence):
-    comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
+    comment = '<!-- wikigate: ignore page.unsupported_statement reason="soon" -->'
     landed = commit_files(
-        repo, base.id, {"wiki/notes.md": notes_page(f"See [[Nowhere]]. {comment}")}
+        repo, base.id, {"wiki/notes.md": notes_page(f"The council met in 1962. {comment}")}
     )
     tip = commit_files(repo, landed.id, {"wiki/notes.md": notes_page(f"{sentence} {comment}")})
     report = verify_trees(repo, tip, landed, config=Config())
@@ -227,7 +235,7 @@ def test_rewording_the_line_of_an_accepted_suppression_asks_again(repo, base, se
 
 def test_rewording_another_line_of_the_claim_under_an_accepted_suppression_asks_again(repo, base):
     """A claim's sentence may span lines: the accepted suppression is of its paragraph."""
-    comment = '<!-- wikigate: ignore link.broken reason="soon" -->'
+    comment = '<!-- wikigate: ignore page.unsupported_statement reason="soon" -->'
     old = notes_page(f"The plan\nsee [[Nowhere]]. {comment}")
     landed = commit_files(repo, base.id, {"wiki/notes.md": old})
     new = notes_page(f"The plan was approved by all\nsee [[Nowhere]]. {comment}")
@@ -240,7 +248,8 @@ def test_a_dormant_suppression_of_a_working_link_asks_a_person_and_says_it_is_un
     """A suppression of link.broken on a link that works today would hide the finding a
     later run causes by deleting its target: landing it asks a person, who sees it unused."""
     index = INDEX.replace(
-        "- [[Notes]]\n", '- [[Notes]] <!-- wikigate: ignore link.broken reason="moving" -->\n'
+        "- [[Notes]]\n",
+        '- [[Notes]] <!-- wikigate: ignore page.unsupported_statement reason="moving" -->\n',
     )
     tip = commit_files(repo, base.id, {"wiki/index.md": index})
     report = verify_trees(repo, tip, base, config=Config())
@@ -252,7 +261,9 @@ def test_a_suppression_that_applies_to_nothing_is_reported(repo, base):
     """A dormant suppression (followed by a blank line, or naming a finding not there) is
     new, so a person decides, and unused, so the person sees it sets aside nothing now."""
     report = verify(
-        repo, base, '<!-- wikigate: ignore link.broken reason="later" -->\n\n- [[Index]]'
+        repo,
+        base,
+        '<!-- wikigate: ignore page.unsupported_statement reason="later" -->\n\n- [[Index]]',
     )
     assert sorted(codes(report)) == [("suppression.added", 8), ("suppression.unused", 8)]
     assert report.verdict == "needs_human_review"
@@ -285,12 +296,12 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     git(root, "remote", "add", "origin", str(bare))
     before = git(root, "rev-parse", "main").stdout.strip()
 
-    why = "the ravens page comes next"
+    why = "the ravens source comes next"
     tail = format_tail(SOURCE, None, OWLS, SOURCE_TEXT.index(OWLS))
     page = root / "owls.md"
     page.write_text(
-        f"# Owls\n\n{OWLS}[^1] See [[Ravens]]. "
-        f'<!-- wikigate: ignore link.broken reason="{why}" -->\n\n[^1]: {tail}\n'
+        f"# Owls\n\n{OWLS}[^1] Ravens nest in the same barns. "
+        f'<!-- wikigate: ignore page.unsupported_statement reason="{why}" -->\n\n[^1]: {tail}\n'
     )
     run_id = cli("run", "start", "--type", "cascade", "--triggered-by", "cli:test").stdout.strip()
     wrote = cli("run", "write", run_id, "wiki/owls.md", "--from", str(page))
@@ -299,7 +310,7 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     waiting = cli("run", "finalize", run_id)
     assert waiting.returncode == 5, waiting.stdout + waiting.stderr
     assert "needs_human_review" in waiting.stdout and "suppression.added" in waiting.stdout
-    assert "Ravens" in waiting.stdout and why in waiting.stdout
+    assert "Ravens nest" in waiting.stdout and why in waiting.stdout
     assert "suppressed (not counted): 1" in waiting.stdout  # what it would set aside
     assert f"reason: {why}" in waiting.stdout
     assert git(root, "rev-parse", "main").stdout.strip() == before
@@ -310,7 +321,7 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     assert tip != before
     shown = cli("runs", "show", run_id)
     assert "suppressed (not counted): 1" in shown.stdout, shown.stdout
-    assert "link.broken" in shown.stdout and f"reason: {why}" in shown.stdout
+    assert "page.unsupported_statement" in shown.stdout and f"reason: {why}" in shown.stdout
 
     # the server gate decides for itself: the suppression is new against its main
     refused = push(root, "origin", "main")
@@ -340,8 +351,8 @@ def test_a_pull_request_adding_a_suppression_asks_and_a_maintainers_label_lands_
     before = world.main_sha()
     tail = format_tail(SOURCE, None, OWLS, SOURCE_TEXT.index(OWLS))
     page = (
-        f"# Barn\n\n{OWLS}[^1] See [[Nowhere]]. "
-        f'<!-- wikigate: ignore link.broken reason="written next" -->\n\n[^1]: {tail}\n'
+        f"# Barn\n\n{OWLS}[^1] The council met in 1962. "
+        f'<!-- wikigate: ignore page.unsupported_statement reason="written next" -->\n\n[^1]: {tail}\n'
     )
     head = world.push_pr(16, page)
     waiting = world.run(16)
@@ -352,3 +363,43 @@ def test_a_pull_request_adding_a_suppression_asks_and_a_maintainers_label_lands_
     landed = world.run(16, "labeled", sender="maintainer", label="wikigate:override")
     assert landed.code == 0, landed.out
     assert world.main_sha() == head, landed.out
+
+
+@pytest.mark.parametrize(
+    ("accepted", "changed"),
+    [
+        (  # a literal <!-- in a code span hid the sentence slipped in before the comment
+            "Editors write `<!--` to open a comment. <!-- wikigate: ignore "
+            'page.unsupported_statement reason="style" -->',
+            "Editors write `<!--` to open a comment. The mayor took bribes in 1970. "
+            '<!-- wikigate: ignore page.unsupported_statement reason="style" -->',
+        ),
+        (  # the accepted comment copied onto another line of its paragraph
+            'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="x" -->'
+            "\nThe mayor resigned in 1963.",
+            'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="x" -->'
+            '\nThe mayor resigned in 1963. <!-- wikigate: ignore page.unsupported_statement reason="x" -->',
+        ),
+    ],
+)
+def test_an_accepted_suppression_covers_its_paragraph_only_as_written(
+    repo, base, accepted, changed
+):
+    """Acceptance compares the paragraph byte for byte (hostile review: comments were
+    stripped from the raw text, so a code span's `<!--` swallowed an inserted sentence)."""
+    was = commit_files(repo, base.id, {"wiki/notes.md": notes_page(accepted)})
+    tip = commit_files(repo, was.id, {"wiki/notes.md": notes_page(changed)})
+    report = verify_trees(repo, tip, was, config=Config())
+    assert "suppression.added" in [f.code for f in report.findings]
+    assert report.verdict == "needs_human_review"
+
+
+def test_findings_other_pages_raise_cannot_be_suppressed_inline(repo, base):
+    """An accepted suppression of link.broken covered a link a later change broke by
+    deleting a heading on another page, the line untouched (hostile review)."""
+    report = verify(
+        repo, base, 'See [[Nowhere]]. <!-- wikigate: ignore link.broken reason="soon" -->'
+    )
+    assert sorted(codes(report)) == [("link.broken", 8), ("suppression.invalid", 8)]
+    [invalid] = [f for f in report.findings if f.code == "suppression.invalid"]
+    assert "arises from other pages" in invalid.message and report.suppressed == []

@@ -10,14 +10,15 @@ sets aside the findings of that code on that page whose line (or the claim's lin
 line it applies to: listed in the report's ``suppressed`` with the reason, not counted.
 
 A suppression is itself a finding (``suppression.invalid``, major) when it has no reason,
-names an unknown code or ``suppression.invalid``, is malformed, or names a finding that is
+names an unknown code, a suppression code or one that other pages raise (``link.broken``,
+``page.orphan``: ``ELSEWHERE``), is malformed, or names a finding that is
 critical there, unless the base's rules allow it (``[verifier] suppress_critical = true``):
 then the critical finding stays. The pages read are those with findings and, for a change,
 the pages it changes (where a new suppression can appear).
 
 The writer is untrusted, so a suppression counts only when a person accepted it: for a
 change, one the base's version of the page does not hold (the same code and reason, the
-same text in the paragraph of the line it applies to, comments aside) is new, and a new
+same paragraph around it, byte for byte) is new, and a new
 suppression sets a finding aside only with a finding of its own, ``suppression.added``
 (it asks a person: needs_human_review), naming what it would set aside; a person's word
 (``verify approve``, the server's recorded override, the maintainer's label) lands it,
@@ -49,6 +50,9 @@ _SUPPRESSION = re.compile(
     r'<!--\s*wikigate\s*:\s*ignore\s+(?P<code>[^\s"]+)(?:\s+reason="(?P<reason>[^"]*)")?\s*-->\Z'
 )
 MAX_PER_PAGE = 1000  # suppressions read on one page; past it, a finding says so
+# findings another page's change can raise on an untouched line: an accepted suppression
+# of them would cover what nobody accepted (a heading deleted elsewhere, hostile review)
+ELSEWHERE = frozenset({"link.broken", "page.orphan"})
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,14 @@ def read(text: str) -> tuple[list[Suppression], list[tuple[int, str]]]:
             bad.append((at, f"names {code!r}, which is no finding code (docs/checks.md)"))
         elif code in (CODE, ADDED, UNUSED):  # a suppression's own findings: a person's
             bad.append((at, f"{code} cannot be suppressed"))
+        elif code in ELSEWHERE:
+            bad.append(
+                (
+                    at,
+                    f"cannot set aside {code}: it arises from other pages, which a later change "
+                    "may break with this line untouched; a person's override covers it",
+                )
+            )
         elif not reason:
             bad.append((at, f'suppresses {code} without a reason: add reason="why"'))
         else:
@@ -123,17 +135,6 @@ def _covering(f: Finding, by_line: dict[tuple[str, int], Suppression]) -> Suppre
     return None
 
 
-def _strip_comments(text: str) -> str:
-    """``text`` without its HTML comments (an unclosed one runs to the end): linear."""
-    out, at = [], 0
-    while (start := text.find("<!--", at)) >= 0:
-        out.append(text[at:start])
-        end = text.find("-->", start + 4)
-        at = len(text) if end < 0 else end + 3
-    out.append(text[at:])
-    return " ".join(out)
-
-
 class _Paragraphs:
     """A page's paragraphs (lines between blank lines), each one's text digested once:
     what a person accepted with a suppression on one of its lines (a claim's sentence may
@@ -151,7 +152,9 @@ class _Paragraphs:
 
     def key(self, s: Suppression) -> tuple[str, str, str]:
         """The code, the reason and the digest of the paragraph of the line ``s`` applies
-        to, comments aside: rewording any of it makes the suppression new again."""
+        to, as written, comments and line breaks included: changing any of it (a sentence
+        slipped in before the comment, the comment copied to another line, the paragraph
+        re-wrapped) makes the suppression new again."""
         n = s.line - 1
         if not 0 <= n < len(self.lines):
             return s.code, s.reason, ""
@@ -160,7 +163,7 @@ class _Paragraphs:
             last = first
             while last + 1 < len(self.lines) and self.starts[last + 1] == first:
                 last += 1
-            text = " ".join(_strip_comments("\n".join(self.lines[first : last + 1])).split())
+            text = "\n".join(self.lines[first : last + 1])
             self.digests[first] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         return s.code, s.reason, self.digests[first]
 
