@@ -143,7 +143,7 @@ def test_the_proposed_rules_never_decide_their_own_landing(repo, base):
     report = verify_trees(repo, alone, base, config=Config())
     assert report.verdict == "needs_human_review"
     [found] = report.findings
-    assert 'verifier.severity.run.path_acl: (unset) → "minor"' in found.message
+    assert 'verifier.severity.run.path_acl: (unset: "critical") → "minor"' in found.message
 
 
 @pytest.mark.parametrize(
@@ -212,5 +212,40 @@ def test_no_op_severities_cannot_push_a_loosening_out_of_the_persons_sight(repo,
         "the run changes the rules (wikigate.toml): "
         'verifier.strictness: "SKEPTICAL" → "CALM"; '
         "verifier.suppress_critical: false → true; "
-        'verifier.severity.page.orphan: (unset) → "minor"; a person decides'
+        'verifier.severity.page.orphan: (unset: "major") → "minor"; a person decides'
+    )
+
+
+@pytest.mark.parametrize(
+    ("base_rules", "proposed", "listed"),
+    [
+        (  # under PARANOID, "major" is a loosening, not the code's default
+            '[verifier]\nstrictness = "PARANOID"\n',
+            '[verifier]\nstrictness = "PARANOID"\n[verifier.severity]\n'
+            '"citation.anchor_missing" = "major"\n',
+            ['verifier.severity.citation.anchor_missing: (unset: "critical") → "major"'],
+        ),
+        (  # a tightening of the strictness, with the pins that keep the codes it tightens
+            "",
+            '[verifier]\nstrictness = "PARANOID"\n[verifier.severity]\n'
+            '"citation.anchor_missing" = "major"\n',
+            [
+                'verifier.strictness: "SKEPTICAL" → "PARANOID"',
+                'verifier.severity.citation.anchor_missing: (unset: "major") → "major"',
+            ],
+        ),
+    ],
+)
+def test_a_pin_is_judged_against_its_own_sides_strictness(repo, base, base_rules, proposed, listed):
+    """A pin equal to the code's SKEPTICAL default was dropped as a no-op even under
+    PARANOID, where it lowers critical to major (hostile review)."""
+    if base_rules:
+        base = commit_files(repo, base.id, {"wikigate.toml": base_rules})
+    tip = commit_files(repo, base.id, {"wikigate.toml": proposed})
+    rules = (
+        Config.model_validate({"verifier": {"strictness": "PARANOID"}}) if base_rules else Config()
+    )
+    [found] = verify_trees(repo, tip, base, config=rules).findings
+    assert found.message == (
+        f"the run changes the rules (wikigate.toml): {'; '.join(listed)}; a person decides"
     )

@@ -355,24 +355,41 @@ def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
 
     severity = "verifier.severity."
 
-    def value(side: dict[str, str], key: str) -> str | None:
-        """A setting's value; an unset severity is its code's default (setting a code to
-        its default changes nothing, and must not push real changes out of sight)."""
-        if key in side or not key.startswith(severity):
-            return side.get(key)
-        code = CODES.get(key.removeprefix(severity))
-        return json.dumps(code.severity) if code is not None else None
+    def preset(side: dict[str, str], key: str) -> str | None:
+        """What a code's severity is on ``side`` without a pin: its preset under that
+        side's strictness (a pin equal to it changes nothing)."""
+        entry = CODES.get(key.removeprefix(severity))
+        if entry is None:
+            return None
+        level = json.loads(side.get("verifier.strictness", '"SKEPTICAL"'))
+        return json.dumps(dict(entry.presets).get(level, entry.severity))
+
+    def changes(key: str) -> bool:
+        if not key.startswith(severity):
+            return was.get(key) != now.get(key)
+        if was.get(key) == now.get(key):
+            return False
+        # a pin is no change only where it equals its own side's preset and the other side
+        # pins nothing: a strictness change between them is listed on its own
+        pins = [(side, side[key]) for side in (was, now) if key in side]
+        return not (len(pins) == 1 and pins[0][1] == preset(pins[0][0], key))
+
+    def said(side: dict[str, str], key: str) -> str:
+        if key in side:
+            return side[key]
+        if key.startswith(severity) and (default := preset(side, key)) is not None:
+            return f"(unset: {default})"
+        return "(unset)"
 
     keys = {k for k in was if not (was[k] == "{}" and filled(k, now))} | {
         k for k in now if not (now[k] == "{}" and filled(k, was))
     }
-    unset = "(unset)"
     # what a person must see first: every setting but the per-code severities, then those
     ordered = sorted(keys, key=lambda k: (k.startswith(severity), k))
     return [
-        (shown(k)[:120], shown(was.get(k, unset))[:120], shown(now.get(k, unset))[:120])
+        (shown(k)[:120], shown(said(was, k))[:120], shown(said(now, k))[:120])
         for k in ordered
-        if value(was, k) != value(now, k)
+        if changes(k)
     ]
 
 
