@@ -81,7 +81,9 @@ def test_a_writer_who_fixes_one_of_two_failures_keeps_looping(repo):
 
 def test_no_progress_can_wait_for_a_person_instead(repo):
     rules = repo / "wikigate.toml"
-    rules.write_text(rules.read_text().replace('on_no_progress = "reject"', 'on_no_progress = "ask"'))
+    default = rules.read_text()
+    assert 'on_no_progress = "reject"' in default  # `wikigate init` writes the default
+    rules.write_text(default.replace('on_no_progress = "reject"', 'on_no_progress = "ask"'))
     git(repo, "commit", "-qam", "ask a person when a run makes no progress")
     run = broken_links_run(repo)
     assert finalize(repo, run).returncode == 3
