@@ -64,6 +64,13 @@ def test_a_writer_resubmitting_the_same_failures_stops_after_the_second_loop(rep
     assert {(f["loop"], f["line"], f["signature"]) for f in record["findings"]} == {
         (loop, line, s) for loop, line in ((1, 7), (2, 9)) for s in sigs
     }
+    # and so does its note in git, which the database is rebuilt from
+    note = json.loads(
+        git(repo, "notes", "--ref=wikigate", "show", f"refs/wikigate/failed/{run}").stdout
+    )
+    assert {(f["loop"], f["signature"]) for f in note["findings"]} == {
+        (loop, s) for loop in (1, 2) for s in sigs
+    }
     assert git(repo, "rev-parse", "main").stdout.strip() == main
 
 
