@@ -37,6 +37,11 @@ def finalize(repo: Path, run: str):
     return wikigate(repo, "run", "finalize", run, env=PRODUCT)
 
 
+def note_of(repo: Path, ref: str) -> dict:
+    """The run's record: the JSON note on the commit ``ref`` names."""
+    return json.loads(git(repo, "notes", "--ref=wikigate", "show", ref).stdout)
+
+
 def shown(repo: Path, run: str) -> dict:
     return json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
 
@@ -49,6 +54,10 @@ def test_a_writer_resubmitting_the_same_failures_stops_after_the_second_loop(rep
     assert "wiki/owls.md:7: major link.broken: [[Ghost]]" in first.stdout
     sigs = {f["signature"] for f in shown(repo, run)["findings"]}
     assert len(sigs) == 2 and None not in sigs
+    # the verification's report.json (kept in git with its attestation) carries them too
+    (loop1,) = note_of(repo, f"refs/heads/wikigate/runs/{run}")["verifications"]
+    report = json.loads(git(repo, "show", f"{loop1['tree']}:report.json").stdout)
+    assert {f["signature"] for f in report["findings"]} == sigs
     # the writer moves the failing line down (a heading above it) but fixes nothing
     write(repo, run, "wiki/owls.md", cited_page("owls") + "\n## See also\n" + LINKS)
     second = finalize(repo, run)
@@ -65,9 +74,7 @@ def test_a_writer_resubmitting_the_same_failures_stops_after_the_second_loop(rep
         (loop, line, s) for loop, line in ((1, 7), (2, 9)) for s in sigs
     }
     # and so does its note in git, which the database is rebuilt from
-    note = json.loads(
-        git(repo, "notes", "--ref=wikigate", "show", f"refs/wikigate/failed/{run}").stdout
-    )
+    note = note_of(repo, f"refs/wikigate/failed/{run}")
     assert {(f["loop"], f["signature"]) for f in note["findings"]} == {
         (loop, s) for loop in (1, 2) for s in sigs
     }
