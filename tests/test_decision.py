@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wikigate.decision import A_PERSON, Decision, Word, decide
+from wikigate.decision import A_PERSON, Decision, Repeat, Word, decide
 from wikigate.kinds import VERDICT_EXIT
 from wikigate.landing import land
 
@@ -37,6 +37,22 @@ def test_a_verdict_in_a_loop_decides(verdict, loop, expected):
 
 def test_the_revise_limit_without_a_reason_says_only_the_limit():
     assert decide("revise", loop=2, limit=2).reason == "revise limit reached (2 loops)"
+
+
+def test_a_revise_repeating_the_last_loops_failures_stops_looping():
+    why = "wiki/a.md: link.broken"
+    stuck = "no progress: the same 2 failures as loop 1"
+    assert decide("revise", loop=2, limit=3, why=why, repeat=Repeat(1, 2)) == Decision(
+        "reject", "reject", f"{stuck}: {why}"
+    )
+    assert decide("revise", loop=2, limit=3, repeat=Repeat(1, 2, "ask")) == Decision(
+        "ask_person", "needs_human_review", stuck
+    )
+    # only a revise loops: a rejection stays one, a pass lands
+    assert decide("commit", loop=2, limit=3, repeat=Repeat(1, 2)).action == "land"
+    assert decide("reject", loop=2, limit=3, why=why, repeat=Repeat(1, 2)).reason == why
+    one = decide("revise", loop=3, limit=3, repeat=Repeat(2, 1)).reason
+    assert one == "no progress: the same 1 failure as loop 2"
 
 
 def test_nothing_verified_lands_unverified():

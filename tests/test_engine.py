@@ -109,7 +109,9 @@ def test_third_revise_rejects(ws):
     run = ws.start_run("synthesis", "daemon:nightly")
     run.stage_write("wiki/a.md", page("A", "REVISE-ME"))
     assert run.finalize().verdict == "revise"
+    run.stage_write("wiki/b.md", page("B", "REVISE-ME"))  # progress: not the same failures
     assert run.finalize().verdict == "revise"
+    run.stage_write("wiki/a.md", page("A", "Fixed."))
     third = run.finalize()
     assert third.status == "rejected" and "revise limit reached (3 loops)" in third.reason
 

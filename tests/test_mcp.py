@@ -142,6 +142,34 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
     assert runs(root) == {out["run_id"]: "committed"}
 
 
+def test_a_writer_resubmitting_the_same_failure_stops_after_the_second_loop(root):
+    """No progress (issue 28): the second finalize fails on exactly what the first did (the
+    same signatures), so the run is rejected instead of spending a third loop."""
+    before = main_tip(root)
+
+    async def body(s: ClientSession) -> list[dict[str, Any]]:
+        ok(await s.call_tool("start_run", {"type": "ingest"}))
+        ok(await s.call_tool("write", {"path": "raw/owls.txt", "content": SOURCE}))
+        ok(await s.call_tool("write", {"path": "wiki/index.md", "content": INDEX}))
+        quote_only = f'raw/owls.txt — "{QUOTE}"'  # no anchor: revise
+        ok(await s.call_tool("write", {"path": "wiki/owls.md", "content": owls(quote_only)}))
+        first = ok(await s.call_tool("finalize", {}))
+        second = ok(await s.call_tool("finalize", {}))  # resubmitted, nothing fixed
+        return [first, second]
+
+    first, second = serve(root, body)
+    assert (first["status"], first["verdict"], first["loop"]) == ("pending", "revise", 1)
+    signatures = {f["signature"] for f in first["findings"]}
+    assert signatures and all(isinstance(s, str) and s for s in signatures)
+    assert {f["signature"] for f in second["findings"]} == signatures
+    n = len(signatures)
+    assert (second["status"], second["loop"]) == ("rejected", 2), second
+    assert second["reason"].startswith(
+        f"no progress: the same {n} failure{'s' if n != 1 else ''} as loop 1"
+    )
+    assert main_tip(root) == before
+
+
 def test_a_bad_tool_call_is_a_clear_tool_error_and_stages_nothing(root):
     async def body(s: ClientSession) -> list[Any]:
         no_run = await s.call_tool("write", {"path": "wiki/a.md", "content": "x\n"})

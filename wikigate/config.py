@@ -40,6 +40,7 @@ DEFAULT_TOML = """\
 timeout_minutes = 1440      # pending runs older than this are swept to abandoned
 max_rebases = 0             # races for main lost before finalize waits its turn to land
 lease_seconds = 300         # a finalizer's claim on a run; renewed while it works
+on_no_progress = "reject"   # a loop repeating the last one's failures: reject | ask (a person)
 
 [verifier]
 strictness = "SKEPTICAL"    # CALM | SKEPTICAL | PARANOID | BOLD
@@ -113,6 +114,9 @@ class RunsSection(Plain):
     # races lost to other finalizers before a finalizer waits for its landing turn
     max_rebases: int = rule(default=0, ge=0, le=50)
     lease_seconds: float = rule(default=300, gt=0)
+    # a revise whose failures are the last loop's (the same signatures): the run stops
+    # looping, rejected ("reject") or waiting for a person ("ask")
+    on_no_progress: Literal["reject", "ask"] = "reject"
 
 
 def _known_codes(value: dict[str, str]) -> dict[str, str]:

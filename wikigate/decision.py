@@ -59,6 +59,22 @@ def revise_limit_reason(limit: int, why: str) -> str:
     return f"revise limit reached ({limit} loops)" + (f": {why}" if why else "")
 
 
+def no_progress_reason(failures: int, loop: int) -> str:
+    """The reason a loop that repeats the last one's failures stops with."""
+    return f"no progress: the same {failures} failure{'s' if failures != 1 else ''} as loop {loop}"
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """This loop failed on exactly what loop ``loop`` failed on (the same set of failure
+    signatures, ``models.signature``), ``failures`` of them; ``then``: what the rules say
+    a run that makes no progress does (``[runs] on_no_progress``: reject | ask)."""
+
+    loop: int
+    failures: int
+    then: Literal["reject", "ask"] = "reject"
+
+
 def decide(
     verdict: str | None,
     *,
@@ -67,6 +83,7 @@ def decide(
     why: str = "",
     needs_person: str | None = None,
     word: Word | None = None,
+    repeat: Repeat | None = None,
 ) -> Decision:
     """Decide on one verification.
 
@@ -75,12 +92,20 @@ def decide(
     ``why``: the verification's own reason (its worst finding). ``needs_person``: why a
     person must decide even a passing change (e.g. new raw sources from an author who
     may not add them). ``word``: a person's override or review, if one was given.
+    ``repeat``: a revise that repeats the last loop's failures stops looping: rejected, or
+    waiting for a person, with the reason "no progress".
     """
     if verdict is None:
         return Decision("land", None)
     if verdict == "commit" and needs_person:
         verdict = NEEDS_HUMAN_REVIEW
     reason: str | None = why or None
+    if verdict == "revise" and repeat is not None:
+        stuck = no_progress_reason(repeat.failures, repeat.loop)
+        if repeat.then == "ask":
+            verdict, needs_person = NEEDS_HUMAN_REVIEW, stuck
+        else:
+            verdict, reason = "reject", f"{stuck}: {why}" if why else stuck
     if verdict == "revise" and loop >= limit:
         verdict, reason = "reject", revise_limit_reason(limit, why)
     if word is not None and verdict != "commit":

@@ -153,7 +153,7 @@ def _finalize_leased(
             verdict = way.verdict = _vote(run, plan, asked) if asked is not None else None
             if verdict is not None:
                 way.verified.append(_attest(run, plan, verdict, loop, key))
-            chosen = _decide(verdict, loop)
+            chosen = _decide(verdict, loop, _repeat(run, verdict, loop))
             if chosen.action == "reject":
                 why = chosen.reason or chosen.action
                 return reject(run, plan, verdict, loop, why, verified=way.verified)
@@ -168,11 +168,31 @@ def _finalize_leased(
         return landing.land(way.plan.tip, way.plan.meta.base, way)
 
 
-def _decide(verdict: VerifierVerdict | None, loop: int) -> Decision:
+def _decide(
+    verdict: VerifierVerdict | None, loop: int, repeat: decision.Repeat | None = None
+) -> Decision:
     """The one decision (decision.py) on this verification; None: not verified, lands."""
     if verdict is None:
         return decision.decide(None, loop=loop, limit=MAX_LOOPS)
-    return decision.decide(verdict.verdict, loop=loop, limit=MAX_LOOPS, why=_reason(verdict))
+    return decision.decide(
+        verdict.verdict, loop=loop, limit=MAX_LOOPS, why=_reason(verdict), repeat=repeat
+    )
+
+
+def _repeat(run: Run, verdict: VerifierVerdict | None, loop: int) -> decision.Repeat | None:
+    """Whether this verification fails on exactly what the loop before failed on: the same
+    set of failure signatures (``models.signature``) as the run's record keeps for that
+    loop. None: the first loop, nothing failed, or a record from before signatures."""
+    if verdict is None or loop <= 1 or not verdict.findings:
+        return None
+    before = records.record_from_db(run.env.store, run.run_id).findings
+    last = [f.signature for f in before if f.loop == loop - 1]
+    if not last or None in last:
+        return None
+    now = {f.signature for f in verdict.findings}
+    if now != set(last):
+        return None
+    return decision.Repeat(loop - 1, len(now), run.env.config.runs.on_no_progress)
 
 
 def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -> FinalizeResult:
@@ -286,6 +306,7 @@ def _record(
                 line=f.line,
                 message=f.message,
                 fingerprint=fp,
+                signature=f.signature,
             )
             for f, fp in zip(vote.findings, prints, strict=True)
         ]
@@ -549,7 +570,10 @@ def keep_pending(
         reject_reason=None,
     )
     publish_note(run.env, record, verified)
-    return _result(record, verdict)
+    result = _result(record, verdict)
+    if decided.action == "ask_person" and decided.reason != decision.A_PERSON:
+        result.reason = decided.reason  # why it waits (e.g. no progress), for the writer
+    return result
 
 
 def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> FinalizeResult:

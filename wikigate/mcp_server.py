@@ -494,7 +494,8 @@ def wiki_tree(ws: "Workspace", tip: Any) -> Any:
 
 
 def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:
-    """The findings as structured content: the report's Finding fields, plus ``claim_id``
+    """The findings as structured content: the report's Finding fields (``signature``
+    among them: what failed, equal across loops when it fails again), plus ``claim_id``
     (``<page>#^<label>``, the ledger's and the report's ``claim_checks`` id) of the claim a
     finding is about, read from the page at the verified tip; None when it names none."""
     from wikigate.verifier.claims import page_claims
@@ -696,7 +697,8 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
-        message, hint, suggested_tail) come back as structured content."""
+        message, hint, suggested_tail, signature) come back as structured content; a
+        loop that fails on the last loop's signatures stops: "no progress"."""
         session = sessions(ctx)
         from wikigate.present import outcome
 

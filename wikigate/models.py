@@ -9,6 +9,7 @@ verifier on every verification's path, are not.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Literal, get_args
 
 from .kinds import (
@@ -140,6 +141,36 @@ class Finding(Plain):
         description="for anchor findings: the footnote's text after '[^n]: ' with the "
         "correct anchor, as `wikigate anchor` prints it",
     )
+    signature: str = rule(
+        default="",
+        description="what failed, as a stable id (models.signature: the code, page, claim "
+        "and message, line numbers masked): equal across a run's loops when the same thing "
+        "fails again, whatever text moved around it",
+    )
+
+    def __post_init__(self) -> None:
+        self.__derive__()
+
+    def __derive__(self) -> None:
+        # computed, never taken from input (plain._untwin calls it on validated data too):
+        # a report read back cannot claim another finding's signature
+        object.__setattr__(self, "signature", signature(self))
+
+
+_LINE_NUMBER = re.compile(r"\b(lines?|column) \d+")
+
+
+def signature(f: Finding) -> str:
+    """A failure's stable id: ``fingerprint`` without the line's text, and with the line
+    and column numbers in its message masked, so it names what failed (code, page, claim,
+    message) and never where it sits. The same failure in the next loop has the same
+    signature; a run whose loop repeats the last one's signatures makes no progress."""
+    said = _LINE_NUMBER.sub(r"\1 #", f.message)
+    return _digest(f.code, f.path or "", f.claim or "", said)
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def fingerprint(f: Finding, line_text: str = "") -> str:
@@ -148,8 +179,7 @@ def fingerprint(f: Finding, line_text: str = "") -> str:
     source, quote, anchor; ``records.finding_fingerprints`` reads it), not its line number.
     A recorded override covers a finding of the same fingerprint (``wikigate verify --all``)
     until any of them changes."""
-    what = "\0".join((f.code, f.path or "", f.claim or "", f.message, " ".join(line_text.split())))
-    return hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return _digest(f.code, f.path or "", f.claim or "", f.message, " ".join(line_text.split()))
 
 
 @plain()
@@ -201,6 +231,7 @@ class LoggedFinding(Plain):
     line: int | None = None
     message: str
     fingerprint: str | None = None  # models.fingerprint: what an override covers
+    signature: str | None = None  # models.signature: what failed (no progress compares them)
 
 
 @plain(validate=True)

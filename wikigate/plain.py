@@ -201,6 +201,9 @@ def _untwin(value: Any) -> Any:
                 f.name,
                 _default(f) if f.metadata.get("exclude") else _untwin(getattr(value, f.name)),
             )
+        derive = getattr(plain_class, "__derive__", None)
+        if derive is not None:  # fields computed from the others, never taken from input
+            derive(made)
         return made
     if isinstance(value, list):
         return [_untwin(v) for v in value]

@@ -36,8 +36,9 @@ def outcome_line(result: FinalizeResult) -> str:
             "then finalize again"
         )
     if result.verdict == "needs_human_review":
+        why = f"{result.reason}; " if result.reason else ""
         return (
-            f"needs_human_review {run_id}: a person decides: `wikigate verify approve "
+            f"needs_human_review {run_id}: {why}a person decides: `wikigate verify approve "
             f"{run_id} --reason ...` or `wikigate verify reject {run_id} --reason ...`"
         )
     return f"pending {run_id}: {result.reason}"

@@ -74,7 +74,8 @@ CREATE TABLE IF NOT EXISTS findings (
   path      TEXT,
   line      INTEGER,
   message   TEXT NOT NULL,
-  fingerprint TEXT
+  fingerprint TEXT,
+  signature TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_findings_run ON findings(run_id, loop);
 CREATE TABLE IF NOT EXISTS verifications (
@@ -173,6 +174,7 @@ class FindingRow(TypedDict):
     line: int | None
     message: str
     fingerprint: str | None
+    signature: str | None
 
 
 class OverrideRow(TypedDict):
@@ -231,6 +233,8 @@ class Store:
                 self.db.execute("ALTER TABLE runs ADD COLUMN meta_digest TEXT")
             if "fingerprint" not in self.db["findings"].columns_dict:  # before baselines
                 self.db.execute("ALTER TABLE findings ADD COLUMN fingerprint TEXT")
+            if "signature" not in self.db["findings"].columns_dict:  # before no-progress
+                self.db.execute("ALTER TABLE findings ADD COLUMN signature TEXT")
             if "github-review" not in (self.db["overrides"].schema or ""):
                 self._widen_override_sources()
         except sqlite3.DatabaseError as e:
@@ -347,6 +351,7 @@ class Store:
                 "line": f.line,
                 "message": f.message,
                 "fingerprint": f.fingerprint,
+                "signature": f.signature,
             }
             for f in record.findings
         )

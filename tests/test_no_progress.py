@@ -1,0 +1,123 @@
+"""Failure signatures and no progress (issue 28): each finding carries a stable id of what
+failed (``models.signature``), the same across loops when the same thing fails again,
+wherever unrelated text moved it; a revise loop that ends with the last loop's failures
+stops looping (rejected, or waiting for a person by ``[runs] on_no_progress``). Real
+repositories, the product's verifier, the CLI in process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
+from support.helpers import git, start, wikigate
+from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
+
+from wikigate.models import Finding
+
+PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier
+LINKS = "\nRelated: [[Ghost]], [[Phantom]].\n"  # two failures: link.broken, twice
+
+
+def write(repo: Path, run: str, path: str, text: str) -> None:
+    proc = wikigate(repo, "run", "write", run, path, "--from", "-", stdin=text)
+    assert proc.returncode == 0, proc.stderr
+
+
+def broken_links_run(repo: Path) -> str:
+    """A run whose page links two pages that do not exist (two major findings: revise)."""
+    run = start(repo)
+    write(repo, run, SOURCE, SOURCE_TEXT)
+    write(repo, run, "wiki/owls.md", cited_page("owls") + LINKS)
+    write(repo, run, "wiki/index.md", (repo / "wiki" / "index.md").read_text() + "\n- [[Owls]]\n")
+    return run
+
+
+def finalize(repo: Path, run: str):
+    return wikigate(repo, "run", "finalize", run, env=PRODUCT)
+
+
+def note_of(repo: Path, ref: str) -> dict:
+    """The run's record: the JSON note on the commit ``ref`` names."""
+    return json.loads(git(repo, "notes", "--ref=wikigate", "show", ref).stdout)
+
+
+def shown(repo: Path, run: str) -> dict:
+    return json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
+
+
+def test_a_writer_resubmitting_the_same_failures_stops_after_the_second_loop(repo):
+    run = broken_links_run(repo)
+    main = git(repo, "rev-parse", "main").stdout.strip()
+    first = finalize(repo, run)
+    assert first.returncode == 3, first.stdout + first.stderr  # revise: loop 1 of 3
+    assert "wiki/owls.md:7: major link.broken: [[Ghost]]" in first.stdout
+    sigs = {f["signature"] for f in shown(repo, run)["findings"]}
+    assert len(sigs) == 2 and None not in sigs
+    # the verification's report.json (kept in git with its attestation) carries them too
+    (loop1,) = note_of(repo, f"refs/heads/wikigate/runs/{run}")["verifications"]
+    report = json.loads(git(repo, "show", f"{loop1['tree']}:report.json").stdout)
+    assert {f["signature"] for f in report["findings"]} == sigs
+    # the writer moves the failing line down (a heading above it) but fixes nothing
+    write(repo, run, "wiki/owls.md", cited_page("owls") + "\n## See also\n" + LINKS)
+    second = finalize(repo, run)
+    assert second.returncode == 1, second.stdout + second.stderr  # rejected, not loop 3
+    assert second.stdout.startswith(
+        f"rejected {run}: no progress: the same 2 failures as loop 1: wiki/owls.md:9: link.broken"
+    )
+    record = shown(repo, run)
+    assert record["status"] == "rejected" and record["loop_count"] == 2
+    assert record["reject_reason"].startswith("no progress: the same 2 failures as loop 1")
+    # the run's record keeps each loop's findings with their signatures: lines moved,
+    # signatures did not
+    assert {(f["loop"], f["line"], f["signature"]) for f in record["findings"]} == {
+        (loop, line, s) for loop, line in ((1, 7), (2, 9)) for s in sigs
+    }
+    # and so does its note in git, which the database is rebuilt from
+    note = note_of(repo, f"refs/wikigate/failed/{run}")
+    assert {(f["loop"], f["signature"]) for f in note["findings"]} == {
+        (loop, s) for loop in (1, 2) for s in sigs
+    }
+    assert git(repo, "rev-parse", "main").stdout.strip() == main
+
+
+def test_a_writer_who_fixes_one_of_two_failures_keeps_looping(repo):
+    run = broken_links_run(repo)
+    assert finalize(repo, run).returncode == 3
+    write(repo, run, "wiki/owls.md", cited_page("owls") + "\nRelated: [[Ghost]].\n")
+    second = finalize(repo, run)
+    assert second.returncode == 3, second.stdout + second.stderr
+    assert second.stdout.startswith(f"revise {run} (loop 2 of 3)")
+    # then fixes the other, and the run lands
+    write(repo, run, "wiki/owls.md", cited_page("owls"))
+    assert finalize(repo, run).returncode == 0
+
+
+def test_no_progress_can_wait_for_a_person_instead(repo):
+    rules = repo / "wikigate.toml"
+    default = rules.read_text()
+    assert 'on_no_progress = "reject"' in default  # `wikigate init` writes the default
+    rules.write_text(default.replace('on_no_progress = "reject"', 'on_no_progress = "ask"'))
+    git(repo, "commit", "-qam", "ask a person when a run makes no progress")
+    run = broken_links_run(repo)
+    assert finalize(repo, run).returncode == 3
+    second = finalize(repo, run)
+    assert second.returncode == 5, second.stdout + second.stderr
+    assert second.stdout.startswith(
+        f"needs_human_review {run}: no progress: the same 2 failures as loop 1; a person decides"
+    )
+    record = shown(repo, run)
+    assert (record["status"], record["verdict"]) == ("pending", "needs_human_review")
+
+
+def test_a_signature_names_what_failed_never_where():
+    here = Finding(code="link.broken", severity="major", path="wiki/a.md", line=3,
+                   message="[[Ghost]] resolves to no page (the first on line 3)")  # fmt: skip
+    there = Finding(code="link.broken", severity="major", path="wiki/a.md", line=9,
+                    message="[[Ghost]] resolves to no page (the first on line 9)")  # fmt: skip
+    other = Finding(code="link.broken", severity="major", path="wiki/a.md", line=3,
+                    message="[[Phantom]] resolves to no page (the first on line 3)")  # fmt: skip
+    assert here.signature == there.signature != other.signature
+    # computed, never taken from input: a report read back cannot claim another's
+    forged = Finding.model_validate({**other.model_dump(), "signature": here.signature})
+    assert forged.signature == other.signature
