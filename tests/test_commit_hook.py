@@ -203,7 +203,7 @@ def test_a_rules_change_is_refused_and_pages_are_judged_by_the_pushed_rules(serv
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert found_lines(proc.stdout + proc.stderr) == [
         "wikigate.toml: run.rules_change: the run changes the rules (wikigate.toml): "
-        'verifier.severity.citation.quote_not_found: (unset: \"critical\") → \"off\"; a person decides'
+        'verifier.severity.citation.quote_not_found: (unset: "critical") → "off"; a person decides'
     ]
     git(served, "commit", "-q", "--no-verify", "-m", "loosen")  # HEAD: the loosened rules
 
