@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.errors import WikigateError
-from wikigate.gitrepo import commit_at, main_ref
+from wikigate.gitrepo import MAIN_BRANCH_KEY, commit_at, main_ref
 from wikigate.paths import WIKI
 from wikigate.present import finding_line
 
@@ -181,12 +181,13 @@ def _main_upstream(repo: pygit2.Repository) -> pygit2.Oid | None:
     # the trunk as a remote has it (origin first, then any remote: pushed without -u), then
     # a remote's default branch (a clone that was never told its trunk), then the local one
     remotes = sorted(r for r in repo.references if r.startswith("refs/remotes/"))
-    named = [
-        f"refs/remotes/origin/{name}",
-        *(r for r in remotes if r.endswith(f"/{name}") and r.count("/") == 3),
-        *(r for r in remotes if r.endswith("/HEAD") and r.count("/") == 3),
-        trunk,
-    ]
+    heads = [r for r in remotes if r.endswith("/HEAD") and r.count("/") == 3]
+    by_name = [f"refs/remotes/origin/{name}"]
+    by_name += [r for r in remotes if r.endswith(f"/{name}") and r.count("/") == 3]
+    # an unset trunk is a guess ("main"): what the remote names its default comes first
+    # (a stale origin/main beside the server's real trunk judged by old rules: review)
+    told = MAIN_BRANCH_KEY in repo.config
+    named = [*by_name, *heads, trunk] if told else [*heads, *by_name, trunk]
     refs += [repo.references[r] for r in named if r in repo.references]
     for ref in refs:
         try:

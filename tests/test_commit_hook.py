@@ -237,6 +237,32 @@ def test_the_rules_are_the_remotes_whatever_it_and_its_trunk_are_called(wiki, tm
     assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
 
 
+def test_a_remotes_default_branch_beats_a_stale_branch_named_main(served):
+    """A server whose trunk is `trunk` (its HEAD) tightened its rules there; its old
+    `main` stopped before. A clone never told its trunk judged a commit on trunk by the
+    fork point with the stale origin/main, the loose rules, and passed what the push to
+    trunk refuses (hostile review)."""
+    bare = git(served, "remote", "get-url", "origin").stdout.strip()
+    strict = (served / "wikigate.toml").read_text()
+    write(served, "wikigate.toml", LOOSE)
+    git(served, "add", "wikigate.toml")
+    git(served, "commit", "-q", "--no-verify", "-m", "loose: where main stopped")
+    assert push(served, "origin", "HEAD:refs/heads/landing").returncode == 0
+    stale = git(served, "rev-parse", "HEAD").stdout.strip()
+    git(bare, "update-ref", "refs/heads/main", stale)  # as an admin, past the gate
+    git(served, "checkout", "-q", "-b", "trunk")
+    write(served, "wikigate.toml", strict)
+    git(served, "add", "wikigate.toml")
+    git(served, "commit", "-q", "--no-verify", "-m", "strict again, on the real trunk")
+    assert push(served, "origin", "trunk").returncode == 0
+    git(bare, "symbolic-ref", "HEAD", "refs/heads/trunk")
+    git(served, "fetch", "-q", "origin")
+    git(served, "remote", "set-head", "origin", "--auto")
+    proc = commit(served, {"wiki/owls.md": page('raw/birds.txt — "Owls hunt all day."')})
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
+
+
 def test_without_a_remote_the_rules_are_the_local_mains(wiki):
     """No upstream: a branch is judged by the rules of its merge-base with main, as
     `wikigate verify BRANCH` and a pull request are."""
