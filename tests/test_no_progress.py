@@ -121,3 +121,27 @@ def test_a_signature_names_what_failed_never_where():
     # computed, never taken from input: a report read back cannot claim another's
     forged = Finding.model_validate({**other.model_dump(), "signature": here.signature})
     assert forged.signature == other.signature
+
+
+def test_fixing_one_of_two_identical_failures_is_progress_and_a_minor_one_is_not(repo):
+    """Signatures were compared as sets: fixing one of two `[[Nowhere]]` links was "no
+    progress", and a new unreferenced footnote (minor) each loop dodged the rule (review)."""
+    run = start(repo)
+    write(repo, run, SOURCE, SOURCE_TEXT)
+    twice = cited_page("owls") + "\nSee [[Nowhere]].\n\nAnd [[Nowhere]] again.\n"
+    write(repo, run, "wiki/owls.md", twice)
+    write(repo, run, "wiki/index.md", (repo / "wiki" / "index.md").read_text() + "\n- [[Owls]]\n")
+    assert finalize(repo, run).returncode == 3
+    write(repo, run, "wiki/owls.md", cited_page("owls") + "\nSee [[Nowhere]].\n")
+    second = finalize(repo, run)
+    assert second.stdout.startswith(f"revise {run} (loop 2 of 3)"), second.stdout
+    from support.wiki_runs import QUOTE
+
+    from wikigate.verifier.citation import format_tail
+
+    unused = format_tail(SOURCE, None, QUOTE, SOURCE_TEXT.index(QUOTE))  # referenced nowhere
+    dodge = cited_page("owls") + f"\nSee [[Nowhere]].\n\n[^u3]: {unused}\n"
+    write(repo, run, "wiki/owls.md", dodge)
+    third = finalize(repo, run)
+    assert third.returncode == 1 and "no progress: the same 1 failure as loop 2" in third.stdout
+    assert "minor" in third.stdout  # the unreferenced footnote: listed, not a failure

@@ -181,18 +181,23 @@ def _decide(
 
 def _repeat(run: Run, verdict: VerifierVerdict | None, loop: int) -> decision.Repeat | None:
     """Whether this verification fails on exactly what the loop before failed on: the same
-    set of failure signatures (``models.signature``) as the run's record keeps for that
-    loop. None: the first loop, nothing failed, or a record from before signatures."""
+    failure signatures (``models.signature``; counted, critical and major only) as the
+    run's record keeps for that loop. None: the first loop, nothing failed, or a record
+    from before signatures."""
     if verdict is None or loop <= 1 or not verdict.findings:
         return None
+    from collections import Counter
+
+    failing = ("critical", "major")  # what sent it back; a minor finding is no failure
     before = records.record_from_db(run.env.store, run.run_id).findings
-    last = [f.signature for f in before if f.loop == loop - 1]
+    last = Counter(f.signature for f in before if f.loop == loop - 1 and f.severity in failing)
     if not last or None in last:
         return None
-    now = {f.signature for f in verdict.findings}
-    if now != set(last):
+    # counted, not a set: fixing one of two identical broken links is progress (review)
+    now = Counter(f.signature for f in verdict.findings if f.severity in failing)
+    if now != last:
         return None
-    return decision.Repeat(loop - 1, len(now), run.env.config.runs.on_no_progress)
+    return decision.Repeat(loop - 1, now.total(), run.env.config.runs.on_no_progress)
 
 
 def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -> FinalizeResult:
