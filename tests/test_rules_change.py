@@ -249,3 +249,18 @@ def test_a_pin_is_judged_against_its_own_sides_strictness(repo, base, base_rules
     assert found.message == (
         f"the run changes the rules (wikigate.toml): {'; '.join(listed)}; a person decides"
     )
+
+
+def test_settings_a_committed_file_holds_to_no_effect_are_not_listed(repo, base):
+    """`[server]` and the legacy `[verifier] verify_on_push` mean something only in the
+    server's own file: listing them told a person of changes that change nothing."""
+    proposed = (
+        '[verifier]\nverify_on_push = false\nstrictness = "CALM"\n'
+        '[server]\noverride_users = ["mallory"]\nverify_on_push = false\n'
+    )
+    tip = commit_files(repo, base.id, {"wikigate.toml": proposed})
+    [found] = verify_trees(repo, tip, base, config=Config()).findings
+    assert found.message == (
+        'the run changes the rules (wikigate.toml): verifier.strictness: "SKEPTICAL" → "CALM"; '
+        "a person decides"
+    )

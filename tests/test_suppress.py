@@ -403,3 +403,33 @@ def test_findings_other_pages_raise_cannot_be_suppressed_inline(repo, base):
     assert sorted(codes(report)) == [("link.broken", 8), ("suppression.invalid", 8)]
     [invalid] = [f for f in report.findings if f.code == "suppression.invalid"]
     assert "arises from other pages" in invalid.message and report.suppressed == []
+
+
+def _page_citing(quote: str, line: str) -> str:
+    tail = format_tail("raw/notes.txt", None, quote, NOTES.index(quote))
+    return f"---\ntitle: Notes\n---\n# Notes\n\n{line}\n\n[^1]: {tail}\n"
+
+
+def test_a_citations_suppression_is_new_again_when_its_footnote_changes(repo, base):
+    """The paragraph was compared, not the footnote it cites: swapping the quote in the
+    definition kept an accepted citation suppression covering a new conflict (review)."""
+    line = (
+        "The committee adopted the plan.[^1] "
+        '<!-- wikigate: ignore citation.semantic_conflict reason="other records" -->'
+    )
+    was = commit_files(
+        repo, base.id, {"wiki/notes.md": _page_citing("Minutes of the meeting.", line)}
+    )
+    tip = commit_files(repo, was.id, {"wiki/notes.md": _page_citing(QUOTE, line)})
+    report = verify_trees(repo, tip, was, config=Config())
+    assert "suppression.added" in [f.code for f in report.findings]
+
+
+def test_a_second_copy_of_an_accepted_paragraph_is_new(repo, base):
+    """Acceptance counted kinds, not copies: the same paragraph pasted under another
+    heading was covered by the one a person accepted (review)."""
+    one = 'The council met in 1962. <!-- wikigate: ignore page.unsupported_statement reason="x" -->'
+    was = commit_files(repo, base.id, {"wiki/notes.md": notes_page(one)})
+    tip = commit_files(repo, was.id, {"wiki/notes.md": notes_page(f"{one}\n\n## Later\n\n{one}")})
+    report = verify_trees(repo, tip, was, config=Config())
+    assert [f.code for f in report.findings].count("suppression.added") == 1

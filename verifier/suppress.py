@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -149,15 +150,32 @@ class _Paragraphs:
                 first = n + 1
             self.starts.append(first)
         self.digests: dict[int, str] = {}
+        self._notes: str | None = None
 
-    def key(self, s: Suppression) -> tuple[str, str, str]:
+    def notes(self) -> str:
+        """The digest of the page's footnote definitions (a line starting ``[^`` and the
+        indented lines after it): what a citation finding on a claim line also depends on."""
+        if self._notes is None:
+            kept, inside = [], False
+            for line in self.lines:
+                inside = line.startswith("[^") or (inside and line[:1] in (" ", "\t"))
+                if inside:
+                    kept.append(line)
+            text = "\n".join(kept)
+            self._notes = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return self._notes
+
+    def key(self, s: Suppression) -> tuple[str, str, str, str]:
         """The code, the reason and the digest of the paragraph of the line ``s`` applies
         to, as written, comments and line breaks included: changing any of it (a sentence
         slipped in before the comment, the comment copied to another line, the paragraph
         re-wrapped) makes the suppression new again."""
         n = s.line - 1
+        # a citation's or a claim's finding depends on the footnote it cites too: a quote
+        # swapped in the definition below must not stay covered (hostile review)
+        notes = self.notes() if s.code.startswith(("citation.", "claim.")) else ""
         if not 0 <= n < len(self.lines):
-            return s.code, s.reason, ""
+            return s.code, s.reason, "", notes
         first = self.starts[n]
         if first not in self.digests:
             last = first
@@ -165,18 +183,19 @@ class _Paragraphs:
                 last += 1
             text = "\n".join(self.lines[first : last + 1])
             self.digests[first] = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        return s.code, s.reason, self.digests[first]
+        return s.code, s.reason, self.digests[first], notes
 
 
-def _accepted(ctx: Context, path: str) -> set[tuple[str, str, str]]:
-    """The suppressions the base's version of ``path`` holds: a person accepted those."""
+def _accepted(ctx: Context, path: str) -> Counter[tuple[str, str, str, str]]:
+    """The suppressions the base's version of ``path`` holds, each as often as it holds
+    it: a person accepted those (a copy of one more is new)."""
     if ctx.base is None:
-        return set()
+        return Counter()
     text, _ = ctx.base.page_text(path) if path in ctx.base.entries else (None, None)
     if text is None or not _MARK.search(text):
-        return set()
+        return Counter()
     paragraphs = _Paragraphs(text)
-    return {paragraphs.key(s) for s in read(text)[0]}
+    return Counter(paragraphs.key(s) for s in read(text)[0])
 
 
 def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[SetAside]]:
@@ -204,8 +223,12 @@ def apply(ctx: Context, findings: list[Finding]) -> tuple[list[Finding], list[Se
         judged = (_accepted(ctx, path), _Paragraphs(text)) if path in changed else None
         for one in found:  # the first of one code on one line
             by_page[path].setdefault((one.code, one.line), one)
-            if judged is not None and judged[1].key(one) not in judged[0]:
-                new.add((path, one))
+            if judged is not None:
+                key = judged[1].key(one)
+                if judged[0][key] > 0:
+                    judged[0][key] -= 1  # one accepted copy used
+                else:
+                    new.add((path, one))
         for at, why in bad:
             why = f"more than {MAX_PER_PAGE} suppressions on one page" if why == "too many" else why
             extra.append(finding(CODE, path, at, f"the inline suppression {why}"))

@@ -334,6 +334,11 @@ def _rules_of(ctx: Context, tree: WikiTree) -> Config:
     return parse_config(text, "the proposed file")
 
 
+# settings a committed wikigate.toml holds to no effect: the server reads them from its own
+# BARE.git/wikigate.toml only (docs/config.md), so a change of them is no rules change
+INERT = ("server.", "verifier.verify_on_push")
+
+
 def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
     """The settings whose values differ: (``section.key``, old, new), values as JSON."""
     import json
@@ -365,6 +370,8 @@ def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
         return json.dumps(dict(entry.presets).get(level, entry.severity))
 
     def changes(key: str) -> bool:
+        if key.startswith(INERT):
+            return False  # read only from the server's own file: no effect when committed
         if not key.startswith(severity):
             return was.get(key) != now.get(key)
         if was.get(key) == now.get(key):
