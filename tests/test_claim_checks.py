@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from support.trees import at, commit_files, no_errors
-from support.verifying import verify_trees
+from support.verifying import plan_for, verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
@@ -48,18 +48,7 @@ def base(repo):
 
 def verify(repo, base, files, *, toml="", run_type=None, scope=None):
     tip = commit_files(repo, base.id, files)
-    plan = None
-    if run_type:
-        meta = RunMeta(
-            run_id="r",
-            run_type=run_type,
-            triggered_by="cli:t",
-            base=str(base.id),
-            started_at="2026-01-01T00:00:00Z",
-            budget=Budget(),
-            scope=scope,
-        )
-        plan = Plan(meta=meta, ops=[], tip=str(tip.id))
+    plan = plan_for(base, tip, run_type, scope=scope) if run_type else None
     config = parse_config(toml, "wikigate.toml") if toml else Config()
     report = verify_trees(repo, tip, base, config=config, plan=plan)
     no_errors(report)

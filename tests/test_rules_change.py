@@ -10,13 +10,11 @@ from pathlib import Path
 
 import pytest
 from support.github_world import World
-from support.helpers import gated_server, git, in_process, push
+from support.helpers import gated_client, git, in_process, override_push, push
 from support.trees import commit_files
 from support.verifying import verify_trees
-from support.wiki_runs import page_run
 
 from wikigate.config import Config
-from wikigate.workspace import Workspace
 
 PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier, not the tests' plug-in
 
@@ -37,15 +35,7 @@ def calmer(rules: str) -> str:
 def client(tmp_path: Path):
     """A workspace with the client hooks installed, one verified page, and its origin: a
     bare server with the server gate, where only alice may override."""
-    ws = Workspace.init(tmp_path / "client")
-    assert page_run(ws, "owls").status == "committed"
-    ws.close()
-    root = tmp_path / "client"
-    assert cli(root, "hooks", "install").returncode == 0
-    bare = gated_server(root, tmp_path)
-    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
-    git(root, "remote", "add", "origin", str(bare))
-    return root, bare
+    return gated_client(tmp_path)
 
 
 def test_a_rules_change_waits_for_a_person_and_lands_by_approve_and_a_recorded_override(
@@ -84,23 +74,9 @@ def test_a_rules_change_waits_for_a_person_and_lands_by_approve_and_a_recorded_o
     assert "run.rules_change" in refused.stderr and "wikigate-override" in refused.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == before
     # only a listed user's override lands it, recorded
-    bob = push(
-        root,
-        "-o",
-        "wikigate-override=approved in " + run_id,
-        "origin",
-        "main",
-        env={"GL_USER": "bob"},
-    )
+    bob = override_push(root, "approved in " + run_id, user="bob")
     assert bob.returncode != 0 and git(bare, "rev-parse", "main").stdout.strip() == before
-    alice = push(
-        root,
-        "-o",
-        "wikigate-override=approved in " + run_id,
-        "origin",
-        "main",
-        env={"GL_USER": "alice"},
-    )
+    alice = override_push(root, "approved in " + run_id)
     assert alice.returncode == 0, alice.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == tip
     db = sqlite3.connect(bare / "wikigate" / "gate.db")

@@ -277,23 +277,14 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     the server gate refuses the push until a listed user's override."""
     import sqlite3
 
-    from support.helpers import gated_server, git, in_process, push
+    from support.helpers import gated_client, git, in_process, override_push, push
     from support.wiki_runs import QUOTE as OWLS
-    from support.wiki_runs import SOURCE, SOURCE_TEXT, page_run
-
-    from wikigate.workspace import Workspace
+    from support.wiki_runs import SOURCE, SOURCE_TEXT
 
     def cli(*args: str):
         return in_process(["-C", str(root), *args], env={"WIKIGATE_VERIFIER": ""})
 
-    ws = Workspace.init(tmp_path / "client")
-    assert page_run(ws, "owls").status == "committed"
-    ws.close()
-    root = tmp_path / "client"
-    assert cli("hooks", "install").returncode == 0
-    bare = gated_server(root, tmp_path)
-    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
-    git(root, "remote", "add", "origin", str(bare))
+    root, bare = gated_client(tmp_path)
     before = git(root, "rev-parse", "main").stdout.strip()
 
     why = "the ravens source comes next"
@@ -328,14 +319,7 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     assert refused.returncode != 0
     assert "suppression.added" in refused.stderr and "wikigate-override" in refused.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == before
-    alice = push(
-        root,
-        "-o",
-        "wikigate-override=accepted in " + run_id,
-        "origin",
-        "main",
-        env={"GL_USER": "alice"},
-    )
+    alice = override_push(root, "accepted in " + run_id)
     assert alice.returncode == 0, alice.stderr
     assert git(bare, "rev-parse", "main").stdout.strip() == tip
     db = sqlite3.connect(bare / "wikigate" / "gate.db")

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from support.helpers import git, in_process, push
 from support.trees import commit_files
-from support.verifying import verify_trees
+from support.verifying import plan_for, verify_trees
 from support.wiki_runs import page_run
 
 from wikigate.errors import RunError
-from wikigate.models import Budget, Plan, RunMeta
+from wikigate.models import Budget
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -206,17 +206,7 @@ def vault_base(repo):
 
 def _run(repo, base, files, run_type="cascade"):
     tip = commit_files(repo, base.id, files)
-    meta = RunMeta(
-        run_id="r",
-        run_type=run_type,
-        triggered_by="cli:t",
-        base=str(base.id),
-        started_at="2026-01-01T00:00:00Z",
-        budget=Budget(),
-        usage=Budget(),
-    )
-    plan = Plan(meta=meta, ops=[], tip=str(tip.id))
-    return verify_trees(repo, tip, base, plan=plan)  # the base's rules
+    return verify_trees(repo, tip, base, plan=plan_for(base, tip, run_type, usage=Budget()))
 
 
 def _broken(report) -> list[tuple[str, str]]:

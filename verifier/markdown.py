@@ -1297,7 +1297,7 @@ def _presupposes(said: str) -> bool:
 # word that opens a sentence otherwise (a preposition, a conjunction, a pronoun) is not
 # one, nor a past tense ("Built the bridge …"), a third person ("Revokes the …") or a
 # gerund ("Building the bridge took …")
-_NOT_IMPERATIVE = frozenset(
+_NOT_IMPERATIVE = frozenset(  # and AUXILIARIES
     [
         "see",  # a pointer: its own rule
         "compare",
@@ -1440,27 +1440,6 @@ _NOT_IMPERATIVE = frozenset(
         "other",
         "either",
         "neither",
-        "is",
-        "was",
-        "are",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "must",
         "the",
         "a",
         "an",
@@ -1502,6 +1481,7 @@ def _imperative(said: str) -> bool:
     first = (m.group(1) or "").lower()
     return not first or (
         first not in _NOT_IMPERATIVE
+        and first not in AUXILIARIES
         and first not in IRREGULAR_PAST
         and not first.endswith(("ed", "ing", "ly", "s"))
     )

@@ -46,6 +46,29 @@ def gated_server(root: Path, tmp_path: Path) -> Path:
     return bare
 
 
+def gated_client(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace (``tmp_path/client``) with one verified page and the client hooks, and its
+    origin: a bare server with the server gate where only alice may override."""
+    from support.wiki_runs import page_run
+    from wikigate.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "client")
+    assert page_run(ws, "owls").status == "committed"
+    ws.close()
+    root = tmp_path / "client"
+    installed = in_process(["-C", str(root), "hooks", "install"], env={"WIKIGATE_VERIFIER": ""})
+    assert installed.returncode == 0, installed.stderr
+    bare = gated_server(root, tmp_path)
+    (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
+    git(root, "remote", "add", "origin", str(bare))
+    return root, bare
+
+
+def override_push(root: Path, reason: str, user: str = "alice") -> subprocess.CompletedProcess[str]:
+    """`git push -o wikigate-override=REASON origin main` as ``user`` (the server's GL_USER)."""
+    return push(root, "-o", f"wikigate-override={reason}", "origin", "main", env={"GL_USER": user})
+
+
 def wikigate(
     cwd: Path | str,
     *args: str,

@@ -38,6 +38,23 @@ def verification(
     return verify(request(repo, tip, base, **options))
 
 
+def plan_for(base: pygit2.Commit, tip: pygit2.Commit, run_type: str, **meta: Any) -> Any:
+    """The plan of a run of ``run_type`` from ``base`` whose staged tip is ``tip`` (the
+    run's checks: path ACL, scope, required steps); ``meta``: more RunMeta fields."""
+    from wikigate.models import Budget, Plan, RunMeta
+
+    fields: dict[str, Any] = {"budget": Budget(), **meta}
+    run = RunMeta(
+        run_id="r",
+        run_type=run_type,  # type: ignore[arg-type]
+        triggered_by="cli:t",
+        base=str(base.id),
+        started_at="2026-01-01T00:00:00Z",
+        **fields,
+    )
+    return Plan(meta=run, ops=[], tip=str(tip.id))
+
+
 def verify_trees(
     repo: pygit2.Repository, tip: pygit2.Commit, base: pygit2.Commit | None, **options: Any
 ) -> VerificationReport:
