@@ -505,6 +505,69 @@ FAITHFUL: list[Case] = [
         "The old mill closed in 1950, but the owners reopened it two years later.\n",
         None,
     ),
+    # the sixth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The mill closed in 1950.",
+        "The mill closed in 1950.",
+        "The mill closed in 1950. It never reopened.\n",
+        None,
+    ),
+    Case(
+        "The portrait was painted by Gainsborough.",
+        "The portrait was painted by Gainsborough.",
+        "The portrait was painted by Gainsborough. This attribution is confirmed by his sitter "
+        "book.\n",
+        None,
+    ),
+    Case(
+        "The iron bridge opened in 1890.",
+        "The iron bridge opened in 1890.",
+        "The iron bridge opened in 1890. This was not the first bridge on the site.\n",
+        None,
+    ),
+    Case(
+        "The council agreed to build a swimming pool in 1960.",
+        "agreed to build a swimming pool in 1960",
+        "The council agreed to build a swimming pool in 1960, but nothing was ever built.\n",
+        None,
+    ),
+    Case(
+        "A theatre was built in the town in 1895.",
+        "theatre was built in the town in 1895",
+        "A theatre was built in the town in 1895, which burned down a month later.\n",
+        None,
+    ),
+    Case(
+        "The council banned cars from the old town in 1900.",
+        "cars were banned from the old town in 1900",
+        "By council order cars were banned from the old town in 1900, a ban lifted the "
+        "following week.\n",
+        None,
+    ),
+    Case(
+        "The parish had 400 people in 1801.",
+        "parish had 400 people in 1801",
+        "The parish had 400 people in 1801, according to the census.\n",
+        None,
+    ),
+    Case(
+        "The siege of the castle lasted 40 days.",
+        "siege lasted 40 days",
+        "The siege lasted 40 days, a number the garrison's diary confirms.\n",
+        None,
+    ),
+    Case(
+        "In 1922 the committee adopted the plan in full.",
+        "decided to adopt the plan in full",
+        "In 1922 the committee decided to adopt the plan in full.\n",
+        None,
+    ),
+    Case(
+        "The old wharf was rebuilt in 1922 after the flood.",
+        "wharf was rebuilt",
+        "The flood of 1921 wrecked the quay. The old wharf was rebuilt in 1922.\n",
+        None,
+    ),
 ]
 
 
@@ -1127,5 +1190,131 @@ UNFAITHFUL: list[Case] = [
         "mill closed in 1950",
         "The mill closed in 1950, but the owners reopened it two years later.\n",
         "closed for good, but reopened",
+    ),
+    # the sixth review of issue 24 (written before any rule changed for them)
+    Case(
+        "The king visited Tamford in 1850.",
+        "king visited Tamford in 1850",
+        "The king visited Tamford in 1850 with his court. This never happened.\n",
+        "next sentence: this never happened",
+    ),
+    Case(
+        "The king stayed at Tamford Hall in 1851.",
+        "The king stayed at Tamford Hall in 1851.",
+        "The king stayed at Tamford Hall in 1851. This never happened.\n",
+        "next sentence after a whole-sentence quote: this never happened",
+    ),
+    Case(
+        "The abbey was founded by monks from Durham.",
+        "The abbey was founded by monks from Durham.",
+        "The abbey was founded by monks from Durham. None of this is true.\n",
+        "next sentence: none of this is true",
+    ),
+    Case(
+        "The first mayor was born in Leeds and trained as a surveyor.",
+        "The first mayor was born in Leeds and trained as a surveyor.",
+        "The first mayor was born in Leeds and trained as a surveyor. Both claims are "
+        "baseless.\n",
+        "next sentence: both claims are baseless",
+    ),
+    Case(
+        "The fire destroyed 300 houses in 1666.",
+        "the fire destroyed 300 houses",
+        "In 1666 the fire destroyed 300 houses. This figure is disputed by historians.\n",
+        "next sentence: this figure is disputed",
+    ),
+    Case(
+        "The portrait in the hall was painted by Gainsborough.",
+        "The portrait in the hall was painted by Gainsborough.",
+        "The portrait in the hall was painted by Gainsborough. This attribution is doubtful.\n",
+        "next sentence: this attribution is doubtful",
+    ),
+    Case(
+        "Queen Anne stayed at the inn in 1702.",
+        "Queen Anne stayed at the inn in 1702.",
+        "Queen Anne stayed at the inn in 1702. The claim appears in no contemporary record.\n",
+        "next sentence: the claim appears in no record",
+    ),
+    Case(
+        "The village was burned by raiders in 870.",
+        "the village was burned by raiders in 870",
+        "Older guides say the village was burned by raiders in 870. Historians now reject this "
+        "account entirely.\n",
+        "next sentence: historians reject this account",
+    ),
+    Case(
+        "The council banned lorries from the high street in 1998.",
+        "The council banned lorries from the high street in 1998.",
+        "The council banned lorries from the high street in 1998. The decision was reversed a "
+        "week later.\n",
+        "next sentence: the decision was reversed",
+    ),
+    Case(
+        "The council opened a swimming pool in 1960.",
+        "agreed to build a swimming pool in 1960",
+        "The council agreed to build a swimming pool in 1960, but nothing was ever built.\n",
+        "but nothing was ever built",
+    ),
+    Case(
+        "The town has a theatre, built in 1895.",
+        "theatre was built in the town in 1895",
+        "A theatre was built in the town in 1895, which burned down a month later.\n",
+        "which burned down a month later",
+    ),
+    Case(
+        "Cars are banned from the old town since 1900.",
+        "cars were banned from the old town in 1900",
+        "By council order cars were banned from the old town in 1900, a ban lifted the "
+        "following week.\n",
+        "a ban lifted the following week",
+    ),
+    Case(
+        "Tamford had a tramway from 1890.",
+        "approved a tramway in 1890",
+        "The council approved a tramway in 1890, but no tracks were ever laid.\n",
+        "but no tracks were ever laid",
+    ),
+    Case(
+        "The church bell was cast in 1420.",
+        "church bell was cast in 1420",
+        "The church bell was cast in 1420; this is now considered doubtful.\n",
+        "this is now considered doubtful",
+    ),
+    Case(
+        "The inn was a coaching stop for two centuries.",
+        "inn was a coaching stop for two centuries",
+        "The inn was a coaching stop for two centuries, according to one unsourced pamphlet.\n",
+        "according to one unsourced pamphlet",
+    ),
+    Case(
+        "The hotel has hosted three prime ministers.",
+        "hotel has hosted three prime ministers",
+        "The hotel has hosted three prime ministers, at least according to its owners.\n",
+        "at least according to its owners",
+    ),
+    Case(
+        "The siege lasted 40 days.",
+        "siege lasted 40 days",
+        "The siege lasted 40 days, a number nobody has verified.\n",
+        "a number nobody has verified",
+    ),
+    Case(
+        "The battle left 2,000 dead.",
+        "battle left 2,000 dead",
+        "The battle left 2,000 dead, according to a later and unreliable estimate.\n",
+        "according to a later and unreliable estimate",
+    ),
+    Case(
+        "The committee adopted the plan in full in 1922.",
+        "decided to adopt the plan in full",
+        "The committee decided to adopt the plan in full. The harbour wall was repaired in "
+        "1922.\n",
+        "a year from another sentence of the source",
+    ),
+    Case(
+        "The canal was completed in 1832 by the Grand Navigation Company.",
+        "canal was completed in 1832 by the Tam Navigation Company",
+        "The canal was completed in 1832 by the Tam Navigation Company.\n",
+        "Grand for Tam in one name",
     ),
 ]
