@@ -106,6 +106,20 @@ CAUGHT = {
     "yen for dollars": "unit",
     "shillings for pounds": "unit",
     "closed for good, but reopened": "undone",
+    # the sixth review: retractions in the next sentence (a whole-sentence quote's too),
+    # undoings after the quote, a year from another sentence
+    "a correction in the next sentence": "undone",
+    "next sentence: this never happened": "undone",
+    "next sentence after a whole-sentence quote: this never happened": "undone",
+    "next sentence: none of this is true": "undone",
+    "next sentence: this attribution is doubtful": "undone",
+    "next sentence: the claim appears in no record": "undone",
+    "next sentence: historians reject this account": "undone",
+    "next sentence: the decision was reversed": "undone",
+    "but nothing was ever built": "undone",
+    "which burned down a month later": "undone",
+    "according to a later and unreliable estimate": "undone",
+    "a year from another sentence of the source": "number",
 }
 
 
