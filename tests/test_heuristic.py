@@ -260,6 +260,11 @@ HOSTILE = [
     "This turned out to be ",
     ", if x, unless ",
     "voted to build agreed to sell ",
+    "This never happened. None of this ",
+    "but no tracks were ever ",
+    ", which burned down , a ban ",
+    "according to one unsourced the ",
+    "in 1922. The Grand Navigation Company ",
 ]
 
 
@@ -900,3 +905,168 @@ def test_through_verification_a_hedge_in_the_next_table_cell_is_the_claims(tmp_p
 def test_a_decision_stated_as_done_is_a_modal_conflict(claim, quote, flagged):
     kinds = {k.kind for k in conflicts(claim, quote)}
     assert ("modal" in kinds) is flagged, kinds
+
+
+def test_through_verification_the_sentence_after_a_whole_sentence_quote_is_read(tmp_path):
+    """ "The king stayed at Tamford Hall in 1851." citing that whole sentence, where the
+    source goes on "This never happened.", landed: a quote that ends its sentence was
+    judged without its source (sixth review of issue 24)."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "The king stayed at Tamford Hall in 1851. This never happened.\n"
+    quote = "The king stayed at Tamford Hall in 1851."
+    tail = format_tail("raw/m.txt", None, quote, source.index(quote))
+    base = commit_files(repo, None, {"raw/m.txt": source})
+    page = (
+        f"---\ntitle: P\n---\n# P\n\nThe king stayed at Tamford Hall in 1851.[^1]\n\n[^1]: {tail}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/p.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert "undone" in flag.message and "This never happened" in flag.message
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [
+        # the next sentence refers back and denies, doubts or undoes (on the next line too)
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850.\nThis never happened.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "hall was built in 1850",
+            "The hall was built in 1850 by the guild. None of this is true.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850. Both claims are baseless.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850. The claim appears in no contemporary record.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850. Historians now reject this account entirely.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850. This date is questioned by the county archive.\n",
+        ),
+        (
+            "Dogs were banned from the park in 1998.",
+            "Dogs were banned from the park in 1998.",
+            "Dogs were banned from the park in 1998. The ban was lifted in 1999.\n",
+        ),
+        # in the quote's sentence
+        (
+            "The town has a bandstand, built in 1901.",
+            "bandstand was built in 1901",
+            "A bandstand was built in 1901, which was demolished in 1902.\n",
+        ),
+        (
+            "Tamford had a tramway from 1890.",
+            "approved a tramway in 1890",
+            "The council approved a tramway in 1890, but no tracks were ever laid.\n",
+        ),
+        (
+            "The bell was cast in 1420.",
+            "bell was cast in 1420",
+            "The bell was cast in 1420; this is now considered doubtful.\n",
+        ),
+        (
+            "The inn was a coaching stop.",
+            "inn was a coaching stop",
+            "The inn was a coaching stop, according to one unsourced pamphlet.\n",
+        ),
+        (
+            "The hotel hosted three kings.",
+            "hotel hosted three kings",
+            "The hotel hosted three kings, at least according to its owners.\n",
+        ),
+        (
+            "The siege lasted 40 days.",
+            "siege lasted 40 days",
+            "The siege lasted 40 days, a number nobody has verified.\n",
+        ),
+    ],
+)
+def test_a_retraction_or_undoing_outside_any_word_list_conflicts(claim, quote, source):
+    assert "undone" in {k.kind for k in conflicts(claim, quote, source)}
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "source"),
+    [
+        (
+            "The mill closed in 1950.",
+            "The mill closed in 1950.",
+            "The mill closed in 1950. It never reopened.\n",
+        ),
+        (
+            "The bridge opened in 1890.",
+            "The bridge opened in 1890.",
+            "The bridge opened in 1890. This was not the first bridge on the site.\n",
+        ),
+        (
+            "The bridge opened in 1890.",
+            "The bridge opened in 1890.",
+            "The bridge opened in 1890.\n\nThis never happened, say the rival town's guides.\n",
+        ),
+        (
+            "The hall was built in 1850.",
+            "The hall was built in 1850.",
+            "The hall was built in 1850. This date is confirmed by the deeds.\n",
+        ),
+        (
+            "The council agreed to build a pool in 1960.",
+            "agreed to build a pool in 1960",
+            "The council agreed to build a pool in 1960, but nothing was ever built.\n",
+        ),
+        (
+            "A bandstand was built in 1901.",
+            "bandstand was built in 1901",
+            "A bandstand was built in 1901, which was demolished in 1902.\n",
+        ),
+        (
+            "The parish had 400 people in 1801.",
+            "parish had 400 people in 1801",
+            "The parish had 400 people in 1801, according to the census.\n",
+        ),
+    ],
+)
+def test_a_sentence_after_that_denies_nothing_of_the_claim_is_no_conflict(claim, quote, source):
+    assert conflicts(claim, quote, source) == []
+
+
+def test_a_number_from_another_sentence_about_something_else_is_no_support():
+    quote = "decided to adopt the plan in full"
+    claim = "The committee adopted the plan in full in 1922."
+    other = (
+        "The committee decided to adopt the plan in full. The harbour wall was repaired in 1922.\n"
+    )
+    (k,) = conflicts(claim, quote, other)
+    assert k.kind == "number" and k.claim_words == ("1922",)
+    # the quote's own sentence, a dateline, or a sentence about the claim's subject dates it
+    for source in (
+        "In 1922 the committee decided to adopt the plan in full.\n",
+        "Minutes, 1922.\nThe committee decided to adopt the plan in full.\n",
+        "The committee met in 1922. It decided to adopt the plan in full.\n",
+    ):
+        assert conflicts(claim, quote, source) == [], source
+
+
+def test_a_name_sharing_the_rest_of_its_words_is_a_swap():
+    quote = "canal was completed in 1832 by the Tam Navigation Company"
+    source = "The canal was completed in 1832 by the Tam Navigation Company.\n"
+    (k,) = conflicts(
+        "The canal was completed in 1832 by the Grand Navigation Company.", quote, source
+    )
+    assert (k.kind, k.claim_words, k.quote_words) == ("name", ("grand",), ("tam",))
+    assert conflicts("The Tam Navigation Company completed the canal in 1832.", quote, source) == []

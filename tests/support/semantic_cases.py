@@ -1213,8 +1213,7 @@ UNFAITHFUL: list[Case] = [
     Case(
         "The first mayor was born in Leeds and trained as a surveyor.",
         "The first mayor was born in Leeds and trained as a surveyor.",
-        "The first mayor was born in Leeds and trained as a surveyor. Both claims are "
-        "baseless.\n",
+        "The first mayor was born in Leeds and trained as a surveyor. Both claims are baseless.\n",
         "next sentence: both claims are baseless",
     ),
     Case(
@@ -1307,8 +1306,7 @@ UNFAITHFUL: list[Case] = [
     Case(
         "The committee adopted the plan in full in 1922.",
         "decided to adopt the plan in full",
-        "The committee decided to adopt the plan in full. The harbour wall was repaired in "
-        "1922.\n",
+        "The committee decided to adopt the plan in full. The harbour wall was repaired in 1922.\n",
         "a year from another sentence of the source",
     ),
     Case(

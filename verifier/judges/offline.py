@@ -15,8 +15,11 @@ proposes or leaves a question open, the claim asserts); a superlative or univers
 quote lacks; a claim attributed to a named source ("the Gazette reported", "according to
 Dr. Harris") whose name is nowhere in the cited source's path, head or the window; the
 source taking the quote back later in its sentence or in the next one ("…, but the work
-never started", "This turned out to be false."); a name in the slot where the source has
-another ("the mayor, John Smith" for "the mayor, Jane Hill").
+never started", "…, but nothing was ever built", "…, which burned down a month later",
+"This turned out to be false.", "This never happened.", "The decision was reversed."); a
+number found only in another sentence of the window, about something else; a name in the
+slot where the source has another ("the mayor, John Smith" for "the mayor, Jane Hill",
+"the Grand Navigation Company" for "the Tam Navigation Company").
 Each conflict names the words that differ.  No network, no model: a tripwire, not a
 judgement of support (docs/checks.md; the LLM judge gets these as hints).
 """
@@ -600,10 +603,11 @@ def conflicts(
     if estimate and not kept.words & APPROXIMATE:
         hedged |= {estimate}
     out: list[Conflict] = []
-    if c.numbers - near.numbers:
-        out.append(
-            Conflict("number", tuple(sorted(c.numbers - near.numbers)), tuple(sorted(q.numbers)))
-        )
+    missing = c.numbers - near.numbers
+    if window and c.numbers - q.numbers - missing:  # numbers found only near the quote
+        missing |= _borrowed(claim, c, q, quote, window, at)
+    if missing:
+        out.append(Conflict("number", tuple(sorted(missing)), tuple(sorted(q.numbers))))
     cu, qu = c.words & UNITS, near.words & UNITS
     kinds = {DIMENSIONS[u] for u in qu}
     other = {u for u in cu - qu if DIMENSIONS[u] in kinds}
@@ -638,6 +642,7 @@ def conflicts(
 # sentence's)
 _CAPITALISED = re.compile(r"(?<![.!?:\"“]\s)(?<=\s)[A-Z][a-z]{2,}\b")
 _NOT_NAMES = frozenset({"the", "this", "that", "these", "those", "its", "their", "his", "her"})
+_NAME_REST = re.compile(r"(?:\s+[A-Z][a-z]{2,}){1,2}\b")  # the rest of a name of words
 _SLOT_WORDS = 3  # words before a name that say which slot of the sentence it fills
 _NOT_SLOT = frozenset({"the", "a", "an", "of", "and", "or", "in", "on", "at", "to", "by"})
 
@@ -651,7 +656,11 @@ def _named_slots(text: str) -> dict[str, frozenset[str]]:
         if name in _NOT_NAMES:
             continue
         before = re.findall(r"[a-z]+", text[max(0, m.start() - 60) : m.start()].lower())
-        out[name] = frozenset(before[-_SLOT_WORDS:]) - _NOT_SLOT
+        # and the words of the name it starts: "Grand | Navigation Company" shares its
+        # slot with "Tam | Navigation Company"
+        rest = _NAME_REST.match(text, m.end())
+        after = rest.group(0).lower().split() if rest else []
+        out[name] = frozenset(before[-_SLOT_WORDS:] + after) - _NOT_SLOT
     return out
 
 
@@ -684,6 +693,36 @@ def _names(claim: str, quote: str, window: str, at: int | None, source: str) -> 
             tuple(sorted({b for _, b in swapped})),
         )
     ]
+
+
+LABEL_WORDS = 4  # a sentence of the window this short is a label ("Opened in 1932.")
+
+
+def _borrowed(
+    claim: str, c: _Words, q: _Words, quote: str, window: str, at: int | None
+) -> set[str]:
+    """The claim's numbers that the quote lacks and the window has only in other
+    sentences about something else: the quote's sentence lacks it, and each sentence
+    holding it is longer than a label and shares no word of four letters or more with the
+    claim ("adopted the plan in full in 1922" citing "decided to adopt the plan in full",
+    1922 only in "The harbour wall was repaired in 1922."; "Minutes of the council
+    meeting of 3 May 2021." does date "the council voted …")."""
+    if not quote or quote not in window:
+        return set()
+    own = _read(_sentence_of(quote, window, at)).numbers
+    todo = c.numbers - q.numbers - own
+    if not todo:
+        return set()
+    said = {w for w in c.words if len(w) > 3 and not w[0].isdigit()}
+    supported: set[str] = set()
+    for piece in re.split(r"[.!?](?:\s|$)|\n", window):
+        nums = _read(piece).numbers & todo
+        if not nums:
+            continue
+        words = _read(piece).words
+        if len(piece.split()) <= LABEL_WORDS or words & said:
+            supported |= nums
+    return todo - supported
 
 
 def _sentence_of(quote: str, window: str, at: int | None) -> str:
