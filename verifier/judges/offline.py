@@ -722,7 +722,7 @@ def _borrowed(
         words = _read(piece).words
         if len(piece.split()) <= LABEL_WORDS or words & said:
             supported |= nums
-    return todo - supported
+    return set(todo - supported)
 
 
 def _sentence_of(quote: str, window: str, at: int | None) -> str:
