@@ -716,11 +716,9 @@ def _borrowed(
     said = {w for w in c.words if len(w) > 3 and not w[0].isdigit()}
     supported: set[str] = set()
     for piece in re.split(r"[.!?](?:\s|$)|\n", window):
-        nums = _read(piece).numbers & todo
-        if not nums:
-            continue
-        words = _read(piece).words
-        if len(piece.split()) <= LABEL_WORDS or words & said:
+        read = _read(piece)
+        nums = read.numbers & todo
+        if nums and (len(piece.split()) <= LABEL_WORDS or read.words & said):
             supported |= nums
     return set(todo - supported)
 
