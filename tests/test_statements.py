@@ -813,3 +813,149 @@ def test_may_the_modal_first_in_an_item_still_asserts(repo, base):
     assert statement_lines(verify(repo, base, f"{CITED}\n\n{body}")) == [
         (8, "May attack the guards")
     ]
+
+
+# --- found by the sixth review of issue 24
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [  # split by code spans or links: read as the sentence a reader sees
+        ("`Mayor Jane Hill` `embezzled` `the funds`.", "Mayor Jane Hill embezzled the funds."),
+        (
+            "[Mayor Hill](index.md) [stole the](index.md) harbour funds.",
+            "Mayor Hill stole the harbour funds.",
+        ),
+        # a pointer or an instruction with "that" left out and a clause after it
+        (
+            "The table below shows the mayor stole the harbour funds.",
+            "The table below shows the mayor stole the harbour funds.",
+        ),
+        (
+            "Remember the mayor stole the harbour funds.",
+            "Remember the mayor stole the harbour funds.",
+        ),
+        (
+            "Thank the mayor, who stole the harbour funds.",
+            "Thank the mayor, who stole the harbour funds.",
+        ),
+        # a clause after a reference with a gerund, "having", or an interjection
+        (
+            "The council approved the harbour plan[^1], with the mayor stealing the harbour funds.",
+            "with the mayor stealing the harbour funds.",
+        ),
+        (
+            "The council approved the harbour plan[^1] and, in 1922, the mayor stole the funds.",
+            "and, in 1922, the mayor stole the funds.",
+        ),
+        (
+            "The council approved the harbour plan[^1], despite the mayor having stolen the funds.",
+            "despite the mayor having stolen the funds.",
+        ),
+        # a subordinate clause opening a cited sentence states its own event
+        (
+            "After the mayor fled to Canada in 1922, the council approved the harbour plan.[^1]",
+            "After the mayor fled to Canada in 1922",
+        ),
+        # a hatnote with an aside that asserts
+        (
+            "Not to be confused with the Tam bridge (collapsed in 2024, killing 12 people).",
+            "Not to be confused with the Tam bridge (collapsed in 2024, killing 12 people).",
+        ),
+        (
+            "This article is about the harbour board (dissolved after the mayor's fraud).",
+            "This article is about the harbour board (dissolved after the mayor's fraud).",
+        ),
+        # a title: a tooltip at most, read by a model
+        (
+            'Read [the minutes](index.md "The mayor stole the harbour funds").',
+            "hidden text: The mayor stole the harbour funds",
+        ),
+        (
+            '[src]: https://example.org/minutes "The mayor stole the harbour funds"',
+            "hidden text: The mayor stole the harbour funds",
+        ),
+        # a callout's title that asserts without a number
+        (
+            "> [!warning] Jane Hill stole the harbour funds\n> Read the minutes first.",
+            "Jane Hill stole the harbour funds",
+        ),
+    ],
+)
+def test_split_pointed_subordinate_and_hidden_assertions_are_flagged(repo, base, body, expected):
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == [expected]
+
+
+def test_what_the_sixth_reviews_rules_leave_alone(repo, base):
+    """Their faithful twins: commands and link lists, a pointer to a table of participles,
+    hatnote asides of dates or labels, a phrase after a reference, a subordinate clause
+    with its own reference or without a verb, a title that labels, a callout titled by a
+    label."""
+    body = (
+        "Run `pip install wikigate` first.\n\n"
+        "[Home](index.md) [About](index.md) [Contact](index.md) [Minutes](index.md)\n\n"
+        "The table below lists the stations opened between 1850 and 1900.\n\n"
+        "Not to be confused with the Tam bridge (disambiguation).\n\n"
+        "This article is about the harbour board (1921–1950).\n\n"
+        "The council approved the harbour plan[^1], despite opposition from the board.\n\n"
+        "When the council met in 1921,[^1] it approved the harbour plan.[^1]\n\n"
+        "After the vote, the council approved the harbour plan.[^1]\n\n"
+        'Read [the minutes](index.md "Minutes of the council, 1921").\n\n'
+        '[minutes]: https://example.org/minutes "Minutes of the council"\n\n'
+        "> [!note] Sources and dates\n> Read the minutes first.\n"
+    )
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+
+
+def test_subtitle_lead_and_a_summary_list_in_front_matter_are_held_to_the_rule(repo, base):
+    page = (
+        "---\ntitle: Council\n"
+        "subtitle: The mayor embezzled the harbour funds and fled to Canada.\n"
+        "lead: The harbour board was dissolved after the fraud.\n"
+        "summary:\n  - Notes on the harbour.\n  - The mayor fled to Canada in 1922.\n"
+        f"---\n# Council\n\n{CITED}\n\n{DEF}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/council.md": page})
+    assert statement_lines(verify_trees(repo, tip, base, config=Config())) == [
+        (3, "The mayor embezzled the harbour funds and fled to Canada."),
+        (4, "The harbour board was dissolved after the fraud."),
+        (7, "The mayor fled to Canada in 1922."),
+    ]
+
+
+SIXTH_HOSTILE = [
+    "`a` `b` ",
+    "[a](x) [b](x) ",
+    "The table below shows the a ",
+    "Not to be confused with (a ",
+    "x[^1], with the a b ",
+    "After a b c d, ",
+    '[a](x "the mayor stole") ',
+]
+
+
+@pytest.mark.parametrize("unit", SIXTH_HOSTILE)
+@pytest.mark.timing
+def test_the_sixth_reviews_rules_take_linear_time_on_hostile_pages(unit):
+    _linear(unit)
+
+
+def _linear(unit: str) -> None:
+    import gc
+
+    def cpu(n: int) -> float:
+        text = council(CITED + "\n\n" + unit * (n // len(unit)))
+        best = float("inf")
+        gc.disable()
+        try:
+            for _ in range(2):
+                t0 = time.process_time()
+                parse_page("wiki/council.md", text)
+                best = min(best, time.process_time() - t0)
+        finally:
+            gc.enable()
+        return best
+
+    a, b = cpu(20_000), cpu(80_000)
+    assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"

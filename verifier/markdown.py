@@ -458,8 +458,12 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
 # own suppression comments (``<!-- wikigate: ignore … -->``, verifier/suppress.py) are not
 _OWN_COMMENT = re.compile(r"\s*wikigate\s*:", re.I)
 COMMENT_CHARS = 2000  # of a comment read for a statement; a longer one is flagged whole
+# and the title of any link reference definition, a tooltip at most ("[src]: https://x
+# "The mayor stole …""); a footnote's definition ("[^1]: …") is no link reference
 _MD_COMMENT = re.compile(
-    r"^ {0,3}\[[^\]\n]{1,100}\]:[ \t]*(?:#|<>)[ \t]+(?:\((.*)\)|\"(.*)\"|'(.*)')[ \t]*$", re.M
+    r"^ {0,3}\[(?!\^)[^\]\n]{1,100}\]:[ \t]*(?:#|<>|<[^<>\n]{0,2000}>|[^\s<][^\s]{0,2000})[ \t]+"
+    r"(?:\((.*)\)|\"(.*)\"|'(.*)')[ \t]*$",
+    re.M,
 )
 
 
@@ -602,18 +606,26 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
         page.frontmatter_error = f"front matter 'title' must be one value, not a {yaml_type(title)}"
     said = [(str(k), v) for k, v in data.items() if str(k).lower() in SAYING_FIELDS]
     for key, value in said:  # a summary is prose a reader (and a model) takes as the page's
-        if isinstance(value, str) and value.strip():
-            at = re.search(r"^" + re.escape(key) + r"\s*:", tok.content, re.M)
-            line = (
-                (tok.map[0] if tok.map else 0)
-                + 2
-                + tok.content.count("\n", 0, at.start() if at else 0)
-            )
-            _statements(page, [(line, value)], False, left, field=True)
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        at = re.search(r"^" + re.escape(key) + r"\s*:", tok.content, re.M)
+        start = at.start() if at else 0
+        for item in values[:FIELD_ITEMS]:  # a list's items each (`summary:` then `- …`)
+            if not isinstance(item, str) or not item.strip():
+                continue
+            found = tok.content.find(item.strip().split("\n")[0][:100], start)
+            start = found if found >= 0 else start
+            line = (tok.map[0] if tok.map else 0) + 2 + tok.content.count("\n", 0, start)
+            _statements(page, [(line, item)], False, left, field=True)
+
+
+FIELD_ITEMS = 1000  # items of a front matter list read for statements
 
 
 # front matter fields whose value is prose about the page's subject: held to the rule
-SAYING_FIELDS = frozenset({"summary", "description", "abstract", "excerpt", "tldr", "synopsis"})
+SAYING_FIELDS = frozenset(
+    {"summary", "description", "abstract", "excerpt", "tldr", "synopsis", "subtitle", "lead"}
+    | {"lede", "standfirst", "tagline", "intro", "introduction", "blurb", "teaser", "overview"}
+)
 
 
 def _scalar(value: object) -> bool:
@@ -651,11 +663,13 @@ def _inline(
     alts: list[str] = []  # images' alt text: statements of their own, never cited
     hiding: list[str] = []  # the tag of an inline HTML element that hides its text, nested
     hidden: list[str] = []  # the text hidden by such elements: flagged as hidden
+    # the parts of link texts and code spans (start, end, whether its words may be prose)
+    runs: list[tuple[int, int, bool]] = []
     children = tok.children or []
     title = _callout_title(children) if asserts and not heading else None
     if title is not None:  # a callout's first line is its title: held to the heading rule
-        children = children[title[1] :]
-        _statements(page, [(line, title[0])], False, left, heading=True)
+        children = children[title[1] :]  # and, a sentence or not, to a list item's
+        _statements(page, [(line, title[0])], False, left, heading=True, callout=True)
         line += 1
 
     def flush_text() -> None:
@@ -692,6 +706,9 @@ def _inline(
         flush_text()
         if child.type == "code_inline":
             code.append((size, size + len(child.content)))
+            runs.append(
+                (len(parts), len(parts) + 1, _PLAIN_WORDS.fullmatch(child.content) is not None)
+            )
             add(child.content, said=_prose_code(child.content))
         elif child.type in ("softbreak", "hardbreak"):
             add("\n")  # a space in the claim; counted for the claim's lines
@@ -710,14 +727,21 @@ def _inline(
         elif child.type == "link_close":
             if linked >= 0 and not pointed and _link_asserts("".join(parts[linked:])):
                 prose[linked:] = parts[linked:]  # "[the bridge collapsed in 2024](x.md)"
+            if linked >= 0:
+                runs.append((linked, len(parts), True))
             linked = -1
         elif child.type == "link_open":
             linked = len(parts)
+            tooltip = child.attrs.get("title")
+            if tooltip:  # a tooltip: hidden from a reader, read by a model
+                _hidden_comment(page, line, str(tooltip))
             href = str(child.attrs.get("href", ""))
             if href and not _external(href):
                 target, _, anchor = href.partition("#")
                 page.links.append(Link("md", target, anchor or None, line))
     flush_text()
+    if not pointed:
+        _reveal_runs(parts, prose, runs)
     text = "".join(parts)
     said = "".join(prose)
     breaks, at = [], text.find("\n")
@@ -754,6 +778,9 @@ def _inline(
             if not gaps and asserts and _asserting(said[start:end], heading, labels_ok, pointed):
                 uncited.append((start + lead, end))
             continue
+        head = _leading_clause(said[start + lead : end], sentence[lead:].find(MARK))
+        if head and not gaps and asserts and not heading:  # "After the mayor fled …, the"
+            uncited.append((start + lead, start + lead + head))
         tail = sentence.rfind(MARK) + 1  # what follows the last reference: its own clause?
         tail += len(sentence) - tail - len(sentence[tail:].lstrip(_JOINS))
         joined = _CONJUNCTION.match(sentence, tail)  # "…[^1], but the council …"
@@ -777,6 +804,26 @@ def _inline(
             shown = f"hidden text: {said_hidden}"[:STATEMENT_CHARS]
             page.statements.append(Statement(line, shown, False))
         page.bare += 1
+
+
+_PLAIN_WORDS = re.compile(r"[A-Za-z][A-Za-z'’]*(?: [A-Za-z][A-Za-z'’]*)*")
+
+
+def _reveal_runs(parts: list[str], prose: list[str], spans: list[tuple[int, int, bool]]) -> None:
+    """Read link texts and code spans that follow each other with only spaces between
+    them as the sentence a reader sees when together they assert ("[Mayor Hill](a.md)
+    [stole the](b.md) harbour funds.", "`Mayor Jane Hill` `embezzled` `the funds`."):
+    four words or more with a finite verb. A code span takes part only when it holds
+    plain words; a run of one span is read as before."""
+    run: list[tuple[int, int, bool]] = []
+    for span in [*spans, (-1, -1, False)]:
+        if run and span[0] >= 0 and span[2] and "".join(parts[run[-1][1] : span[0]]).isspace():
+            run.append(span)
+            continue
+        if len(run) > 1 and _link_asserts(" ".join("".join(parts[a:b]) for a, b, _ in run)):
+            for a, b, _ in run:
+                prose[a:b] = parts[a:b]
+        run = [span] if span[2] else []
 
 
 # an inline HTML element that hides its text from a reader: the words stay in the page a
@@ -851,11 +898,13 @@ def _statements(
     left: list[int],
     heading: bool = False,
     field: bool = False,
+    callout: bool = False,
 ) -> None:
     """The statements of text that can carry no citation (an image's alt text, the text
     of a raw HTML block, an HTML heading: ``heading``; a front matter ``field``, whose
-    label may end in a full stop), each block (line, text) cut into sentences: every one
-    is uncited unless it holds a gap marker."""
+    label may end in a full stop; a ``callout`` title, held to the heading rule and to a
+    list item's), each block (line, text) cut into sentences: every one is uncited unless
+    it holds a gap marker."""
     for line, block in blocks:
         exact = len(block) <= left[0]
         left[0] -= len(block) if exact else 0
@@ -870,7 +919,7 @@ def _statements(
                 _heading_statement(sentence)
                 if heading
                 else _statement(sentence, labels_ok=True, stopped_label=field)
-            )
+            ) or (callout and _statement(sentence, labels_ok=True))
             if gaps or not asserts:
                 continue
             if not covered:
@@ -1122,10 +1171,48 @@ def _uncited_tail(tail: str, heading: bool) -> bool:
     counted = [w for w in words if any(c.isalpha() for c in w)]
     if len(counted) < STATEMENT_WORDS or not _statement(tail):
         return False
+    if _ABSOLUTE.match(tail):  # "…[^1], with the mayor stealing the funds"
+        return True
     first = counted[0].strip("\"'“‘(*_,").lower()
     return first in _CLAUSE_OPENERS or _verb_like(counted, past=True, present=True)
 
 
+# a subordinate clause that opens a sentence and states an event of its own
+_SUBORDINATE = re.compile(
+    r"[*_\"'“‘]*(?:after|before|when|while|since|although|though|because|once|until|whereas"
+    r"|as)\s",
+    re.I,
+)
+
+
+def _leading_clause(said: str, mark: int) -> int:
+    """The length of a subordinate clause opening a cited sentence before its first
+    comma, when the sentence's reference comes after that comma and the clause states
+    something of its own (four words or more with a finite verb: "After the mayor fled
+    to Canada in 1922, | the committee adopted the plan in full.[^1]"), else 0. A
+    reference covers its main clause; the opening clause is an uncited assertion unless
+    a reference follows it too ("…in 1922,[^2] the committee …")."""
+    if not _SUBORDINATE.match(said):
+        return 0
+    comma = said.find(",", 0, 2000)
+    if comma < 0 or comma > mark or not any(c.isalpha() for c in said[comma:mark]):
+        return 0  # a reference before the comma, or right after it, cites the clause
+    counted = [w for w in said[:comma].split() if any(c.isalpha() for c in w)]
+    if len(counted) < STATEMENT_WORDS or not _verb_like(counted[1:], past=True, present=True):
+        return 0
+    return comma
+
+
+# a clause of its own without a finite verb: a subject and a gerund or "having" with an
+# object after "with", "despite" … ("with the mayor stealing the harbour funds", "despite
+# the mayor having stolen …"); "despite opposition from the board" is a phrase
+_ABSOLUTE = re.compile(
+    r"\s*(?:with|without|despite|amid|notwithstanding|after|before)\s+"
+    r"(?:[\w'’-]+\s+){1,4}?(?:having\s+[a-z]+|being\s+[a-z]+|(?!during\b|including\b"
+    r"|according\b|regarding\b|concerning\b|following\b|pending\b)[a-z]{2,}ing)\s+"
+    r"(?:the|a|an|its|their|his|her|this|that|these|those|\d|[a-z]+\s+(?:the|a|an)\b)",
+    re.I,
+)
 _CONJUNCTION = re.compile(r"(?:and|but|or|yet|so|while|whereas|although|though)\s+", re.I)
 # words that open a clause of its own after a reference
 _CLAUSE_OPENERS = frozenset(
@@ -1166,11 +1253,14 @@ def _statement(said: str, *, labels_ok: bool = False, stopped_label: bool = Fals
         return False
     if _TODO.match(said):  # a note to the writer, not a claim about the subject
         return False
+    navigation = _NAVIGATION.match(said)
     if (
-        _NAVIGATION.match(said)
+        navigation
         and len(counted) <= NAVIGATION_WORDS
         and not _THAT.search(said)
         and not _RELATIVE_CLAUSE.search(said)
+        and not _clause_after(said[navigation.end() : 2000])
+        and not any(_bracketed_clause(m.group(0)) for m in _BRACKETED.finditer(said[:2000]))
     ):
         return False  # unless a clause in it asserts ("…, which collapsed in 2024")
     if ";" in said and _label_and_pointer(said.split(";")):
@@ -1199,6 +1289,49 @@ _RELATIVE_CLAUSE = re.compile(
     re.I,
 )
 _RELATIVE_START = re.compile(r"\s*(?:which|who|whose|where|when)\b", re.I)
+
+
+def _clause_after(rest: str) -> bool:
+    """Whether what follows a pointer's verb is a clause of its own with "that" left out
+    ("The table below shows | the mayor stole the harbour funds."): a verb that can only
+    be finite (an irregular simple past such as "stole", an auxiliary) or a past tense
+    before an object (a determiner or a number), not inside a relative clause ("the
+    stations that were closed", "the stations opened between 1850 and 1900")."""
+    words = [w.strip(_PUNCT).lower() for w in rest.split()]
+    for i, word in enumerate(words):
+        if word in _RELATIVES:
+            return False
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if i and (word in SIMPLE_PAST or word in ("was", "were", "had", "did")):
+            return True
+        if i and _past(word) and (following in _DETERMINERS or following[:1].isdigit()):
+            return True
+    return False
+
+
+def _bracketed_clause(aside: str) -> bool:
+    """Whether a bracketed aside of a hatnote states something: a past tense or a
+    participle with a number or a gerund's object ("(collapsed in 2024, killing 12
+    people)"), or a past tense first ("(dissolved after the mayor's fraud)"). "(1921–1950)"
+    and "(disambiguation)" are labels."""
+    words = [w.strip(_PUNCT).lower() for w in aside.split()]
+    if not words:
+        return False
+    pasts = [w for w in words if _past(w) or w in IRREGULAR_PAST]
+    if words[0] in pasts and len(words) >= 2:
+        return True
+    gerund = any(
+        len(w) > 5
+        and w.endswith("ing")
+        and i + 1 < len(words)
+        and (
+            words[i + 1] in _DETERMINERS
+            or words[i + 1][:1].isdigit()
+            or bool(_NUMBER_WORDS.fullmatch(words[i + 1]))
+        )
+        for i, w in enumerate(words)
+    )
+    return gerund or (bool(pasts) and bool(_DIGITS.search(aside)))
 
 
 def _clause_words(text: str) -> int:
