@@ -959,3 +959,11 @@ def _linear(unit: str) -> None:
 
     a, b = cpu(20_000), cpu(80_000)
     assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+
+
+def test_may_before_a_year_and_a_path_is_the_month(repo, base):
+    """A careful page's References item "Minutes of the Harbour Board, 3 May 1921
+    (raw/minutes.txt)" was flagged: the path after the year was read as a verb after the
+    modal "May" (found re-running the fifth review's faithful page)."""
+    body = "## References\n\n- Minutes of the Harbour Board, 3 May 1921 (raw/minutes.txt)\n"
+    assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []

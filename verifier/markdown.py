@@ -1815,7 +1815,9 @@ def _auxiliary(word: str, following: str = "") -> bool:
     bare = word.strip(_PUNCT)
     if bare == "May":
         nxt = following.strip(_PUNCT)
-        return bare == word and nxt[:1].islower() and nxt not in _PREPOSITIONS
+        # a verb is a word of letters ("May 1921 (raw/minutes.txt)": a path is none)
+        verb = nxt.replace("-", "")
+        return bare == word and verb.isalpha() and nxt.islower() and nxt not in _PREPOSITIONS
     return bare.lower() in AUXILIARIES
 
 
