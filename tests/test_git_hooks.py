@@ -119,6 +119,7 @@ def server(origin):
     return ws, bare
 
 
+@pytest.mark.slow
 def test_server_refuses_unverified_and_accepts_verified(server):
     ws, bare = server
     root = ws.root
