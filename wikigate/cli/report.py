@@ -11,7 +11,7 @@ from wikigate.kinds import VERDICT_EXIT
 from . import progress
 from .app import cli
 from .base import open_workspace, report_options
-from .verify import emit
+from .verify import emit, emit_text
 
 
 @cli.group()
@@ -54,5 +54,32 @@ def report_merge(
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
         merged = merge_reports(ws, list(files), progress=shown, allowed_signers=allowed_signers)
-    emit(merged, fmt, output)
+    emit(merged, fmt, output, ws=ws)
     ctx.exit(VERDICT_EXIT[merged.verdict])
+
+
+@report.command("html")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Write the page here instead of standard output.",
+)
+@click.pass_context
+def report_html(ctx: click.Context, output: str | None) -> None:
+    """The whole claim ledger (every cited claim on main, each gap marker) as one
+    self-contained HTML page: each claim by status (anchored, its quote, the judge's
+    vote), filters by status and page.  For one verification: `wikigate verify
+    --format html`, or `wikigate runs show RUN --html`."""
+    from wikigate import ledger
+    from wikigate.verifier.reporters.html import ledger_html
+
+    ws = open_workspace(ctx)
+    with progress.bar(human_output=output is not None) as shown:
+        ledger.sync(ws, progress=shown)
+    rows = ledger.claims(ws)
+    frozen = ws.config.ledger
+    for r in rows:
+        r["frozen"] = frozen.frozen_claim(r["page"], r["label"]) if frozen.frozen else None
+    text = ledger_html(rows, ledger.gaps(ws), title=f"wikigate · claim ledger of {ws.root.name}")
+    emit_text(text, output)
