@@ -25,6 +25,7 @@ VERIFIER_MAY_USE = {
     "wikigate.config",
     "wikigate.errors",
     "wikigate.gitrepo",
+    "wikigate.htmlpage",
     "wikigate.models",
     "wikigate.plain",
     "wikigate.paths",

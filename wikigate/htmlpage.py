@@ -100,4 +100,4 @@ def _markdown() -> MarkdownIt:
 
 def markdown_html(text: str) -> str:
     """Markdown as HTML with raw HTML shown as text (html disabled)."""
-    return _markdown().render(text)
+    return str(_markdown().render(text))

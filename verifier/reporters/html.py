@@ -81,7 +81,9 @@ class PageView:
 # ---------------------------------------------------------------- reading the pages
 
 
-def page_views(repo: pygit2.Repository, commit: pygit2.Commit, paths: Iterable[str]) -> list[PageView]:
+def page_views(
+    repo: pygit2.Repository, commit: pygit2.Commit, paths: Iterable[str]
+) -> list[PageView]:
     """The pages at ``commit`` (a path not there: a deleted page, no body), each with its
     cited claims, gap markers and uncited statements; each quote with its source's text
     around it (a text source read from the same commit)."""
@@ -104,7 +106,7 @@ def page_views(repo: pygit2.Repository, commit: pygit2.Commit, paths: Iterable[s
         except ValueError:  # past the parser's limits: shown as it is, no spots
             out.append(PageView(path, text))
             continue
-        definitions = {}
+        definitions: dict[str, int] = {}
         for d in parsed.definitions:
             definitions.setdefault(d.label, d.line)
         starts = {r.label: r.start_line for r in parsed.refs}
@@ -264,7 +266,9 @@ class HtmlReporter:
         self.pages = pages
 
     def render(self, report: VerificationReport, *, color: bool = False) -> str:
-        views = _apply_report(report, [PageView(v.path, v.text, list(v.spots)) for v in self.pages or []])
+        views = _apply_report(
+            report, [PageView(v.path, v.text, list(v.spots)) for v in self.pages or []]
+        )
         return render_views(views, report=report, title=_title(report))
 
 
@@ -284,7 +288,7 @@ def render_views(
     """The document: the report's head, the findings list, the filters, each page."""
     views = sorted(views, key=lambda v: v.path)
     n = 0
-    for k, v in enumerate(views):
+    for v in views:
         for s in v.spots:
             n += 1
             s.key = f"c{n}"
@@ -298,9 +302,7 @@ def render_views(
     counts = Counter(s.status for v in views for s in v.spots)
     parts.append(
         '<p class="counts">'
-        + " ".join(
-            f'<span class="badge s-{s}">{s} {counts.get(s, 0)}</span>' for s in STATUSES
-        )
+        + " ".join(f'<span class="badge s-{s}">{s} {counts.get(s, 0)}</span>' for s in STATUSES)
         + "</p></header>"
     )
     placed: set[str] = set()
@@ -340,7 +342,9 @@ def _head(report: VerificationReport) -> str:
 
 
 def _filters(views: list[PageView], findings: Sequence[Finding]) -> str:
-    codes = sorted({f.code for f in findings} | {f.code for v in views for s in v.spots for f in s.findings})
+    codes = sorted(
+        {f.code for f in findings} | {f.code for v in views for s in v.spots for f in s.findings}
+    )
 
     def select(name: str, label: str, values: Iterable[str]) -> str:
         options = "".join(f'<option value="{esc(x)}">{esc(x)}</option>' for x in values)
@@ -371,16 +375,18 @@ def _findings(
         spot = spot_of.get(id(f))
         where = f"{f.path or '(run)'}" + (f":{f.line}" if f.line else "")
         key = None if spot is None else spot.key if spot.key in placed else f"card-{spot.key}"
-        target = f"#{key}" if key is not None else (
-            f"#{page_ids[f.path]}" if f.path in page_ids else ""
+        target = (
+            f"#{key}" if key is not None else (f"#{page_ids[f.path]}" if f.path in page_ids else "")
         )
-        status = spot.status if spot is not None else ("fail" if f.severity == "critical" else "warn")
+        status = (
+            spot.status if spot is not None else ("fail" if f.severity == "critical" else "warn")
+        )
         loc = f'<a href="{target}">{esc(where)}</a>' if target else esc(where)
         hint = f'<div class="fix">fix: {esc(f.hint)}</div>' if f.hint else ""
         items.append(
             f'<li class="finding sev-{esc(f.severity)}" data-item="finding" data-status="{status}" '
             f'data-codes="{esc(f.code)}" data-page="{esc(f.path or "")}">{loc} '
-            f'<b>{esc(f.severity)}</b> <code>{esc(f.code)}</code> {esc(f.message)}{hint}</li>'
+            f"<b>{esc(f.severity)}</b> <code>{esc(f.code)}</code> {esc(f.message)}{hint}</li>"
         )
     return f'<section id="findings"><h2>Findings ({len(findings)})</h2><ol>{"".join(items)}</ol></section>'
 
@@ -428,7 +434,9 @@ def _card(s: ClaimView) -> str:
                 f"{esc(after)}…</blockquote>"
             )
         else:
-            parts.append(f'<blockquote class="window"><mark class="quote">{esc(s.quote)}</mark></blockquote>')
+            parts.append(
+                f'<blockquote class="window"><mark class="quote">{esc(s.quote)}</mark></blockquote>'
+            )
         if s.window_note:
             parts.append(f'<p class="note">{esc(s.window_note)}</p>')
     if s.vote:
@@ -442,7 +450,9 @@ def _card(s: ClaimView) -> str:
     for f in s.findings:
         parts.append(
             f'<div class="f sev-{esc(f.severity)}"><b>{esc(f.severity)}</b> <code>{esc(f.code)}</code> '
-            f"{esc(f.message)}" + (f'<div class="fix">fix: {esc(f.hint)}</div>' if f.hint else "") + "</div>"
+            f"{esc(f.message)}"
+            + (f'<div class="fix">fix: {esc(f.hint)}</div>' if f.hint else "")
+            + "</div>"
         )
     parts.append("</div>")
     return "".join(parts)
@@ -539,7 +549,9 @@ def _span(s: ClaimView, lines: list[str], starts: list[int]) -> tuple[int, int] 
 # ---------------------------------------------------------------- the ledger
 
 
-def ledger_html(rows: Sequence[dict[str, Any]], gaps: Sequence[dict[str, Any]], *, title: str) -> str:
+def ledger_html(
+    rows: Sequence[dict[str, Any]], gaps: Sequence[dict[str, Any]], *, title: str
+) -> str:
     """The whole claim ledger (``wikigate report html``): each page's claims and gap
     markers as cards, by status (no page bodies: the ledger keeps the claims)."""
     views: dict[str, PageView] = {}
@@ -613,6 +625,7 @@ nav.filters label{margin-right:1em}
 .vote{font-size:.9em}.evidence{color:#444}.note,.reason{font-size:.85em;color:#555;margin:.2em 0}
 .f{font-size:.9em;margin:.2em 0}.sev-critical b{color:#b71c1c}.sev-major b{color:#8a5a00}
 pre.fm{background:#f4f4f4;padding:.4em}.img{color:#666}.gone{color:#666;font-style:italic}
+[id]{scroll-margin-top:4em}:target{outline:3px solid #1d4ed8}
 [hidden]{display:none!important}.keys{color:#666;font-size:.85em}
 """
 

@@ -92,7 +92,8 @@ def report_options(what: str) -> Callable[[F], F]:
             help=f"Write the {what} here instead of standard output.",
         )(f)
         return format_option(
-            REPORT_FORMATS, f"Format of the {what} (rdjson: reviewdog, sarif: code scanning, html: one "
+            REPORT_FORMATS,
+            f"Format of the {what} (rdjson: reviewdog, sarif: code scanning, html: one "
             "self-contained page).",
         )(f)
 
