@@ -48,6 +48,7 @@ APPLICATION = (
     "wikigate.ledger",
     "wikigate.baseline",
     "wikigate.reportfilter",
+    "wikigate.stats",
 )
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"

@@ -87,7 +87,8 @@ def _day(stamp: str) -> date:
 
 def stats(ws: Workspace, by: str = "week") -> Stats:
     """The figures per period (``by``: day | week | month), oldest first."""
-    from . import ledger
+    from . import gitrepo, ledger
+    from .errors import GitError
 
     if by not in PERIODS:
         raise ValueError(f"by: one of {', '.join(PERIODS)}, not {by!r}")
@@ -101,12 +102,13 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
             found = rows[key] = Period(key)
         return found
 
-    landed: dict[str, str] = {}  # main's commit → the period its run ended in
+    landed: dict[str, str] = {}  # a committed run's tip → the period it ended in
+    bases: dict[str, str] = {}  # a committed run's tip → its base
     verdicts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in db.execute(
         "SELECT started_at, ended_at, status, verdict, unverified, loop_count, tip_commit, "
         "budget_input_tokens_used, budget_output_tokens_used, budget_usd_used, "
-        "verifier_input_tokens, verifier_output_tokens, verifier_usd FROM runs"
+        "verifier_input_tokens, verifier_output_tokens, verifier_usd, base_commit FROM runs"
     ).fetchall():
         p = at(period_of(_day(r[0]), by))
         p.runs += 1
@@ -121,25 +123,27 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         p.verifier_usd += float(r[12] or 0)
         if r[2] == "committed" and r[6]:
             landed[r[6]] = period_of(_day(r[1] or r[0]), by)
+            bases[r[6]] = r[13]
     actors: dict[str, Counter[str]] = defaultdict(Counter)
     for when, actor in db.execute("SELECT at, actor FROM overrides").fetchall():
         p = at(period_of(_day(when), by))
         p.overrides += 1
         actors[p.period][actor] += 1
-    # fidelity: the ledger's claims, by the commit that last changed them
-    commit_period: dict[str, str] = {}
+    # fidelity: the ledger's claims, by the commit that last changed them, in the period
+    # of the run that landed that commit (main's first parents from its tip down to its
+    # base), else of the commit's own time
+    commit_period = _landed_by_runs(ws, landed, bases, by)
 
     def of_commit(commit: str) -> str:
         found = commit_period.get(commit)
         if found is None:
-            found = landed.get(commit)
-            if found is None:
-                try:
-                    seconds = ws.repo[commit].commit_time
-                except (KeyError, ValueError):
-                    seconds = 0
-                found = period_of(datetime.fromtimestamp(seconds, UTC).date(), by)
-            commit_period[commit] = found
+            try:
+                seconds = gitrepo.commit_at(ws.repo, commit).commit_time
+            except (GitError, KeyError, ValueError):
+                seconds = 0
+            found = commit_period[commit] = period_of(
+                datetime.fromtimestamp(seconds, UTC).date(), by
+            )
         return found
 
     marks = ",".join("?" * len(FLAGGING_VOTES))
@@ -181,6 +185,33 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         if b.fidelity is not None
     ]
     return Stats(by, periods, pearson(pairs), len(pairs))
+
+
+def _landed_by_runs(
+    ws: Workspace, landed: dict[str, str], bases: dict[str, str], by: str
+) -> dict[str, str]:
+    """Main's first-parent commits, each with the period of the committed run whose
+    commits (base, tip] hold it; one walk from main's tip."""
+    import pygit2
+
+    from . import gitrepo
+
+    head = gitrepo.ref_target(ws.repo, ws.env.main)
+    out: dict[str, str] = {}
+    if head is None or not landed:
+        return out
+    walker = ws.repo.walk(head, pygit2.enums.SortMode.NONE)
+    walker.simplify_first_parent()
+    current: tuple[str, str] | None = None  # (period, base) of the run being walked
+    for commit in walker:
+        oid = str(commit.id)
+        if current is not None and oid == current[1]:
+            current = None
+        if oid in landed:
+            current = (landed[oid], bases.get(oid, ""))
+        if current is not None:
+            out[oid] = current[0]
+    return out
 
 
 def pearson(pairs: list[tuple[float, float]]) -> float | None:
