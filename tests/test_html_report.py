@@ -230,6 +230,15 @@ def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- a real browser
 
 CHROMIUM = os.environ.get("WIKIGATE_CHROMIUM") or shutil.which("chromium") or ""
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _playwright() -> Any:
@@ -255,18 +264,7 @@ def test_in_headless_chromium(hostile: Path, tmp_path: Path) -> None:
     errors: list[str] = []
     requests: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             pg = browser.new_page(viewport={"width": 1200, "height": 800})
             pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -325,3 +323,100 @@ def test_in_headless_chromium(hostile: Path, tmp_path: Path) -> None:
         finally:
             browser.close()
     assert (shots / "report.png").stat().st_size > 0
+
+
+def ledger_rows(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``n`` ledger rows on n/2 pages, every status among them, hostile text in each."""
+    anchors = ("anchored", "mismatched", "unanchored", "anchored")
+    rows = [
+        {
+            "claim_id": f"wiki/p{i // 2}.md#^{i}",
+            "page": f"wiki/p{i // 2}.md",
+            "label": str(i),
+            "line": 3 + i % 2,
+            "claim": f"Claim {i} <img src=x onerror=window.__pwned={i}> </pre><script>",
+            "source": SOURCE,
+            "source_page": None,
+            "source_quote": f'quote {i} </script><script>window.__pwned="q{i}"</script>',
+            "source_quote_hash": "0" * 64,
+            "source_quote_offset": None if anchors[i % 4] == "unanchored" else i,
+            "anchor_status": anchors[i % 4],
+            "disputed": 0,
+            "judge_vote": "supports" if i % 4 == 0 else None,
+            "judge_reason": '" onmouseover="window.__pwned=1',
+            "frozen": "wiki/" if i % 4 == 3 else None,
+        }
+        for i in range(n)
+    ]
+    gaps = [{"page": "wiki/p0.md", "line": 9, "reason": "<b>no census</b>"}]
+    return rows, gaps
+
+
+def test_a_big_ledger_travels_compressed_and_stays_inert() -> None:
+    """Past LAZY_AT claims the ledger's page carries them as gzip'd JSON in base64, drawn
+    by the script with textContent: the file is a fraction of the cards' markup."""
+    from wikigate.verifier.reporters.html_ledger import ledger_html
+
+    rows, gaps = ledger_rows(400)
+    full = ledger_html(rows, gaps, title="ledger")
+    compact = ledger_html(rows, gaps, title="ledger", lazy_at=100)
+    for doc in (full, compact):
+        assert_inert(doc)
+    assert "onerror=window.__pwned" not in compact  # only base64 in the data element
+    assert len(compact) * 3 < len(full)
+    assert re.search(r'<pre id="ledger-data" hidden>[A-Za-z0-9+/=]+</pre>', compact)
+
+
+@pytest.mark.browser
+def test_compact_ledger_in_headless_chromium(tmp_path: Path) -> None:
+    sync_playwright = _playwright()
+    if sync_playwright is None:
+        pytest.skip("playwright is not installed: pip install -e '.[browser]'")
+    if not CHROMIUM:
+        pytest.skip("no chromium on PATH (apt-get install chromium, or set WIKIGATE_CHROMIUM)")
+    from wikigate.verifier.reporters.html_ledger import PER_PAGE, ledger_html
+
+    rows, gaps = ledger_rows(400)
+    path = tmp_path / "ledger.html"
+    path.write_text(ledger_html(rows, gaps, title="ledger", lazy_at=100), encoding="utf-8")
+    errors: list[str] = []
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            pg = browser.new_page(viewport={"width": 1200, "height": 800})
+            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.on("request", lambda r: requests.append(r.url))
+            pg.goto(path.as_uri())
+            pg.wait_for_function("document.querySelectorAll('.card').length > 0")
+            assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 200"
+            statuses = pg.evaluate(
+                "() => Array.from(document.querySelectorAll('.card')).map("
+                "c => [c.querySelector('.top code') ? c.querySelector('.top code').textContent"
+                " : 'gap', c.dataset.status])"
+            )
+            want = {"[^0]": "pass", "[^1]": "fail", "[^2]": "warn", "[^3]": "frozen"}
+            assert {k: v for k, v in statuses if k in want} == want
+            assert ["gap", "gap"] in statuses
+            assert "<img src=x onerror" in pg.text_content("main")  # shown as text
+            pg.screenshot(path=str(tmp_path / "ledger.png"))
+            pg.select_option("#f-status", "fail")
+            assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 100"
+            assert set(pg.eval_on_selector_all(".card", "cs => cs.map(c => c.dataset.status)")) == {
+                "fail"
+            }
+            pg.click("#next")
+            assert pg.text_content("#where") == f"pages {PER_PAGE + 1}–{2 * PER_PAGE} of 100"
+            pg.fill("#f-page", "wiki/p19")
+            assert pg.text_content("#where") == "pages 1–5 of 5"  # the failing of p190…p199
+            pg.select_option("#f-status", "")
+            assert pg.text_content("#where") == "pages 1–11 of 11"  # p19, p190…p199
+            pg.keyboard.press("Escape")
+            pg.locator("h1").click()
+            pg.keyboard.press("j")
+            assert pg.locator(".card.current").count() == 1
+            assert errors == [] and requests == [path.as_uri()]
+            assert pg.evaluate("typeof window.__pwned") == "undefined"
+        finally:
+            browser.close()

@@ -546,58 +546,6 @@ def _span(s: ClaimView, lines: list[str], starts: list[int]) -> tuple[int, int] 
     return starts[s.line - 1] + col, starts[s.line - 1] + stop
 
 
-# ---------------------------------------------------------------- the ledger
-
-
-def ledger_html(
-    rows: Sequence[dict[str, Any]], gaps: Sequence[dict[str, Any]], *, title: str
-) -> str:
-    """The whole claim ledger (``wikigate report html``): each page's claims and gap
-    markers as cards, by status (no page bodies: the ledger keeps the claims)."""
-    views: dict[str, PageView] = {}
-    for r in rows:
-        status, reasons = "pass", []
-        anchor = r["anchor_status"]
-        if anchor == "mismatched":
-            status, reasons = "fail", ["the quote is not at its anchor"]
-        elif anchor == "unanchored":
-            status, reasons = "warn", ["no anchor"]
-        vote = r.get("judge_vote")
-        if vote in FAILING_VOTES:
-            status = "fail"
-        elif vote in DOUBTFUL_VOTES and status == "pass":
-            status = "warn"
-        if r.get("frozen") and status == "pass":
-            status, reasons = "frozen", [f"frozen by [ledger] {r['frozen']}"]
-        spot = ClaimView(
-            "claim",
-            r["page"],
-            r["line"],
-            r["claim"],
-            label=r["label"],
-            source=r["source"],
-            pdf_page=r["source_page"],
-            quote=r["source_quote"],
-            offset=r["source_quote_offset"],
-            sha256=r["source_quote_hash"],
-            status=status,
-            reasons=reasons,
-            vote=vote,
-            vote_reason=r.get("judge_reason") or "",
-        )
-        views.setdefault(r["page"], PageView(r["page"], None)).spots.append(spot)
-    for g in gaps:
-        views.setdefault(g["page"], PageView(g["page"], None)).spots.append(
-            ClaimView("gap", g["page"], g["line"], g["reason"], status="gap")
-        )
-    return render_views(
-        list(views.values()),
-        title=title,
-        findings=[],
-        heading=f"<p>{len(rows)} claims, {len(gaps)} gap markers on {len(views)} pages</p>",
-    )
-
-
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:0 1.5em;color:#1b1b1b;background:#fff}
 header h1{font-size:1.3em}

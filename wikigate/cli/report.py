@@ -72,7 +72,7 @@ def report_html(ctx: click.Context, output: str | None) -> None:
     vote), filters by status and page.  For one verification: `wikigate verify
     --format html`, or `wikigate runs show RUN --html`."""
     from wikigate import ledger
-    from wikigate.verifier.reporters.html import ledger_html
+    from wikigate.verifier.reporters.html_ledger import ledger_html
 
     ws = open_workspace(ctx)
     with progress.bar(human_output=output is not None) as shown:
