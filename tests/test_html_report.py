@@ -193,6 +193,18 @@ def test_reporter_without_pages_renders_the_report_alone(hostile: Path) -> None:
     doc = render(load_report(proc.stdout), "html")
     assert_inert(doc)
     assert "citation." in doc and "wiki/owls.md" in doc
+    assert '<mark class="hl' not in doc  # no page read
+    # `report html REPORT.json` (the action's step): the same report with its pages
+    saved = hostile.parent / "report.json"
+    saved.write_text(proc.stdout, encoding="utf-8")
+    out = hostile.parent / "report.html"
+    done = wg(hostile, "report", "html", str(saved), "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert_inert(page)
+    assert page.count('<mark class="hl') >= len(EXPECTED)
+    bad = wg(hostile, "report", "html", str(hostile / "wikigate.toml"))
+    assert bad.returncode == 2 and "not a wikigate verification report" in bad.stderr
 
 
 def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:

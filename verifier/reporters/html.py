@@ -176,12 +176,16 @@ def report_pages(
     """The pages a report is about, read at its tip: those its change touches (``is_page``
     tells the wiki's pages from other files), else (the whole wiki) those with a finding."""
     from wikigate import gitrepo
+    from wikigate.errors import GitError
 
-    tip = gitrepo.commit_at(repo, report.tip)
+    try:
+        tip = gitrepo.commit_at(repo, report.tip)
+        base = gitrepo.commit_at(repo, report.base) if report.base is not None else None
+    except (GitError, KeyError, ValueError):
+        return []  # not in this clone: the report alone
     paths = {f.path for f in report.findings if f.path}
     paths |= {c.claim_id.partition("#^")[0] for c in report.claim_checks}
-    if report.base is not None:
-        base = gitrepo.commit_at(repo, report.base)
+    if base is not None:
         paths |= set(gitrepo.changed_paths(repo, base.tree, tip.tree))
     keep = is_page or (lambda p: p.endswith(".md"))
     return page_views(repo, tip, [p for p in paths if keep(p)])

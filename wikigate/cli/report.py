@@ -59,6 +59,14 @@ def report_merge(
 
 
 @report.command("html")
+@click.argument(
+    "report_file",
+    required=False,
+    metavar="[REPORT.json]",
+    type=click.Path(dir_okay=False, exists=True),
+    help="A JSON report (`verify --format json`, the action's `report` output) to render "
+    "with the pages it is about, read from this repository; default: the whole ledger.",
+)
 @click.option(
     "--output",
     type=click.Path(dir_okay=False, writable=True),
@@ -66,15 +74,28 @@ def report_merge(
     help="Write the page here instead of standard output.",
 )
 @click.pass_context
-def report_html(ctx: click.Context, output: str | None) -> None:
+def report_html(ctx: click.Context, report_file: str | None, output: str | None) -> None:
     """The whole claim ledger (every cited claim on main, each gap marker) as one
     self-contained HTML page: each claim by status (anchored, its quote, the judge's
-    vote), filters by status and page.  For one verification: `wikigate verify
-    --format html`, or `wikigate runs show RUN --html`."""
+    vote), filters by status and page.  With REPORT.json: that verification, its pages
+    read from this repository (the report alone when its commits are not here).  Also:
+    `wikigate verify --format html`, `wikigate runs show RUN --html`."""
     from wikigate import ledger
     from wikigate.verifier.reporters.html_ledger import ledger_html
 
     ws = open_workspace(ctx)
+    if report_file is not None:
+        from wikigate.errors import UsageError
+        from wikigate.verifier.report import ReportError, load_report
+
+        from .verify import html_of
+
+        try:
+            loaded = load_report(Path(report_file).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ReportError) as e:
+            raise UsageError(f"{report_file}: {e}") from e
+        emit_text(html_of(ws, loaded), output)
+        return
     with progress.bar(human_output=output is not None) as shown:
         ledger.sync(ws, progress=shown)
     rows = ledger.claims(ws)
