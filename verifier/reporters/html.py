@@ -38,6 +38,7 @@ RANK = {s: n for n, s in enumerate(STATUSES)}
 FAILING_VOTES = frozenset({"contradicts", "unsupported"})
 DOUBTFUL_VOTES = frozenset({"partial", "inconclusive", "flaky"})
 WINDOW = 160  # characters of the source shown on each side of a quote
+MAX_BODIES = 500  # pages rendered with their text; past it (a whole-wiki verify) cards only
 
 
 @dataclass
@@ -76,6 +77,7 @@ class PageView:
     path: str
     text: str | None  # the page's markdown; None: deleted, or not read
     spots: list[ClaimView] = field(default_factory=list)
+    note: str = "not in this commit (deleted, or not read)"  # shown when there is no text
 
 
 # ---------------------------------------------------------------- reading the pages
@@ -95,7 +97,10 @@ def page_views(
     tree = commit.tree
     sources: dict[str, str | None] = {}
     out: list[PageView] = []
-    for path in sorted(set(paths)):
+    for n, path in enumerate(sorted(set(paths))):
+        if n >= MAX_BODIES:
+            out.append(PageView(path, None, note=f"not read: past the first {MAX_BODIES} pages"))
+            continue
         data = gitrepo.read_blob(repo, tree, path)
         if data is None:
             out.append(PageView(path, None))
@@ -271,7 +276,7 @@ class HtmlReporter:
 
     def render(self, report: VerificationReport, *, color: bool = False) -> str:
         views = _apply_report(
-            report, [PageView(v.path, v.text, list(v.spots)) for v in self.pages or []]
+            report, [PageView(v.path, v.text, list(v.spots), v.note) for v in self.pages or []]
         )
         return render_views(views, report=report, title=_title(report))
 
@@ -396,11 +401,7 @@ def _findings(
 
 
 def _page(v: PageView, pid: str, placed: set[str]) -> str:
-    body = (
-        _body(v, placed)
-        if v.text is not None
-        else '<p class="gone">not in this commit (deleted, or not read)</p>'
-    )
+    body = _body(v, placed) if v.text is not None else f'<p class="gone">{esc(v.note)}</p>'
     cards = "".join(_card(s) for s in v.spots)
     return (
         f'<section class="page" id="{pid}" data-page="{esc(v.path)}"><h2>{esc(v.path)}</h2>'
