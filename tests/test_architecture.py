@@ -49,6 +49,7 @@ APPLICATION = (
     "wikigate.baseline",
     "wikigate.reportfilter",
     "wikigate.stats",
+    "wikigate.ledgerview",
 )
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"

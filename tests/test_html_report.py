@@ -432,3 +432,62 @@ def test_compact_ledger_in_headless_chromium(tmp_path: Path) -> None:
             assert pg.evaluate("typeof window.__pwned") == "undefined"
         finally:
             browser.close()
+
+
+def test_the_big_ledgers_query_gives_each_claim_the_status_the_rows_do(tmp_path: Path) -> None:
+    """Past LAZY_AT the ledger's page is made from SQLite's JSON, statuses decided in the
+    query: for every anchor status, vote and frozen entry, the same as ``status_of``."""
+    import base64 as b64
+    import gzip
+    import itertools
+    import json
+
+    from wikigate import ledger
+    from wikigate.ledgerview import ledger_page
+    from wikigate.verifier.reporters.html_ledger import status_of
+    from wikigate.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "w")
+    try:
+        ledger.sync(ws)
+        votes = (None, "supports", "partial", "contradicts", "unsupported", "inconclusive", "flaky")
+        combos = itertools.product(("anchored", "unanchored", "mismatched"), votes, ("f", "x"))
+        for n, (anchor, vote, folder) in enumerate(combos):
+            ws.store.db["claims"].insert(
+                {
+                    "claim_id": f"wiki/{folder}/p{n}.md#^1",
+                    "page": f"wiki/{folder}/p{n}.md",
+                    "label": "1",
+                    "line": 3,
+                    "claim": f"claim {n} <b>",
+                    "source": SOURCE,
+                    "source_page": None,
+                    "source_quote": "q",
+                    "source_quote_hash": "0" * 64,
+                    "source_quote_offset": None if anchor == "unanchored" else 0,
+                    "anchor_status": anchor,
+                    "disputed": 0,
+                    "introduced_commit": "0" * 40,
+                    "changed_commit": "0" * 40,
+                    "judge_vote": vote,
+                    "judge_reason": "r" if vote else None,
+                }
+            )
+        ws.store.db["gaps"].insert({"page": "wiki/x/p0.md", "line": 5, "reason": "none found"})
+        ws.config.ledger.frozen.append("wiki/f/")
+        doc = ledger_page(ws, title="ledger", lazy_at=0)
+        assert_inert(doc)
+        packed = re.search(r'<pre id="ledger-data" hidden>([^<]+)</pre>', doc)
+        assert packed
+        pages = json.loads(gzip.decompress(b64.b64decode(packed.group(1))))
+        got = {p: [(c[2], c[10]) for c in claims] for p, claims, _gaps in pages}
+        rows = ledger.claims(ws)
+        assert len(rows) == 42
+        for r in rows:
+            r["frozen"] = ws.config.ledger.frozen_claim(r["page"], r["label"])
+            status, why = status_of(r)
+            assert got[r["page"]] == [(status, why[0] if why else None)], r
+        assert {s for v in got.values() for s, _ in v} == {"pass", "warn", "fail", "frozen"}
+        assert [g for p, _c, g in pages if p == "wiki/x/p0.md"] == [[[5, "none found"]]]
+    finally:
+        ws.close()

@@ -117,9 +117,17 @@ def _compact(
         counts["gap"] += 1
         gap_rows.setdefault(g["page"], []).append([g["line"], g["reason"]])
     data = [[p, by_page.get(p, []), gap_rows.get(p, [])] for p in sorted(by_page | gap_rows)]
-    packed = base64.b64encode(
-        gzip.compress(json.dumps(data, ensure_ascii=False).encode(), compresslevel=1, mtime=0)
-    ).decode()
+    return compact_page(
+        json.dumps(data, ensure_ascii=False).encode(), counts, title=title, heading=heading
+    )
+
+
+def compact_page(data: bytes, counts: Counter[str], *, title: str, heading: str) -> str:
+    """The compact page around ``data``: the JSON list of ``[page, claims, gaps]``, each
+    claim ``[label, line, status, claim, source, pdf page, quote, offset, vote, reason,
+    why]``, each gap ``[line, reason]`` (``ledger_html`` makes it; the ledger's query
+    makes it in SQLite for a big ledger: wikigate/ledgerview.py)."""
+    packed = base64.b64encode(gzip.compress(data, compresslevel=1, mtime=0)).decode()
     badges = " ".join(f'<span class="badge s-{s}">{s} {counts.get(s, 0)}</span>' for s in STATUSES)
     options = "".join(f'<option value="{s}">{s}</option>' for s in STATUSES)
     body = (
@@ -179,6 +187,7 @@ function draw(){
  shown.slice(at,at+PER).forEach(function(p){
   var s=mk("section","page");s.setAttribute("data-page",p[0]);s.appendChild(mk("h2",null,p[0]));
   var side=mk("div","side");
+  p[1].sort(function(a,b){return a[1]-b[1];});
   p[1].forEach(function(c){side.appendChild(card(p[0],c));});
   p[2].forEach(function(g){side.appendChild(gap(g));});
   s.appendChild(side);root.appendChild(s);
@@ -208,4 +217,4 @@ new Response(stream).text().then(function(t){data=JSON.parse(t);filter();},
 """
 )
 
-__all__ = ["LAZY_AT", "ledger_html", "status_of"]
+__all__ = ["LAZY_AT", "compact_page", "ledger_html", "status_of"]

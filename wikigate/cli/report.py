@@ -81,7 +81,7 @@ def report_html(ctx: click.Context, report_file: str | None, output: str | None)
     read from this repository (the report alone when its commits are not here).  Also:
     `wikigate verify --format html`, `wikigate runs show RUN --html`."""
     from wikigate import ledger
-    from wikigate.verifier.reporters.html_ledger import ledger_html
+    from wikigate.ledgerview import ledger_page
 
     ws = open_workspace(ctx)
     if report_file is not None:
@@ -98,9 +98,5 @@ def report_html(ctx: click.Context, report_file: str | None, output: str | None)
         return
     with progress.bar(human_output=output is not None) as shown:
         ledger.sync(ws, progress=shown)
-    rows = ledger.claims(ws)
-    frozen = ws.config.ledger
-    for r in rows:
-        r["frozen"] = frozen.frozen_claim(r["page"], r["label"]) if frozen.frozen else None
-    text = ledger_html(rows, ledger.gaps(ws), title=f"wikigate · claim ledger of {ws.root.name}")
+    text = ledger_page(ws, title=f"wikigate · claim ledger of {ws.root.name}")
     emit_text(text, output)
