@@ -24,6 +24,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .htmlpage import esc, page
@@ -81,8 +82,20 @@ def period_of(when: date, by: str) -> str:
     return f"{year:04d}-W{week:02d}"
 
 
-def _day(stamp: str) -> date:
+@lru_cache(maxsize=4096)
+def _utc_day(stamp: str) -> date:
     return parse_iso(stamp).astimezone(UTC).date()
+
+
+def _day(stamp: str) -> date:
+    """The UTC day of a timestamp (the engine's end in Z: read from its first ten
+    characters; any other offset parsed)."""
+    if stamp.endswith("Z") and len(stamp) >= 10:
+        try:
+            return date.fromisoformat(stamp[:10])
+        except ValueError:
+            pass
+    return _utc_day(stamp)
 
 
 def stats(ws: Workspace, by: str = "week") -> Stats:
@@ -163,8 +176,9 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         p.supported += int(supported or 0)
         p.flagged += int(flagged or 0)
         p.sound += int(sound or 0)
-    for pg, commit in db.execute(
-        "SELECT page, changed_commit FROM claims ORDER BY page"
+    for pg, commit in db.execute(  # the pages with gap markers only: few, by the index
+        "SELECT DISTINCT c.page, c.changed_commit FROM (SELECT DISTINCT page FROM gaps) AS g "
+        "JOIN claims AS c ON c.page = g.page"
     ).fetchall():
         key = of_commit(commit)
         if pg not in page_period or key > page_period[pg]:
