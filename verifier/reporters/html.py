@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from wikigate.htmlpage import CLOSE, END, MARKERS, START, esc, markdown_html, page
@@ -215,8 +215,9 @@ def _apply_report(report: VerificationReport, views: list[PageView]) -> list[Pag
         spot = claims.get(check.now or "") or claims.get(check.claim_id)
         if spot is None:
             page_path, _, label = check.claim_id.partition("#^")
-            view = by_page.setdefault(page_path, PageView(page_path, None))
-            if view not in views:
+            view = by_page.get(page_path)
+            if view is None:
+                view = by_page[page_path] = PageView(page_path, None)
                 views.append(view)
             spot = ClaimView("claim", page_path, check.line, check.claim, label=label)
             view.spots.append(spot)
@@ -275,9 +276,16 @@ class HtmlReporter:
         self.pages = pages
 
     def render(self, report: VerificationReport, *, color: bool = False) -> str:
-        views = _apply_report(
-            report, [PageView(v.path, v.text, list(v.spots), v.note) for v in self.pages or []]
-        )
+        fresh = [  # rendering twice starts from the pages as read, every time
+            PageView(
+                v.path,
+                v.text,
+                [replace(s, reasons=list(s.reasons), findings=list(s.findings)) for s in v.spots],
+                v.note,
+            )
+            for v in self.pages or []
+        ]
+        views = _apply_report(report, fresh)
         return render_views(views, report=report, title=_title(report))
 
 
