@@ -51,16 +51,19 @@ def ledger_page(ws: Workspace, *, title: str, lazy_at: int | None = None) -> str
           (anchor_status = 'mismatched' OR coalesce(judge_vote IN {FAILING}, 0)) AS bad,
           (anchor_status = 'unanchored' OR coalesce(judge_vote IN {DOUBTFUL}, 0)) AS doubt
           FROM claims)"""
-    per_page = dict(
-        db.execute(
-            "SELECT page, json_group_array(json_array(label, line, status, claim, source, "
-            "source_page, source_quote, source_quote_offset, judge_vote, judge_reason, why)) "
-            f"FROM ({statused}) GROUP BY page"
-        ).fetchall()
-    )
-    counts: Counter[str] = Counter(
-        dict(db.execute(f"SELECT status, count(*) FROM ({statused}) GROUP BY status").fetchall())
-    )
+    per_page: dict[str, str] = {}
+    counts: Counter[str] = Counter()
+    for page, claims_json, fail, warn, frozen_n, ok in db.execute(
+        "SELECT page, json_group_array(json_array(label, line, status, claim, source, "
+        "source_page, source_quote, source_quote_offset, judge_vote, judge_reason, why)), "
+        "sum(status = 'fail'), sum(status = 'warn'), sum(status = 'frozen'), "
+        f"sum(status = 'pass') FROM ({statused}) GROUP BY page"
+    ):
+        per_page[page] = claims_json
+        counts["fail"] += fail
+        counts["warn"] += warn
+        counts["frozen"] += frozen_n
+        counts["pass"] += ok
     gaps = dict(
         db.execute(
             "SELECT page, json_group_array(json_array(line, reason)) FROM gaps GROUP BY page"
