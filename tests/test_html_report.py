@@ -147,6 +147,17 @@ def assert_inert(doc: str) -> Scan:
     return scan
 
 
+def labelled_statuses(doc: str, scan: Scan) -> dict[str, str]:
+    """Each highlighted claim's footnote label → the status its mark says."""
+    out = {}
+    for tag, a in scan.tags:
+        if tag == "mark" and "hl" in (a.get("class") or "").split():
+            m = re.search(rf'id="card-{a["id"]}".*?<code>\[\^([^\]<]+)\]</code>', doc, re.S)
+            if m:
+                out[m.group(1)] = a["data-status"] or ""
+    return out
+
+
 def test_hostile_page_renders_inert_and_every_claim_has_its_status(
     hostile: Path, tmp_path: Path
 ) -> None:
@@ -491,3 +502,51 @@ def test_the_big_ledgers_query_gives_each_claim_the_status_the_rows_do(tmp_path:
         assert [g for p, _c, g in pages if p == "wiki/x/p0.md"] == [[[5, "none found"]]]
     finally:
         ws.close()
+
+
+def test_the_judges_vote_and_a_frozen_claim_show_on_their_claims(hostile: Path) -> None:
+    """A report with the LLM judge's votes (its evidence escaped) and a claim check of a
+    frozen claim: each on its claim, the status they give it."""
+    import json
+
+    from wikigate import gitrepo
+    from wikigate.verifier.report import load_report
+    from wikigate.verifier.reporters.html import HtmlReporter, report_pages
+
+    data = json.loads(wg(hostile, "verify", "topic", "--format", "json").stdout)
+    data["judge"] = {
+        "name": "anthropic",
+        "model": "claude-test",
+        "votes": [
+            {
+                "claim_id": "wiki/owls.md#^good",
+                "vote": "contradicts",
+                "reason": "the source says <i>mouse</i>",
+                "evidence": "</blockquote><script>window.__pwned=8</script>",
+            },
+            {"claim_id": "wiki/owls.md#^hostile", "vote": "supports", "reason": "as quoted"},
+        ],
+    }
+    data["claim_checks"] = [
+        {
+            "claim_id": "wiki/owls.md#^hostile",
+            "result": "pass",
+            "reason": "unchanged",
+            "line": 9,
+            "claim": "Ravens gather at dusk.",
+            "now": "wiki/owls.md#^hostile",
+            "frozen": "wiki/owls.md",
+        }
+    ]
+    report = load_report(json.dumps(data))
+    repo = gitrepo.open_repo(hostile)
+    reporter = HtmlReporter(report_pages(repo, report))
+    doc = reporter.render(report)
+    assert reporter.render(report) == doc  # rendering again gives the same page
+    scan = assert_inert(doc)
+    statuses = labelled_statuses(doc, scan)
+    assert statuses == {**EXPECTED, "good": "fail", "hostile": "frozen"}
+    assert "judge: <b>contradicts</b> the source says &lt;i&gt;mouse&lt;/i&gt;" in doc
+    assert "evidence: “&lt;/blockquote&gt;&lt;script&gt;window.__pwned=8" in doc
+    assert "frozen by [ledger] wiki/owls.md" in doc
+    assert "anthropic claude-test · 2 votes" in doc
