@@ -401,7 +401,9 @@ class WikiTree:
         are wanted), and not kept: on the workers when they are big. A PDF is read
         here, its box a process of its own, and its pages' text kept for source_text().
         """
-        by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
+        by_source: dict[
+            tuple[str, bool, str | None], list[int]
+        ] = {}  # source_key: indexes in wanted
         for i, (path, _, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
         located: dict[int, tuple[str | None, list[Located | None]]] = {}
