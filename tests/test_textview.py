@@ -273,3 +273,32 @@ def test_a_megabyte_of_markup_takes_bounded_memory():
     finally:
         tracemalloc.stop()
     assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+# ---------------------------------------------------------------- wikigate anchor
+
+
+def anchor(repo, path: str, source: str, quote: str) -> str:
+    from wikigate.anchors import anchor_tail
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tip = commit_files(repo, None, {path: source})
+    tree = WikiTree(repo, tip.tree, PageCache(None))
+    return anchor_tail(None, path, quote, None, tree)  # type: ignore[arg-type]
+
+
+def test_anchor_places_a_view_quote_at_the_raw_span_it_maps_to(repo):
+    quote = "They were named after Theodore Motzkin."
+    at = MOTZKIN.index("They were")
+    assert anchor(repo, "raw/m.wiki", MOTZKIN, quote) == format_tail("raw/m.wiki", None, quote, at)
+
+
+def test_anchor_says_how_a_quote_nearly_matches(repo):
+    from wikigate.errors import WikigateError
+
+    with pytest.raises(WikigateError, match="as pieces joined by an ellipsis"):
+        anchor(repo, "raw/b.txt", NOTE, "Crows remember … in mirrors")
+    with pytest.raises(WikigateError, match="after removing markup and ignoring case at offset 7"):
+        anchor(repo, "raw/m.wiki", MOTZKIN, "motzkin numbers m_n")
+    with pytest.raises(WikigateError, match=r"occurs 2 times in raw/m.md as a reader sees it"):
+        anchor(repo, "raw/m.md", "**a b** c *a b* c\n", "a b c")

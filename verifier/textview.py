@@ -158,11 +158,11 @@ def find(view: TextView, raw: str, quote: str) -> Match | None:
     return Match(offset, end, raw.count("\n", 0, offset) + 1)
 
 
-def occurrences(view: TextView, quote: str, limit: int = 11) -> list[int]:
-    """The raw offsets where the quote occurs in the view (at most ``limit``)."""
+def occurrences(view: TextView, quote: str) -> list[int]:
+    """The raw offsets where the quote occurs in the view (overlapping ones too)."""
     out: list[int] = []
     at = view.text.find(quote) if quote else -1
-    while at >= 0 and len(out) < limit:
+    while at >= 0:
         out.append(view.raw_offset(at))
         at = view.text.find(quote, at + 1)
     return out
