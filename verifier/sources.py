@@ -303,8 +303,8 @@ def _nearly(views: Views, quote: str) -> NearMiss | None:
     view, fold = views.view, ""
     if view is None:
         plain = views.as_markup
-        at = textview.find(plain, text, quote) if plain is not None else None
-        return None if at is None else NearMiss(MARKUP, at.offset, at.line)
+        match = textview.find(plain, text, quote) if plain is not None else None
+        return None if match is None else NearMiss(MARKUP, match.offset, match.line)
     miss = NearMisses(view.text).find(quote)
     if miss is not None:
         at, fold = miss.offset, f" and {miss.fold}"

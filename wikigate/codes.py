@@ -204,8 +204,17 @@ TABLE: tuple[Code, ...] = (
     Code(
         "link.broken",
         "major",
-        "a link or heading anchor resolves to nothing",
+        "a link or heading anchor resolves to nothing; the message names the path a path "
+        "link resolved to, and a page of that file name or the existing page or source of "
+        "the nearest name",
         "link an existing page by file name, title or alias",
+    ),
+    Code(
+        "link.ambiguous",
+        "minor",
+        "a link that names no page names several files under `raw/` (two sources share the "
+        "file name): which one it means is a guess",
+        "link the source by its path under raw/",
     ),
     Code(
         "page.orphan",
