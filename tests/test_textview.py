@@ -302,3 +302,27 @@ def test_anchor_says_how_a_quote_nearly_matches(repo):
         anchor(repo, "raw/m.wiki", MOTZKIN, "motzkin numbers m_n")
     with pytest.raises(WikigateError, match=r"occurs 2 times in raw/m.md as a reader sees it"):
         anchor(repo, "raw/m.md", "**a b** c *a b* c\n", "a b c")
+
+
+def test_a_warm_verify_says_what_a_cold_one_said(repo, tmp_path):
+    """A view match is never a cached anchor (the anchor cache vouches for raw matches):
+    the note comes back on every verify, from a cold cache or a warm one."""
+    quote = "They were named after Theodore Motzkin."
+    files = {
+        "wiki/index.md": INDEX,
+        "wiki/log.md": "# Log\n",
+        "raw/m.wiki": MOTZKIN,
+        "wiki/numbers.md": page(format_tail("raw/m.wiki", None, quote, MOTZKIN.index("They"))),
+    }
+    tip = commit_files(repo, None, files)
+    cache = tmp_path / "cache.db"
+
+    def codes():
+        report = verify_trees(repo, tip, None, config=Config(), cache_path=cache)
+        return sorted(
+            (f.code, f.message) for f in report.findings if f.code == "citation.text_view"
+        )
+
+    cold = codes()
+    assert [c for c, _ in cold] == ["citation.text_view"]
+    assert codes() == cold

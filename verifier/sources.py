@@ -210,6 +210,29 @@ class Views:
     def __init__(self, text: str, dialect: str | None) -> None:
         self.text, self.dialect = text, dialect
         self._made: dict[str, TextView | None] = {}
+        self._spaced: dict[int, tuple[TextView | None, str] | None] = {}
+        self._near: NearMisses | None = None
+
+    def near_in_view(self, view: TextView) -> NearMisses:
+        """The view's near misses (citation.NearMisses), made once."""
+        if self._near is None:
+            self._near = NearMisses(view.text)
+        return self._near
+
+    def case_and_space(self, text: str, quote: str) -> int | None:
+        """Where the quote matches ``text`` (the raw text or its view) ignoring case and
+        whitespace together, as a raw offset (``_spaced``: made once per text)."""
+        key = id(text)
+        if key not in self._spaced:
+            self._spaced[key] = _spaced(text)
+        spaced = self._spaced[key]
+        if spaced is None:
+            return None
+        view, folded = spaced
+        at = folded.find(_SPACES.sub(" ", quote).casefold())
+        if at < 0:
+            return None
+        return view.raw_offset(at) if view is not None else at
 
     def _made_as(self, kind: str) -> TextView | None:
         if kind not in self._made:
@@ -298,17 +321,17 @@ def _nearly(views: Views, quote: str) -> NearMiss | None:
     pieces = [p for p in ELLIPSES.split(quote) if p]
     if 1 < len(pieces) <= MAX_PIECES and (found := _pieces(text, pieces)) is not None:
         return NearMiss(ELLIPSIS, found, text.count("\n", 0, found) + 1)
-    if (found := _case_and_space(text, quote)) is not None:
+    if (found := views.case_and_space(text, quote)) is not None:
         return NearMiss(CASE_AND_SPACE, found, text.count("\n", 0, found) + 1)
     view, fold = views.view, ""
     if view is None:
         plain = views.as_markup
         match = textview.find(plain, text, quote) if plain is not None else None
         return None if match is None else NearMiss(MARKUP, match.offset, match.line)
-    miss = NearMisses(view.text).find(quote)
+    miss = views.near_in_view(view).find(quote)
     if miss is not None:
         at, fold = miss.offset, f" and {miss.fold}"
-    elif (found := _case_and_space(view.text, quote)) is not None:
+    elif (found := views.case_and_space(view.text, quote)) is not None:
         at, fold = found, f" and {CASE_AND_SPACE}"
     else:
         return None
@@ -331,23 +354,18 @@ def _pieces(text: str, pieces: list[str]) -> int | None:
 _SPACES = re.compile(r"\s+")
 
 
-def _case_and_space(text: str, quote: str) -> int | None:
-    """Where the quote matches ``text`` with case ignored and runs of whitespace read as
-    one space, both at once; None when it does not (or case folding changes the text's
-    length, so that its offsets would not map back: ß, ligatures)."""
-    folded_quote = _SPACES.sub(" ", quote).casefold()
+def _spaced(text: str) -> tuple[TextView | None, str] | None:
+    """``text`` with runs of whitespace read as one space (a view mapping back to it; None
+    when nothing changed), case folded: what a quote is matched against ignoring case and
+    whitespace together. None when case folding changes its length (ß, ligatures: its
+    offsets would not map back) or it holds more than MAX_EDITS runs to fold."""
     edits = [(m.start(), m.end(), " ") for m in _SPACES.finditer(text) if m.group() != " "]
     if len(edits) > textview.MAX_EDITS:
         return None
     view = TextView(text, edits) if edits else None
     spaced = view.text if view is not None else text
     folded = spaced.casefold()
-    if len(folded) != len(spaced):
-        return None
-    at = folded.find(folded_quote)
-    if at < 0:
-        return None
-    return view.raw_offset(at) if view is not None else at
+    return None if len(folded) != len(spaced) else (view, folded)
 
 
 def locate_in_source(
