@@ -14,7 +14,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
-from wikigate.verifier.links import NEAREST_SEARCHES, FileNames, SourceLink
+from wikigate.verifier.links import NEAREST_SEARCHES, FileNames, SourceLink, source_link
 from wikigate.verifier.markdown import Link
 from wikigate.verifier.wiki import PageCache, WikiTree
 
@@ -150,6 +150,8 @@ def test_the_helper_says_which_source_a_link_resolves_to(repo):
     assert of("wiki", "index") is None  # a page
     assert of("wiki", "nothing") is None
     assert of("md", "raw/../wiki/index.md") is None  # not under raw/ once normalized
+    link = Link(kind="wiki", target="issue-7342", anchor=None, line=1)
+    assert source_link(tree, "wiki/pages/cats.md", link) == SourceLink(issue, (issue,))
 
 
 def test_nearest_names_cost_a_bounded_search(repo):

@@ -45,6 +45,36 @@ class WikiTree(Protocol):
     def nav_page(self, path: str) -> ParsedPage | None: ...
 
 
+class ResolvingTree(Protocol):
+    """What ``source_link`` reads of a tree (``wiki.WikiTree``)."""
+
+    @property
+    def pages(self) -> list[str]: ...
+
+    @property
+    def raw(self) -> list[str]: ...
+
+    @property
+    def entries(self) -> Mapping[str, object]: ...
+
+    @property
+    def layout(self) -> Layout: ...
+
+    def resolve(self, page: str, link: Link) -> str | None: ...
+
+
+def source_link(
+    tree: ResolvingTree, page: str, link: Link, names: FileNames | None = None
+) -> SourceLink | None:
+    """The source under raw/ a link of ``page`` points at (``FileNames.source_link``):
+    None for a link to a page or to nothing; ``SourceLink.source`` None when two sources
+    share the name it uses. It proves the source exists, and nothing about a claim: what
+    counts as a citation is the citation dialects' to say. ``names``: the tree's
+    ``FileNames``, to share between many links (made here when None)."""
+    names = names or FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
+    return names.source_link(page, link, tree.resolve(page, link))
+
+
 INDEX = WIKI.index  # the default layout's; a tree's own: ``tree.layout.index``
 STRUCTURAL = WIKI.structural  # pages that need no citation or inbound link (``Layout``)
 
