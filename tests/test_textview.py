@@ -73,9 +73,10 @@ def test_markdown_and_html_views():
     view = text_view(md, "markdown")
     assert view is not None
     assert view.text == "Some bold and it text with a link, snake_case, 2 * 3 and x."
-    page_html = "<p>Caf&eacute; <em>opens</em> at&nbsp;8.</p>"
+    page_html = "<p>Caf&eacute; <em>opens</em> at&nbsp;8.<br/>Closed on Mondays.</p>"
     view = text_view(page_html, "html")
-    assert view is not None and view.text == "Café opens at\xa08."
+    assert view is not None and view.text == "Café opens at\xa08.\nClosed on Mondays."
+    assert view.raw_span(view.text.index("\n"), 1) == (40, 45)
     assert text_view("plain text, no markup", "markdown") is None
     assert text_view("<b>x</b>", None) is None  # plain text has no view
 

@@ -202,7 +202,10 @@ def _inline(raw: str, m: re.Match[str]) -> list[Edit]:
     start, end = m.span()
     group = m.lastgroup
     if group == "tag":
-        return [] if m.group("tag").lower() in _KEPT_TAGS else [(start, end, "")]
+        tag = m.group("tag").lower()
+        if tag in _KEPT_TAGS:
+            return []
+        return [(start, end, "\n" if tag == "br" else "")]  # a line break reads as one
     if group == "ent":
         text = html.unescape(m.group())
         return [] if text == m.group() else [(start, end, text)]
