@@ -131,7 +131,9 @@ def tree_of(repo, files: dict[str, str]) -> WikiTree:
 
 
 def test_the_helper_says_which_source_a_link_resolves_to(repo):
-    tree = tree_of(repo, {**base_files(), "wiki/pages/cats.md": cats("")})
+    tree = tree_of(
+        repo, {**base_files(), "wiki/pages/cats.md": cats(""), "raw/index.md": "# An index\n"}
+    )
     names = FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
 
     def of(kind: str, target: str) -> SourceLink | None:
@@ -148,6 +150,7 @@ def test_the_helper_says_which_source_a_link_resolves_to(repo):
         None, ("raw/github/forks/issue-8001.md", "raw/github/kubernetes/issue-8001.md")
     )
     assert of("wiki", "index") is None  # a page
+    assert of("md", "index.md") is None  # a bare name a page has too: not a source's
     assert of("wiki", "nothing") is None
     assert of("md", "raw/../wiki/index.md") is None  # not under raw/ once normalized
     link = Link(kind="wiki", target="issue-7342", anchor=None, line=1)

@@ -158,8 +158,8 @@ class FileNames:
             target = posixpath.normpath(unquote(link.target).strip()).lstrip("/")
             if target.startswith("raw/"):
                 hits = [target] if target in self._raw else []
-            elif "/" not in target:
-                hits = self.sources_named(target)
+            elif "/" not in target and not self.pages_named(target):
+                hits = self.sources_named(target)  # a page of that name too: not shortest
             else:
                 hits = []
         if not hits:
