@@ -221,7 +221,7 @@ class Views:
 
     def case_and_space(self, text: str, quote: str) -> int | None:
         """Where the quote matches ``text`` (the raw text or its view) ignoring case and
-        whitespace together, as a raw offset (``_spaced``: made once per text)."""
+        whitespace together: an offset into ``text`` (``_spaced``: made once per text)."""
         key = id(text)
         if key not in self._spaced:
             self._spaced[key] = _spaced(text)
