@@ -514,7 +514,7 @@ def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it
     assert broken == [
         "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
         "a page of that name: wiki/pages/felines.md)",
-        "[[Scheduling]] resolves to no page",
+        "[[Scheduling]] resolves to no page (the nearest source: raw/papers/scheduling.pdf)",
         "[[issue-9999]] resolves to no page",
     ]
 

@@ -63,7 +63,7 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # questions, instructions (issue 24's fourth review)
 # 23: the month May, front matter labels, irregular pasts, questions with numbers in words,
 # comments as hidden text (issue 24's fifth review)
-CACHE_FORMAT = 23
+CACHE_FORMAT = 24
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -165,7 +165,7 @@ class WikiTree:
         self._sources: OrderedDict[tuple[str, int | None], str] = OrderedDict()
         self._source_chars = 0
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
-        self._readers: dict[tuple[str, bool], Source | SourceError] = {}
+        self._readers: dict[tuple[str, bool, str | None], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
         self.keep_windows = True  # source_window() stores what it reads in the cache
@@ -398,7 +398,9 @@ class WikiTree:
         are wanted), and not kept: on the workers when they are big. A PDF is read
         here, its box a process of its own, and its pages' text kept for source_text().
         """
-        by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
+        by_source: dict[
+            tuple[str, bool, str | None], list[int]
+        ] = {}  # source_key: indexes in wanted
         for i, (path, _, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
         located: dict[int, tuple[str | None, list[Located | None]]] = {}
