@@ -54,6 +54,7 @@ from .review import (
     MAX_COMMENTS,
     ReviewPlan,
     defused,
+    every_finding,
     fenced,
     inert,
     plain,
@@ -678,6 +679,7 @@ class PullEvent:
             )
             for a in workflow_commands(report):
                 self.out.command(a)
+            summary = f"{summary}\n\n{every_finding(report)}"  # the job summary: all of them
         self.out.say(f"wikigate: {outcome.line}")
         if outcome.error:
             self.out.warn(f"error: {outcome.line}")

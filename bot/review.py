@@ -338,6 +338,32 @@ def summary_body(
     return "\n".join(lines)
 
 
+STEP_SUMMARY_LIMIT = 1_000_000  # characters: GitHub takes 1 MiB of a step's summary
+
+
+def every_finding(report: VerificationReport, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """Every finding, one line each (where, code, severity, message, hint), for the job
+    summary of a token that may not write to the pull request (a fork's): neither a review
+    nor a check run can carry them, and Actions shows only the first few annotations of a
+    step.  Past ``limit`` characters the rest are counted."""
+    lines = [f"#### Findings ({len(report.findings)})", ""]
+    size = sum(len(x) + 1 for x in lines)
+    for n, f in enumerate(report.findings):
+        hint = f" How to fix: {inert(f.hint)}" if f.hint else ""
+        line = f"- {_where(f)}: {_code(f.code)} ({f.severity}): {inert(f.message)}{hint}"
+        if size + len(line) + 200 > limit:
+            lines.append(
+                f"- … and {len(report.findings) - n} more (the job's `report` output holds "
+                "every finding)"
+            )
+            break
+        lines.append(line)
+        size += len(line) + 1
+    if not report.findings:
+        lines.append("None.")
+    return "\n".join(lines)
+
+
 def workflow_commands(report: VerificationReport) -> list[str]:
     """Workflow commands (``::error file=…,line=…::``): the fallback when the token may
     not write to the pull request."""

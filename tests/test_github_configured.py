@@ -135,3 +135,43 @@ def test_a_suggestion_is_made_only_from_the_tail_and_the_line_it_replaces():
     assert fixed_line(bad_tail, plain_line) is None and fixed_line(bad_tail) is None
     assert suggestion(f, Footnote("1", 4, plain_line, "0" * 64)) is None  # not f's line
     assert suggestion(f, Footnote("1", 5, plain_line, "0" * 64, crlf=True)) is None
+
+
+# ---------------------------------------------------------------- 2. a fork's token
+
+
+def _read_only(world: World) -> None:
+    """The token of a ``pull_request`` event from a fork: every write refused (the API's
+    403, and git's refusal of the notes push)."""
+    for method in ("POST", "PATCH", "PUT", "DELETE"):
+        world.gh.refuse(method, r".", 403, "Resource not accessible by integration")
+    hook = world.bare / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'Permission to octo/wiki.git denied' >&2\nexit 1\n")
+    hook.chmod(0o755)
+
+
+def test_a_fork_pull_request_gets_every_finding_in_the_job_summary_and_annotations(
+    world: World,
+):
+    made_up = [f"Barn owls number {k} thousand in the fens @octocat." for k in range(1, 13)]
+    body = ["# Barn", ""] + [f"{q}[^{k}]\n" for k, q in enumerate(made_up, 1)]
+    body += [f"[^{k}]: {format_tail(SOURCE, None, q, None)}" for k, q in enumerate(made_up, 1)]
+    page = "\n".join(body) + "\n"
+    world.push_fork_pr(3, page)
+    _read_only(world)
+    result = world.run(3, "opened", event_name="pull_request", sender="stranger")
+    assert result.code == 1, result.out  # rejected: the exit follows the verdict
+    assert world.comments() == [] and world.gh.reviews == []  # nothing could be posted
+    summary = (world.tmp / "summary.md").read_text(encoding="utf-8")
+    assert "### wikigate: reject" in summary
+    assert "#### Findings (12)" in summary
+    for k in range(1, 13):
+        line = _line_of(page, f"[^{k}]:")
+        where = f"` wiki/barn.md:{line} `: ` citation.quote_not_found ` (critical)"
+        assert where in summary, (k, summary)
+        assert (
+            f"::error file=wiki/barn.md,line={line},title=wikigate citation.quote_not_found::"
+            in result.out
+        )
+    assert "@octocat" not in summary  # writer text in the summary mentions nobody
+    assert "::" not in summary  # no workflow command can start from the summary
