@@ -6,13 +6,21 @@ one-click suggestion (and the same fix in rdjson and SARIF), a fork's read-only 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
-from support.github_world import World, quote_only_page
+import pytest
+from support.github_world import World, cited_page, fabricated_page, quote_only_page
+from support.helpers import git
 from support.wiki_runs import QUOTE, SOURCE, SOURCE_TEXT
 from test_reporters import schema_errors
 
+from wikigate.bot.inputs import Inputs
 from wikigate.bot.review import Footnote, comment_body, suggestion
+from wikigate.errors import UsageError
 from wikigate.models import Finding
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.report import load_report
@@ -175,3 +183,165 @@ def test_a_fork_pull_request_gets_every_finding_in_the_job_summary_and_annotatio
         )
     assert "@octocat" not in summary  # writer text in the summary mentions nobody
     assert "::" not in summary  # no workflow command can start from the summary
+
+
+# ---------------------------------------------------------------- 3. required check mode
+
+CHECK = {"WIKIGATE_MODE": "check"}
+
+
+def _checks(world: World, sha: str) -> list[dict]:
+    return [r for r in world.gh.check_runs.values() if r["head_sha"] == sha]
+
+
+def _merge_group(world: World, head: str, *, number: int = 1) -> dict:
+    """GitHub's merge queue: the group's branch pushed, and its ``merge_group`` payload."""
+    base = world.main_sha()
+    ref = f"refs/heads/gh-readonly-queue/main/pr-{number}-{base}"
+    git(world.bare, "update-ref", ref, head)
+    return {
+        "action": "checks_requested",
+        "merge_group": {
+            "head_sha": head,
+            "head_ref": ref,
+            "base_sha": base,
+            "base_ref": "refs/heads/main",
+            "head_commit": {"id": head, "message": "Merge pull request"},
+        },
+        "sender": {"login": "github-merge-queue[bot]"},
+    }
+
+
+def test_check_mode_reports_the_required_check_and_github_merges(world: World):
+    main = world.main_sha()
+    head = world.push_pr(1, cited_page("barn"))
+    result = world.step("pull_request_target", world.pr_event(1, "opened"), env=CHECK)
+    assert result.code == 0, result.out
+    assert "GitHub merges it once the required check `wikigate` passes" in result.out
+    [run] = _checks(world, head)
+    assert (run["name"], run["status"], run["conclusion"]) == ("wikigate", "completed", "success")
+    assert world.main_sha() == main  # the bot never lands in check mode
+    assert world.gh._pull(world.gh.pulls[1])["merged"] is False
+
+    # the merge queue: the group's head verified against its base, reported on that head
+    group = world.step("merge_group", _merge_group(world, head), env=CHECK)
+    assert group.code == 0, group.out
+    assert "passes; GitHub merges it" in group.out
+    [first, queued] = _checks(world, head)
+    assert queued["conclusion"] == "success" and queued["name"] == "wikigate"
+    assert world.main_sha() == main  # GitHub merges the group, not the bot
+    assert (world.tmp / "output.txt").read_text().startswith("verdict=commit")
+
+
+def test_check_mode_never_closes_and_a_failing_group_leaves_the_queue(world: World):
+    page = fabricated_page("barn")
+    head = world.push_pr(2, page)
+    result = world.step("pull_request_target", world.pr_event(2, "opened"), env=CHECK)
+    assert result.code == 1, result.out
+    pull = world.gh._pull(world.gh.pulls[2])
+    assert pull["state"] == "open"  # never closed in check mode
+    assert world.branch("feature") == head  # nor its branch deleted
+    [run] = _checks(world, head)
+    assert run["conclusion"] == "failure"
+
+    group = world.step("merge_group", _merge_group(world, head, number=2), env=CHECK)
+    assert group.code == 1, group.out
+    queued = _checks(world, head)[-1]
+    assert queued["conclusion"] == "failure"
+    assert "reject" in queued["output"]["title"]
+    line = _line_of(page, "[^1]:")
+    assert [(a["path"], a["annotation_level"]) for a in queued["annotations"]] == [
+        ("wiki/barn.md", "failure")
+    ]
+    assert queued["annotations"][0]["end_line"] in (line, _line_of(page, "A barn owl"))
+    summary = (world.tmp / "summary.md").read_text(encoding="utf-8")
+    assert "` citation.quote_not_found ` (critical)" in summary
+
+
+def test_a_merge_group_whose_branch_moved_fails_closed_on_the_events_head(world: World):
+    head = world.push_pr(3, cited_page("barn"))
+    payload = _merge_group(world, head, number=3)
+    other = world.push_pr(3, fabricated_page("barn"))  # the queue's branch moves
+    git(world.bare, "update-ref", payload["merge_group"]["head_ref"], other)
+    result = world.step("merge_group", payload, env=CHECK)
+    assert result.code != 0
+    assert "GitHub replaced the group" in result.out
+    [run] = _checks(world, head)
+    assert (run["conclusion"], run["output"]["title"]) == ("failure", "wikigate failed")
+    assert _checks(world, other) == []
+
+
+def test_check_mode_refuses_inputs_that_would_land_or_close():
+    for name in ("MERGE", "CLOSE_ON_REJECT", "DELETE_BRANCH"):
+        with pytest.raises(UsageError, match="with mode: check"):
+            Inputs.read({"WIKIGATE_MODE": "check", f"WIKIGATE_{name}": "true"})
+    got = Inputs.read({"WIKIGATE_MODE": "check"})
+    assert (got.merge, got.close_on_reject, got.delete_branch) == (False, False, False)
+    assert Inputs.read({}).merge is True
+
+
+# ---------------------------------------------------------------- 4. the action's Python
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _action() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "action.yml").read_text())
+
+
+def _interp(tmp_path: Path, python: str) -> subprocess.CompletedProcess[str]:
+    """The action's interpreter check, run as its step runs it (``python: system``)."""
+    [step] = [s for s in _action()["runs"]["steps"] if s.get("id") == "interp"]
+    env = {k: v for k, v in step["env"].items() if "${{" not in v}
+    output = tmp_path / "output.txt"
+    env.update(
+        PATH=os.environ["PATH"],
+        WANT="system",
+        WIKIGATE_PY=python,
+        GITHUB_OUTPUT=str(output),
+        GITHUB_ACTION_PATH=str(ROOT),
+        RUNNER_OS="Linux",
+        RUNNER_ARCH="X64",
+    )
+    return subprocess.run(
+        ["bash", "-e", "-c", step["run"]], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+
+
+def test_the_action_refuses_a_python_below_3_11_saying_what_to_do(tmp_path: Path):
+    old = tmp_path / "python3"  # ubuntu-22.04's system python3
+    old.write_text('#!/bin/sh\n[ "$2" = "-V" ] && { echo "Python 3.10.12"; exit 0; }\nexit 1\n')
+    old.chmod(0o755)
+    refused = _interp(tmp_path, str(old))
+    assert refused.returncode == 1
+    assert refused.stdout.strip() == (
+        "::error title=wikigate::wikigate needs Python 3.11 or newer; this runner's is "
+        "Python 3.10.12: use the input python: setup (the default), or set up Python 3.11+ "
+        "before this step"
+    )
+    ok = _interp(tmp_path, sys.executable)
+    assert ok.returncode == 0, ok.stderr
+    written = dict(
+        line.split("=", 1) for line in (tmp_path / "output.txt").read_text().splitlines()
+    )
+    assert written["py"] == sys.executable
+    version = ".".join(map(str, sys.version_info[:3]))
+    assert re.fullmatch(rf"wikigate-Linux-X64-py{version}-[0-9a-f]{{32}}", written["key"])
+    assert _interp(tmp_path, sys.executable).returncode == 0  # the same key: a cache hit
+    assert (tmp_path / "output.txt").read_text().count(written["key"]) == 2
+
+
+def test_the_action_sets_up_its_own_python_pinned_and_caches_its_install():
+    steps = _action()["runs"]["steps"]
+    uses = [s["uses"] for s in steps if "uses" in s]
+    assert [u.split("@")[0] for u in uses] == ["actions/setup-python", "actions/cache"]
+    assert all(re.fullmatch(r"[\w/-]+@[0-9a-f]{40}", u) for u in uses), uses  # by commit
+    [setup] = [s for s in steps if s.get("id") == "python"]
+    assert setup["with"]["update-environment"] is False  # the job's own python3 untouched
+    assert setup["if"] == "inputs.python != 'system'"
+    [install] = [s for s in steps if "-m venv" in s.get("run", "")]
+    assert install["if"] == "steps.cache.outputs.cache-hit != 'true'"
+    with pytest.raises(UsageError, match="input python"):
+        Inputs.read({"WIKIGATE_PYTHON": "conda"})
