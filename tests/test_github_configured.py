@@ -43,12 +43,12 @@ def _report(world: World):
 # ---------------------------------------------------------------- 1. suggestions
 
 
-def test_an_anchor_fix_is_a_suggestion_on_the_footnotes_line_that_lands_when_applied(
-    world: World,
-):
+def _suggested(world: World, number: int) -> tuple[str, int, str]:
+    """A pull request citing a quote without its anchor, verified: (page, footnote line,
+    the line its one review comment suggests)."""
     page = quote_only_page("barn")
-    world.push_pr(1, page)
-    first = world.run(1, "opened")
+    world.push_pr(number, page)
+    first = world.run(number, "opened")
     assert first.code == 3, first.out  # revise: the quote is there, unanchored
     [comment] = world.comments()
     footnote = _line_of(page, "[^1]:")
@@ -56,6 +56,13 @@ def test_an_anchor_fix_is_a_suggestion_on_the_footnotes_line_that_lands_when_app
     assert (comment["path"], comment["line"]) == ("wiki/barn.md", footnote)
     assert comment.get("start_line") is None
     [fix] = _SUGGESTION.findall(comment["body"])
+    return page, footnote, fix
+
+
+def test_an_anchor_fix_is_a_suggestion_on_the_footnotes_line_and_in_rdjson_and_sarif(
+    world: World,
+):
+    page, footnote, fix = _suggested(world, 1)
     assert fix == f"[^1]: {ANCHORED}"
 
     # rdjson and SARIF, made from the bot's report, carry the same fix
@@ -78,6 +85,10 @@ def test_an_anchor_fix_is_a_suggestion_on_the_footnotes_line_that_lands_when_app
         }
     ]
 
+
+@pytest.mark.slow
+def test_the_suggestion_applied_as_github_applies_it_lands(world: World):
+    page, footnote, fix = _suggested(world, 1)
     # "Commit suggestion": the line replaced by the suggestion, pushed; the gate lands it
     lines = page.split("\n")
     lines[footnote - 1] = fix
