@@ -356,3 +356,47 @@ def test_the_action_sets_up_its_own_python_pinned_and_caches_its_install():
     assert install["if"] == "steps.cache.outputs.cache-hit != 'true'"
     with pytest.raises(UsageError, match="input python"):
         Inputs.read({"WIKIGATE_PYTHON": "conda"})
+
+
+def test_a_merge_group_payload_names_commits_and_branches_or_is_refused(tmp_path: Path):
+    from wikigate.bot.event import ActionsEnv, MergeGroup, load_event
+
+    head, base = "a" * 40, "b" * 40
+
+    def loaded(**group: str) -> MergeGroup | str:
+        payload = {
+            "action": group.pop("action", "checks_requested"),
+            "merge_group": {
+                "head_sha": head,
+                "head_ref": "refs/heads/gh-readonly-queue/main/pr-1-" + base,
+                "base_sha": base,
+                "base_ref": "refs/heads/main",
+                **group,
+            },
+        }
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps(payload))
+        environ = {
+            "GITHUB_EVENT_NAME": "merge_group",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_REPOSITORY": "octo/wiki",
+            "GITHUB_TOKEN": "t",
+        }
+        return load_event(ActionsEnv.read(environ))
+
+    assert loaded() == MergeGroup(
+        head, "refs/heads/gh-readonly-queue/main/pr-1-" + base, base, "refs/heads/main"
+    )
+    assert loaded(action="destroyed") == (
+        "merge_group destroyed: wikigate acts on checks_requested"
+    )
+    for bad in (
+        {"head_sha": "HEAD"},
+        {"base_sha": "main"},
+        {"head_ref": "refs/heads/--upload-pack=touch x"},
+        {"head_ref": "refs/heads/a..b"},
+        {"base_ref": "refs/tags/v1"},
+        {"base_ref": "refs/heads/main:refs/heads/evil"},
+    ):
+        with pytest.raises(UsageError, match="GITHUB_EVENT_PATH: merge_group"):
+            loaded(**bad)
