@@ -60,6 +60,8 @@ def page_claims(page: ParsedPage | None) -> list[PageClaim]:
         found = defs.get(ref.label)
         if ref.label in seen or found is None or found.citation is None:
             continue
+        if not found.citation.quoted:  # a source reference: no quote to hold the claim to
+            continue
         seen.add(ref.label)
         c = found.citation
         out.append(

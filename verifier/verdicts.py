@@ -28,7 +28,7 @@ from wikigate.plain import quick_validate
 
 from .checks.citations import parsed_definitions
 from .checks.context import Context
-from .citation import Citation
+from .citation import Citation, source_names
 from .judges.offline import rules_digest as offline_rules
 from .judges.protocol import HEURISTIC
 from .shard import rules_digest
@@ -139,7 +139,12 @@ class PageVerdicts:
 
     def _deps(self, page: Any) -> Deps:
         names = sorted(
-            {c.source for _, c in parsed_definitions(page).values() if isinstance(c, Citation)}
+            {
+                name
+                for _, c in parsed_definitions(page).values()
+                if isinstance(c, Citation)
+                for name in source_names(c, page.path)
+            }
         )
         return [self._resolve(name) for name in names]
 

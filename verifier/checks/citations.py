@@ -9,10 +9,21 @@ from typing import NamedTuple
 from wikigate.codes import finding
 from wikigate.models import Finding
 
-from ..citation import Citation, NearMiss, format_tail, quote_hash
+from ..citation import (
+    ELLIPSIS_SPAN,
+    MAX_PIECES,
+    Citation,
+    NearMiss,
+    SourceIndex,
+    find_pieces,
+    format_citation,
+    quote_hash,
+    section_key,
+    source_names,
+)
 from ..markdown import ParsedPage, Ref
-from ..sources import UNSEARCHED
-from ..wiki import Located
+from ..sources import UNSEARCHED, SourceError
+from ..wiki import Located, WikiTree
 from .context import Context
 
 
@@ -186,7 +197,9 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
                 )
             )
         found = _check_source(ctx, path, line, label, parsed, used.get(label))
-        if isinstance(found, _Pending):
+        if isinstance(found, _Pending) and not parsed.quoted:
+            out += [on_claim(f, used.get(label)) for f in _unquoted(ctx, found)]
+        elif isinstance(found, _Pending):
             pending.append(found)
         else:
             out += [on_claim(f, used.get(label)) for f in found]
@@ -210,7 +223,7 @@ def _check_source(
 ) -> list[Finding] | _Pending:
     """Findings about the citation's source, or the quote lookup still to do."""
     tree = ctx.tip
-    hits, acl = tree.find_source(c.source)
+    hits, acl = resolve_source(tree, path, c)
     if acl:
         return [
             finding(
@@ -260,6 +273,112 @@ def _check_source(
     return _Pending(path, line, label, c, source, entry.oid, key, ref, bad_sha)
 
 
+def resolve_source(tree: WikiTree, page_path: str, c: Citation) -> tuple[list[str], str | None]:
+    """The files under raw/ a citation's source names (citation.source_names, the first
+    name that finds any), or an ACL problem."""
+    names = source_names(c, page_path)
+    for name in names:
+        hits, acl = tree.find_source(name)
+        if hits or acl:
+            return hits, acl
+    return [], None
+
+
+INDEXES_KEPT = 64  # sources whose line and section index a verification keeps
+
+
+def _index(ctx: Context, source: str, page: int | None) -> SourceIndex:
+    """The line and section index of a source (PDF page); SourceError: none."""
+    kept = ctx.source_indexes
+    key = (source, page)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = SourceIndex(ctx.tip.source_text(source, page))
+        while len(kept) > INDEXES_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return found
+
+
+def _notes(c: Citation) -> str:
+    """The citation's line and section notes as written canonically."""
+    return format_citation(c._replace(quote="", page=None, pages=None), "").lstrip(", ")
+
+
+def _location(ctx: Context, p: _Pending, span: tuple[int, int] | None) -> Finding | None:
+    """Whether the lines and the section a citation's notes name exist in its source and,
+    for a quote found at ``span``, hold it."""
+    c = p.citation
+    if c.lines is None and c.section is None:
+        return None
+    try:
+        index = _index(ctx, p.source, c.page)
+    except SourceError as e:
+        return finding(
+            "citation.source_unreadable", p.path, p.line, f"[^{p.label}]: {p.source} {e}"
+        )
+    where: list[tuple[int, int]] = []
+    if c.lines is not None:
+        lines = index.span(*c.lines)
+        if lines is None:
+            return _location_finding(
+                p, f"{_notes(c)}: {p.source} has {index.line_count} lines", "fix the line note"
+            )
+        where.append(lines)
+    if c.section is not None:
+        sections = index.sections.get(section_key(c.section))
+        if not sections:
+            known = ", ".join(repr(t) for t in index.titles[:8]) or "none"
+            return _location_finding(
+                p,
+                f"{p.source} has no section {c.section!r} (its sections: {known})",
+                "name the section as its heading reads",
+            )
+        if c.lines is None:
+            where += sections
+        elif not any(s <= where[0][0] and where[0][1] <= e for s, e in sections):
+            return _location_finding(
+                p, f"{_notes(c)}: the lines are not in that section", "fix the location note"
+            )
+    if span is None or any(s <= span[0] and span[1] <= e for s, e in where):
+        return None
+    line = index.line_of(span[0])
+    return _location_finding(
+        p,
+        f"the quote is on line {line} of {p.source}, not in {_notes(c)}",
+        "fix the location note, or quote (and anchor) the occurrence it names",
+    )
+
+
+def _location_finding(p: _Pending, message: str, hint: str) -> Finding:
+    return finding("citation.location", p.path, p.line, f"[^{p.label}]: {message}", hint=hint)
+
+
+def _unquoted(ctx: Context, p: _Pending) -> list[Finding]:
+    """A reference without a quote: its source exists (and so do the lines and section it
+    names), which is all it proves."""
+    c = p.citation
+    wrong = _location(ctx, p, None)
+    if wrong is not None:
+        return [wrong]
+    shown = _notes(c)
+    named = f"{p.source}, {shown}" if shown else p.source
+    proves = "those lines exist" if c.lines else "the source exists"
+    canonical = format_citation(c._replace(quote="QUOTE"), p.source).replace(
+        '"QUOTE"', '\\"QUOTE\\"'
+    )
+    return [
+        finding(
+            "citation.unquoted",
+            p.path,
+            p.line,
+            f"[^{p.label}]: cites {named} without a quote: that proves {proves}, "
+            "not what the claim says",
+            hint=f"quote the passage that supports the claim: [^{p.label}]: {canonical}",
+        )
+    ]
+
+
 def _hash_mismatch(p: _Pending, offset: int) -> Finding:
     """The quote is in the source (at ``offset``) but the footnote's sha is not its."""
     c = p.citation
@@ -271,7 +390,7 @@ def _hash_mismatch(p: _Pending, offset: int) -> Finding:
         f"[^{p.label}]: sha256 of the quote is {p.digest[:12]}…, "
         f"the footnote records {c.sha256[:12]}…",
         hint=f"use {{@{offset} sha256:{p.digest}}} (or run `wikigate anchor --fix`)",
-    ).model_copy(update={"suggested_tail": format_tail(c.source, c.page, c.quote, offset)})
+    ).model_copy(update={"suggested_tail": format_citation(c, p.source, offset)})
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
@@ -311,10 +430,21 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
                 for p in group
             ]
             continue
-        for p, where in zip(group, located, strict=True):
+        for p, at in zip(group, located, strict=True):
+            where: Located | _Pieces | None = at
+            if at is not None and at.offset < 0 and at.offset != UNSEARCHED:
+                where = _pieces(ctx, p, at)
             found = _quote_finding(ctx, p, where, verified)
             if found is not None:
                 out.append(on_claim(found, p.ref))
+            vq = verified.get((p.path, p.label))
+            if vq is not None and vq.source == p.source and vq.offset >= 0:
+                end = vq.offset + len(p.citation.quote)
+                if isinstance(where, _Pieces):
+                    end = where.end
+                wrong = _location(ctx, p, (vq.offset, end))
+                if wrong is not None:
+                    out.append(on_claim(wrong, p.ref))
     good = known | ctx.new_anchors
     ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
@@ -341,10 +471,52 @@ def _known_anchors(
     return known, pages
 
 
+class _Pieces(NamedTuple):
+    """Where an ellipsis quote's pieces are (a Located's fields first), or why not."""
+
+    offset: int
+    line: int
+    near: NearMiss | None
+    end: int
+    missing: str | None = None  # why the pieces were not found
+
+
+def _pieces(ctx: Context, p: _Pending, where: Located) -> Located | _Pieces:
+    """An ellipsis-joined quote found nowhere whole: where its pieces are, in order,
+    within ELLIPSIS_SPAN characters; None-like (the anchor holds) when they start there."""
+    pieces = p.citation.pieces
+    if not pieces:
+        return where
+    if len(pieces) > MAX_PIECES:
+        why = (
+            f"it has {len(pieces)} pieces joined by an ellipsis; at most {MAX_PIECES} are searched"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    try:
+        text = ctx.tip.source_text(p.source, p.citation.page)
+    except SourceError:
+        return where  # the source was read a moment ago: nothing new to say
+    found = find_pieces(text, pieces)
+    if found is None:
+        why = (
+            f"nor do its {len(pieces)} pieces joined by an ellipsis occur in order within "
+            f"{ELLIPSIS_SPAN} characters"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    start, end = found
+    return _Pieces(start, text.count("\n", 0, start) + 1, None, end)
+
+
 def _quote_finding(
-    ctx: Context, p: _Pending, where: Located | None, verified: VerifiedQuotes
+    ctx: Context, p: _Pending, where: Located | _Pieces | None, verified: VerifiedQuotes
 ) -> Finding | None:
     c, label, source = p.citation, p.label, p.source
+    if isinstance(where, _Pieces) and where.offset >= 0 and where.offset == c.offset:
+        if p.digest is not None:  # the pieces start at the anchor: it holds (not cached)
+            return _hash_mismatch(p, where.offset)
+        ctx.count(p.path, anchors=1)
+        verified[(p.path, label)] = _verified(p, where.offset)
+        return None
     if where is None:  # the quote sits at its anchor
         ctx.count(p.path, anchors=1)
         ctx.new_anchors.add(p.key)
@@ -353,16 +525,20 @@ def _quote_finding(
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     ctx.unsettled.add(p.path)  # where else it is, and whether it was searched, depends on
-    found, line, near = where  # the source's scans, which pages citing it share
+    found, line, near = (
+        where[0],
+        where[1],
+        where[2],
+    )  # the source's scans, which pages citing it share
     if found == UNSEARCHED:
         return _unsearched(ctx, p)
     if found < 0:
-        return _not_found(p, near)
+        return _not_found(p, near, where.missing if isinstance(where, _Pieces) else None)
     if p.digest is not None:
         return _hash_mismatch(p, found)
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
-    tail = {"suggested_tail": format_tail(c.source, c.page, c.quote, found)}
+    tail = {"suggested_tail": format_citation(c, source, found)}
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
@@ -397,12 +573,13 @@ NEAR_MISS_HINTS = {
 }
 
 
-def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
+def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) -> Finding:
     c = p.citation
     message = (
         f"[^{p.label}]: the quote does not occur in {p.source}"
         + (f" p.{c.page}" if c.page else "")
         + f": {_clip(c.quote)!r}"
+        + (f"; {pieces}" if pieces else "")
     )
     hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
     if near is not None:
