@@ -73,12 +73,12 @@ MAX_SECTION_CHARS = 200
 MAX_LINE_DIGITS = 10  # L9999999999: beyond any source's line count (sources are at most 50 MB)
 # one location note; every quantifier is bounded, so a match attempt costs constant time
 _NOTE = re.compile(
-    r"pp\.\s?(?P<p1>\d{1,40})\s?[-–]\s?(?P<p2>\d{1,40})"
-    r"|p\.\s?(?P<page>\d{1,40})"
-    r"|L(?P<l1>\d{1,40})(?:\s?[-–]\s?L?(?P<l2>\d{1,40}))?"
+    r"pp\.\s?(?P<p1>[0-9]{1,40})\s?[-–]\s?(?P<p2>[0-9]{1,40})"
+    r"|p\.\s?(?P<page>[0-9]{1,40})"
+    r"|L(?P<l1>[0-9]{1,40})(?:\s?[-–]\s?L?(?P<l2>[0-9]{1,40}))?"
     r'|§\s?(?:"(?P<quoted>[^"\n]{1,201})"|(?P<bare>[^\s,"]{1,81}))'
 )
-_LINE_SUFFIX = re.compile(r"(?:#L(\d{1,40})(?:-L?(\d{1,40}))?|:(\d{1,40})(?:-(\d{1,40}))?)$")
+_LINE_SUFFIX = re.compile(r"(?:#L([0-9]{1,40})(?:-L?([0-9]{1,40}))?|:([0-9]{1,40})(?:-([0-9]{1,40}))?)$")
 _NOTE_HELP = 'L3, L3-L7, p. 12, pp. 33-35 or §"Section"'
 
 
@@ -330,6 +330,16 @@ def _free_note(text: str) -> bool:
 
 
 def _not_a_note(text: str) -> str:
+    if text.startswith(("p.", "pp.")):
+        return (
+            f"page {_clip(text)!r}: expected p.N (or pp.N-M) with N ≥ 1 "
+            f"(ASCII digits, at most {MAX_PAGE_DIGITS})"
+        )
+    if len(text) > 1 and text[0] == "L" and not text[1].isalpha():
+        return (
+            f"line note {_clip(text)!r}: expected L3 or L3-L7 "
+            f"(ASCII digits, at most {MAX_LINE_DIGITS})"
+        )
     return (
         f"text between the source and the dash: {_clip(text)!r} is not a location note "
         f'({_NOTE_HELP}); write SOURCE, NOTE — "QUOTE"'
