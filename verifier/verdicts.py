@@ -26,7 +26,7 @@ from typing import Any
 from wikigate.models import Finding
 from wikigate.plain import quick_validate
 
-from .checks.citations import parsed_definitions
+from .checks.citations import line_citations, parsed_definitions
 from .checks.context import Context
 from .citation import Citation, source_names
 from .judges.offline import rules_digest as offline_rules
@@ -145,6 +145,7 @@ class PageVerdicts:
                 if isinstance(c, Citation)
                 for name in source_names(c, page.path)
             }
+            | {name for _, c in line_citations(page) for name in source_names(c, page.path)}
         )
         return [self._resolve(name) for name in names]
 

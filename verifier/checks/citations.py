@@ -179,6 +179,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     if len(defs) < len(page.definitions):
         out += duplicates(page)
     out += undefined(page)
+    out += _sources_lines(ctx, page)
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):
             syntax = finding("citation.syntax", path, line, f"[^{label}]: {parsed}")
@@ -203,6 +204,55 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
             pending.append(found)
         else:
             out += [on_claim(f, used.get(label)) for f in found]
+    return out
+
+
+MAX_SOURCE_LINKS = 200  # of a page's Sources lines that are looked up under raw/
+
+
+def line_citations(page: ParsedPage) -> list[tuple[int, Citation]]:
+    """The links of the page's Sources lines, as unquoted references (the first
+    MAX_SOURCE_LINKS): (line, citation)."""
+    out: list[tuple[int, Citation]] = []
+    for line, named in page.source_lines:
+        for kind, target in named:
+            if len(out) >= MAX_SOURCE_LINKS:
+                return out
+            form = "wikilink" if kind == "wiki" else "link"
+            if target and "://" not in target:
+                out.append((line, Citation(target, None, "", None, None, form=form)))
+    return out
+
+
+def sourced_lines(tree: WikiTree, page: ParsedPage) -> dict[int, list[str]]:
+    """The page's Sources lines that name files under raw/: line → those files."""
+    out: dict[int, list[str]] = {}
+    for line, c in line_citations(page):
+        hits, acl = resolve_source(tree, page.path, c)
+        if len(hits) == 1 and not acl and hits[0] not in out.get(line, []):
+            out.setdefault(line, []).append(hits[0])
+    return out
+
+
+def _sources_lines(ctx: Context, page: ParsedPage) -> list[Finding]:
+    """A page that cites by a Sources line alone: each such line is an unquoted reference."""
+    if page.refs or not page.source_lines:
+        return []
+    out = []
+    for line, sources in sourced_lines(ctx.tip, page).items():
+        shown = ", ".join(sources[:3]) + (
+            f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+        )
+        out.append(
+            finding(
+                "citation.unquoted",
+                page.path,
+                line,
+                f"the Sources line cites {shown} without a quote: that proves the sources "
+                f"exist, not what the page says ({page.bare} statements rest on it)",
+                hint='cite each claim: "…claim.[^1]" and [^1]: SOURCE — "QUOTE"',
+            )
+        )
     return out
 
 
