@@ -298,9 +298,7 @@ def _source_and_notes(head: str, notes: _Notes, *, quoted: bool) -> tuple[str, s
         first = parts[0].strip()
         words = _words(first)
         # the source and the notes written after it without a comma
-        k = len(words)
-        while k > 1 and len(words) - k < 3 * MAX_NOTES and _is_notes(" ".join(words[k - 1 :])):
-            k -= 1
+        k = _notes_from(words)
         source = " ".join(words[:k]) if k < len(words) else first
         if k < len(words):
             notes.read(" ".join(words[k:]))
@@ -316,6 +314,21 @@ def _source_and_notes(head: str, notes: _Notes, *, quoted: bool) -> tuple[str, s
             if not notes.count and form == "path" and not _free_note(part):
                 raise CitationSyntaxError(_not_a_note(part))
     return source, form
+
+
+def _notes_from(words: list[str]) -> int:
+    """Where the location notes after a source start among ``words`` (the source is
+    ``words[:k]``); raises on more notes than a definition may hold, or a word that reads
+    as a wrongly written section note."""
+    k = len(words)
+    while k > 1 and len(words) - k < 3 * MAX_NOTES and _is_notes(" ".join(words[k - 1 :])):
+        k -= 1
+    if k > 1 and len(words) - k >= 3 * MAX_NOTES:
+        raise CitationSyntaxError(f"more than {MAX_NOTES} location notes")
+    for word in words[1:k]:
+        if word.startswith("§"):
+            raise CitationSyntaxError(_not_a_note(word))
+    return k
 
 
 def _is_notes(text: str) -> bool:
@@ -336,6 +349,11 @@ def _not_a_note(text: str) -> str:
         return (
             f"page {_clip(text)!r}: expected p.N (or pp.N-M) with N ≥ 1 "
             f"(ASCII digits, at most {MAX_PAGE_DIGITS})"
+        )
+    if text.startswith("§"):
+        return (
+            f'section note {_clip(text)!r}: expected §"Title" '
+            f"(at most {MAX_SECTION_CHARS} characters) or §Word"
         )
     if len(text) > 1 and text[0] == "L" and not text[1].isalpha():
         return (
@@ -359,9 +377,7 @@ def _reference(text: str) -> Citation:
         return notes.citation(source, "", form)
     first = _split_outside_quotes(text, ",")[0].strip()
     words = _words(first)
-    k = len(words)
-    while k > 1 and len(words) - k < 3 * MAX_NOTES and _is_notes(" ".join(words[k - 1 :])):
-        k -= 1
+    k = _notes_from(words)
     if k != 1 or not _path_like(words[0]):
         raise CitationSyntaxError(
             'no quote: expected SOURCE — "QUOTE" (or, unquoted, a source\'s path, '
@@ -550,7 +566,7 @@ class NearMisses:
 def format_citation(c: Citation, source: str | None = None, offset: int | None = None) -> str:
     """The canonical tail of ``c`` (its notes after the source, comma apart), with an
     anchor when ``offset`` is given; ``source`` for the path it resolved to."""
-    where = source or c.source
+    where = source if source is not None else c.source
     if c.page:
         where += f", p.{c.page}"
     if c.pages:
