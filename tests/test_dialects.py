@@ -266,3 +266,17 @@ def test_hostile_dialects_cost_linear_time_and_give_located_findings(repo, base)
     assert_linear(parse, 200_000, "a definition of many notes")
     assert_linear(lambda n: SourceIndex("= a =\n" * n), 400_000, "a source of headings")
     assert_linear(lambda n: ellipsis_pieces("x..." * n), 400_000, "an ellipsis quote's pieces")
+
+
+def test_a_location_note_is_checked_when_the_anchor_comes_from_the_cache(repo, base, tmp_path):
+    """The anchor cache vouches for the quote at its offset, not for the note: a second
+    verification that finds the anchor cached still says the note is wrong."""
+    cache = tmp_path / "cache.sqlite"
+    wrong = page(f'raw/kube/issue-7342.md — "{Q}" L4 {anchored(ISSUE, Q)}')
+    right = page(f'raw/kube/issue-7342.md — "{Q}" L3 {anchored(ISSUE, Q)}')
+    tip = commit_files(repo, base.id, right)
+    assert verify_trees(repo, tip, base, config=Config(), cache_path=cache).findings == []
+    for _ in range(2):  # the anchor cached by the first verification, then by this one
+        tip = commit_files(repo, base.id, wrong)
+        report = verify_trees(repo, tip, base, config=Config(), cache_path=cache)
+        assert [(f.code, f.line) for f in report.findings] == [("citation.location", 8)]

@@ -180,6 +180,8 @@ def _range(first: int, last: int, note: str) -> tuple[int, int]:
 
 def _split_outside_quotes(text: str, sep: str) -> list[str]:
     """``text`` split at ``sep`` where it is not inside double quotes (a section title's)."""
+    if '"' not in text:
+        return text.split(sep)
     parts, start, inside = [], 0, False
     for i, ch in enumerate(text):
         if ch == '"':
@@ -193,6 +195,8 @@ def _split_outside_quotes(text: str, sep: str) -> list[str]:
 
 def _words(text: str) -> list[str]:
     """``text`` split at whitespace outside double quotes (``§"Two words"`` is one)."""
+    if '"' not in text:
+        return text.split()
     words, start, inside = [], None, False
     for i, ch in enumerate(text):
         if ch == '"':

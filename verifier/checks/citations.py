@@ -464,6 +464,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
         for (source, page), group in groups.items()
     ]
     results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
+    ends: dict[tuple[str, str], int] = {}  # where an ellipsis quote's last piece ends
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             ctx.unsettled.update(p.path for p in group)
@@ -487,14 +488,16 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
             found = _quote_finding(ctx, p, where, verified)
             if found is not None:
                 out.append(on_claim(found, p.ref))
-            vq = verified.get((p.path, p.label))
-            if vq is not None and vq.source == p.source and vq.offset >= 0:
-                end = vq.offset + len(p.citation.quote)
-                if isinstance(where, _Pieces):
-                    end = where.end
-                wrong = _location(ctx, p, (vq.offset, end))
-                if wrong is not None:
-                    out.append(on_claim(wrong, p.ref))
+            if isinstance(where, _Pieces):
+                ends[(p.path, p.label)] = where.end
+    for p in pending:  # the location notes of the quotes found, cached anchors or not
+        vq = verified.get((p.path, p.label))
+        if vq is None or (p.citation.lines is None and p.citation.section is None):
+            continue
+        end = ends.get((p.path, p.label), vq.offset + len(vq.quote))
+        wrong = _location(ctx, p, (vq.offset, end))
+        if wrong is not None:
+            out.append(on_claim(wrong, p.ref))
     good = known | ctx.new_anchors
     ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
