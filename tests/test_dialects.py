@@ -280,3 +280,30 @@ def test_a_location_note_is_checked_when_the_anchor_comes_from_the_cache(repo, b
         tip = commit_files(repo, base.id, wrong)
         report = verify_trees(repo, tip, base, config=Config(), cache_path=cache)
         assert [(f.code, f.line) for f in report.findings] == [("citation.location", 8)]
+
+
+def test_each_source_is_indexed_once_however_its_notes_interleave(repo, base, monkeypatch):
+    """Line and section notes are checked against an index of the source, built once a
+    verification per source: 300 notes alternating between two sources cost two passes
+    over them, not 300."""
+    from wikigate.verifier.checks import citations
+
+    built = []
+
+    class Counted(SourceIndex):
+        def __init__(self, text: str) -> None:
+            built.append(len(text))
+            super().__init__(text)
+
+    monkeypatch.setattr(citations, "SourceIndex", Counted)
+    sources = ["raw/kube/issue-7342.md L3", f'raw/motzkin.wiki L3 — "{MQ}"']
+    body = " ".join(
+        f"The nth Motzkin number counts ways of drawing chords.[^{i}]" for i in range(300)
+    )
+    body += "\n\n"
+    defs = "".join(f"[^{i}]: {sources[i % 2]}\n" for i in range(300))
+    report = verify(repo, base, {"wiki/pages/sched.md": HEAD + body + defs})
+    found = {f.code for f in report.findings}
+    assert {"citation.unquoted", "citation.anchor_missing"} <= found
+    assert "citation.location" not in found and "citation.syntax" not in found
+    assert sorted(built) == sorted([len(ISSUE), len(MOTZKIN)])

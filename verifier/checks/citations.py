@@ -136,6 +136,7 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
     ctx.metrics.pages = len(ctx.tip.pages)
     ctx.metrics.pages_checked = len(scope)
     pending: list[_Pending] = []
+    unquoted: list[_Pending] = []  # source references without a quote
     for path in scope:
         if ctx.heartbeat is not None:
             ctx.heartbeat()  # past the verification's deadline: stops here (verifier.budget)
@@ -145,9 +146,11 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
             continue
         page = ctx.tip.page(path)
         assert page is not None
-        findings += _check_page(ctx, page, pending)
+        findings += _check_page(ctx, page, pending, unquoted)
     verified: VerifiedQuotes = {}
     findings += _check_quotes(ctx, pending, verified)
+    for p in sorted(unquoted, key=_by_source):  # each source's index built once
+        findings += [on_claim(f, p.ref) for f in _unquoted(ctx, p)]
     return findings, verified
 
 
@@ -165,7 +168,9 @@ def on_claim(f: Finding, ref: Ref | None) -> Finding:
     )
 
 
-def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list[Finding]:
+def _check_page(
+    ctx: Context, page: ParsedPage, pending: list[_Pending], unquoted: list[_Pending]
+) -> list[Finding]:
     out: list[Finding] = []
     path = page.path
     defs = parsed_definitions(page)
@@ -199,7 +204,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
             )
         found = _check_source(ctx, path, line, label, parsed, used.get(label))
         if isinstance(found, _Pending) and not parsed.quoted:
-            out += [on_claim(f, used.get(label)) for f in _unquoted(ctx, found)]
+            unquoted.append(found)
         elif isinstance(found, _Pending):
             pending.append(found)
         else:
@@ -490,7 +495,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
                 out.append(on_claim(found, p.ref))
             if isinstance(where, _Pieces):
                 ends[(p.path, p.label)] = where.end
-    for p in pending:  # the location notes of the quotes found, cached anchors or not
+    for p in sorted(pending, key=_by_source):  # the notes of the quotes found, cached or not
         vq = verified.get((p.path, p.label))
         if vq is None or (p.citation.lines is None and p.citation.section is None):
             continue
@@ -501,6 +506,10 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     good = known | ctx.new_anchors
     ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
+
+
+def _by_source(p: _Pending) -> tuple[str, int]:
+    return p.source, p.citation.page or 0
 
 
 def _known_anchors(
