@@ -85,3 +85,25 @@ def test_adopt_leaves_a_reference_no_passage_clearly_supports_and_names_the_rule
     assert '"citation.unquoted" = "minor"' in dry.stdout
     wrote = wg(demo, "adopt", "--write")
     assert wrote.returncode == 0 and "committed" not in wrote.stdout  # nothing to write: no run
+
+
+def test_anchor_fix_anchors_a_quote_with_a_location_note(tmp_path):
+    """It said "nothing to anchor" for `raw/x.txt — "QUOTE" L4` (issue 27): now it anchors
+    the quote in line 4 and writes the note canonically, after the source."""
+    demo = tmp_path / "demo"
+    assert wg(tmp_path, "demo", str(demo)).returncode == 0
+    page = demo / "wiki" / "gettysburg-address.md"
+    text = page.read_text()
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("[^1]: "):
+            lines[i] = line.split(" {@")[0] + " L4"
+    legacy(demo, {"wiki/gettysburg-address.md": "\n".join(lines)})
+    fixed = wg(demo, "anchor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "wiki/gettysburg-address.md:13: [^1] anchored" in fixed.stdout
+    assert "committed" in fixed.stdout
+    git(demo, "checkout", "-q", "-f", "main")
+    assert page.read_text() == text.replace(
+        "[^1]: raw/gettysburg-address.txt — ", "[^1]: raw/gettysburg-address.txt, L4 — "
+    )
