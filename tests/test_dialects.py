@@ -112,6 +112,9 @@ DIALECTS = [
      f'{quote_hash("The scheduler drops pods … the queue is full")}}}', [],
      'raw/kube/issue-7342.md — "the queue is full ... The scheduler drops pods"',
      ["citation.quote_not_found"]),
+    ("ellipsis, short pieces", 'raw/kube/issue-7342.md — "drops pods...the queue is full"',
+     ["citation.anchor_missing"],
+     'raw/kube/issue-7342.md — "The scheduler … pods … the"', ["citation.quote_not_found"]),
     ("ellipsis, three dots", 'raw/kube/issue-7342.md — "drops pods...the queue is full"',
      ["citation.anchor_missing"],
      'raw/kube/issue-7342.md — "drops pods...the queue is empty"', ["citation.quote_not_found"]),
@@ -251,9 +254,12 @@ def test_hostile_dialects_cost_linear_time_and_give_located_findings(repo, base)
     ]
     [pieces] = [f for f in report.findings if f.code == "citation.quote_not_found"]
     assert "it has 100000 pieces joined by an ellipsis; at most 20 are searched" in pieces.message
+    short = verify(repo, base, page('raw/kube/issue-7342.md — "The scheduler … pods … the"'))
+    [f] = [f for f in short.findings if f.code == "citation.quote_not_found"]
+    assert "its piece 'the' is too short to search for" in f.message
 
     def pieces_in(n: int) -> object:
-        return find_pieces("ab" * n, ["a", "b" * 3, "c"])
+        return find_pieces("abcdefgh " * (n // 9), ["abcdefgh", "zzzzzzzz"])
 
     assert_linear(pieces_in, 400_000, "an ellipsis quote whose first piece is everywhere")
 

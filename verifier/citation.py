@@ -604,6 +604,7 @@ def source_names(c: Citation, page_path: str) -> list[str]:
 
 ELLIPSES = re.compile(r"…|\.\.\.")
 MAX_PIECES = 20  # of an ellipsis quote that are searched for
+MIN_PIECE_CHARS = 8  # each piece's: words picked from here and there prove nothing
 ELLIPSIS_SPAN = 5000  # characters from the first piece's start to the last one's end
 MAX_STARTS = 100  # occurrences of the first piece an ellipsis search tries
 
@@ -621,7 +622,7 @@ def find_pieces(text: str, pieces: list[str]) -> tuple[int, int] | None:
     one's end at most ELLIPSIS_SPAN characters apart (the earliest such place), or None.
     Tries at most MAX_STARTS occurrences of the first piece: at most MAX_STARTS ×
     ELLIPSIS_SPAN characters scanned past the first piece's own search."""
-    if not pieces or len(pieces) > MAX_PIECES:
+    if not pieces or len(pieces) > MAX_PIECES or min(map(len, pieces)) < MIN_PIECE_CHARS:
         return None
     first = pieces[0]
     at = text.find(first)

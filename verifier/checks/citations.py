@@ -12,6 +12,7 @@ from wikigate.models import Finding
 from ..citation import (
     ELLIPSIS_SPAN,
     MAX_PIECES,
+    MIN_PIECE_CHARS,
     Citation,
     NearMiss,
     SourceIndex,
@@ -552,6 +553,13 @@ def _pieces(ctx: Context, p: _Pending, where: Located) -> Located | _Pieces:
     if len(pieces) > MAX_PIECES:
         why = (
             f"it has {len(pieces)} pieces joined by an ellipsis; at most {MAX_PIECES} are searched"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    short = min(pieces, key=len)
+    if len(short) < MIN_PIECE_CHARS:
+        why = (
+            f"its piece {short!r} is too short to search for (an ellipsis quote's pieces are "
+            f"at least {MIN_PIECE_CHARS} characters)"
         )
         return _Pieces(where.offset, 0, where.near, 0, why)
     try:
