@@ -446,7 +446,7 @@ def _hash_mismatch(p: _Pending, offset: int) -> Finding:
         f"[^{p.label}]: sha256 of the quote is {p.digest[:12]}…, "
         f"the footnote records {c.sha256[:12]}…",
         hint=f"use {{@{offset} sha256:{p.digest}}} (or run `wikigate anchor --fix`)",
-    ).model_copy(update={"suggested_tail": format_citation(c, p.source, offset)})
+    ).model_copy(update={"suggested_tail": format_citation(c, _written(c, p.source), offset)})
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
@@ -507,6 +507,12 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     good = known | ctx.new_anchors
     ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
+
+
+def _written(c: Citation, source: str) -> str:
+    """The source as a canonical footnote writes it: as written, but for a wikilink or a
+    link, which it writes as the path they resolve to."""
+    return source if c.form in ("wikilink", "link") else c.source
 
 
 def _by_source(p: _Pending) -> tuple[str, int]:
@@ -595,11 +601,7 @@ def _quote_finding(
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     ctx.unsettled.add(p.path)  # where else it is, and whether it was searched, depends on
-    found, line, near = (
-        where[0],
-        where[1],
-        where[2],
-    )  # the source's scans, which pages citing it share
+    found, line, near = where.offset, where.line, where.near  # the source's scans (shared)
     if found == UNSEARCHED:
         return _unsearched(ctx, p)
     if found < 0:
@@ -608,7 +610,7 @@ def _quote_finding(
         return _hash_mismatch(p, found)
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
-    tail = {"suggested_tail": format_citation(c, source, found)}
+    tail = {"suggested_tail": format_citation(c, _written(c, source), found)}
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
