@@ -156,6 +156,7 @@ class WikiTree:
         )
         self.pages = sorted(filter(self.layout.is_page, self.entries))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
+        self._raw_names: dict[str, list[str]] | None = None  # file name → its paths
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
@@ -325,8 +326,12 @@ class WikiTree:
             if not name.startswith("raw/"):
                 return [], f"{name} is not under raw/"
             return ([name] if name in self.entries else []), None
-        hits = [p for p in self.raw if posixpath.basename(p) == name]
-        return hits, None
+        if self._raw_names is None:  # one pass over raw/, then a lookup a name
+            names: dict[str, list[str]] = {}
+            for p in self.raw:
+                names.setdefault(posixpath.basename(p), []).append(p)
+            self._raw_names = names
+        return list(self._raw_names.get(name, ())), None
 
     def source_text(self, path: str, page: int | None) -> str:
         """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT
