@@ -86,6 +86,10 @@ DIALECTS = [
      "[[raw/kube/issue-9999]]", ["citation.source_missing"]),
     ("wikilink name", "[[issue-7342|the issue]]", ["citation.unquoted"],
      "[[issue-9999]]", ["citation.source_missing"]),
+    ("wikilink, another case", "[[Issue-7342]]", ["citation.unquoted"],
+     "[[Issue-7343]]", ["citation.source_missing"]),
+    ("wikilink path, another case", "[[RAW/Kube/Issue-7342.md]]", ["citation.unquoted"],
+     "[[raw/kube/issue-7342.txt]]", ["citation.source_missing"]),
     ("link", "[issue 7342](../../raw/kube/issue-7342.md)", ["citation.unquoted"],
      "[issue 7342](../raw/kube/issue-7342.md)", ["citation.source_outside_raw"]),
     ("line range", "raw/kube/issue-7342.md L3-L4", ["citation.unquoted"],
@@ -313,3 +317,21 @@ def test_each_source_is_indexed_once_however_its_notes_interleave(repo, base, mo
     assert {"citation.unquoted", "citation.anchor_missing"} <= found
     assert "citation.location" not in found and "citation.syntax" not in found
     assert sorted(built) == sorted([len(ISSUE), len(MOTZKIN)])
+
+
+@pytest.mark.parametrize(
+    "cite", ["[[Issue-7342]]", "[[issue-7342]]", "[i](../../raw/kube/issue-7342.md)"]
+)
+def test_a_warm_verify_all_sees_a_wikilinked_source_go(repo, base, tmp_path, cite):
+    """The per-page verdict cache keys a page's row on its sources as the citations check
+    resolves them (a wikilink ignoring case, a link against the page): a source deleted
+    around the gate is source_missing on the next whole-wiki verify, not a cached pass."""
+    cache = tmp_path / "cache.sqlite"
+    files = page(f'{cite} — "{Q}" {anchored(ISSUE, Q)}')
+    files["wiki/index.md"] = INDEX
+    tip = commit_files(repo, base.id, files)
+    first = verify_trees(repo, tip, None, config=Config(), cache_path=cache)
+    assert codes(first) == []
+    gone = commit_files(repo, tip.id, {"raw/kube/issue-7342.md": None})
+    again = verify_trees(repo, gone, None, config=Config(), cache_path=cache)
+    assert codes(again) == ["citation.source_missing"]

@@ -326,12 +326,24 @@ class WikiTree:
             if not name.startswith("raw/"):
                 return [], f"{name} is not under raw/"
             return ([name] if name in self.entries else []), None
-        if self._raw_names is None:  # one pass over raw/, then a lookup a name
+        return list(self._names().get(name, ())), None
+
+    def _names(self) -> dict[str, list[str]]:
+        """raw/'s paths by file name, and by file name and path folded to lower case
+        (keys starting with ``\0``): one pass over raw/, then a lookup a name."""
+        if self._raw_names is None:
             names: dict[str, list[str]] = {}
             for p in self.raw:
                 names.setdefault(posixpath.basename(p), []).append(p)
+                for key in {posixpath.basename(p).lower(), p.lower()}:
+                    names.setdefault("\0" + key, []).append(p)
             self._raw_names = names
-        return list(self._raw_names.get(name, ())), None
+        return self._raw_names
+
+    def find_source_folded(self, name: str) -> list[str]:
+        """Paths under raw/ whose file name or path is ``name`` ignoring case (a wikilink,
+        as Obsidian resolves it)."""
+        return list(self._names().get("\0" + name.lower(), ()))
 
     def source_text(self, path: str, page: int | None) -> str:
         """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT

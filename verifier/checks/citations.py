@@ -333,11 +333,17 @@ def resolve_source(tree: WikiTree, page_path: str, c: Citation) -> tuple[list[st
     """The files under raw/ a citation's source names (citation.source_names, the first
     name that finds any), or an ACL problem."""
     names = source_names(c, page_path)
+    first_acl = None
     for name in names:
         hits, acl = tree.find_source(name)
-        if hits or acl:
+        if hits or (acl and c.form != "wikilink"):
             return hits, acl
-    return [], None
+        first_acl = first_acl or acl
+    if c.form == "wikilink" and "\\" not in c.source and ".." not in c.source.split("/"):
+        for name in names:  # as Obsidian resolves it: ignoring case
+            if hits := tree.find_source_folded(name):
+                return hits, None
+    return [], first_acl
 
 
 INDEXES_KEPT = 64  # sources whose line and section index a verification keeps
