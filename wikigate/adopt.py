@@ -238,6 +238,16 @@ class _Passages:
     def __init__(self, wiki: WikiTree) -> None:
         self.wiki = wiki
         self.kept: OrderedDict[str, tuple[str, list[tuple[int, int, set[str]]]]] = OrderedDict()
+        self.indexes: OrderedDict[str, SourceIndex] = OrderedDict()
+
+    def _index(self, source: str, text: str) -> SourceIndex:
+        found = self.indexes.get(source)
+        if found is None:
+            found = self.indexes[source] = SourceIndex(text)
+            while len(self.indexes) > SOURCES_KEPT:
+                self.indexes.popitem(last=False)
+        self.indexes.move_to_end(source)
+        return found
 
     def _split(self, source: str) -> tuple[str, list[tuple[int, int, set[str]]]]:
         found = self.kept.get(source)
@@ -263,11 +273,14 @@ class _Passages:
             return f"{source} {e}"
         lo, hi = 0, len(text)
         if c.lines or c.section:
-            index = SourceIndex(text)
+            index = self._index(source, text)
             if c.lines:
                 span = index.span(*c.lines)
                 if span is None:
-                    return f"{source} has {index.line_count} lines"
+                    return (
+                        f"the lines are past the end of {source} "
+                        f"(or past the first {PASSAGE_CHARS} characters adopt reads)"
+                    )
                 lo, hi = span
             if c.section:
                 sections = index.sections.get(section_key(c.section), [])
