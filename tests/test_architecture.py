@@ -45,6 +45,7 @@ SURFACES = (
 APPLICATION = (
     "wikigate.changes",
     "wikigate.anchors",
+    "wikigate.adopt",
     "wikigate.ledger",
     "wikigate.baseline",
     "wikigate.reportfilter",

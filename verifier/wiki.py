@@ -63,7 +63,7 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # questions, instructions (issue 24's fourth review)
 # 23: the month May, front matter labels, irregular pasts, questions with numbers in words,
 # comments as hidden text (issue 24's fifth review)
-CACHE_FORMAT = 24
+CACHE_FORMAT = 25
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -157,6 +157,7 @@ class WikiTree:
         )
         self.pages = sorted(filter(self.layout.is_page, self.entries))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
+        self._raw_names: dict[str, list[str]] | None = None  # file name → its paths
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
@@ -326,8 +327,24 @@ class WikiTree:
             if not name.startswith("raw/"):
                 return [], f"{name} is not under raw/"
             return ([name] if name in self.entries else []), None
-        hits = [p for p in self.raw if posixpath.basename(p) == name]
-        return hits, None
+        return list(self._names().get(name, ())), None
+
+    def _names(self) -> dict[str, list[str]]:
+        """raw/'s paths by file name, and by file name and path folded to lower case
+        (keys starting with ``\0``): one pass over raw/, then a lookup a name."""
+        if self._raw_names is None:
+            names: dict[str, list[str]] = {}
+            for p in self.raw:
+                names.setdefault(posixpath.basename(p), []).append(p)
+                for key in {posixpath.basename(p).lower(), p.lower()}:
+                    names.setdefault("\0" + key, []).append(p)
+            self._raw_names = names
+        return self._raw_names
+
+    def find_source_folded(self, name: str) -> list[str]:
+        """Paths under raw/ whose file name or path is ``name`` ignoring case (a wikilink,
+        as Obsidian resolves it)."""
+        return list(self._names().get("\0" + name.lower(), ()))
 
     def source_text(self, path: str, page: int | None) -> str:
         """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.verifier import textview
-from wikigate.verifier.citation import format_tail
+from wikigate.verifier.checks.citations import resolve_source
+from wikigate.verifier.citation import (
+    Citation,
+    SourceIndex,
+    find_pieces,
+    format_citation,
+    section_key,
+)
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.sources import ELLIPSIS, locate_quotes
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
@@ -32,8 +39,11 @@ def anchor_tail(
     tree: WikiTree | None = None,
     *,
     run: Run | None = None,
+    notes: Citation | None = None,
 ) -> str:
-    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique.
+    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique
+    (within the lines and section ``notes`` name, whose notes it keeps, canonically).
+    An ellipsis-joined quote is anchored where its pieces first occur in order.
 
     The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main.
     """
@@ -61,11 +71,15 @@ def anchor_tail(
         text = tree.source_text(hits[0], page)
     except SourceError as e:
         raise WikigateError(f"{hits[0]} {e}") from e
-    found = occurrences(text, quote)
+    c = notes or Citation(source, page, quote, None, None)
+    found = _within(text, occurrences(text, quote), c)
+    if not found and c.pieces:
+        span = find_pieces(text, c.pieces)
+        found = [span[0]] if span is not None else []
     kind = textview.dialect(hits[0]) if page is None else None
     seen = ""
     if not found and (view := textview.text_view(text, kind)) is not None:
-        found = textview.occurrences(view, quote)  # as a reader sees it: raw offsets
+        found = _within(text, textview.occurrences(view, quote), c)  # raw offsets
         seen = " as a reader sees it (markup removed)"
     if len(found) != 1:
         if not found:
@@ -84,7 +98,19 @@ def anchor_tail(
             f"the quote occurs {len(found)} times in {hits[0]}{seen}: {where}; "
             "quote a longer, unique span"
         )
-    return format_tail(source, page, quote, found[0])
+    return format_citation(c, source, found[0])
+
+
+def _within(text: str, found: list[int], c: Citation) -> list[int]:
+    """The occurrences that lie in the lines and the section ``c``'s notes name."""
+    if c.lines is None and c.section is None:
+        return found
+    index = SourceIndex(text)
+    spans = index.sections.get(section_key(c.section), []) if c.section else [(0, len(text))]
+    if c.lines is not None:
+        lines = index.span(*c.lines)
+        spans = [(max(s, lines[0]), min(e, lines[1])) for s, e in spans] if lines else []
+    return [o for o in found if any(s <= o and o + len(c.quote) <= e for s, e in spans)]
 
 
 @dataclass
@@ -133,13 +159,15 @@ def plan_anchor_fix(
         changed = False
         for d in page.definitions:
             c = d.citation
-            if c is None or c.anchored:
+            if c is None or c.anchored or not c.quoted:
                 continue
             if "\n" in d.tail or d.tail not in lines[d.line - 1]:
                 results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
                 continue
+            hits, _ = resolve_source(wiki, path, c)
             try:
-                tail = anchor_tail(ws, c.source, c.quote, c.page, wiki)
+                source = hits[0] if len(hits) == 1 else c.source
+                tail = anchor_tail(ws, source, c.quote, c.page, wiki, notes=c)
             except WikigateError as e:
                 results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
                 continue

@@ -96,6 +96,22 @@ TABLE: tuple[Code, ...] = (
         presets=(("PARANOID", "critical"),),
     ),
     Code(
+        "citation.unquoted",
+        "major",
+        "a footnote names a source (a path, a wikilink or a link to a file under `raw/`, or a "
+        "line range) but quotes nothing: it proves the source (and the lines) exist, not the "
+        "claim; `[verifier.severity]` may set it to `minor` (a warning) while a wiki adopts the format",
+        'quote the passage that supports the claim: [^ID]: SOURCE — "QUOTE"',
+        presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.location",
+        "major",
+        'a location note (`L3`, `L3-L7`, `#L3-L7`, `§"Section"`) names lines the source does '
+        "not have or a section it does not have, or the quote is not there",
+        "fix the location note, or quote (and anchor) the occurrence it names",
+    ),
+    Code(
         "citation.semantic_conflict",
         "major",
         "the judge sees a conflict between claim and quote (see below)",

@@ -12,6 +12,7 @@ from wikigate.text import Invisible, invisible_chars, shown
 from ..links import FileNames, link_key
 from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, Link, ParsedPage, slugify
 from ..wiki import WikiTree
+from .citations import sourced_lines
 from .context import Context
 
 # a `[frontmatter.required]` type → the YAML types that satisfy it (markdown.yaml_type)
@@ -67,9 +68,11 @@ def check_pages(ctx: Context) -> list[Finding]:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
         uncited = not page.refs and (page.bare or not page.gaps)
+        # a page that cites by a Sources line alone: citation.unquoted says what that proves
+        by_line = uncited and bool(page.source_lines) and bool(sourced_lines(ctx.tip, page))
         if path not in structural and not uncited:
             out += unsupported(page, ctx.config.statements.granularity)
-        if path not in structural and uncited:
+        if path not in structural and uncited and not by_line:
             out.append(
                 finding(
                     "page.uncited",

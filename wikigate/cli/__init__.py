@@ -2,13 +2,14 @@
 
 Each command parses its arguments, calls the library and sets the exit code
 (``main()`` maps errors).  Commands live by topic: runs.py (``run``, ``runs``),
-verify.py (``verify``, ``anchor``), report.py (``report merge``, ``report html``),
-stats.py (``stats``), admin.py (``init``,
-``demo``, ``hooks``, ``sweep``, ``telemetry``).
+verify.py (``verify``, ``anchor``), adopt.py (``adopt``), report.py (``report merge``,
+``report html``), stats.py (``stats``), admin.py (``init``, ``demo``, ``hooks``, ``sweep``,
+``telemetry``).
 """
 
 from . import (  # noqa: F401 - each registers on ``cli``
     admin,
+    adopt,
     claims,
     doctor,
     github,
