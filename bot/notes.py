@@ -255,6 +255,7 @@ def pull_record(
                     loop=run.loop,
                     **f.model_dump(include={"code", "severity", "path", "line", "message"}),
                     fingerprint=fp,
+                    signature=f.signature,  # what failed: the next loop's no-progress rule
                 )
                 for f, fp in zip(
                     report.findings,
