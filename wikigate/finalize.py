@@ -71,6 +71,10 @@ class FinalizeResult:
     loop: int = 1
     report: dict[str, Any] | None = None
     untouched: list[str] = field(default_factory=list)  # a person's edits, left as they were
+    # the verification's feedback (verifier/advice.py), as the run's record keeps it
+    next_actions: list[str] = field(default_factory=list)
+    blind_spots: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)  # what a person must answer
 
     @property
     def exit_code(self) -> int:
@@ -319,6 +323,11 @@ def _record(
         update.setdefault("verifier_usage", vote.tokens_used)
         exempt = (vote.report or {}).get("exempt")
         update.setdefault("exempt", list(exempt) if isinstance(exempt, list) else [])
+        for said in ("next_actions", "blind_spots"):  # the report derived them (advice.py)
+            given = (vote.report or {}).get(said)
+            update.setdefault(
+                said, [x for x in given if isinstance(x, str)] if isinstance(given, list) else []
+            )
     values: dict[str, Any] = {
         "tip_commit": plan.tip,
         "loop_count": loop,
@@ -342,6 +351,9 @@ def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResul
         tip=record.tip_commit,
         loop=record.loop_count,
         report=verdict.report if verdict else None,
+        next_actions=list(record.next_actions),
+        blind_spots=list(record.blind_spots),
+        questions=list(record.questions),
     )
 
 

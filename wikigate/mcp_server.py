@@ -697,8 +697,10 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
-        message, hint, suggested_tail, signature) come back as structured content; a
-        loop that fails on the last loop's signatures stops: "no progress"."""
+        message, hint, suggested_tail, signature) come back as structured content, with
+        next_actions (one to three steps: do them first), blind_spots (what it could not
+        rule out) and questions (what a person must answer); a loop that fails on the last
+        loop's signatures stops: "no progress"."""
         session = sessions(ctx)
         from wikigate.present import outcome
 
@@ -713,6 +715,11 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             "loop": done.loop,
             "tip": done.tip,
             "findings": findings,
+            # what to do next (one to three steps from the findings), what this
+            # verification could not rule out, what a person must answer (verifier/advice.py)
+            "next_actions": [for_agents(a) for a in done.next_actions],
+            "blind_spots": [for_agents(b) for b in done.blind_spots],
+            "questions": [for_agents(q) for q in done.questions],
         }
         return result(for_agents(outcome(done)), data)
 
