@@ -27,6 +27,7 @@ from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord
 from wikigate.paths import check_scope
 from wikigate.records import finding_fingerprints
+from wikigate.verifier.advice import questions
 from wikigate.verifier.report import VerificationReport
 from wikigate.verify import verify
 from wikigate.workspace import Workspace
@@ -218,6 +219,7 @@ class PullEvent:
     forbidden: bool = False  # a write was refused: report through annotations
     plan: ReviewPlan | None = None  # the review sent (what was folded into the summary)
     new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
+    questions: tuple[str, ...] = ()  # what a person must answer (needs_human_review)
     _author_permission: str | None = None  # the pull request's author's, read once
 
     @property
@@ -469,7 +471,12 @@ class PullEvent:
         assert report is not None
         self.ask_reviewers()
         why = chosen.reason
-        self.record(run, report, Recorded("pending", NEEDS_HUMAN_REVIEW, reason=why))
+        self.questions = tuple(questions(report.findings, stuck=why, new_sources=self.new_sources))
+        self.record(
+            run,
+            report,
+            Recorded("pending", NEEDS_HUMAN_REVIEW, reason=why, questions=self.questions),
+        )
         return Outcome(
             NEEDS_HUMAN_REVIEW,
             chosen.exit_code,
@@ -671,8 +678,10 @@ class PullEvent:
         assert self.report is not None
         plan = self.plan
         if plan is None:
-            return summary_body(self.report, outcome.line)
-        return summary_body(self.report, outcome.line, plan.folded, plan.limit)
+            return summary_body(self.report, outcome.line, questions=self.questions)
+        return summary_body(
+            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions
+        )
 
     def publish(self, outcome: Outcome, summary: str) -> None:
         """The summary comment, the fallback annotations, the Actions files, after the

@@ -183,3 +183,82 @@ def test_blind_spots_name_limits_inconclusive_claims_and_exempt_pages():
         "1 page spared the page checks: wiki/log.md: append",
     ]
     assert blind_spots([], citations=0, judge=None) == []
+
+
+# ---------------------------------------------------------------- questions for a person
+
+STUCK_QUESTION = (
+    "the writer's last loop failed on exactly what loop 1 failed on (2 failures): land the "
+    "change as it is, or reject it?"
+)
+
+
+def _ask_on_no_progress(repo: Path) -> None:
+    rules = repo / "wikigate.toml"
+    rules.write_text(
+        rules.read_text().replace('on_no_progress = "reject"', 'on_no_progress = "ask"')
+    )
+    git(repo, "commit", "-qam", "ask a person when a run makes no progress")
+
+
+def test_a_run_waiting_for_a_person_says_what_the_person_must_answer(repo):
+    from test_no_progress import broken_links_run
+
+    _ask_on_no_progress(repo)
+    run = broken_links_run(repo)
+    first = wikigate(repo, "run", "finalize", run, env=PRODUCT)
+    assert first.returncode == 3 and "a person must answer:" not in first.stdout
+    second = wikigate(repo, "run", "finalize", run, env=PRODUCT)
+    assert second.returncode == 5, second.stdout + second.stderr
+    assert f"a person must answer:\n  ? {STUCK_QUESTION}" in second.stdout
+    shown = wikigate(repo, "runs", "show", run)
+    assert f"a person must answer:\n  ? {STUCK_QUESTION}" in shown.stdout
+    data = json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
+    assert data["questions"] == [STUCK_QUESTION]
+    # the person answers: the run is no longer waiting, and nothing is left to ask
+    done = wikigate(repo, "verify", "reject", run, "--reason", "the links stay broken")
+    assert done.returncode == 1, done.stdout + done.stderr
+    after = json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
+    assert after["status"] == "rejected" and after["questions"] == []
+
+
+def test_the_mcp_result_of_a_run_waiting_for_a_person_carries_its_questions(tmp_path: Path):
+    from test_mcp import INDEX, ok, serve
+
+    from wikigate.workspace import Workspace
+
+    Workspace.init(tmp_path / "w").close()
+    _ask_on_no_progress(tmp_path / "w")
+    source = "Barn owls hunt at night. They can hear a mouse under snow.\n"
+    tail = format_tail("raw/owls.txt", None, "They can hear a mouse under snow.", 25)
+    page = f"# Owls\n\nThey can hear a mouse under snow.[^1]\n\nSee [[Ghost]], [[Phantom]].\n\n[^1]: {tail}\n"  # fmt: skip
+
+    async def body(s):
+        ok(await s.call_tool("start_run", {"type": "ingest"}))
+        ok(await s.call_tool("write", {"path": "raw/owls.txt", "content": source}))
+        ok(await s.call_tool("write", {"path": "wiki/index.md", "content": INDEX}))
+        ok(await s.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        first = ok(await s.call_tool("finalize", {}))
+        return first, ok(await s.call_tool("finalize", {}))
+
+    first, second = serve(tmp_path / "w", body)
+    assert (first["verdict"], first["questions"]) == ("revise", [])
+    assert second["verdict"] == "needs_human_review", second
+    assert second["questions"] == [STUCK_QUESTION]
+
+
+def test_a_pull_request_waiting_for_a_person_lists_the_questions_in_its_summary(world: World):
+    from test_github_human_review import REWORDED, frozen_world, owls
+
+    frozen_world(world)
+    head = world.push_files(5, {"wiki/owls.md": owls(REWORDED)})
+    assert world.run(5).code == 5
+    [summary] = world.gh.issue_comments.values()
+    body = summary["body"]
+    line = owls(REWORDED).split("\n").index(f"{REWORDED}[^1]") + 1
+    question = (
+        f"does the reworded frozen claim on line {line} of wiki/owls.md still say only what "
+        "its quote says, and may a frozen claim be reworded?"
+    )
+    assert world.note(head)["questions"] == [question]  # the bot's record of the loop
+    assert f"**A person must answer:**\n\n- {question}" in body

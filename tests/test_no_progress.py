@@ -205,6 +205,13 @@ def test_a_pull_request_that_makes_no_progress_can_wait_for_a_person(world):
     note = world.note(head)
     assert (note["status"], note["verdict"]) == ("pending", "needs_human_review")
     assert note["reject_reason"].startswith("no progress: the same")
+    question = (
+        "the writer's last loop failed on exactly what loop 1 failed on (1 failure): land "
+        "the change as it is, or reject it?"
+    )
+    assert note["questions"] == [question]
+    [summary] = world.gh.issue_comments.values()
+    assert f"**A person must answer:**\n\n- {question}" in summary["body"]
     assert "wikigate:needs-human-review" in world.gh.pulls[4].labels
     assert world.gh.pulls[4].state == "open"
 

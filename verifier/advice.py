@@ -157,3 +157,53 @@ def blind_spots(
         more = f" (+{len(exempt) - 1} more)" if len(exempt) > 1 else ""
         out.append(f"{plural(len(exempt), 'page')} spared the page checks: {first}{more}")
     return out
+
+
+MAX_QUESTIONS = 5
+_STUCK = re.compile(r"no progress: the same (\d+) failures? as loop (\d+)")
+_ASK = {
+    "claim.frozen_reworded": "does the reworded frozen claim on {at} still say only what its "
+    "quote says, and may a frozen claim be reworded?",
+    "run.rules_change": "should the proposed rules apply (the finding names each setting "
+    "they change, old → new)?",
+    "suppression.added": "should the inline suppression on {at} set its finding aside, for "
+    "the reason it gives?",
+    "run.direction_unclear": "does the change do what its direction says it will?",
+    "run.rubric": "is the change's effect on the [rubric] goal the finding names acceptable?",
+    "citation.flaky": "does the quote on {at} support its claim (two judgements disagreed)?",
+}
+
+
+def questions(
+    findings: Iterable[Finding], *, stuck: str | None = None, new_sources: Sequence[str] = ()
+) -> list[str]:
+    """What the person deciding a run that waits for one (needs_human_review) must answer:
+    one question per finding that asks a person (``codes.ASKS``; one per code and page),
+    and, when the run waits because it made no progress (``stuck``: the decision's reason)
+    or adds sources its author may not add, that. At most ``MAX_QUESTIONS``."""
+    from wikigate.codes import ASKS
+
+    out: list[str] = []
+    if stuck is not None:
+        said = _STUCK.match(stuck)
+        if said is not None:
+            out.append(
+                f"the writer's last loop failed on exactly what loop {said.group(2)} failed "
+                f"on ({plural(int(said.group(1)), 'failure')}): land the change as it is, or "
+                "reject it?"
+            )
+    if new_sources:
+        named = ", ".join(safe(p) for p in new_sources[:3])
+        more = f" (+{len(new_sources) - 3} more)" if len(new_sources) > 3 else ""
+        out.append(
+            f"is each new raw source ({named}{more}) what it claims to be, and may it "
+            "enter the wiki? Its author may not add sources"
+        )
+    groups: dict[tuple[str, str | None], list[int]] = {}
+    for f in findings:
+        if f.code in ASKS:
+            groups.setdefault((f.code, f.path), []).extend([f.line] if f.line else [])
+    for (code, path), lines in groups.items():
+        ask = _ASK.get(code, f"{code}: accept what the finding on {{at}} names?")
+        out.append(ask.format(at=_where(path, sorted(set(lines)))))
+    return out[:MAX_QUESTIONS]

@@ -336,6 +336,7 @@ def _record(
         "usage": plan.meta.usage,
         "budget": plan.meta.budget,
         "recorded_at": now_iso(),
+        "questions": [],  # only a run waiting for a person has them (keep_pending)
     }
     values.update(update)
     return base.model_copy(update=values)
@@ -585,12 +586,22 @@ def keep_pending(
         status="pending",
         verdict=decided.verdict,
         reject_reason=None,
+        questions=_questions(verdict, decided),
     )
     publish_note(run.env, record, verified)
     result = _result(record, verdict)
     if decided.action == "ask_person" and decided.reason != decision.A_PERSON:
         result.reason = decided.reason  # why it waits (e.g. no progress), for the writer
     return result
+
+
+def _questions(verdict: VerifierVerdict, decided: Decision) -> list[str]:
+    """What the person must answer when the run waits for one (verifier/advice.py)."""
+    from .verifier.advice import questions
+
+    if decided.action != "ask_person":
+        return []
+    return questions(verdict.findings, stuck=decided.reason)
 
 
 def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> FinalizeResult:
