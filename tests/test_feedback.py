@@ -262,3 +262,29 @@ def test_a_pull_request_waiting_for_a_person_lists_the_questions_in_its_summary(
     )
     assert world.note(head)["questions"] == [question]  # the bot's record of the loop
     assert f"**A person must answer:**\n\n- {question}" in body
+
+
+def test_a_quote_checked_on_a_pdf_page_is_a_blind_spot(tmp_path: Path):
+    """The anchor of a quote in a PDF counts characters of pypdf's text of the page: the
+    report says so, and that the printed page was not compared."""
+    import pygit2
+    from support.trees import commit_files
+    from support.verifying import verify_trees
+    from test_sources import PAGES, page_citing, pdf
+
+    from wikigate.config import Config
+
+    repo = pygit2.init_repository(str(tmp_path / "r"))
+    paper = "raw/paper.pdf"
+    files = {
+        "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[Birds]]\n",
+        "wiki/log.md": "# Log\n",
+        paper: pdf(PAGES),
+        "wiki/birds.md": page_citing(format_tail(paper, 1, "count to five", 11)),
+    }
+    report = verify_trees(repo, commit_files(repo, None, files), None, config=Config())
+    assert report.summary.pdf_citations == 1
+    assert (
+        "1 quote checked on a PDF's page as pypdf extracts its text: the offsets count that "
+        "text, which another PDF reader may lay out otherwise; the printed page was not compared"
+    ) in report.blind_spots

@@ -112,6 +112,7 @@ def blind_spots(
     *,
     citations: int,
     judge: str | None,
+    pdf_citations: int = 0,
     dry_run: bool = False,
     inconclusive: Iterable[str] = (),
     not_run: Sequence[tuple[str, str]] = (),
@@ -120,7 +121,8 @@ def blind_spots(
     """What this verification could not rule out, one line each (none: it checked all it
     knows to check). ``citations``: how many it read; ``judge``: the semantic judge that
     ran (None: the offline one); ``inconclusive``: the claims it gave no verdict on;
-    ``not_run``: the checks skipped, each with why."""
+    ``not_run``: the checks skipped, each with why; ``pdf_citations``: quotes found on a
+    PDF's page."""
     out: list[str] = []
     codes: dict[str, list[Finding]] = {}
     for f in findings:
@@ -136,6 +138,12 @@ def blind_spots(
             )
         elif dry_run:
             out.append(f"semantic support not checked: the {safe(judge)} judge ran dry")
+    if pdf_citations:
+        out.append(
+            f"{plural(pdf_citations, 'quote')} checked on a PDF's page as pypdf extracts its "
+            "text: the offsets count that text, which another PDF reader may lay out "
+            "otherwise; the printed page was not compared"
+        )
     unsure = set(inconclusive)
     unsure |= {f"{f.path}:{f.line}" for f in codes.get("citation.inconclusive", [])}
     if unsure:

@@ -39,6 +39,11 @@ class SummaryMetrics(Plain):
     anchors_verified: int = 0
     links: int = 0
     gaps: int = rule(default=0, description="`[gap: …]` markers on the pages checked")
+    pdf_citations: int = rule(
+        default=0,
+        description="quotes found on a PDF's page: checked against the verifier's text of "
+        "that page (pypdf), whose offsets another reader may lay out otherwise",
+    )
     elapsed_ms: float = 0.0
 
 
@@ -299,6 +304,7 @@ class VerificationReport(Plain):
         self.blind_spots = blind_spots(
             self.findings,
             citations=self.summary.citations,
+            pdf_citations=self.summary.pdf_citations,
             judge=judge.name if judge is not None else None,
             dry_run=judge is not None and judge.dry_run,
             inconclusive=[v.claim_id for v in judge.votes if v.vote == "inconclusive"]
