@@ -21,13 +21,12 @@ from typing import Literal
 import pygit2
 
 from wikigate.changes import change_request, ready
-from wikigate.decision import Decision, Repeat, Word, decide
+from wikigate.decision import Decision, Repeat, Word, decide, questions
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord
 from wikigate.paths import check_scope
 from wikigate.records import finding_fingerprints
-from wikigate.verifier.advice import questions
 from wikigate.verifier.report import VerificationReport
 from wikigate.verify import verify
 from wikigate.workspace import Workspace

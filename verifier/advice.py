@@ -15,23 +15,15 @@ from collections.abc import Iterable, Sequence
 
 from wikigate.codes import CODES
 from wikigate.models import SEVERITY_RANK, Finding
-from wikigate.text import FORMAT_CHARS, plural
+from wikigate.text import escaped as safe
+from wikigate.text import plural
 
 MAX_ACTIONS = 3
-MAX_TEXT = 100  # characters of a path (or anything else a page or its path says) kept
 MAX_LINES = 5  # line numbers named in one action
 # the anchor `wikigate anchor` would write: digits and hex only, nothing the writer typed
 _ANCHOR = re.compile(r"\{@\d{1,15} sha256:[0-9a-f]{64}\}")
 _ELSEWHERE = re.compile(r"; a page of that name: ([^;)]{1,300})\)$")
 _LIMITED = re.compile(r"\[limits\]|\blimit\b")
-
-
-def safe(text: str, most: int = MAX_TEXT) -> str:
-    """Writer-controlled text (a path) on one line, every control and invisible character
-    written as ``\\uXXXX``, cut to ``most`` characters."""
-    cut = text if len(text) <= most else text[: most - 1] + "…"
-    out = FORMAT_CHARS.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), cut)
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in out)
 
 
 def _lines(lines: Sequence[int]) -> str:
@@ -40,7 +32,8 @@ def _lines(lines: Sequence[int]) -> str:
     return f"line{'s' if len(lines) > 1 else ''} {named}{more}"
 
 
-def _where(path: str | None, lines: Sequence[int]) -> str:
+def where(path: str | None, lines: Sequence[int]) -> str:
+    """``lines 3, 5 of wiki/a.md`` (a path escaped and cut), or the page, or the change."""
     page = safe(path) if path else "the change"
     return f"{_lines(lines)} of {page}" if lines else page
 
@@ -50,7 +43,7 @@ def _one(f: Finding) -> str | None:
     anchor = _ANCHOR.search(f.suggested_tail or "") or _ANCHOR.search(f.hint or "")
     if anchor is None or not f.code.startswith("citation."):
         return None
-    at = _where(f.path, [f.line] if f.line else [])
+    at = where(f.path, [f.line] if f.line else [])
     if f.code == "citation.anchor_missing":
         return f"add the anchor {anchor.group()} to the footnote on {at}"
     return f"replace the anchor of the footnote on {at} with {anchor.group()}"
@@ -59,7 +52,7 @@ def _one(f: Finding) -> str | None:
 def _grouped(code: str, path: str | None, found: list[Finding]) -> str:
     """The action of the findings of one code on one page (one step for all of them)."""
     lines = sorted({f.line for f in found if f.line})
-    at = _where(path, lines)
+    at = where(path, lines)
     page = safe(path) if path else "the change"
     if code == "page.unsupported_statement":
         what = "sentence" if len(lines) == 1 else "sentences"
@@ -165,53 +158,3 @@ def blind_spots(
         more = f" (+{len(exempt) - 1} more)" if len(exempt) > 1 else ""
         out.append(f"{plural(len(exempt), 'page')} spared the page checks: {first}{more}")
     return out
-
-
-MAX_QUESTIONS = 5
-_STUCK = re.compile(r"no progress: the same (\d+) failures? as loop (\d+)")
-_ASK = {
-    "claim.frozen_reworded": "does the reworded frozen claim on {at} still say only what its "
-    "quote says, and may a frozen claim be reworded?",
-    "run.rules_change": "should the proposed rules apply (the finding names each setting "
-    "they change, old → new)?",
-    "suppression.added": "should the inline suppression on {at} set its finding aside, for "
-    "the reason it gives?",
-    "run.direction_unclear": "does the change do what its direction says it will?",
-    "run.rubric": "is the change's effect on the [rubric] goal the finding names acceptable?",
-    "citation.flaky": "does the quote on {at} support its claim (two judgements disagreed)?",
-}
-
-
-def questions(
-    findings: Iterable[Finding], *, stuck: str | None = None, new_sources: Sequence[str] = ()
-) -> list[str]:
-    """What the person deciding a run that waits for one (needs_human_review) must answer:
-    one question per finding that asks a person (``codes.ASKS``; one per code and page),
-    and, when the run waits because it made no progress (``stuck``: the decision's reason)
-    or adds sources its author may not add, that. At most ``MAX_QUESTIONS``."""
-    from wikigate.codes import ASKS
-
-    out: list[str] = []
-    if stuck is not None:
-        said = _STUCK.match(stuck)
-        if said is not None:
-            out.append(
-                f"the writer's last loop failed on exactly what loop {said.group(2)} failed "
-                f"on ({plural(int(said.group(1)), 'failure')}): land the change as it is, or "
-                "reject it?"
-            )
-    if new_sources:
-        named = ", ".join(safe(p) for p in new_sources[:3])
-        more = f" (+{len(new_sources) - 3} more)" if len(new_sources) > 3 else ""
-        out.append(
-            f"is each new raw source ({named}{more}) what it claims to be, and may it "
-            "enter the wiki? Its author may not add sources"
-        )
-    groups: dict[tuple[str, str | None], list[int]] = {}
-    for f in findings:
-        if f.code in ASKS:
-            groups.setdefault((f.code, f.path), []).extend([f.line] if f.line else [])
-    for (code, path), lines in groups.items():
-        ask = _ASK.get(code, f"{code}: accept what the finding on {{at}} names?")
-        out.append(ask.format(at=_where(path, sorted(set(lines)))))
-    return out[:MAX_QUESTIONS]

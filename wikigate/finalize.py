@@ -597,11 +597,9 @@ def keep_pending(
 
 def _questions(verdict: VerifierVerdict, decided: Decision) -> list[str]:
     """What the person must answer when the run waits for one (verifier/advice.py)."""
-    from .verifier.advice import questions
-
     if decided.action != "ask_person":
         return []
-    return questions(verdict.findings, stuck=decided.reason)
+    return decision.questions(verdict.findings, stuck=decided.reason)
 
 
 def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> FinalizeResult:
