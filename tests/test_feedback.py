@@ -154,6 +154,11 @@ def test_next_actions_never_repeat_what_the_writer_wrote():
     assert "\u202e" not in step and "\\u202e" in step
     assert "ignore" not in step and "{@5 sha256:" + "a" * 64 + "}" in step
     assert len(step) < 250
+    # a quote not found verbatim: an anchor in its hint does not fix it
+    near = _f("citation.quote_not_found", "wiki/a.md", 4, hint=hint)
+    assert next_actions([near]) == [
+        "quote the source verbatim in the footnote on line 4 of wiki/a.md, or cite what it does say"
+    ]
     moved = _f(
         "link.broken", "wiki/a.md", 1, "(x.md does not exist; a page of that name: wiki/x.md)"
     )

@@ -22,6 +22,10 @@ MAX_ACTIONS = 3
 MAX_LINES = 5  # line numbers named in one action
 # the anchor `wikigate anchor` would write: digits and hex only, nothing the writer typed
 _ANCHOR = re.compile(r"\{@\d{1,15} sha256:[0-9a-f]{64}\}")
+# the findings whose fix is the anchor alone: the quote is verbatim in the source
+_ANCHORED = frozenset(
+    ("citation.anchor_missing", "citation.anchor_mismatch", "citation.hash_mismatch")
+)
 _ELSEWHERE = re.compile(r"; a page of that name: ([^;)]{1,300})\)$")
 _LIMITED = re.compile(r"\[limits\]|\blimit\b")
 
@@ -40,8 +44,10 @@ def where(path: str | None, lines: Sequence[int]) -> str:
 
 def _one(f: Finding) -> str | None:
     """The action of a finding that stands alone (its fix names something only it has)."""
+    if f.code not in _ANCHORED:
+        return None
     anchor = _ANCHOR.search(f.suggested_tail or "") or _ANCHOR.search(f.hint or "")
-    if anchor is None or not f.code.startswith("citation."):
+    if anchor is None:
         return None
     at = where(f.path, [f.line] if f.line else [])
     if f.code == "citation.anchor_missing":
@@ -137,11 +143,11 @@ def blind_spots(
             "text: the offsets count that text, which another PDF reader may lay out "
             "otherwise; the printed page was not compared"
         )
-    unsure = set(inconclusive)
-    unsure |= {f"{f.path}:{f.line}" for f in codes.get("citation.inconclusive", [])}
+    # the judge's inconclusive votes, or its findings (one per claim) when it names none
+    unsure = max(len(set(inconclusive)), len(codes.get("citation.inconclusive", [])))
     if unsure:
         who = f"the {safe(judge)} judge" if judge else "the judge"
-        out.append(f"{plural(len(unsure), 'claim')} inconclusive: {who} gave no verdict")
+        out.append(f"{plural(unsure, 'claim')} inconclusive: {who} gave no verdict")
     if not_run:
         names = ", ".join(safe(name, 40) for name, _ in not_run[:MAX_LINES])
         out.append(f"{plural(len(not_run), 'check')} not run ({names}): {not_run[0][1]}")

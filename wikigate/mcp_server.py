@@ -49,7 +49,9 @@ INSTRUCTIONS = (
     "wikigate gates a wiki kept in git: every change is a run, verified before it lands "
     "on main. Start a run (start_run), read the source (read), anchor each quote (anchor), "
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
-    "On revise, act on the findings (their hint and suggested_tail) and finalize again."
+    "On revise, do the result's next_actions first, act on the findings (their hint and "
+    "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
+    "to the user."
 )
 
 
