@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from support.cost import assert_linear
 from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.github_world import World, quote_only_page
 from support.helpers import git, start, wikigate
@@ -293,3 +295,21 @@ def test_a_quote_checked_on_a_pdf_page_is_a_blind_spot(tmp_path: Path):
         "1 quote checked on a PDF's page as pypdf extracts its text: the offsets count that "
         "text, which another PDF reader may lay out otherwise; the printed page was not compared"
     ) in report.blind_spots
+
+
+@pytest.mark.timing
+def test_advice_on_many_findings_costs_linear_time():
+    """A change with thousands of distinct anchor failures and broken links (each its own
+    step, were there no bound) costs linear time: no step is searched for among others."""
+    tail = "{@5 sha256:" + "a" * 64 + "}"
+
+    def run(n: int) -> None:
+        found = []
+        for i in range(n // 100):
+            anchor = tail.replace("@5", f"@{i}")
+            found.append(_f("citation.anchor_missing", f"wiki/p{i}.md", 3, suggested_tail=anchor))
+            found.append(_f("link.broken", f"wiki/p{i}.md", 4, "[[x]] resolves to no page"))
+        assert len(next_actions(found)) == 3
+        blind_spots(found, citations=n, judge=None, inconclusive=[str(i) for i in range(n // 100)])
+
+    assert_linear(run, 400_000, "next actions and blind spots")

@@ -89,18 +89,21 @@ def next_actions(findings: Iterable[Finding]) -> list[str]:
     findings of one code on one page are one step; an anchor's fix names the anchor."""
     ranked = sorted(findings, key=lambda f: -SEVERITY_RANK.get(f.severity, 0))
     steps: list[str | tuple[str, str | None]] = []  # an action, or a group's key
+    seen: set[str] = set()
     groups: dict[tuple[str, str | None], list[Finding]] = {}
-    for f in ranked:
+    for f in ranked:  # linear: a step is never searched for, and no fourth one is made
         alone = _one(f)
         if alone is not None:
-            if alone not in steps:
+            if alone not in seen and len(steps) < MAX_ACTIONS:
+                seen.add(alone)
                 steps.append(alone)
             continue
         key = (f.code, f.path)
-        if key not in groups:
-            groups[key] = []
+        if key in groups:
+            groups[key].append(f)
+        elif len(steps) < MAX_ACTIONS:
+            groups[key] = [f]
             steps.append(key)
-        groups[key].append(f)
     return [
         s if isinstance(s, str) else _grouped(s[0], s[1], groups[s]) for s in steps[:MAX_ACTIONS]
     ]
@@ -150,7 +153,8 @@ def blind_spots(
         out.append(f"{plural(unsure, 'claim')} inconclusive: {who} gave no verdict")
     if not_run:
         names = ", ".join(safe(name, 40) for name, _ in not_run[:MAX_LINES])
-        out.append(f"{plural(len(not_run), 'check')} not run ({names}): {not_run[0][1]}")
+        why = safe(not_run[0][1], 200)
+        out.append(f"{plural(len(not_run), 'check')} not run ({names}): {why}")
     elif "verifier.budget" in codes:
         out.append("the verification ran out of time: what was not yet checked is not checked")
     limited = [f for f in codes.get("citation.source_unreadable", []) if _LIMITED.search(f.message)]
