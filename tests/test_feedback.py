@@ -172,6 +172,7 @@ def test_blind_spots_name_limits_inconclusive_claims_and_exempt_pages():
         _f("citation.inconclusive", "wiki/a.md", 3),
         _f("citation.source_unreadable", "wiki/a.md", 9, "raw/b.pdf: past [limits] pdf_pages (9)"),
         _f("page.limit", "wiki/c.md", None),
+        _f("page.unreadable", "wiki/big.md", None, "wiki/big.md is over 5 MB"),
     ]
     said = blind_spots(
         found,
@@ -186,6 +187,7 @@ def test_blind_spots_name_limits_inconclusive_claims_and_exempt_pages():
         "1 claim inconclusive: the judge gave no verdict",
         "1 check not run (links): the verification's wall-clock budget ran out",
         "the sources of 1 citation not read: past [limits]",
+        "1 page not read: nothing on it was checked",
         "citations of 1 page not checked: past [limits]",
         "1 page spared the page checks: wiki/log.md: append",
     ]

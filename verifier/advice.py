@@ -160,6 +160,10 @@ def blind_spots(
     limited = [f for f in codes.get("citation.source_unreadable", []) if _LIMITED.search(f.message)]
     if limited:
         out.append(f"the sources of {plural(len(limited), 'citation')} not read: past [limits]")
+    unread = {f.path for f in codes.get("page.unreadable", [])}
+    if unread:
+        them = "it" if len(unread) == 1 else "them"
+        out.append(f"{plural(len(unread), 'page')} not read: nothing on {them} was checked")
     pages = {f.path for f in codes.get("page.limit", [])}
     if pages:
         out.append(f"citations of {plural(len(pages), 'page')} not checked: past [limits]")
