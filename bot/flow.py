@@ -33,11 +33,12 @@ from wikigate.workspace import Workspace
 
 from .check_run import CheckRun
 from .comments import send_review
-from .event import ActionsEnv, Trigger, load_event
+from .event import ActionsEnv, MergeGroup, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
+from .merge_group import run_group
 from .notes import (
     Override,
     PullRun,
@@ -56,6 +57,7 @@ from .review import (
     MAX_COMMENTS,
     ReviewPlan,
     defused,
+    every_finding,
     fenced,
     inert,
     plain,
@@ -85,6 +87,8 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     loaded = load_event(env)
     if isinstance(loaded, str):
         return done(env, out, nothing(loaded))
+    if isinstance(loaded, MergeGroup):  # a merge queue's: verified and reported, never landed
+        return run_group(env, workdir, out, loaded)
     trigger = loaded
     assert env.repository is not None and env.token is not None  # load_event checked
     gh = PullRequestIO.connect(env.api_url, env.token, env.repository, trigger.number)
@@ -525,6 +529,9 @@ class PullEvent:
             if pull.draft
             else "is closed (reopen it to land it)"
             if pull.state == "closed" and override is None
+            else "is not merged by wikigate (mode: check): GitHub merges it once the "
+            "required check `wikigate` passes"
+            if self.env.inputs.mode == "check"
             else "is not merged: the workflow sets `merge: false`"
             if not self.env.inputs.merge
             else None
@@ -701,6 +708,7 @@ class PullEvent:
             )
             for a in workflow_commands(report):
                 self.out.command(a)
+            summary = f"{summary}\n\n{every_finding(report)}"  # the job summary: all of them
         self.out.say(f"wikigate: {outcome.line}")
         if outcome.error:
             self.out.warn(f"error: {outcome.line}")

@@ -25,6 +25,7 @@ VERIFIER_MAY_USE = {
     "wikigate.config",
     "wikigate.errors",
     "wikigate.gitrepo",
+    "wikigate.htmlpage",
     "wikigate.models",
     "wikigate.plain",
     "wikigate.paths",
@@ -47,6 +48,8 @@ APPLICATION = (
     "wikigate.ledger",
     "wikigate.baseline",
     "wikigate.reportfilter",
+    "wikigate.stats",
+    "wikigate.ledgerview",
 )
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"

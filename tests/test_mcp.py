@@ -602,6 +602,7 @@ def _listening(server: subprocess.Popen[str], port: int) -> None:
     raise AssertionError(f"wikigate mcp --http {port} did not listen")
 
 
+@pytest.mark.slow
 def test_streamable_http_serves_each_client_its_own_session(root):
     """`wikigate mcp --http PORT` (127.0.0.1) serves the SDK's streamable HTTP client; two
     clients at once each have their own open run; stopping the server releases the run a

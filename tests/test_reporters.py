@@ -290,7 +290,18 @@ def test_sarif_uris_are_uri_references_that_decode_to_the_path(path, uri):
 
 
 def test_one_table_feeds_the_cli_the_docs_and_render(verified):
-    assert REPORT_FORMATS == FORMATS == tuple(REPORTERS) == ("text", "json", "rdjson", "sarif")
+    assert (
+        REPORT_FORMATS
+        == FORMATS
+        == tuple(REPORTERS)
+        == (
+            "text",
+            "json",
+            "rdjson",
+            "sarif",
+            "html",
+        )
+    )
     doc = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Formats") :]
     rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", section, flags=re.M)

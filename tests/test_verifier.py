@@ -334,6 +334,7 @@ def test_any_exception_in_a_check_becomes_verifier_error(repo, base):
     assert {c.name: c.status for c in report.checks}["semantic"] == "error"
 
 
+@pytest.mark.slow
 def test_bad_pages_and_sources_give_clear_findings(repo, base):
     huge = b"a" * (50 * 1024 * 1024 + 1)
     base2 = commit_files(
@@ -391,6 +392,7 @@ def minimal_pdf(text: str) -> bytes:
     return bytes(out)
 
 
+@pytest.mark.slow
 def test_pdf_sources_anchor_into_page_text(repo, base):
     base2 = commit_files(repo, base.id, {"raw/paper.pdf": minimal_pdf("Ravens can count to five.")})
     quote = "count to five"
@@ -512,7 +514,7 @@ def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it
     assert broken == [
         "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
         "a page of that name: wiki/pages/felines.md)",
-        "[[Scheduling]] resolves to no page",
+        "[[Scheduling]] resolves to no page (the nearest source: raw/papers/scheduling.pdf)",
         "[[issue-9999]] resolves to no page",
     ]
 

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from wikigate.verifier.citation import NearMisses, format_tail
+from wikigate.verifier import textview
+from wikigate.verifier.citation import format_tail
 from wikigate.verifier.parallel import Progress
+from wikigate.verifier.sources import ELLIPSIS, locate_quotes
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
@@ -60,19 +62,26 @@ def anchor_tail(
     except SourceError as e:
         raise WikigateError(f"{hits[0]} {e}") from e
     found = occurrences(text, quote)
+    kind = textview.dialect(hits[0]) if page is None else None
+    seen = ""
+    if not found and (view := textview.text_view(text, kind)) is not None:
+        found = textview.occurrences(view, quote)  # as a reader sees it: raw offsets
+        seen = " as a reader sees it (markup removed)"
     if len(found) != 1:
         if not found:
-            near = NearMisses(text).find(quote)
-            where = (
-                f"; it matches after {near.fold} at offset {near.offset}, line {near.line}: "
-                "copy the quote from the source, verbatim"
-                if near is not None
-                else ""
-            )
+            located = locate_quotes(text, [(None, quote)], None, kind)[0]
+            near = located.near if located is not None else None
+            where = ""
+            if near is not None:
+                how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
+                where = (
+                    f"; it matches {how} at offset {near.offset}, line {near.line}: "
+                    "copy the quote from the source, verbatim"
+                )
             raise WikigateError(f"the quote does not occur in {hits[0]}{where}")
         where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
         raise WikigateError(
-            f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
+            f"the quote occurs {len(found)} times in {hits[0]}{seen}: {where}; "
             "quote a longer, unique span"
         )
     return format_tail(source, page, quote, found[0])

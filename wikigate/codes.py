@@ -66,10 +66,18 @@ TABLE: tuple[Code, ...] = (
     Code(
         "citation.quote_not_found",
         "critical",
-        "the quote does not occur verbatim in the source; the message says where it would "
-        "match after Unicode normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case or "
-        "collapsing whitespace, if it would",
+        "the quote does not occur verbatim in the source, nor in its text view (a markup "
+        "source as a reader sees it); the message says where it would match after Unicode "
+        "normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case, collapsing whitespace "
+        "or both, after removing markup, or as pieces joined by an ellipsis, if it would",
         "quote the source verbatim; paraphrases and invented quotes are rejected",
+    ),
+    Code(
+        "citation.text_view",
+        "minor",
+        "the quote matches its markdown, MediaWiki or HTML source only as a reader sees it "
+        "(markup removed: tags, entities, link syntax, emphasis); its anchor is where the "
+        "raw text it maps to starts. A note: the quote is verified",
     ),
     Code(
         "citation.anchor_mismatch",
@@ -196,8 +204,17 @@ TABLE: tuple[Code, ...] = (
     Code(
         "link.broken",
         "major",
-        "a link or heading anchor resolves to nothing",
+        "a link or heading anchor resolves to nothing; the message names the path a path "
+        "link resolved to, and a page of that file name or the existing page or source of "
+        "the nearest name",
         "link an existing page by file name, title or alias",
+    ),
+    Code(
+        "link.ambiguous",
+        "minor",
+        "a link that names no page names several files under `raw/` (two sources share the "
+        "file name): which one it means is a guess",
+        "link the source by its path under raw/",
     ),
     Code(
         "page.orphan",

@@ -11,7 +11,7 @@ from wikigate.models import Finding
 
 from ..citation import Citation, NearMiss, format_tail, quote_hash
 from ..markdown import ParsedPage, Ref
-from ..sources import UNSEARCHED
+from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED
 from ..wiki import Located
 from .context import Context
 
@@ -353,22 +353,34 @@ def _quote_finding(
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     ctx.unsettled.add(p.path)  # where else it is, and whether it was searched, depends on
-    found, line, near = where  # the source's scans, which pages citing it share
+    found, line, near, view = where  # the source's scans, which pages citing it share
     if found == UNSEARCHED:
         return _unsearched(ctx, p)
     if found < 0:
         return _not_found(p, near)
     if p.digest is not None:
         return _hash_mismatch(p, found)
+    if view and found == c.offset:  # at its anchor, as a reader sees the source
+        ctx.count(p.path, anchors=1)
+        verified[(p.path, label)] = _verified(p, found)
+        return finding(
+            "citation.text_view",
+            p.path,
+            p.line,
+            f"[^{label}]: the quote matches {source} as a reader sees it (markup removed), "
+            f"at offset {found}, line {line}; not its raw text",
+        )
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
     tail = {"suggested_tail": format_tail(c.source, c.page, c.quote, found)}
+    seen = " as a reader sees it (markup removed)" if view else ""
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
             p.path,
             p.line,
-            f"[^{label}]: the quote is in {source} (offset {found}, line {line}) but has no anchor",
+            f"[^{label}]: the quote is in {source}{seen} (offset {found}, line {line}) "
+            "but has no anchor",
             hint=f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
         ).model_copy(update=tail)
     return finding(
@@ -376,8 +388,8 @@ def _quote_finding(
         p.path,
         p.line,
         f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
-        f"the quote is at offset {found}, line {line}",
-        hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
+        f"the quote is{seen} at offset {found}, line {line}",
+        hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
     ).model_copy(update=tail)
 
 
@@ -386,6 +398,7 @@ def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuot
     return VerifiedQuote(c.quote, p.source, c.page, offset, p.blob, code)
 
 
+FIX = "then run `wikigate anchor --fix` to anchor it"
 NEAR_MISS_HINTS = {
     "Unicode normalization (NFC)": "the source and the quote encode accents differently",
     "Unicode normalization (NFKC)": "the source and the quote write compatibility characters "
@@ -394,6 +407,11 @@ NEAR_MISS_HINTS = {
     "write \\r\\n in the quote",
     "ignoring case": "the letter case differs",
     "collapsing whitespace": "the spaces or line breaks differ (write \\n for a line break)",
+    CASE_AND_SPACE: "the letter case and the spaces or line breaks differ",
+    ELLIPSIS: "the quote leaves words out: quote one unbroken span of the source per "
+    "footnote (one footnote for each piece)",
+    MARKUP: "the source is plain text, so a reader sees its markup: quote it with its "
+    "markup, verbatim",
 }
 
 
@@ -406,9 +424,21 @@ def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
     )
     hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
     if near is not None:
-        message += f"; it matches after {near.fold} at offset {near.offset}, line {near.line}"
-        hint = f"{NEAR_MISS_HINTS[near.fold]}: copy the quote from the source, verbatim"
+        how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
+        message += f"; it matches {how} at offset {near.offset}, line {near.line}"
+        if near.fold == ELLIPSIS:
+            hint = f"{NEAR_MISS_HINTS[ELLIPSIS]}, {FIX}"
+        else:
+            hint = f"{_near_hint(near.fold)}: copy the quote from the source, verbatim; {FIX}"
     return finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
+
+
+def _near_hint(fold: str) -> str:
+    """What a fold (or markup removal, then a fold) says about the quote."""
+    if fold.startswith(MARKUP + " and "):
+        rest = fold.removeprefix(MARKUP + " and ")
+        return f"the source's markup is not in the quote, and {NEAR_MISS_HINTS[rest]}"
+    return NEAR_MISS_HINTS[fold]
 
 
 def _unsearched(ctx: Context, p: _Pending) -> Finding:
