@@ -78,6 +78,7 @@ def test_finalize_and_runs_show_say_what_to_do_next_and_what_was_not_checked(rep
     assert landed["next_actions"] == []
 
 
+@pytest.mark.slow  # a server process (or two bot events) per test
 def test_the_mcp_finalize_result_carries_next_actions_and_blind_spots(tmp_path: Path):
     from test_mcp import INDEX, ok, owls, serve
 
@@ -231,6 +232,7 @@ def test_a_run_waiting_for_a_person_says_what_the_person_must_answer(repo):
     assert after["status"] == "rejected" and after["questions"] == []
 
 
+@pytest.mark.slow  # a server process (or two bot events) per test
 def test_the_mcp_result_of_a_run_waiting_for_a_person_carries_its_questions(tmp_path: Path):
     from test_mcp import INDEX, ok, serve
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.helpers import git, start, wikigate
 from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
@@ -155,6 +156,7 @@ def _pr_summary(world) -> str:
     return summary["body"]
 
 
+@pytest.mark.slow  # a server process (or two bot events) per test
 def test_a_pull_request_resubmitting_the_same_failures_is_rejected_for_no_progress(world):
     """The bot's loops stop on no progress as `run finalize`'s do: the loop before's
     signatures come from the bot's own note on origin, never from the pull request."""
@@ -186,6 +188,7 @@ def test_a_pull_request_resubmitting_the_same_failures_is_rejected_for_no_progre
     assert stuck in _pr_summary(world)
 
 
+@pytest.mark.slow  # a server process (or two bot events) per test
 def test_a_pull_request_that_makes_no_progress_can_wait_for_a_person(world):
     from support.github_world import quote_only_page
 
@@ -216,6 +219,7 @@ def test_a_pull_request_that_makes_no_progress_can_wait_for_a_person(world):
     assert world.gh.pulls[4].state == "open"
 
 
+@pytest.mark.slow  # a server process (or two bot events) per test
 def test_a_pull_request_that_fixes_something_keeps_looping(world):
     from support.github_world import quote_only_page
 
