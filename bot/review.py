@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import pygit2
@@ -295,9 +295,11 @@ def summary_body(
     outcome: str,
     folded: list[Finding] | None = None,
     limit: int = MAX_COMMENTS,
+    questions: Sequence[str] = (),
 ) -> str:
     """The one summary comment per pull request, edited in place (found by its marker);
-    ``folded``: the findings past ``[github] max_comments``, listed here instead."""
+    ``folded``: the findings past ``[github] max_comments``, listed here instead; the
+    report's next actions and blind spots, and ``questions``: what a person must answer."""
     s = report.summary
     lines = [
         SUMMARY_MARKER,
@@ -311,6 +313,14 @@ def summary_body(
         f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
+    for title, said, numbered in (
+        ("Next", report.next_actions, True),
+        ("Not ruled out", report.blind_spots, False),
+        ("A person must answer", questions, False),
+    ):
+        if said:
+            lines += ["", f"**{title}:**", ""]
+            lines += [f"{f'{n}.' if numbered else '-'} {inert(s)}" for n, s in enumerate(said, 1)]
     if report.suppressed:
         lines += ["", f"{len(report.suppressed)} findings suppressed inline (not counted):", ""]
         lines += [

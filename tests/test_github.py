@@ -213,7 +213,8 @@ def test_past_max_loops_the_run_is_rejected_and_a_fresh_clone_shows_its_loops(wo
     inputs = {"WIKIGATE_MAX_LOOPS": "2", "WIKIGATE_DELETE_BRANCH": "false"}
     first = world.push_pr(8, quote_only_page("barn"))
     assert world.step("pull_request_target", world.pr_event(8, "opened"), env=inputs).code == 3
-    second = world.push_pr(8, quote_only_page("barns"))  # still unanchored: revise again
+    # another failure (the same one again would be "no progress"): revise again
+    second = world.push_pr(8, cited_page("barn") + "\nSee [[Nowhere]].\n")
     result = world.step("pull_request_target", world.pr_event(8), env=inputs)
     assert result.code == 1, result.out
     assert "revise limit reached (2 loops)" in result.out

@@ -278,6 +278,11 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
         "findings": ws.store.findings(run_id),
         "overrides": ws.store.overrides(run_id),
     }
+    from wikigate.store import advice_of
+
+    said = advice_of(row)  # the last verification's next actions, blind spots, questions
+    data.pop("advice", None)
+    data.update({k: said.get(k, []) for k in ("next_actions", "blind_spots", "questions")})
     if row["verdict"] == "commit_override":
         data["overridden"] = _overridden(ws, run_id)
     data["suppressed"] = _suppressed(ws, run_id)
@@ -299,6 +304,10 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
         for f in data["findings"]:
             loc = f"{f['path']}:{f['line']}" if f["line"] else (f["path"] or "(run)")
             click.echo(f"  [loop {f['loop']}] {loc}: {f['severity']} {f['code']}: {f['message']}")
+    from wikigate.present import advice_lines
+
+    for line in advice_lines(data["next_actions"], data["blind_spots"], data["questions"]):
+        click.echo(line)
     for o in data["overrides"]:
         click.echo(f"override: {o['actor']} via {o['source']} at {o['at']}: {o['reason']}")
     overridden = data.get("overridden")
