@@ -1,0 +1,246 @@
+"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict.
+
+For each cited claim a run adds or changes (each claim of the wiki in a whole-wiki verify),
+the claims elsewhere about the same subject are its candidates: claims sharing its words
+(names, nouns, verbs: every word of four letters or more that is not a stopword, a number
+or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
+In a run, the pages that may hold them are found by scanning the wiki's bytes for those
+words (WikiTree.mentions), and only those pages are parsed.
+
+A candidate about the same subject (most of their words in common) contradicts the claim
+when it gives a different number or date (neither's numbers hold the other's; the numbers
+as the offline judge reads them: number words, fractions, "3 May") in the same units, or
+when one denies what the other says. When each side is what its own source says (its
+numbers, its negation are its quote's) and the sources differ, the sources disagree: the
+page must say so, by citing both sources on the claim or with a ``[conflict: …]`` marker
+in its sentence, else claim.source_conflict. Otherwise it is the writer's error:
+claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
+
+Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it,
+each key's first SCAN * max_candidates claims are scored: linear in the claims.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from wikigate.codes import finding
+from wikigate.models import Finding
+from wikigate.text import shown
+
+from ..claims import PageClaim, page_claims
+from ..judges.offline import NEGATIONS, UNITS, read_words
+from ..wiki import WikiTree
+from .context import Context
+from .runs import STOPWORDS
+
+CLAIM_CHARS = 2000  # of a claim's sentence read
+KEYS = 12  # words of a claim that index it
+SCAN = 4  # claims scored per key: SCAN * max_candidates
+SAME_SUBJECT = 0.6  # the share of words two claims about one subject have in common
+MIN_SHARED = 2  # and at least this many words
+TERMS = 400  # words a run's claims look for in the wiki's pages
+CONFLICT = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+_MONTH_DAY = re.compile(r"\d{1,2} [a-z]{3}")
+
+
+@dataclass(frozen=True)
+class Read:
+    """A claim as the check reads it."""
+
+    claim: PageClaim
+    words: frozenset[str]  # its subject: words minus numbers, negations, stopwords
+    numbers: frozenset[str]
+    units: frozenset[str]
+    negated: bool
+    keys: tuple[str, ...]
+    marked: bool  # its sentence holds a [conflict: …] marker
+
+
+def read(claim: PageClaim) -> Read:
+    text = claim.sentence[:CLAIM_CHARS]
+    words, numbers = read_words(text)
+    subject = (
+        frozenset(w for w in words if len(w) >= 4 and not w[0].isdigit() and w not in STOPWORDS)
+        - NEGATIONS
+    )
+    keys = tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
+    return Read(
+        claim,
+        subject,
+        numbers,
+        words & UNITS,
+        bool(words & NEGATIONS),
+        keys,
+        CONFLICT.search(text) is not None,
+    )
+
+
+def _quote(claim: PageClaim) -> tuple[frozenset[str], bool]:
+    words, numbers = read_words(claim.quote[:CLAIM_CHARS])
+    return numbers, bool(words & NEGATIONS)
+
+
+def disagreement(a: Read, b: Read) -> str | None:
+    """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
+    another subject, or compatible."""
+    shared = a.words & b.words
+    union = a.words | b.words
+    if len(shared) < MIN_SHARED or len(shared) < SAME_SUBJECT * len(union):
+        return None
+    if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
+        if a.units != b.units:
+            return None  # "400 m" and "1312 feet": other units, not compared
+        differ = a.numbers ^ b.numbers
+        dated = all(_YEAR.fullmatch(n) or _MONTH_DAY.fullmatch(n) for n in differ)
+        return "date" if dated else "number"
+    if a.negated != b.negated and a.numbers == b.numbers:
+        return "negation"
+    return None
+
+
+def _backed(r: Read, kind: str) -> bool:
+    """The claim says what its own quote says, in what the two claims disagree on."""
+    numbers, negated = _quote(r.claim)
+    if kind == "negation":
+        return negated == r.negated
+    return r.numbers <= numbers
+
+
+def check_consistency(ctx: Context) -> list[Finding]:
+    section = ctx.config.consistency
+    if not section.enabled or section.max_candidates == 0:
+        return []
+    mine, pool = _claims(ctx, section.max_candidates)
+    if not mine:
+        return []
+    cites: dict[tuple[str, str], set[str]] = {}  # (page, sentence) → sources cited on it
+    for r in (*mine, *pool):
+        cites.setdefault((r.claim.page, r.claim.sentence), set()).add(r.claim.source)
+    out: list[Finding] = []
+    seen: set[frozenset[str]] = set()
+    for a, b in _pairs(mine, pool, section.max_candidates):
+        pair = frozenset((a.claim.id, b.claim.id))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        kind = disagreement(a, b)
+        if kind is None:
+            continue
+        found = _finding(a, b, kind, cites)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _claims(ctx: Context, cap: int) -> tuple[list[Read], list[Read]]:
+    """The claims to check (the run's new or changed ones; every claim in a whole-wiki
+    verify) and the claims they are checked against."""
+    tip, base = ctx.tip, ctx.base
+    changed = [p for p in ctx.changed() if p in tip.entries and p in set(tip.pages)]
+    if base is None:
+        tip.load(tip.pages)
+        everything = [read(c) for p in tip.pages for c in page_claims(tip.page(p))]
+        everything = [r for r in everything if not r.claim.disputed]
+        wanted = set(ctx.scope) if ctx.scope is not None else None
+        return [r for r in everything if wanted is None or r.claim.page in wanted], everything
+    tip.load(changed)
+    base.load([p for p in changed if p in base.entries])
+    mine: list[Read] = []
+    pool: list[Read] = []
+    for path in changed:
+        before = page_claims(base.page(path)) if path in base.entries else []
+        old = {(c.sentence, c.source, c.quote) for c in before}
+        for c in page_claims(tip.page(path)):
+            if c.disputed:
+                continue
+            r = read(c)
+            pool.append(r)
+            if (c.sentence, c.source, c.quote) not in old:
+                mine.append(r)
+    if not mine:
+        return [], []
+    pool += _elsewhere(tip, mine, set(changed), cap)
+    return mine, pool
+
+
+def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> list[Read]:
+    """The claims of the pages (not changed by the run) that mention a claim's words: for
+    each claim, the ``cap`` pages mentioning most of them."""
+    counts = Counter(k for r in mine for k in r.keys)
+    terms = sorted(counts, key=lambda k: (counts[k], -len(k), k))[:TERMS]
+    if not terms:
+        return []
+    others = [p for p in tip.pages if p not in changed]
+    hits = {p: set(h) for p, h in tip.mentions(others, terms).items() if len(h) >= MIN_SHARED}
+    wanted: set[str] = set()
+    for r in mine:
+        keys = set(r.keys)
+        scored = sorted(
+            ((len(keys & h), p) for p, h in hits.items() if len(keys & h) >= MIN_SHARED),
+            key=lambda x: (-x[0], x[1]),
+        )
+        wanted.update(p for _, p in scored[:cap])
+    pages = sorted(wanted)
+    tip.load(pages)
+    return [read(c) for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+
+
+def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Read]]:
+    """Each claim of ``mine`` with its candidates in ``pool``: the claims sharing most of
+    its keys, the rarest keys scanned first, at most ``cap``."""
+    index: dict[str, list[int]] = {}
+    for i, r in enumerate(pool):
+        for k in r.keys:
+            index.setdefault(k, []).append(i)
+    out: list[tuple[Read, Read]] = []
+    for a in mine:
+        score: Counter[int] = Counter()
+        for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
+            for i in index.get(k, ())[: SCAN * cap]:
+                if pool[i].claim.id != a.claim.id:
+                    score[i] += 1
+        best = sorted(score.items(), key=lambda x: (-x[1], x[0]))[:cap]
+        out += [(a, pool[i]) for i, _ in best]
+    return out
+
+
+def _finding(a: Read, b: Read, kind: str, cites: dict[tuple[str, str], set[str]]) -> Finding | None:
+    ca, cb = a.claim, b.claim
+    what = {
+        "number": "a different number",
+        "date": "a different date",
+        "negation": "the opposite",
+    }[kind]
+    message = (
+        f"{ca.page}:{ca.line} ({ca.id}, citing {ca.source}) says {what} of the same subject "
+        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
+        f"against “{_excerpt(cb.sentence)}”"
+    )
+    if ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
+        both = {ca.source, cb.source}
+        said = (
+            a.marked
+            or b.marked
+            or both <= cites.get((ca.page, ca.sentence), set())
+            or both <= cites.get((cb.page, cb.sentence), set())
+        )
+        if said:  # a conflict of sources the wiki states: nothing to fix
+            return None
+        return finding(
+            "claim.source_conflict",
+            ca.page,
+            ca.line,
+            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
+            + message,
+            claim=ca.id,
+        )
+    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.id)
+
+
+def _excerpt(text: str, limit: int = 120) -> str:
+    """A claim's sentence for a message: one line, at most ``limit`` characters."""
+    return shown(text if len(text) <= limit else text[: limit - 1] + "…")
