@@ -22,6 +22,7 @@ each key's first SCAN * max_candidates claims are scored: linear in the claims.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -197,14 +198,14 @@ def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Rea
         for k in r.keys:
             index.setdefault(k, []).append(i)
     out: list[tuple[Read, Read]] = []
+    limit = SCAN * cap
     for a in mine:
-        score: Counter[int] = Counter()
+        score: dict[int, int] = {}
         for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
-            for i in index.get(k, ())[: SCAN * cap]:
-                if pool[i].claim.id != a.claim.id:
-                    score[i] += 1
-        best = sorted(score.items(), key=lambda x: (-x[1], x[0]))[:cap]
-        out += [(a, pool[i]) for i, _ in best]
+            for i in index.get(k, ())[:limit]:
+                score[i] = score.get(i, 0) + 1
+        best = heapq.nsmallest(cap + 1, score.items(), key=lambda x: (-x[1], x[0]))
+        out += [(a, pool[i]) for i, _ in best if pool[i].claim.id != a.claim.id][:cap]
     return out
 
 
@@ -220,15 +221,13 @@ def _finding(a: Read, b: Read, kind: str, cites: dict[tuple[str, str], set[str]]
         f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
         f"against “{_excerpt(cb.sentence)}”"
     )
+    if any(
+        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
+        for c, other in ((ca, cb), (cb, ca))
+    ):
+        return None  # the claim cites both sources: the wiki states the conflict
     if ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
-        both = {ca.source, cb.source}
-        said = (
-            a.marked
-            or b.marked
-            or both <= cites.get((ca.page, ca.sentence), set())
-            or both <= cites.get((cb.page, cb.sentence), set())
-        )
-        if said:  # a conflict of sources the wiki states: nothing to fix
+        if a.marked or b.marked:  # [conflict: …]: stated too
             return None
         return finding(
             "claim.source_conflict",
