@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from support.cost import assert_linear
-from support.trees import at, commit_files, no_errors
+from support.trees import commit_files, no_errors
 from support.verifying import plan_for, verify_trees
 
 from wikigate.config import Config, parse_config
@@ -201,6 +201,7 @@ def _claim(i: int, sentence: str) -> PageClaim:
     return PageClaim("wiki/p.md", str(i), i, sentence, "raw/s.txt", None, sentence, 0, None, False)
 
 
+@pytest.mark.timing
 def test_a_claim_with_ten_thousand_numbers_is_read_in_bounded_time():
     def go(n: int) -> None:
         consistency.read(_claim(1, "The pier " + " ".join(str(k) for k in range(n))))
@@ -210,9 +211,11 @@ def test_a_claim_with_ten_thousand_numbers_is_read_in_bounded_time():
     assert len(r.keys) <= consistency.KEYS
 
 
+@pytest.mark.timing
 def test_claims_sharing_one_entity_cost_linear_time():
     """Each claim scores at most KEYS * SCAN * max_candidates others, however many share
     its words."""
+
     def go(n: int) -> None:
         claims = [
             consistency.read(_claim(i, f"The Harbour Pier opened in {1000 + i % 900}."))
