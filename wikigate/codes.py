@@ -298,6 +298,14 @@ TABLE: tuple[Code, ...] = (
         "X, SOURCE B says Y]` to its sentence",
     ),
     Code(
+        "claim.consistency_unjudged",
+        "major",
+        "the LLM judge could not vote on pairs of claims the consistency check gave it (major: "
+        "fails closed); pairs past `[consistency] judge_max_tokens` were not sent (minor)",
+        "run the verification again; raise `[consistency] judge_max_tokens` to judge every pair",
+        also="minor",
+    ),
+    Code(
         "run.scope",
         "critical",
         "the run changes a path outside the scope it declared (`run start --scope`, "

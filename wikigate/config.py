@@ -242,6 +242,7 @@ class ConsistencySection(Plain):
 
     enabled: bool = True
     max_candidates: int = rule(default=20, ge=0, le=1000)
+    judge_max_tokens: int = rule(default=50_000, ge=0)  # the LLM judge's pair requests, a run
 
 
 @plain(extra="forbid")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from wikigate.codes import finding
@@ -33,6 +34,8 @@ from wikigate.text import shown
 
 from ..claims import PageClaim, page_claims
 from ..judges.offline import NEGATIONS, UNITS, read_words
+from ..judges.protocol import PairInput, PairVotes
+from ..staged import StagedTree
 from ..wiki import WikiTree
 from .context import Context
 from .runs import STOPWORDS
@@ -123,6 +126,7 @@ def check_consistency(ctx: Context) -> list[Finding]:
         cites.setdefault((r.claim.page, r.claim.sentence), set()).add(r.claim.source)
     out: list[Finding] = []
     seen: set[frozenset[str]] = set()
+    unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
     for a, b in _pairs(mine, pool, section.max_candidates):
         pair = frozenset((a.claim.id, b.claim.id))
         if pair in seen:
@@ -130,10 +134,80 @@ def check_consistency(ctx: Context) -> list[Finding]:
         seen.add(pair)
         kind = disagreement(a, b)
         if kind is None:
+            if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
+                unsure.append((a, b))
             continue
         found = _finding(a, b, kind, cites)
         if found is not None:
             out.append(found)
+    compare = getattr(ctx.judge, "compare_pairs", None)
+    if compare is not None and unsure:
+        out += _judged(ctx, compare, unsure, cites)
+    return out
+
+
+def _judged(
+    ctx: Context,
+    compare: Callable[[list[PairInput], StagedTree, int], PairVotes],
+    unsure: list[tuple[Read, Read]],
+    cites: dict[tuple[str, str], set[str]],
+) -> list[Finding]:
+    """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
+    a pair it could not vote on fails closed; pairs past the token cap are counted."""
+    pairs = {
+        f"p{n}": (
+            a,
+            b,
+            PairInput(
+                f"p{n}",
+                a.claim.id,
+                a.claim.sentence,
+                a.claim.quote,
+                b.claim.id,
+                b.claim.sentence,
+                b.claim.quote,
+            ),
+        )
+        for n, (a, b) in enumerate(unsure, 1)
+    }
+    staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
+    got = compare(
+        [p for _, _, p in pairs.values()], staged, ctx.config.consistency.judge_max_tokens
+    )
+    if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
+        ctx.judgment = ctx.judge.judge([], staged)
+    out: list[Finding] = []
+    for pair_id, (a, b, _) in pairs.items():
+        vote = got.votes.get(pair_id)
+        if vote is None or vote[0] != "contradicts":
+            continue
+        found = _finding(a, b, "judge", cites, reason=vote[1])
+        if found is not None:
+            out.append(found)
+    if got.error is not None:
+        first = unsure[0][0].claim
+        out.append(
+            finding(
+                "claim.consistency_unjudged",
+                first.page,
+                first.line,
+                f"the LLM judge could not compare the run's claims with the rest of the wiki: "
+                f"{got.error}",
+            )
+        )
+    if got.unjudged:
+        first = unsure[0][0].claim
+        out.append(
+            finding(
+                "claim.consistency_unjudged",
+                first.page,
+                first.line,
+                f"{got.unjudged} of {len(unsure)} pairs of claims were not sent to the LLM judge: "
+                f"past [consistency] judge_max_tokens = {ctx.config.consistency.judge_max_tokens}",
+                severity="minor",
+                hint="raise [consistency] judge_max_tokens to judge them all",
+            )
+        )
     return out
 
 
@@ -209,24 +283,29 @@ def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Rea
     return out
 
 
-def _finding(a: Read, b: Read, kind: str, cites: dict[tuple[str, str], set[str]]) -> Finding | None:
+def _finding(
+    a: Read, b: Read, kind: str, cites: dict[tuple[str, str], set[str]], reason: str = ""
+) -> Finding | None:
     ca, cb = a.claim, b.claim
     what = {
         "number": "a different number",
         "date": "a different date",
         "negation": "the opposite",
+        "judge": "something else",
     }[kind]
     message = (
         f"{ca.page}:{ca.line} ({ca.id}, citing {ca.source}) says {what} of the same subject "
         f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
         f"against “{_excerpt(cb.sentence)}”"
     )
+    if reason:
+        message += f"; the LLM judge: {_excerpt(reason, 300)}"
     if any(
         len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
         for c, other in ((ca, cb), (cb, ca))
     ):
         return None  # the claim cites both sources: the wiki states the conflict
-    if ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
+    if kind != "judge" and ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
         if a.marked or b.marked:  # [conflict: …]: stated too
             return None
         return finding(
