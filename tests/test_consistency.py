@@ -203,8 +203,8 @@ def test_a_whole_wiki_verify_finds_each_contradiction_once(repo, base):
     assert len(found) == 1 and found[0].code == "claim.contradiction"
 
 
-def _claim(i: int, sentence: str) -> PageClaim:
-    return PageClaim("wiki/p.md", str(i), i, sentence, "raw/s.txt", None, sentence, 0, None, False)
+def _claim(i: int, sentence: str, page: str = "wiki/p.md") -> PageClaim:
+    return PageClaim(page, str(i), i, sentence, "raw/s.txt", None, sentence, 0, None, False)
 
 
 @pytest.mark.timing
@@ -224,7 +224,9 @@ def test_claims_sharing_one_entity_cost_linear_time():
 
     def go(n: int) -> None:
         claims = [
-            consistency.read(_claim(i, f"The Harbour Pier opened in {1000 + i % 900}."))
+            consistency.read(
+                _claim(i, f"The Harbour Pier opened in {1000 + i % 900}.", f"p{i % 7}")
+            )
             for i in range(n)
         ]
         for a, b in consistency._pairs(claims, claims, 20):
@@ -342,3 +344,19 @@ def test_no_vote_fails_closed_and_the_token_cap_is_the_rules(repo, base, emulato
     assert "1 of 1 pairs of claims were not sent" in found[0].message
     sent = emulator.messages[before:]
     assert all(m.body["tools"][-1]["name"] != "record_pair_votes" for m in sent)
+
+
+def test_a_page_of_many_claims_on_one_subject_does_not_hide_a_contradiction(repo, base):
+    """The run adds 300 claims about the pier on one page and one contradiction on another:
+    the candidates of the contradiction are still the town page's."""
+    flood = page(
+        "Flood",
+        [
+            (f"The pier opened its kiosk number {n}.", "raw/town.txt", "The pier opened in 1894.")
+            for n in range(300)
+        ],
+    )
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    found = run(repo, base, {"wiki/flood.md": flood, "wiki/lights.md": bad})
+    assert ("claim.contradiction", "wiki/lights.md") in {(f.code, f.path) for f in found}
+    assert any("wiki/town.md#^1" in f.message for f in found if f.path == "wiki/lights.md")

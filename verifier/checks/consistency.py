@@ -238,8 +238,8 @@ def _claims(ctx: Context, cap: int) -> tuple[list[Read], list[Read]]:
                 mine.append(r)
     if not mine:
         return [], []
-    pool += _elsewhere(tip, mine, set(changed), cap)
-    return mine, pool
+    # the pages elsewhere first: a key's first claims are theirs, not the run's own
+    return mine, _elsewhere(tip, mine, set(changed), cap) + pool
 
 
 def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> list[Read]:
@@ -265,21 +265,28 @@ def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> 
 
 
 def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Read]]:
-    """Each claim of ``mine`` with its candidates in ``pool``: the claims sharing most of
-    its keys, the rarest keys scanned first, at most ``cap``."""
+    """Each claim of ``mine`` with its candidates on other pages of ``pool``: the claims
+    sharing most of its keys, the rarest keys scanned first, at most ``cap``. A key indexes
+    at most ``cap`` claims of one page (a page of many claims on one subject does not
+    crowd out the others)."""
     index: dict[str, list[int]] = {}
+    per_page: Counter[tuple[str, str]] = Counter()
     for i, r in enumerate(pool):
         for k in r.keys:
-            index.setdefault(k, []).append(i)
+            if per_page[(k, r.claim.page)] < cap:
+                per_page[(k, r.claim.page)] += 1
+                index.setdefault(k, []).append(i)
     out: list[tuple[Read, Read]] = []
     limit = SCAN * cap
     for a in mine:
         score: dict[int, int] = {}
+        page = a.claim.page
         for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
             for i in index.get(k, ())[:limit]:
-                score[i] = score.get(i, 0) + 1
-        best = heapq.nsmallest(cap + 1, score.items(), key=lambda x: (-x[1], x[0]))
-        out += [(a, pool[i]) for i, _ in best if pool[i].claim.id != a.claim.id][:cap]
+                if pool[i].claim.page != page:
+                    score[i] = score.get(i, 0) + 1
+        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        out += [(a, pool[i]) for i, _ in best]
     return out
 
 
