@@ -88,7 +88,7 @@ def test_a_different_number_is_a_contradiction_naming_both_claims(repo, base):
     found = run(repo, base, {"wiki/walks.md": new})
     assert [f.code for f in found] == ["claim.contradiction"]
     f = found[0]
-    assert (f.path, f.line, f.claim) == ("wiki/walks.md", 6, "wiki/walks.md#^1")
+    assert (f.path, f.line, f.claim) == ("wiki/walks.md", 6, "The pier is 450 metres long.")
     assert f.severity == "major"
     assert "a different number" in f.message
     assert "wiki/town.md:6 (wiki/town.md#^2, citing raw/town.txt)" in f.message
@@ -180,27 +180,27 @@ def test_only_what_the_run_adds_or_changes_is_checked_and_the_rules_switch_it_of
     assert run(repo, base, {"wiki/walks.md": bad}, "[consistency]\nmax_candidates = 0\n") == []
 
 
-def test_a_whole_wiki_verify_finds_each_contradiction_once(repo, base):
-    tip = commit_files(
-        repo,
-        base.id,
-        {
-            "wiki/ferry.md": page(
-                "Ferry",
-                [
-                    (
-                        "The ferry runs in winter.",
-                        "raw/town.txt",
-                        "The ferry does not run in winter.",
-                    )
-                ],
-            )
-        },
+def test_a_whole_wiki_verify_finds_each_contradiction_once_and_warm_reads_no_page(
+    repo, base, tmp_path, monkeypatch
+):
+    ferry = page(
+        "Ferry",
+        [("The ferry runs in winter.", "raw/town.txt", "The ferry does not run in winter.")],
     )
-    report = verify_trees(repo, tip, None)
-    no_errors(report)
-    found = [f for f in report.findings if f.code in CODES]
-    assert len(found) == 1 and found[0].code == "claim.contradiction"
+    tip = commit_files(repo, base.id, {"wiki/ferry.md": ferry})
+    cache = tmp_path / "cache.db"
+
+    def found():
+        report = verify_trees(repo, tip, None, cache_path=cache)
+        no_errors(report)
+        return [(f.code, f.path, f.message) for f in report.findings if f.code in CODES]
+
+    cold = found()
+    assert [c for c, _, _ in cold] == ["claim.contradiction"]
+    read: list[int] = []
+    claims = consistency._claims
+    monkeypatch.setattr(consistency, "_claims", lambda *a: read.append(1) or claims(*a))
+    assert found() == cold and read == []  # the tree's findings, from the cache
 
 
 def _claim(i: int, sentence: str, page: str = "wiki/p.md") -> PageClaim:

@@ -22,18 +22,23 @@ each key's first SCAN * max_candidates claims are scored: linear in the claims.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import heapq
+import json
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
 from ..claims import PageClaim, page_claims
-from ..judges.offline import NEGATIONS, UNITS, read_words
+from ..judges.offline import NEGATIONS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
 from ..staged import StagedTree
 from ..wiki import WikiTree
@@ -118,6 +123,46 @@ def check_consistency(ctx: Context) -> list[Finding]:
     section = ctx.config.consistency
     if not section.enabled or section.max_candidates == 0:
         return []
+    compare = getattr(ctx.judge, "compare_pairs", None)
+    key = _result_key(ctx) if ctx.lint and compare is None else None
+    if key is not None:
+        hit = ctx.cache.verdicts([key]).get(key)
+        if hit is not None:
+            try:
+                return [Finding.model_validate(f) for f in json.loads(hit)]
+            except ValueError:
+                pass  # a damaged row: checked again
+    out = _check(ctx, compare)
+    if key is not None:
+        ctx.cache.store_verdicts({key: json.dumps([f.model_dump(mode="json") for f in out])})
+    return out
+
+
+def _result_key(ctx: Context) -> str:
+    """What a whole-wiki check's findings depend on: the tree, where its pages are, the
+    rules' section, this module and the offline judge's number reading."""
+    layout = ctx.tip.layout
+    material = json.dumps(
+        [
+            "consistency",
+            str(ctx.tip.tree_id),
+            layout.root,
+            list(layout.exclude),
+            ctx.config.consistency.model_dump(mode="json"),
+            _module_digest(),
+            rules_digest(),
+        ]
+    )
+    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _module_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def _check(ctx: Context, compare: Any) -> list[Finding]:
+    section = ctx.config.consistency
     mine, pool = _claims(ctx, section.max_candidates)
     if not mine:
         return []
@@ -140,7 +185,6 @@ def check_consistency(ctx: Context) -> list[Finding]:
         found = _finding(a, b, kind, cites)
         if found is not None:
             out.append(found)
-    compare = getattr(ctx.judge, "compare_pairs", None)
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
@@ -220,8 +264,7 @@ def _claims(ctx: Context, cap: int) -> tuple[list[Read], list[Read]]:
         tip.load(tip.pages)
         everything = [read(c) for p in tip.pages for c in page_claims(tip.page(p))]
         everything = [r for r in everything if not r.claim.disputed]
-        wanted = set(ctx.scope) if ctx.scope is not None else None
-        return [r for r in everything if wanted is None or r.claim.page in wanted], everything
+        return everything, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
     mine: list[Read] = []
@@ -321,9 +364,9 @@ def _finding(
             ca.line,
             f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
             + message,
-            claim=ca.id,
+            claim=ca.sentence,
         )
-    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.id)
+    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
 
 
 def _excerpt(text: str, limit: int = 120) -> str:
