@@ -164,15 +164,29 @@ def _module_digest() -> str:
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
     mine, pool = _claims(ctx, section.max_candidates)
-    if not mine:
-        return []
-    cites: dict[tuple[str, str], set[str]] = {}  # (page, sentence) → sources cited on it
+    found, unsure, cites = _compared(mine, pool, section.max_candidates)
+    out = [f for _, _, f in found]
+    if compare is not None and unsure:
+        out += _judged(ctx, compare, unsure, cites)
+    return out
+
+
+Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
+
+
+def _compared(
+    mine: list[Read], pool: list[Read], cap: int
+) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
+    """The open contradictions between ``mine`` and their candidates in ``pool`` (each
+    with its finding), the pairs about one subject no rule decides, what each sentence
+    cites."""
+    cites: Cites = {}
     for r in (*mine, *pool):
         cites.setdefault((r.claim.page, r.claim.sentence), set()).add(r.claim.source)
-    out: list[Finding] = []
+    found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
-    for a, b in _pairs(mine, pool, section.max_candidates):
+    for a, b in _pairs(mine, pool, cap):
         pair = frozenset((a.claim.id, b.claim.id))
         if pair in seen:
             continue
@@ -182,19 +196,28 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
             if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
                 unsure.append((a, b))
             continue
-        found = _finding(a, b, kind, cites)
-        if found is not None:
-            out.append(found)
-    if compare is not None and unsure:
-        out += _judged(ctx, compare, unsure, cites)
-    return out
+        f = _finding(a, b, kind, cites)
+        if f is not None:
+            found.append((a.claim, b.claim, f))
+    return found, unsure, cites
+
+
+def open_contradictions(
+    claims: list[PageClaim], cap: int
+) -> list[tuple[PageClaim, PageClaim, Finding]]:
+    """The open contradictions among ``claims`` (a whole wiki's, say), offline: each pair
+    once, with the finding the check makes of it (``wikigate health``, the claims' states)."""
+    everything = [read(c) for c in claims if not c.disputed]
+    if cap == 0:
+        return []
+    return _compared(everything, everything, cap)[0]
 
 
 def _judged(
     ctx: Context,
     compare: Callable[[list[PairInput], StagedTree, int], PairVotes],
     unsure: list[tuple[Read, Read]],
-    cites: dict[tuple[str, str], set[str]],
+    cites: Cites,
 ) -> list[Finding]:
     """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
     a pair it could not vote on fails closed; pairs past the token cap are counted."""
