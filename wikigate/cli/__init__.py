@@ -6,7 +6,18 @@ verify.py (``verify``, ``anchor``), report.py (``report merge``), admin.py (``in
 ``demo``, ``hooks``, ``sweep``, ``telemetry``).
 """
 
-from . import admin, claims, doctor, github, mcp, report, runs, verify  # noqa: F401 - each registers on ``cli``
+from . import (  # noqa: F401 - each registers on ``cli``
+    admin,
+    claims,
+    doctor,
+    github,
+    health,
+    mcp,
+    pages,
+    report,
+    runs,
+    verify,
+)
 from .app import cli
 from .main import main
 
