@@ -368,6 +368,15 @@ def schema() -> dict[str, Any]:
                 "required": ["commit", "wiki", "delta", "regressions"],
                 "additionalProperties": False,
             },
+            "failures": {
+                "type": "object",
+                "properties": {
+                    "under": {"type": "array", "items": {"type": "string"}},
+                    "regressed": {"type": "array", "items": {"enum": [*RATIOS, *COUNTS]}},
+                },
+                "required": ["under", "regressed"],
+                "additionalProperties": False,
+            },
         },
         "required": ["schema_version", "commit", "wiki", "pages"],
         "additionalProperties": False,
