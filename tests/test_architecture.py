@@ -45,6 +45,7 @@ APPLICATION = (
     "wikigate.changes",
     "wikigate.anchors",
     "wikigate.ledger",
+    "wikigate.health",
     "wikigate.baseline",
     "wikigate.reportfilter",
 )

@@ -139,7 +139,9 @@ def test_a_changed_source_makes_its_claim_and_page_stale_the_others_stay_fresh(w
         "wiki/museum.md#^1": "fresh",
     }
     done = cli(wiki, "claims", "--state", "stale")
-    assert done.stdout.startswith("wiki/town.md#^2  stale")
+    assert done.stdout.startswith("wiki/town.md#^2  mismatched") and done.stdout.endswith(
+        "  stale\n"
+    )
 
     done = cli(wiki, "pages", "--state", "stale")
     assert done.returncode == 0, done.stderr

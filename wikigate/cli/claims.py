@@ -98,9 +98,9 @@ def _line(r: dict[str, Any]) -> str:
     vote = f" judge:{r['judge_vote']}" if r["judge_vote"] else ""
     where = r["source"] + (f", p.{r['source_page']}" if r["source_page"] else "")
     return (
-        f"{r['claim_id']}  {r['state']}  {r['anchor_status']}{vote}  {where}  "
+        f"{r['claim_id']}  {r['anchor_status']}{vote}  {where}  "
         f"{r['claim'][:100]!r}  (since {r['introduced_commit'][:8]}, "
-        f"changed {r['changed_commit'][:8]})"
+        f"changed {r['changed_commit'][:8]})  {r['state']}"
     )
 
 
