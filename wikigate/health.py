@@ -33,6 +33,7 @@ from .errors import UsageError, WikigateError
 from .verifier.checks.consistency import open_contradictions
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
+from .verifier.wiki import PageCache
 from .verify import Request, verify
 
 State = Literal["fresh", "stale", "contested", "unverified"]
@@ -193,7 +194,13 @@ def measure(
         found = anchors.get((c.page, c.label))
         return c.offset is not None and found is not None and getattr(found, "code", 1) is None
 
-    pairs = open_contradictions(every, config.consistency.max_candidates)
+    cache = PageCache(cache_path)
+    try:
+        layout = config.wiki.layout()
+        tree = f"{commit.tree_id}@{layout.root}:{'|'.join(layout.exclude)}"
+        pairs = open_contradictions(every, config.consistency.max_candidates, cache=cache, key=tree)
+    finally:
+        cache.close()
     contested: dict[str, int] = {}
     per_page: dict[str, int] = {}
     for a, b, _ in pairs:

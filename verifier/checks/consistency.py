@@ -203,14 +203,33 @@ def _compared(
 
 
 def open_contradictions(
-    claims: list[PageClaim], cap: int
+    claims: list[PageClaim], cap: int, *, cache: Any = None, key: str | None = None
 ) -> list[tuple[PageClaim, PageClaim, Finding]]:
     """The open contradictions among ``claims`` (a whole wiki's, say), offline: each pair
-    once, with the finding the check makes of it (``wikigate health``, the claims' states)."""
-    everything = [read(c) for c in claims if not c.disputed]
+    once, with the finding the check makes of it (``wikigate health``, the claims' states).
+    With a ``cache`` (verifier/cache.py) and a ``key`` saying what ``claims`` are (a tree),
+    the answer is kept there and read back."""
     if cap == 0:
         return []
-    return _compared(everything, everything, cap)[0]
+    if cache is not None and key is not None:
+        key = hashlib.blake2b(
+            json.dumps(["open", key, cap, _module_digest(), rules_digest()]).encode(),
+            digest_size=20,
+        ).hexdigest()
+        hit = cache.verdicts([key]).get(key)
+        if hit is not None:
+            by_id = {c.id: c for c in claims}
+            try:
+                rows = json.loads(hit)
+                return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged row, or not these claims': computed again
+    everything = [read(c) for c in claims if not c.disputed]
+    found = _compared(everything, everything, cap)[0]
+    if cache is not None and key is not None:
+        rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
+        cache.store_verdicts({key: json.dumps(rows)})
+    return found
 
 
 def _judged(
@@ -332,7 +351,8 @@ def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> 
 
 def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Read]]:
     """Each claim of ``mine`` with its candidates on other pages of ``pool``: the claims
-    sharing most of its keys, the rarest keys scanned first, at most ``cap``. A key indexes
+    sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
+    are scored), at most ``cap``. A key indexes
     at most ``cap`` claims of one page (a page of many claims on one subject does not
     crowd out the others)."""
     index: dict[str, list[int]] = {}
@@ -348,6 +368,8 @@ def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Rea
         score: dict[int, int] = {}
         page = a.claim.page
         for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
+            if len(score) >= limit:
+                break  # enough candidates from its rarer words: the common ones add noise
             for i in index.get(k, ())[:limit]:
                 if pool[i].claim.page != page:
                     score[i] = score.get(i, 0) + 1
