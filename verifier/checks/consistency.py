@@ -335,15 +335,22 @@ def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> 
     if not terms:
         return []
     others = [p for p in tip.pages if p not in changed]
-    hits = {p: set(h) for p, h in tip.mentions(others, terms).items() if len(h) >= MIN_SHARED}
+    by_term: dict[str, list[str]] = {}
+    for path, hits in sorted(tip.mentions(others, terms).items()):
+        if len(hits) >= MIN_SHARED:
+            for term in hits:
+                by_term.setdefault(term, []).append(path)
+    limit = SCAN * cap
     wanted: set[str] = set()
-    for r in mine:
-        keys = set(r.keys)
-        scored = sorted(
-            ((len(keys & h), p) for p, h in hits.items() if len(keys & h) >= MIN_SHARED),
-            key=lambda x: (-x[0], x[1]),
-        )
-        wanted.update(p for _, p in scored[:cap])
+    for r in mine:  # as _pairs scores claims: bounded per claim
+        score: dict[str, int] = {}
+        for k in sorted(r.keys, key=lambda k: (len(by_term.get(k, ())), k)):
+            if len(score) >= limit:
+                break
+            for path in by_term.get(k, ())[:limit]:
+                score[path] = score.get(path, 0) + 1
+        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        wanted.update(path for path, n in best if n >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
     return [read(c) for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
