@@ -224,13 +224,10 @@ def test_claims_sharing_one_entity_cost_linear_time():
 
     def go(n: int) -> None:
         claims = [
-            consistency.read(
-                _claim(i, f"The Harbour Pier opened in {1000 + i % 900}.", f"p{i % 7}")
-            )
+            _claim(i, f"The Harbour Pier opened in {1000 + i % 900}.", f"p{i % 7}")
             for i in range(n)
         ]
-        for a, b in consistency._pairs(claims, claims, 20):
-            consistency.disagreement(a, b)
+        consistency._compared(claims, claims, 20)
 
     # 4,000 then 16,000 claims: linear, so a page of 100,000 costs ~6x the larger
     assert_linear(go, 4000, "claims sharing one entity")

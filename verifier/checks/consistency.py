@@ -38,7 +38,7 @@ from wikigate.models import Finding
 from wikigate.text import shown
 
 from ..claims import PageClaim, page_claims
-from ..judges.offline import NEGATIONS, UNITS, read_words, rules_digest
+from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
 from ..staged import StagedTree
 from ..wiki import WikiTree
@@ -69,6 +69,21 @@ class Read:
     marked: bool  # its sentence holds a [conflict: …] marker
 
 
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def keys_of(sentence: str) -> tuple[str, ...]:
+    """The words that index a claim: its longest words of four letters or more that are
+    not stopwords, negations or number words (cheap: read for every claim of the wiki)."""
+    words = set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    subject = {
+        w
+        for w in words
+        if len(w) >= 4 and w not in STOPWORDS and w not in NEGATIONS and w not in NUMBER_WORDS
+    }
+    return tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
+
+
 def read(claim: PageClaim) -> Read:
     text = claim.sentence[:CLAIM_CHARS]
     words, numbers = read_words(text)
@@ -76,14 +91,13 @@ def read(claim: PageClaim) -> Read:
         frozenset(w for w in words if len(w) >= 4 and not w[0].isdigit() and w not in STOPWORDS)
         - NEGATIONS
     )
-    keys = tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
     return Read(
         claim,
         subject,
         numbers,
         words & UNITS,
         bool(words & NEGATIONS),
-        keys,
+        keys_of(text),
         CONFLICT.search(text) is not None,
     )
 
@@ -164,7 +178,9 @@ def _module_digest() -> str:
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
     mine, pool = _claims(ctx, section.max_candidates)
-    found, unsure, cites = _compared(mine, pool, section.max_candidates)
+    found, unsure, cites = _compared(
+        mine, pool, section.max_candidates, decidable=ctx.lint and compare is None
+    )
     out = [f for _, _, f in found]
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
@@ -175,22 +191,36 @@ Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cite
 
 
 def _compared(
-    mine: list[Read], pool: list[Read], cap: int
+    mine: list[PageClaim], pool: list[PageClaim], cap: int, *, decidable: bool = False
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
-    cites."""
+    cites. The pool's claims are read in full only when they are a candidate;
+    ``decidable``: only the claims of ``mine`` a rule can decide on (a number, a negation:
+    the other side of a negation is found from the negated one)."""
     cites: Cites = {}
-    for r in (*mine, *pool):
-        cites.setdefault((r.claim.page, r.claim.sentence), set()).add(r.claim.source)
+    for c in (*mine, *pool):
+        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    reads: dict[str, Read] = {}
+
+    def full(c: PageClaim) -> Read:
+        r = reads.get(c.id)
+        if r is None:
+            r = reads[c.id] = read(c)
+        return r
+
+    mine_read = [full(c) for c in mine]
+    if decidable:
+        mine_read = [r for r in mine_read if r.numbers or r.negated]
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
-    for a, b in _pairs(mine, pool, cap):
-        pair = frozenset((a.claim.id, b.claim.id))
+    for a, other in _pairs(mine_read, pool, cap):
+        pair = frozenset((a.claim.id, other.id))
         if pair in seen:
             continue
         seen.add(pair)
+        b = full(other)
         kind = disagreement(a, b)
         if kind is None:
             if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
@@ -224,8 +254,8 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    everything = [read(c) for c in claims if not c.disputed]
-    found = _compared(everything, everything, cap)[0]
+    everything = [c for c in claims if not c.disputed]
+    found = _compared(everything, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
         rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
         cache.store_verdicts({key: json.dumps(rows)})
@@ -297,40 +327,42 @@ def _judged(
     return out
 
 
-def _claims(ctx: Context, cap: int) -> tuple[list[Read], list[Read]]:
+def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     """The claims to check (the run's new or changed ones; every claim in a whole-wiki
     verify) and the claims they are checked against."""
     tip, base = ctx.tip, ctx.base
-    changed = [p for p in ctx.changed() if p in tip.entries and p in set(tip.pages)]
+    pages = set(tip.pages)
+    changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
     if base is None:
         tip.load(tip.pages)
-        everything = [read(c) for p in tip.pages for c in page_claims(tip.page(p))]
-        everything = [r for r in everything if not r.claim.disputed]
+        everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
         return everything, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
-    mine: list[Read] = []
-    pool: list[Read] = []
+    mine: list[PageClaim] = []
+    pool: list[PageClaim] = []
     for path in changed:
         before = page_claims(base.page(path)) if path in base.entries else []
         old = {(c.sentence, c.source, c.quote) for c in before}
         for c in page_claims(tip.page(path)):
             if c.disputed:
                 continue
-            r = read(c)
-            pool.append(r)
+            pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
-                mine.append(r)
+                mine.append(c)
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
     return mine, _elsewhere(tip, mine, set(changed), cap) + pool
 
 
-def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> list[Read]:
+def _elsewhere(
+    tip: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
+) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) that mention a claim's words: for
     each claim, the ``cap`` pages mentioning most of them."""
-    counts = Counter(k for r in mine for k in r.keys)
+    keys = [keys_of(c.sentence) for c in mine]
+    counts = Counter(k for ks in keys for k in ks)
     terms = sorted(counts, key=lambda k: (counts[k], -len(k), k))[:TERMS]
     if not terms:
         return []
@@ -342,9 +374,9 @@ def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> 
                 by_term.setdefault(term, []).append(path)
     limit = SCAN * cap
     wanted: set[str] = set()
-    for r in mine:  # as _pairs scores claims: bounded per claim
+    for mine_keys in keys:  # as _pairs scores claims: bounded per claim
         score: dict[str, int] = {}
-        for k in sorted(r.keys, key=lambda k: (len(by_term.get(k, ())), k)):
+        for k in sorted(mine_keys, key=lambda k: (len(by_term.get(k, ())), k)):
             if len(score) >= limit:
                 break
             for path in by_term.get(k, ())[:limit]:
@@ -353,23 +385,22 @@ def _elsewhere(tip: WikiTree, mine: list[Read], changed: set[str], cap: int) -> 
         wanted.update(path for path, n in best if n >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
-    return [read(c) for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+    return [c for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
 
 
-def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Read]]:
+def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates on other pages of ``pool``: the claims
     sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
-    are scored), at most ``cap``. A key indexes
-    at most ``cap`` claims of one page (a page of many claims on one subject does not
-    crowd out the others)."""
+    are scored), at most ``cap``. A key indexes at most ``cap`` claims of one page (a page
+    of many claims on one subject does not crowd out the others)."""
     index: dict[str, list[int]] = {}
     per_page: Counter[tuple[str, str]] = Counter()
-    for i, r in enumerate(pool):
-        for k in r.keys:
-            if per_page[(k, r.claim.page)] < cap:
-                per_page[(k, r.claim.page)] += 1
+    for i, c in enumerate(pool):
+        for k in keys_of(c.sentence):
+            if per_page[(k, c.page)] < cap:
+                per_page[(k, c.page)] += 1
                 index.setdefault(k, []).append(i)
-    out: list[tuple[Read, Read]] = []
+    out: list[tuple[Read, PageClaim]] = []
     limit = SCAN * cap
     for a in mine:
         score: dict[int, int] = {}
@@ -378,7 +409,7 @@ def _pairs(mine: list[Read], pool: list[Read], cap: int) -> list[tuple[Read, Rea
             if len(score) >= limit:
                 break  # enough candidates from its rarer words: the common ones add noise
             for i in index.get(k, ())[:limit]:
-                if pool[i].claim.page != page:
+                if pool[i].page != page:
                     score[i] = score.get(i, 0) + 1
         best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
         out += [(a, pool[i]) for i, _ in best]
