@@ -128,7 +128,7 @@ def test_a_changed_source_makes_its_claim_and_page_stale_the_others_stay_fresh(w
     assert data["wiki"]["stale"] == 1 and data["baseline"]["delta"]["stale"] == 1
     assert "stale" in data["baseline"]["regressions"]
 
-    done = cli(wiki, "claims", "--format", "json")
+    done = cli(wiki, "claims", "--format", "json", "--states")
     assert done.returncode == 0, done.stderr
     states = {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
     assert states == {
