@@ -16,8 +16,14 @@ page must say so, by citing both sources on the claim or with a ``[conflict: …
 in its sentence, else claim.source_conflict. Otherwise it is the writer's error:
 claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
 
-Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it,
-each key's first SCAN * max_candidates claims are scored: linear in the claims.
+With the LLM judge, the pairs about one subject no rule decides are voted on too
+(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
+
+Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it (a
+key at most max_candidates claims of one page), and each claim scores at most SCAN *
+max_candidates others, its rarest keys first: linear in the claims. A whole-wiki verify
+compares only the claims a rule can decide on (a number, a negation), reads the others in
+full only as candidates, and keeps its findings in the verification cache by tree.
 """
 
 from __future__ import annotations
@@ -144,7 +150,7 @@ def check_consistency(ctx: Context) -> list[Finding]:
         if hit is not None:
             try:
                 return [Finding.model_validate(f) for f in json.loads(hit)]
-            except ValueError:
+            except (ValueError, TypeError):
                 pass  # a damaged row: checked again
     out = _check(ctx, compare)
     if key is not None:
