@@ -185,3 +185,21 @@ def test_fail_under_baseline_and_regression_exit_codes(wiki):
 def test_the_published_schema_is_the_modules():
     published = Path(__file__).parent.parent / "docs" / "health.schema.json"
     assert json.loads(published.read_text()) == health_module.schema()
+
+
+def test_a_warm_measure_compares_no_claim_again(wiki, monkeypatch):
+    from wikigate import ledger
+    from wikigate.verifier.checks import consistency
+
+    ws = Workspace.open(wiki)
+    try:
+        first = ledger.health(ws)
+        compared: list[int] = []
+        real = consistency._compared
+        monkeypatch.setattr(
+            consistency, "_compared", lambda *a, **k: compared.append(1) or real(*a, **k)
+        )
+        again = ledger.health(ws)
+    finally:
+        ws.close()
+    assert compared == [] and again.figures() == first.figures() and again.claims == first.claims
