@@ -56,7 +56,9 @@ KEYS = 12  # words of a claim that index it
 SCAN = 4  # claims scored per key: SCAN * max_candidates
 SAME_SUBJECT = 0.6  # the share of words two claims about one subject have in common
 MIN_SHARED = 2  # and at least this many words
-TERMS = 400  # words a run's claims look for in the wiki's pages
+TERMS = 200  # words a run's claims look for in the wiki's pages (a byte scan of every page)
+TERMS_PER_CLAIM = 8  # of each claim's keys, the longest
+EXACT = 2_000_000  # claim × candidate scores computed in full below this; else bounded
 CONFLICT = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
 _MONTH_DAY = re.compile(r"\d{1,2} [a-z]{3}")
@@ -368,7 +370,7 @@ def _elsewhere(
     """The claims of the pages (not changed by the run) that mention a claim's words: for
     each claim, the ``cap`` pages mentioning most of them."""
     keys = [keys_of(c.sentence) for c in mine]
-    counts = Counter(k for ks in keys for k in ks)
+    counts = Counter(k for ks in keys for k in ks[:TERMS_PER_CLAIM])
     terms = sorted(counts, key=lambda k: (counts[k], -len(k), k))[:TERMS]
     if not terms:
         return []
@@ -378,12 +380,14 @@ def _elsewhere(
         if len(hits) >= MIN_SHARED:
             for term in hits:
                 by_term.setdefault(term, []).append(path)
-    limit = SCAN * cap
+    pages_hit = {p for ps in by_term.values() for p in ps}
+    bounded = len(keys) * len(pages_hit) > EXACT
+    limit = SCAN * cap if bounded else len(pages_hit)
     wanted: set[str] = set()
     for mine_keys in keys:  # as _pairs scores claims: bounded per claim
         score: dict[str, int] = {}
         for k in sorted(mine_keys, key=lambda k: (len(by_term.get(k, ())), k)):
-            if len(score) >= limit:
+            if bounded and len(score) >= limit:
                 break
             for path in by_term.get(k, ())[:limit]:
                 score[path] = score.get(path, 0) + 1
@@ -407,12 +411,13 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 per_page[(k, c.page)] += 1
                 index.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    limit = SCAN * cap
+    bounded = len(mine) * len(pool) > EXACT
+    limit = SCAN * cap if bounded else len(pool)
     for a in mine:
         score: dict[int, int] = {}
         page = a.claim.page
         for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
-            if len(score) >= limit:
+            if bounded and len(score) >= limit:
                 break  # enough candidates from its rarer words: the common ones add noise
             for i in index.get(k, ())[:limit]:
                 if pool[i].page != page:
