@@ -47,6 +47,7 @@ APPLICATION = (
     "wikigate.anchors",
     "wikigate.adopt",
     "wikigate.ledger",
+    "wikigate.health",
     "wikigate.baseline",
     "wikigate.reportfilter",
     "wikigate.stats",

@@ -314,6 +314,31 @@ TABLE: tuple[Code, ...] = (
         asks=True,
     ),
     Code(
+        "claim.contradiction",
+        "major",
+        "a claim the run adds or changes says of the same subject a different number, date or "
+        "quantity than a claim on another page, or denies it; the finding names both claims "
+        "(page, line, claim id) and both sources (`[consistency]`)",
+        "correct the claim that its source does not support, or keep the old one in a "
+        "`::: disputed` block",
+    ),
+    Code(
+        "claim.source_conflict",
+        "major",
+        "two claims contradict each other and each is what its own source says: the sources "
+        "disagree, and the page does not say so",
+        "say so on the page: cite both sources on the claim, or add `[conflict: SOURCE A says "
+        "X, SOURCE B says Y]` to its sentence",
+    ),
+    Code(
+        "claim.consistency_unjudged",
+        "major",
+        "the LLM judge could not vote on pairs of claims the consistency check gave it (major: "
+        "fails closed); pairs past `[consistency] judge_max_tokens` were not sent (minor)",
+        "run the verification again; raise `[consistency] judge_max_tokens` to judge every pair",
+        also="minor",
+    ),
+    Code(
         "run.scope",
         "critical",
         "the run changes a path outside the scope it declared (`run start --scope`, "

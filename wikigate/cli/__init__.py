@@ -3,8 +3,8 @@
 Each command parses its arguments, calls the library and sets the exit code
 (``main()`` maps errors).  Commands live by topic: runs.py (``run``, ``runs``),
 verify.py (``verify``, ``anchor``), adopt.py (``adopt``), report.py (``report merge``,
-``report html``), stats.py (``stats``), admin.py (``init``, ``demo``, ``hooks``, ``sweep``,
-``telemetry``).
+``report html``), stats.py (``stats``), health.py (``health``), pages.py (``pages``),
+admin.py (``init``, ``demo``, ``hooks``, ``sweep``, ``telemetry``).
 """
 
 from . import (  # noqa: F401 - each registers on ``cli``
@@ -13,7 +13,9 @@ from . import (  # noqa: F401 - each registers on ``cli``
     claims,
     doctor,
     github,
+    health,
     mcp,
+    pages,
     report,
     runs,
     stats,
