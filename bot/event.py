@@ -2,7 +2,9 @@
 
 Pull request events (``pull_request``, ``pull_request_target``) and ``issue_comment``
 commands (``/wikigate verify``, ``/wikigate override <reason>``) become one
-:class:`Trigger`; anything else is a sentence saying why there is nothing to do.
+:class:`Trigger`; a merge queue's ``merge_group`` event a :class:`MergeGroup` (its head
+verified against its base, reported, never landed: GitHub merges); anything else is a
+sentence saying why there is nothing to do.
 """
 
 from __future__ import annotations
@@ -31,7 +33,10 @@ READS = {
     COMMENT_EVENT: ("created", "new comments"),
     REVIEW_EVENT: ("submitted", "submitted reviews"),
 }
+MERGE_GROUP_EVENT = "merge_group"
+MERGE_GROUP_ACTION = "checks_requested"
 COMMANDS = ("verify", "override")
+_SHA = re.compile(r"\A[0-9a-f]{40}\Z")
 DEFAULT_API_URL = "https://api.github.com"
 MAX_REASON = 500  # characters of an override's reason kept in the note
 _COMMAND = re.compile(r"\A\s*/wikigate[ \t]+(\S+)(.*)\Z", re.DOTALL)
@@ -140,6 +145,31 @@ class IssueCommentEvent(_Model):
     comment: CommentBody
 
 
+class GroupBody(_Model):
+    head_sha: str
+    head_ref: str
+    base_sha: str
+    base_ref: str
+
+
+class MergeGroupEvent(_Model):
+    """A ``merge_group`` webhook payload (the fields we use)."""
+
+    action: str
+    merge_group: GroupBody
+
+
+@dataclass(frozen=True)
+class MergeGroup:
+    """A merge queue's group to verify: its head (the commit GitHub will merge) against
+    its base."""
+
+    head_sha: str
+    head_ref: str  # refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha>
+    base_sha: str
+    base_ref: str  # refs/heads/<base>
+
+
 @dataclass(frozen=True)
 class Command:
     """``/wikigate verify`` or ``/wikigate override <reason>`` from a comment."""
@@ -173,13 +203,13 @@ class Trigger:
     written_at: str | None = None  # a comment's created_at (GitHub's clock)
 
 
-def load_event(env: ActionsEnv) -> Trigger | str:
+def load_event(env: ActionsEnv) -> Trigger | MergeGroup | str:
     """The event to act on, or why there is nothing to do."""
-    if env.event_name not in (*PR_EVENTS, COMMENT_EVENT, REVIEW_EVENT):
+    if env.event_name not in (*PR_EVENTS, COMMENT_EVENT, REVIEW_EVENT, MERGE_GROUP_EVENT):
         shown = env.event_name or "(GITHUB_EVENT_NAME unset)"
         return (
-            f"event {shown}: wikigate acts on {', '.join(PR_EVENTS)}, {COMMENT_EVENT} "
-            f"and {REVIEW_EVENT}"
+            f"event {shown}: wikigate acts on {', '.join(PR_EVENTS)}, {COMMENT_EVENT}, "
+            f"{REVIEW_EVENT} and {MERGE_GROUP_EVENT}"
         )
     if env.event_path is None:
         raise UsageError("GITHUB_EVENT_PATH is not set: run `wikigate github` inside Actions")
@@ -187,16 +217,39 @@ def load_event(env: ActionsEnv) -> Trigger | str:
         data = json.loads(Path(env.event_path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise UsageError(f"GITHUB_EVENT_PATH: cannot read the event payload ({e})") from e
-    found = (
-        _comment(env, data)
+    found: Trigger | MergeGroup | str = (
+        _merge_group(data)
+        if env.event_name == MERGE_GROUP_EVENT
+        else _comment(env, data)
         if env.event_name == COMMENT_EVENT
         else _review(data)
         if env.event_name == REVIEW_EVENT
         else _pull(env, data)
     )
-    if isinstance(found, Trigger) and (env.repository is None or env.token is None):
+    if not isinstance(found, str) and (env.repository is None or env.token is None):
         raise UsageError("GITHUB_REPOSITORY and GITHUB_TOKEN must be set")
     return found
+
+
+def _merge_group(data: object) -> MergeGroup | str:
+    event = _parse(MergeGroupEvent, data, "a merge_group event")
+    if event.action != MERGE_GROUP_ACTION:
+        return f"{MERGE_GROUP_EVENT} {event.action}: wikigate acts on {MERGE_GROUP_ACTION}"
+    group = event.merge_group
+    for name, sha in (("head_sha", group.head_sha), ("base_sha", group.base_sha)):
+        if not _SHA.match(sha):
+            raise UsageError(f"GITHUB_EVENT_PATH: merge_group.{name} {sha!r} is not a commit id")
+    for name, ref in (("head_ref", group.head_ref), ("base_ref", group.base_ref)):
+        if not ref.startswith("refs/heads/") or not _REF.match(ref):
+            raise UsageError(f"GITHUB_EVENT_PATH: merge_group.{name} {ref!r} is not a branch")
+    return MergeGroup(group.head_sha, group.head_ref, group.base_sha, group.base_ref)
+
+
+# a branch's full name as git accepts it (no option, no revision syntax): check-ref-format's
+# rules, for the characters a merge queue's refs hold
+_REF = re.compile(
+    r"\Arefs/heads/(?!.*(?:\.\.|//|@\{|\.lock(?:/|\Z)|/\.|\.\Z|/\Z))[A-Za-z0-9._/-]+\Z"
+)
 
 
 def _pull(env: ActionsEnv, data: object) -> Trigger | str:

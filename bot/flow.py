@@ -11,15 +11,17 @@ a person; ``fail-level`` decides which fail the step.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import pygit2
 
 from wikigate.changes import change_request, ready
-from wikigate.decision import Decision, Word, decide
+from wikigate.decision import Decision, Repeat, Word, decide, questions
 from wikigate.errors import GitError, UsageError
 from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
 from wikigate.models import RunRecord
@@ -31,11 +33,12 @@ from wikigate.workspace import Workspace
 
 from .check_run import CheckRun
 from .comments import send_review
-from .event import ActionsEnv, Trigger, load_event
+from .event import ActionsEnv, MergeGroup, Trigger, load_event
 from .fetch import Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
+from .merge_group import run_group
 from .notes import (
     Override,
     PullRun,
@@ -54,6 +57,7 @@ from .review import (
     MAX_COMMENTS,
     ReviewPlan,
     defused,
+    every_finding,
     fenced,
     inert,
     plain,
@@ -83,6 +87,8 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
     loaded = load_event(env)
     if isinstance(loaded, str):
         return done(env, out, nothing(loaded))
+    if isinstance(loaded, MergeGroup):  # a merge queue's: verified and reported, never landed
+        return run_group(env, workdir, out, loaded)
     trigger = loaded
     assert env.repository is not None and env.token is not None  # load_event checked
     gh = PullRequestIO.connect(env.api_url, env.token, env.repository, trigger.number)
@@ -216,6 +222,7 @@ class PullEvent:
     forbidden: bool = False  # a write was refused: report through annotations
     plan: ReviewPlan | None = None  # the review sent (what was folded into the summary)
     new_sources: tuple[str, ...] = ()  # raw/ files added by an author who may not add them
+    questions: tuple[str, ...] = ()  # what a person must answer (needs_human_review)
     _author_permission: str | None = None  # the pull request's author's, read once
 
     @property
@@ -264,6 +271,7 @@ class PullEvent:
         limit = self.env.inputs.max_loops
         why = f"{shown(first.path)}: {first.code}" if first and first.path else ""
         needs = self.sources_for_a_person(str(merge_base), head)
+        repeat = _repeat(run, report, self.on_no_progress())
 
         def decided(word: Override | None) -> Decision:
             return decide(
@@ -273,6 +281,7 @@ class PullEvent:
                 why=why,
                 needs_person=needs,
                 word=None if word is None else _word(word),
+                repeat=repeat,
             )
 
         gate = decided(None)  # what the gate says, before any person's word
@@ -465,7 +474,12 @@ class PullEvent:
         assert report is not None
         self.ask_reviewers()
         why = chosen.reason
-        self.record(run, report, Recorded("pending", NEEDS_HUMAN_REVIEW, reason=why))
+        self.questions = tuple(questions(report.findings, stuck=why, new_sources=self.new_sources))
+        self.record(
+            run,
+            report,
+            Recorded("pending", NEEDS_HUMAN_REVIEW, reason=why, questions=self.questions),
+        )
         return Outcome(
             NEEDS_HUMAN_REVIEW,
             chosen.exit_code,
@@ -515,6 +529,9 @@ class PullEvent:
             if pull.draft
             else "is closed (reopen it to land it)"
             if pull.state == "closed" and override is None
+            else "is not merged by wikigate (mode: check): GitHub merges it once the "
+            "required check `wikigate` passes"
+            if self.env.inputs.mode == "check"
             else "is not merged: the workflow sets `merge: false`"
             if not self.env.inputs.merge
             else None
@@ -640,6 +657,17 @@ class PullEvent:
             self.forbidden = True
             self.out.warn(f"wikigate: {e}")
 
+    def on_no_progress(self) -> Literal["reject", "ask"]:
+        """``[runs] on_no_progress`` of the base's rules (the pull request's own never)."""
+        from wikigate.config import config_at
+        from wikigate.errors import WikigateError
+
+        assert self.report is not None and self.report.base is not None
+        try:
+            return config_at(self.ws.repo, self.report.base).runs.on_no_progress
+        except WikigateError:  # the verification said so already; the default holds
+            return "reject"
+
     def max_comments(self) -> int:
         """``[github] max_comments`` of the base's rules (the pull request's own never)."""
         from wikigate.config import config_at
@@ -656,8 +684,10 @@ class PullEvent:
         assert self.report is not None
         plan = self.plan
         if plan is None:
-            return summary_body(self.report, outcome.line)
-        return summary_body(self.report, outcome.line, plan.folded, plan.limit)
+            return summary_body(self.report, outcome.line, questions=self.questions)
+        return summary_body(
+            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions
+        )
 
     def publish(self, outcome: Outcome, summary: str) -> None:
         """The summary comment, the fallback annotations, the Actions files, after the
@@ -678,6 +708,7 @@ class PullEvent:
             )
             for a in workflow_commands(report):
                 self.out.command(a)
+            summary = f"{summary}\n\n{every_finding(report)}"  # the job summary: all of them
         self.out.say(f"wikigate: {outcome.line}")
         if outcome.error:
             self.out.warn(f"error: {outcome.line}")
@@ -740,6 +771,28 @@ def _word(given: Override) -> Word:
 def _as_verified(report: VerificationReport) -> Recorded:
     """The record of a verification nothing was done about (not landed, held)."""
     return Recorded("rejected" if report.verdict == "reject" else "pending", report.verdict)
+
+
+def _repeat(
+    run: PullRun, report: VerificationReport, then: Literal["reject", "ask"]
+) -> Repeat | None:
+    """Whether this verification fails on exactly what the pull request's loop before
+    failed on: the same failure signatures (counted, critical and major only), as the
+    bot's own record of that loop keeps them (origin's notes: ``PullRun.earlier``), never
+    anything the pull request says. None: the first loop, nothing failed, or a loop
+    recorded without signatures. The rule is ``finalize``'s (``wikigate.finalize``)."""
+    if report.verdict != "revise" or run.loop <= 1:
+        return None
+    failing = ("critical", "major")  # what sent it back; a minor finding is no failure
+    before = Counter(
+        f.signature for f in run.earlier if f.loop == run.loop - 1 and f.severity in failing
+    )
+    if not before or None in before:
+        return None
+    now = Counter(f.signature for f in report.findings if f.severity in failing)
+    if now != before:
+        return None
+    return Repeat(run.loop - 1, now.total(), then)
 
 
 def _count(report: VerificationReport) -> str:

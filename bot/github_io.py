@@ -152,6 +152,25 @@ class PullRequestIO:
             repo = client.get_repo(repository)
             return cls(repo, repo.get_pull(number))
 
+    @classmethod
+    def for_repository(cls, api_url: str, token: str, repository: str) -> PullRequestIO:
+        """The repository without a pull request (a merge queue's group): only its check
+        runs and commit statuses are written."""
+        from github import Auth, Github
+
+        from .retry import github_retry
+
+        client = Github(
+            auth=Auth.Token(token),
+            base_url=api_url,
+            retry=github_retry(),
+            timeout=30,
+            seconds_between_requests=None,
+            seconds_between_writes=WRITE_SPACING,
+        )
+        with _calling(f"read the repository {repository}"):
+            return cls(client.get_repo(repository), cast(Any, None))
+
     # ------------------------------------------------------------ review comments
 
     def bot_comments(self) -> list[Posted]:

@@ -12,6 +12,11 @@ from wikigate.models import MAX_LOOPS, STRICTNESSES
 OVERRIDE_LABEL = "wikigate:override"
 REVIEW_LABEL = "wikigate:needs-human-review"
 FAIL_LEVELS = ("revise", "reject", "none")
+# gate: the bot lands (fast-forwards the base), closes and deletes; check: it verifies and
+# reports (the check run `wikigate`, a required status check) and GitHub or its merge queue
+# merges: it never lands, closes nor deletes a branch
+MODES = ("gate", "check")
+PYTHONS = ("setup", "system")  # who provides the action's Python (action.yml reads it)
 JUDGES = ("anthropic", "offline")
 COMMIT_REVIEWS = ("COMMENT", "APPROVE")
 BOT_NAME = "wikigate[bot]"
@@ -19,6 +24,8 @@ BOT_EMAIL = "wikigate[bot]@users.noreply.github.com"
 
 # input name → the environment variable action.yml sets from it
 ENV = {
+    "mode": "WIKIGATE_MODE",
+    "python": "WIKIGATE_PYTHON",
     "strictness": "WIKIGATE_STRICTNESS",
     "judge": "WIKIGATE_JUDGE",
     "commit-review": "WIKIGATE_COMMIT_REVIEW",
@@ -39,6 +46,8 @@ _Get = Callable[[str], str | None]
 
 @dataclass(frozen=True)
 class Inputs:
+    mode: str = "gate"
+    python: str = "setup"  # action.yml's; checked here too, so a typo is named either way
     strictness: str | None = None  # None: the base branch's wikigate.toml
     judge: str | None = None  # None: the base branch's [judge] provider
     commit_review: str = "COMMENT"  # the review event of a commit (APPROVE falls back)
@@ -58,14 +67,21 @@ class Inputs:
             value = environ.get(ENV[name], "").strip()
             return value or None  # unset or empty: the default
 
+        mode = _choice(get, "mode", MODES) or "gate"
+        check = mode == "check"  # GitHub merges: nothing the bot would land or close
+        for name in ("merge", "close-on-reject", "delete-branch"):
+            if check and _flag(get, name, False):
+                raise _bad(name, get(name) or "", "false (or unset) with mode: check")
         return cls(
+            mode=mode,
+            python=_choice(get, "python", PYTHONS) or "setup",
             strictness=_choice(get, "strictness", STRICTNESSES, upper=True),
             judge=_choice(get, "judge", JUDGES),
             commit_review=_choice(get, "commit-review", COMMIT_REVIEWS, upper=True) or "COMMENT",
             override_label=get("override-label") or OVERRIDE_LABEL,
-            merge=_flag(get, "merge", True),
-            close_on_reject=_flag(get, "close-on-reject", True),
-            delete_branch=_flag(get, "delete-branch", True),
+            merge=_flag(get, "merge", not check),
+            close_on_reject=_flag(get, "close-on-reject", not check),
+            delete_branch=_flag(get, "delete-branch", not check),
             fail_level=_choice(get, "fail-level", FAIL_LEVELS) or "revise",
             max_loops=_count(get, "max-loops", MAX_LOOPS),
             bot_name=_one_line(get, "bot-name") or BOT_NAME,

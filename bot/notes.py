@@ -213,6 +213,7 @@ class Recorded:
     override: Override | None = None
     tip: str | None = None
     base: str | None = None
+    questions: tuple[str, ...] = ()  # what a person must answer (needs_human_review)
 
 
 def pull_record(
@@ -255,6 +256,7 @@ def pull_record(
                     loop=run.loop,
                     **f.model_dump(include={"code", "severity", "path", "line", "message"}),
                     fingerprint=fp,
+                    signature=f.signature,  # what failed: the next loop's no-progress rule
                 )
                 for f, fp in zip(
                     report.findings,
@@ -264,6 +266,9 @@ def pull_record(
             ),
         ],
         exempt=report.exempt,
+        next_actions=report.next_actions,
+        blind_spots=report.blind_spots,
+        questions=list(happened.questions),
         override_actor=override.actor if override else None,
         override_reason=override.recorded_reason if override else None,
         override_source=override.source if override else None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import pygit2
@@ -25,6 +25,7 @@ from wikigate.gitrepo import changed_lines
 from wikigate.models import Finding
 from wikigate.verifier.citation import CitationSyntaxError, parse_definition, quote_hash
 from wikigate.verifier.report import VerificationReport
+from wikigate.verifier.reporters.fixes import fixed_line
 
 MAX_INLINE = 30  # comments per review request (GitHub's and reviewdog's batch)
 MAX_COMMENTS = 25  # review comments on one pull request: `[github] max_comments`
@@ -34,6 +35,7 @@ REVIEW_MARKER = "<!-- wikigate:review -->"
 REPLY_MARKER = "<!-- wikigate:reply -->"  # a reply to a command, a label or a review
 _FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->\s*\Z")
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")
+SUGGESTION_FENCE = "```suggestion"
 LEVEL = {"critical": "error", "major": "warning", "minor": "notice"}
 
 
@@ -45,6 +47,7 @@ class Footnote:
     line: int
     text: str  # the definition's line, as written
     quote_hash: str  # of the quote it cites (of the raw text when it does not parse)
+    crlf: bool = False  # the line ends in \r\n: no one-click suggestion replaces it
 
 
 def label_of(f: Finding) -> str | None:
@@ -88,13 +91,17 @@ def footnotes(
             continue
         if not isinstance(blob, pygit2.Blob):
             continue
-        for n, line in enumerate(blob.data.decode("utf-8", "replace").splitlines(), 1):
+        # git's lines (\n only): a suggestion must name the line GitHub shows
+        for n, raw in enumerate(blob.data.decode("utf-8", "replace").split("\n"), 1):
+            line = raw.removesuffix("\r")
             head = line.lstrip(" ")
             if not head.startswith("[^") or "]:" not in head:
                 continue
             label = head[2 : head.index("]:")]
             if label in labels and (path, label) not in out:
-                out[(path, label)] = Footnote(label, n, line, _quote_digest(head))
+                out[(path, label)] = Footnote(
+                    label, n, line, _quote_digest(head), crlf=raw.endswith("\r")
+                )
     return out
 
 
@@ -115,8 +122,10 @@ class Comment:
     start_line: int | None = None  # the first line, when the comment spans lines
 
     def to_file(self, why: str) -> Comment:
-        """This comment as a file-level one, saying which line it was meant for."""
-        return replace(self, line=None, start_line=None, body=f"{why}\n\n{self.body}")
+        """This comment as a file-level one, saying which line it was meant for (a
+        suggestion block, which applies to a line, shown as text)."""
+        body = self.body.replace(f"\n{SUGGESTION_FENCE}\n", "\n```text\n")
+        return replace(self, line=None, start_line=None, body=f"{why}\n\n{body}")
 
 
 @dataclass
@@ -184,19 +193,36 @@ def plan_review(
             plan.folded.append(f)
             continue
         room -= 1
-        at = place(f, diff[f.path])
+        fix = suggestion(f, note)
+        at: tuple[int, int | None] | None
+        if fix is not None and note is not None and note.line in diff[f.path]:
+            at = (note.line, None)  # on the footnote's line: the suggestion replaces it
+        else:
+            fix, at = None, place(f, diff[f.path])  # the fix is shown as text
         if at is None:
             plan.file_level.append(Comment(fp, f.path, None, comment_body(f, fp, note)))
         elif len(plan.inline) < MAX_INLINE:
             line, start = at
-            plan.inline.append(Comment(fp, f.path, line, comment_body(f, fp, note), start))
+            body = comment_body(f, fp, note, fix)
+            plan.inline.append(Comment(fp, f.path, line, body, start))
         else:
             plan.over_batch.append(f)  # summarised in the body; a later run posts it
     return plan
 
 
-def comment_body(f: Finding, fp: str, note: Footnote | None = None) -> str:
-    """The claim, the footnote it cites (source and quote), what failed, how to fix."""
+def suggestion(f: Finding, note: Footnote | None) -> str | None:
+    """The line that replaces ``note``'s definition line in a GitHub suggestion, or None:
+    made only from the verifier's ``suggested_tail`` and the line as the head writes it,
+    and only when that line is the finding's and safe in a suggestion block
+    (``reporters.fixes``)."""
+    if note is None or note.crlf or f.line != note.line:
+        return None
+    return fixed_line(f, note.text)
+
+
+def comment_body(f: Finding, fp: str, note: Footnote | None = None, fix: str | None = None) -> str:
+    """The claim, the footnote it cites (source and quote), what failed, how to fix;
+    ``fix``: the comment sits on the footnote's line, which a suggestion block replaces."""
     lines = [f"**wikigate** {_code(f.code)} ({f.severity})"]
     if f.claim:
         lines += ["", "> " + inert(f.claim)]
@@ -205,7 +231,15 @@ def comment_body(f: Finding, fp: str, note: Footnote | None = None) -> str:
     lines += ["", f"**What failed:** {inert(f.message)}"]
     if f.hint:
         lines += ["", f"**How to fix:** {inert(f.hint)}"]
-    if f.suggested_tail:
+    if fix is not None and note is not None:
+        lines += [
+            "",
+            f"The footnote with its correct anchor (as `wikigate anchor` prints it); "
+            f"**Commit suggestion** replaces line {note.line}:",
+            "",
+            f"{SUGGESTION_FENCE}\n{fix}\n```",
+        ]
+    elif f.suggested_tail:
         label = note.label if note else (label_of(f) or "n")
         lines += [
             "",
@@ -261,9 +295,11 @@ def summary_body(
     outcome: str,
     folded: list[Finding] | None = None,
     limit: int = MAX_COMMENTS,
+    questions: Sequence[str] = (),
 ) -> str:
     """The one summary comment per pull request, edited in place (found by its marker);
-    ``folded``: the findings past ``[github] max_comments``, listed here instead."""
+    ``folded``: the findings past ``[github] max_comments``, listed here instead; the
+    report's next actions and blind spots, and ``questions``: what a person must answer."""
     s = report.summary
     lines = [
         SUMMARY_MARKER,
@@ -277,6 +313,14 @@ def summary_body(
         f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
+    for title, said, numbered in (
+        ("Next", report.next_actions, True),
+        ("Not ruled out", report.blind_spots, False),
+        ("A person must answer", questions, False),
+    ):
+        if said:
+            lines += ["", f"**{title}:**", ""]
+            lines += [f"{f'{n}.' if numbered else '-'} {inert(s)}" for n, s in enumerate(said, 1)]
     if report.suppressed:
         lines += ["", f"{len(report.suppressed)} findings suppressed inline (not counted):", ""]
         lines += [
@@ -301,6 +345,32 @@ def summary_body(
         if len(folded) > MAX_LISTED:
             lines.append(f"- … and {len(folded) - MAX_LISTED} more (see the check run)")
         lines += ["", "</details>"]
+    return "\n".join(lines)
+
+
+STEP_SUMMARY_LIMIT = 1_000_000  # characters: GitHub takes 1 MiB of a step's summary
+
+
+def every_finding(report: VerificationReport, limit: int = STEP_SUMMARY_LIMIT) -> str:
+    """Every finding, one line each (where, code, severity, message, hint), for the job
+    summary of a token that may not write to the pull request (a fork's): neither a review
+    nor a check run can carry them, and Actions shows only the first few annotations of a
+    step.  Past ``limit`` characters the rest are counted."""
+    lines = [f"#### Findings ({len(report.findings)})", ""]
+    size = sum(len(x) + 1 for x in lines)
+    for n, f in enumerate(report.findings):
+        hint = f" How to fix: {inert(f.hint)}" if f.hint else ""
+        line = f"- {_where(f)}: {_code(f.code)} ({f.severity}): {inert(f.message)}{hint}"
+        if size + len(line) + 200 > limit:
+            lines.append(
+                f"- … and {len(report.findings) - n} more (the job's `report` output holds "
+                "every finding)"
+            )
+            break
+        lines.append(line)
+        size += len(line) + 1
+    if not report.findings:
+        lines.append("None.")
     return "\n".join(lines)
 
 

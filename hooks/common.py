@@ -9,6 +9,7 @@ MAIN = "refs/heads/main"  # = wikigate.gitrepo.MAIN (not imported: hooks start l
 MAIN_BRANCH_KEY = "wikigate.mainBranch"  # = wikigate.gitrepo.MAIN_BRANCH_KEY
 NOTES_REF = "refs/notes/wikigate"  # = wikigate.gitrepo.NOTES_REF
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # = wikigate.gitrepo.ARTIFACTS_REF
+SERVER_NOTES_REF = "refs/notes/wikigate-server"  # = wikigate.gitrepo.SERVER_NOTES_REF
 ZERO = "0" * 40
 
 

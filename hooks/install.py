@@ -23,6 +23,7 @@ from wikigate.gitrepo import (
     NOTES_REF,
     check_branch_name,
     main_ref,
+    notes_fetch_refspec,
     remote_notes_ref,
 )
 
@@ -120,31 +121,36 @@ def _ours(path: Path) -> bool:
 
 def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
     """Make `git fetch` bring each remote's refs/notes/wikigate into a private ref
-    (``refs/wikigate/origin/notes``; idempotent). The local notes are never a fetch's
+    (``refs/wikigate/origin/notes``; idempotent), and what a gated server accepted
+    (SERVER_NOTES_REF, into ``refs/wikigate/origin/notes-server``), by one glob refspec
+    (gitrepo.notes_fetch_refspec). The local notes are never a fetch's
     destination: a forced refspec there deletes this clone's unpushed run records. The
     local hooks read both; pre-push merges the remote's into the local notes before
     pushing them. A refspec an earlier version added is replaced."""
-    legacy = f"+{NOTES_REF}:{NOTES_REF}"
     added = []
     for remote in repo.remotes:
         if not remote.name:
             continue
-        if legacy in remote.fetch_refspecs:
-            subprocess.run(
-                [
-                    "git",
-                    "--git-dir",
-                    repo.path,
-                    "config",
-                    "--fixed-value",
-                    "--unset-all",
-                    f"remote.{remote.name}.fetch",
-                    legacy,
-                ],
-                capture_output=True,
-                check=False,
-            )
-        spec = f"+{NOTES_REF}:{remote_notes_ref(remote.name)}"
+        # earlier versions' refspecs: plain ones, which make `git fetch` fail on a
+        # remote that has no notes yet ("couldn't find remote ref")
+        legacy = (f"+{NOTES_REF}:{NOTES_REF}", f"+{NOTES_REF}:{remote_notes_ref(remote.name)}")
+        for old in legacy:
+            if old in remote.fetch_refspecs:
+                subprocess.run(
+                    [
+                        "git",
+                        "--git-dir",
+                        repo.path,
+                        "config",
+                        "--fixed-value",
+                        "--unset-all",
+                        f"remote.{remote.name}.fetch",
+                        old,
+                    ],
+                    capture_output=True,
+                    check=False,
+                )
+        spec = notes_fetch_refspec(remote.name)
         if spec not in repo.remotes[remote.name].fetch_refspecs:
             repo.remotes.add_fetch(remote.name, spec)
             added.append(remote.name)

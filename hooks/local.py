@@ -3,7 +3,9 @@ every run between its old and new tip has a passing verdict note.
 
 They trust the local notes (``refs/notes/wikigate``) and the remotes' as last fetched
 (``refs/wikigate/origin/notes``, where ``git fetch`` brings them once the hooks are
-installed): client hooks stop mistakes, not adversaries (docs/hooks.md).
+installed), and what a gated remote recorded accepting onto its trunk
+(``refs/wikigate/origin/server-notes``): client hooks stop mistakes, not adversaries
+(docs/hooks.md).
 """
 
 from __future__ import annotations
@@ -72,18 +74,27 @@ def _note(
     repo: pygit2.Repository, commit: pygit2.Oid, notes_commit: str | None
 ) -> dict[str, object] | None:
     """The run note on ``commit``: this clone's (or the one being written), else a
-    remote's as last fetched (runs that other clones landed and pushed)."""
-    from wikigate.gitrepo import read_note, ref_target, remote_notes_ref
+    remote's as last fetched (runs that other clones landed and pushed), else what a
+    gated remote recorded accepting onto its trunk (SERVER_NOTES_REF, as fetched)."""
+    from wikigate.gitrepo import (
+        read_note,
+        ref_target,
+        remote_notes_ref,
+        remote_server_notes_ref,
+    )
 
     note = read_note(repo, commit, notes_commit)
     if passing(note):
         return note
     for name in repo.remotes.names():
-        theirs = ref_target(repo, remote_notes_ref(name)) if name else None
-        found = read_note(repo, commit, theirs) if theirs is not None else None
-        if passing(found):
-            return found
-        note = note or found  # none passes: the one that says why
+        if not name:
+            continue
+        for ref in (remote_notes_ref(name), remote_server_notes_ref(name)):
+            theirs = ref_target(repo, ref)
+            found = read_note(repo, commit, theirs) if theirs is not None else None
+            if passing(found):
+                return found
+            note = note or found  # none passes: the one that says why
     return note
 
 

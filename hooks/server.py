@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
 
     from wikigate.config import Config
 
-from .common import ARTIFACTS_REF, NOTES_REF, ZERO, main_ref, ref_updates
+from .common import ARTIFACTS_REF, NOTES_REF, SERVER_NOTES_REF, ZERO, main_ref, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -45,6 +46,13 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     updates = ref_updates(stdin)
     trunk = main_ref()  # the server's own git config: no push can change it
     branch = trunk.removeprefix("refs/heads/")
+    if any(ref == SERVER_NOTES_REF for _o, _n, ref in updates):
+        _err(
+            f"wikigate: {SERVER_NOTES_REF} holds what this server accepted onto {branch}; "
+            "only the server writes it.",
+            "  Push without it (a plain `git push` does not send it).",
+        )
+        return 1
     mains = [(old, new) for old, new, ref in updates if ref == trunk]
     records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
     if not mains and not records:
@@ -91,6 +99,9 @@ def post_receive(argv: list[str], stdin: str) -> int:
     trunk = main_ref()
     if not any(ref == trunk and not _null(new) for _old, new, ref in updates):
         return 0
+    for old, new, ref in updates:
+        if ref == trunk and not _null(old) and not _null(new):
+            _note_accepted(old, new)
     try:
         from wikigate import ledger
         from wikigate.workspace import Workspace
@@ -103,6 +114,44 @@ def post_receive(argv: list[str], stdin: str) -> int:
     except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
         _err(f"wikigate: the claim ledger is behind main ({type(e).__name__}: {e})")
     return 0
+
+
+def _note_accepted(old: str, new: str) -> None:
+    """Record on ``new`` that this server accepted its trunk's move from ``old``, in
+    SERVER_NOTES_REF, which no push may write: a clone whose local hooks guard the trunk
+    reads it (as fetched) and fast-forwards to what the server verified (hooks/local.py).
+    Main has landed; a failure is said and leaves those clones to refuse the move."""
+    note = {
+        "status": "committed",
+        "verdict": "commit",
+        "base_commit": old,
+        "run_id": f"accepted by the server gate ({old[:12]} → {new[:12]})",
+        "accepted_by": "server",
+        "accepted_at": _now(),
+    }
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "wikigate server",
+        "GIT_AUTHOR_EMAIL": "wikigate@server",
+        "GIT_COMMITTER_NAME": "wikigate server",
+        "GIT_COMMITTER_EMAIL": "wikigate@server",
+    }
+    for _ in range(5):  # another push's post-receive may hold the ref's lock a moment
+        proc = subprocess.run(
+            ["git", "notes", "--ref", SERVER_NOTES_REF, "add", "-f", "-F", "-", new],
+            input=json.dumps(note, sort_keys=True),
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        if proc.returncode == 0:
+            return
+        time.sleep(0.2)
+    _err(
+        f"wikigate: could not record in {SERVER_NOTES_REF} that {new[:12]} was accepted "
+        f"({proc.stderr.strip()}); clones with wikigate's local hooks will refuse it"
+    )
 
 
 def _gate(

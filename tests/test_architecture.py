@@ -25,6 +25,7 @@ VERIFIER_MAY_USE = {
     "wikigate.config",
     "wikigate.errors",
     "wikigate.gitrepo",
+    "wikigate.htmlpage",
     "wikigate.models",
     "wikigate.plain",
     "wikigate.paths",
@@ -44,9 +45,13 @@ SURFACES = (
 APPLICATION = (
     "wikigate.changes",
     "wikigate.anchors",
+    "wikigate.adopt",
     "wikigate.ledger",
+    "wikigate.health",
     "wikigate.baseline",
     "wikigate.reportfilter",
+    "wikigate.stats",
+    "wikigate.ledgerview",
 )
 # the engine's Python API entry: the engine's other modules take an Env, not a Workspace
 WORKSPACE = "wikigate.workspace"

@@ -188,6 +188,7 @@ def attestation_of(repo: pygit2.Repository, old: pygit2.Commit, new: pygit2.Comm
 # ---------------------------------------------------------------- what finalize leaves in git
 
 
+@pytest.mark.slow
 def test_finalize_leaves_the_judges_record_and_a_signed_attestation_in_git_free_of_the_key(
     tmp_path, keys, emulator, capsys
 ):
@@ -349,6 +350,7 @@ def test_results_and_the_committed_config_cannot_name_a_key():
 # ---------------------------------------------------------------- the server gate
 
 
+@pytest.mark.slow
 def test_a_run_finalized_with_a_signing_key_lands_on_a_trusting_server_without_reverifying(
     tmp_path, keys, monkeypatch
 ):
@@ -458,6 +460,7 @@ def test_only_an_attestation_a_trusted_key_signed_for_exactly_this_change_vouche
 PUSHED = ("a stranger's key", "another base commit")  # the server's own signers, its own main
 
 
+@pytest.mark.slow
 def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tmp_path, keys):
     """A commit the server's own verification refuses, pushed with an attestation signed by
     a key the server does not trust, or stale for the server's main: refused, by the server's
@@ -488,6 +491,7 @@ def test_the_server_verifies_unless_a_trusted_key_attests_exactly_this_change(tm
     assert gate_rows(bare, "attested") == 1
 
 
+@pytest.mark.slow
 def test_a_server_that_verifies_nothing_lands_only_attested_runs(tmp_path, keys, monkeypatch):
     ws = workspace(tmp_path)
     bare = server(tmp_path, ws, "origin", keys.allowed)
@@ -506,6 +510,7 @@ def test_a_server_that_verifies_nothing_lands_only_attested_runs(tmp_path, keys,
     assert git(bare, "rev-parse", "main").stdout.strip() == tip
 
 
+@pytest.mark.slow
 def test_an_attestation_vouches_for_its_own_commits_once_and_cannot_be_replayed(tmp_path, keys):
     """issue 21, item 3.  A trusted signer attested main OLD → NEW (a change the server's
     own verification refuses), and it landed on that attestation.  Then main was reverted

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import click
+import pytest
 
 from wikigate.cli import cli
 
@@ -102,6 +103,7 @@ def readme_block(heading: str, lang: str = "sh") -> str:
     return after[start : after.index("```", start)]
 
 
+@pytest.mark.slow
 def test_the_readme_tour_runs_verbatim(tmp_path):
     """A new user pastes the tour into a shell in an empty folder: every line works."""
     import os

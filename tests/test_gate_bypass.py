@@ -246,6 +246,7 @@ def test_server_verifies_the_whole_range_not_the_tip(server):
     assert main_of(bare) == before
 
 
+@pytest.mark.slow
 def test_server_override_needs_a_listed_user_and_is_recorded(server):
     ws, bare = server
     (bare / "wikigate.toml").write_text('[server]\noverride_users = ["alice"]\n')
@@ -285,6 +286,7 @@ NOTES = "refs/notes/wikigate"
 ARTIFACTS = "refs/wikigate/artifacts"
 
 
+@pytest.mark.slow
 def test_the_servers_records_only_fast_forward_but_for_an_admin(server):
     """issue 21, item 12: no pusher but an admin deletes or rewrites the records' refs."""
     ws, bare = server

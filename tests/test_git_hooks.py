@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from support.helpers import git, in_process
+from support.helpers import git, in_process, push
 from support.markers_verifier import MarkersVerifier
 from support.wiki_runs import page_run
 
@@ -119,6 +119,7 @@ def server(origin):
     return ws, bare
 
 
+@pytest.mark.slow
 def test_server_refuses_unverified_and_accepts_verified(server):
     ws, bare = server
     root = ws.root
@@ -238,7 +239,7 @@ def test_a_fetch_never_deletes_this_clones_unpushed_run_records(origin, tmp_path
     git(ws.root, "config", "--add", "remote.origin.fetch", legacy)
     assert wikigate_cli(ws.root, "hooks", "install").returncode == 0
     specs = git(ws.root, "config", "--get-all", "remote.origin.fetch").stdout.split()
-    assert legacy not in specs and "+refs/notes/wikigate:refs/wikigate/origin/notes" in specs
+    assert legacy not in specs and "+refs/notes/wikigate*:refs/wikigate/origin/notes*" in specs
     git(ws.root, "push", "-q", "origin", "main")
     other = tmp_path / "other"
     git(tmp_path, "clone", "-q", str(bare), str(other))
@@ -284,3 +285,38 @@ def test_pulling_runs_another_clone_landed_passes_the_local_hook(origin, tmp_pat
     merge = git(other, "merge", "-q", "--ff-only", "origin/main", check=False)
     assert merge.returncode == 0, merge.stderr
     assert (other / "wiki" / "landed.md").exists()
+
+
+def test_a_clone_with_the_local_hooks_follows_what_the_gated_server_accepted(server, tmp_path):
+    """The server gate verifies a push itself, notes or none; a clone whose local hooks
+    guard main fast-forwards to what it accepted (its record in refs/notes/wikigate-server,
+    which only the server writes), and still refuses a main no gate passed."""
+    ws, bare = server
+    clone = tmp_path / "reader"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    assert wikigate_cli(clone, "hooks", "install").returncode == 0
+    tip = page_run(ws, "a").tip
+    pushed = push(ws.root, "origin", "main")  # main alone: no run note travels with it
+    assert pushed.returncode == 0, pushed.stderr
+    assert "refs/notes/wikigate\n" not in git(bare, "for-each-ref").stdout + "\n"
+    accepted = git(bare, "notes", "--ref", "refs/notes/wikigate-server", "show", str(tip))
+    assert '"accepted_by": "server"' in accepted.stdout
+
+    pulled = git(clone, "pull", "-q", "--ff-only", check=False)  # fetches the record too
+    assert pulled.returncode == 0, pulled.stderr
+    assert git(clone, "rev-parse", "main").stdout.strip() == str(tip)
+
+    # a commit no gate passed: the clone's hooks still refuse to move main to it
+    git(clone, "checkout", "-q", "-b", "topic")
+    (clone / "wiki" / "x.md").write_text("# X\n")
+    git(clone, "add", ".")
+    git(clone, "commit", "-qm", "x")
+    git(clone, "checkout", "-q", "main")
+    merged = git(clone, "merge", "-q", "--ff-only", "topic", check=False)
+    assert merged.returncode != 0 and "no wikigate run note" in merged.stderr
+    assert git(clone, "rev-parse", "main").stdout.strip() == str(tip)
+
+    # and no client may write the server's record
+    git(clone, "notes", "--ref", "refs/notes/wikigate-server", "add", "-m", "{}", "topic")
+    forged = push(clone, "origin", "+refs/notes/wikigate-server")
+    assert forged.returncode != 0 and "only the server writes it" in forged.stderr

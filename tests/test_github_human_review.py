@@ -36,6 +36,7 @@ def conclusion(world: World) -> str | None:
     return list(world.gh.check_runs.values())[-1].get("conclusion")
 
 
+@pytest.mark.slow
 def test_a_run_for_a_person_asks_the_owners_and_a_writers_approval_lands_it(world: World):
     frozen_world(world)
     before = world.main_sha()
@@ -74,6 +75,7 @@ def test_a_run_for_a_person_asks_the_owners_and_a_writers_approval_lands_it(worl
     assert LABEL not in pull.labels
 
 
+@pytest.mark.slow
 def test_changes_requested_by_a_writer_rejects_and_closes(world: World):
     frozen_world(world)
     head = world.push_files(6, {"wiki/owls.md": owls(REWORDED)}, branch="reword")
@@ -89,6 +91,7 @@ def test_changes_requested_by_a_writer_rejects_and_closes(world: World):
     assert note["override_actor"] == "owner"
 
 
+@pytest.mark.slow
 def test_fail_level_reject_lets_a_run_waiting_for_a_person_pass(world: World):
     """Exit 5 (waiting for a person) under ``fail-level: reject``: the step passes and says
     why (it used to crash looking up how to name exit 5)."""
@@ -103,6 +106,7 @@ def test_fail_level_reject_lets_a_run_waiting_for_a_person_pass(world: World):
     assert LABEL in world.gh.pulls[9].labels and world.main_sha() == before
 
 
+@pytest.mark.slow
 def test_no_codeowners_asks_the_configured_team(world: World):
     world.land_on_main(
         {
@@ -122,6 +126,7 @@ def test_no_codeowners_asks_the_configured_team(world: World):
     assert world.gh.pulls[7].requested_users == []
 
 
+@pytest.mark.slow
 def test_a_pull_request_body_declares_its_scope(world: World):
     head = world.push_pr(8, owls(QUOTE).replace("# Owls", "# Barn"), branch="scoped")
     world.gh.pulls[8].body = "Adds the barn page.\n\nWikigate-Scope: wiki/barn.md\n"

@@ -36,6 +36,7 @@ def many_fabrications(n: int) -> str:
     return "\n".join(body) + "\n"
 
 
+@pytest.mark.slow
 def test_a_claim_over_two_lines_is_commented_from_its_first_line(world: World):
     made_up = "A barn owl can hear a cat under ice."
     page = (
@@ -54,6 +55,7 @@ def raise_max_comments(world: World, limit: int) -> None:
     world.land_on_main({"wikigate.toml": rules}, "more review comments")
 
 
+@pytest.mark.slow
 def test_thirty_comments_per_review_the_rest_in_its_body(world: World):
     raise_max_comments(world, 100)
     world.push_pr(12, many_fabrications(34))
@@ -65,6 +67,7 @@ def test_thirty_comments_per_review_the_rest_in_its_body(world: World):
     assert len(check["annotations"]) == 34 and check["updates"] >= 1  # 50 per request at most
 
 
+@pytest.mark.slow
 def test_at_most_25_comments_on_a_pull_request_the_rest_folded_into_the_summary(world: World):
     """reviewdog's limit: past `[github] max_comments` (default 25) no more review
     comments, on this run or the next; the rest is listed in the summary comment."""
@@ -114,6 +117,7 @@ def test_the_comments_still_standing_count_towards_max_comments():
     assert [c.line for c in later.inline] == [4] and later.folded == findings[4:]
 
 
+@pytest.mark.slow
 def test_the_base_rules_set_max_comments_never_the_pull_requests(world: World):
     rules = (world.seed / "wikigate.toml").read_text()
     world.land_on_main({"wikigate.toml": rules + "\n[github]\nmax_comments = 2\n"}, "two")
@@ -126,6 +130,7 @@ def test_the_base_rules_set_max_comments_never_the_pull_requests(world: World):
     assert "at most 2 on a pull request" in summary["body"]
 
 
+@pytest.mark.slow
 def test_a_line_github_refuses_becomes_a_file_level_comment(world: World):
     page = fabricated_page("barn")
     world.push_pr(13, page)
@@ -138,6 +143,7 @@ def test_a_line_github_refuses_becomes_a_file_level_comment(world: World):
     assert len(world.gh.reviews) == 1  # the review itself still came out
 
 
+@pytest.mark.slow
 def test_a_fixed_finding_someone_answered_is_marked_resolved_not_deleted(world: World):
     from support.github_world import cited_page, quote_only_page
 
@@ -157,6 +163,7 @@ def test_a_fixed_finding_someone_answered_is_marked_resolved_not_deleted(world: 
     assert any(c["body"] == "Why?" for c in world.comments())
 
 
+@pytest.mark.slow
 def test_approve_refused_falls_back_to_comment(world: World):
     from support.github_world import cited_page
 
@@ -172,6 +179,7 @@ def test_approve_refused_falls_back_to_comment(world: World):
     assert world.gh.check_run()["conclusion"] == "success"
 
 
+@pytest.mark.slow
 def test_without_checks_write_a_commit_status_instead(world: World):
     world.push_pr(16, fabricated_page("barn"))
     world.gh.refuse("POST", r"/check-runs$", 403, "Resource not accessible by integration")
@@ -198,6 +206,7 @@ def test_a_rate_limit_with_retry_after_is_waited_out(world: World):
     assert len(world.gh.reviews) == 1 and len(world.comments()) == 1
 
 
+@pytest.mark.slow
 def test_github_down_fails_closed_with_a_clear_message(world: World):
     from support.github_world import cited_page
 
@@ -213,6 +222,7 @@ def test_github_down_fails_closed_with_a_clear_message(world: World):
     assert world.main_sha() == main_before
 
 
+@pytest.mark.slow
 def test_a_persons_copy_of_the_bots_markers_is_never_edited_or_deleted(world: World):
     from support.github_world import cited_page, quote_only_page
 
@@ -288,6 +298,7 @@ def test_the_bots_diffs_of_a_tree_bomb_cost_its_trees_not_its_paths(tmp_path):
     assert run_type_for(repo, str(base.id), str(nothing_added.id)) == "cascade"
 
 
+@pytest.mark.slow
 def test_a_pull_request_holding_a_tree_bomb_is_rejected_naming_the_limit(world: World):
     repo = pygit2.Repository(str(world.seed))
     git(world.seed, "fetch", "-q", str(world.bare), "+refs/heads/main:refs/remotes/origin/main")

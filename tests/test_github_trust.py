@@ -25,6 +25,7 @@ def replies(world: World) -> list[str]:
 # ---------------------------------------------------------------- an override names its head
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sync_first", [False, True], ids=["comment-job-first", "sync-job-first"])
 def test_an_override_comment_lands_only_the_head_its_writer_saw(world: World, sync_first: bool):
     seen = world.push_pr(30, quote_only_page("barn"))
@@ -61,6 +62,7 @@ def test_an_override_comment_written_before_any_report_lands_nothing(world: Worl
     assert any("none was; nothing was done" in b for b in replies(world))
 
 
+@pytest.mark.slow
 def test_an_override_comment_on_the_head_it_saw_lands_that_head(world: World):
     head = world.push_pr(32, fabricated_page("barn"))
     assert world.run(32, "opened").code == 1
@@ -217,6 +219,7 @@ def _inert(world: World, outputs: dict[str, str]) -> None:
     assert posted and not any("@maint" in b or "www.evil" in b for b in posted)
 
 
+@pytest.mark.slow
 def test_a_hostile_path_reaches_no_output_as_markup_a_mention_or_a_command(world: World):
     """A page path holding a workflow command, a mention and a link (rejected: a Windows
     checkout cannot hold its `:`, tree.unportable): every output that names it shows it
@@ -280,6 +283,7 @@ def test_the_check_run_is_finished_when_the_summary_comment_fails_after_landing(
 # ---------------------------------------------------------------- a cancelled job is recovered
 
 
+@pytest.mark.slow
 def test_a_stale_event_verifies_a_head_whose_own_job_never_ran(world: World):
     """The push's `synchronize` job was cancelled (a newer job in the concurrency group
     replaces a pending one); the label job queued for the older head runs: it verifies
@@ -385,6 +389,7 @@ def test_the_action_installs_pinned_versions_of_every_dependency():
 # ---------------------------------------------------------------- what a command may cost
 
 
+@pytest.mark.slow
 def test_verify_on_an_unchanged_head_re_reports_and_never_judges_again(world: World):
     from support.anthropic_emulator import AnthropicEmulator
 

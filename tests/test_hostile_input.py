@@ -354,6 +354,7 @@ near_alphabet = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(near_alphabet, min_size=1, max_size=30), data=st.data())
 def test_a_near_miss_offset_is_where_the_folded_quote_starts(parts, data):

@@ -185,6 +185,7 @@ def test_finalize_can_raise_the_judge_and_a_contradiction_sends_it_back(tmp_path
     assert ws.run(run.run_id).refresh()["status"] == "pending"  # revise: back to the writer
 
 
+@pytest.mark.slow
 def test_the_server_gate_judges_and_never_caches_an_inconclusive_verdict(tmp_path, emulator):
     ws = workspace(tmp_path, JUDGE_TOML)
     bare = tmp_path / "server.git"

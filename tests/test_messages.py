@@ -49,7 +49,7 @@ def test_the_reject_reason_counts_every_finding_it_sums_up(wiki):
     run = _rejected_run(wiki)
     proc = wikigate(wiki, "run", "finalize", run, env=PRODUCT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    head, *listed = proc.stdout.splitlines()
+    head, *listed = proc.stdout.split("\nnext:\n")[0].splitlines()  # the findings
     listed = [line for line in listed if not line.strip().startswith("hint:")]
     more = re.search(r"\(\+(\d+) more: ([^)]*)\)$", head)
     assert more is not None, head
@@ -135,7 +135,7 @@ def test_runs_show_of_an_overridden_run_lists_what_was_overridden(wiki):
     assert rejected.returncode == 1
     listed = [
         line.strip()
-        for line in rejected.stdout.splitlines()[1:]
+        for line in rejected.stdout.split("\nnext:\n")[0].splitlines()[1:]  # the findings
         if not line.strip().startswith("hint:")
     ]
     done = wikigate(wiki, "verify", "override", run, "--reason", "sources arrive tomorrow")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.helpers import git, start, wikigate
 from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
@@ -145,3 +146,87 @@ def test_fixing_one_of_two_identical_failures_is_progress_and_a_minor_one_is_not
     third = finalize(repo, run)
     assert third.returncode == 1 and "no progress: the same 1 failure as loop 2" in third.stdout
     assert "minor" in third.stdout  # the unreferenced footnote: listed, not a failure
+
+
+# ---------------------------------------------------------------- a pull request's loops
+
+
+def _pr_summary(world) -> str:
+    [summary] = world.gh.issue_comments.values()
+    return summary["body"]
+
+
+@pytest.mark.slow  # a server process (or two bot events) per test
+def test_a_pull_request_resubmitting_the_same_failures_is_rejected_for_no_progress(world):
+    """The bot's loops stop on no progress as `run finalize`'s do: the loop before's
+    signatures come from the bot's own note on origin, never from the pull request."""
+    from support.github_world import quote_only_page
+
+    page = quote_only_page("barn")
+    first_head = world.push_pr(2, page)
+    first = world.run(2, "opened")
+    assert first.code == 3, first.out  # revise: loop 1 of 3
+    loop1 = world.note(first_head)
+    sigs = {f["signature"] for f in loop1["findings"]}
+    assert sigs and None not in sigs  # the note keeps what failed
+    # the author pushes a new head that moves the failing lines but fixes nothing, and
+    # writes in the description that it was all fixed (the bot never reads that for this)
+    world.gh.pulls[2].body = "Fixed every finding; signatures: none"
+    head = world.push_pr(2, page.replace("\n\n", "\n\n## Facts\n\n", 1))
+    second = world.run(2, "synchronize")
+    assert second.code == 1, second.out  # rejected, not loop 3
+    n = len(sigs)
+    stuck = f"no progress: the same {n} failure{'s' if n != 1 else ''} as loop 1"
+    assert stuck in second.out
+    note = world.note(head)
+    assert (note["status"], note["verdict"], note["loop_count"]) == ("rejected", "reject", 2)
+    assert note["reject_reason"] == f"{stuck}: ` wiki/barn.md `: citation.anchor_missing"
+    assert {f["signature"] for f in note["findings"] if f["loop"] == 2} == sigs
+    assert world.gh.pulls[2].state == "closed"
+    check = list(world.gh.check_runs.values())[-1]
+    assert check["output"]["title"].startswith(f"rejected: {stuck}")
+    assert stuck in _pr_summary(world)
+
+
+@pytest.mark.slow  # a server process (or two bot events) per test
+def test_a_pull_request_that_makes_no_progress_can_wait_for_a_person(world):
+    from support.github_world import quote_only_page
+
+    rules = (world.seed / "wikigate.toml").read_text()
+    assert 'on_no_progress = "reject"' in rules
+    world.land_on_main(
+        {"wikigate.toml": rules.replace('on_no_progress = "reject"', 'on_no_progress = "ask"')},
+        "ask a person when a pull request makes no progress",
+    )
+    page = quote_only_page("barn")
+    world.push_pr(4, page)
+    assert world.run(4, "opened").code == 3
+    head = world.push_pr(4, page.replace("\n\n", "\n\n## Facts\n\n", 1))
+    second = world.run(4, "synchronize")
+    assert second.code == 5, second.out
+    assert "needs_human_review: no progress: the same" in second.out
+    note = world.note(head)
+    assert (note["status"], note["verdict"]) == ("pending", "needs_human_review")
+    assert note["reject_reason"].startswith("no progress: the same")
+    question = (
+        "the writer's last loop failed on exactly what loop 1 failed on (1 failure): land "
+        "the change as it is, or reject it?"
+    )
+    assert note["questions"] == [question]
+    [summary] = world.gh.issue_comments.values()
+    assert f"**A person must answer:**\n\n- {question}" in summary["body"]
+    assert "wikigate:needs-human-review" in world.gh.pulls[4].labels
+    assert world.gh.pulls[4].state == "open"
+
+
+@pytest.mark.slow  # a server process (or two bot events) per test
+def test_a_pull_request_that_fixes_something_keeps_looping(world):
+    from support.github_world import quote_only_page
+
+    world.push_pr(6, quote_only_page("barn"))
+    assert world.run(6, "opened").code == 3
+    # a different failure now (the quote is anchored, but a link goes nowhere)
+    world.push_pr(6, cited_page("barn") + "\nSee [[Nowhere]].\n")
+    second = world.run(6, "synchronize")
+    assert second.code == 3, second.out
+    assert "loop 2 of 3" in second.out

@@ -128,6 +128,7 @@ def test_the_server_gate_uses_the_plugin(plugged, tmp_path):
     assert git(bare, "rev-parse", "main").stdout.strip() != head
 
 
+@pytest.mark.slow
 def test_the_bot_uses_the_plugin_of_the_base(world: World):
     toml = (world.seed / "wikigate.toml").read_text()
     world.land_on_main(

@@ -196,6 +196,7 @@ MEETINGS = "Minutes. The council met on three occasions in 1901. The mayor resig
 MET = "The council met on three occasions in 1901."
 
 
+@pytest.mark.slow
 def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
     """A quote verbatim in its source and a claim that changes its number: the push's
     offline judge refuses it (citation.semantic_conflict, major), and so does git commit."""

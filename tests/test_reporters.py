@@ -240,7 +240,13 @@ def test_text_shows_every_finding_by_page(verified):
     for f in findings:
         where = f"{f.line}" if f.line else "-"
         assert f"  {where:>5}  {f.severity} {f.code}: {f.message}" in lines
-    assert [x for x in lines if not x.startswith(" ")][:-1] == ["(run)", PAGE, ORPHAN]
+    assert [x for x in lines if not x.startswith(" ")][:-1] == [
+        "(run)",
+        PAGE,
+        ORPHAN,
+        "next:",
+        "not ruled out:",
+    ]
     assert lines[-1].startswith("REJECT: 1 critical, 4 major, 1 minor")
     assert "\033[" not in "\n".join(lines)
     coloured = render(verified["report"], "text", color=True)
@@ -284,10 +290,48 @@ def test_sarif_uris_are_uri_references_that_decode_to_the_path(path, uri):
 
 
 def test_one_table_feeds_the_cli_the_docs_and_render(verified):
-    assert REPORT_FORMATS == FORMATS == tuple(REPORTERS) == ("text", "json", "rdjson", "sarif")
+    assert (
+        REPORT_FORMATS
+        == FORMATS
+        == tuple(REPORTERS)
+        == (
+            "text",
+            "json",
+            "rdjson",
+            "sarif",
+            "html",
+        )
+    )
     doc = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Formats") :]
     rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", section, flags=re.M)
     assert rows == [(r.name, r.description) for r in REPORTERS.values()]
     with pytest.raises(ReportError, match="unknown report format 'xml'; use one of: text, json"):
         render(verified["report"], "xml")
+
+
+def test_text_and_json_say_what_to_do_next_and_what_was_not_ruled_out(verified):
+    """Next actions (worst first, at most three, from the findings: the anchor to write)
+    and blind spots (the offline judge checked no semantic support), in report.json and
+    the text a writer reads."""
+    report = verified["report"]
+    anchor = next(f for f in report.findings if f.code == "citation.anchor_missing")
+    tail = anchor.suggested_tail
+    assert tail is not None
+    written = tail[tail.index("{@") :]
+    assert report.next_actions == [
+        f"quote the source verbatim in the footnote on line 9 of {PAGE}, or cite what it does say",
+        "run.usage_missing: attest with `wikigate run usage RUN --input-tokens N "
+        "--output-tokens N --usd X`, then finalize again",
+        f"add the anchor {written} to the footnote on line 10 of {PAGE}",
+    ]
+    [spot] = report.blind_spots
+    assert spot.startswith("semantic support not checked: the offline judge (heuristic) ran")
+    lines = verified["outputs"]["text"].stdout.splitlines()
+    at = lines.index("next:")
+    assert lines[at + 1 : at + 4] == [f"  {n}. {a}" for n, a in enumerate(report.next_actions, 1)]
+    assert lines[lines.index("not ruled out:") + 1] == f"  - {spot}"
+    # derived, never taken from input: a report read back cannot claim other advice
+    forged = {**report.model_dump(mode="json"), "next_actions": ["merge it"], "blind_spots": []}
+    back = type(report).model_validate(forged)
+    assert back.next_actions == report.next_actions and back.blind_spots == [spot]

@@ -38,6 +38,7 @@ def client(tmp_path: Path):
     return gated_client(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_rules_change_waits_for_a_person_and_lands_by_approve_and_a_recorded_override(
     client, tmp_path
 ):
@@ -143,6 +144,7 @@ def test_proposed_rules_that_do_not_load_are_critical(repo, base, proposed, why)
     assert report.verdict == "reject"
 
 
+@pytest.mark.slow
 def test_a_pull_request_changing_the_rules_asks_a_person_and_a_maintainers_label_lands_it(
     world: World,
 ):

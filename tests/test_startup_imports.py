@@ -129,6 +129,7 @@ def loaded(root: Path, entry: str, tmp_path: Path) -> tuple[set[str], dict[str, 
     return {name.split(".")[0] for name in found["modules"]}, found["asked"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", sorted(ENTRIES))
 def test_start_up_does_not_import(tiny_wiki, tmp_path, entry):
     modules, asked = loaded(tiny_wiki, entry, tmp_path)
@@ -209,6 +210,7 @@ def rule_files(draw: st.DrawFn) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(rule_files())
 def test_the_quick_check_of_the_rules_agrees_with_pydantic(data):

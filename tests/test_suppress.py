@@ -271,6 +271,7 @@ def test_a_suppression_that_applies_to_nothing_is_reported(repo, base):
     assert unused.severity == "minor" and "applies to nothing" in unused.message
 
 
+@pytest.mark.slow
 def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_server(tmp_path):
     """The writer's own suppression does not land its finding: finalize asks a person,
     `verify approve` lands it (and says what was suppressed, as `runs show` does), and
@@ -328,6 +329,7 @@ def test_a_run_adding_a_suppression_waits_for_a_person_at_finalize_and_at_the_se
     assert rows == [("alice", tip)]
 
 
+@pytest.mark.slow
 def test_a_pull_request_adding_a_suppression_asks_and_a_maintainers_label_lands_it(world):
     from support.wiki_runs import QUOTE as OWLS
     from support.wiki_runs import SOURCE, SOURCE_TEXT

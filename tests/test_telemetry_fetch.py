@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
 from support.helpers import git, wikigate
 from support.markers_verifier import MarkersVerifier
 
@@ -45,6 +46,7 @@ def rev(repo: Path, ref: str) -> str:
     return git(repo, "rev-parse", "--verify", "-q", ref, check=False).stdout.strip()
 
 
+@pytest.mark.slow
 def test_a_fresh_clone_rebuilds_the_runs_others_pushed_and_keeps_its_own(tmp_path):
     origin = tmp_path / "origin.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))

@@ -47,6 +47,7 @@ def vault(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_a_master_vault_is_adopted_end_to_end(vault: Path, tmp_path: Path):
     init = cli(tmp_path, "init", str(vault))
     assert init.returncode == 0, init.stderr
@@ -264,6 +265,7 @@ def test_a_run_stages_an_attachment_beside_its_page_and_lands_it(ws):
     assert tree["wiki/img/diagram.png"].data == PNG
 
 
+@pytest.mark.slow
 def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: Path):
     """`hooks install --server --main-branch` records the trunk in the bare repository's own
     config; a bad name installs nothing; doctor says when a clone's trunk is not the one
@@ -300,6 +302,7 @@ def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: P
     assert push(vault, "origin", "topic:main").returncode == 0  # not the trunk: not gated
 
 
+@pytest.mark.slow
 def test_the_bot_lands_a_pull_request_on_a_master_base(world):
     """The GitHub bot gates a pull request's base branch, whatever its name: a cited page
     proposed against ``master`` is verified and fast-forwards master (main is untouched)."""

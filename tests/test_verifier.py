@@ -334,6 +334,7 @@ def test_any_exception_in_a_check_becomes_verifier_error(repo, base):
     assert {c.name: c.status for c in report.checks}["semantic"] == "error"
 
 
+@pytest.mark.slow
 def test_bad_pages_and_sources_give_clear_findings(repo, base):
     huge = b"a" * (50 * 1024 * 1024 + 1)
     base2 = commit_files(
@@ -391,6 +392,7 @@ def minimal_pdf(text: str) -> bytes:
     return bytes(out)
 
 
+@pytest.mark.slow
 def test_pdf_sources_anchor_into_page_text(repo, base):
     base2 = commit_files(repo, base.id, {"raw/paper.pdf": minimal_pdf("Ravens can count to five.")})
     quote = "count to five"
@@ -474,20 +476,37 @@ def test_a_check_never_runs_on_missing_inputs(repo, base, monkeypatch):
 @pytest.mark.parametrize(
     ("tail", "says"),
     [
-        # a location note before the dash: its quote marks came first (it said "expected ' — '")
-        ('raw/motzkin.wiki §"Motzkin Numbers" L3 — "quote"', "more than a source before the dash: "
-         "'raw/motzkin.wiki §\"Motzkin Numbers\" L3' (a location note? only `, p.N`"),
-        ('raw/x.md — p. 12 "quote"', "text between the dash and the quote: 'p. 12' (a location"),
-        ('raw/x.md -- L3 "quote"', "text between the dash and the quote: 'L3'"),
+        # text that is no location note, wherever it stands (it said "expected ' — '")
+        ('raw/x.md — see also "quote"', "text between the dash and the quote: 'see also' is not a "
+         "location note (L3, L3-L7, p. 12, pp. 33-35 or §\"Section\")"),
+        ('raw/x.md, accessed today — "quote"', "text between the source and the dash: "
+         "'accessed today' is not a location note"),
         ('raw/x.md - "quote"', "' — ' or ' -- ' between the source and the quote, not a hyphen"),
         ('raw/x.md – "quote"', "between the source and the quote, not an en dash"),
         ('raw/x.md "quote"', "expected ' — ' or ' -- ' between the source and the quote"),
+        ('raw/x.md — "quote" trailing', "unexpected text after the quote: 'trailing'"),
     ],
 )  # fmt: skip
 def test_a_citation_syntax_error_names_what_stands_where_the_dash_should(tail, says):
     with pytest.raises(CitationSyntaxError) as e:
         parse_definition(tail)
     assert says in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("tail", "notes"),
+    [
+        # issue 27: location notes before the dash, between dash and quote, after the quote
+        ('raw/motzkin.wiki §"Motzkin Numbers" L3 — "quote"', ((3, 3), "Motzkin Numbers", None)),
+        ('raw/x.md — p. 12 "quote"', (None, None, 12)),
+        ('raw/x.md -- L3 "quote"', ((3, 3), None, None)),
+        ('raw/x.md — "quote" L3-L7', ((3, 7), None, None)),
+        ('raw/x.md, L3-L7, §"A, b" — "quote"', ((3, 7), "A, b", None)),
+    ],
+)  # fmt: skip
+def test_a_location_note_is_read_wherever_it_stands(tail, notes):
+    c = parse_definition(tail)
+    assert (c.lines, c.section, c.page) == notes and c.quote == "quote"
 
 
 def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it_went(repo, base):
@@ -512,7 +531,7 @@ def test_a_link_naming_a_source_is_no_broken_link_and_a_wrong_path_says_where_it
     assert broken == [
         "(pages/felines.md) resolves to no page (wiki/pages/pages/felines.md does not exist; "
         "a page of that name: wiki/pages/felines.md)",
-        "[[Scheduling]] resolves to no page",
+        "[[Scheduling]] resolves to no page (the nearest source: raw/papers/scheduling.pdf)",
         "[[issue-9999]] resolves to no page",
     ]
 

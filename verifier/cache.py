@@ -336,6 +336,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         p.bare,
         _tuples(p.statements),
         _tuples(p.invisible),
+        tuple(p.source_lines),
     )
     nav = (p.path, p.title, tuple(p.aliases), tuple(p.headings), links)
     return marshal.dumps(data), marshal.dumps(nav)
@@ -365,6 +366,7 @@ def decode_page(data: bytes) -> ParsedPage:
         bare,
         statements,
         invisible,
+        source_lines,
     ) = marshal.loads(data)
     return ParsedPage(
         path=path,
@@ -384,6 +386,7 @@ def decode_page(data: bytes) -> ParsedPage:
         bare=bare,
         statements=list(map(_statement, statements)),
         invisible=list(map(_invisible, invisible)),
+        source_lines=list(source_lines),
     )
 
 

@@ -14,9 +14,10 @@ a page on main against the page a run leaves (docs/ledger.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
 
+from .citation import Citation
 from .judges.offline import NUMBER_WORDS
 from .markdown import Definition, ParsedPage
 
@@ -47,8 +48,12 @@ class Compared(NamedTuple):
     now: PageClaim | None  # what stands for it in the change, if anything
 
 
-def page_claims(page: ParsedPage | None) -> list[PageClaim]:
-    """The page's cited claims, one per label, in the order of their first reference."""
+def page_claims(
+    page: ParsedPage | None, source_of: Callable[[Citation], str] | None = None
+) -> list[PageClaim]:
+    """The page's cited claims, one per label, in the order of their first reference;
+    ``source_of``: the path a citation's source resolves to (else its source as written),
+    so that a source written another way (``[[foo.txt]]``, ``raw/foo.txt``) is the same."""
     if page is None:
         return []
     defs: dict[str, Definition] = {}
@@ -60,6 +65,8 @@ def page_claims(page: ParsedPage | None) -> list[PageClaim]:
         found = defs.get(ref.label)
         if ref.label in seen or found is None or found.citation is None:
             continue
+        if not found.citation.quoted:  # a source reference: no quote to hold the claim to
+            continue
         seen.add(ref.label)
         c = found.citation
         out.append(
@@ -68,7 +75,7 @@ def page_claims(page: ParsedPage | None) -> list[PageClaim]:
                 ref.label,
                 ref.at_line,
                 " ".join(ref.claim.split()),
-                c.source,
+                source_of(c) if source_of is not None else c.source,
                 c.page,
                 c.quote,
                 c.offset,

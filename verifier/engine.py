@@ -228,6 +228,11 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
         except Exception as e:  # noqa: BLE001 - fail closed: every finding counts
             findings.append(_error("suppressions", e))
     metrics = ctx.metrics if ctx is not None else SummaryMetrics()
+    quotes = provided.get("verified_quotes")
+    if isinstance(quotes, dict):  # a blind spot: offsets into a PDF page's extracted text
+        metrics.pdf_citations = sum(
+            getattr(q, "pdf_page", None) is not None for q in quotes.values()
+        )
     metrics.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     judgment = ctx.judgment if ctx is not None else None
     summary = None

@@ -10,12 +10,14 @@ for a name or path the run touched.
 from __future__ import annotations
 
 import bisect
+import difflib
 import marshal
 import posixpath
+import re
 from collections import deque
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Protocol, Self
+from typing import NamedTuple, Protocol, Self
 from urllib.parse import unquote
 
 from wikigate.paths import WIKI, Layout, is_attachment
@@ -41,6 +43,36 @@ class WikiTree(Protocol):
     def load_nav(self, paths: list[str]) -> None: ...
 
     def nav_page(self, path: str) -> ParsedPage | None: ...
+
+
+class ResolvingTree(Protocol):
+    """What ``source_link`` reads of a tree (``wiki.WikiTree``)."""
+
+    @property
+    def pages(self) -> list[str]: ...
+
+    @property
+    def raw(self) -> list[str]: ...
+
+    @property
+    def entries(self) -> Mapping[str, object]: ...
+
+    @property
+    def layout(self) -> Layout: ...
+
+    def resolve(self, page: str, link: Link) -> str | None: ...
+
+
+def source_link(
+    tree: ResolvingTree, page: str, link: Link, names: FileNames | None = None
+) -> SourceLink | None:
+    """The source under raw/ a link of ``page`` points at (``FileNames.source_link``):
+    None for a link to a page or to nothing; ``SourceLink.source`` None when two sources
+    share the name it uses. It proves the source exists, and nothing about a claim: what
+    counts as a citation is the citation dialects' to say. ``names``: the tree's
+    ``FileNames``, to share between many links (made here when None)."""
+    names = names or FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
+    return names.source_link(page, link, tree.resolve(page, link))
 
 
 INDEX = WIKI.index  # the default layout's; a tree's own: ``tree.layout.index``
@@ -101,8 +133,42 @@ class FileNames:
         return out
 
     def source_named(self, target: str) -> str | None:
-        hits = self._sources.get(target.strip().lower())
+        hits = self.sources_named(target)
         return hits[0] if hits else None
+
+    def sources_named(self, target: str) -> list[str]:
+        """The sources a ``[[target]]`` names, as Obsidian resolves it (sorted)."""
+        return self._sources.get(target.strip().lower(), [])
+
+    def source_link(self, page: str, link: Link, resolved: str | None) -> SourceLink | None:
+        """The source under raw/ a link of ``page`` points at (``resolved``: what the link
+        graph resolved it to), or None: a link to a page, or to nothing.
+
+        A ``[[name]]`` that resolves to no page names the sources of that name; a path
+        link, the file it resolves to relative to the page, else (as Obsidian writes them)
+        a path from the repository's root under raw/, or a bare file name. A link to a
+        source proves that the source exists, nothing about a claim."""
+        if resolved is not None:
+            return SourceLink(resolved, (resolved,)) if resolved.startswith("raw/") else None
+        if not link.target:
+            return None
+        if link.kind == "wiki":
+            hits = self.sources_named(link.target)
+        else:
+            target = posixpath.normpath(unquote(link.target).strip()).lstrip("/")
+            if target.startswith("raw/"):
+                hits = [target] if target in self._raw else []
+            elif "/" not in target and not self.pages_named(target):
+                hits = self.sources_named(target)  # a page of that name too: not shortest
+            else:
+                hits = []
+        if not hits:
+            return None
+        return SourceLink(hits[0] if len(hits) == 1 else None, tuple(hits))
+
+    @cached_property
+    def _raw(self) -> frozenset[str]:
+        return frozenset(self._paths[1])
 
     def attachment_named(self, target: str) -> str | None:
         """The attachment ``[[target]]`` names (its file name with its extension, or its
@@ -112,6 +178,76 @@ class FileNames:
 
     def pages_named(self, path: str) -> list[str]:
         return self._pages.get(posixpath.basename(path).lower(), [])
+
+    # ------------------------------------------------------------ nearest names
+
+    @cached_property
+    def _by_key(self) -> dict[str, list[str]]:
+        """Pages, then sources, under their file name's key (``_key``)."""
+        out: dict[str, list[str]] = {}
+        for path in [*self._paths[0], *self._paths[1]]:
+            out.setdefault(_key(path), []).append(path)
+        return out
+
+    @cached_property
+    def _by_prefix(self) -> dict[str, list[str]]:
+        """The keys by their first PREFIX characters: the candidates of a near match."""
+        out: dict[str, list[str]] = {}
+        for key in self._by_key:
+            out.setdefault(key[:PREFIX], []).append(key)
+        return out
+
+    def nearest(self, target: str) -> str | None:
+        """The existing page or source whose file name is nearest to ``target``'s: the
+        same name but for case, punctuation and spaces, else the closest of at most
+        CANDIDATES names sharing its first letters (difflib, names cut to NAME_CHARS).
+        Bounded: NEAREST_SEARCHES fuzzy searches per tree, then exact names only."""
+        key = _key(target)
+        if not key:
+            return None
+        hits = self._by_key.get(key)
+        if hits:
+            return hits[0]
+        if key in self._near:
+            return self._near[key]
+        found = None
+        if self._searches < NEAREST_SEARCHES:
+            self._searches += 1
+            candidates = self._by_prefix.get(key[:PREFIX], [])[:CANDIDATES]
+            close = difflib.get_close_matches(key, candidates, n=1, cutoff=0.75)
+            found = self._by_key[close[0]][0] if close else None
+            self._near[key] = found
+        return found
+
+    @cached_property
+    def _near(self) -> dict[str, str | None]:
+        return {}
+
+    _searches = 0
+
+
+PREFIX = 3  # a near name shares its first characters (after _key)
+CANDIDATES = 64  # names compared per search
+NAME_CHARS = 64  # of a name compared
+NEAREST_SEARCHES = 200  # fuzzy searches per tree
+
+
+class SourceLink(NamedTuple):
+    """A link to a source under raw/: ``source`` the one it names, None when its name is
+    ambiguous (``names``: every file it may mean, sorted)."""
+
+    source: str | None
+    names: tuple[str, ...]
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _key(path: str) -> str:
+    """A file name as a near match compares it: its stem (without .md), lower case,
+    letters and digits only (``Sleep Habits`` and ``sleep-habits.md`` alike)."""
+    stem = posixpath.basename(path.strip().lower()).removesuffix(".md")
+    return _NOT_WORD.sub("", stem)[:NAME_CHARS]
 
 
 def attachments(entries: Iterable[str], layout: Layout = WIKI) -> list[str]:

@@ -84,6 +84,9 @@ class ParsedPage:
     text: str = ""
     partial: bool = False  # loaded from the cache's nav column: no refs or definitions
     invisible: list[Invisible] = field(default_factory=list)  # the first INVISIBLE_KEPT Cf
+    # the links of each "Sources:" line and of each list or paragraph under a "Sources"
+    # heading: (line, ((kind, target), …)); those naming files under raw/ cite them, unquoted
+    source_lines: list[tuple[int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
 
 
 INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings show fewer)
@@ -381,6 +384,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     listed = 0  # inside a list or a table (an aside's lists are exempt, its paragraphs not)
     pending_heading = False
     in_definition = False
+    sources = 0  # the level of a "Sources"-style heading whose section we are in, else 0
     segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
@@ -412,6 +416,10 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 aside = 0
             if not aside and i + 1 < len(tokens) and _aside(tokens[i + 1].content):
                 aside = level
+            if sources and level <= sources:
+                sources = 0
+            if not sources and i + 1 < len(tokens) and _sources_heading(tokens[i + 1].content):
+                sources = level
         elif tok.type == "html_block":
             line = (tok.map[0] + 1) if tok.map else 0
             _comments(page, tok.content, line)  # in a quote or an aside too: nobody sees it
@@ -436,6 +444,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                     page.headings.append("^" + block)
             pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
             asserts = not (quoted or (aside and heading))
+            linked_before = len(page.links)
             _inline(
                 page,
                 tok,
@@ -447,6 +456,13 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
+            if (
+                not heading
+                and len(page.links) > linked_before
+                and (sources or _SOURCES_LABEL.match(tok.content))
+            ):
+                named = tuple((k.kind, k.target) for k in page.links[linked_before:])
+                page.source_lines.append((line, named))
     _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
@@ -2092,6 +2108,14 @@ def _link_lines(content: str) -> bool:
     """Whether each line of a paragraph starts with a link: a list written without
     bullets ("[[Harbour]] — the dredging")."""
     return all(line.lstrip().startswith("[") for line in content[:10_000].splitlines())
+
+
+_SOURCES_LABEL = re.compile(r"\s*[*_]*(?:sources?|references?)[*_]*\s*:", re.I)
+SOURCES_HEADINGS = frozenset({"sources", "sources-used", "references", "source", "reference"})
+
+
+def _sources_heading(heading: str) -> bool:
+    return slugify(heading[:100]) in SOURCES_HEADINGS
 
 
 def _aside(heading: str) -> bool:

@@ -40,7 +40,7 @@ from .report import (
 from .shard import content_digest, rules_digest, verifier_version
 
 ORDER = {check.name: i for i, check in enumerate(CHECKS)}  # unknown names ("setup") last
-SUMMED = ("pages_checked", "claims", "citations", "anchors_verified", "gaps")
+SUMMED = ("pages_checked", "claims", "citations", "anchors_verified", "gaps", "pdf_citations")
 
 
 class MergeError(UsageError):

@@ -39,6 +39,11 @@ class SummaryMetrics(Plain):
     anchors_verified: int = 0
     links: int = 0
     gaps: int = rule(default=0, description="`[gap: …]` markers on the pages checked")
+    pdf_citations: int = rule(
+        default=0,
+        description="quotes found on a PDF's page: checked against the verifier's text of "
+        "that page (pypdf), whose offsets another reader may lay out otherwise",
+    )
     elapsed_ms: float = 0.0
 
 
@@ -274,6 +279,40 @@ class VerificationReport(Plain):
         description="set on a shard's report (verify --all --shard K/N): only the per-page "
         "checks ran, on its slice of the pages; `wikigate report merge` makes the whole",
     )
+    next_actions: list[str] = rule(
+        factory=list,
+        description="one to three concrete steps that fix the worst findings first (e.g. the "
+        "anchor to write, the lines to cite or gap-mark), derived from the findings, never "
+        "taken from input (verifier/advice.py)",
+    )
+    blind_spots: list[str] = rule(
+        factory=list,
+        description="what this verification could not rule out: semantic support on the "
+        "offline judge, claims the judge left inconclusive, checks, sources or pages a limit "
+        "kept out; derived from the report, never taken from input",
+    )
+
+    def __post_init__(self) -> None:
+        self.__derive__()
+
+    def __derive__(self) -> None:
+        # computed, never taken from input: a report read back cannot claim other advice
+        from .advice import blind_spots, next_actions
+
+        judge = self.judge
+        self.next_actions = next_actions(self.findings)
+        self.blind_spots = blind_spots(
+            self.findings,
+            citations=self.summary.citations,
+            pdf_citations=self.summary.pdf_citations,
+            judge=judge.name if judge is not None else None,
+            dry_run=judge is not None and judge.dry_run,
+            inconclusive=[v.claim_id for v in judge.votes if v.vote == "inconclusive"]
+            if judge is not None
+            else [],
+            not_run=[(c.name, c.reason) for c in self.checks if c.status == "skipped" and c.reason],
+            exempt=self.exempt,
+        )
 
     def counts(self) -> dict[str, int]:
         out = {"critical": 0, "major": 0, "minor": 0}

@@ -9,6 +9,7 @@ are (or nearly are).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -19,10 +20,11 @@ from wikigate.config import LimitsSection
 from wikigate.gitrepo import blob_at
 from wikigate.paths import MAX_SOURCE_BYTES
 
-from . import pdfbox
+from . import pdfbox, textview
 from .citation import NearMiss, NearMisses
 from .entries import Entry
 from .pdfbox import PdfLimits
+from .textview import TextView
 
 Quotes = list[tuple[int | None, str]]  # (anchor offset, quote)
 
@@ -52,11 +54,15 @@ UNSEARCHED = -2  # ... of one not searched for: the source's scans were spent (`
 
 
 class Located(NamedTuple):
-    """Where a quote is that does not sit at its anchor."""
+    """Where a quote is that does not sit at its anchor in the raw text.
+
+    ``view``: found only in the source's text view (markup removed: textview.py), at
+    ``offset``, the start of the raw span it maps to; that may be its anchor."""
 
     offset: int  # NOWHERE, or UNSEARCHED
     line: int
     near: NearMiss | None = None  # when nowhere: where it would match after a fold
+    view: bool = False
 
 
 def pdf_limits(limits: LimitsSection | None = None) -> PdfLimits:
@@ -86,6 +92,7 @@ class Source:
             raise SourceError("is empty")
         self._data: memoryview | None = memoryview(blob)  # a PDF's: until its box has run
         self._repo, self._oid = repo, entry.oid
+        self.dialect = None if _pdf_name(entry.path) else textview.dialect(entry.path)
         self.is_pdf = bytes(self._data[:5]) == b"%PDF-" or _pdf_name(entry.path)
         self._text: str | None = None  # decoded by the first text() call
         self._limits = limits or pdf_limits()
@@ -155,9 +162,11 @@ def is_pdf_name(path: str) -> bool:
     return _pdf_name(path)
 
 
-def source_key(entry: Entry) -> tuple[str, bool]:
-    """Entries that read as the same source: one blob, named a PDF or not."""
-    return entry.oid, _pdf_name(entry.path)
+def source_key(entry: Entry) -> tuple[str, bool, str | None]:
+    """Entries that read as the same source: one blob, named a PDF or not, in one markup
+    (its text view: the same blob named x.txt has none, named x.html one)."""
+    pdf = _pdf_name(entry.path)
+    return entry.oid, pdf, None if pdf else textview.dialect(entry.path)
 
 
 def reading_of(entry: Entry, limits: PdfLimits) -> str:
@@ -193,11 +202,63 @@ class Scans:
         return self.near >= 0
 
 
+class Views:
+    """A source text's views, each made on first use: as its markup reads (``dialect``:
+    textview.dialect; None for plain text and PDF pages) and, for a plain text, as it
+    would read were it markdown or HTML (only to say so when a quote matches there)."""
+
+    def __init__(self, text: str, dialect: str | None) -> None:
+        self.text, self.dialect = text, dialect
+        self._made: dict[str, TextView | None] = {}
+        self._spaced: dict[int, tuple[TextView | None, str] | None] = {}
+        self._near: NearMisses | None = None
+
+    def near_in_view(self, view: TextView) -> NearMisses:
+        """The view's near misses (citation.NearMisses), made once."""
+        if self._near is None:
+            self._near = NearMisses(view.text)
+        return self._near
+
+    def case_and_space(self, text: str, quote: str) -> int | None:
+        """Where the quote matches ``text`` (the raw text or its view) ignoring case and
+        whitespace together: an offset into ``text`` (``_spaced``: made once per text)."""
+        key = id(text)
+        if key not in self._spaced:
+            self._spaced[key] = _spaced(text)
+        spaced = self._spaced[key]
+        if spaced is None:
+            return None
+        view, folded = spaced
+        at = folded.find(_SPACES.sub(" ", quote).casefold())
+        if at < 0:
+            return None
+        return view.raw_offset(at) if view is not None else at
+
+    def _made_as(self, kind: str) -> TextView | None:
+        if kind not in self._made:
+            self._made[kind] = textview.text_view(self.text, kind)
+        return self._made[kind]
+
+    @property
+    def view(self) -> TextView | None:
+        """What a reader sees of a markup source; None for plain text."""
+        return self._made_as(self.dialect) if self.dialect is not None else None
+
+    @property
+    def as_markup(self) -> TextView | None:
+        """A plain text read as markdown (tags, entities, links, emphasis removed)."""
+        return self._made_as("markdown") if self.dialect is None else None
+
+
 def locate_quotes(
-    text: str, quotes: Quotes, scans: Scans | int | None = None
+    text: str, quotes: Quotes, scans: Scans | int | None = None, dialect: str | None = None
 ) -> list[Located | None]:
     """For each (offset, quote): None when the quote sits at offset, else where it is
     (for a quote that is nowhere: where it nearly is, the source folded once).
+
+    A source in markup (``dialect``: markdown, mediawiki, html) is read as a reader sees
+    it too: a quote that is not in its raw text is looked for in its text view
+    (textview.py), and placed at the raw offset its view match maps to (``view``).
 
     Placing a quote that misses its anchor costs a scan of the source: ``scans`` bounds
     them (None: no bound), and only the first NEAR_MISSES quotes found nowhere are
@@ -207,11 +268,15 @@ def locate_quotes(
     """
     budget = scans if isinstance(scans, Scans) else Scans(scans)
     out: list[Located | None] = []
+    views = Views(text, dialect)
     near: NearMisses | None = None
     placed: dict[str, Located] = {}
     for offset, quote in quotes:
         if offset is not None and text[offset : offset + len(quote)] == quote:
             out.append(None)
+            continue
+        if offset is not None and (view := views.view) is not None and view.at(offset, quote):
+            out.append(Located(offset, text.count("\n", 0, offset) + 1, None, True))
             continue
         where = placed.get(quote)
         if where is None:
@@ -221,14 +286,86 @@ def locate_quotes(
                 where = Located(UNSEARCHED, 0)
             elif (found := text.find(quote)) >= 0:
                 where = Located(found, text.count("\n", 0, found) + 1)
+            elif (seen := _in_view(views, quote)) is not None:
+                where = seen
             elif budget.take_near():
                 near = near or NearMisses(text)
-                where = Located(NOWHERE, 0, near.find(quote))
+                where = Located(NOWHERE, 0, near.find(quote) or _nearly(views, quote))
             else:
                 where = Located(NOWHERE, 0)
             placed[quote] = where
         out.append(where)
     return out
+
+
+def _in_view(views: Views, quote: str) -> Located | None:
+    """Where the quote is in a markup source's text view, as a raw offset."""
+    view = views.view
+    found = textview.find(view, views.text, quote) if view is not None else None
+    return None if found is None else Located(found.offset, found.line, None, True)
+
+
+# what a quote found nowhere matches beyond the single folds (citation.FOLDS)
+ELLIPSIS = "as pieces joined by an ellipsis (each in the source, in order)"
+CASE_AND_SPACE = "ignoring case and collapsing whitespace"
+MARKUP = "removing markup"
+ELLIPSES = re.compile(r"\s*(?:…|\.\.\.)\s*")
+MAX_PIECES = 16
+
+
+def _nearly(views: Views, quote: str) -> NearMiss | None:
+    """Where a quote found nowhere, nor near after one fold, would match: as ellipsis
+    pieces, ignoring case and whitespace together, after removing markup (the text view
+    of a markup source, folded; a plain text read as markup). A few scans of the text."""
+    text = views.text
+    pieces = [p for p in ELLIPSES.split(quote) if p]
+    if 1 < len(pieces) <= MAX_PIECES and (found := _pieces(text, pieces)) is not None:
+        return NearMiss(ELLIPSIS, found, text.count("\n", 0, found) + 1)
+    if (found := views.case_and_space(text, quote)) is not None:
+        return NearMiss(CASE_AND_SPACE, found, text.count("\n", 0, found) + 1)
+    view, fold = views.view, ""
+    if view is None:
+        plain = views.as_markup
+        match = textview.find(plain, text, quote) if plain is not None else None
+        return None if match is None else NearMiss(MARKUP, match.offset, match.line)
+    miss = views.near_in_view(view).find(quote)
+    if miss is not None:
+        at, fold = miss.offset, f" and {miss.fold}"
+    elif (found := views.case_and_space(view.text, quote)) is not None:
+        at, fold = found, f" and {CASE_AND_SPACE}"
+    else:
+        return None
+    offset = view.raw_offset(at)
+    return NearMiss(MARKUP + fold, offset, text.count("\n", 0, offset) + 1)
+
+
+def _pieces(text: str, pieces: list[str]) -> int | None:
+    """Where the first piece is when every piece is in ``text``, each after the last."""
+    at, first = 0, None
+    for piece in pieces:
+        found = text.find(piece, at)
+        if found < 0:
+            return None
+        first = found if first is None else first
+        at = found + len(piece)
+    return first
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def _spaced(text: str) -> tuple[TextView | None, str] | None:
+    """``text`` with runs of whitespace read as one space (a view mapping back to it; None
+    when nothing changed), case folded: what a quote is matched against ignoring case and
+    whitespace together. None when case folding changes its length (ß, ligatures: its
+    offsets would not map back) or it holds more than MAX_EDITS runs to fold."""
+    edits = [(m.start(), m.end(), " ") for m in _SPACES.finditer(text) if m.group() != " "]
+    if len(edits) > textview.MAX_EDITS:
+        return None
+    view = TextView(text, edits) if edits else None
+    spaced = view.text if view is not None else text
+    folded = spaced.casefold()
+    return None if len(folded) != len(spaced) else (view, folded)
 
 
 def locate_in_source(
@@ -263,5 +400,6 @@ def locate_in(
         except SourceError as e:
             out.append((str(e), []))
         else:
-            out.append((None, locate_quotes(text, quotes, budget)))
+            dialect = None if source.is_pdf else source.dialect
+            out.append((None, locate_quotes(text, quotes, budget, dialect)))
     return out

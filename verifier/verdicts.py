@@ -26,9 +26,9 @@ from typing import Any
 from wikigate.models import Finding
 from wikigate.plain import quick_validate
 
-from .checks.citations import parsed_definitions
+from .checks.citations import line_citations, parsed_definitions, resolve_source
 from .checks.context import Context
-from .citation import Citation
+from .citation import Citation, source_names
 from .judges.offline import rules_digest as offline_rules
 from .judges.protocol import HEURISTIC
 from .shard import rules_digest
@@ -138,22 +138,24 @@ class PageVerdicts:
         ctx.cache.store_verdicts(rows)
 
     def _deps(self, page: Any) -> Deps:
-        names = sorted(
-            {c.source for _, c in parsed_definitions(page).values() if isinstance(c, Citation)}
-        )
-        return [self._resolve(name) for name in names]
+        cited = [c for _, c in parsed_definitions(page).values() if isinstance(c, Citation)]
+        cited += [c for _, c in line_citations(page)]
+        return [self._resolve(key) for key in sorted({_dep_key(c, page.path) for c in cited})]
 
-    def _resolve(self, name: str) -> list[Any]:
-        """What the citations check learns of a source name in this tree."""
-        found = self._resolved.get(name)
+    def _resolve(self, key: str) -> list[Any]:
+        """What the citations check learns of a source name in this tree (``key``: the
+        way it is looked up, and the name: ``_dep_key``)."""
+        found = self._resolved.get(key)
         if found is None:
             tree = self.ctx.tip
-            hits, acl = tree.find_source(name)
+            form, _, name = key.rpartition("\0")
+            c = Citation(name, None, "", None, None, form=form or "path")
+            hits, acl = resolve_source(tree, "", c)
             blob, mode, reading = None, None, None
             if len(hits) == 1 and not acl:
                 entry = tree.entries[hits[0]]
                 blob, mode, reading = entry.oid, entry.mode, tree.reading(hits[0])
-            found = self._resolved[name] = [name, hits, acl, blob, mode, reading]
+            found = self._resolved[key] = [key, hits, acl, blob, mode, reading]
         return found
 
     def _still(self, deps: Any) -> bool:
@@ -162,6 +164,15 @@ class PageVerdicts:
             isinstance(d, list) and d and isinstance(d[0], str) and self._resolve(d[0]) == d
             for d in deps
         )
+
+
+def _dep_key(c: Citation, page_path: str) -> str:
+    """How a citation's source is looked up, as one string: a wikilink by its name (then
+    ignoring case), anything else by the path or file name it names (a link's resolved
+    against the page)."""
+    if c.form == "wikilink":
+        return f"wikilink\0{c.source}"
+    return f"path\0{source_names(c, page_path)[0]}"
 
 
 def _digest(text: str) -> str:

@@ -10,6 +10,7 @@ with a link mode (entries.py), never followed.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import marshal
 import posixpath
@@ -62,7 +63,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # questions, instructions (issue 24's fourth review)
 # 23: the month May, front matter labels, irregular pasts, questions with numbers in words,
 # comments as hidden text (issue 24's fifth review)
-CACHE_FORMAT = 24
+# 26: split link texts and code spans, pointers and asides, opening clauses, link titles,
+# lead fields and summary lists (issue 24's sixth review)
+CACHE_FORMAT = 26
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -156,6 +159,7 @@ class WikiTree:
         )
         self.pages = sorted(filter(self.layout.is_page, self.entries))
         self.raw = sorted(p for p in self.entries if p.startswith("raw/"))
+        self._raw_names: dict[str, list[str]] | None = None  # file name → its paths
         self._parsed: dict[str, ParsedPage] = {}
         self._nav: dict[str, ParsedPage] = {}
         self._page_errors: dict[str, str] = {}
@@ -164,7 +168,7 @@ class WikiTree:
         self._sources: OrderedDict[tuple[str, int | None], str] = OrderedDict()
         self._source_chars = 0
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
-        self._readers: dict[tuple[str, bool], Source | SourceError] = {}
+        self._readers: dict[tuple[str, bool, str | None], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
         self.keep_windows = True  # source_window() stores what it reads in the cache
@@ -325,8 +329,24 @@ class WikiTree:
             if not name.startswith("raw/"):
                 return [], f"{name} is not under raw/"
             return ([name] if name in self.entries else []), None
-        hits = [p for p in self.raw if posixpath.basename(p) == name]
-        return hits, None
+        return list(self._names().get(name, ())), None
+
+    def _names(self) -> dict[str, list[str]]:
+        """raw/'s paths by file name, and by file name and path folded to lower case
+        (keys starting with ``\0``): one pass over raw/, then a lookup a name."""
+        if self._raw_names is None:
+            names: dict[str, list[str]] = {}
+            for p in self.raw:
+                names.setdefault(posixpath.basename(p), []).append(p)
+                for key in {posixpath.basename(p).lower(), p.lower()}:
+                    names.setdefault("\0" + key, []).append(p)
+            self._raw_names = names
+        return self._raw_names
+
+    def find_source_folded(self, name: str) -> list[str]:
+        """Paths under raw/ whose file name or path is ``name`` ignoring case (a wikilink,
+        as Obsidian resolves it)."""
+        return list(self._names().get("\0" + name.lower(), ()))
 
     def source_text(self, path: str, page: int | None) -> str:
         """The text of a source (a PDF's page).  Kept while within SOURCE_CHARS_KEPT
@@ -345,11 +365,7 @@ class WikiTree:
         text = reader.text(page)
         if not reader.is_pdf:
             self._readers.pop(source_key(entry), None)
-        self._sources[key] = text
-        self._source_chars += len(text)
-        while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
-            _, dropped = self._sources.popitem(last=False)
-            self._source_chars -= len(dropped)
+        self._keep(path, page, text)
         return text
 
     def reading(self, path: str) -> str:
@@ -401,7 +417,9 @@ class WikiTree:
         are wanted), and not kept: on the workers when they are big. A PDF is read
         here, its box a process of its own, and its pages' text kept for source_text().
         """
-        by_source: dict[tuple[str, bool], list[int]] = {}  # source_key: indexes in wanted
+        by_source: dict[
+            tuple[str, bool, str | None], list[int]
+        ] = {}  # source_key: indexes in wanted
         for i, (path, _, _) in enumerate(wanted):
             by_source.setdefault(source_key(self.entries[path]), []).append(i)
         located: dict[int, tuple[str | None, list[Located | None]]] = {}
@@ -419,12 +437,41 @@ class WikiTree:
             for ix in groups
         ]
         sizes = [self._size(entry) for entry, _, _, _ in tasks]
-        order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
-        parallel = len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES
-        done = self.workers.map(_locate_task, [tasks[i] for i in order], parallel=parallel)
-        for t, results in zip(order, done, strict=True):
-            located.update(zip(groups[t], results, strict=True))
+        if len(tasks) > 1 and sum(sizes) >= PARALLEL_SOURCE_BYTES and self.workers.enabled:
+            order = sorted(range(len(tasks)), key=lambda i: -sizes[i])  # biggest first
+            done = self.workers.map(_locate_task, [tasks[i] for i in order])
+            for t, results in zip(order, done, strict=True):
+                located.update(zip(groups[t], results, strict=True))
+        else:  # in this process: each text read once, for the anchors and the judge's windows
+            for ix, (entry, pages, _, _) in zip(groups, tasks, strict=True):
+                located.update(zip(ix, self._locate_here(entry, pages, scans), strict=True))
         return [located[i] for i in range(len(wanted))]
+
+    def _locate_here(
+        self, entry: Entry, pages: list[tuple[int | None, Quotes]], scans: int | None
+    ) -> list[tuple[str | None, list[Located | None]]]:
+        """locate_in_source in this process, the text kept for source_text() (the
+        judge's windows read the same sources next) within SOURCE_CHARS_KEPT."""
+        reader = self._reader(entry)
+        results = locate_in(reader, pages, scans)
+        if isinstance(reader, Source) and not reader.is_pdf:
+            self._readers.pop(source_key(entry), None)
+            with contextlib.suppress(SourceError):  # locate_in said why: not text
+                self._keep(entry.path, None, reader.text(None))
+        return results
+
+    def _keep(self, path: str, page: int | None, text: str) -> None:
+        """Keep a source's text for source_text(), the least recently read dropped past
+        SOURCE_CHARS_KEPT characters."""
+        key = (path, page)
+        if key in self._sources:
+            self._sources.move_to_end(key)
+            return
+        self._sources[key] = text
+        self._source_chars += len(text)
+        while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
+            _, dropped = self._sources.popitem(last=False)
+            self._source_chars -= len(dropped)
 
     def _locate_pdfs(
         self, wanted: list[QuoteTask], groups: list[list[int]], scans: int | None = None

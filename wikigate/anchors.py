@@ -8,8 +8,17 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from wikigate.verifier.citation import NearMisses, format_tail
+from wikigate.verifier import textview
+from wikigate.verifier.checks.citations import resolve_source
+from wikigate.verifier.citation import (
+    Citation,
+    SourceIndex,
+    find_pieces,
+    format_citation,
+    section_key,
+)
 from wikigate.verifier.parallel import Progress
+from wikigate.verifier.sources import ELLIPSIS, locate_quotes
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
@@ -30,8 +39,11 @@ def anchor_tail(
     tree: WikiTree | None = None,
     *,
     run: Run | None = None,
+    notes: Citation | None = None,
 ) -> str:
-    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique.
+    """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique
+    (within the lines and section ``notes`` name, whose notes it keeps, canonically).
+    An ellipsis-joined quote is anchored where its pieces first occur in order.
 
     The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main.
     """
@@ -59,23 +71,46 @@ def anchor_tail(
         text = tree.source_text(hits[0], page)
     except SourceError as e:
         raise WikigateError(f"{hits[0]} {e}") from e
-    found = occurrences(text, quote)
+    c = notes or Citation(source, page, quote, None, None)
+    found = _within(text, occurrences(text, quote), c)
+    if not found and c.pieces:
+        span = find_pieces(text, c.pieces)
+        found = [span[0]] if span is not None else []
+    kind = textview.dialect(hits[0]) if page is None else None
+    seen = ""
+    if not found and (view := textview.text_view(text, kind)) is not None:
+        found = _within(text, textview.occurrences(view, quote), c)  # raw offsets
+        seen = " as a reader sees it (markup removed)"
     if len(found) != 1:
         if not found:
-            near = NearMisses(text).find(quote)
-            where = (
-                f"; it matches after {near.fold} at offset {near.offset}, line {near.line}: "
-                "copy the quote from the source, verbatim"
-                if near is not None
-                else ""
-            )
+            located = locate_quotes(text, [(None, quote)], None, kind)[0]
+            near = located.near if located is not None else None
+            where = ""
+            if near is not None:
+                how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
+                where = (
+                    f"; it matches {how} at offset {near.offset}, line {near.line}: "
+                    "copy the quote from the source, verbatim"
+                )
             raise WikigateError(f"the quote does not occur in {hits[0]}{where}")
         where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
         raise WikigateError(
-            f"the quote occurs {len(found)} times in {hits[0]}: {where}; "
+            f"the quote occurs {len(found)} times in {hits[0]}{seen}: {where}; "
             "quote a longer, unique span"
         )
-    return format_tail(source, page, quote, found[0])
+    return format_citation(c, source, found[0])
+
+
+def _within(text: str, found: list[int], c: Citation) -> list[int]:
+    """The occurrences that lie in the lines and the section ``c``'s notes name."""
+    if c.lines is None and c.section is None:
+        return found
+    index = SourceIndex(text)
+    spans = index.sections.get(section_key(c.section), []) if c.section else [(0, len(text))]
+    if c.lines is not None:
+        lines = index.span(*c.lines)
+        spans = [(max(s, lines[0]), min(e, lines[1])) for s, e in spans] if lines else []
+    return [o for o in found if any(s <= o and o + len(c.quote) <= e for s, e in spans)]
 
 
 @dataclass
@@ -124,13 +159,15 @@ def plan_anchor_fix(
         changed = False
         for d in page.definitions:
             c = d.citation
-            if c is None or c.anchored:
+            if c is None or c.anchored or not c.quoted:
                 continue
             if "\n" in d.tail or d.tail not in lines[d.line - 1]:
                 results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
                 continue
+            hits, _ = resolve_source(wiki, path, c)
             try:
-                tail = anchor_tail(ws, c.source, c.quote, c.page, wiki)
+                source = hits[0] if len(hits) == 1 else c.source
+                tail = anchor_tail(ws, source, c.quote, c.page, wiki, notes=c)
             except WikigateError as e:
                 results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
                 continue

@@ -66,10 +66,18 @@ TABLE: tuple[Code, ...] = (
     Code(
         "citation.quote_not_found",
         "critical",
-        "the quote does not occur verbatim in the source; the message says where it would "
-        "match after Unicode normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case or "
-        "collapsing whitespace, if it would",
+        "the quote does not occur verbatim in the source, nor in its text view (a markup "
+        "source as a reader sees it); the message says where it would match after Unicode "
+        "normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case, collapsing whitespace "
+        "or both, after removing markup, or as pieces joined by an ellipsis, if it would",
         "quote the source verbatim; paraphrases and invented quotes are rejected",
+    ),
+    Code(
+        "citation.text_view",
+        "minor",
+        "the quote matches its markdown, MediaWiki or HTML source only as a reader sees it "
+        "(markup removed: tags, entities, link syntax, emphasis); its anchor is where the "
+        "raw text it maps to starts. A note: the quote is verified",
     ),
     Code(
         "citation.anchor_mismatch",
@@ -86,6 +94,22 @@ TABLE: tuple[Code, ...] = (
         "major",
         "the quote is found verbatim but has no anchor",
         presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.unquoted",
+        "major",
+        "a footnote names a source (a path, a wikilink or a link to a file under `raw/`, or a "
+        "line range) but quotes nothing: it proves the source (and the lines) exist, not the "
+        "claim; `[verifier.severity]` may set it to `minor` (a warning) while a wiki adopts the format",
+        'quote the passage that supports the claim: [^ID]: SOURCE — "QUOTE"',
+        presets=(("PARANOID", "critical"),),
+    ),
+    Code(
+        "citation.location",
+        "major",
+        'a location note (`L3`, `L3-L7`, `#L3-L7`, `§"Section"`) names lines the source does '
+        "not have or a section it does not have, or the quote is not there",
+        "fix the location note, or quote (and anchor) the occurrence it names",
     ),
     Code(
         "citation.semantic_conflict",
@@ -196,8 +220,17 @@ TABLE: tuple[Code, ...] = (
     Code(
         "link.broken",
         "major",
-        "a link or heading anchor resolves to nothing",
+        "a link or heading anchor resolves to nothing; the message names the path a path "
+        "link resolved to, and a page of that file name or the existing page or source of "
+        "the nearest name",
         "link an existing page by file name, title or alias",
+    ),
+    Code(
+        "link.ambiguous",
+        "minor",
+        "a link that names no page names several files under `raw/` (two sources share the "
+        "file name): which one it means is a guess",
+        "link the source by its path under raw/",
     ),
     Code(
         "page.orphan",
@@ -279,6 +312,31 @@ TABLE: tuple[Code, ...] = (
         "a frozen claim was reworded around the same quote: a person decides (needs_human_review)",
         "ask a maintainer to approve the wording (`wikigate verify approve RUN --reason ...`)",
         asks=True,
+    ),
+    Code(
+        "claim.contradiction",
+        "major",
+        "a claim the run adds or changes says of the same subject a different number, date or "
+        "quantity than a claim on another page, or denies it; the finding names both claims "
+        "(page, line, claim id) and both sources (`[consistency]`)",
+        "correct the claim that its source does not support, or keep the old one in a "
+        "`::: disputed` block",
+    ),
+    Code(
+        "claim.source_conflict",
+        "major",
+        "two claims contradict each other and each is what its own source says: the sources "
+        "disagree, and the page does not say so",
+        "say so on the page: cite both sources on the claim, or add `[conflict: SOURCE A says "
+        "X, SOURCE B says Y]` to its sentence",
+    ),
+    Code(
+        "claim.consistency_unjudged",
+        "major",
+        "the LLM judge could not vote on pairs of claims the consistency check gave it (major: "
+        "fails closed); pairs past `[consistency] judge_max_tokens` were not sent (minor)",
+        "run the verification again; raise `[consistency] judge_max_tokens` to judge every pair",
+        also="minor",
     ),
     Code(
         "run.scope",

@@ -235,6 +235,17 @@ class StatementsSection(Plain):
 
 
 @plain(extra="forbid")
+class ConsistencySection(Plain):
+    """``[consistency]``: claims checked against the rest of the wiki (claim.contradiction,
+    claim.source_conflict; docs/checks.md): at most ``max_candidates`` other claims about
+    the same subject for each claim a run adds or changes."""
+
+    enabled: bool = True
+    max_candidates: int = rule(default=20, ge=0, le=1000)
+    judge_max_tokens: int = rule(default=50_000, ge=0)  # the LLM judge's pair requests, a run
+
+
+@plain(extra="forbid")
 class TelemetrySection(Plain):
     path: str | None = None
 
@@ -352,6 +363,7 @@ class Config(Plain):
     ledger: LedgerSection = rule(factory=LedgerSection)
     gap_policy: GapPolicySection = rule(factory=GapPolicySection)
     statements: StatementsSection = rule(factory=StatementsSection)
+    consistency: ConsistencySection = rule(factory=ConsistencySection)
     rubric: RubricSection = rule(factory=RubricSection)
     telemetry: TelemetrySection = rule(factory=TelemetrySection)
     server: ServerSection = rule(factory=ServerSection)

@@ -8,10 +8,15 @@ the exit code of every outcome comes from one table, ``kinds.VERDICT_EXIT``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
+
+if TYPE_CHECKING:
+    from .models import Finding
 
 Action = Literal["land", "reject", "revise", "ask_person"]
 # a person's word on the commit decided on: an override (a writer's label or comment,
@@ -127,3 +132,61 @@ def decide(
         return Decision("revise", "revise", reason)
     # an unknown verdict is never a pass
     return Decision("reject", "reject", f"unknown verdict {verdict!r}: failing closed")
+
+
+MAX_QUESTIONS = 5
+_STUCK = re.compile(r"no progress: the same (\d+) failures? as loop (\d+)")
+_ASK = {
+    "claim.frozen_reworded": "does the reworded frozen claim on {at} still say only what its "
+    "quote says, and may a frozen claim be reworded?",
+    "run.rules_change": "should the proposed rules apply (the finding names each setting "
+    "they change, old → new)?",
+    "suppression.added": "should the inline suppression on {at} set its finding aside, for "
+    "the reason it gives?",
+    "run.direction_unclear": "does the change do what its direction says it will?",
+    "run.rubric": "is the change's effect on the [rubric] goal the finding names acceptable?",
+    "citation.flaky": "does the quote on {at} support its claim (two judgements disagreed)?",
+}
+
+
+def questions(
+    findings: Iterable[Finding], *, stuck: str | None = None, new_sources: Sequence[str] = ()
+) -> list[str]:
+    """What the person deciding a run that waits for one (needs_human_review) must answer:
+    one question per finding that asks a person (``codes.ASKS``; one per code and page),
+    and, when the run waits because it made no progress (``stuck``: the decision's reason)
+    or adds sources its author may not add, that. At most ``MAX_QUESTIONS``."""
+    from .codes import ASKS
+    from .text import escaped, plural
+
+    out: list[str] = []
+    if stuck is not None:
+        said = _STUCK.match(stuck)
+        if said is not None:
+            out.append(
+                f"the writer's last loop failed on exactly what loop {said.group(2)} failed "
+                f"on ({plural(int(said.group(1)), 'failure')}): land the change as it is, or "
+                "reject it?"
+            )
+    if new_sources:
+        named = ", ".join(escaped(p) for p in new_sources[:3])
+        more = f" (+{len(new_sources) - 3} more)" if len(new_sources) > 3 else ""
+        out.append(
+            f"is each new raw source ({named}{more}) what it claims to be, and may it "
+            "enter the wiki? Its author may not add sources"
+        )
+    groups: dict[tuple[str, str | None], list[int]] = {}
+    for f in findings:
+        if f.code in ASKS:
+            groups.setdefault((f.code, f.path), []).extend([f.line] if f.line else [])
+    for (code, path), lines in groups.items():
+        ask = _ASK.get(code, f"{code}: accept what the finding on {{at}} names?")
+        out.append(ask.format(at=_at(path, sorted(set(lines)), escaped)))
+    return out[:MAX_QUESTIONS]
+
+
+def _at(path: str | None, lines: list[int], escaped: Callable[[str], str]) -> str:
+    page = escaped(path) if path else "the change"
+    if not lines:
+        return page
+    return f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:5]))} of {page}"

@@ -71,6 +71,10 @@ class FinalizeResult:
     loop: int = 1
     report: dict[str, Any] | None = None
     untouched: list[str] = field(default_factory=list)  # a person's edits, left as they were
+    # the verification's feedback (verifier/advice.py), as the run's record keeps it
+    next_actions: list[str] = field(default_factory=list)
+    blind_spots: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)  # what a person must answer
 
     @property
     def exit_code(self) -> int:
@@ -319,6 +323,11 @@ def _record(
         update.setdefault("verifier_usage", vote.tokens_used)
         exempt = (vote.report or {}).get("exempt")
         update.setdefault("exempt", list(exempt) if isinstance(exempt, list) else [])
+        for said in ("next_actions", "blind_spots"):  # the report derived them (advice.py)
+            given = (vote.report or {}).get(said)
+            update.setdefault(
+                said, [x for x in given if isinstance(x, str)] if isinstance(given, list) else []
+            )
     values: dict[str, Any] = {
         "tip_commit": plan.tip,
         "loop_count": loop,
@@ -327,6 +336,7 @@ def _record(
         "usage": plan.meta.usage,
         "budget": plan.meta.budget,
         "recorded_at": now_iso(),
+        "questions": [],  # only a run waiting for a person has them (keep_pending)
     }
     values.update(update)
     return base.model_copy(update=values)
@@ -342,6 +352,9 @@ def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResul
         tip=record.tip_commit,
         loop=record.loop_count,
         report=verdict.report if verdict else None,
+        next_actions=list(record.next_actions),
+        blind_spots=list(record.blind_spots),
+        questions=list(record.questions),
     )
 
 
@@ -573,12 +586,20 @@ def keep_pending(
         status="pending",
         verdict=decided.verdict,
         reject_reason=None,
+        questions=_questions(verdict, decided),
     )
     publish_note(run.env, record, verified)
     result = _result(record, verdict)
     if decided.action == "ask_person" and decided.reason != decision.A_PERSON:
         result.reason = decided.reason  # why it waits (e.g. no progress), for the writer
     return result
+
+
+def _questions(verdict: VerifierVerdict, decided: Decision) -> list[str]:
+    """What the person must answer when the run waits for one (verifier/advice.py)."""
+    if decided.action != "ask_person":
+        return []
+    return decision.questions(verdict.findings, stuck=decided.reason)
 
 
 def decide(run: Run, reason: str, *, approve: bool, source: str = "cli") -> FinalizeResult:

@@ -29,6 +29,26 @@ def remote_notes_ref(remote: str) -> str:
     return ORIGIN_NOTES if remote == "origin" else f"refs/wikigate/remotes/{remote}/notes"
 
 
+# What a gated server accepted onto its trunk: a note on each new tip, written by the
+# server's post-receive hook alone (pushes to it are refused), so that clones whose local
+# hooks guard the trunk may fast-forward to commits the server verified (hooks/server.py).
+SERVER_NOTES_REF = "refs/notes/wikigate-server"
+
+
+def remote_server_notes_ref(remote: str) -> str:
+    """Where a remote's SERVER_NOTES_REF is fetched to: remote_notes_ref + ``-server``,
+    as the one glob refspec ``+refs/notes/wikigate*:<remote_notes_ref>*`` maps it (a
+    glob, so that a remote with neither ref fetches as before: git refuses a plain
+    refspec whose source the remote lacks)."""
+    return remote_notes_ref(remote) + "-server"
+
+
+def notes_fetch_refspec(remote: str) -> str:
+    """The refspec that brings a remote's NOTES_REF and SERVER_NOTES_REF to their
+    private refs (remote_notes_ref, remote_server_notes_ref)."""
+    return f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"
+
+
 RUN_PREFIX = "refs/heads/wikigate/runs/"
 
 

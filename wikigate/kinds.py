@@ -32,7 +32,7 @@ SEVERITY_RANK = {"minor": 0, "major": 1, "critical": 2}
 MAX_LOOPS = 3
 # the report formats `wikigate verify --format` takes: verifier/reporters' REPORTERS, by
 # name (a test keeps the two equal; importing the reporters would import pydantic)
-REPORT_FORMATS: tuple[str, ...] = ("text", "json", "rdjson", "sarif")
+REPORT_FORMATS: tuple[str, ...] = ("text", "json", "rdjson", "sarif", "html")
 # `wikigate verify --filter`: which findings of a change are reported (wikigate.reportfilter)
 FilterMode = Literal["added", "diff_context", "file", "nofilter"]
 FILTER_MODES: tuple[str, ...] = get_args(FilterMode)

@@ -145,6 +145,40 @@ def claims(
     return [dict(zip(columns, row, strict=True)) for row in cursor]
 
 
+def health(ws: Workspace, ref: str | None = None) -> Any:
+    """The wiki's health (wikigate.health) at ``ref`` (None: main's tip), with the LLM
+    judge's last votes as the ledger keeps them (the claims it holds of that commit)."""
+    from . import health as health_module
+    from .changes import resolve_commit
+
+    sync(ws)
+    head = gitrepo.ref_target(ws.repo, ws.env.main)
+    if ref is not None:
+        commit = resolve_commit(ws.repo, ref)
+    elif head is not None:
+        commit = gitrepo.commit_at(ws.repo, head)
+    else:
+        raise WikigateError(f"{ws.env.main} has no commit yet: nothing to measure")
+    votes = (
+        {
+            r["claim_id"]: (r["judge_vote"], r["claim"])
+            for r in ws.store.db.execute_returning_dicts(
+                "SELECT claim_id, claim, judge_vote FROM claims WHERE judge_vote IS NOT NULL"
+            )
+        }
+        if head is not None and commit.id == head
+        else {}
+    )
+    return health_module.measure(
+        ws.repo, commit, ws.config, cache_path=cache_path(ws.repo), votes=votes
+    )
+
+
+def states(ws: Workspace) -> dict[str, str]:
+    """Each claim's state on main (fresh, stale, contested, unverified: wikigate.health)."""
+    return dict(health(ws).claims)
+
+
 def gaps(ws: Workspace, page: str | None = None) -> list[dict[str, Any]]:
     sync(ws)
     where, args = ("page = ?", [page]) if page else (None, [])

@@ -49,7 +49,9 @@ INSTRUCTIONS = (
     "wikigate gates a wiki kept in git: every change is a run, verified before it lands "
     "on main. Start a run (start_run), read the source (read), anchor each quote (anchor), "
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
-    "On revise, act on the findings (their hint and suggested_tail) and finalize again."
+    "On revise, do the result's next_actions first, act on the findings (their hint and "
+    "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
+    "to the user."
 )
 
 
@@ -697,8 +699,10 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
-        message, hint, suggested_tail, signature) come back as structured content; a
-        loop that fails on the last loop's signatures stops: "no progress"."""
+        message, hint, suggested_tail, signature) come back as structured content, with
+        next_actions (one to three steps: do them first), blind_spots (what it could not
+        rule out) and questions (what a person must answer); a loop that fails on the last
+        loop's signatures stops: "no progress"."""
         session = sessions(ctx)
         from wikigate.present import outcome
 
@@ -713,6 +717,11 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             "loop": done.loop,
             "tip": done.tip,
             "findings": findings,
+            # what to do next (one to three steps from the findings), what this
+            # verification could not rule out, what a person must answer (verifier/advice.py)
+            "next_actions": [for_agents(a) for a in done.next_actions],
+            "blind_spots": [for_agents(b) for b in done.blind_spots],
+            "questions": [for_agents(q) for q in done.questions],
         }
         return result(for_agents(outcome(done)), data)
 

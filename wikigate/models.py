@@ -272,3 +272,8 @@ class RunRecord(Plain):
     override_at: str | None = None
     # the digest of what `run start` recorded (plan.meta_digest); None: from before it existed
     meta_digest: str | None = None
+    # the last verification's feedback (verifier/advice.py): what to do next, what it could
+    # not rule out, and for a run waiting for a person, what that person must answer
+    next_actions: list[str] = rule(factory=list)
+    blind_spots: list[str] = rule(factory=list)
+    questions: list[str] = rule(factory=list)

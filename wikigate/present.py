@@ -50,7 +50,28 @@ def outcome(result: FinalizeResult) -> str:
     lines = [outcome_line(result)]
     lines += [finding_line(f, indent="  ") for f in result.findings]
     lines += suppressed_lines((result.report or {}).get("suppressed"))
+    lines += advice_lines(result.next_actions, result.blind_spots, result.questions)
     return "\n".join(lines)
+
+
+def advice_lines(
+    next_actions: Sequence[str], blind_spots: Sequence[str], questions: Sequence[str] = ()
+) -> list[str]:
+    """A verification's feedback (verifier/advice.py) as text: what to do next, numbered;
+    what it could not rule out; what a person must answer. Escaped: a record any clone can
+    write may hold them."""
+    from .text import shown
+
+    lines: list[str] = []
+    for title, said, mark in (
+        ("next:", next_actions, None),
+        ("not ruled out:", blind_spots, "-"),
+        ("a person must answer:", questions, "?"),
+    ):
+        if said:
+            lines.append(title)
+            lines += [f"  {mark or f'{n}.'} {shown(s)}" for n, s in enumerate(said, 1)]
+    return lines
 
 
 def suppressed_lines(suppressed: object) -> list[str]:

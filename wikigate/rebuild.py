@@ -65,6 +65,9 @@ def rebuild(
                     "verifier_usage": seen.verifier_usage,
                     "reject_reason": seen.reject_reason,
                     "meta_digest": seen.meta_digest or record.meta_digest,
+                    "next_actions": seen.next_actions,
+                    "blind_spots": seen.blind_spots,
+                    "questions": seen.questions,
                 }
             )
         latest[run_id] = record

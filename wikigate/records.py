@@ -114,8 +114,11 @@ def pending_record(workspace: str, meta: RunMeta, tip: str) -> RunRecord:
 
 def record_from_db(store: Store, run_id: str) -> RunRecord:
     """The run's current state as the database holds it, in record form."""
+    from .store import advice_of
+
     row = store.get(run_id)
     assert row is not None
+    said = advice_of(row)  # the last verification's feedback
     findings = [LoggedFinding.model_validate(f) for f in store.findings(run_id)]
     overrides = store.overrides(run_id)
     last = overrides[-1] if overrides else None
@@ -154,6 +157,9 @@ def record_from_db(store: Store, run_id: str) -> RunRecord:
         override_source=last["source"] if last else None,
         override_at=last["at"] if last else None,
         meta_digest=row.get("meta_digest"),
+        next_actions=said.get("next_actions", []),
+        blind_spots=said.get("blind_spots", []),
+        questions=said.get("questions", []),
     )
 
 

@@ -11,6 +11,7 @@ it sits on the hook path, where every import counts, and stores opaque blobs.)
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,6 +54,7 @@ CREATE TABLE IF NOT EXISTS runs (
   finalizer_host   TEXT,
   lease_until      TEXT,
   meta_digest      TEXT,
+  advice           TEXT,
   CHECK (status IN ('pending','verifying','committed','rejected','abandoned'))
 );
 CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
@@ -156,6 +158,7 @@ class RunRow(TypedDict):
     finalizer_host: str | None
     lease_until: str | None
     meta_digest: str | None
+    advice: str | None  # JSON: the last verification's next actions and blind spots
 
 
 def _runs(rows: Iterator[dict[str, Any]]) -> list[RunRow]:
@@ -231,6 +234,8 @@ class Store:
                 self.db.execute("ALTER TABLE runs ADD COLUMN lease_until TEXT")
             if "meta_digest" not in self.db["runs"].columns_dict:  # from before runs were pinned
                 self.db.execute("ALTER TABLE runs ADD COLUMN meta_digest TEXT")
+            if "advice" not in self.db["runs"].columns_dict:  # before next actions
+                self.db.execute("ALTER TABLE runs ADD COLUMN advice TEXT")
             if "fingerprint" not in self.db["findings"].columns_dict:  # before baselines
                 self.db.execute("ALTER TABLE findings ADD COLUMN fingerprint TEXT")
             if "signature" not in self.db["findings"].columns_dict:  # before no-progress
@@ -402,4 +407,31 @@ def record_to_row(record: RunRecord) -> RunRow:
         "finalizer_host": None,
         "lease_until": None,
         "meta_digest": record.meta_digest,
+        "advice": _advice(record),
+    }
+
+
+def _advice(record: RunRecord) -> str | None:
+    """The record's feedback for a writer, as the ``advice`` column keeps it (None: none)."""
+    said = {
+        "next_actions": record.next_actions,
+        "blind_spots": record.blind_spots,
+        "questions": record.questions,
+    }
+    return json.dumps(said) if any(said.values()) else None
+
+
+def advice_of(row: RunRow) -> dict[str, list[str]]:
+    """The ``advice`` column read back: each list of strings it holds (a value of any other
+    shape is dropped)."""
+    try:
+        said = json.loads(row.get("advice") or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(said, dict):
+        return {}
+    return {
+        k: [x for x in v if isinstance(x, str)]
+        for k, v in said.items()
+        if k in ("next_actions", "blind_spots", "questions") and isinstance(v, list)
     }

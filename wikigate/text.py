@@ -126,3 +126,11 @@ def invisible_chars(text: str, limit: int | None = None) -> list[Invisible]:
 def shown(value: str) -> str:
     """``value`` safe to print on one line: unprintable characters as escapes."""
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in value)
+
+
+def escaped(text: str, most: int = 100) -> str:
+    """Writer-controlled text (a path) on one line, cut to ``most`` characters, every
+    invisible (``FORMAT_CHARS``) and unprintable character written as ``\\uXXXX``."""
+    cut = text if len(text) <= most else text[: most - 1] + "…"
+    out = FORMAT_CHARS.sub(lambda m: "".join(f"\\u{ord(c):04x}" for c in m.group()), cut)
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in out)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import citations, pages, runs, semantic
+from . import citations, consistency, pages, runs, semantic
 from .context import Context
 
 
@@ -57,6 +57,7 @@ CHECKS: list[Check] = [
     Check("required", runs.check_required, THOROUGH),
     Check("convergence", runs.check_convergence, THOROUGH),
     Check("coverage", runs.check_coverage, THOROUGH),
+    Check("consistency", consistency.check_consistency, THOROUGH),
     Check("budget", runs.check_budget, THOROUGH),
     Check("direction", runs.check_direction, THOROUGH),
 ]

@@ -9,10 +9,22 @@ from typing import NamedTuple
 from wikigate.codes import finding
 from wikigate.models import Finding
 
-from ..citation import Citation, NearMiss, format_tail, quote_hash
+from ..citation import (
+    ELLIPSIS_SPAN,
+    MAX_PIECES,
+    MIN_PIECE_CHARS,
+    Citation,
+    NearMiss,
+    SourceIndex,
+    find_pieces,
+    format_citation,
+    quote_hash,
+    section_key,
+    source_names,
+)
 from ..markdown import ParsedPage, Ref
-from ..sources import UNSEARCHED
-from ..wiki import Located
+from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED, SourceError
+from ..wiki import Located, WikiTree
 from .context import Context
 
 
@@ -125,6 +137,7 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
     ctx.metrics.pages = len(ctx.tip.pages)
     ctx.metrics.pages_checked = len(scope)
     pending: list[_Pending] = []
+    unquoted: list[_Pending] = []  # source references without a quote
     for path in scope:
         if ctx.heartbeat is not None:
             ctx.heartbeat()  # past the verification's deadline: stops here (verifier.budget)
@@ -134,9 +147,11 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
             continue
         page = ctx.tip.page(path)
         assert page is not None
-        findings += _check_page(ctx, page, pending)
+        findings += _check_page(ctx, page, pending, unquoted)
     verified: VerifiedQuotes = {}
     findings += _check_quotes(ctx, pending, verified)
+    for p in sorted(unquoted, key=_by_source):  # each source's index built once
+        findings += [on_claim(f, p.ref) for f in _unquoted(ctx, p)]
     return findings, verified
 
 
@@ -154,7 +169,9 @@ def on_claim(f: Finding, ref: Ref | None) -> Finding:
     )
 
 
-def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list[Finding]:
+def _check_page(
+    ctx: Context, page: ParsedPage, pending: list[_Pending], unquoted: list[_Pending]
+) -> list[Finding]:
     out: list[Finding] = []
     path = page.path
     defs = parsed_definitions(page)
@@ -168,6 +185,7 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
     if len(defs) < len(page.definitions):
         out += duplicates(page)
     out += undefined(page)
+    out += _sources_lines(ctx, page)
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):
             syntax = finding("citation.syntax", path, line, f"[^{label}]: {parsed}")
@@ -186,10 +204,61 @@ def _check_page(ctx: Context, page: ParsedPage, pending: list[_Pending]) -> list
                 )
             )
         found = _check_source(ctx, path, line, label, parsed, used.get(label))
-        if isinstance(found, _Pending):
+        if isinstance(found, _Pending) and not parsed.quoted:
+            unquoted.append(found)
+        elif isinstance(found, _Pending):
             pending.append(found)
         else:
             out += [on_claim(f, used.get(label)) for f in found]
+    return out
+
+
+MAX_SOURCE_LINKS = 200  # of a page's Sources lines that are looked up under raw/
+
+
+def line_citations(page: ParsedPage) -> list[tuple[int, Citation]]:
+    """The links of the page's Sources lines, as unquoted references (the first
+    MAX_SOURCE_LINKS): (line, citation)."""
+    out: list[tuple[int, Citation]] = []
+    for line, named in page.source_lines:
+        for kind, target in named:
+            if len(out) >= MAX_SOURCE_LINKS:
+                return out
+            form = "wikilink" if kind == "wiki" else "link"
+            if target and "://" not in target:
+                out.append((line, Citation(target, None, "", None, None, form=form)))
+    return out
+
+
+def sourced_lines(tree: WikiTree, page: ParsedPage) -> dict[int, list[str]]:
+    """The page's Sources lines that name files under raw/: line → those files."""
+    out: dict[int, list[str]] = {}
+    for line, c in line_citations(page):
+        hits, acl = resolve_source(tree, page.path, c)
+        if len(hits) == 1 and not acl and hits[0] not in out.get(line, []):
+            out.setdefault(line, []).append(hits[0])
+    return out
+
+
+def _sources_lines(ctx: Context, page: ParsedPage) -> list[Finding]:
+    """A page that cites by a Sources line alone: each such line is an unquoted reference."""
+    if page.refs or not page.source_lines:
+        return []
+    out = []
+    for line, sources in sourced_lines(ctx.tip, page).items():
+        shown = ", ".join(sources[:3]) + (
+            f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+        )
+        out.append(
+            finding(
+                "citation.unquoted",
+                page.path,
+                line,
+                f"the Sources line cites {shown} without a quote: that proves the sources "
+                f"exist, not what the page says ({page.bare} statements rest on it)",
+                hint='cite each claim: "…claim.[^1]" and [^1]: SOURCE — "QUOTE"',
+            )
+        )
     return out
 
 
@@ -210,7 +279,7 @@ def _check_source(
 ) -> list[Finding] | _Pending:
     """Findings about the citation's source, or the quote lookup still to do."""
     tree = ctx.tip
-    hits, acl = tree.find_source(c.source)
+    hits, acl = resolve_source(tree, path, c)
     if acl:
         return [
             finding(
@@ -260,6 +329,118 @@ def _check_source(
     return _Pending(path, line, label, c, source, entry.oid, key, ref, bad_sha)
 
 
+def resolve_source(tree: WikiTree, page_path: str, c: Citation) -> tuple[list[str], str | None]:
+    """The files under raw/ a citation's source names (citation.source_names, the first
+    name that finds any), or an ACL problem."""
+    names = source_names(c, page_path)
+    first_acl = None
+    for name in names:
+        hits, acl = tree.find_source(name)
+        if hits or (acl and c.form != "wikilink"):
+            return hits, acl
+        first_acl = first_acl or acl
+    if c.form == "wikilink" and "\\" not in c.source and ".." not in c.source.split("/"):
+        for name in names:  # as Obsidian resolves it: ignoring case
+            if hits := tree.find_source_folded(name):
+                return hits, None
+    return [], first_acl
+
+
+INDEXES_KEPT = 64  # sources whose line and section index a verification keeps
+
+
+def _index(ctx: Context, source: str, page: int | None) -> SourceIndex:
+    """The line and section index of a source (PDF page); SourceError: none."""
+    kept = ctx.source_indexes
+    key = (source, page)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = SourceIndex(ctx.tip.source_text(source, page))
+        while len(kept) > INDEXES_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return found
+
+
+def _notes(c: Citation) -> str:
+    """The citation's line and section notes as written canonically."""
+    return format_citation(c._replace(quote="", page=None, pages=None), "").lstrip(", ")
+
+
+def _location(ctx: Context, p: _Pending, span: tuple[int, int] | None) -> Finding | None:
+    """Whether the lines and the section a citation's notes name exist in its source and,
+    for a quote found at ``span``, hold it."""
+    c = p.citation
+    if c.lines is None and c.section is None:
+        return None
+    try:
+        index = _index(ctx, p.source, c.page)
+    except SourceError as e:
+        return finding(
+            "citation.source_unreadable", p.path, p.line, f"[^{p.label}]: {p.source} {e}"
+        )
+    where: list[tuple[int, int]] = []
+    if c.lines is not None:
+        lines = index.span(*c.lines)
+        if lines is None:
+            return _location_finding(
+                p, f"{_notes(c)}: {p.source} has {index.line_count} lines", "fix the line note"
+            )
+        where.append(lines)
+    if c.section is not None:
+        sections = index.sections.get(section_key(c.section))
+        if not sections:
+            known = ", ".join(repr(t) for t in index.titles[:8]) or "none"
+            return _location_finding(
+                p,
+                f"{p.source} has no section {c.section!r} (its sections: {known})",
+                "name the section as its heading reads",
+            )
+        if c.lines is None:
+            where += sections
+        elif not any(s <= where[0][0] and where[0][1] <= e for s, e in sections):
+            return _location_finding(
+                p, f"{_notes(c)}: the lines are not in that section", "fix the location note"
+            )
+    if span is None or any(s <= span[0] and span[1] <= e for s, e in where):
+        return None
+    line = index.line_of(span[0])
+    return _location_finding(
+        p,
+        f"the quote is on line {line} of {p.source}, not in {_notes(c)}",
+        "fix the location note, or quote (and anchor) the occurrence it names",
+    )
+
+
+def _location_finding(p: _Pending, message: str, hint: str) -> Finding:
+    return finding("citation.location", p.path, p.line, f"[^{p.label}]: {message}", hint=hint)
+
+
+def _unquoted(ctx: Context, p: _Pending) -> list[Finding]:
+    """A reference without a quote: its source exists (and so do the lines and section it
+    names), which is all it proves."""
+    c = p.citation
+    wrong = _location(ctx, p, None)
+    if wrong is not None:
+        return [wrong]
+    shown = _notes(c)
+    named = f"{p.source}, {shown}" if shown else p.source
+    proves = "those lines exist" if c.lines else "the source exists"
+    canonical = format_citation(c._replace(quote="QUOTE"), p.source).replace(
+        '"QUOTE"', '\\"QUOTE\\"'
+    )
+    return [
+        finding(
+            "citation.unquoted",
+            p.path,
+            p.line,
+            f"[^{p.label}]: cites {named} without a quote: that proves {proves}, "
+            "not what the claim says",
+            hint=f"quote the passage that supports the claim: [^{p.label}]: {canonical}",
+        )
+    ]
+
+
 def _hash_mismatch(p: _Pending, offset: int) -> Finding:
     """The quote is in the source (at ``offset``) but the footnote's sha is not its."""
     c = p.citation
@@ -271,7 +452,7 @@ def _hash_mismatch(p: _Pending, offset: int) -> Finding:
         f"[^{p.label}]: sha256 of the quote is {p.digest[:12]}…, "
         f"the footnote records {c.sha256[:12]}…",
         hint=f"use {{@{offset} sha256:{p.digest}}} (or run `wikigate anchor --fix`)",
-    ).model_copy(update={"suggested_tail": format_tail(c.source, c.page, c.quote, offset)})
+    ).model_copy(update={"suggested_tail": format_citation(c, _written(c, p.source), offset)})
 
 
 def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
@@ -295,6 +476,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
         for (source, page), group in groups.items()
     ]
     results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
+    ends: dict[tuple[str, str], int] = {}  # where an ellipsis quote's last piece ends
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             ctx.unsettled.update(p.path for p in group)
@@ -311,13 +493,36 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
                 for p in group
             ]
             continue
-        for p, where in zip(group, located, strict=True):
+        for p, at in zip(group, located, strict=True):
+            where: Located | _Pieces | None = at
+            if at is not None and at.offset < 0 and at.offset != UNSEARCHED:
+                where = _pieces(ctx, p, at)
             found = _quote_finding(ctx, p, where, verified)
             if found is not None:
                 out.append(on_claim(found, p.ref))
+            if isinstance(where, _Pieces):
+                ends[(p.path, p.label)] = where.end
+    for p in sorted(pending, key=_by_source):  # the notes of the quotes found, cached or not
+        vq = verified.get((p.path, p.label))
+        if vq is None or (p.citation.lines is None and p.citation.section is None):
+            continue
+        end = ends.get((p.path, p.label), vq.offset + len(vq.quote))
+        wrong = _location(ctx, p, (vq.offset, end))
+        if wrong is not None:
+            out.append(on_claim(wrong, p.ref))
     good = known | ctx.new_anchors
     ctx.new_anchors.update(key for key, keys in pages if all(k in good for k in keys))
     return out
+
+
+def _written(c: Citation, source: str) -> str:
+    """The source as a canonical footnote writes it: as written, but for a wikilink or a
+    link, which it writes as the path they resolve to."""
+    return source if c.form in ("wikilink", "link") else c.source
+
+
+def _by_source(p: _Pending) -> tuple[str, int]:
+    return p.source, p.citation.page or 0
 
 
 def _known_anchors(
@@ -341,10 +546,59 @@ def _known_anchors(
     return known, pages
 
 
+class _Pieces(NamedTuple):
+    """Where an ellipsis quote's pieces are (a Located's fields first), or why not."""
+
+    offset: int
+    line: int
+    near: NearMiss | None
+    end: int
+    missing: str | None = None  # why the pieces were not found
+
+
+def _pieces(ctx: Context, p: _Pending, where: Located) -> Located | _Pieces:
+    """An ellipsis-joined quote found nowhere whole: where its pieces are, in order,
+    within ELLIPSIS_SPAN characters; None-like (the anchor holds) when they start there."""
+    pieces = p.citation.pieces
+    if not pieces:
+        return where
+    if len(pieces) > MAX_PIECES:
+        why = (
+            f"it has {len(pieces)} pieces joined by an ellipsis; at most {MAX_PIECES} are searched"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    short = min(pieces, key=len)
+    if len(short) < MIN_PIECE_CHARS:
+        why = (
+            f"its piece {short!r} is too short to search for (an ellipsis quote's pieces are "
+            f"at least {MIN_PIECE_CHARS} characters)"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    try:
+        text = ctx.tip.source_text(p.source, p.citation.page)
+    except SourceError:
+        return where  # the source was read a moment ago: nothing new to say
+    found = find_pieces(text, pieces)
+    if found is None:
+        why = (
+            f"nor do its {len(pieces)} pieces joined by an ellipsis occur in order within "
+            f"{ELLIPSIS_SPAN} characters"
+        )
+        return _Pieces(where.offset, 0, where.near, 0, why)
+    start, end = found
+    return _Pieces(start, text.count("\n", 0, start) + 1, None, end)
+
+
 def _quote_finding(
-    ctx: Context, p: _Pending, where: Located | None, verified: VerifiedQuotes
+    ctx: Context, p: _Pending, where: Located | _Pieces | None, verified: VerifiedQuotes
 ) -> Finding | None:
     c, label, source = p.citation, p.label, p.source
+    if isinstance(where, _Pieces) and where.offset >= 0 and where.offset == c.offset:
+        if p.digest is not None:  # the pieces start at the anchor: it holds (not cached)
+            return _hash_mismatch(p, where.offset)
+        ctx.count(p.path, anchors=1)
+        verified[(p.path, label)] = _verified(p, where.offset)
+        return None
     if where is None:  # the quote sits at its anchor
         ctx.count(p.path, anchors=1)
         ctx.new_anchors.add(p.key)
@@ -353,22 +607,35 @@ def _quote_finding(
         verified[(p.path, label)] = _verified(p, c.offset or 0)
         return None
     ctx.unsettled.add(p.path)  # where else it is, and whether it was searched, depends on
-    found, line, near = where  # the source's scans, which pages citing it share
+    found, line, near = where.offset, where.line, where.near  # the source's scans (shared)
+    view = isinstance(where, Located) and where.view  # found only as a reader sees the source
     if found == UNSEARCHED:
         return _unsearched(ctx, p)
     if found < 0:
-        return _not_found(p, near)
+        return _not_found(p, near, where.missing if isinstance(where, _Pieces) else None)
     if p.digest is not None:
         return _hash_mismatch(p, found)
+    if view and found == c.offset:  # at its anchor, as a reader sees the source
+        ctx.count(p.path, anchors=1)
+        verified[(p.path, label)] = _verified(p, found)
+        return finding(
+            "citation.text_view",
+            p.path,
+            p.line,
+            f"[^{label}]: the quote matches {source} as a reader sees it (markup removed), "
+            f"at offset {found}, line {line}; not its raw text",
+        )
     code = "citation.anchor_missing" if c.offset is None else "citation.anchor_mismatch"
     verified[(p.path, label)] = _verified(p, found, code)
-    tail = {"suggested_tail": format_tail(c.source, c.page, c.quote, found)}
+    tail = {"suggested_tail": format_citation(c, _written(c, source), found)}
+    seen = " as a reader sees it (markup removed)" if view else ""
     if c.offset is None:
         return finding(
             "citation.anchor_missing",
             p.path,
             p.line,
-            f"[^{label}]: the quote is in {source} (offset {found}, line {line}) but has no anchor",
+            f"[^{label}]: the quote is in {source}{seen} (offset {found}, line {line}) "
+            "but has no anchor",
             hint=f"append {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
         ).model_copy(update=tail)
     return finding(
@@ -376,8 +643,8 @@ def _quote_finding(
         p.path,
         p.line,
         f"[^{label}]: the text at offset {c.offset} of {source} is not the quote; "
-        f"the quote is at offset {found}, line {line}",
-        hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}}",
+        f"the quote is{seen} at offset {found}, line {line}",
+        hint=f"use {{@{found} sha256:{quote_hash(c.quote)}}} (or run `wikigate anchor --fix`)",
     ).model_copy(update=tail)
 
 
@@ -386,6 +653,7 @@ def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuot
     return VerifiedQuote(c.quote, p.source, c.page, offset, p.blob, code)
 
 
+FIX = "then run `wikigate anchor --fix` to anchor it"
 NEAR_MISS_HINTS = {
     "Unicode normalization (NFC)": "the source and the quote encode accents differently",
     "Unicode normalization (NFKC)": "the source and the quote write compatibility characters "
@@ -394,21 +662,40 @@ NEAR_MISS_HINTS = {
     "write \\r\\n in the quote",
     "ignoring case": "the letter case differs",
     "collapsing whitespace": "the spaces or line breaks differ (write \\n for a line break)",
+    CASE_AND_SPACE: "the letter case and the spaces or line breaks differ",
+    ELLIPSIS: "the quote's pieces are in the source in order, but not as an ellipsis quote "
+    f"verifies (at most {MAX_PIECES} pieces of {MIN_PIECE_CHARS} characters or more, within "
+    f"{ELLIPSIS_SPAN:,} characters): quote one unbroken span per footnote",
+    MARKUP: "the source is plain text, so a reader sees its markup: quote it with its "
+    "markup, verbatim",
 }
 
 
-def _not_found(p: _Pending, near: NearMiss | None) -> Finding:
+def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) -> Finding:
     c = p.citation
     message = (
         f"[^{p.label}]: the quote does not occur in {p.source}"
         + (f" p.{c.page}" if c.page else "")
         + f": {_clip(c.quote)!r}"
+        + (f"; {pieces}" if pieces else "")
     )
     hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
     if near is not None:
-        message += f"; it matches after {near.fold} at offset {near.offset}, line {near.line}"
-        hint = f"{NEAR_MISS_HINTS[near.fold]}: copy the quote from the source, verbatim"
+        how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
+        message += f"; it matches {how} at offset {near.offset}, line {near.line}"
+        if near.fold == ELLIPSIS:
+            hint = f"{NEAR_MISS_HINTS[ELLIPSIS]}, {FIX}"
+        else:
+            hint = f"{_near_hint(near.fold)}: copy the quote from the source, verbatim; {FIX}"
     return finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
+
+
+def _near_hint(fold: str) -> str:
+    """What a fold (or markup removal, then a fold) says about the quote."""
+    if fold.startswith(MARKUP + " and "):
+        rest = fold.removeprefix(MARKUP + " and ")
+        return f"the source's markup is not in the quote, and {NEAR_MISS_HINTS[rest]}"
+    return NEAR_MISS_HINTS[fold]
 
 
 def _unsearched(ctx: Context, p: _Pending) -> Finding:

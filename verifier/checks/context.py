@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -12,6 +13,7 @@ from wikigate.config import Config
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding, Plan
 
+from ..citation import SourceIndex
 from ..judges.protocol import Judge, Judgment
 from ..report import ClaimCheck, DirectionReport, SummaryMetrics
 from ..wiki import PageCache, WikiTree
@@ -54,6 +56,10 @@ class Context:
     # not at its anchor (their findings depend on the source's scans, shared by pages)
     page_counts: dict[str, list[int]] | None = None
     unsettled: set[str] = field(default_factory=set)
+    # the citations check's line and section indexes of sources (checks/citations.py)
+    source_indexes: OrderedDict[tuple[str, int | None], SourceIndex] = field(
+        default_factory=OrderedDict
+    )
     _changed: list[str] | None = None
 
     @property

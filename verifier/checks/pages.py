@@ -12,6 +12,7 @@ from wikigate.text import Invisible, invisible_chars, shown
 from ..links import FileNames, link_key
 from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, Link, ParsedPage, slugify
 from ..wiki import WikiTree
+from .citations import sourced_lines
 from .context import Context
 
 # a `[frontmatter.required]` type → the YAML types that satisfy it (markdown.yaml_type)
@@ -67,9 +68,11 @@ def check_pages(ctx: Context) -> list[Finding]:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
         uncited = not page.refs and (page.bare or not page.gaps)
+        # a page that cites by a Sources line alone: citation.unquoted says what that proves
+        by_line = uncited and bool(page.source_lines) and bool(sourced_lines(ctx.tip, page))
         if path not in structural and not uncited:
             out += unsupported(page, ctx.config.statements.granularity)
-        if path not in structural and uncited:
+        if path not in structural and uncited and not by_line:
             out.append(
                 finding(
                     "page.uncited",
@@ -213,10 +216,12 @@ def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:
 
 def broken_links(
     tree: WikiTree, path: str, names: FileNames | None = None, base: WikiTree | None = None
-) -> list[tuple[int, str]]:
-    """The page's links that resolve to nothing (or to a page without their heading).  A
-    ``[[name]]`` naming a source is a source reference, unless ``base`` resolved it to a
-    page: then the change deleted that page or took the name from it (a title, an alias)."""
+) -> list[tuple[int, str, str]]:
+    """The page's links that resolve to nothing (or to a page without their heading), as
+    (line, message, code): ``link.broken``, or ``link.ambiguous`` for a link naming several
+    sources.  A link naming a source is a source reference (``FileNames.source_link``),
+    unless ``base`` resolved it to a page: then the change deleted that page or took the
+    name from it (a title, an alias)."""
     page = tree.nav_page(path)
     if page is None:
         return []
@@ -232,40 +237,70 @@ def broken_links(
             names = names or FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
             if link.kind == "wiki" and names.attachment_named(link.target) is not None:
                 continue  # ![[diagram.png]]: an attachment beside the pages
-            source = names.source_named(link.target) if link.kind == "wiki" else None
-            if source is not None:
+            found = names.source_link(path, link, None)
+            if found is not None:
                 was = base.resolve(path, link) if base is not None else None
-                if was is not None and was != source and tree.layout.is_page(was):
+                if was is not None and was not in found.names and tree.layout.is_page(was):
                     how = "is gone" if was not in tree.entries else "no longer answers to it"
-                    said = f"{shown} named {was}, which {how}; it names only the source {source}"
-                    out.append((link.line, said))
+                    said = f"{shown} named {was}, which {how}; it names only the source "
+                    out.append((link.line, said + ", ".join(found.names[:3]), BROKEN))
+                elif found.source is None:
+                    out.append((link.line, _ambiguous(shown, found.names), AMBIGUOUS))
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
-            out.append((link.line, f"{shown} resolves to no page{_instead(path, link, names)}"))
+            out.append(
+                (link.line, f"{shown} resolves to no page{_instead(path, link, names)}", BROKEN)
+            )
             continue
         anchor = unquote(link.anchor) if link.anchor and link.kind == "md" else link.anchor
         if anchor and anchor.startswith("^") and target.endswith(".md"):
             tpage = tree.nav_page(target)  # [[Page#^id]]: a block id, as Obsidian has it
             block = anchor[1:].strip().lower()
             if tpage is not None and "^" + block not in tpage.headings:
-                out.append((link.line, f"{shown}: {target} has no block ^{block}"))
+                out.append((link.line, f"{shown}: {target} has no block ^{block}", BROKEN))
         elif link.anchor and target.endswith(".md"):
             tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
-                out.append((link.line, f"{shown}: {target} has no heading #{_slug(link.anchor)}"))
+                said = f"{shown}: {target} has no heading #{_slug(link.anchor)}"
+                out.append((link.line, said, BROKEN))
     return out
 
 
+BROKEN, AMBIGUOUS = "link.broken", "link.ambiguous"
+
+
+def _ambiguous(shown: str, names: tuple[str, ...]) -> str:
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return (
+        f"{shown} names {len(names)} sources: {', '.join(names[:3])}{more}; "
+        "which one it means is a guess"
+    )
+
+
 def _instead(page: str, link: Link, names: FileNames) -> str:
-    """For a path link: the path it resolves to, and a page of that file name elsewhere."""
+    """Where a link to nothing went, and what it may have meant: for a path link, the
+    path it resolves to and a page of that file name elsewhere; else the existing page
+    or source of the nearest name."""
     key = link_key(page, link)
-    if link.kind == "wiki" or key is None:
+    if key is None:
         return ""
-    resolved = key.removeprefix("p:")
-    said = f" ({resolved} does not exist"
-    elsewhere = [p for p in names.pages_named(resolved) if p != resolved][:3]
+    resolved = key.removeprefix("p:") if link.kind == "md" else None
+    said = f"{resolved} does not exist" if resolved is not None else ""
+    elsewhere = [p for p in names.pages_named(resolved) if p != resolved][:3] if resolved else []
     if elsewhere:
         said += "; a page of that name: " + ", ".join(elsewhere)
-    return said + ")"
+    elif (near := names.nearest(resolved or link.target)) is not None and near != resolved:
+        said += ("; " if said else "") + f"the nearest {_kind(near)}: {near}"
+    return f" ({said})" if said else ""
+
+
+def _same(message: str) -> str:
+    """A finding's message without what other pages and sources suggest (the nearest
+    name): what tells a link broken before a change from one it broke."""
+    return message.split("; the nearest ", 1)[0]
+
+
+def _kind(path: str) -> str:
+    return "source" if path.startswith("raw/") else "page"
 
 
 def _slug(anchor: str) -> str:
@@ -289,15 +324,15 @@ def check_links(ctx: Context) -> list[Finding]:
         problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:
             before = (
-                {m for _, m in broken_links(base, path, base_names)}
+                {_same(m) for _, m, _ in broken_links(base, path, base_names)}
                 if path in base.entries
                 else set()
             )
-            problems = [(ln, m) for ln, m in problems if m not in before]
+            problems = [(ln, m, c) for ln, m, c in problems if _same(m) not in before]
         page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0
-        for line, message in problems:
-            out.append(finding("link.broken", path, line, message))
+        for line, message, code in problems:
+            out.append(finding(code, path, line, message))
     orphans_now = graph.orphans()
     orphans_before = base_graph.orphans() if base_graph is not None else set()
     for path in sorted(orphans_now):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from wikigate.codes import CODES, finding
 from wikigate.config import CONFIG_FILE, Config, parse_config
@@ -16,11 +16,13 @@ from wikigate.models import Finding
 from wikigate.paths import ATTACHMENT_SUFFIXES, attachment_problem, in_scope, is_attachment
 from wikigate.text import shown
 
+from ..citation import Citation
 from ..claims import Compared, PageClaim, compare, page_claims
 from ..judges.protocol import Assessment, ChangeInput
 from ..report import ClaimCheck, DirectionReport, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
+from .citations import resolve_source
 from .context import REGULAR, Context
 from .pages import invisible_in_path
 
@@ -484,8 +486,8 @@ def check_convergence(ctx: Context) -> list[Finding]:
     pages = [p for p in sorted(set(base.pages) | set(tip.pages)) if p in changed]
     base.load([p for p in pages if p in base.entries])
     for path in pages:
-        before = page_claims(base.page(path)) if path in base.entries else []
-        after = page_claims(tip.page(path)) if path in tip.entries else []
+        before = page_claims(base.page(path), _resolver(base, path)) if path in base.entries else []
+        after = page_claims(tip.page(path), _resolver(tip, path)) if path in tip.entries else []
         deleted = path not in tip.entries
         frozen_page = ledger.frozen_page(path)
         if frozen_page is not None:
@@ -510,6 +512,16 @@ def check_convergence(ctx: Context) -> list[Finding]:
         if frozen_page is not None:
             out.append(_frozen_page_change(ctx, path, frozen_page))
     return out
+
+
+def _resolver(tree: WikiTree, path: str) -> Callable[[Citation], str]:
+    """The path under raw/ a citation on ``path`` names in ``tree``, when it names one."""
+
+    def source_of(c: Citation) -> str:
+        hits, acl = resolve_source(tree, path, c)
+        return hits[0] if len(hits) == 1 and not acl else c.source
+
+    return source_of
 
 
 def _frozen_page_change(ctx: Context, path: str, entry: str) -> Finding:

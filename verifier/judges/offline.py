@@ -447,6 +447,13 @@ def _read(text: str) -> _Words:
     return _Words(frozenset(words), frozenset(numbers))
 
 
+def read_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``text``'s words (lower case, number words as digits, unit aliases unified) and its
+    numbers (without commas; a day of a month as "3 may"), as the rules read a claim."""
+    read = _read(text)
+    return read.words, read.numbers
+
+
 _DIGEST: list[str] = []
 
 

@@ -154,6 +154,41 @@ class Assessment:
     error: str | None = None  # why the change could not be assessed (fails closed)
 
 
+@dataclass(frozen=True)
+class PairInput:
+    """Two claims of the wiki about one subject, for a judge to compare: the verifier's own
+    id for the pair (p1, p2, …), and each claim's id, sentence and quote."""
+
+    pair_id: str
+    first: str
+    first_claim: str
+    first_quote: str
+    second: str
+    second_claim: str
+    second_quote: str
+
+
+PairVote = Literal["consistent", "contradicts", "unrelated"]
+
+
+@dataclass
+class PairVotes:
+    """What a judge makes of claim pairs: pair id → (vote, reason); the pairs left out past
+    ``[consistency] judge_max_tokens``; why some pairs got no vote (fails closed)."""
+
+    votes: dict[str, tuple[PairVote, str]] = field(default_factory=dict)
+    unjudged: int = 0
+    error: str | None = None
+
+
+class PairJudge(Protocol):
+    """A judge that can compare claims with each other (the LLM judge)."""
+
+    def compare_pairs(
+        self, pairs: Sequence[PairInput], staged: StagedTree, max_tokens: int
+    ) -> PairVotes: ...
+
+
 class Judge(Protocol):
     """Vote on claims.  ``staged`` is the run's staged tree, read-only (the LLM judge's
     tools read it); a judge never raises for one claim: a claim it cannot judge is

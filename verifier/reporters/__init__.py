@@ -22,6 +22,7 @@ besides the report, so it lives with the bot (``bot/review.py``, ``bot/check_run
 from __future__ import annotations
 
 from ..report import ReportError, VerificationReport
+from .html import HtmlReporter
 from .protocol import Reporter
 from .rdjson import RdjsonReporter
 from .sarif import SarifReporter
@@ -39,7 +40,8 @@ class JsonReporter:
 
 
 REPORTERS: dict[str, Reporter] = {
-    r.name: r for r in (TextReporter(), JsonReporter(), RdjsonReporter(), SarifReporter())
+    r.name: r
+    for r in (TextReporter(), JsonReporter(), RdjsonReporter(), SarifReporter(), HtmlReporter())
 }
 FORMATS = tuple(REPORTERS)
 

@@ -1,10 +1,12 @@
-"""reviewdog's Diagnostic Format (rdjson), for `reviewdog -f=rdjson`."""
+"""reviewdog's Diagnostic Format (rdjson), for `reviewdog -f=rdjson`; an anchor finding
+carries its fix as a ``suggestion`` replacing the footnote's line (fixes.py)."""
 
 from __future__ import annotations
 
 import json
 
 from ..report import VerificationReport
+from .fixes import fixed_line
 
 SEVERITY = {"critical": "ERROR", "major": "WARNING", "minor": "INFO"}
 
@@ -19,14 +21,20 @@ class RdjsonReporter:
             location: dict[str, object] = {"path": f.path or "."}  # "." : the whole run
             if f.line is not None and f.line >= 1:
                 location["range"] = {"start": {"line": f.line}}
-            diagnostics.append(
-                {
-                    "message": f.message + (f"\nhint: {f.hint}" if f.hint else ""),
-                    "severity": SEVERITY[f.severity],
-                    "code": {"value": f.code},
-                    "location": location,
-                }
-            )
+            diagnostic: dict[str, object] = {
+                "message": f.message + (f"\nhint: {f.hint}" if f.hint else ""),
+                "severity": SEVERITY[f.severity],
+                "code": {"value": f.code},
+                "location": location,
+            }
+            fixed = fixed_line(f)
+            if fixed is not None and f.line is not None:
+                # linewise (no columns): the footnote's line, its line end included
+                at = {"line": f.line}
+                diagnostic["suggestions"] = [
+                    {"range": {"start": at, "end": at}, "text": fixed + "\n"}
+                ]
+            diagnostics.append(diagnostic)
         return json.dumps(
             {
                 "source": {"name": "wikigate"},

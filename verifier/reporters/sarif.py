@@ -1,4 +1,5 @@
-"""SARIF 2.1.0, for GitHub code scanning."""
+"""SARIF 2.1.0, for GitHub code scanning; an anchor finding carries its fix (``fixes``:
+the footnote's line replaced, fixes.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from urllib.parse import quote
 from wikigate import __version__
 
 from ..report import VerificationReport
+from .fixes import fixed_line
 
 LEVEL = {"critical": "error", "major": "warning", "minor": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -19,6 +21,25 @@ def artifact_uri(path: str | None) -> str:
     A finding of the whole run has no path: it points at the repository root (code
     scanning drops a result with no location)."""
     return quote(path, safe="/") if path else "."
+
+
+def fix_of(path: str | None, line: int | None, fixed: str) -> dict[str, object]:
+    """SARIF's fix (§3.55): line ``line`` of ``path`` (a region of whole lines, its end
+    of line kept) replaced by ``fixed``."""
+    return {
+        "description": {"text": "The footnote with its correct anchor (wikigate anchor --fix)"},
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": artifact_uri(path)},
+                "replacements": [
+                    {
+                        "deletedRegion": {"startLine": line, "endLine": line},
+                        "insertedContent": {"text": fixed},
+                    }
+                ],
+            }
+        ],
+    }
 
 
 class SarifReporter:
@@ -52,6 +73,9 @@ class SarifReporter:
                 "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
                 "locations": [{"physicalLocation": location}],
             }
+            fixed = fixed_line(f)
+            if fixed is not None and suppression is None:
+                result["fixes"] = [fix_of(f.path, f.line, fixed)]
             if suppression is not None:
                 result["suppressions"] = [suppression]
             results.append(result)

@@ -76,6 +76,12 @@ class TextReporter:
                 f"not shown (--filter {report.filtered.mode}): {h.get('critical', 0)} critical, "
                 f"{h.get('major', 0)} major, {h.get('minor', 0)} minor; the verdict counts them"
             )
+        if report.next_actions:
+            lines.append("next:")
+            lines += [f"  {n}. {step}" for n, step in enumerate(report.next_actions, 1)]
+        if report.blind_spots:
+            lines.append("not ruled out:")
+            lines += [f"  - {spot}" for spot in report.blind_spots]
         lines.append(
             f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
             f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "

@@ -92,7 +92,9 @@ def report_options(what: str) -> Callable[[F], F]:
             help=f"Write the {what} here instead of standard output.",
         )(f)
         return format_option(
-            REPORT_FORMATS, f"Format of the {what} (rdjson: reviewdog, sarif: code scanning)."
+            REPORT_FORMATS,
+            f"Format of the {what} (rdjson: reviewdog, sarif: code scanning, html: one "
+            "self-contained page).",
         )(f)
 
     return decorate

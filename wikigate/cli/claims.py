@@ -40,6 +40,18 @@ STATUS_CHOICES = (
     type=click.Choice(STATUS_CHOICES),
     help="Only claims with this anchor status, or this last vote of the LLM judge.",
 )
+@click.option(
+    "--state",
+    type=click.Choice(("fresh", "stale", "contested", "unverified")),
+    help="Only claims in this state (stale: a cited source changed and the quote no longer "
+    "verifies; contested: one side of an open contradiction).",
+)
+@click.option(
+    "--states",
+    "with_states",
+    is_flag=True,
+    help="Add each claim's state (measured as `wikigate health` measures it; --state implies it).",
+)
 @click.option("--gaps", is_flag=True, help="List the [gap: …] markers instead of the claims.")
 @format_option(("text", "json", "csv"))
 @click.pass_context
@@ -48,11 +60,14 @@ def claims(
     page: str | None,
     source: str | None,
     status: str | None,
+    state: str | None,
+    with_states: bool,
     gaps: bool,
     fmt: str,
 ) -> None:
     """Every cited claim on main: id, sentence, source, quote and its hash and offset, anchor
-    status, the commits that introduced and last changed it, the judge's last vote.
+    status, the commits that introduced and last changed it, the judge's last vote; with
+    --states its state (fresh, stale, contested, unverified; docs/health.md).
 
     The ledger is brought up to main's tip first (only the pages each new commit
     changed are read)."""
@@ -78,7 +93,15 @@ def claims(
         )
         return
     rows = ledger.claims(ws, page=page, source=source, status=status)
-    _emit(rows, ledger.COLUMNS, fmt, _line)
+    if not with_states and state is None:
+        _emit(rows, ledger.COLUMNS, fmt, _line)
+        return
+    states = ledger.states(ws)
+    for r in rows:
+        r["state"] = states.get(r["claim_id"], "unverified")
+    if state is not None:
+        rows = [r for r in rows if r["state"] == state]
+    _emit(rows, (*ledger.COLUMNS, "state"), fmt, _line)
 
 
 def _line(r: dict[str, Any]) -> str:
@@ -87,7 +110,7 @@ def _line(r: dict[str, Any]) -> str:
     return (
         f"{r['claim_id']}  {r['anchor_status']}{vote}  {where}  "
         f"{r['claim'][:100]!r}  (since {r['introduced_commit'][:8]}, "
-        f"changed {r['changed_commit'][:8]})"
+        f"changed {r['changed_commit'][:8]})" + (f"  {r['state']}" if "state" in r else "")
     )
 
 

@@ -149,13 +149,13 @@ def _local_hooks(repo: pygit2.Repository) -> list[Check]:
 
 
 def _notes_refspecs(repo: pygit2.Repository) -> list[Check]:
-    from wikigate.gitrepo import NOTES_REF, remote_notes_ref
+    from wikigate.gitrepo import NOTES_REF, notes_fetch_refspec
 
     out = []
     for remote in repo.remotes:
         if not remote.name:
             continue
-        spec = f"+{NOTES_REF}:{remote_notes_ref(remote.name)}"
+        spec = notes_fetch_refspec(remote.name)
         if spec in remote.fetch_refspecs:
             out.append(Check(f"notes from {remote.name}", True, f"fetch {spec}"))
         else:

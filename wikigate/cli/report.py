@@ -11,7 +11,7 @@ from wikigate.kinds import VERDICT_EXIT
 from . import progress
 from .app import cli
 from .base import open_workspace, report_options
-from .verify import emit
+from .verify import emit, emit_text
 
 
 @cli.group()
@@ -54,5 +54,49 @@ def report_merge(
     ws = open_workspace(ctx)
     with progress.bar(human_output=fmt == "text" and output is None) as shown:
         merged = merge_reports(ws, list(files), progress=shown, allowed_signers=allowed_signers)
-    emit(merged, fmt, output)
+    emit(merged, fmt, output, ws=ws)
     ctx.exit(VERDICT_EXIT[merged.verdict])
+
+
+@report.command("html")
+@click.argument(
+    "report_file",
+    required=False,
+    metavar="[REPORT.json]",
+    type=click.Path(dir_okay=False, exists=True),
+    help="A JSON report (`verify --format json`, the action's `report` output) to render "
+    "with the pages it is about, read from this repository; default: the whole ledger.",
+)
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    metavar="FILE",
+    help="Write the page here instead of standard output.",
+)
+@click.pass_context
+def report_html(ctx: click.Context, report_file: str | None, output: str | None) -> None:
+    """The whole claim ledger (every cited claim on main, each gap marker) as one
+    self-contained HTML page: each claim by status (anchored, its quote, the judge's
+    vote), filters by status and page.  With REPORT.json: that verification, its pages
+    read from this repository (the report alone when its commits are not here).  Also:
+    `wikigate verify --format html`, `wikigate runs show RUN --html`."""
+    from wikigate import ledger
+    from wikigate.ledgerview import ledger_page
+
+    ws = open_workspace(ctx)
+    if report_file is not None:
+        from wikigate.errors import UsageError
+        from wikigate.verifier.report import ReportError, load_report
+
+        from .verify import html_of
+
+        try:
+            loaded = load_report(Path(report_file).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ReportError) as e:
+            raise UsageError(f"{report_file}: {e}") from e
+        emit_text(html_of(ws, loaded), output)
+        return
+    with progress.bar(human_output=output is not None) as shown:
+        ledger.sync(ws, progress=shown)
+    text = ledger_page(ws, title=f"wikigate · claim ledger of {ws.root.name}")
+    emit_text(text, output)

@@ -255,12 +255,21 @@ SHOWN = (
     is_flag=True,
     help="Also list each verification's attestation and artifacts (git blob ids, sizes).",
 )
+@click.option(
+    "--html",
+    is_flag=True,
+    help="Print the run's last verification as one self-contained HTML page instead: its "
+    "pages with each claim highlighted, the findings linked to them (docs/report.md).",
+)
 @click.pass_context
-def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> None:
+def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: bool) -> None:
     """One run: its record, where git keeps it, its ops, findings and overrides."""
     ws = open_workspace(ctx)
     r = ws.run(run_id)
     row = r.refresh()
+    if html:
+        click.echo(_html(ws, run_id))
+        return
     plan = r.plan()
     data: dict[str, Any] = {
         **row,
@@ -269,6 +278,11 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
         "findings": ws.store.findings(run_id),
         "overrides": ws.store.overrides(run_id),
     }
+    from wikigate.store import advice_of
+
+    said = advice_of(row)  # the last verification's next actions, blind spots, questions
+    data.pop("advice", None)
+    data.update({k: said.get(k, []) for k in ("next_actions", "blind_spots", "questions")})
     if row["verdict"] == "commit_override":
         data["overridden"] = _overridden(ws, run_id)
     data["suppressed"] = _suppressed(ws, run_id)
@@ -290,6 +304,10 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool) -> Non
         for f in data["findings"]:
             loc = f"{f['path']}:{f['line']}" if f["line"] else (f["path"] or "(run)")
             click.echo(f"  [loop {f['loop']}] {loc}: {f['severity']} {f['code']}: {f['message']}")
+    from wikigate.present import advice_lines
+
+    for line in advice_lines(data["next_actions"], data["blind_spots"], data["questions"]):
+        click.echo(line)
     for o in data["overrides"]:
         click.echo(f"override: {o['actor']} via {o['source']} at {o['at']}: {o['reason']}")
     overridden = data.get("overridden")
@@ -351,6 +369,33 @@ def runs_artifact(ctx: click.Context, run_id: str, name: str, number: int | None
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
+
+
+def _html(ws: Any, run_id: str) -> str:
+    """The run's last verification, from its stored report, as the HTML report."""
+    from wikigate.attest import REPORT, files
+    from wikigate.errors import GitError
+    from wikigate.verifier.report import ReportError, load_report
+
+    from .verify import html_of
+
+    done = _verifications(ws, run_id)
+    if not done:
+        raise RunError(
+            f"run {run_id} kept no verification to show (committed with --no-verify, or "
+            "not verified yet): `wikigate verify` its branch for a report"
+        )
+    try:
+        blob = files(ws.repo, done[-1]).get(REPORT)
+    except GitError as e:
+        raise RunError(f"run {run_id}: {e}") from e
+    if blob is None:
+        raise RunError(f"run {run_id}: its last verification kept no report.json")
+    try:
+        report = load_report(blob.data.decode("utf-8", errors="replace"))
+    except ReportError as e:
+        raise RunError(f"run {run_id}: its stored report cannot be read: {e}") from e
+    return html_of(ws, report)
 
 
 def _overridden(ws: Any, run_id: str) -> list[dict[str, Any]] | str:

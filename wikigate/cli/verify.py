@@ -167,20 +167,32 @@ def verify_check(
         from wikigate.reportfilter import apply_filter
 
         report = apply_filter(report, ws.repo, filter_mode)
-    emit(report, fmt, output)
+    emit(report, fmt, output, ws=ws)
     ctx.exit(VERDICT_EXIT[report.verdict])
 
 
 def emit(
-    report: VerificationReport, fmt: str, output: str | None, *, text: str | None = None
+    report: VerificationReport,
+    fmt: str,
+    output: str | None,
+    *,
+    text: str | None = None,
+    ws: Any = None,
 ) -> None:
     """The report in ``fmt`` (or ``text``, already made) on standard output, or in the
-    file ``output``."""
+    file ``output``; html with the pages it is about when ``ws`` (the workspace) is given."""
     from wikigate.verifier.reporters import render
 
+    if text is None and fmt == "html" and ws is not None:
+        text = html_of(ws, report)
     if text is None:
         color = output is None and fmt == "text" and sys.stdout.isatty()
         text = render(report, fmt, color=color)
+    emit_text(text, output)
+
+
+def emit_text(text: str, output: str | None) -> None:
+    """``text`` on standard output, or in the file ``output``."""
     if output:
         try:
             Path(output).write_text(text + "\n", encoding="utf-8")
@@ -188,6 +200,14 @@ def emit(
             raise UsageError(f"--output {output}: cannot write the report ({e.strerror})") from e
     else:
         click.echo(text)
+
+
+def html_of(ws: Any, report: VerificationReport) -> str:
+    """The HTML report with the pages it is about, read from the workspace's repository."""
+    from wikigate.verifier.reporters.html import HtmlReporter, report_pages
+
+    pages = report_pages(ws.repo, report, ws.config.wiki.layout().is_page)
+    return HtmlReporter(pages).render(report)
 
 
 @verify.command("override")

@@ -28,7 +28,15 @@ from wikigate.models import Budget
 
 from ...sources import SourceError
 from ...staged import StagedTree
-from ..protocol import Assessment, ChangeInput, ClaimInput, Judgment, Vote
+from ..protocol import (
+    Assessment,
+    ChangeInput,
+    ClaimInput,
+    Judgment,
+    PairInput,
+    PairVotes,
+    Vote,
+)
 from . import prompt, spotlight
 from .budget import Meter, caps_for, estimate_tokens
 from .client import Transport
@@ -78,6 +86,17 @@ class AnthropicJudge:
         from .direction import assess
 
         return assess(self._session(staged), change, spotlight.secret(Path(self.repo.path)))
+
+    def compare_pairs(
+        self, pairs: Sequence[PairInput], staged: StagedTree, max_tokens: int
+    ) -> PairVotes:
+        """Pairs of the wiki's claims, each voted consistent | contradicts | unrelated
+        (llm/pairs.py), within the same budget as the claims, its requests among the same
+        artifacts."""
+        from .pairs import compare
+
+        session = self._session(staged)
+        return compare(session, pairs, spotlight.secret(Path(self.repo.path)), max_tokens)
 
     def judge(self, claims: Sequence[ClaimInput], staged: StagedTree) -> Judgment:
         session = self._session(staged)

@@ -1,0 +1,205 @@
+"""The wiki's health and the states of claims and pages (wikigate/health.py, `wikigate
+health`, `wikigate pages`, `wikigate claims --state`): a real workspace whose main holds a
+fixture wiki, the product's default verifier, the command as a user runs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygit2
+import pytest
+from jsonschema import Draft202012Validator
+from support.helpers import wikigate
+from support.trees import commit_files
+
+from wikigate import health as health_module
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+DEFAULT = {"WIKIGATE_VERIFIER": ""}
+TOWN = (
+    "The pier opened in 1894. The pier is 400 metres long. "
+    "The ferry does not run in winter. The museum holds 300 paintings.\n"
+)
+GUIDE = "The ferry runs in winter.\n"
+SOURCES = {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE}
+
+
+def cite(source: str, quote: str) -> str:
+    return format_tail(source, None, quote, SOURCES[source].find(quote))
+
+
+def page(title: str, body: str, claims: list[tuple[str, str]]) -> str:
+    """``body`` then each claim, as a sentence citing the quote it is."""
+    cited = " ".join(f"{q}[^{i}]" for i, (_, q) in enumerate(claims, 1))
+    notes = "\n".join(f"[^{i}]: {cite(src, q)}" for i, (src, q) in enumerate(claims, 1))
+    return f"---\ntitle: {title}\n---\n# {title}\n\n{body}\n\n{cited}\n\n{notes}\n"
+
+
+FILES = {
+    **SOURCES,
+    "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n- [[town]]\n- [[ferry]]\n",
+    # 3 claims, 1 uncited statement, 1 gap marker: 4 of 5 statements accounted for
+    "wiki/town.md": page(
+        "Town",
+        "The town council meets every Tuesday evening in the old hall. "
+        "The harbour is deep [gap: no survey yet].",
+        [
+            ("raw/town.txt", "The pier opened in 1894."),
+            ("raw/town.txt", "The pier is 400 metres long."),
+            ("raw/town.txt", "The ferry does not run in winter."),
+        ],
+    ),
+    # its claim and the town's third disagree, and so do their sources: contested
+    "wiki/ferry.md": page("Ferry", "", [("raw/guide.txt", "The ferry runs in winter.")]),
+    # linked from nowhere
+    "wiki/museum.md": page("Museum", "", [("raw/town.txt", "The museum holds 300 paintings.")]),
+}
+
+
+@pytest.fixture
+def wiki(tmp_path: Path) -> Path:
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    advance(root, FILES)
+    return root
+
+
+def advance(root: Path, files: dict[str, str]) -> str:
+    """A commit on main (as an override would land it)."""
+    repo = pygit2.Repository(str(root))
+    main = repo.references["refs/heads/main"]
+    commit = commit_files(repo, main.target, files)
+    main.set_target(commit.id)
+    return str(commit.id)
+
+
+def cli(root: Path, *args: str):
+    return wikigate(root, *args, env=DEFAULT)
+
+
+def health_json(root: Path, *args: str) -> tuple[int, dict]:
+    done = cli(root, "health", "--format", "json", *args)
+    assert done.returncode in (0, 1, 3), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_health_equals_a_hand_count(wiki):
+    code, data = health_json(wiki)
+    assert code == 0
+    Draft202012Validator(health_module.schema()).validate(data)
+    pages = {p["page"]: p for p in data["pages"]}
+    town = pages["wiki/town.md"]
+    assert (town["statements"], town["accounted"], town["claims"], town["anchored"]) == (5, 4, 3, 3)
+    assert pages["wiki/ferry.md"]["contradictions"] == 1 and town["contradictions"] == 1
+    assert [p for p, v in pages.items() if v["orphan"]] == ["wiki/museum.md"]
+    assert {p: v["state"] for p, v in pages.items()} == {
+        "wiki/index.md": "fresh",
+        "wiki/log.md": "fresh",  # wikigate init's
+        "wiki/town.md": "contested",
+        "wiki/ferry.md": "contested",
+        "wiki/museum.md": "fresh",
+    }
+    # the wiki: 5 claims all anchored; 8 statements (wikigate init's log says "Append-only
+    # record of changes to this wiki.", uncited), 6 accounted for; no judge ran
+    assert pages["wiki/log.md"]["statements"] == 1
+    assert data["wiki"] == {
+        "coverage": round(6 / 8, 4),
+        "anchored": 1.0,
+        "supported": None,
+        "contradictions": 1,
+        "stale": 0,
+        "orphans": 1,
+        "pages": 5,
+        "claims": 5,
+        "statements": 8,
+        "judged": 0,
+    }
+
+
+def test_a_changed_source_makes_its_claim_and_page_stale_the_others_stay_fresh(wiki):
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})
+    advance(wiki, {"raw/town.txt": TOWN.replace("400 metres", "420 metres")})
+    _, data = health_json(wiki, "--baseline", before)
+    pages = {p["page"]: p for p in data["pages"]}
+    assert pages["wiki/town.md"]["state"] == "stale" and pages["wiki/town.md"]["stale"] == 1
+    assert pages["wiki/museum.md"]["state"] == "fresh"
+    assert data["wiki"]["stale"] == 1 and data["baseline"]["delta"]["stale"] == 1
+    assert "stale" in data["baseline"]["regressions"]
+
+    done = cli(wiki, "claims", "--format", "json", "--states")
+    assert done.returncode == 0, done.stderr
+    states = {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
+    assert states == {
+        "wiki/town.md#^1": "fresh",
+        "wiki/town.md#^2": "stale",
+        "wiki/town.md#^3": "contested",
+        "wiki/ferry.md#^1": "contested",
+        "wiki/museum.md#^1": "fresh",
+    }
+    done = cli(wiki, "claims", "--state", "stale")
+    assert done.stdout.startswith("wiki/town.md#^2  mismatched") and done.stdout.endswith(
+        "  stale\n"
+    )
+
+    done = cli(wiki, "pages", "--state", "stale")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "wiki/town.md  stale  3 claims, 1 stale, 1 open contradiction"
+    ]
+
+
+def test_a_page_edited_so_its_quote_is_off_is_unverified_not_stale(wiki):
+    town = FILES["wiki/town.md"].replace("@", "@1", 1)  # the writer's own anchor, wrong
+    advance(wiki, {"wiki/town.md": town})
+    _, data = health_json(wiki)
+    assert data["wiki"]["stale"] == 0
+    assert data["wiki"]["anchored"] == 0.8
+
+
+def test_fail_under_baseline_and_regression_exit_codes(wiki):
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})  # its statement gone: 6 of 7
+    assert cli(wiki, "health", "--fail-under", "coverage=0.85,anchored=1").returncode == 0
+    under = cli(wiki, "health", "--fail-under", "coverage=0.9")
+    assert under.returncode == 1 and "coverage 0.8571 < 0.9" in under.stderr
+    # an uncited statement added: coverage falls
+    town = FILES["wiki/town.md"].replace("old hall.", "old hall. The mayor lives by the pier.")
+    advance(wiki, {"wiki/town.md": town})
+    shown = cli(wiki, "health", "--baseline", before)
+    assert shown.returncode == 0 and "coverage" in shown.stdout and "(-" in shown.stdout
+    regressed = cli(wiki, "health", "--baseline", before, "--fail-on-regression")
+    assert regressed.returncode == 3 and "worse than at" in regressed.stderr
+    both = cli(
+        wiki, "health", "--baseline", before, "--fail-on-regression", "--fail-under", "coverage=0.9"
+    )
+    assert both.returncode == 1
+    assert cli(wiki, "health", "--baseline", "HEAD", "--fail-on-regression").returncode == 0
+    # usage errors: exit 2
+    assert cli(wiki, "health", "--fail-under", "speed=0.9").returncode == 2
+    assert cli(wiki, "health", "--fail-under", "coverage=9").returncode == 2
+    assert cli(wiki, "health", "--fail-on-regression").returncode == 2
+    assert cli(wiki, "health", "--baseline", "no-such-ref").returncode == 2
+
+
+def test_the_published_schema_is_the_modules():
+    published = Path(__file__).parent.parent / "docs" / "health.schema.json"
+    assert json.loads(published.read_text()) == health_module.schema()
+
+
+def test_a_warm_measure_compares_no_claim_again(wiki, monkeypatch):
+    from wikigate import ledger
+    from wikigate.verifier.checks import consistency
+
+    ws = Workspace.open(wiki)
+    try:
+        first = ledger.health(ws)
+        compared: list[int] = []
+        real = consistency._compared
+        monkeypatch.setattr(
+            consistency, "_compared", lambda *a, **k: compared.append(1) or real(*a, **k)
+        )
+        again = ledger.health(ws)
+    finally:
+        ws.close()
+    assert compared == [] and again.figures() == first.figures() and again.claims == first.claims

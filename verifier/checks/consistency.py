@@ -1,0 +1,468 @@
+"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict.
+
+For each cited claim a run adds or changes (each claim of the wiki in a whole-wiki verify),
+the claims elsewhere about the same subject are its candidates: claims sharing its words
+(names, nouns, verbs: every word of four letters or more that is not a stopword, a number
+or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
+In a run, the pages that may hold them are found by scanning the wiki's bytes for those
+words (WikiTree.mentions), and only those pages are parsed.
+
+A candidate about the same subject (most of their words in common) contradicts the claim
+when it gives a different number or date (neither's numbers hold the other's; the numbers
+as the offline judge reads them: number words, fractions, "3 May") in the same units, or
+when one denies what the other says. When each side is what its own source says (its
+numbers, its negation are its quote's) and the sources differ, the sources disagree: the
+page must say so, by citing both sources on the claim or with a ``[conflict: …]`` marker
+in its sentence, else claim.source_conflict. Otherwise it is the writer's error:
+claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
+
+With the LLM judge, the pairs about one subject no rule decides are voted on too
+(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
+
+Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it (a
+key at most max_candidates claims of one page), and each claim scores at most SCAN *
+max_candidates others, its rarest keys first: linear in the claims. A whole-wiki verify
+compares only the claims a rule can decide on (a number, a negation), reads the others in
+full only as candidates, and keeps its findings in the verification cache by tree.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import heapq
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wikigate.codes import finding
+from wikigate.models import Finding
+from wikigate.text import shown
+
+from ..claims import PageClaim, page_claims
+from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
+from ..judges.protocol import PairInput, PairVotes
+from ..staged import StagedTree
+from ..wiki import WikiTree
+from .context import Context
+from .runs import STOPWORDS
+
+CLAIM_CHARS = 2000  # of a claim's sentence read
+KEYS = 12  # words of a claim that index it
+SCAN = 4  # claims scored per key: SCAN * max_candidates
+SAME_SUBJECT = 0.6  # the share of words two claims about one subject have in common
+MIN_SHARED = 2  # and at least this many words
+TERMS = 200  # words a run's claims look for in the wiki's pages (a byte scan of every page)
+TERMS_PER_CLAIM = 8  # of each claim's keys, the longest
+EXACT = 2_000_000  # claim × candidate scores computed in full below this; else bounded
+CONFLICT = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+_MONTH_DAY = re.compile(r"\d{1,2} [a-z]{3}")
+
+
+@dataclass(frozen=True)
+class Read:
+    """A claim as the check reads it."""
+
+    claim: PageClaim
+    words: frozenset[str]  # its subject: words minus numbers, negations, stopwords
+    numbers: frozenset[str]
+    units: frozenset[str]
+    negated: bool
+    keys: tuple[str, ...]
+    marked: bool  # its sentence holds a [conflict: …] marker
+
+
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def keys_of(sentence: str) -> tuple[str, ...]:
+    """The words that index a claim: its longest words of four letters or more that are
+    not stopwords, negations or number words (cheap: read for every claim of the wiki)."""
+    words = set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    subject = {
+        w
+        for w in words
+        if len(w) >= 4 and w not in STOPWORDS and w not in NEGATIONS and w not in NUMBER_WORDS
+    }
+    return tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
+
+
+def read(claim: PageClaim) -> Read:
+    text = claim.sentence[:CLAIM_CHARS]
+    words, numbers = read_words(text)
+    subject = (
+        frozenset(w for w in words if len(w) >= 4 and not w[0].isdigit() and w not in STOPWORDS)
+        - NEGATIONS
+    )
+    return Read(
+        claim,
+        subject,
+        numbers,
+        words & UNITS,
+        bool(words & NEGATIONS),
+        keys_of(text),
+        CONFLICT.search(text) is not None,
+    )
+
+
+def _quote(claim: PageClaim) -> tuple[frozenset[str], bool]:
+    words, numbers = read_words(claim.quote[:CLAIM_CHARS])
+    return numbers, bool(words & NEGATIONS)
+
+
+def disagreement(a: Read, b: Read) -> str | None:
+    """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
+    another subject, or compatible."""
+    shared = a.words & b.words
+    union = a.words | b.words
+    if len(shared) < MIN_SHARED or len(shared) < SAME_SUBJECT * len(union):
+        return None
+    if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
+        if a.units != b.units:
+            return None  # "400 m" and "1312 feet": other units, not compared
+        differ = a.numbers ^ b.numbers
+        dated = all(_YEAR.fullmatch(n) or _MONTH_DAY.fullmatch(n) for n in differ)
+        return "date" if dated else "number"
+    if a.negated != b.negated and a.numbers == b.numbers:
+        return "negation"
+    return None
+
+
+def _backed(r: Read, kind: str) -> bool:
+    """The claim says what its own quote says, in what the two claims disagree on."""
+    numbers, negated = _quote(r.claim)
+    if kind == "negation":
+        return negated == r.negated
+    return r.numbers <= numbers
+
+
+def check_consistency(ctx: Context) -> list[Finding]:
+    section = ctx.config.consistency
+    if not section.enabled or section.max_candidates == 0:
+        return []
+    compare = getattr(ctx.judge, "compare_pairs", None)
+    key = _result_key(ctx) if ctx.lint and compare is None else None
+    if key is not None:
+        hit = ctx.cache.verdicts([key]).get(key)
+        if hit is not None:
+            try:
+                return [Finding.model_validate(f) for f in json.loads(hit)]
+            except (ValueError, TypeError):
+                pass  # a damaged row: checked again
+    out = _check(ctx, compare)
+    if key is not None:
+        ctx.cache.store_verdicts({key: json.dumps([f.model_dump(mode="json") for f in out])})
+    return out
+
+
+def _result_key(ctx: Context) -> str:
+    """What a whole-wiki check's findings depend on: the tree, where its pages are, the
+    rules' section, this module and the offline judge's number reading."""
+    layout = ctx.tip.layout
+    material = json.dumps(
+        [
+            "consistency",
+            str(ctx.tip.tree_id),
+            layout.root,
+            list(layout.exclude),
+            ctx.config.consistency.model_dump(mode="json"),
+            _module_digest(),
+            rules_digest(),
+        ]
+    )
+    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def _module_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def _check(ctx: Context, compare: Any) -> list[Finding]:
+    section = ctx.config.consistency
+    mine, pool = _claims(ctx, section.max_candidates)
+    found, unsure, cites = _compared(
+        mine, pool, section.max_candidates, decidable=ctx.lint and compare is None
+    )
+    out = [f for _, _, f in found]
+    if compare is not None and unsure:
+        out += _judged(ctx, compare, unsure, cites)
+    return out
+
+
+Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
+
+
+def _compared(
+    mine: list[PageClaim], pool: list[PageClaim], cap: int, *, decidable: bool = False
+) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
+    """The open contradictions between ``mine`` and their candidates in ``pool`` (each
+    with its finding), the pairs about one subject no rule decides, what each sentence
+    cites. The pool's claims are read in full only when they are a candidate;
+    ``decidable``: only the claims of ``mine`` a rule can decide on (a number, a negation:
+    the other side of a negation is found from the negated one)."""
+    cites: Cites = {}
+    for c in (*mine, *pool):
+        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    reads: dict[str, Read] = {}
+
+    def full(c: PageClaim) -> Read:
+        r = reads.get(c.id)
+        if r is None:
+            r = reads[c.id] = read(c)
+        return r
+
+    mine_read = [full(c) for c in mine]
+    if decidable:
+        mine_read = [r for r in mine_read if r.numbers or r.negated]
+    found: list[tuple[PageClaim, PageClaim, Finding]] = []
+    seen: set[frozenset[str]] = set()
+    unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
+    for a, other in _pairs(mine_read, pool, cap):
+        pair = frozenset((a.claim.id, other.id))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        b = full(other)
+        kind = disagreement(a, b)
+        if kind is None:
+            if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
+                unsure.append((a, b))
+            continue
+        f = _finding(a, b, kind, cites)
+        if f is not None:
+            found.append((a.claim, b.claim, f))
+    return found, unsure, cites
+
+
+def open_contradictions(
+    claims: list[PageClaim], cap: int, *, cache: Any = None, key: str | None = None
+) -> list[tuple[PageClaim, PageClaim, Finding]]:
+    """The open contradictions among ``claims`` (a whole wiki's, say), offline: each pair
+    once, with the finding the check makes of it (``wikigate health``, the claims' states).
+    With a ``cache`` (verifier/cache.py) and a ``key`` saying what ``claims`` are (a tree),
+    the answer is kept there and read back."""
+    if cap == 0:
+        return []
+    if cache is not None and key is not None:
+        key = hashlib.blake2b(
+            json.dumps(["open", key, cap, _module_digest(), rules_digest()]).encode(),
+            digest_size=20,
+        ).hexdigest()
+        hit = cache.verdicts([key]).get(key)
+        if hit is not None:
+            by_id = {c.id: c for c in claims}
+            try:
+                rows = json.loads(hit)
+                return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
+            except (ValueError, KeyError, TypeError):
+                pass  # a damaged row, or not these claims': computed again
+    everything = [c for c in claims if not c.disputed]
+    found = _compared(everything, everything, cap, decidable=True)[0]
+    if cache is not None and key is not None:
+        rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
+        cache.store_verdicts({key: json.dumps(rows)})
+    return found
+
+
+def _judged(
+    ctx: Context,
+    compare: Callable[[list[PairInput], StagedTree, int], PairVotes],
+    unsure: list[tuple[Read, Read]],
+    cites: Cites,
+) -> list[Finding]:
+    """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
+    a pair it could not vote on fails closed; pairs past the token cap are counted."""
+    pairs = {
+        f"p{n}": (
+            a,
+            b,
+            PairInput(
+                f"p{n}",
+                a.claim.id,
+                a.claim.sentence,
+                a.claim.quote,
+                b.claim.id,
+                b.claim.sentence,
+                b.claim.quote,
+            ),
+        )
+        for n, (a, b) in enumerate(unsure, 1)
+    }
+    staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
+    got = compare(
+        [p for _, _, p in pairs.values()], staged, ctx.config.consistency.judge_max_tokens
+    )
+    if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
+        ctx.judgment = ctx.judge.judge([], staged)
+    out: list[Finding] = []
+    for pair_id, (a, b, _) in pairs.items():
+        vote = got.votes.get(pair_id)
+        if vote is None or vote[0] != "contradicts":
+            continue
+        found = _finding(a, b, "judge", cites, reason=vote[1])
+        if found is not None:
+            out.append(found)
+    if got.error is not None:
+        first = unsure[0][0].claim
+        out.append(
+            finding(
+                "claim.consistency_unjudged",
+                first.page,
+                first.line,
+                f"the LLM judge could not compare the run's claims with the rest of the wiki: "
+                f"{got.error}",
+            )
+        )
+    if got.unjudged:
+        first = unsure[0][0].claim
+        out.append(
+            finding(
+                "claim.consistency_unjudged",
+                first.page,
+                first.line,
+                f"{got.unjudged} of {len(unsure)} pairs of claims were not sent to the LLM judge: "
+                f"past [consistency] judge_max_tokens = {ctx.config.consistency.judge_max_tokens}",
+                severity="minor",
+                hint="raise [consistency] judge_max_tokens to judge them all",
+            )
+        )
+    return out
+
+
+def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
+    """The claims to check (the run's new or changed ones; every claim in a whole-wiki
+    verify) and the claims they are checked against."""
+    tip, base = ctx.tip, ctx.base
+    pages = set(tip.pages)
+    changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
+    if base is None:
+        tip.load(tip.pages)
+        everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
+        return everything, everything  # every page, as the links check reads them
+    tip.load(changed)
+    base.load([p for p in changed if p in base.entries])
+    mine: list[PageClaim] = []
+    pool: list[PageClaim] = []
+    for path in changed:
+        before = page_claims(base.page(path)) if path in base.entries else []
+        old = {(c.sentence, c.source, c.quote) for c in before}
+        for c in page_claims(tip.page(path)):
+            if c.disputed:
+                continue
+            pool.append(c)
+            if (c.sentence, c.source, c.quote) not in old:
+                mine.append(c)
+    if not mine:
+        return [], []
+    # the pages elsewhere first: a key's first claims are theirs, not the run's own
+    return mine, _elsewhere(tip, mine, set(changed), cap) + pool
+
+
+def _elsewhere(
+    tip: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
+) -> list[PageClaim]:
+    """The claims of the pages (not changed by the run) that mention a claim's words: for
+    each claim, the ``cap`` pages mentioning most of them."""
+    keys = [keys_of(c.sentence) for c in mine]
+    counts = Counter(k for ks in keys for k in ks[:TERMS_PER_CLAIM])
+    terms = sorted(counts, key=lambda k: (counts[k], -len(k), k))[:TERMS]
+    if not terms:
+        return []
+    others = [p for p in tip.pages if p not in changed]
+    by_term: dict[str, list[str]] = {}
+    for path, hits in sorted(tip.mentions(others, terms).items()):
+        if len(hits) >= MIN_SHARED:
+            for term in hits:
+                by_term.setdefault(term, []).append(path)
+    pages_hit = {p for ps in by_term.values() for p in ps}
+    bounded = len(keys) * len(pages_hit) > EXACT
+    limit = SCAN * cap if bounded else len(pages_hit)
+    wanted: set[str] = set()
+    for mine_keys in keys:  # as _pairs scores claims: bounded per claim
+        score: dict[str, int] = {}
+        for k in sorted(mine_keys, key=lambda k: (len(by_term.get(k, ())), k)):
+            if bounded and len(score) >= limit:
+                break
+            for path in by_term.get(k, ())[:limit]:
+                score[path] = score.get(path, 0) + 1
+        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        wanted.update(path for path, n in best if n >= MIN_SHARED)
+    pages = sorted(wanted)
+    tip.load(pages)
+    return [c for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+
+
+def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
+    """Each claim of ``mine`` with its candidates on other pages of ``pool``: the claims
+    sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
+    are scored), at most ``cap``. A key indexes at most ``cap`` claims of one page (a page
+    of many claims on one subject does not crowd out the others)."""
+    index: dict[str, list[int]] = {}
+    per_page: Counter[tuple[str, str]] = Counter()
+    for i, c in enumerate(pool):
+        for k in keys_of(c.sentence):
+            if per_page[(k, c.page)] < cap:
+                per_page[(k, c.page)] += 1
+                index.setdefault(k, []).append(i)
+    out: list[tuple[Read, PageClaim]] = []
+    bounded = len(mine) * len(pool) > EXACT
+    limit = SCAN * cap if bounded else len(pool)
+    for a in mine:
+        score: dict[int, int] = {}
+        page = a.claim.page
+        for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
+            if bounded and len(score) >= limit:
+                break  # enough candidates from its rarer words: the common ones add noise
+            for i in index.get(k, ())[:limit]:
+                if pool[i].page != page:
+                    score[i] = score.get(i, 0) + 1
+        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        out += [(a, pool[i]) for i, _ in best]
+    return out
+
+
+def _finding(
+    a: Read, b: Read, kind: str, cites: dict[tuple[str, str], set[str]], reason: str = ""
+) -> Finding | None:
+    ca, cb = a.claim, b.claim
+    what = {
+        "number": "a different number",
+        "date": "a different date",
+        "negation": "the opposite",
+        "judge": "something else",
+    }[kind]
+    message = (
+        f"{ca.page}:{ca.line} ({ca.id}, citing {ca.source}) says {what} of the same subject "
+        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
+        f"against “{_excerpt(cb.sentence)}”"
+    )
+    if reason:
+        message += f"; the LLM judge: {_excerpt(reason, 300)}"
+    if any(
+        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
+        for c, other in ((ca, cb), (cb, ca))
+    ):
+        return None  # the claim cites both sources: the wiki states the conflict
+    if kind != "judge" and ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
+        if a.marked or b.marked:  # [conflict: …]: stated too
+            return None
+        return finding(
+            "claim.source_conflict",
+            ca.page,
+            ca.line,
+            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
+            + message,
+            claim=ca.sentence,
+        )
+    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
+
+
+def _excerpt(text: str, limit: int = 120) -> str:
+    """A claim's sentence for a message: one line, at most ``limit`` characters."""
+    return shown(text if len(text) <= limit else text[: limit - 1] + "…")

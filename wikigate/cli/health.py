@@ -1,0 +1,99 @@
+"""``wikigate health``: the wiki's figures a CI job can hold (docs/health.md)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from wikigate.text import shown
+
+from .app import cli
+from .base import format_option, open_workspace
+
+EXIT_UNDER = 1  # a figure under its --fail-under floor
+EXIT_REGRESSED = 3  # --fail-on-regression: a figure worse than at --baseline
+
+
+@cli.command("health")
+@click.option("--at", "ref", metavar="REF", help="Measure this commit (default: main's tip).")
+@click.option("--baseline", metavar="REF", help="Show each figure's change since this commit.")
+@click.option(
+    "--fail-under",
+    metavar="NAME=VALUE,...",
+    help="Exit 1 when a ratio is under its floor: coverage, anchored, supported (0 to 1), "
+    "e.g. coverage=0.9,anchored=0.95.",
+)
+@click.option(
+    "--fail-on-regression",
+    is_flag=True,
+    help="Exit 3 when a figure is worse than at --baseline (a ratio lower; contradictions, "
+    "stale claims or orphans more).",
+)
+@click.option("--pages", "per_page", is_flag=True, help="List each page's figures too (text).")
+@format_option(help="Output format (json: docs/health.schema.json).")
+@click.pass_context
+def health(
+    ctx: click.Context,
+    ref: str | None,
+    baseline: str | None,
+    fail_under: str | None,
+    fail_on_regression: bool,
+    per_page: bool,
+    fmt: str,
+) -> None:
+    """The wiki's health: statements cited or gap-marked (coverage), claims anchored, claims
+    the LLM judge found supported (where it voted), open contradictions, stale claims and
+    orphan pages; per page with --pages or --format json. Exit 0; 1 when a --fail-under
+    floor is missed; 3 when --fail-on-regression and a figure got worse since --baseline
+    (1 when both); 2 on a usage error."""
+    from wikigate import health as health_module
+    from wikigate import ledger
+    from wikigate.errors import UsageError
+
+    floors = health_module.parse_floors(fail_under) if fail_under else {}
+    if fail_on_regression and baseline is None:
+        raise UsageError("--fail-on-regression compares with --baseline REF: give one")
+    ws = open_workspace(ctx)
+    now = ledger.health(ws, ref)
+    before = ledger.health(ws, baseline) if baseline is not None else None
+    under = health_module.below(now, floors)
+    worse = health_module.regressions(now, before) if before is not None else []
+    if fmt == "json":
+        data = now.to_json(before)
+        data["failures"] = {"under": under, "regressed": worse if fail_on_regression else []}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        _text(now, before, per_page)
+        for line in under:
+            click.echo(f"under its floor: {line}", err=True)
+        if fail_on_regression:
+            for name in worse:
+                click.echo(f"worse than at {baseline}: {name}", err=True)
+    if under:
+        ctx.exit(EXIT_UNDER)
+    if fail_on_regression and worse:
+        ctx.exit(EXIT_REGRESSED)
+
+
+def _text(now: object, before: object, per_page: bool) -> None:
+    from wikigate.health import Health, deltas
+
+    assert isinstance(now, Health)
+    figures = now.figures()
+    change = deltas(now, before) if isinstance(before, Health) else {}
+    click.echo(f"health of {now.commit[:12]}")
+    for name, value in figures.items():
+        shown_value = (
+            "-" if value is None else (f"{value:.1%}" if isinstance(value, float) else value)
+        )
+        delta = change.get(name)
+        since = "" if delta is None or not change else f"  ({delta:+})"
+        click.echo(f"  {name:<15} {shown_value}{since}")
+    if per_page:
+        for p in now.pages:
+            click.echo(
+                f"{shown(p.page)}  {p.state}  statements {p.accounted}/{p.statements}, "
+                f"anchored {p.anchored}/{p.claims}, stale {p.stale}, "
+                f"contradictions {p.contradictions}{', orphan' if p.orphan else ''}"
+            )

@@ -1,0 +1,394 @@
+"""The wiki's health at one commit (``wikigate health``), and the state of each claim and
+page (``wikigate claims``, ``wikigate pages``): docs/health.md.
+
+One whole-wiki verification of the commit, offline (the citations, pages and links checks,
+through the verification cache: a warm run reads no page again), gives each page's
+statements (cited, gap-marked, neither), its claims and whether each quote is at its
+anchor, and the orphans; the consistency check's rules over every claim give the open
+contradictions. A claim is
+
+- ``stale``: its quote no longer verifies, though it did when its page last changed: a
+  source it cites changed under it;
+- ``contested``: it is one side of an open contradiction (claim.contradiction,
+  claim.source_conflict);
+- ``unverified``: its quote is not at its anchor (or it has none), or the LLM judge's last
+  vote on it was not ``supports``;
+- ``fresh``: none of these.
+
+A page's state is its worst claim's (stale, contested, unverified, fresh).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pygit2
+
+from .config import Config
+from .errors import UsageError, WikigateError
+from .verifier.checks.consistency import open_contradictions
+from .verifier.claims import PageClaim, page_claims
+from .verifier.default import DeterministicVerifier
+from .verifier.wiki import PageCache
+from .verify import Request, verify
+
+State = Literal["fresh", "stale", "contested", "unverified"]
+STATES: tuple[State, ...] = ("stale", "contested", "unverified", "fresh")  # worst first
+RATIOS = ("coverage", "anchored", "supported")  # higher is better, 0..1
+COUNTS = ("contradictions", "stale", "orphans")  # lower is better
+STALE_HISTORY = 10_000  # first-parent commits walked back to where a page last changed
+SCHEMA_VERSION = 1
+CHECKS = frozenset({"citations", "pages", "links"})
+NOT_SUPPORTED = frozenset({"partial", "contradicts", "unsupported", "inconclusive", "flaky"})
+
+
+@dataclass
+class PageHealth:
+    page: str
+    state: State
+    statements: int  # sentences that assert something: cited, gap-marked or neither
+    accounted: int  # cited or gap-marked
+    claims: int
+    anchored: int
+    judged: int  # claims the LLM judge voted on (its last vote, as the ledger keeps it)
+    supported: int
+    contradictions: int  # open contradictions one of its claims is a side of
+    stale: int
+    orphan: bool
+
+
+@dataclass
+class Health:
+    """The figures of one commit: per page, and for the wiki."""
+
+    commit: str
+    pages: list[PageHealth] = field(default_factory=list)
+    claims: dict[str, State] = field(default_factory=dict)  # claim id → state
+    contradictions: int = 0  # open contradictions, each pair once
+
+    def figures(self) -> dict[str, float | int | None]:
+        """The wiki's figures: the ratios (None: nothing to measure) and the counts."""
+        statements = sum(p.statements for p in self.pages)
+        claims = sum(p.claims for p in self.pages)
+        judged = sum(p.judged for p in self.pages)
+        return {
+            "coverage": _ratio(sum(p.accounted for p in self.pages), statements),
+            "anchored": _ratio(sum(p.anchored for p in self.pages), claims),
+            "supported": _ratio(sum(p.supported for p in self.pages), judged),
+            "contradictions": self.contradictions,
+            "stale": sum(p.stale for p in self.pages),
+            "orphans": sum(p.orphan for p in self.pages),
+            "pages": len(self.pages),
+            "claims": claims,
+            "statements": statements,
+            "judged": judged,
+        }
+
+    def to_json(self, baseline: Health | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "commit": self.commit,
+            "wiki": self.figures(),
+            "pages": [asdict(p) for p in self.pages],
+        }
+        if baseline is not None:
+            out["baseline"] = {
+                "commit": baseline.commit,
+                "wiki": baseline.figures(),
+                "delta": deltas(self, baseline),
+                "regressions": regressions(self, baseline),
+            }
+        return out
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def deltas(now: Health, before: Health) -> dict[str, float | int | None]:
+    """Each figure's change since ``before`` (None where either side has none)."""
+    a, b = now.figures(), before.figures()
+    out: dict[str, float | int | None] = {}
+    for name, value in a.items():
+        old = b[name]
+        out[name] = None if value is None or old is None else round(value - old, 4)
+    return out
+
+
+def regressions(now: Health, before: Health) -> list[str]:
+    """The figures that got worse: a ratio lower, a count of problems higher."""
+    change = deltas(now, before)
+    worse = [n for n in RATIOS if (d := change[n]) is not None and d < 0]
+    return worse + [n for n in COUNTS if (d := change[n]) is not None and d > 0]
+
+
+def below(health: Health, floors: Mapping[str, float]) -> list[str]:
+    """The ratios under their floor (``--fail-under``), as "coverage 0.8 < 0.9"."""
+    figures = health.figures()
+    out = []
+    for name, floor in floors.items():
+        value = figures[name]
+        if value is not None and value < floor:
+            out.append(f"{name} {value} < {floor}")
+    return out
+
+
+def parse_floors(text: str) -> dict[str, float]:
+    """``coverage=0.9,anchored=0.95`` → {"coverage": 0.9, "anchored": 0.95}."""
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep or name not in RATIOS:
+            raise UsageError(
+                f"--fail-under: {part!r} is not NAME=VALUE with NAME one of {', '.join(RATIOS)}"
+            )
+        try:
+            floor = float(value)
+        except ValueError:
+            floor = -1.0
+        if not 0 <= floor <= 1:
+            raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
+        out[name] = floor
+    return out
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def measure(
+    repo: pygit2.Repository,
+    commit: pygit2.Commit,
+    config: Config,
+    *,
+    cache_path: Path | None,
+    votes: Mapping[str, tuple[str, str]] | None = None,
+) -> Health:
+    """The health of the wiki at ``commit``; ``votes``: the LLM judge's last vote on each
+    claim (claim id → (vote, the claim's sentence it was cast on)), from the ledger."""
+    done = verify(
+        Request(
+            repo,
+            commit,
+            None,
+            strictness="SKEPTICAL",
+            rules=config,
+            only=CHECKS,
+            cache_path=cache_path,
+        ),
+        verifier=DeterministicVerifier(),
+    )
+    if done.anchors is None or done.pages is None:
+        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
+        raise WikigateError(f"the verification of {str(commit.id)[:12]} failed: {why}")
+    anchors, parsed = done.anchors, done.pages
+    orphans = {f.path for f in done.report.findings if f.code == "page.orphan"}
+    claims = {path: page_claims(page) for path, page in sorted(parsed.items())}
+    every = [c for cs in claims.values() for c in cs]
+
+    def anchored(c: PageClaim) -> bool:
+        found = anchors.get((c.page, c.label))
+        return c.offset is not None and found is not None and getattr(found, "code", 1) is None
+
+    cache = PageCache(cache_path)
+    try:
+        layout = config.wiki.layout()
+        tree = f"{commit.tree_id}@{layout.root}:{'|'.join(layout.exclude)}"
+        pairs = open_contradictions(every, config.consistency.max_candidates, cache=cache, key=tree)
+    finally:
+        cache.close()
+    contested: dict[str, int] = {}
+    per_page: dict[str, int] = {}
+    for a, b, _ in pairs:
+        for c in (a, b):
+            contested[c.id] = contested.get(c.id, 0) + 1
+        for where in {a.page, b.page}:
+            per_page[where] = per_page.get(where, 0) + 1
+    stale = _stale(repo, commit, config, cache_path, [c for c in every if not anchored(c)])
+    health = Health(str(commit.id), contradictions=len(pairs))
+    votes = votes or {}
+    for path, page in sorted(parsed.items()):
+        mine = claims[path]
+        states: list[State] = []
+        judged = supported = 0
+        for c in mine:
+            vote = votes.get(c.id)
+            if vote is not None and vote[1] == c.sentence:
+                judged += 1
+                supported += vote[0] == "supports"
+            state: State
+            if c.id in stale:
+                state = "stale"
+            elif c.id in contested:
+                state = "contested"
+            elif not anchored(c) or (vote is not None and vote[0] in NOT_SUPPORTED):
+                state = "unverified"
+            else:
+                state = "fresh"
+            health.claims[c.id] = state
+            states.append(state)
+        cited = {(r.start_line, r.claim) for r in page.refs}
+        accounted = len(cited) + len(page.gaps)
+        health.pages.append(
+            PageHealth(
+                page=path,
+                state=next((s for s in STATES if s in states), "fresh"),
+                statements=accounted + len(page.statements),
+                accounted=accounted,
+                claims=len(mine),
+                anchored=sum(anchored(c) for c in mine),
+                judged=judged,
+                supported=supported,
+                contradictions=per_page.get(path, 0),
+                stale=sum(c.id in stale for c in mine),
+                orphan=path in orphans,
+            )
+        )
+    return health
+
+
+def _stale(
+    repo: pygit2.Repository,
+    commit: pygit2.Commit,
+    config: Config,
+    cache_path: Path | None,
+    failing: list[PageClaim],
+) -> set[str]:
+    """Of the claims whose quote does not verify at ``commit``, those whose quote verified
+    at the commit that gave their page its present text: a source changed under them."""
+    by_page: dict[str, list[PageClaim]] = {}
+    for c in failing:
+        if c.offset is not None:  # an unanchored claim never verified
+            by_page.setdefault(c.page, []).append(c)
+    out: set[str] = set()
+    for path, mine in sorted(by_page.items()):
+        since = _page_since(repo, commit, path)
+        if since is None or since.id == commit.id:
+            continue  # the commit wrote this page as it is: the writer's, not a source's
+        done = verify(
+            Request(
+                repo,
+                since,
+                None,
+                strictness="CALM",
+                rules=Config(limits=config.limits, wiki=config.wiki),
+                only=frozenset({"citations"}),
+                pages=(path,),
+                cache_path=cache_path,
+            ),
+            verifier=DeterministicVerifier(),
+        )
+        anchors = done.anchors or {}
+        for c in mine:
+            found = anchors.get((path, c.label))
+            if found is not None and getattr(found, "code", 1) is None:
+                out.add(c.id)
+    return out
+
+
+def _page_since(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> pygit2.Commit | None:
+    """The first-parent commit that gave ``path`` the blob it has at ``commit``."""
+    blob = _blob(commit, path)
+    if blob is None:
+        return None
+    at = commit
+    for _ in range(STALE_HISTORY):
+        if not at.parents:
+            return at
+        parent = at.parents[0]
+        if _blob(parent, path) != blob:
+            return at
+        at = parent
+    return None  # too far back to say
+
+
+def _blob(commit: pygit2.Commit, path: str) -> pygit2.Oid | None:
+    try:
+        return commit.tree[path].id
+    except KeyError:
+        return None
+
+
+def schema() -> dict[str, Any]:
+    """docs/health.schema.json: what ``wikigate health --format json`` prints."""
+    number = {"type": ["number", "null"]}
+    count = {"type": "integer", "minimum": 0}
+    wiki = {
+        "type": "object",
+        "properties": {
+            **{n: {**number, "minimum": 0, "maximum": 1} for n in RATIOS},
+            **{n: count for n in (*COUNTS, "pages", "claims", "statements", "judged")},
+        },
+        "required": [*RATIOS, *COUNTS, "pages", "claims", "statements", "judged"],
+        "additionalProperties": False,
+    }
+    page = {
+        "type": "object",
+        "properties": {
+            "page": {"type": "string"},
+            "state": {"enum": list(STATES)},
+            **{
+                n: count
+                for n in (
+                    "statements",
+                    "accounted",
+                    "claims",
+                    "anchored",
+                    "judged",
+                    "supported",
+                    "contradictions",
+                    "stale",
+                )
+            },
+            "orphan": {"type": "boolean"},
+        },
+        "additionalProperties": False,
+    }
+    page["required"] = list(page["properties"])  # type: ignore[call-overload]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "wikigate health",
+        "type": "object",
+        "properties": {
+            "schema_version": {"const": SCHEMA_VERSION},
+            "commit": {"type": "string"},
+            "wiki": wiki,
+            "pages": {"type": "array", "items": page},
+            "baseline": {
+                "type": "object",
+                "properties": {
+                    "commit": {"type": "string"},
+                    "wiki": wiki,
+                    "delta": {
+                        "type": "object",
+                        "additionalProperties": number,
+                    },
+                    "regressions": {
+                        "type": "array",
+                        "items": {"enum": [*RATIOS, *COUNTS]},
+                    },
+                },
+                "required": ["commit", "wiki", "delta", "regressions"],
+                "additionalProperties": False,
+            },
+            "failures": {
+                "type": "object",
+                "properties": {
+                    "under": {"type": "array", "items": {"type": "string"}},
+                    "regressed": {"type": "array", "items": {"enum": [*RATIOS, *COUNTS]}},
+                },
+                "required": ["under", "regressed"],
+                "additionalProperties": False,
+            },
+        },
+        "required": ["schema_version", "commit", "wiki", "pages"],
+        "additionalProperties": False,
+    }
+
+
+if __name__ == "__main__":  # python -m wikigate.health > docs/health.schema.json
+    print(json.dumps(schema(), indent=2))
