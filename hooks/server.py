@@ -53,6 +53,24 @@ def pre_receive(argv: list[str], stdin: str) -> int:
             "  Push without it (a plain `git push` does not send it).",
         )
         return 1
+    guarded = (trunk, SERVER_NOTES_REF, *RECORDS)
+    below = sorted(
+        {ref for _o, _n, ref in updates if ref.startswith(tuple(g + "/" for g in guarded))}
+    )
+    if below:
+        _err(
+            f"wikigate: refusing {', '.join(below[:5])}: a ref below {branch} or wikigate's "
+            "records would stop them being written (git keeps no ref beneath another).",
+        )
+        return 1
+    aliases = _symbolic_refs({ref for _o, _n, ref in updates})
+    if aliases:
+        _err(
+            f"wikigate: refusing {', '.join(sorted(aliases)[:5])}: a symbolic ref on this server "
+            "(a push through it moves what it points at, past the gate). Push to the branch "
+            "it names."
+        )
+        return 1
     mains = [(old, new) for old, new, ref in updates if ref == trunk]
     records = [(old, new, ref) for old, new, ref in updates if ref in RECORDS]
     if not mains and not records:
@@ -88,6 +106,23 @@ def pre_receive(argv: list[str], stdin: str) -> int:
         return 0  # creating main: the gate applies from the next update on
     notes = next((n for _o, n, ref in updates if ref == NOTES_REF and not _null(n)), None)
     return _gate(repo, old, new, notes, branch)
+
+
+def _symbolic_refs(refs: set[str]) -> set[str]:
+    """Which of ``refs`` are symbolic refs in this repository (``git symbolic-ref
+    refs/heads/master refs/heads/main`` on the server: a push to master moves main)."""
+    proc = subprocess.run(
+        ["git", "for-each-ref", "--format=%(refname)%09%(symref)"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    symbolic = {
+        name
+        for name, _, target in (ln.partition("\t") for ln in proc.stdout.splitlines())
+        if target
+    }
+    return refs & symbolic
 
 
 def post_receive(argv: list[str], stdin: str) -> int:

@@ -320,3 +320,23 @@ def test_a_clone_with_the_local_hooks_follows_what_the_gated_server_accepted(ser
     git(clone, "notes", "--ref", "refs/notes/wikigate-server", "add", "-m", "{}", "topic")
     forged = push(clone, "origin", "+refs/notes/wikigate-server")
     assert forged.returncode != 0 and "only the server writes it" in forged.stderr
+
+
+def test_a_symbolic_ref_or_a_ref_below_a_guarded_one_is_refused(server, tmp_path):
+    """A symbolic ref on the server (master → main) moves main past the gate when pushed
+    through; a ref one level below a guarded one (refs/notes/wikigate-server/x) would
+    stop the server writing its records. Both are refused; main does not move."""
+    ws, bare = server
+    before = git(bare, "rev-parse", "main").stdout.strip()
+    git(bare, "symbolic-ref", "refs/heads/master", "refs/heads/main")
+    git(ws.root, "checkout", "-q", "-b", "topic")
+    (ws.root / "wiki" / "x.md").write_text("# X\n\nThe council declared war on Canada.\n")
+    git(ws.root, "add", ".")
+    git(ws.root, "commit", "-qm", "unverified")
+    aliased = push(ws.root, "origin", "topic:refs/heads/master")
+    assert aliased.returncode != 0 and "a symbolic ref on this server" in aliased.stderr
+    assert git(bare, "rev-parse", "main").stdout.strip() == before
+    for ref in ("refs/notes/wikigate-server/x", "refs/notes/wikigate/x", "refs/heads/main/x"):
+        below = push(ws.root, "origin", f"topic:{ref}")
+        assert below.returncode != 0, ref
+        assert "a ref below main or wikigate's records" in below.stderr, below.stderr
