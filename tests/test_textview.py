@@ -16,7 +16,7 @@ from support.verifying import verify_trees
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail, quote_hash
 from wikigate.verifier.sources import locate_quotes
-from wikigate.verifier.textview import find, text_view
+from wikigate.verifier.textview import find, occurrences, text_view
 
 MOTZKIN = (
     "The '''Motzkin numbers''' <math>M_n</math> count [[Lattice path|paths]] from "
@@ -59,10 +59,14 @@ def test_the_view_removes_mediawiki_markup_and_maps_back_to_the_raw_text():
     assert view is not None
     assert view.text.startswith(RENDERED)
     assert "<s>every</s>" in view.text  # struck words stay struck: a reader sees the strike
-    found = find(view, MOTZKIN, RENDERED)
+    # a match may not cross the <ref> note, removed with its text (a reader never sees the
+    # two sentences joined by what it says)
+    assert find(view, MOTZKIN, RENDERED) is None
+    first = RENDERED[: RENDERED.index(" They")]
+    found = find(view, MOTZKIN, first)
     assert found is not None
     assert found.offset == 0
-    assert MOTZKIN[found.offset : found.end].endswith("[[Theodore Motzkin]].")
+    assert MOTZKIN[found.offset : found.end].endswith("below the axis.")
     inner = find(view, MOTZKIN, "Motzkin numbers M_n count")
     assert inner is not None and MOTZKIN[inner.offset :].startswith("Motzkin numbers'''")
     assert view.view_offset(MOTZKIN.index("<math>")) is None  # markup is no view offset
@@ -336,3 +340,31 @@ def test_a_warm_verify_says_what_a_cold_one_said(repo, tmp_path):
     cold = codes()
     assert [c for c, _ in cold] == ["citation.text_view"]
     assert codes() == cold
+
+
+@pytest.mark.parametrize(
+    ("kind", "source", "quote"),
+    [
+        ("html", "<p>The drug B is <script>not </script>safe.</p>", "The drug B is not safe."),
+        ("html", "<p>The drug B is <span hidden>not </span>safe.</p>", "The drug B is not safe."),
+        ("html", '<p>It is <b style="display:none">not </b>safe.</p>', "It is not safe."),
+        ("html", "<p>The limit is 10<sup>6</sup> requests.</p>", "The limit is 106 requests."),
+        ("markdown", "The limit is `10**6` requests.", "The limit is 106 requests."),
+        ("markdown", "Safe <template>not </template>for all.", "Safe not for all."),
+        (
+            "mediawiki",
+            "Aspirin is safe<ref>only in mice, not in humans</ref> for humans.",
+            "Aspirin is safe for humans.",
+        ),
+        ("markdown", "It is ![not](x.png) safe.", "It is not safe."),
+        ("markdown", "It is <!-- not --> safe.", "It is  safe."),
+    ],
+)
+def test_a_view_match_may_not_cross_markup_that_hides_or_changes_text(kind, source, quote):
+    """Found by review: the view kept hidden text (a script, a hidden element) and read
+    10<sup>6</sup> as 106, so a quote a reader never sees verified. Such a match is no
+    match; the text a reader does see still matches around it."""
+    view = text_view(source, kind)
+    assert view is not None and quote in view.text  # the view reads the words together…
+    assert find(view, source, quote) is None  # …but no quote may stand on that
+    assert occurrences(view, quote) == []

@@ -11,7 +11,11 @@ stays the quote's. A raw offset inside removed markup is no view offset
 What the view keeps, so that it cannot make a quote say what the source does not:
 strikethrough (``<s>``, ``<del>``, ``<strike>``, ``~~``) stays in, markup and all
 (a reader sees the words struck); so do template calls (``{{…}}``), whose rendering
-cannot be known here. Building a view costs one linear pass of bounded regular
+cannot be known here. And a match through the view may cross only markup that shows its
+text as it is (``HARMLESS_TAGS`` without attributes but a link's, emphasis not touching a
+digit, links, entities, line breaks): not a ``<script>``, ``<style>``, a hidden or styled
+element, ``<sup>``/``<sub>``, an image, a comment or a ``<ref>`` (removed with its text),
+each of which can join words a reader never sees together (``TextView.clean``). Building a view costs one linear pass of bounded regular
 expressions over the text (no construct is searched for past the next bracket of its
 kind, or past a fixed length); a text with more than MAX_EDITS pieces of markup gets no
 view (None): its quotes are checked against its raw text alone.
@@ -47,6 +51,61 @@ def dialect(path: str) -> str | None:
 
 
 _KEPT_TAGS = frozenset({"s", "strike", "del"})
+# tags whose removal leaves their text as a reader sees it (when they carry no attributes,
+# but a link's): anything else (script, style, template, sup, sub, a hidden or styled
+# element…) may hide its text or change what it says, and a view match may not cross it
+HARMLESS_TAGS = frozenset(
+    [
+        "a",
+        "b",
+        "i",
+        "u",
+        "em",
+        "strong",
+        "p",
+        "br",
+        "span",
+        "div",
+        "small",
+        "big",
+        "mark",
+        "cite",
+        "q",
+        "abbr",
+        "dfn",
+        "code",
+        "tt",
+        "kbd",
+        "var",
+        "li",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "blockquote",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "table",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "td",
+        "th",
+        "caption",
+        "math",
+        "center",
+        "font",
+    ]
+)
+LINK_ATTRIBUTES = frozenset({"href", "title", "rel", "target"})
+_ATTRIBUTE_VALUE = re.compile(r"\"[^\"]*\"|'[^']*'")
+_ATTRIBUTE_NAME = re.compile(r"[A-Za-z_:][-\w:.]*")
 _TAG = r"</?(?P<tag>[A-Za-z][A-Za-z0-9]{0,30})(?:\s[^<>]{0,1000})?/?>"
 _ENTITY = r"(?P<ent>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
 _WIKILINK = r"\[\[(?P<wt>[^\[\]\n|]{1,500})(?:(?P<bar>\|)(?P<wl>[^\[\]\n]{0,500}))?\]\]"
@@ -69,6 +128,7 @@ _REF_OPEN = re.compile(r"<ref(?:\s[^<>]{0,1000})?(?P<closed>/)?>", re.IGNORECASE
 _REF_CLOSE = re.compile(r"</ref\s{0,10}>", re.IGNORECASE)
 
 Edit = tuple[int, int, str]  # raw[start:end] reads as the string (empty: removed)
+Span = tuple[int, int]  # raw[start:end]: markup a view match may not cross
 
 
 class TooMarkedUp(Exception):
@@ -80,7 +140,9 @@ class TextView:
     segment is copied (char i of it is raw char start + i) or one replacement (an
     entity: every char of it maps to the raw entity's start)."""
 
-    def __init__(self, raw: str, edits: list[Edit]) -> None:
+    def __init__(self, raw: str, edits: list[Edit], unsafe: list[Span] | None = None) -> None:
+        self._unsafe = sorted(unsafe or [])
+        self._unsafe_starts = [a for a, _ in self._unsafe]
         parts: list[str] = []
         self._view: list[int] = []  # where each segment starts in the view
         self._raw: list[int] = []  # and in the raw text
@@ -136,9 +198,17 @@ class TextView:
         return self._view[i] if raw == self._raw[i] else None
 
     def at(self, raw: int, quote: str) -> bool:
-        """Whether the quote is in the view where raw offset ``raw`` is."""
+        """Whether the quote is in the view where raw offset ``raw`` is (crossing no
+        markup that may hide or change text: ``clean``)."""
         v = self.view_offset(raw)
-        return v is not None and bool(quote) and self.text.startswith(quote, v)
+        if v is None or not quote or not self.text.startswith(quote, v):
+            return False
+        return self.clean(*self.raw_span(v, len(quote)))
+
+    def clean(self, start: int, end: int) -> bool:
+        """Whether raw[start:end] holds no markup a view match may not cross."""
+        i = bisect_right(self._unsafe_starts, end - 1) - 1
+        return i < 0 or self._unsafe[i][1] <= start
 
 
 class Match(NamedTuple):
@@ -150,20 +220,25 @@ class Match(NamedTuple):
 
 
 def find(view: TextView, raw: str, quote: str) -> Match | None:
-    """Where the quote first is in the view, as a raw span."""
+    """Where the quote first is in the view, as a raw span, crossing only harmless markup."""
     at = view.text.find(quote) if quote else -1
-    if at < 0:
-        return None
-    offset, end = view.raw_span(at, len(quote))
-    return Match(offset, end, raw.count("\n", 0, offset) + 1)
+    while at >= 0:
+        offset, end = view.raw_span(at, len(quote))
+        if view.clean(offset, end):
+            return Match(offset, end, raw.count("\n", 0, offset) + 1)
+        at = view.text.find(quote, at + 1)
+    return None
 
 
 def occurrences(view: TextView, quote: str) -> list[int]:
-    """The raw offsets where the quote occurs in the view (overlapping ones too)."""
+    """The raw offsets where the quote occurs in the view (overlapping ones too), crossing
+    only harmless markup."""
     out: list[int] = []
     at = view.text.find(quote) if quote else -1
     while at >= 0:
-        out.append(view.raw_offset(at))
+        offset, end = view.raw_span(at, len(quote))
+        if view.clean(offset, end):
+            out.append(offset)
         at = view.text.find(quote, at + 1)
     return out
 
@@ -177,7 +252,37 @@ def text_view(raw: str, kind: str | None) -> TextView | None:
         edits = _edits(raw, kind)
     except TooMarkedUp:
         return None
-    return TextView(raw, edits) if edits else None
+    if not edits:
+        return None
+    unsafe = [(start, end) for start, end, text in edits if not _harmless(raw, start, end, text)]
+    return TextView(raw, edits, unsafe)
+
+
+def _harmless(raw: str, start: int, end: int, text: str) -> bool:
+    """Whether removing (or replacing) raw[start:end] leaves what a reader sees: a
+    harmless tag without attributes (a link's may have href, title…), an entity, a line
+    break, a link's brackets and target, emphasis that touches no digit (``10**6`` is not
+    106). Comments, ``<ref>`` notes, images and every other tag are not."""
+    piece = raw[start:end]
+    if text:  # an entity, or <br> read as a line break
+        return True
+    if piece.startswith("<!--") or piece[:4].lower() == "<ref":
+        return False
+    if piece.startswith("<"):
+        m = re.match(r"</?([A-Za-z][A-Za-z0-9]*)", piece)
+        tag = m.group(1).lower() if m else ""
+        if tag not in HARMLESS_TAGS:
+            return False
+        rest = _ATTRIBUTE_VALUE.sub("", piece[m.end() if m else 0 :].rstrip(">/"))
+        names = {n.lower() for n in _ATTRIBUTE_NAME.findall(rest)}
+        return not names or (tag == "a" and names <= LINK_ATTRIBUTES)
+    if piece.startswith("!["):
+        return False  # an image: its alt text is not what a reader sees
+    if piece.startswith("[[") and ":" in piece.split("|", 1)[0]:
+        return False  # [[File:…]], [[Category:…]]: not text
+    before = raw[start - 1] if start > 0 else " "
+    after = raw[end] if end < len(raw) else " "
+    return not (piece[0] in "*_'" and (before.isdigit() or after.isdigit()))
 
 
 def _edits(raw: str, kind: str) -> list[Edit]:
