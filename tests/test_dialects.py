@@ -335,3 +335,26 @@ def test_a_warm_verify_all_sees_a_wikilinked_source_go(repo, base, tmp_path, cit
     gone = commit_files(repo, tip.id, {"raw/kube/issue-7342.md": None})
     again = verify_trees(repo, gone, None, config=Config(), cache_path=cache)
     assert codes(again) == ["citation.source_missing"]
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "Our review found the treatment reduced mortality in … patients at all.",
+        "the treatment reduced mortality … in children.",
+        "The bridge was … opened in 1901.",
+    ],
+)
+def test_an_ellipsis_may_not_leave_out_a_negation_or_cross_a_heading(quote):
+    """Found by review: an ellipsis dropped "no" ("…mortality in no patients at all") or
+    joined a Results sentence to a Safety one, and the claim landed with no finding."""
+    from wikigate.verifier.citation import ellipsis_pieces, find_pieces
+
+    source = (
+        "## Results\n\nOur review found the treatment reduced mortality in no patients at "
+        "all.\n\n## Safety\n\nNo benefit was seen in children.\n\n"
+        "The bridge was never opened in 1901.\n"
+    )
+    assert find_pieces(source, ellipsis_pieces(quote)) is None
+    faithful = "Our review found the treatment … in no patients at all."
+    assert find_pieces(source, ellipsis_pieces(faithful)) is not None

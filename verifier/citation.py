@@ -632,13 +632,31 @@ def find_pieces(text: str, pieces: list[str]) -> tuple[int, int] | None:
         end, limit = at + len(first), at + ELLIPSIS_SPAN
         for piece in pieces[1:]:
             found = text.find(piece, end, limit)
-            if found < 0:
+            if found < 0 or not _may_leave_out(text[end:found]):
                 break
             end = found + len(piece)
         else:
             return at, end
         at = text.find(first, at + 1)
     return None
+
+
+# what the text an ellipsis leaves out may not hold: a paragraph break or a heading (the
+# pieces would come from two places), or a word that can turn what the pieces say around
+_LEFT_OUT_BREAK = re.compile(r"\n[ \t]*(?:\n|#|=)")
+_LEFT_OUT_WORD = re.compile(
+    r"(?<![\w'’])(?:no|not|never|none|nor|neither|nobody|nothing|nowhere|without|cannot|"
+    r"except|excluding|unless|only|but|however|although|though|yet|false|untrue|denied|"
+    r"disputed|retracted|refuted|doubtful|rarely|seldom|hardly|barely|few|fewer|less|"
+    r"[a-z]+n[’']t)(?![\w'’])",
+    re.IGNORECASE,
+)
+
+
+def _may_leave_out(gap: str) -> bool:
+    """Whether an ellipsis may stand for ``gap``: nothing in it that could change what the
+    pieces around it say (``reduced mortality in … patients`` for "in no patients")."""
+    return not _LEFT_OUT_BREAK.search(gap) and not _LEFT_OUT_WORD.search(gap)
 
 
 class SourceIndex:
