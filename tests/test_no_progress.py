@@ -230,3 +230,20 @@ def test_a_pull_request_that_fixes_something_keeps_looping(world):
     second = world.run(6, "synchronize")
     assert second.code == 3, second.out
     assert "loop 2 of 3" in second.out
+
+
+def test_a_changed_anchor_or_line_note_is_the_same_failure():
+    """Found by review: a writer moved a wrong location note (L3, then L1) or anchor each
+    loop, and each loop counted as progress. Numbers are where, not what."""
+    from wikigate.codes import finding
+    from wikigate.models import signature
+
+    def failed(message: str) -> str:
+        return signature(finding("citation.location", "wiki/a.md", 4, message))
+
+    assert failed("[^1]: the quote is not in L3 of raw/t.txt (offset 36)") == failed(
+        "[^1]: the quote is not in L1 of raw/t.txt (offset 12)"
+    )
+    assert failed("[^1]: the quote is not in L3 of raw/t.txt") != failed(
+        "[^1]: the section 'Results' of raw/t.txt does not exist"
+    )

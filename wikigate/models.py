@@ -157,15 +157,16 @@ class Finding(Plain):
         object.__setattr__(self, "signature", signature(self))
 
 
-_LINE_NUMBER = re.compile(r"\b(lines?|column) \d+")
+_NUMBER = re.compile(r"\d+")  # lines, columns, offsets, L3, p. 12: where, not what
 
 
 def signature(f: Finding) -> str:
-    """A failure's stable id: ``fingerprint`` without the line's text, and with the line
-    and column numbers in its message masked, so it names what failed (code, page, claim,
-    message) and never where it sits. The same failure in the next loop has the same
-    signature; a run whose loop repeats the last one's signatures makes no progress."""
-    said = _LINE_NUMBER.sub(r"\1 #", f.message)
+    """A failure's stable id: ``fingerprint`` without the line's text, and with every
+    number in its message masked (lines, columns, offsets, a location note's ``L3``, a
+    page), so it names what failed (code, page, claim, message) and never where it sits:
+    the same failure in the next loop, its anchor or line note merely changed, has the
+    same signature; a run whose loop repeats the last one's signatures makes no progress."""
+    said = _NUMBER.sub("#", f.message)
     return _digest(f.code, f.path or "", f.claim or "", said)
 
 
