@@ -318,6 +318,27 @@ class PullEvent:
         ready(request)
         return verify(request).report
 
+    def unchecked_merge(self, report: VerificationReport) -> str | None:
+        """In ``mode: check``, why a commit verdict is no green check: GitHub merges the
+        head into the base's tip, so the head must hold that tip (what was verified is
+        then what merges, under the rules the base has now), and the base must be the
+        default branch a required check guards (a pull request into another branch would
+        turn the same head's check green). None: it may pass."""
+        base, tip = plain(self.pull.base_ref), self.fetched.base_tip
+        default = self.gh.default_branch()
+        if self.pull.base_ref != default:
+            return (
+                f"pull request #{self.pull.number} is into {base}, not {plain(default)}: in "
+                f"mode: check the required check guards merges into {plain(default)} only"
+            )
+        if report.base != tip:
+            return (
+                f"the branch does not hold {base}'s tip {tip[:12]} (it was verified from "
+                f"{(report.base or '')[:12]}): update the branch (GitHub: require branches to be up "
+                "to date, or a merge queue) and the check runs again on what merges"
+            )
+        return None
+
     def attempt(self, write: Callable[[], object]) -> None:
         try:
             write()
@@ -524,6 +545,17 @@ class PullEvent:
                 f"{head[:12]}: nothing landed"
             )
         verdict = chosen.verdict or "commit"
+        if self.env.inputs.mode == "check" and report.verdict == "commit":
+            unsure = self.unchecked_merge(report)
+            if unsure is not None:
+                self.record(run, report, _as_verified(report))
+                return Outcome(
+                    report.verdict,
+                    VERDICT_EXIT["revise"],
+                    f"verified {report.verdict}, but {unsure}",
+                    "failure",
+                    "verified, but not as GitHub would merge it",
+                )
         held = (
             "is a draft"
             if pull.draft

@@ -305,6 +305,12 @@ class PullRequestIO:
 
     # ------------------------------------------------------------ the pull request
 
+    def default_branch(self) -> str:
+        """The repository's default branch: what a required check in ``mode: check``
+        guards merges into."""
+        with _calling("read the repository's default branch"):
+            return str(self.repo.default_branch)
+
     def facts(self) -> PullFacts:
         pr = self.pr
         with _calling(f"read pull request #{pr.number}"):

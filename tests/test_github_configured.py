@@ -400,3 +400,61 @@ def test_a_merge_group_payload_names_commits_and_branches_or_is_refused(tmp_path
     ):
         with pytest.raises(UsageError, match="GITHUB_EVENT_PATH: merge_group"):
             loaded(**bad)
+
+
+# ---------------------------------------------------------------- check mode, as GitHub merges (review)
+
+BEHIND = {"WIKIGATE_MODE": "check"}
+
+
+def _check_runs(world: World, sha: str) -> list[dict]:
+    return [r for r in world.gh.check_runs.values() if r["head_sha"] == sha]
+
+
+def test_check_mode_is_no_green_check_for_a_branch_behind_its_base(world: World):
+    """Found by review: a branch forked where the rules were laxer got a green required
+    check, though GitHub merges it into main's tip, whose rules refuse it. A head that
+    does not hold the base's tip is no green check: update the branch."""
+    rules = (world.seed / "wikigate.toml").read_text()
+    lax = world.land_on_main(
+        {"wikigate.toml": rules.replace('# "page.orphan" = "minor"', '"page.orphan" = "minor"')},
+        "rules: orphans minor while adopting",
+    )
+    world.land_on_main({"wikigate.toml": rules}, "rules: orphans major again")
+    git(world.seed, "checkout", "-q", "-B", "feature", lax)
+    head = world.push_files(1, {"wiki/stray.md": cited_page("stray")}, checked_out=True)
+    result = world.step("pull_request_target", world.pr_event(1, "opened"), env=BEHIND)
+    [run] = _check_runs(world, head)
+    assert run["conclusion"] == "failure", result.out
+    assert "does not hold main's tip" in result.out and "update the branch" in result.out
+
+
+def test_check_mode_is_no_green_check_for_a_pull_request_into_another_branch(world: World):
+    """Found by review: the same head, in a pull request into an ungated branch that
+    already holds an unverified page, turned the head's `wikigate` check green for the
+    pull request into main. Only pull requests into the default branch pass."""
+    from support.github_emulator import Pull
+
+    git(world.seed, "checkout", "-q", "-B", "stage", "main")
+    index = (world.seed / "wiki" / "index.md").read_text()
+    (world.seed / "wiki" / "fake.md").write_text(fabricated_page("fake"))
+    (world.seed / "wiki" / "index.md").write_text(index + "- [[Fake]]\n")
+    git(world.seed, "add", "wiki")
+    git(world.seed, "commit", "-q", "-m", "unverified")
+    git(world.seed, "push", "-q", str(world.bare), "stage:refs/heads/stage")
+    git(world.seed, "checkout", "-q", "-B", "feature", "stage")
+    index = (world.seed / "wiki" / "index.md").read_text()
+    head = world.push_files(
+        2,
+        {"wiki/barn.md": cited_page("barn"), "wiki/index.md": index + "- [[Barn]]\n"},
+        branch="feature",
+        checked_out=True,
+    )
+    world.gh.pulls[2] = Pull(2, "feature", base_ref="main")
+    world.step("pull_request_target", world.pr_event(2, "opened"), env=BEHIND)
+    git(world.bare, "update-ref", "refs/pull/3/head", head)
+    world.gh.pulls[3] = Pull(3, "feature", base_ref="stage")
+    into_stage = world.step("pull_request_target", world.pr_event(3, "opened"), env=BEHIND)
+    runs = _check_runs(world, head)
+    assert [r["conclusion"] for r in runs] == ["failure", "failure"], into_stage.out
+    assert "is into stage, not main" in into_stage.out
