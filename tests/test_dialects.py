@@ -169,6 +169,12 @@ def test_a_location_note_names_what_does_not_hold(repo, base):
     report = verify(repo, base, page('raw/motzkin.wiki §"Catalan"'))
     [f] = report.findings
     assert "raw/motzkin.wiki has no section 'Catalan' (its sections: 'Motzkin Numbers'" in f.message
+    # a line note in a wikilink's fragment is read too (found by review: it was dropped)
+    report = verify(repo, base, page("[[issue-7342#L99]]"))
+    assert "L99: raw/kube/issue-7342.md has 5 lines" in report.findings[0].message
+    report = verify(repo, base, page(f'[[motzkin.wiki#L1]] — "{MQ}"'))
+    [f] = [f for f in report.findings if f.code == "citation.location"]
+    assert "the quote is on line 3 of raw/motzkin.wiki, not in L1" in f.message
 
 
 def test_a_sources_line_cites_the_page_unquoted(repo, base):

@@ -288,7 +288,7 @@ def _source_and_notes(head: str, notes: _Notes, *, quoted: bool) -> tuple[str, s
         target, hashed, section = target.partition("#")
         if hashed and section.strip():
             if section.startswith("L") and _LINE_SUFFIX.search("#" + section):
-                notes.source_suffix("#" + section)
+                notes.source_suffix(target + "#" + section)  # [[x.txt#L3]]: a line note
             else:
                 notes.section = section.strip()[:MAX_SECTION_CHARS]
         source, rest, form = target.strip(), head[close + 2 :], "wikilink"
