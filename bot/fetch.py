@@ -44,6 +44,13 @@ class Fetched:
 def fetch_pull(workdir: Path, number: int, base: str) -> Fetched:
     """Fetch ``refs/pull/<number>/head``, the base branch and origin's notes."""
     pull, base_ref = PULL_REF.format(number=number), BASE_REF.format(base=base)
+    fetch_from_origin(workdir, f"+refs/pull/{number}/head:{pull}", f"+refs/heads/{base}:{base_ref}")
+    return Fetched(_rev(workdir, pull), _rev(workdir, base_ref), fetch_notes(workdir))
+
+
+def fetch_from_origin(workdir: Path, *refspecs: str) -> None:
+    """``git fetch origin REFSPEC…``, the whole history when the checkout is shallow (the
+    merge base and a run's history need it)."""
     shallow = git(workdir, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
     git(
         workdir,
@@ -52,10 +59,8 @@ def fetch_pull(workdir: Path, number: int, base: str) -> Fetched:
         "--quiet",
         *(["--unshallow"] if shallow else []),
         "origin",
-        f"+refs/pull/{number}/head:{pull}",
-        f"+refs/heads/{base}:{base_ref}",
+        *refspecs,
     )
-    return Fetched(_rev(workdir, pull), _rev(workdir, base_ref), fetch_notes(workdir))
 
 
 def fetch_notes(workdir: Path) -> str | None:

@@ -22,7 +22,7 @@ from wikigate.workspace import Workspace
 
 from .check_run import CheckRun
 from .event import ActionsEnv, MergeGroup
-from .fetch import git
+from .fetch import fetch_from_origin, git
 from .github_io import PullRequestIO
 from .outcome import Out, Outcome, step_exit
 from .review import every_finding, fenced, shown, summary_body, workflow_commands
@@ -63,17 +63,7 @@ def run_group(env: ActionsEnv, workdir: Path, out: Out, group: MergeGroup) -> in
 
 
 def _verify(env: ActionsEnv, workdir: Path, group: MergeGroup) -> VerificationReport:
-    shallow = git(workdir, "rev-parse", "--is-shallow-repository").stdout.strip() == "true"
-    git(
-        workdir,
-        "fetch",
-        "--no-tags",
-        "--quiet",
-        *(["--unshallow"] if shallow else []),
-        "origin",
-        f"+{group.head_ref}:{GROUP_REF}",
-        f"+{group.base_ref}:{GROUP_BASE}",
-    )
+    fetch_from_origin(workdir, f"+{group.head_ref}:{GROUP_REF}", f"+{group.base_ref}:{GROUP_BASE}")
     head = git(workdir, "rev-parse", "--verify", f"{GROUP_REF}^{{commit}}").stdout.strip()
     if head != group.head_sha:
         raise GitError(

@@ -308,8 +308,8 @@ def _judged(
         found = _finding(a, b, "judge", cites, reason=vote[1])
         if found is not None:
             out.append(found)
+    first = unsure[0][0].claim  # where a finding about the pairs as a whole stands
     if got.error is not None:
-        first = unsure[0][0].claim
         out.append(
             finding(
                 "claim.consistency_unjudged",
@@ -320,14 +320,14 @@ def _judged(
             )
         )
     if got.unjudged:
-        first = unsure[0][0].claim
+        cap = ctx.config.consistency.judge_max_tokens
         out.append(
             finding(
                 "claim.consistency_unjudged",
                 first.page,
                 first.line,
                 f"{got.unjudged} of {len(unsure)} pairs of claims were not sent to the LLM judge: "
-                f"past [consistency] judge_max_tokens = {ctx.config.consistency.judge_max_tokens}",
+                f"past [consistency] judge_max_tokens = {cap}",
                 severity="minor",
                 hint="raise [consistency] judge_max_tokens to judge them all",
             )
