@@ -90,6 +90,25 @@ def test_each_claim_of_a_changed_page_passes_warns_or_fails(repo, base):
     assert conv.severity == "critical" and conv.line == 6 and report.verdict == "reject"
 
 
+def test_a_second_sentence_citing_the_same_footnote_is_a_claim_too(repo, base):
+    """Found by review: only the first sentence referencing a label was a claim, so a run
+    could rewrite or delete the second one on main with no run.convergence."""
+    twice = cats(
+        f"{SLEEP}[^1] Kittens sleep even longer.[^1] {BARK}[^2]\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    on_main = commit_files(repo, base.id, {"wiki/cats.md": twice})
+    altered = cats(
+        f"{SLEEP}[^1] Kittens never sleep.[^1] {BARK}[^2]\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, on_main, {"wiki/cats.md": altered})
+    got = results(report)
+    assert got["wiki/cats.md#^1"] == ("pass", "unchanged")
+    assert got["wiki/cats.md#^1@2"] == ("fail", "removed or altered")
+    assert at(report, "run.convergence") and report.verdict == "reject"
+
+
 def test_a_claim_kept_in_a_disputed_block_passes(repo, base):
     hedged = cats(
         f"::: disputed\n{SLEEP}[^1]\n\n**Updated 2026-11-21 per raw/animals.txt:** "

@@ -140,6 +140,11 @@ def test_sources_that_disagree_are_a_source_conflict_the_page_must_state(repo, b
         " [conflict: raw/town.txt says 1899]\n", "\n"
     )
     assert run(repo, base, {"wiki/music.md": marked}) == []
+    # and the marker's words are the page's note, not the claim's: its 1899 is no number
+    # the claim's quote must hold (found by review: the documented form was refused)
+    tip = commit_files(repo, base.id, {"wiki/music.md": marked})
+    report = verify_trees(repo, tip, base, config=Config(), plan=plan_for(base, tip, "ingest"))
+    assert not [f for f in report.findings if f.code.startswith("citation.")], report.findings
 
     # or with both sources cited on the claim
     both = (

@@ -1,8 +1,9 @@
 """A page's cited claims, as the ledger keeps them, and what a change does to each.
 
-A cited claim is a footnote reference ``[^label]`` whose definition parses as a citation;
-its id is ``<page>#^<label>`` (the first sentence referencing the label, as the judge's
-claim ids). ``page_claims`` reads them from a parsed page; ``compare`` judges each claim of
+A cited claim is a footnote reference ``[^label]`` whose definition parses as a citation:
+every sentence referencing it is one, with the id the judge gives it, ``<page>#^<label>``
+for the first and ``<page>#^<label>@N`` for the Nth (a sentence reusing a footnote is a
+claim a later run may not overwrite silently either). ``page_claims`` reads them from a parsed page; ``compare`` judges each claim of
 a page on main against the page a run leaves (docs/ledger.md):
 
 - pass: the claim is still there with its citation (moved, relabelled or put in a
@@ -14,6 +15,7 @@ a page on main against the page a run leaves (docs/ledger.md):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
 
@@ -22,6 +24,10 @@ from .judges.offline import NUMBER_WORDS
 from .markdown import Definition, ParsedPage
 
 Result = Literal["pass", "warn", "fail"]
+
+# a sentence's "[conflict: raw/a.txt says 1899]": the page states that its sources
+# disagree (checks/consistency.py); its words are the page's note, not the claim's
+CONFLICT_MARKER = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
 
 
 class PageClaim(NamedTuple):
@@ -35,10 +41,11 @@ class PageClaim(NamedTuple):
     offset: int | None
     sha256: str | None
     disputed: bool
+    use: int = 1  # the Nth sentence referencing this label
 
     @property
     def id(self) -> str:
-        return f"{self.page}#^{self.label}"
+        return f"{self.page}#^{self.label}" + (f"@{self.use}" if self.use > 1 else "")
 
 
 class Compared(NamedTuple):
@@ -51,23 +58,24 @@ class Compared(NamedTuple):
 def page_claims(
     page: ParsedPage | None, source_of: Callable[[Citation], str] | None = None
 ) -> list[PageClaim]:
-    """The page's cited claims, one per label, in the order of their first reference;
-    ``source_of``: the path a citation's source resolves to (else its source as written),
-    so that a source written another way (``[[foo.txt]]``, ``raw/foo.txt``) is the same."""
+    """The page's cited claims, one per reference of a label, in the order of the
+    references; ``source_of``: the path a citation's source resolves to (else its source
+    as written), so that a source written another way (``[[foo.txt]]``, ``raw/foo.txt``)
+    is the same."""
     if page is None:
         return []
     defs: dict[str, Definition] = {}
     for d in page.definitions:
         defs.setdefault(d.label, d)
     out: list[PageClaim] = []
-    seen: set[str] = set()
+    uses: dict[str, int] = {}
     for ref in page.refs:
         found = defs.get(ref.label)
-        if ref.label in seen or found is None or found.citation is None:
+        if found is None or found.citation is None:
             continue
         if not found.citation.quoted:  # a source reference: no quote to hold the claim to
             continue
-        seen.add(ref.label)
+        uses[ref.label] = uses.get(ref.label, 0) + 1
         c = found.citation
         out.append(
             PageClaim(
@@ -81,6 +89,7 @@ def page_claims(
                 c.offset,
                 c.sha256,
                 ref.disputed,
+                uses[ref.label],
             )
         )
     return out

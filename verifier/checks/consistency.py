@@ -43,7 +43,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
-from ..claims import PageClaim, page_claims
+from ..claims import CONFLICT_MARKER, PageClaim, page_claims
 from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
 from ..staged import StagedTree
@@ -59,7 +59,7 @@ MIN_SHARED = 2  # and at least this many words
 TERMS = 200  # words a run's claims look for in the wiki's pages (a byte scan of every page)
 TERMS_PER_CLAIM = 8  # of each claim's keys, the longest
 EXACT = 2_000_000  # claim × candidate scores computed in full below this; else bounded
-CONFLICT = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
+CONFLICT = CONFLICT_MARKER
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
 _MONTH_DAY = re.compile(r"\d{1,2} [a-z]{3}")
 

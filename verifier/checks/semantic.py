@@ -16,6 +16,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
+from ..claims import CONFLICT_MARKER
 from ..judges.offline import (
     SOURCE_HEAD,
     Conflict,
@@ -154,7 +155,8 @@ def _candidates(ctx: Context, verified: VerifiedQuotes) -> list[_Candidate]:
             if lines is None:
                 lines = (ctx.tip.page_text(path)[0] or "").split("\n")
             row = _row(lines, ref.at_line)
-            out.append(_Candidate(path, ref, claim_id, hedge_free(ref.claim), vq, row))
+            claim = hedge_free(CONFLICT_MARKER.sub("", ref.claim))  # the marker is no claim
+            out.append(_Candidate(path, ref, claim_id, claim, vq, row))
     return out
 
 
