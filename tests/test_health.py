@@ -163,6 +163,9 @@ def test_fail_under_baseline_and_regression_exit_codes(wiki):
     assert cli(wiki, "health", "--fail-under", "coverage=0.85,anchored=1").returncode == 0
     under = cli(wiki, "health", "--fail-under", "coverage=0.9")
     assert under.returncode == 1 and "coverage 0.8571 < 0.9" in under.stderr
+    # a floor on a figure nothing measured (no judge voted: supported) fails, never passes
+    unmeasured = cli(wiki, "health", "--fail-under", "supported=0.9")
+    assert unmeasured.returncode == 1 and "supported not measured" in unmeasured.stderr
     # an uncited statement added: coverage falls
     town = FILES["wiki/town.md"].replace("old hall.", "old hall. The mayor lives by the pier.")
     advance(wiki, {"wiki/town.md": town})

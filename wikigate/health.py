@@ -127,12 +127,16 @@ def regressions(now: Health, before: Health) -> list[str]:
 
 
 def below(health: Health, floors: Mapping[str, float]) -> list[str]:
-    """The ratios under their floor (``--fail-under``), as "coverage 0.8 < 0.9"."""
+    """The ratios under their floor (``--fail-under``), as "coverage 0.8 < 0.9"; a floor on
+    a figure nothing measured (``supported`` when no judge voted) fails too: a CI holding a
+    floor must not pass because the figure is missing."""
     figures = health.figures()
     out = []
     for name, floor in floors.items():
         value = figures[name]
-        if value is not None and value < floor:
+        if value is None:
+            out.append(f"{name} not measured (nothing to measure it on) < {floor}")
+        elif value < floor:
             out.append(f"{name} {value} < {floor}")
     return out
 
