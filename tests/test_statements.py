@@ -686,23 +686,7 @@ HOSTILE_PROSE = [
 @pytest.mark.parametrize("unit", HOSTILE_PROSE)
 @pytest.mark.timing
 def test_the_fourth_reviews_rules_take_linear_time_on_hostile_pages(unit):
-    import gc
-
-    def cpu(n: int) -> float:
-        text = council(CITED + "\n\n" + unit * (n // len(unit)))
-        best = float("inf")
-        gc.disable()
-        try:
-            for _ in range(2):
-                t0 = time.process_time()
-                parse_page("wiki/council.md", text)
-                best = min(best, time.process_time() - t0)
-        finally:
-            gc.enable()
-        return best
-
-    a, b = cpu(20_000), cpu(80_000)
-    assert b < 8 * a + 0.05, f"{unit!r}: {a:.3f} s -> {b:.3f} s for 4x the input"
+    _linear(unit)
 
 
 # --- found by the fifth review of issue 24
