@@ -185,6 +185,9 @@ def test_hostile_page_renders_inert_and_every_claim_has_its_status(
             labelled[m.group(1)] = status
         assert cards[key]["data-status"] == status
     assert labelled == EXPECTED
+    # what to do next and what was not ruled out, as report.json says them
+    assert "<h2>What to do next</h2>" in doc and "<h2>Not ruled out</h2>" in doc
+    assert "semantic support" in doc  # the offline judge ran: support is not ruled in
     statuses = set(marks.values())
     assert {"gap", "uncited"} <= statuses
     # the quote in its source's window, the anchor and the hash beside the good claim

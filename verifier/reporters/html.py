@@ -351,10 +351,21 @@ def _head(report: VerificationReport) -> str:
     if report.direction is not None and report.direction.checked:
         d = report.direction
         rows.append(("direction", f"{d.effect or '-'}: {d.effect_reason}"))
+    lists = [
+        ("next", "What to do next", report.next_actions),
+        ("blind", "Not ruled out", report.blind_spots),
+    ]
     return (
         f'<dl class="head v-{esc(report.verdict)}">'
         + "".join(f"<dt>{esc(k)}</dt><dd>{esc(val)}</dd>" for k, val in rows)
         + "</dl>"
+        + "".join(
+            f'<section class="{cls}"><h2>{esc(label)}</h2><ul>'
+            + "".join(f"<li>{esc(item)}</li>" for item in items)
+            + "</ul></section>"
+            for cls, label, items in lists
+            if items
+        )
     )
 
 
