@@ -55,7 +55,7 @@ Nobody knows how many owls live in the valley. [gap: no census found]
 [^raw]: {tail("Ravens gather at dusk in large roosts.", anchored=False)}
 [^hostile]: {tail(HOSTILE_QUOTE)}
 """
-EXPECTED = {"good": "pass", "bad": "fail", "raw": "warn", "hostile": "pass"}
+EXPECTED = {"good": "pass", "bad": "fail", "raw": "fail", "hostile": "pass"}  # raw: major
 
 
 def wg(cwd: Path, *args: str) -> Any:

@@ -240,7 +240,7 @@ def _apply_report(report: VerificationReport, views: list[PageView]) -> list[Pag
         spot = _spot_of(f, by_page.get(f.path or ""))
         if spot is not None:
             spot.findings.append(f)
-            _worse(spot, "fail" if f.severity == "critical" else "warn", "")
+            _worse(spot, "warn" if f.severity == "minor" else "fail", "")  # major blocks too
     return views
 
 
