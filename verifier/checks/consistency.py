@@ -4,8 +4,9 @@ For each cited claim a run adds or changes (each claim of the wiki in a whole-wi
 the claims elsewhere about the same subject are its candidates: claims sharing its words
 (names, nouns, verbs: every word of four letters or more that is not a stopword, a number
 or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
-In a run, the pages that may hold them are found by scanning the wiki's bytes for those
-words (WikiTree.mentions), and only those pages are parsed.
+In a run, the pages that may hold them are looked up in the tree's TermIndex (each word
+of at most COMMON pages → the pages whose claims hold it), kept in the verification cache
+by tree and derived from the base's (WikiTree.term_index), and only those pages are parsed.
 
 A candidate about the same subject (most of their words in common) contradicts the claim
 when it gives a different number or date (neither's numbers hold the other's; the numbers
