@@ -29,7 +29,7 @@ full only as candidates, and keeps its findings in the verification cache by tre
 
 from __future__ import annotations
 
-import bisect
+import array
 import functools
 import hashlib
 import heapq
@@ -374,8 +374,8 @@ def _elsewhere(
     pages: the tree's TermIndex, derived from the base's), ties by path."""
     index = tip.term_index(TermIndex, base)
     keys = [keys_of(c.sentence) for c in mine]
-    postings = index.postings
-    work = sum(len(postings.get(k, ())) for ks in keys for k in ks)
+    postings = {k: index.pages_of(k) for k in {k for ks in keys for k in ks}}
+    work = sum(len(postings[k]) for ks in keys for k in ks)
     bounded = work > EXACT
     limit = SCAN * cap
     wanted: set[str] = set()
@@ -385,7 +385,7 @@ def _elsewhere(
         for k in sorted(mine_keys, key=lambda k: (len(postings.get(k, ())), k)):
             if bounded and len(score) >= limit:
                 break
-            hits = postings.get(k, ())
+            hits = postings[k]
             for path in hits[:limit] if bounded else hits:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
@@ -406,17 +406,18 @@ def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
 @final
 class TermIndex:
     """A tree's claims by their words: each key (keys_of) of at most COMMON pages → the
-    pages whose claims hold it (sorted); the keys of more pages, with their page counts.
-    A pure function of the tree's pages (WikiTree.term_index keeps it in the verification
-    cache by tree id, and derives a run's from its base's): bounded by the claims' keys,
-    at most KEYS a claim, whatever the pages say."""
+    pages whose claims hold it; the keys of more pages, with their page counts. A pure
+    function of the tree's pages (WikiTree.term_index keeps it in the verification cache by
+    tree id, and derives a run's from its base's): bounded by the claims' keys, at most
+    KEYS a claim, whatever the pages say. Stored compactly: the pages once (``pages``: a
+    number → its path, "" for a page removed since), each key's pages as their numbers."""
 
     name: ClassVar[str] = (
         "terms-"
         + hashlib.blake2b(
             json.dumps(
                 [
-                    1,
+                    2,
                     CLAIM_CHARS,
                     KEYS,
                     COMMON,
@@ -429,18 +430,31 @@ class TermIndex:
         ).hexdigest()
     )
 
-    def __init__(self, postings: dict[str, tuple[str, ...]], common: dict[str, int]) -> None:
-        self.postings = postings
+    def __init__(self, pages: list[str], postings: dict[str, bytes], common: dict[str, int]):
+        self.pages = pages
+        self.postings = postings  # key → array("I") of page numbers, as bytes
         self.common = common
+
+    def pages_of(self, key: str) -> list[str]:
+        """The pages whose claims hold ``key``, sorted; none for a common key."""
+        data = self.postings.get(key)
+        if not data:
+            return []
+        try:
+            return sorted(self.pages[n] for n in _numbers(data))
+        except IndexError:
+            raise ValueError("a damaged term index in the verification cache") from None
 
     @classmethod
     def of(cls, keys: dict[str, frozenset[str]]) -> TermIndex:
-        lists: dict[str, list[str]] = {}
-        for path in sorted(keys):
+        pages = sorted(keys)
+        lists: dict[str, list[int]] = {}
+        for n, path in enumerate(pages):
             for k in keys[path]:
-                lists.setdefault(k, []).append(path)
-        common = {k: len(ps) for k, ps in lists.items() if len(ps) > COMMON}
-        return cls({k: tuple(ps) for k, ps in lists.items() if len(ps) <= COMMON}, common)
+                lists.setdefault(k, []).append(n)
+        common = {k: len(ns) for k, ns in lists.items() if len(ns) > COMMON}
+        postings = {k: _packed(ns) for k, ns in lists.items() if len(ns) <= COMMON}
+        return cls(pages, postings, common)
 
     @classmethod
     def build(cls, tree: WikiTree) -> TermIndex:
@@ -450,48 +464,75 @@ class TermIndex:
     @classmethod
     def derive(cls, base: TermIndex, base_tree: WikiTree, tree: WikiTree) -> TermIndex | None:
         """``tree``'s from ``base``'s (``base_tree``'s), reading only the pages that differ;
-        None when a common key would be listed again (its pages are not known): build it."""
+        None (build it) when a common key would be listed again (its pages are not
+        known), or when most page numbers are of removed pages."""
         old_pages, new_pages = set(base_tree.pages), set(tree.pages)
         changed = [p for p in tree.changed_since(base_tree) if p in old_pages or p in new_pages]
         base_tree.load([p for p in changed if p in old_pages])
         tree.load([p for p in changed if p in new_pages])
-        postings, common = dict(base.postings), dict(base.common)
+        pages, postings, common = list(base.pages), dict(base.postings), dict(base.common)
+        wanted = set(changed)
+        number = {p: n for n, p in enumerate(pages) if p in wanted}  # the changed pages'
         for path in changed:
             old = _page_keys(base_tree, path) if path in old_pages else frozenset()
             new = _page_keys(tree, path) if path in new_pages else frozenset()
+            n = number.get(path)
+            if n is None:
+                if not new:
+                    continue
+                n = number[path] = len(pages)
+                pages.append(path)
+            if path not in new_pages:
+                pages[n] = ""
             for k in old - new:
                 if k in common:
                     common[k] -= 1
                     if common[k] <= COMMON:
                         return None
                     continue
-                rest = tuple(p for p in postings.get(k, ()) if p != path)
+                rest = [m for m in _numbers(postings.get(k, b"")) if m != n]
                 if rest:
-                    postings[k] = rest
+                    postings[k] = _packed(rest)
                 else:
                     postings.pop(k, None)
             for k in new - old:
                 if k in common:
                     common[k] += 1
                     continue
-                hits = list(postings.get(k, ()))
-                bisect.insort(hits, path)
+                hits = [*_numbers(postings.get(k, b"")), n]
                 if len(hits) > COMMON:
                     postings.pop(k, None)
                     common[k] = len(hits)
                 else:
-                    postings[k] = tuple(hits)
-        return cls(postings, common)
+                    postings[k] = _packed(hits)
+        if pages.count("") * 2 > len(pages):
+            return None
+        return cls(pages, postings, common)
 
     def dumps(self) -> bytes:
-        return marshal.dumps((self.name, self.postings, self.common))
+        return marshal.dumps((self.name, self.pages, self.postings, self.common))
 
     @classmethod
     def loads(cls, data: bytes) -> TermIndex:
-        name, postings, common = marshal.loads(data)
-        if name != cls.name or not isinstance(postings, dict) or not isinstance(common, dict):
+        name, pages, postings, common = marshal.loads(data)
+        if (
+            name != cls.name
+            or not isinstance(pages, list)
+            or not isinstance(postings, dict)
+            or not isinstance(common, dict)
+        ):
             raise ValueError("not a term index")
-        return cls(postings, common)
+        return cls(pages, postings, common)
+
+
+def _packed(numbers: list[int]) -> bytes:
+    return array.array("I", numbers).tobytes()
+
+
+def _numbers(data: bytes) -> array.array[int]:
+    out = array.array("I")
+    out.frombytes(data)
+    return out
 
 
 def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
