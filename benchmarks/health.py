@@ -24,16 +24,24 @@ import json
 import random
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
-import pygit2
-from harness import Figure, command, fresh_clone, run
+# benchmarks/ is first on the path, and its html.py would shadow the standard library's
+# html, which the page parser (markdown-it) imports: import that first, without it
+_HERE = sys.path.pop(0)
+import html.entities  # noqa: E402, F401
 
-from wikigate.config import Config
-from wikigate.verifier.checks import consistency
-from wikigate.verifier.judges.llm.pairs import OUTPUT_PER_PAIR, PairInput, pairs_text
-from wikigate.verify import Request, cache_path, verify
+sys.path.insert(0, _HERE)
+
+import pygit2  # noqa: E402
+from harness import Figure, command, fresh_clone, run  # noqa: E402
+
+from wikigate.config import Config  # noqa: E402
+from wikigate.verifier.checks import consistency  # noqa: E402
+from wikigate.verifier.judges.llm.pairs import OUTPUT_PER_PAIR, PairInput, pairs_text  # noqa: E402
+from wikigate.verify import Request, cache_path, verify  # noqa: E402
 
 HEALTH = [command("wikigate"), "health", "--format", "json"]
 _CLAIM = re.compile(r"The record states that ([^\[]{20,200})\.\[\^(\d+)\]")
