@@ -85,7 +85,14 @@ _LETTERS = re.compile(r"[a-z]+")
 def keys_of(sentence: str) -> tuple[str, ...]:
     """The words that index a claim: its longest words of four letters or more that are
     not stopwords, negations or number words (cheap: read for every claim of the wiki)."""
-    words = set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    return _keys(_words(sentence))
+
+
+def _words(sentence: str) -> set[str]:
+    return set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+
+
+def _keys(words: set[str]) -> tuple[str, ...]:
     subject = {
         w
         for w in words
@@ -540,11 +547,15 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
     are scored), at most ``cap``. A key indexes at most ``cap`` claims of one page (a page
     of many claims on one subject does not crowd out the others)."""
-    index: dict[str, list[int]] = {}
+    index: dict[str, list[int]] = {}  # of the keys of ``mine``: the only ones looked up
+    wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
     for i, c in enumerate(pool):
-        for k in keys_of(c.sentence):
-            if per_page[(k, c.page)] < cap:
+        words = _words(c.sentence)
+        if words.isdisjoint(wanted):
+            continue  # none of its keys is wanted
+        for k in _keys(words):
+            if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
                 index.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
