@@ -324,6 +324,27 @@ def test_a_derived_index_is_the_one_built_from_every_page(repo, base, monkeypatc
     _same_index(index.loads(built.dumps()), built)
 
 
+def test_the_cache_keeps_a_few_term_indexes_and_a_damaged_one_is_built_again(repo, base, tmp_path):
+    from wikigate.verifier.cache import INDEXES_KEPT
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    cache_file = tmp_path / "cache.db"
+    commits = [base]
+    for n in range(INDEXES_KEPT + 2):
+        commits.append(commit_files(repo, commits[-1].id, {"wiki/log.md": f"# Log\n\n- {n}\n"}))
+    for before, after in zip(commits, commits[1:], strict=False):
+        cache = PageCache(cache_file)
+        WikiTree(repo, after.tree, cache).term_index(
+            consistency.TermIndex, WikiTree(repo, before.tree, cache)
+        )
+        cache.close()
+    cache = PageCache(cache_file)
+    assert cache.conn.execute("SELECT count(*) FROM indexes").fetchone()[0] == INDEXES_KEPT
+    cache.conn.execute("UPDATE indexes SET data = x'00ff'")
+    index = WikiTree(repo, commits[-1].tree, cache).term_index(consistency.TermIndex)
+    assert index.pages_of("lighthouse") == ["wiki/town.md"]
+
+
 def _claim(i: int, sentence: str, page: str = "wiki/p.md") -> PageClaim:
     return PageClaim(page, str(i), i, sentence, "raw/s.txt", None, sentence, 0, None, False)
 

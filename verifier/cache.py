@@ -1,7 +1,7 @@
 """The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
 
-SQLite tables of parsed pages (by blob id), link graphs and term indexes (by tree id), verified
-anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
+SQLite tables of parsed pages (by blob id), link graphs and term indexes (by tree
+id), verified anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
 is tagged with the version it was given (what produced it: see ``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
 parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
 row cannot be decoded, the work is done again.

@@ -2,9 +2,10 @@
 
 It owns a tree's pages, parsed once per blob id through the cache (cache.py, its
 rows tagged with ``cache_version()``: what produced them), the link graph's
-and the term indexes' places (cached by tree id, derived from the base's), finding and reading sources (sources.py), and the tasks it hands the
-workers (parallel.py): ``parse_entries``, ``_mentions_task`` and ``_locate_task``,
-module-level so that workers can import them. A symlink in the tree is an entry
+and the term indexes' places (cached by tree id, derived from the base's), finding
+and reading sources (sources.py), and the tasks it hands the workers (parallel.py):
+``parse_entries``, ``_mentions_task`` and ``_locate_task``, module-level so that
+workers can import them. A symlink in the tree is an entry
 with a link mode (entries.py), never followed.
 """
 
