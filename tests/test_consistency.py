@@ -208,6 +208,148 @@ def test_a_whole_wiki_verify_finds_each_contradiction_once_and_warm_reads_no_pag
     assert found() == cold and read == []  # the tree's findings, from the cache
 
 
+# ---------------------------------------------------------------- the term index
+
+FILLERS = {
+    f"wiki/filler{n:02d}.md": page(
+        f"Filler {n}",
+        [same("The museum holds 300 paintings.")] if n % 3 == 0 else [],
+        extra=f" The pier and the ferry and the bandstand, walk {n}.",
+    )
+    for n in range(30)
+}
+
+
+def _context(repo, tip, base, cache_file):
+    from wikigate.verifier.checks.context import Context
+    from wikigate.verifier.judges.choose import make_judge
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    cache = PageCache(cache_file)
+    config = Config()
+    judge = make_judge(config, repo=repo, cache=cache, requested="offline")
+    return Context(
+        repo,
+        WikiTree(repo, tip.tree, cache),
+        WikiTree(repo, base.tree, cache),
+        None,
+        "SKEPTICAL",
+        config,
+        judge,
+        cache=cache,
+    )
+
+
+def test_a_runs_candidates_come_from_the_term_index_not_a_scan_of_every_page(
+    repo, base, tmp_path, monkeypatch
+):
+    """The base's index is kept in the verification cache: a later run reads the pages it
+    changed and the pages whose claims share its words, no other page's bytes."""
+    from wikigate.verifier.wiki import WikiTree
+
+    landed = commit_files(repo, base.id, FILLERS)
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    first = commit_files(
+        repo,
+        landed.id,
+        {"wiki/other.md": page("Other", [(DESIGNER, "raw/designers.txt", DESIGNER)])},
+    )
+    cache_file = tmp_path / "cache.db"
+    ctx = _context(repo, first, landed, cache_file)
+    assert consistency._claims(ctx, 20)[0]  # a first run: the base's index built and kept
+
+    loaded: list[str] = []
+    load = WikiTree.load
+    monkeypatch.setattr(
+        WikiTree, "load", lambda self, paths: loaded.extend(paths) or load(self, paths)
+    )
+    monkeypatch.setattr(WikiTree, "mentions", lambda *a: pytest.fail("a byte scan of every page"))
+    ctx = _context(repo, tip, landed, cache_file)
+    mine, pool = consistency._claims(ctx, 20)
+    assert [c.sentence for c in mine] == ["The pier opened in 1896."]
+    assert "The pier opened in 1894." in {c.sentence for c in pool if c.page == "wiki/town.md"}
+    assert set(loaded) <= {"wiki/lights.md", "wiki/town.md"}  # no filler page read
+    # and the check finds the contradiction so
+    assert [f.code for f in run(repo, landed, {"wiki/lights.md": bad})] == ["claim.contradiction"]
+
+
+def _index(repo, commit):
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    return WikiTree(repo, commit.tree, PageCache(None))
+
+
+def _listed(index) -> dict[str, list[str]]:
+    return {k: index.pages_of(k) for k in index.postings}
+
+
+def _same_index(a, b) -> None:
+    """The same pages listed under the same keys (their numbers may differ), the same
+    common keys counted."""
+    assert (_listed(a), a.common) == (_listed(b), b.common)
+
+
+def test_a_derived_index_is_the_one_built_from_every_page(repo, base, monkeypatch):
+    """Pages added, changed, removed and disputed; a key past COMMON pages counted, not
+    listed; one coming back under it: built again (its pages are not known)."""
+    monkeypatch.setattr(consistency, "COMMON", 1)
+    index = consistency.TermIndex
+    landed = commit_files(repo, base.id, dict(list(FILLERS.items())[:4]))
+    steps = [
+        {
+            "wiki/filler00.md": None,
+            "wiki/walks.md": page("Walks", [same("The pier is 400 metres long.")]),
+        },
+        {"wiki/filler03.md": page("Filler 3", [same("The bandstand was built in 1899.")])},
+        {
+            "wiki/town.md": TOWN_PAGE.replace(
+                "The ferry does not run in winter.[^3]",
+                "\n\n::: disputed\nThe ferry does not run in winter.[^3]\n:::\n\n",
+            )
+        },
+        {"wiki/walks.md": None, "wiki/filler01.md": None},
+    ]
+    before, tree = landed, _index(repo, landed)
+    built = index.build(tree)
+    assert built.common["museum"] == 2 and "museum" not in built.postings  # 2 pages > 1
+    rebuilt: list[int] = []
+    for n, files in enumerate(steps):
+        after = commit_files(repo, before.id, files)
+        new_tree = _index(repo, after)
+        derived = index.derive(built, tree, new_tree)
+        built = index.build(_index(repo, after))
+        if derived is None:  # a common key back under COMMON: its pages are not known
+            rebuilt.append(n)
+        else:
+            _same_index(derived, built)
+        before, tree = after, new_tree
+    # filler00 removed: museum on one page again; walks removed: pier on town's alone
+    assert rebuilt == [0, 3]
+    _same_index(index.loads(built.dumps()), built)
+
+
+def test_the_cache_keeps_a_few_term_indexes_and_a_damaged_one_is_built_again(repo, base, tmp_path):
+    from wikigate.verifier.cache import INDEXES_KEPT
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    cache_file = tmp_path / "cache.db"
+    commits = [base]
+    for n in range(INDEXES_KEPT + 2):
+        commits.append(commit_files(repo, commits[-1].id, {"wiki/log.md": f"# Log\n\n- {n}\n"}))
+    for before, after in zip(commits, commits[1:], strict=False):
+        cache = PageCache(cache_file)
+        WikiTree(repo, after.tree, cache).term_index(
+            consistency.TermIndex, WikiTree(repo, before.tree, cache)
+        )
+        cache.close()
+    cache = PageCache(cache_file)
+    assert cache.conn.execute("SELECT count(*) FROM indexes").fetchone()[0] == INDEXES_KEPT
+    cache.conn.execute("UPDATE indexes SET data = x'00ff'")
+    index = WikiTree(repo, commits[-1].tree, cache).term_index(consistency.TermIndex)
+    assert index.pages_of("lighthouse") == ["wiki/town.md"]
+
+
 def _claim(i: int, sentence: str, page: str = "wiki/p.md") -> PageClaim:
     return PageClaim(page, str(i), i, sentence, "raw/s.txt", None, sentence, 0, None, False)
 

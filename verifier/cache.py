@@ -1,7 +1,7 @@
 """The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
 
-SQLite tables of parsed pages (by blob id), link graphs (by tree id), verified
-anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
+SQLite tables of parsed pages (by blob id), link graphs and term indexes (by tree
+id), verified anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
 is tagged with the version it was given (what produced it: see ``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
 parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
 row cannot be decoded, the work is done again.
@@ -28,6 +28,7 @@ from .markdown import Definition, Link, ParsedPage, Ref, Statement
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
+INDEXES_KEPT = 4  # term indexes of recent trees (checks/consistency.py's): a few MB each
 CHUNK = 900  # keys per `IN (…)`: under SQLite's bound-parameter limit
 
 
@@ -62,6 +63,8 @@ class Cache:
                 # digest of what produced them
                 "verdicts (key TEXT PRIMARY KEY, v TEXT, data TEXT)",
                 "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                # a tree's index of its claims' words (the consistency check's), by tree
+                "indexes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
                 # the LLM judge's votes, by (claim, quote, window, model, prompt version):
                 # the key says what produced them, so no version change drops them
@@ -85,6 +88,7 @@ class Cache:
         self.conn.execute("BEGIN")
         self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM indexes WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
         self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
@@ -157,34 +161,49 @@ class Cache:
 
     def graph(self, tree: str) -> bytes | None:
         """The stored link graph of a tree (LinkGraph.dumps), if any."""
+        return self._tree_row("graphs", tree)
+
+    def store_graph(self, tree: str, data: bytes) -> None:
+        """Keep a tree's link graph, and the most recent GRAPHS_KEPT others."""
+        self._store_tree_row("graphs", tree, data, GRAPHS_KEPT)
+
+    def index(self, tree: str) -> bytes | None:
+        """The stored term index of a tree (its ``dumps``), if any."""
+        return self._tree_row("indexes", tree)
+
+    def store_index(self, tree: str, data: bytes) -> None:
+        """Keep a tree's term index, and the most recent INDEXES_KEPT others."""
+        self._store_tree_row("indexes", tree, data, INDEXES_KEPT)
+
+    def _tree_row(self, table: str, tree: str) -> bytes | None:
         if self.conn is None:
             return None
         try:
             row = self.conn.execute(
-                "SELECT data FROM graphs WHERE tree = ? AND v = ?", (tree, self.tag)
+                f"SELECT data FROM {table} WHERE tree = ? AND v = ?", (tree, self.tag)
             ).fetchone()
         except sqlite3.DatabaseError:
             return None
         return bytes(row[0]) if row else None
 
-    def store_graph(self, tree: str, data: bytes) -> None:
-        """Keep a tree's link graph, and the most recent GRAPHS_KEPT others."""
+    def _store_tree_row(self, table: str, tree: str, data: bytes, kept: int) -> None:
         if self.conn is None:
             return
         try:
             self.conn.execute("BEGIN")
             self.conn.execute(
-                "INSERT OR REPLACE INTO graphs VALUES (?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)",
                 (tree, self.tag, data, time.time()),
             )
             self.conn.execute(
-                "DELETE FROM graphs WHERE tree NOT IN "
-                "(SELECT tree FROM graphs ORDER BY used DESC LIMIT ?)",
-                (GRAPHS_KEPT,),
+                f"DELETE FROM {table} WHERE tree NOT IN "
+                f"(SELECT tree FROM {table} ORDER BY used DESC LIMIT ?)",
+                (kept,),
             )
             self.conn.execute("COMMIT")
         except sqlite3.DatabaseError:
-            pass
+            if self.conn.in_transaction:
+                self.conn.rollback()
 
     def verified_anchors(self, keys: list[str]) -> set[str]:
         """Which of these anchors (source blob, page, offset, quote hash) verified before."""

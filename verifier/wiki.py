@@ -2,9 +2,10 @@
 
 It owns a tree's pages, parsed once per blob id through the cache (cache.py, its
 rows tagged with ``cache_version()``: what produced them), the link graph's
-place, finding and reading sources (sources.py), and the tasks it hands the
-workers (parallel.py): ``parse_entries``, ``_mentions_task`` and ``_locate_task``,
-module-level so that workers can import them. A symlink in the tree is an entry
+and the term indexes' places (cached by tree id, derived from the base's), finding
+and reading sources (sources.py), and the tasks it hands the workers (parallel.py):
+``parse_entries``, ``_mentions_task`` and ``_locate_task``, module-level so that
+workers can import them. A symlink in the tree is an entry
 with a link mode (entries.py), never followed.
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
+from typing import ClassVar, Protocol, Self, TypeVar
 
 import pygit2
 
@@ -65,7 +67,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # comments as hidden text (issue 24's fifth review)
 # 26: split link texts and code spans, pointers and asides, opening clauses, link titles,
 # lead fields and summary lists (issue 24's sixth review)
-CACHE_FORMAT = 26
+# 27: term indexes of trees (the consistency check's), an indexes table
+CACHE_FORMAT = 27
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -170,6 +173,7 @@ class WikiTree:
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
         self._readers: dict[tuple[str, bool, str | None], Source | SourceError] = {}
         self._graph: LinkGraph | None = None
+        self._indexes: dict[str, object] = {}  # term_index's, by kind
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
         self.keep_windows = True  # source_window() stores what it reads in the cache
 
@@ -314,6 +318,28 @@ class WikiTree:
                 self.cache.store_graph(tree_id, graph.dumps())
             self._graph = graph
         return self._graph
+
+    def term_index(self, kind: type[IndexT], base: WikiTree | None = None) -> IndexT:
+        """This tree's index of ``kind`` (checks/consistency.py's TermIndex): cached by
+        tree id (and the kind's ``name``: what it indexes, how), else derived from
+        ``base``'s (reading only the pages that differ), else built from every page."""
+        found = self._indexes.get(kind.name)
+        if isinstance(found, kind):
+            return found
+        tree_id = f"{self.tree_id}:{kind.name}@{self.layout.root}:{'|'.join(self.layout.exclude)}"
+        data = self.cache.index(tree_id)
+        index = None
+        if data is not None:
+            try:
+                index = kind.loads(data)
+            except CACHE_ERRORS:
+                index = None
+        if index is None:
+            derived = kind.derive(base.term_index(kind), base, self) if base is not None else None
+            index = derived if derived is not None else kind.build(self)
+            self.cache.store_index(tree_id, index.dumps())
+        self._indexes[kind.name] = index
+        return index
 
     def resolve(self, page: str, link: Link) -> str | None:
         """The file a link points at, or None."""
@@ -498,6 +524,29 @@ class WikiTree:
 
 
 QuoteTask = tuple[str, int | None, Quotes]  # (source path, PDF page, quotes)
+
+
+class TreeIndex(Protocol):
+    """What ``WikiTree.term_index`` keeps of a tree (checks/consistency.py's TermIndex):
+    a pure function of the tree's pages, stored as bytes."""
+
+    name: ClassVar[str]  # what it indexes and how (a digest): part of its cache key
+
+    @classmethod
+    def build(cls, tree: WikiTree) -> Self: ...
+
+    @classmethod
+    def derive(cls, base: Self, base_tree: WikiTree, tree: WikiTree) -> Self | None:
+        """From ``base``'s index and the pages that differ; None: build it instead."""
+        ...
+
+    @classmethod
+    def loads(cls, data: bytes) -> Self: ...
+
+    def dumps(self) -> bytes: ...
+
+
+IndexT = TypeVar("IndexT", bound=TreeIndex)
 
 
 def _mentions_task(

@@ -4,8 +4,9 @@ For each cited claim a run adds or changes (each claim of the wiki in a whole-wi
 the claims elsewhere about the same subject are its candidates: claims sharing its words
 (names, nouns, verbs: every word of four letters or more that is not a stopword, a number
 or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
-In a run, the pages that may hold them are found by scanning the wiki's bytes for those
-words (WikiTree.mentions), and only those pages are parsed.
+In a run, the pages that may hold them are looked up in the tree's TermIndex (each word
+of at most COMMON pages → the pages whose claims hold it), kept in the verification cache
+by tree and derived from the base's (WikiTree.term_index), and only those pages are parsed.
 
 A candidate about the same subject (most of their words in common) contradicts the claim
 when it gives a different number or date (neither's numbers hold the other's; the numbers
@@ -28,16 +29,18 @@ full only as candidates, and keeps its findings in the verification cache by tre
 
 from __future__ import annotations
 
+import array
 import functools
 import hashlib
 import heapq
 import json
+import marshal
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, final
 
 from wikigate.codes import finding
 from wikigate.models import Finding
@@ -56,8 +59,7 @@ KEYS = 12  # words of a claim that index it
 SCAN = 4  # claims scored per key: SCAN * max_candidates
 SAME_SUBJECT = 0.6  # the share of words two claims about one subject have in common
 MIN_SHARED = 2  # and at least this many words
-TERMS = 200  # words a run's claims look for in the wiki's pages (a byte scan of every page)
-TERMS_PER_CLAIM = 8  # of each claim's keys, the longest
+COMMON = 1000  # a key of more pages than this is too common to index (counted, not listed)
 EXACT = 2_000_000  # claim × candidate scores computed in full below this; else bounded
 CONFLICT = CONFLICT_MARKER
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
@@ -83,7 +85,14 @@ _LETTERS = re.compile(r"[a-z]+")
 def keys_of(sentence: str) -> tuple[str, ...]:
     """The words that index a claim: its longest words of four letters or more that are
     not stopwords, negations or number words (cheap: read for every claim of the wiki)."""
-    words = set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    return _keys(_words(sentence))
+
+
+def _words(sentence: str) -> set[str]:
+    return set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+
+
+def _keys(words: set[str]) -> tuple[str, ...]:
     subject = {
         w
         for w in words
@@ -361,41 +370,176 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
-    return mine, _elsewhere(tip, mine, set(changed), cap) + pool
+    return mine, _elsewhere(tip, base, mine, set(changed), cap) + pool
 
 
 def _elsewhere(
-    tip: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
+    tip: WikiTree, base: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
 ) -> list[PageClaim]:
-    """The claims of the pages (not changed by the run) that mention a claim's words: for
-    each claim, the ``cap`` pages mentioning most of them."""
+    """The claims of the pages (not changed by the run) whose claims share a claim's words:
+    for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
+    pages: the tree's TermIndex, derived from the base's), ties by path."""
+    index = tip.term_index(TermIndex, base)
     keys = [keys_of(c.sentence) for c in mine]
-    counts = Counter(k for ks in keys for k in ks[:TERMS_PER_CLAIM])
-    terms = sorted(counts, key=lambda k: (counts[k], -len(k), k))[:TERMS]
-    if not terms:
-        return []
-    others = [p for p in tip.pages if p not in changed]
-    by_term: dict[str, list[str]] = {}
-    for path, hits in sorted(tip.mentions(others, terms).items()):
-        if len(hits) >= MIN_SHARED:
-            for term in hits:
-                by_term.setdefault(term, []).append(path)
-    pages_hit = {p for ps in by_term.values() for p in ps}
-    bounded = len(keys) * len(pages_hit) > EXACT
-    limit = SCAN * cap if bounded else len(pages_hit)
+    postings = {k: index.pages_of(k) for k in {k for ks in keys for k in ks}}
+    work = sum(len(postings[k]) for ks in keys for k in ks)
+    bounded = work > EXACT
+    limit = SCAN * cap
     wanted: set[str] = set()
     for mine_keys in keys:  # as _pairs scores claims: bounded per claim
+        common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
-        for k in sorted(mine_keys, key=lambda k: (len(by_term.get(k, ())), k)):
+        for k in sorted(mine_keys, key=lambda k: (len(postings.get(k, ())), k)):
             if bounded and len(score) >= limit:
                 break
-            for path in by_term.get(k, ())[:limit]:
-                score[path] = score.get(path, 0) + 1
+            hits = postings[k]
+            for path in hits[:limit] if bounded else hits:
+                if path not in changed:
+                    score[path] = score.get(path, 0) + 1
         best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
-        wanted.update(path for path, n in best if n >= MIN_SHARED)
+        wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
     return [c for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+
+
+def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
+    """The keys of a page's claims (disputed ones aside): what TermIndex holds of it."""
+    return frozenset(
+        k for c in page_claims(tree.page(path)) if not c.disputed for k in keys_of(c.sentence)
+    )
+
+
+@final
+class TermIndex:
+    """A tree's claims by their words: each key (keys_of) of at most COMMON pages → the
+    pages whose claims hold it; the keys of more pages, with their page counts. A pure
+    function of the tree's pages (WikiTree.term_index keeps it in the verification cache by
+    tree id, and derives a run's from its base's): bounded by the claims' keys, at most
+    KEYS a claim, whatever the pages say. Stored compactly: the pages once (``pages``: a
+    number → its path, "" for a page removed since), each key's pages as their numbers."""
+
+    name: ClassVar[str] = (
+        "terms-"
+        + hashlib.blake2b(
+            json.dumps(
+                [
+                    2,
+                    CLAIM_CHARS,
+                    KEYS,
+                    COMMON,
+                    sorted(STOPWORDS),
+                    sorted(NEGATIONS),
+                    sorted(NUMBER_WORDS),
+                ]
+            ).encode(),
+            digest_size=8,
+        ).hexdigest()
+    )
+
+    def __init__(self, pages: list[str], postings: dict[str, bytes], common: dict[str, int]):
+        self.pages = pages
+        self.postings = postings  # key → array("I") of page numbers, as bytes
+        self.common = common
+
+    def pages_of(self, key: str) -> list[str]:
+        """The pages whose claims hold ``key``, sorted; none for a common key."""
+        data = self.postings.get(key)
+        if not data:
+            return []
+        try:
+            return sorted(self.pages[n] for n in _numbers(data))
+        except IndexError:
+            raise ValueError("a damaged term index in the verification cache") from None
+
+    @classmethod
+    def of(cls, keys: dict[str, frozenset[str]]) -> TermIndex:
+        pages = sorted(keys)
+        lists: dict[str, list[int]] = {}
+        for n, path in enumerate(pages):
+            for k in keys[path]:
+                lists.setdefault(k, []).append(n)
+        common = {k: len(ns) for k, ns in lists.items() if len(ns) > COMMON}
+        postings = {k: _packed(ns) for k, ns in lists.items() if len(ns) <= COMMON}
+        return cls(pages, postings, common)
+
+    @classmethod
+    def build(cls, tree: WikiTree) -> TermIndex:
+        tree.load(tree.pages)
+        return cls.of({p: _page_keys(tree, p) for p in tree.pages})
+
+    @classmethod
+    def derive(cls, base: TermIndex, base_tree: WikiTree, tree: WikiTree) -> TermIndex | None:
+        """``tree``'s from ``base``'s (``base_tree``'s), reading only the pages that differ;
+        None (build it) when a common key would be listed again (its pages are not
+        known), or when most page numbers are of removed pages."""
+        old_pages, new_pages = set(base_tree.pages), set(tree.pages)
+        changed = [p for p in tree.changed_since(base_tree) if p in old_pages or p in new_pages]
+        base_tree.load([p for p in changed if p in old_pages])
+        tree.load([p for p in changed if p in new_pages])
+        pages, postings, common = list(base.pages), dict(base.postings), dict(base.common)
+        wanted = set(changed)
+        number = {p: n for n, p in enumerate(pages) if p in wanted}  # the changed pages'
+        for path in changed:
+            old = _page_keys(base_tree, path) if path in old_pages else frozenset()
+            new = _page_keys(tree, path) if path in new_pages else frozenset()
+            n = number.get(path)
+            if n is None:
+                if not new:
+                    continue
+                n = number[path] = len(pages)
+                pages.append(path)
+            if path not in new_pages:
+                pages[n] = ""
+            for k in old - new:
+                if k in common:
+                    common[k] -= 1
+                    if common[k] <= COMMON:
+                        return None
+                    continue
+                rest = [m for m in _numbers(postings.get(k, b"")) if m != n]
+                if rest:
+                    postings[k] = _packed(rest)
+                else:
+                    postings.pop(k, None)
+            for k in new - old:
+                if k in common:
+                    common[k] += 1
+                    continue
+                hits = [*_numbers(postings.get(k, b"")), n]
+                if len(hits) > COMMON:
+                    postings.pop(k, None)
+                    common[k] = len(hits)
+                else:
+                    postings[k] = _packed(hits)
+        if pages.count("") * 2 > len(pages):
+            return None
+        return cls(pages, postings, common)
+
+    def dumps(self) -> bytes:
+        return marshal.dumps((self.name, self.pages, self.postings, self.common))
+
+    @classmethod
+    def loads(cls, data: bytes) -> TermIndex:
+        name, pages, postings, common = marshal.loads(data)
+        if (
+            name != cls.name
+            or not isinstance(pages, list)
+            or not isinstance(postings, dict)
+            or not isinstance(common, dict)
+        ):
+            raise ValueError("not a term index")
+        return cls(pages, postings, common)
+
+
+def _packed(numbers: list[int]) -> bytes:
+    return array.array("I", numbers).tobytes()
+
+
+def _numbers(data: bytes) -> array.array[int]:
+    out = array.array("I")
+    out.frombytes(data)
+    return out
 
 
 def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
@@ -403,11 +547,15 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
     are scored), at most ``cap``. A key indexes at most ``cap`` claims of one page (a page
     of many claims on one subject does not crowd out the others)."""
-    index: dict[str, list[int]] = {}
+    index: dict[str, list[int]] = {}  # of the keys of ``mine``: the only ones looked up
+    wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
     for i, c in enumerate(pool):
-        for k in keys_of(c.sentence):
-            if per_page[(k, c.page)] < cap:
+        words = _words(c.sentence)
+        if words.isdisjoint(wanted):
+            continue  # none of its keys is wanted
+        for k in _keys(words):
+            if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
                 index.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []

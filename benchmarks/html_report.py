@@ -1,7 +1,7 @@
 """Time the HTML report of the whole ledger and `wikigate stats` as a user runs them.
 
     python benchmarks/make_wiki.py /tmp/w10k --pages 10000 --citations 100000 --raw-mb 1024
-    python benchmarks/html.py /tmp/w10k [--runs 10000] [--repeat 5]
+    python benchmarks/html_report.py /tmp/w10k [--runs 10000] [--repeat 5]
 
 One fresh ``git clone --no-local``; its ledger built once (``wikigate claims``, not timed
 here: benchmarks/ledger.py times it). Then, whole commands, each ``--repeat`` times:
