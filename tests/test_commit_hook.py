@@ -21,6 +21,10 @@ from test_precommit import (  # noqa: F401 - the fixtures hook_repo, pre_commit_
 
 from wikigate.verifier.citation import format_tail
 
+# real pre-commit runs: the hook environment is a pip install of this project, built once
+# a run (tests/README.md: the slow tier)
+pytestmark = pytest.mark.slow
+
 INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[Owls]]\n- [[Larks]]\n"
 LARKS = (
     "---\ntitle: Larks\n---\n# Larks\n\nSee [[Owls]].\n\nLarks sing at dawn.[^1]\n\n[^1]: "
@@ -43,7 +47,6 @@ def good_owls() -> str:
     return page(format_tail("raw/birds.txt", None, "Owls hunt at night.", 0))
 
 
-@pytest.mark.slow
 def test_one_hook_refuses_a_bad_quote_and_a_broken_link_in_one_run(wiki):
     bad = page('raw/birds.txt — "Owls hunt all day."').replace("# Owls", "# Owls\n\n[[Ravens]]")
     proc = commit(wiki, {"wiki/owls.md": bad, "wiki/index.md": INDEX.replace("- [[Larks]]\n", "")})
@@ -55,7 +58,6 @@ def test_one_hook_refuses_a_bad_quote_and_a_broken_link_in_one_run(wiki):
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "pre-commit config"
 
 
-@pytest.mark.slow
 def test_deleting_a_linked_page_is_refused_at_commit(wiki):
     """pre-commit passes no file for a deletion: the hook reads the index itself."""
     proc = commit(
@@ -129,7 +131,6 @@ def test_staged_changes_reads_deletions_and_renames_from_the_index(tmp_path):
     )
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("how", [["-a"], ["--", "wiki/owls.md"]], ids=["commit -a", "commit PATH"])
 def test_a_commit_of_a_temporary_index_is_checked_too(wiki, how):
     """``git commit -a`` and ``git commit PATH`` commit a temporary index that git names
@@ -195,7 +196,6 @@ def write(root, path, text):
     (root / path).write_text(text)
 
 
-@pytest.mark.slow
 def test_a_rules_change_is_refused_and_pages_are_judged_by_the_pushed_rules(served):
     """The hook read HEAD's rules: a commit loosening wikigate.toml, then a page relying on
     it, both passed `git commit`; the push refuses both (hostile review)."""
@@ -312,7 +312,6 @@ def test_without_a_remote_the_rules_are_the_local_mains(wiki):
     ],
     ids=["raw edited (commit -a)", "raw deleted (commit PATH)", "unportable path", "rename"],
 )
-@pytest.mark.slow
 def test_what_the_push_refuses_of_the_tree_is_refused_at_commit(served, stage, how, expected):
     """A raw source edited or deleted, a path a Windows clone cannot check out, a cited
     page renamed (its claims' ids hold its path): the push refused them and `git commit`
@@ -326,7 +325,6 @@ def larks(claim: str) -> str:
     return f"---\ntitle: Larks\n---\n# Larks\n\n{claim}[^1]\n\n[^1]: {tail}\n"
 
 
-@pytest.mark.slow
 def test_what_no_push_has_landed_yet_may_still_change(served):
     """The hook compares with HEAD, the push with the remote's main: a claim or a source an
     unpushed commit added is not on main yet (run.convergence and run.raw_write are about
@@ -387,7 +385,6 @@ def test_the_commit_hook_verifies_once(tmp_path, monkeypatch):
     assert calls[0].only == {c.name for c in CHECKS} - {"coverage", "direction"}
 
 
-@pytest.mark.slow
 def test_a_merge_of_the_remotes_main_is_judged_against_it(served, tmp_path):
     """A conflicted merge of origin/main is committed through the hook: what main brought
     (a rules change landed by override, its pages) is not this commit's to answer for;

@@ -436,6 +436,7 @@ def designers(repo, base):
     return landed, {"wiki/piers.md": new}
 
 
+@pytest.mark.slow
 def test_the_llm_judge_finds_what_no_rule_sees_through_the_real_client(repo, base, emulator):
     landed, files = designers(repo, base)
     emulator.brain = pair_brain(

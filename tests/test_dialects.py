@@ -240,6 +240,7 @@ def test_a_hostile_location_note_is_a_located_syntax_error(tail, says):
     assert says in str(e.value)
 
 
+@pytest.mark.timing
 def test_hostile_dialects_cost_linear_time_and_give_located_findings(repo, base):
     """A line range past the source, an ellipsis quote of 100,000 pieces and one whose
     first piece occurs everywhere: located findings, linear time."""

@@ -65,6 +65,7 @@ def answer(direction: str, rubric: list[tuple[str, str]]):
     return brain
 
 
+@pytest.mark.slow
 def test_a_change_that_follows_its_direction_and_rubric_passes(repo, base, emulator):
     emulator.brain = answer("improves", [("goal-1", "improves"), ("non-goal-1", "unchanged")])
     done = assessed(repo, base)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from importlib.metadata import distribution
 
+import pytest
 from packaging.requirements import Requirement
 from support.trees import commit_files
 from support.verifying import verify_trees
@@ -154,6 +155,7 @@ def test_no_progress_bar_without_rich(monkeypatch):
         assert advance is None
 
 
+@pytest.mark.slow
 def test_the_core_alone_runs_the_demo_and_verifies(tmp_path):
     """No extra importable: the demo's runs (start, stage, finalize, the offline judge) and
     a whole-wiki verify work, and no extra was imported on the way."""

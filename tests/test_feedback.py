@@ -108,6 +108,7 @@ def test_the_mcp_finalize_result_carries_next_actions_and_blind_spots(tmp_path: 
     assert result["questions"] == []
 
 
+@pytest.mark.slow
 def test_the_pull_request_summary_says_what_to_do_next_and_what_was_not_checked(world: World):
     page = quote_only_page("barn")
     head = world.push_pr(2, page)

@@ -209,6 +209,7 @@ def hand_built(ws, wiki_entries) -> str:
     return git(root, "commit-tree", tree, "-p", "main", "-m", "hand-built").stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_server_gate_refuses_a_duplicate_page_entry(server):
     ws, bare = server
     before = main_of(bare)

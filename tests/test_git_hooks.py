@@ -287,6 +287,7 @@ def test_pulling_runs_another_clone_landed_passes_the_local_hook(origin, tmp_pat
     assert (other / "wiki" / "landed.md").exists()
 
 
+@pytest.mark.slow
 def test_a_clone_with_the_local_hooks_follows_what_the_gated_server_accepted(server, tmp_path):
     """The server gate verifies a push itself, notes or none; a clone whose local hooks
     guard main fast-forwards to what it accepted (its record in refs/notes/wikigate-server,

@@ -89,6 +89,7 @@ FOUR = [
 ]
 
 
+@pytest.mark.slow
 def test_votes_become_findings_in_one_request_per_source(repo, base, emulator):
     emulator.votes = {
         "wiki/plan.md#^2": "partial",

@@ -15,6 +15,10 @@ from wikigate import oslock
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
+# real pre-commit runs: the hook environment is a pip install of this project, built once
+# a run (tests/README.md: the slow tier)
+pytestmark = pytest.mark.slow
+
 PROJECT = Path(__file__).resolve().parents[1]
 SOURCE = "Owls hunt at night. Larks sing at dawn.\n"
 
@@ -196,7 +200,6 @@ MEETINGS = "Minutes. The council met on three occasions in 1901. The mayor resig
 MET = "The council met on three occasions in 1901."
 
 
-@pytest.mark.slow
 def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
     """A quote verbatim in its source and a claim that changes its number: the push's
     offline judge refuses it (citation.semantic_conflict, major), and so does git commit."""
