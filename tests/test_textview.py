@@ -368,3 +368,29 @@ def test_a_view_match_may_not_cross_markup_that_hides_or_changes_text(kind, sour
     assert view is not None and quote in view.text  # the view reads the words together…
     assert find(view, source, quote) is None  # …but no quote may stand on that
     assert occurrences(view, quote) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "quote"),
+    [
+        (
+            "<style>b{display:none}</style><p>The drug B is <b>not</b> safe for children.</p>",
+            "The drug B is not safe for children.",
+        ),
+        (
+            '<p>The drug B is safe.</p><div style="display:none"><p>The drug B is <b>not</b> '
+            "safe for children.</p></div>",
+            "The drug B is not safe for children.",
+        ),
+        (
+            "<p>x</p><script>var s='The drug B is <b>not</b> safe for children.';</script>",
+            "The drug B is not safe for children.",
+        ),
+    ],
+)
+def test_a_view_match_inside_a_hidden_element_or_under_a_stylesheet_is_none(source, quote):
+    """Found by the second review: a match inside a hidden element (not crossing its
+    tags) or through tags a stylesheet can hide still verified."""
+    view = text_view(source, "html")
+    assert view is not None and quote in view.text
+    assert find(view, source, quote) is None

@@ -141,8 +141,11 @@ class TextView:
     entity: every char of it maps to the raw entity's start)."""
 
     def __init__(self, raw: str, edits: list[Edit], unsafe: list[Span] | None = None) -> None:
-        self._unsafe = sorted(unsafe or [])
+        self._unsafe = sorted(unsafe or [])  # may overlap (an element's span holds its tags)
         self._unsafe_starts = [a for a, _ in self._unsafe]
+        self._reach: list[int] = []  # the furthest end of the spans up to each one
+        for _, end in self._unsafe:
+            self._reach.append(max(end, self._reach[-1]) if self._reach else end)
         parts: list[str] = []
         self._view: list[int] = []  # where each segment starts in the view
         self._raw: list[int] = []  # and in the raw text
@@ -208,7 +211,7 @@ class TextView:
     def clean(self, start: int, end: int) -> bool:
         """Whether raw[start:end] holds no markup a view match may not cross."""
         i = bisect_right(self._unsafe_starts, end - 1) - 1
-        return i < 0 or self._unsafe[i][1] <= start
+        return i < 0 or self._reach[i] <= start
 
 
 class Match(NamedTuple):
@@ -254,8 +257,40 @@ def text_view(raw: str, kind: str | None) -> TextView | None:
         return None
     if not edits:
         return None
-    unsafe = [(start, end) for start, end, text in edits if not _harmless(raw, start, end, text)]
-    return TextView(raw, edits, unsafe)
+    if _STYLESHEET.search(raw):  # a stylesheet may hide any element: no tag is harmless
+        unsafe = [(start, end) for start, end, text in edits if not text]
+    else:
+        unsafe = [(a, b) for a, b, text in edits if not _harmless(raw, a, b, text)]
+    return TextView(raw, edits, unsafe + _elements(raw, unsafe))
+
+
+_STYLESHEET = re.compile(r"<(?:style|link)\b", re.IGNORECASE)
+_CLOSING = re.compile(r"</([A-Za-z][A-Za-z0-9]{0,30})\s{0,10}>")
+_OPENING = re.compile(r"<([A-Za-z][A-Za-z0-9]{0,30})")
+
+
+def _elements(raw: str, unsafe: list[Span]) -> list[Span]:
+    """The whole element each unsafe opening tag starts (``<div style=…>…</div>``,
+    ``<script>…</script>``): to the next closing tag of its name, so that a quote inside
+    it, not only one crossing its tags, is no match. One pass for the closing tags, then
+    a bisection per opening one: linear in the markup, however it nests."""
+    closing: dict[str, list[tuple[int, int]]] = {}
+    for m in _CLOSING.finditer(raw):
+        closing.setdefault(m.group(1).lower(), []).append((m.start(), m.end()))
+    starts = {name: [a for a, _ in spans] for name, spans in closing.items()}
+    out: list[Span] = []
+    for a, b in unsafe:
+        m = _OPENING.match(raw, a, b)
+        if m is None or raw[a:b].endswith("/>"):
+            continue
+        name = m.group(1).lower()
+        spans = closing.get(name)
+        if not spans:
+            continue
+        i = bisect_right(starts[name], b - 1)
+        if i < len(spans):
+            out.append((a, spans[i][1]))
+    return out
 
 
 def _harmless(raw: str, start: int, end: int, text: str) -> bool:
