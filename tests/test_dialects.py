@@ -350,6 +350,10 @@ def test_a_warm_verify_all_sees_a_wikilinked_source_go(repo, base, tmp_path, cit
         "Our review found the treatment reduced mortality in … patients at all.",
         "the treatment reduced mortality … in children.",
         "The bridge was … opened in 1901.",
+        "The drug is … safe for children under five.",  # "un|safe": inside a word
+        "Vaccines … to cause autism in 1998.",  # "wrongly thought"
+        "The drug is safe … for all children under five.",  # across a CRLF paragraph
+        "The ferry runs … in the summer months.",  # across an HTML heading
     ],
 )
 def test_an_ellipsis_may_not_leave_out_a_negation_or_cross_a_heading(quote):
@@ -361,6 +365,10 @@ def test_an_ellipsis_may_not_leave_out_a_negation_or_cross_a_heading(quote):
         "## Results\n\nOur review found the treatment reduced mortality in no patients at "
         "all.\n\n## Safety\n\nNo benefit was seen in children.\n\n"
         "The bridge was never opened in 1901.\n"
+        "The drug is unsafe for children under five.\n"
+        "Vaccines were wrongly thought to cause autism in 1998.\n"
+        "Results\r\n\r\nThe drug is safe for adults.\r\n\r\nIt is toxic for all children under "
+        "five.\n<p>The ferry runs daily.</p><h2>Myths</h2><p>It runs in the summer months.</p>\n"
     )
     assert find_pieces(source, ellipsis_pieces(quote)) is None
     faithful = "Our review found the treatment … in no patients at all."

@@ -632,7 +632,7 @@ def find_pieces(text: str, pieces: list[str]) -> tuple[int, int] | None:
         end, limit = at + len(first), at + ELLIPSIS_SPAN
         for piece in pieces[1:]:
             found = text.find(piece, end, limit)
-            if found < 0 or not _may_leave_out(text[end:found]):
+            if found < 0 or not _may_leave_out(text[end - 1], text[end:found], piece[0]):
                 break
             end = found + len(piece)
         else:
@@ -643,19 +643,28 @@ def find_pieces(text: str, pieces: list[str]) -> tuple[int, int] | None:
 
 # what the text an ellipsis leaves out may not hold: a paragraph break or a heading (the
 # pieces would come from two places), or a word that can turn what the pieces say around
-_LEFT_OUT_BREAK = re.compile(r"\n[ \t]*(?:\n|#|=)")
+_LEFT_OUT_BREAK = re.compile(
+    r"\n[ \t\r]*(?:\n|#|=|-{2,}|\*{3,})|</?(?:p|div|h[1-6]|li|ul|ol|tr|td|th|table|br|hr|"
+    r"section|blockquote)\b",
+    re.IGNORECASE,
+)
 _LEFT_OUT_WORD = re.compile(
     r"(?<![\w'’])(?:no|not|never|none|nor|neither|nobody|nothing|nowhere|without|cannot|"
     r"except|excluding|unless|only|but|however|although|though|yet|false|untrue|denied|"
-    r"disputed|retracted|refuted|doubtful|rarely|seldom|hardly|barely|few|fewer|less|"
-    r"[a-z]+n[’']t)(?![\w'’])",
+    r"disputed|retracted|refuted|doubtful|rarely|seldom|hardly|barely|few|fewer|less|zero|"
+    r"wrongly|falsely|mistakenly|allegedly|supposedly|reportedly|[a-z]+n[’']t)(?![\w'’])",
     re.IGNORECASE,
 )
 
 
-def _may_leave_out(gap: str) -> bool:
-    """Whether an ellipsis may stand for ``gap``: nothing in it that could change what the
-    pieces around it say (``reduced mortality in … patients`` for "in no patients")."""
+def _may_leave_out(before: str, gap: str, after: str) -> bool:
+    """Whether an ellipsis may stand for ``gap`` between ``before`` (the piece's last
+    character) and ``after`` (the next piece's first): whole words only ("… safe" may not
+    stand for "un|safe"), and nothing in it that could change what the pieces around it say
+    (``reduced mortality in … patients`` for "in no patients"), nor a break between two
+    places (a paragraph, a heading, an HTML block)."""
+    if gap and ((before.isalnum() and gap[0].isalnum()) or (after.isalnum() and gap[-1].isalnum())):
+        return False  # the gap begins or ends inside a word
     return not _LEFT_OUT_BREAK.search(gap) and not _LEFT_OUT_WORD.search(gap)
 
 
