@@ -145,6 +145,12 @@ def test_sources_that_disagree_are_a_source_conflict_the_page_must_state(repo, b
     tip = commit_files(repo, base.id, {"wiki/music.md": marked})
     report = verify_trees(repo, tip, base, config=Config(), plan=plan_for(base, tip, "ingest"))
     assert not [f for f in report.findings if f.code.startswith("citation.")], report.findings
+    # a marker that names no source is no note: its words stay the claim's (second review:
+    # "Cats do [conflict: not] sleep…" passed as "Cats do sleep…")
+    unnamed = marked.replace("[conflict: raw/town.txt says 1899]", "[conflict: never]")
+    tip = commit_files(repo, base.id, {"wiki/music.md": unnamed})
+    report = verify_trees(repo, tip, base, config=Config(), plan=plan_for(base, tip, "ingest"))
+    assert "claim.source_conflict" in {f.code for f in report.findings}
 
     # or with both sources cited on the claim
     both = (

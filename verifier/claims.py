@@ -27,7 +27,8 @@ Result = Literal["pass", "warn", "fail"]
 
 # a sentence's "[conflict: raw/a.txt says 1899]": the page states that its sources
 # disagree (checks/consistency.py); its words are the page's note, not the claim's
-CONFLICT_MARKER = re.compile(r"\[conflict:\s*([^\[\]\x00]*)\]", re.I)
+# (it names a source under raw/ first: "[conflict: not]" is no note, and stays the claim's)
+CONFLICT_MARKER = re.compile(r"\[conflict:\s*(raw/[^\[\]\x00]*)\]", re.I)
 
 
 class PageClaim(NamedTuple):
