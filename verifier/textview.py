@@ -275,15 +275,15 @@ def _elements(raw: str, unsafe: list[Span]) -> list[Span]:
     it, not only one crossing its tags, is no match. One pass for the closing tags, then
     a bisection per opening one: linear in the markup, however it nests."""
     closing: dict[str, list[tuple[int, int]]] = {}
-    for m in _CLOSING.finditer(raw):
-        closing.setdefault(m.group(1).lower(), []).append((m.start(), m.end()))
+    for shut in _CLOSING.finditer(raw):
+        closing.setdefault(shut.group(1).lower(), []).append((shut.start(), shut.end()))
     starts = {name: [a for a, _ in spans] for name, spans in closing.items()}
     out: list[Span] = []
     for a, b in unsafe:
-        m = _OPENING.match(raw, a, b)
-        if m is None or raw[a:b].endswith("/>"):
+        opening = _OPENING.match(raw, a, b)
+        if opening is None or raw[a:b].endswith("/>"):
             continue
-        name = m.group(1).lower()
+        name = opening.group(1).lower()
         spans = closing.get(name)
         if not spans:
             continue
