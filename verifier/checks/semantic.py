@@ -87,10 +87,9 @@ def claims_to_judge(
 ) -> list[ClaimInput]:
     """The claims to judge, each with the window of source text around its quote.
 
-    Without ``windows`` (the offline judge) a source is read only for a claim the
-    source around its quote can change the rules' verdict on (``heuristic.needs_source``:
-    its numbers, units or negations differ from its quote's, its quote starts inside a
-    sentence, or it names its source), and
+    Without ``windows`` (the offline judge) the source around each quote is read too
+    (``offline.needs_source``: the words before a quote may deny or hedge it, the words
+    after it, and the next sentence, may take it back), and
     the heuristic's hints come from the cache when these words were read before: a warm
     verify reads no source and runs no rule for an unchanged claim.  ``hinted_only``
     leaves out the claims no rule flags (the offline judge votes on hints alone).
