@@ -32,7 +32,7 @@ from harness import Figure, command, fresh_clone, run
 
 from wikigate.config import Config  # noqa: E402
 from wikigate.verifier.checks import consistency  # noqa: E402
-from wikigate.verifier.judges.llm.pairs import OUTPUT_PER_PAIR, PairInput, pairs_text  # noqa: E402
+from wikigate.verifier.judges.llm.pairs import OUTPUT_PER_PAIR, pairs_text  # noqa: E402
 from wikigate.verify import Request, cache_path, verify  # noqa: E402
 
 HEALTH = [command("wikigate"), "health", "--format", "json"]
@@ -144,20 +144,7 @@ def _judge_load(
     )
     mine, pool = consistency._claims(ctx, config.consistency.max_candidates)
     _, unsure, _ = consistency._compared(mine, pool, config.consistency.max_candidates)
-    text = pairs_text(
-        [
-            PairInput(
-                f"p{n}",
-                a.claim.id,
-                a.claim.sentence,
-                a.claim.quote,
-                b.claim.id,
-                b.claim.sentence,
-                b.claim.quote,
-            )
-            for n, (a, b) in enumerate(unsure, 1)
-        ]
-    )
+    text = pairs_text(consistency.pair_inputs(unsure))
     tokens = round(len(text) / config.judge.chars_per_token) + OUTPUT_PER_PAIR * len(unsure)
     return len(unsure), tokens
 

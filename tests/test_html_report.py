@@ -6,10 +6,12 @@ fetch), and, marked ``browser``, opened in a real headless Chromium."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -267,26 +269,16 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _playwright() -> Any:
+@contextlib.contextmanager
+def opened(path: Path) -> Iterator[tuple[Any, list[str], list[str]]]:
+    """``path`` open in headless Chromium: the page, its console errors, every request it
+    made (the test is skipped without playwright or chromium)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        return None
-    return sync_playwright
-
-
-@pytest.mark.browser
-def test_in_headless_chromium(hostile: Path, tmp_path: Path) -> None:
-    sync_playwright = _playwright()
-    if sync_playwright is None:
         pytest.skip("playwright is not installed: pip install -e '.[browser]'")
     if not CHROMIUM:
         pytest.skip("no chromium on PATH (apt-get install chromium, or set WIKIGATE_CHROMIUM)")
-    doc = html_of(hostile, tmp_path)
-    path = tmp_path / "report.html"
-    path.write_text(doc, encoding="utf-8")
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
     errors: list[str] = []
     requests: list[str] = []
     with sync_playwright() as p:
@@ -297,57 +289,68 @@ def test_in_headless_chromium(hostile: Path, tmp_path: Path) -> None:
             pg.on("pageerror", lambda e: errors.append(str(e)))
             pg.on("request", lambda r: requests.append(r.url))
             pg.goto(path.as_uri())
-            pg.wait_for_load_state("load")
-            pg.screenshot(path=str(shots / "report.png"), full_page=True)
-            assert errors == []
-            assert requests == [path.as_uri()]  # the file itself, nothing else
-            assert pg.evaluate("typeof window.__pwned") == "undefined"
-            # each claim highlighted with its status, as the browser computes it
-            seen = pg.evaluate(
-                """() => Array.from(document.querySelectorAll('mark.hl')).map(m => {
-                    const card = document.getElementById('card-' + m.id);
-                    const label = card.querySelector('.top code');
-                    return [label ? label.textContent : m.dataset.status, m.dataset.status,
-                            getComputedStyle(m).backgroundColor];
-                })"""
-            )
-            claims = {lab[2:-1]: status for lab, status, _ in seen if lab.startswith("[^")}
-            assert claims == EXPECTED
-            colours = {status: bg for _, status, bg in seen}
-            assert len(set(colours.values())) == len(colours)  # one colour per status
-            # clicking a finding scrolls to its claim
-            pg.evaluate("window.scrollTo(0, 0)")
-            link = pg.locator("#findings a[href^='#c']").first
-            target = link.get_attribute("href")
-            assert target
-            link.click()
-            pg.wait_for_function(
-                "id => { const r = document.getElementById(id).getBoundingClientRect();"
-                " return r.top >= 0 && r.top < window.innerHeight / 2; }",
-                arg=target[1:],
-            )
-            assert pg.evaluate("window.scrollY") > 0
-            assert pg.evaluate("location.hash") == target
-            pg.screenshot(path=str(shots / "finding-clicked.png"))
-            # keyboard: j marks the first claim current; the status filter dims the others
-            pg.keyboard.press("j")
-            assert pg.locator(".current").count() == 1
-            pg.select_option("#f-status", "fail")
-            dimmed = pg.evaluate(
-                "() => Array.from(document.querySelectorAll('mark.hl')).map("
-                "m => [m.dataset.status, m.classList.contains('dim')])"
-            )
-            assert all(dim == (status != "fail") for status, dim in dimmed)
-            hidden = pg.evaluate(
-                "() => Array.from(document.querySelectorAll('#findings li')).filter("
-                "li => !li.hidden).map(li => li.dataset.status)"
-            )
-            assert hidden and set(hidden) == {"fail"}
-            pg.screenshot(path=str(shots / "filtered.png"), full_page=True)
-            assert errors == [] and requests == [path.as_uri()]
-            assert pg.evaluate("typeof window.__pwned") == "undefined"
+            yield pg, errors, requests
         finally:
             browser.close()
+
+
+@pytest.mark.browser
+def test_in_headless_chromium(hostile: Path, tmp_path: Path) -> None:
+    doc = html_of(hostile, tmp_path)
+    path = tmp_path / "report.html"
+    path.write_text(doc, encoding="utf-8")
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with opened(path) as (pg, errors, requests):
+        pg.wait_for_load_state("load")
+        pg.screenshot(path=str(shots / "report.png"), full_page=True)
+        assert errors == []
+        assert requests == [path.as_uri()]  # the file itself, nothing else
+        assert pg.evaluate("typeof window.__pwned") == "undefined"
+        # each claim highlighted with its status, as the browser computes it
+        seen = pg.evaluate(
+            """() => Array.from(document.querySelectorAll('mark.hl')).map(m => {
+                const card = document.getElementById('card-' + m.id);
+                const label = card.querySelector('.top code');
+                return [label ? label.textContent : m.dataset.status, m.dataset.status,
+                        getComputedStyle(m).backgroundColor];
+            })"""
+        )
+        claims = {lab[2:-1]: status for lab, status, _ in seen if lab.startswith("[^")}
+        assert claims == EXPECTED
+        colours = {status: bg for _, status, bg in seen}
+        assert len(set(colours.values())) == len(colours)  # one colour per status
+        # clicking a finding scrolls to its claim
+        pg.evaluate("window.scrollTo(0, 0)")
+        link = pg.locator("#findings a[href^='#c']").first
+        target = link.get_attribute("href")
+        assert target
+        link.click()
+        pg.wait_for_function(
+            "id => { const r = document.getElementById(id).getBoundingClientRect();"
+            " return r.top >= 0 && r.top < window.innerHeight / 2; }",
+            arg=target[1:],
+        )
+        assert pg.evaluate("window.scrollY") > 0
+        assert pg.evaluate("location.hash") == target
+        pg.screenshot(path=str(shots / "finding-clicked.png"))
+        # keyboard: j marks the first claim current; the status filter dims the others
+        pg.keyboard.press("j")
+        assert pg.locator(".current").count() == 1
+        pg.select_option("#f-status", "fail")
+        dimmed = pg.evaluate(
+            "() => Array.from(document.querySelectorAll('mark.hl')).map("
+            "m => [m.dataset.status, m.classList.contains('dim')])"
+        )
+        assert all(dim == (status != "fail") for status, dim in dimmed)
+        hidden = pg.evaluate(
+            "() => Array.from(document.querySelectorAll('#findings li')).filter("
+            "li => !li.hidden).map(li => li.dataset.status)"
+        )
+        assert hidden and set(hidden) == {"fail"}
+        pg.screenshot(path=str(shots / "filtered.png"), full_page=True)
+        assert errors == [] and requests == [path.as_uri()]
+        assert pg.evaluate("typeof window.__pwned") == "undefined"
     assert (shots / "report.png").stat().st_size > 0
 
 
@@ -395,57 +398,41 @@ def test_a_big_ledger_travels_compressed_and_stays_inert() -> None:
 
 @pytest.mark.browser
 def test_compact_ledger_in_headless_chromium(tmp_path: Path) -> None:
-    sync_playwright = _playwright()
-    if sync_playwright is None:
-        pytest.skip("playwright is not installed: pip install -e '.[browser]'")
-    if not CHROMIUM:
-        pytest.skip("no chromium on PATH (apt-get install chromium, or set WIKIGATE_CHROMIUM)")
     from wikigate.verifier.reporters.html_ledger import PER_PAGE, ledger_html
 
     rows, gaps = ledger_rows(400)
     path = tmp_path / "ledger.html"
     path.write_text(ledger_html(rows, gaps, title="ledger", lazy_at=100), encoding="utf-8")
-    errors: list[str] = []
-    requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            pg = browser.new_page(viewport={"width": 1200, "height": 800})
-            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            pg.on("pageerror", lambda e: errors.append(str(e)))
-            pg.on("request", lambda r: requests.append(r.url))
-            pg.goto(path.as_uri())
-            pg.wait_for_function("document.querySelectorAll('.card').length > 0")
-            assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 200"
-            statuses = pg.evaluate(
-                "() => Array.from(document.querySelectorAll('.card')).map("
-                "c => [c.querySelector('.top code') ? c.querySelector('.top code').textContent"
-                " : 'gap', c.dataset.status])"
-            )
-            want = {"[^0]": "pass", "[^1]": "fail", "[^2]": "warn", "[^3]": "frozen"}
-            assert {k: v for k, v in statuses if k in want} == want
-            assert ["gap", "gap"] in statuses
-            assert "<img src=x onerror" in pg.text_content("main")  # shown as text
-            pg.screenshot(path=str(tmp_path / "ledger.png"))
-            pg.select_option("#f-status", "fail")
-            assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 100"
-            assert set(pg.eval_on_selector_all(".card", "cs => cs.map(c => c.dataset.status)")) == {
-                "fail"
-            }
-            pg.click("#next")
-            assert pg.text_content("#where") == f"pages {PER_PAGE + 1}–{2 * PER_PAGE} of 100"
-            pg.fill("#f-page", "wiki/p19")
-            assert pg.text_content("#where") == "pages 1–5 of 5"  # the failing of p190…p199
-            pg.select_option("#f-status", "")
-            assert pg.text_content("#where") == "pages 1–11 of 11"  # p19, p190…p199
-            pg.keyboard.press("Escape")
-            pg.locator("h1").click()
-            pg.keyboard.press("j")
-            assert pg.locator(".card.current").count() == 1
-            assert errors == [] and requests == [path.as_uri()]
-            assert pg.evaluate("typeof window.__pwned") == "undefined"
-        finally:
-            browser.close()
+    with opened(path) as (pg, errors, requests):
+        pg.wait_for_function("document.querySelectorAll('.card').length > 0")
+        assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 200"
+        statuses = pg.evaluate(
+            "() => Array.from(document.querySelectorAll('.card')).map("
+            "c => [c.querySelector('.top code') ? c.querySelector('.top code').textContent"
+            " : 'gap', c.dataset.status])"
+        )
+        want = {"[^0]": "pass", "[^1]": "fail", "[^2]": "warn", "[^3]": "frozen"}
+        assert {k: v for k, v in statuses if k in want} == want
+        assert ["gap", "gap"] in statuses
+        assert "<img src=x onerror" in pg.text_content("main")  # shown as text
+        pg.screenshot(path=str(tmp_path / "ledger.png"))
+        pg.select_option("#f-status", "fail")
+        assert pg.text_content("#where") == f"pages 1–{PER_PAGE} of 100"
+        assert set(pg.eval_on_selector_all(".card", "cs => cs.map(c => c.dataset.status)")) == {
+            "fail"
+        }
+        pg.click("#next")
+        assert pg.text_content("#where") == f"pages {PER_PAGE + 1}–{2 * PER_PAGE} of 100"
+        pg.fill("#f-page", "wiki/p19")
+        assert pg.text_content("#where") == "pages 1–5 of 5"  # the failing of p190…p199
+        pg.select_option("#f-status", "")
+        assert pg.text_content("#where") == "pages 1–11 of 11"  # p19, p190…p199
+        pg.keyboard.press("Escape")
+        pg.locator("h1").click()
+        pg.keyboard.press("j")
+        assert pg.locator(".card.current").count() == 1
+        assert errors == [] and requests == [path.as_uri()]
+        assert pg.evaluate("typeof window.__pwned") == "undefined"
 
 
 def test_the_big_ledgers_query_gives_each_claim_the_status_the_rows_do(tmp_path: Path) -> None:

@@ -279,6 +279,22 @@ def open_contradictions(
     return found
 
 
+def pair_inputs(unsure: list[tuple[Read, Read]]) -> list[PairInput]:
+    """The pairs no rule decided, as the LLM judge reads them (``p1``, ``p2``…)."""
+    return [
+        PairInput(
+            f"p{n}",
+            a.claim.id,
+            a.claim.sentence,
+            a.claim.quote,
+            b.claim.id,
+            b.claim.sentence,
+            b.claim.quote,
+        )
+        for n, (a, b) in enumerate(unsure, 1)
+    ]
+
+
 def _judged(
     ctx: Context,
     compare: Callable[[list[PairInput], StagedTree, int], PairVotes],
@@ -287,22 +303,7 @@ def _judged(
 ) -> list[Finding]:
     """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
     a pair it could not vote on fails closed; pairs past the token cap are counted."""
-    pairs = {
-        f"p{n}": (
-            a,
-            b,
-            PairInput(
-                f"p{n}",
-                a.claim.id,
-                a.claim.sentence,
-                a.claim.quote,
-                b.claim.id,
-                b.claim.sentence,
-                b.claim.quote,
-            ),
-        )
-        for n, (a, b) in enumerate(unsure, 1)
-    }
+    pairs = {p.pair_id: (a, b, p) for (a, b), p in zip(unsure, pair_inputs(unsure), strict=True)}
     staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
     got = compare(
         [p for _, _, p in pairs.values()], staged, ctx.config.consistency.judge_max_tokens
