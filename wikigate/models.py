@@ -148,9 +148,6 @@ class Finding(Plain):
         "fails again, whatever text moved around it",
     )
 
-    def __post_init__(self) -> None:
-        self.__derive__()
-
     def __derive__(self) -> None:
         # computed, never taken from input (plain._untwin calls it on validated data too):
         # a report read back cannot claim another finding's signature

@@ -392,36 +392,34 @@ figure{margin:1.5em 0}figcaption{font-weight:600}
 SCRIPT = "/* no behaviour: the charts are static SVG */"
 
 
+# each chart: its title and its series (label, colour class, the Period field it plots)
+CHARTS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
+    (
+        "runs, overrides and unverified runs",
+        (("runs", "c", "runs"), ("overrides", "b", "overrides"), ("unverified", "d", "unverified")),
+    ),
+    (
+        "citation fidelity (claims changed in the period)",
+        (
+            ("anchored", "a", "anchored"),
+            ("judged supported", "c", "supported"),
+            ("flagged", "b", "flagged"),
+            ("gap markers", "e", "gaps"),
+        ),
+    ),
+    ("spend (USD)", (("writer", "d", "writer_usd"), ("verifier", "c", "verifier_usd"))),
+)
+
+
 def as_html(s: Stats, *, title: str = "wikigate stats") -> str:
     ps = s.periods
     charts = [
         _bars(
-            "runs, overrides and unverified runs",
+            caption,
             ps,
-            [
-                ("runs", "c", [float(p.runs) for p in ps]),
-                ("overrides", "b", [float(p.overrides) for p in ps]),
-                ("unverified", "d", [float(p.unverified) for p in ps]),
-            ],
-        ),
-        _bars(
-            "citation fidelity (claims changed in the period)",
-            ps,
-            [
-                ("anchored", "a", [float(p.anchored) for p in ps]),
-                ("judged supported", "c", [float(p.supported) for p in ps]),
-                ("flagged", "b", [float(p.flagged) for p in ps]),
-                ("gap markers", "e", [float(p.gaps) for p in ps]),
-            ],
-        ),
-        _bars(
-            "spend (USD)",
-            ps,
-            [
-                ("writer", "d", [p.writer_usd for p in ps]),
-                ("verifier", "c", [p.verifier_usd for p in ps]),
-            ],
-        ),
+            [(label, cls, [float(getattr(p, field)) for p in ps]) for label, cls, field in series],
+        )
+        for caption, series in CHARTS
     ]
     head = "".join(f"<th>{esc(c)}</th>" for c in COLUMNS)
     body = "".join(

@@ -41,6 +41,10 @@ WINDOW = 160  # characters of the source shown on each side of a quote
 MAX_BODIES = 500  # pages rendered with their text; past it (a whole-wiki verify) cards only
 
 
+# what a claim's view shows of its citation, as the page's claim (claims.PageClaim) has it
+CITATION_FIELDS = ("label", "source", "pdf_page", "quote", "offset", "sha256")
+
+
 @dataclass
 class ClaimView:
     """One highlighted spot of a page: a cited claim, a gap marker or an uncited statement."""
@@ -122,14 +126,9 @@ def page_views(
                 path,
                 c.line,
                 c.sentence,
-                label=c.label,
-                source=c.source,
-                pdf_page=c.pdf_page,
-                quote=c.quote,
-                offset=c.offset,
-                sha256=c.sha256,
                 start_line=starts.get(c.label),
                 definition_line=definitions.get(c.label),
+                **{name: getattr(c, name) for name in CITATION_FIELDS},
             )
             if c.offset is None:
                 spot.status = "warn"
