@@ -140,22 +140,11 @@ class Session:
     ) -> T:
         """Call ``fn`` and record the call in the open run's trace (wikigate/trace.py): its
         arguments' and result's digests, what it read (``reads`` of the result: (path,
-        blob)), what it staged (``op``: a TraceOp); a call that fails is recorded too (not
-        ok). On the worker thread; with no run open nothing is recorded. A call whose event
-        cannot be recorded fails, naming why: the run's trace would not hold it."""
+        blob)), what it staged (``op``: a TraceOp). On the worker thread; with no run open,
+        or when the call fails (it changed nothing), nothing is recorded. A call whose
+        event cannot be recorded fails, naming why: the run's trace would not hold it."""
+        done = fn()
         run_id = self.run_id
-        try:
-            done = fn()
-        except Exception as e:
-            if run_id is not None and self.run_id == run_id:
-                import contextlib
-
-                from wikigate.errors import WikigateError
-
-                with contextlib.suppress(WikigateError):  # the call's own error is told
-                    self._record(run_id, tool, args, str(e), ok=False)
-            raise
-        run_id = self.run_id if run_id is None else run_id  # start_run opens it
         if run_id is not None:
             self._record(
                 run_id,

@@ -58,8 +58,7 @@ class TraceEvent(Plain):
     seq: int
     tool: str
     args: str  # sha256 of the arguments, as canonical JSON
-    result: str  # sha256 of the result's text (an error's message when not ok)
-    ok: bool = True
+    result: str  # sha256 of the result's text
     reads: tuple[TraceRead, ...] = ()
     op: TraceOp | None = None
     ops: int | None = rule(default=None, description="finalize: the run's ops when called")

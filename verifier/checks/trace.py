@@ -64,7 +64,7 @@ def _tampered(why: str) -> Finding:
 
 
 def _staged(events: list[TraceEvent]) -> list[tuple[int, TraceOp]]:
-    return [(e.seq, e.op) for e in events if e.ok and e.op is not None]
+    return [(e.seq, e.op) for e in events if e.op is not None]
 
 
 def _order(events: list[TraceEvent]) -> list[Finding]:
@@ -84,7 +84,7 @@ def _order(events: list[TraceEvent]) -> list[Finding]:
         bad(f"the trace's start_run calls are events {starts or 'none'}; it must be event 1 only")
     staged = 0
     for e in events:
-        if e.ok and e.op is not None:
+        if e.op is not None:
             staged += 1
         elif e.tool == "finalize" and e.ops is not None and e.ops != staged:
             bad(
@@ -165,7 +165,7 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
     run's trace did, or the run wrote it)."""
     if ctx.base is None or plan.trace is None:
         return []
-    read = {r.path for e in events if e.ok for r in e.reads}
+    read = {r.path for e in events for r in e.reads}
     read |= {op.path for op in plan.ops if op.path}
     if ctx.config.trace.earlier_runs:
         read |= set(plan.trace.earlier_reads)
