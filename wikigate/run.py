@@ -47,7 +47,7 @@ from .trace import (
 if TYPE_CHECKING:
     from .env import Env
     from .models import Finding
-    from .store import RunRow
+    from .store import RunRow, Store
 
 
 class NoSingleMatch(RunError):
@@ -164,13 +164,7 @@ class Run:
         plan = read_plan(self.env.repo, tip or self.tip(), self.run_id)
         row = self.refresh()
         check_pinned(plan.meta, row.get("meta_digest"))
-        head, count = row.get("trace_head"), row.get("trace_count")
-        if head and count:  # a trace's pin: the database's, never the writer's git
-            earlier = self.env.store.traced_reads(but=self.run_id)
-            plan = plan.model_copy(
-                update={"trace": TracePin(head=head, count=count, earlier_reads=earlier)}
-            )
-        return plan
+        return with_trace(self.env.store, row, plan)
 
     def staged_tree(self) -> pygit2.Tree:
         return gitrepo.commit_at(self.env.repo, self.tip()).tree
@@ -398,6 +392,18 @@ class Run:
                 )
             self.env.store.update_run(self.run_id, **values)
         return commit
+
+
+def with_trace(store: Store, row: RunRow, plan: Plan) -> Plan:
+    """``plan`` with the pin of the run's trace, as the database (``row``) records it,
+    never as git says: None when it records none (a CLI run)."""
+    head, count = row.get("trace_head"), row.get("trace_count")
+    if not head or not count:
+        return plan
+    earlier = store.traced_reads(but=row["run_id"], started_at=row["started_at"])
+    return plan.model_copy(
+        update={"trace": TracePin(head=head, count=count, earlier_reads=earlier)}
+    )
 
 
 def _check_text(path: str, data: bytes) -> str:

@@ -345,10 +345,13 @@ class Store:
             [(run_id, path) for path in dict.fromkeys(reads)],
         )
 
-    def traced_reads(self, but: str) -> tuple[str, ...]:
-        """The files the traces of runs other than ``but`` read, sorted."""
+    def traced_reads(self, but: str, started_at: str) -> tuple[str, ...]:
+        """The files the traces of runs other than ``but``, started no later than
+        ``started_at``, read, sorted."""
         rows = self.db.execute(
-            "SELECT DISTINCT path FROM trace_reads WHERE run_id != ? ORDER BY path", [but]
+            "SELECT DISTINCT t.path FROM trace_reads t JOIN runs r ON r.run_id = t.run_id "
+            "WHERE t.run_id != ? AND r.started_at <= ? ORDER BY t.path",
+            [but, started_at],
         )
         return tuple(row[0] for row in rows)
 
