@@ -17,7 +17,7 @@ from mcp import Client
 from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls
 
 from wikigate.mcp_server import Session, build_server
-from wikigate.trace import GENESIS, TraceEvent, event_message, link, trace_ref
+from wikigate.trace import GENESIS, TraceEvent, TraceOp, event_message, link, trace_ref
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
 
@@ -229,3 +229,56 @@ def test_a_cli_run_is_marked_as_having_no_trace(root):
         landed.close()
     (absent,) = [f for f in again.findings if f.code == "trace.absent"]
     assert absent.severity == "major" and again.verdict == "revise", again.findings
+
+
+def traced_run(root: Path) -> tuple[Workspace, Any]:
+    """A run whose trace wikigate recorded (through the engine's ``Run.trace``, as the
+    server records it): start_run, a read of the source, the page's write."""
+    ws = Workspace.open(root)
+    run = ws.start_run("synthesis", "mcp:test")
+    run.trace("start_run", {"type": "synthesis"}, run.run_id)
+    source = str(ws.repo.revparse_single("main:raw/owls.txt").id)
+    run.trace("read", {"path": "raw/owls.txt"}, SOURCE, reads=[("raw/owls.txt", source)])
+    commit = run.stage_write("wiki/owls.md", hunting())
+    blob = str(ws.repo[commit].tree["wiki/owls.md"].id)
+    run.trace("write", {}, str(commit), op=TraceOp(kind="write", path="wiki/owls.md", blob=blob))
+    return ws, run
+
+
+def test_the_engine_recorded_trace_lands(root):
+    ws, run = traced_run(root)
+    try:
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "committed", done.findings
+
+
+@pytest.mark.parametrize("edit", ["deleted", "cut short", "grown past the pin"])
+def test_a_trace_ref_deleted_cut_or_grown_is_tampered(root, edit):
+    ws, run = traced_run(root)
+    ref = trace_ref(run.run_id)
+    try:
+        tip = ws.repo.references[ref].target
+        if edit == "deleted":
+            ws.repo.references.delete(ref)
+        elif edit == "cut short":
+            ws.repo.references.create(ref, ws.repo[tip].parents[0].id, force=True)
+        else:  # a long forged chain on top: read no further than the pin allows
+            sig = pygit2.Signature("writer", "w@example.com")
+            empty = ws.repo.TreeBuilder().write()
+            for n in range(4, 400):
+                e = TraceEvent(seq=n, tool="read", args="0", result="0")
+                tip = ws.repo.create_commit(None, sig, sig, event_message(e), empty, [tip])
+            ws.repo.references.create(ref, tip, force=True)
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "rejected"
+    (tampered,) = [f for f in done.findings if f.code == "run.trace_tampered"]
+    said = {
+        "deleted": "is gone; wikigate recorded 3 events on it",
+        "cut short": "the trace holds 2 events; wikigate recorded 3",
+        "grown past the pin": "holds more than the 3 events recorded",
+    }[edit]
+    assert said in tampered.message

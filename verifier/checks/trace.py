@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from wikigate.codes import finding
 from wikigate.models import Finding, Plan
-from wikigate.text import shown
+from wikigate.text import escaped, shown
 from wikigate.trace import (
     TraceEvent,
     TraceOp,
@@ -59,7 +59,7 @@ def _tampered(why: str) -> Finding:
         "run.trace_tampered",
         None,
         None,
-        f"the run's trace is not what wikigate recorded: {shown(why)}",
+        f"the run's trace is not what wikigate recorded: {escaped(why, 300)}",
     )
 
 
