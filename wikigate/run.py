@@ -311,6 +311,8 @@ class Run:
         ``reads``: (path, blob) of each file the call read."""
         repo = self.env.repo
         row = self.refresh()
+        if row["status"] == "verifying":  # its verification reads the trace as pinned now
+            raise RunError(f"run {self.run_id} is being finalized; wait for it")
         prev = row.get("trace_head") or GENESIS
         count = int(row.get("trace_count") or 0)
         if count >= TRACE_MAX:
