@@ -14,6 +14,11 @@ abandons one (``Workspace.abandon``), unless it waits for a person's word (needs
 process is killed outright, the run stays pending until the run timeout and the next
 sweep abandons it.
 
+While a run is open, every call that succeeds is recorded in the run's trace
+(``Session.traced`` → ``Run.trace``; wikigate/trace.py): the tool, its arguments' and
+result's digests, the files it read, the op it staged; ``finalize`` is recorded before
+the run is verified, which checks the trace (the verifier's ``checks/trace.py``).
+
 Over stdio one process serves one session; over streamable HTTP (``serve_http``) each
 MCP session (each client) has a ``Session`` of its own (``HttpSessions``), all released
 when the server stops.
