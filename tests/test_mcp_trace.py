@@ -282,3 +282,23 @@ def test_a_trace_ref_deleted_cut_or_grown_is_tampered(root, edit):
         "grown past the pin": "holds more than the 3 events recorded",
     }[edit]
     assert said in tampered.message
+
+
+def test_a_source_an_earlier_runs_trace_read_counts_as_read(root):
+    """One session reads the source and gives its run up; the next cites it unread: the
+    earlier run's trace (as the database recorded it) shows it was read."""
+
+    async def reader(c: Client) -> None:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("abandon", {"reason": "read only"}))
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    session(root, reader)
+    done = session(root, writer)
+    assert done["status"] == "committed", done
+    assert "trace.unread_source" not in codes(done)
