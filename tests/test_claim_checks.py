@@ -109,6 +109,23 @@ def test_a_second_sentence_citing_the_same_footnote_is_a_claim_too(repo, base):
     assert at(report, "run.convergence") and report.verdict == "reject"
 
 
+def test_of_two_identical_sentences_rewriting_the_second_is_an_altered_claim(repo, base):
+    """Found by review (R3): two identical sentences citing one footnote were both matched
+    to the one the run kept, so rewriting or deleting the other passed."""
+    twice = cats(f"{SLEEP}[^1] {SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}")
+    on_main = commit_files(repo, base.id, {"wiki/cats.md": twice})
+    for run in (f"{SLEEP}[^1] Cats never sleep.[^1]", f"{SLEEP}[^1]"):
+        report = verify(repo, on_main, {"wiki/cats.md": cats(f"{run}\n\n[^1]: {tail(SLEEP)}")})
+        got = results(report)
+        assert got["wiki/cats.md#^1"] == ("pass", "unchanged")
+        assert got["wiki/cats.md#^1@2"] == ("fail", "removed or altered")
+        assert at(report, "run.convergence") and report.verdict == "reject"
+    swapped = cats(f"Cats never sleep.[^1] {SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}")
+    assert results(verify(repo, on_main, {"wiki/cats.md": swapped}))["wiki/cats.md#^1@2"][0] == (
+        "fail"
+    )
+
+
 def test_a_claim_kept_in_a_disputed_block_passes(repo, base):
     hedged = cats(
         f"::: disputed\n{SLEEP}[^1]\n\n**Updated 2026-11-21 per raw/animals.txt:** "

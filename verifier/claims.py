@@ -96,40 +96,76 @@ def page_claims(
     return out
 
 
+REWORDED_TRIED = 64  # claims citing the same quote a lost claim is compared with
+
+
 def compare(
     before: Iterable[PageClaim], after: list[PageClaim], *, archived: bool
 ) -> list[Compared]:
     """Each claim of ``before`` (a page on main) judged against ``after`` (the same page
-    as the run leaves it; empty when the run deletes it)."""
-    by_sentence: dict[tuple[str, str], list[PageClaim]] = {}
-    by_quote: dict[tuple[str, str], list[PageClaim]] = {}
-    for a in after:
-        by_sentence.setdefault((a.sentence, a.source), []).append(a)
-        by_quote.setdefault((a.source, a.quote), []).append(a)
-    out: list[Compared] = []
-    for b in before:
+    as the run leaves it; empty when the run deletes it). A claim of ``after`` stands for
+    one claim of ``before`` at most: of two identical sentences on main, a run that keeps
+    one and rewrites the other has altered a claim."""
+    befores = list(before)
+    pools = _Pools(after)
+    results: list[Compared | None] = [None] * len(befores)
+    for n, b in enumerate(befores):  # first the claims kept word for word, each once
         if not after and archived:
-            out.append(Compared(b, "pass", "its page was archived", None))
+            results[n] = Compared(b, "pass", "its page was archived", None)
             continue
-        same = by_sentence.get((b.sentence, b.source), [])
-        kept = [a for a in same if a.quote == b.quote]
-        if kept:
-            a = next((k for k in kept if k.label == b.label), kept[0])
-            out.append(Compared(b, "pass", _kept(b, a), a))
-        elif same:
-            out.append(
-                Compared(
-                    b, "warn", "re-anchored: the same claim now quotes another passage", same[0]
-                )
-            )
-        elif any(reworded(b.sentence, a.sentence) for a in by_quote.get((b.source, b.quote), [])):
-            a = next(a for a in by_quote[(b.source, b.quote)] if reworded(b.sentence, a.sentence))
-            out.append(Compared(b, "warn", f"reworded around the same quote: {a.sentence!r}", a))
+        exact = (b.sentence, b.source, b.quote)
+        a = pools.take((*exact, b.label, b.use)) or pools.take((*exact, b.label))
+        a = a or pools.take(exact)
+        if a is not None:
+            results[n] = Compared(b, "pass", _kept(b, a), a)
+    for n, b in enumerate(befores):  # then the rest: re-anchored, reworded, or lost
+        if results[n] is not None:
+            continue
+        same = pools.take((b.sentence, b.source))
+        if same is not None:
+            reason = "re-anchored: the same claim now quotes another passage"
+            results[n] = Compared(b, "warn", reason, same)
+            continue
+        a = pools.take((b.source, b.quote), reworded_from=b.sentence)
+        if a is not None:
+            results[n] = Compared(b, "warn", f"reworded around the same quote: {a.sentence!r}", a)
         elif not after:
-            out.append(Compared(b, "fail", "its page was deleted", None))
+            results[n] = Compared(b, "fail", "its page was deleted", None)
         else:
-            out.append(Compared(b, "fail", "removed or altered", None))
-    return out
+            results[n] = Compared(b, "fail", "removed or altered", None)
+    return [r for r in results if r is not None]
+
+
+class _Pools:
+    """The claims of a changed page by key (its sentence, source, quote, label, use), each
+    given out once; a taken claim is skipped once per key (linear in all)."""
+
+    def __init__(self, claims: list[PageClaim]) -> None:
+        self.claims = claims
+        self.taken: set[int] = set()
+        self.ids: dict[tuple[object, ...], list[int]] = {}
+        self.next: dict[tuple[object, ...], int] = {}
+        for i, a in enumerate(claims):
+            exact = (a.sentence, a.source, a.quote)
+            keys = [(*exact, a.label, a.use), (*exact, a.label), exact]
+            for key in [*keys, (a.sentence, a.source), (a.source, a.quote)]:
+                self.ids.setdefault(key, []).append(i)
+
+    def take(self, key: tuple[object, ...], reworded_from: str | None = None) -> PageClaim | None:
+        """The first claim of ``key`` not taken yet (one saying ``reworded_from`` in other
+        words, when given), now taken."""
+        ids = self.ids.get(key, [])
+        at = self.next.get(key, 0)
+        while at < len(ids) and ids[at] in self.taken:
+            at += 1
+        self.next[key] = at
+        for i in ids[at : at + REWORDED_TRIED]:  # bounded: a lost claim's wordings tried
+            if i in self.taken:
+                continue
+            if reworded_from is None or reworded(reworded_from, self.claims[i].sentence):
+                self.taken.add(i)
+                return self.claims[i]
+        return None
 
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither"})
