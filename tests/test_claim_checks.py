@@ -126,6 +126,23 @@ def test_of_two_identical_sentences_rewriting_the_second_is_an_altered_claim(rep
     )
 
 
+def test_a_cited_table_cell_is_its_whole_row_so_a_new_subject_is_an_altered_claim(repo, base):
+    """Found by review (R1): a cell's claim was its own text, so "| Old cats | 16[^1] |" ->
+    "| Dogs | 16[^1] |" kept the claim "16" and passed."""
+    table = "| Animal | Hours |\n|---|---|\n| {} | 16[^1] |"
+    on_main = commit_files(
+        repo, base.id, {"wiki/cats.md": cats(f"{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")}
+    )
+    report = verify(
+        repo, on_main, {"wiki/cats.md": cats(f"{table.format('Dogs')}\n\n[^1]: {tail(SLEEP)}")}
+    )
+    assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
+    (found,) = at(report, "run.convergence")
+    assert found.claim == "Animal: Old cats; Hours: 16" and found.line == 8
+    moved = cats(f"Intro.[gap: none]\n\n{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")
+    assert results(verify(repo, on_main, {"wiki/cats.md": moved}))["wiki/cats.md#^1"][0] == "pass"
+
+
 def test_a_claim_kept_in_a_disputed_block_passes(repo, base):
     hedged = cats(
         f"::: disputed\n{SLEEP}[^1]\n\n**Updated 2026-11-21 per raw/animals.txt:** "

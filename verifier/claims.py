@@ -35,7 +35,7 @@ class PageClaim(NamedTuple):
     page: str
     label: str
     line: int  # the line of the reference [^label]
-    sentence: str  # whitespace collapsed
+    sentence: str  # whitespace collapsed; a table cell's: its row ("Animal: Dogs; Hours: 16")
     source: str  # as the footnote names it
     pdf_page: int | None
     quote: str
@@ -83,7 +83,7 @@ def page_claims(
                 page.path,
                 ref.label,
                 ref.at_line,
-                " ".join(ref.claim.split()),
+                " ".join((ref.row or ref.claim).split()),  # a cited cell: its whole row
                 source_of(c) if source_of is not None else c.source,
                 c.page,
                 c.quote,

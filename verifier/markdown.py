@@ -41,6 +41,9 @@ class Ref(NamedTuple):
     disputed: bool  # inside a ``::: disputed`` block
     at_line: int  # the line holding this reference ``[^label]``
     start_line: int  # the line where the claim's sentence starts (<= at_line)
+    # in a table: the row holding the cell, as "Header: cell; …" (at most ROW_CHARS), the
+    # statement a cited cell makes ("| Old cats | 16[^1] |" says nothing without its row)
+    row: str = ""
 
 
 class Statement(NamedTuple):
@@ -386,6 +389,9 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     in_definition = False
     sources = 0  # the level of a "Sources"-style heading whose section we are in, else 0
     segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
+    header: list[str] = []  # the header cells of the table we are in
+    row = ""  # the row we are in, as a statement (Ref.row)
+    in_head = False
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
             page.definitions.append(_footnote(tokens, i))
@@ -404,6 +410,15 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             listed += 1
         elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
             listed -= 1
+        elif tok.type in ("thead_open", "thead_close"):
+            in_head = tok.type == "thead_open"
+            header = [] if in_head else header
+        elif tok.type == "tr_open":
+            cells = _row_cells(tokens, i)
+            header = cells if in_head else header
+            row = _row_statement(header if not in_head else [], cells)
+        elif tok.type == "tr_close":
+            row = ""
         elif tok.type == "blockquote_open":  # an Obsidian callout ("> [!note]") is prose
             quotes.append(not _callout(tokens, i))
             quoted += quotes[-1]
@@ -445,6 +460,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
             asserts = not (quoted or (aside and heading))
             linked_before = len(page.links)
+            cited_before = len(page.refs)
             _inline(
                 page,
                 tok,
@@ -456,6 +472,9 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
+            if row and tokens[i - 1].type in ("td_open", "th_open"):
+                for k in range(cited_before, len(page.refs)):
+                    page.refs[k] = page.refs[k]._replace(row=row)
             if (
                 not heading
                 and len(page.links) > linked_before
@@ -466,6 +485,44 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
+
+
+ROW_CHARS = 1000  # of a table row kept as a cited cell's statement (Ref.row)
+CELL_CHARS = 200  # of each cell in it
+
+
+def _row_cells(tokens: list[Token], i: int) -> list[str]:
+    """The text of each cell of the table row opened at ``tokens[i]`` (footnote
+    references left out, whitespace collapsed, each at most CELL_CHARS)."""
+    cells: list[str] = []
+    for j in range(i + 1, len(tokens)):  # by index: a row's tokens only, never a copy
+        tok = tokens[j]
+        if tok.type == "tr_close":
+            break
+        if tok.type != "inline":
+            continue
+        said: list[str] = []
+        for child in tok.children or []:
+            if child.type in ("text", "code_inline"):
+                said.append(child.content)
+            elif child.type == "wikilink":
+                target, _, label = child.content.partition("|")
+                said.append(label or target.partition("#")[0])
+            elif child.type in ("softbreak", "hardbreak"):
+                said.append(" ")
+        cells.append(" ".join("".join(said)[: 2 * CELL_CHARS].split())[:CELL_CHARS])
+    return cells
+
+
+def _row_statement(header: list[str], cells: list[str]) -> str:
+    """A table row as one statement: "Header: cell; …" ("Animal: Dogs; Hours: 16"); a
+    cell under no header, or in the header row itself, stands alone."""
+    said = [
+        f"{header[k]}: {cell}" if k < len(header) and header[k] else cell
+        for k, cell in enumerate(cells)
+        if cell
+    ]
+    return "; ".join(said)[:ROW_CHARS]
 
 
 # text hidden from a reader and read by a model: an HTML comment (``<!-- … -->``) or a
