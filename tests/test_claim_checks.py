@@ -10,6 +10,8 @@ from support.verifying import plan_for, verify_trees
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.claims import page_claims
+from wikigate.verifier.markdown import parse_page
 
 SOURCE = (
     "Cats sleep for sixteen hours a day.\n"
@@ -141,6 +143,27 @@ def test_a_cited_table_cell_is_its_whole_row_so_a_new_subject_is_an_altered_clai
     assert found.claim == "Animal: Old cats; Hours: 16" and found.line == 8
     moved = cats(f"Intro.[gap: none]\n\n{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")
     assert results(verify(repo, on_main, {"wiki/cats.md": moved}))["wiki/cats.md#^1"][0] == "pass"
+
+
+def test_a_reference_inside_raw_html_is_flagged_where_it_stands(repo, base):
+    """Found by review (R2): "<div>…[^1]</div>" is no footnote a reader sees, and its
+    sentence escaped the ledger and the convergence check with no finding at all."""
+    html = cats(
+        f"{SLEEP}[^1] {BARK}[^2]\n\n<table><tr><td>Old cats sleep two hours.[^1]</td></tr>"
+        f"</table>\n\n<details><summary>More</summary>\n\n{SLEEP}[^1]\n\n</details>\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": html})
+    (found,) = at(report, "citation.in_html")
+    assert found.severity == "major" and found.line == 8 and "[^1]" in found.message
+    assert report.verdict == "revise"
+    # markdown inside <details> (blank lines around it) is a claim like any other
+    claims = page_claims(parse_page("wiki/cats.md", html))
+    assert [(c.id, c.sentence) for c in claims] == [
+        ("wiki/cats.md#^1", SLEEP),
+        ("wiki/cats.md#^2", BARK),
+        ("wiki/cats.md#^1@2", SLEEP),
+    ]
 
 
 def test_a_claim_kept_in_a_disputed_block_passes(repo, base):

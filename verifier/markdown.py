@@ -80,6 +80,9 @@ class ParsedPage:
     refs: list[Ref] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     undefined: list[tuple[str, int]] = field(default_factory=list)
+    # (label, line) of each "[^label]" written in a raw HTML block's text (the first
+    # HTML_REFS_KEPT): no renderer makes it a footnote, so it cites nothing
+    in_html: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
     bare: int = 0  # statements in a block with neither a citation nor a gap marker
@@ -93,6 +96,7 @@ class ParsedPage:
 
 
 INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings show fewer)
+HTML_REFS_KEPT = 1000  # footnote references in raw HTML a parsed page keeps
 STATEMENTS_KEPT = 1000  # uncited statements a parsed page keeps (the findings show fewer)
 STATEMENT_CHARS = 200  # of a statement's text kept
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
@@ -441,6 +445,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             if quoted or (aside and listed):
                 continue
             read = _html_blocks(tok.content)
+            _html_refs(page, [(line + at, text) for at, text, _ in read])
             for heading in (False, True):
                 blocks = [(line + at, text) for at, text, h in read if h == heading]
                 _statements(page, blocks, False, segmented, heading)
@@ -485,6 +490,19 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
+
+
+def _html_refs(page: ParsedPage, blocks: list[tuple[int, str]]) -> None:
+    """The footnote references ``[^label]`` written in a raw HTML block's text (code and
+    scripts left out): a reader sees them as text, and their sentences are no claims."""
+    for line, text in blocks:
+        seen, at_line = 0, line
+        for m in _UNDEFINED_REF.finditer(text):
+            if len(page.in_html) >= HTML_REFS_KEPT:
+                return
+            at_line += text.count("\n", seen, m.start())
+            seen = m.start()
+            page.in_html.append((m.group(1), at_line))
 
 
 ROW_CHARS = 1000  # of a table row kept as a cited cell's statement (Ref.row)
