@@ -3,7 +3,7 @@ month, from the telemetry store (rebuildable from the notes) and the claim ledge
 
 - runs by verdict (a run without one: by its status), by when it started;
 - overrides, and who gave them, by when they were given; unverified runs;
-- loops per run;
+- loops per run (verifications per run verified at least once);
 - citation fidelity: the claims main's commits of the period introduced or changed
   (a commit's period is its run's end, else its commit time), how many are anchored,
   judged supported, flagged (quote not at its anchor, or the judge's contradicts /
@@ -45,7 +45,10 @@ class Period:
     overrides: int = 0
     override_actors: dict[str, int] = field(default_factory=dict)
     unverified: int = 0
-    loops: int = 0
+    loops: int = 0  # verifications of the period's verified runs (see loops_per_run)
+    # loops / the period's runs verified at least once (a verdict: committed, rejected,
+    # overridden, or kept pending to revise or for a person); a run never finalized or
+    # committed with --no-verify has no loop. 1.0: every run verified once, no revise
     loops_per_run: float | None = None
     claims: int = 0
     anchored: int = 0
@@ -118,6 +121,7 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
     landed: dict[str, str] = {}  # a committed run's tip → the period it ended in
     bases: dict[str, str] = {}  # a committed run's tip → its base
     verdicts: dict[str, Counter[str]] = defaultdict(Counter)
+    verified: Counter[str] = Counter()  # the period's runs verified at least once
     for r in db.execute(
         "SELECT started_at, ended_at, status, verdict, unverified, loop_count, tip_commit, "
         "budget_input_tokens_used, budget_output_tokens_used, budget_usd_used, "
@@ -127,7 +131,9 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         p.runs += 1
         verdicts[p.period][r[3] or r[2]] += 1
         p.unverified += int(r[4] or 0)
-        p.loops += int(r[5] or 0)
+        if r[3] is not None:  # verified at least once: its loops (1 + each revise)
+            verified[p.period] += 1
+            p.loops += int(r[5] or 0)
         p.writer_input_tokens += int(r[7] or 0)
         p.writer_output_tokens += int(r[8] or 0)
         p.writer_usd += float(r[9] or 0)
@@ -190,7 +196,8 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
     for p in periods:
         p.verdicts = dict(sorted(verdicts[p.period].items()))
         p.override_actors = dict(sorted(actors[p.period].items()))
-        p.loops_per_run = round(p.loops / p.runs, 3) if p.runs else None
+        counted = verified[p.period]
+        p.loops_per_run = round(p.loops / counted, 3) if counted else None
         p.fidelity = round(p.sound / p.claims, 4) if p.claims else None
         p.writer_usd, p.verifier_usd = round(p.writer_usd, 6), round(p.verifier_usd, 6)
     pairs = [
