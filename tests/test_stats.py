@@ -191,6 +191,20 @@ def test_loops_per_run_counts_the_verifications_of_verified_runs_only(weeks: Wor
     assert got[w3].runs == 1 and got[w3].loops_per_run is None  # its one run: --no-verify
 
 
+def test_gaps_on_pages_without_claims_are_counted(weeks: Workspace) -> None:
+    """Found by review (#8): stats counted only the gap markers on pages with claims
+    (`claims --gaps` listed 22, stats said 1)."""
+    ws = weeks
+    Clock.at = MONDAY + timedelta(days=21)  # 2026-W05
+    moles = "# Moles\n\nMoles dig long tunnels under lawns [gap: no source on moles yet].\n"
+    assert page_run(ws, "moles", moles).status == "committed"
+    ledger.sync(ws)
+    got = {p.period: p for p in health.stats(ws, "week").periods}
+    w5 = week(MONDAY.date() + timedelta(days=21))
+    assert got[w5].gaps == 1 and got[w5].claims == 0
+    assert sum(p.gaps for p in got.values()) == len(ledger.gaps(ws)) == 1
+
+
 def test_stats_cli_formats(weeks: Workspace, tmp_path: Path) -> None:
     root = str(weeks.root)
 

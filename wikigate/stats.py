@@ -7,7 +7,8 @@ month, from the telemetry store (rebuildable from the notes) and the claim ledge
 - citation fidelity: the claims main's commits of the period introduced or changed
   (a commit's period is its run's end, else its commit time), how many are anchored,
   judged supported, flagged (quote not at its anchor, or the judge's contradicts /
-  unsupported), and the gap markers on the pages those claims are on;
+  unsupported); every gap marker on main, by its page's last claim change (a page
+  without claims: its last change on main);
 - the writer's spend (what runs attested) and the verifier's (the LLM judge) apart;
 - the correlation the design asks for: overrides in a period against the fidelity of
   the period after (Pearson's r over consecutive periods with claims).
@@ -189,7 +190,11 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         key = of_commit(commit)
         if pg not in page_period or key > page_period[pg]:
             page_period[pg] = key
-    for pg, count in db.execute("SELECT page, count(*) FROM gaps GROUP BY page").fetchall():
+    gapped = db.execute("SELECT page, count(*) FROM gaps GROUP BY page").fetchall()
+    claimless = [pg for pg, _ in gapped if pg not in page_period]  # by the page's last change
+    for pg, commit in _last_changes(ws, claimless).items():
+        page_period[pg] = of_commit(commit)
+    for pg, count in gapped:
         if pg in page_period:
             at(page_period[pg]).gaps += count
     periods = sorted(rows.values(), key=lambda p: p.period)
@@ -233,6 +238,44 @@ def _landed_by_runs(
         if current is not None:
             out[oid] = current[0]
     return out
+
+
+HISTORY = 10_000  # main's first-parent commits walked for the pages' last changes
+
+
+def _last_changes(ws: Workspace, pages: list[str]) -> dict[str, str]:
+    """The first-parent commit of main that last changed each page (one walk from main's
+    tip, at most HISTORY commits; a page unchanged that far back: the oldest walked)."""
+    import pygit2
+
+    from . import gitrepo
+
+    head = gitrepo.ref_target(ws.repo, ws.env.main)
+    out: dict[str, str] = {}
+    if head is None or not pages:
+        return out
+    left = set(pages)
+    walker = ws.repo.walk(head, pygit2.enums.SortMode.NONE)
+    walker.simplify_first_parent()
+    commit = None
+    for n, commit in enumerate(walker):
+        parent = commit.parents[0] if commit.parents else None
+        for pg in sorted(left):
+            if parent is None or _blob_id(commit.tree, pg) != _blob_id(parent.tree, pg):
+                out[pg] = str(commit.id)
+                left.discard(pg)
+        if not left or n + 1 >= HISTORY:
+            break
+    if commit is not None:
+        out.update({pg: str(commit.id) for pg in left})
+    return out
+
+
+def _blob_id(tree: Any, path: str) -> object:
+    try:
+        return tree[path].id
+    except KeyError:
+        return None
 
 
 def pearson(pairs: list[tuple[float, float]]) -> float | None:
