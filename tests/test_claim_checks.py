@@ -141,6 +141,12 @@ def test_a_cited_table_cell_is_its_whole_row_so_a_new_subject_is_an_altered_clai
     assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
     (found,) = at(report, "run.convergence")
     assert found.claim == "Animal: Old cats; Hours: 16" and found.line == 8
+    # the row's other cited cells are claims of their own, not part of this one
+    two = "| Animal | Hours | Barks |\n|---|---|---|\n| [[Dogs]] | 16[^1] | yes[^2] |\n"
+    assert [c.sentence for c in page_claims(parse_page("wiki/d.md", two + GOOD))][:2] == [
+        "Animal: Dogs; Hours: 16",
+        "Animal: Dogs; Barks: yes",
+    ]
     moved = cats(f"Intro.[gap: none]\n\n{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")
     assert results(verify(repo, on_main, {"wiki/cats.md": moved}))["wiki/cats.md#^1"][0] == "pass"
 

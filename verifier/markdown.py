@@ -41,8 +41,9 @@ class Ref(NamedTuple):
     disputed: bool  # inside a ``::: disputed`` block
     at_line: int  # the line holding this reference ``[^label]``
     start_line: int  # the line where the claim's sentence starts (<= at_line)
-    # in a table: the row holding the cell, as "Header: cell; …" (at most ROW_CHARS), the
-    # statement a cited cell makes ("| Old cats | 16[^1] |" says nothing without its row)
+    # in a table: the cell in its row, as "Header: cell; …" (at most ROW_CHARS): the
+    # statement a cited cell makes ("| Old cats | 16[^1] |" says nothing without its row);
+    # the row's other cited cells are claims of their own and left out
     row: str = ""
 
 
@@ -393,9 +394,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     in_definition = False
     sources = 0  # the level of a "Sources"-style heading whose section we are in, else 0
     segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
-    header: list[str] = []  # the header cells of the table we are in
-    row = ""  # the row we are in, as a statement (Ref.row)
+    header: list[tuple[str, bool]] = []  # the header cells of the table we are in
+    cells: list[tuple[str, bool]] = []  # the row we are in: each cell's text, whether cited
+    cell = -1  # the cell we are in
     in_head = False
+    rows_left = [ROWS_CHARS]  # what the page's cited cells' statements may still take
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
             page.definitions.append(_footnote(tokens, i))
@@ -418,11 +421,12 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             in_head = tok.type == "thead_open"
             header = [] if in_head else header
         elif tok.type == "tr_open":
-            cells = _row_cells(tokens, i)
+            cells, cell = _row_cells(tokens, i), -1
             header = cells if in_head else header
-            row = _row_statement(header if not in_head else [], cells)
         elif tok.type == "tr_close":
-            row = ""
+            cells = []
+        elif tok.type in ("td_open", "th_open"):
+            cell += 1
         elif tok.type == "blockquote_open":  # an Obsidian callout ("> [!note]") is prose
             quotes.append(not _callout(tokens, i))
             quoted += quotes[-1]
@@ -477,7 +481,9 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
-            if row and tokens[i - 1].type in ("td_open", "th_open"):
+            if len(page.refs) > cited_before and cells and tokens[i - 1].type in CELLS:
+                names = [] if in_head else [name for name, _ in header]
+                row = _row_statement(names, cells, cell, rows_left)
                 for k in range(cited_before, len(page.refs)):
                     page.refs[k] = page.refs[k]._replace(row=row)
             if (
@@ -507,12 +513,15 @@ def _html_refs(page: ParsedPage, blocks: list[tuple[int, str]]) -> None:
 
 ROW_CHARS = 1000  # of a table row kept as a cited cell's statement (Ref.row)
 CELL_CHARS = 200  # of each cell in it
+ROWS_CHARS = 5_000_000  # of all a page's cited cells' statements (past it: the cell alone)
+CELLS = ("td_open", "th_open")
 
 
-def _row_cells(tokens: list[Token], i: int) -> list[str]:
+def _row_cells(tokens: list[Token], i: int) -> list[tuple[str, bool]]:
     """The text of each cell of the table row opened at ``tokens[i]`` (footnote
-    references left out, whitespace collapsed, each at most CELL_CHARS)."""
-    cells: list[str] = []
+    references left out, whitespace collapsed, each at most CELL_CHARS), and whether it
+    cites."""
+    cells: list[tuple[str, bool]] = []
     for j in range(i + 1, len(tokens)):  # by index: a row's tokens only, never a copy
         tok = tokens[j]
         if tok.type == "tr_close":
@@ -520,7 +529,9 @@ def _row_cells(tokens: list[Token], i: int) -> list[str]:
         if tok.type != "inline":
             continue
         said: list[str] = []
+        cited = False
         for child in tok.children or []:
+            cited = cited or (child.type == "footnote_ref" and "label" in child.meta)
             if child.type in ("text", "code_inline"):
                 said.append(child.content)
             elif child.type == "wikilink":
@@ -528,19 +539,27 @@ def _row_cells(tokens: list[Token], i: int) -> list[str]:
                 said.append(label or target.partition("#")[0])
             elif child.type in ("softbreak", "hardbreak"):
                 said.append(" ")
-        cells.append(" ".join("".join(said)[: 2 * CELL_CHARS].split())[:CELL_CHARS])
+        cells.append((" ".join("".join(said)[: 2 * CELL_CHARS].split())[:CELL_CHARS], cited))
     return cells
 
 
-def _row_statement(header: list[str], cells: list[str]) -> str:
-    """A table row as one statement: "Header: cell; …" ("Animal: Dogs; Hours: 16"); a
-    cell under no header, or in the header row itself, stands alone."""
+def _row_statement(
+    header: list[str], cells: list[tuple[str, bool]], at: int, left: list[int]
+) -> str:
+    """Cell ``at`` of a table row as one statement with the row's uncited cells, each
+    under its header: "Animal: Dogs; Hours: 16" (a cell under no header, or in the header
+    row, stands alone); the row's other cited cells are claims of their own. Empty (the
+    claim is the cell's text) once the page's statements have taken ``left``."""
     said = [
-        f"{header[k]}: {cell}" if k < len(header) and header[k] else cell
-        for k, cell in enumerate(cells)
-        if cell
+        f"{header[k]}: {text}" if k < len(header) and header[k] else text
+        for k, (text, cited) in enumerate(cells)
+        if text and (k == at or not cited)
     ]
-    return "; ".join(said)[:ROW_CHARS]
+    row = "; ".join(said)[:ROW_CHARS]
+    if len(row) > left[0]:
+        return ""
+    left[0] -= len(row)
+    return row
 
 
 # text hidden from a reader and read by a model: an HTML comment (``<!-- … -->``) or a
