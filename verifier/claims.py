@@ -109,15 +109,15 @@ def compare(
     befores = list(before)
     pools = _Pools(after)
     results: list[Compared | None] = [None] * len(befores)
-    for n, b in enumerate(befores):  # first the claims kept word for word, each once
-        if not after and archived:
-            results[n] = Compared(b, "pass", "its page was archived", None)
-            continue
-        exact = (b.sentence, b.source, b.quote)
-        a = pools.take((*exact, b.label, b.use)) or pools.take((*exact, b.label))
-        a = a or pools.take(exact)
-        if a is not None:
-            results[n] = Compared(b, "pass", _kept(b, a), a)
+    if not after and archived:
+        return [Compared(b, "pass", "its page was archived", None) for b in befores]
+    # first the claims kept word for word, each once: in their place (the same label and
+    # use), then under their label, then under any
+    for place in (lambda b: (b.label, b.use), lambda b: (b.label,), lambda b: ()):
+        for n, b in enumerate(befores):
+            if results[n] is None:
+                a = pools.take((b.sentence, b.source, b.quote, *place(b)))
+                results[n] = Compared(b, "pass", _kept(b, a), a) if a is not None else None
     for n, b in enumerate(befores):  # then the rest: re-anchored, reworded, or lost
         if results[n] is not None:
             continue
