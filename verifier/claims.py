@@ -96,7 +96,7 @@ def page_claims(
     return out
 
 
-REWORDED_TRIED = 64  # claims citing the same quote a lost claim is compared with
+REWORDED_TRIED = 32  # claims citing the same quote a lost claim is compared with
 
 
 def compare(
@@ -145,6 +145,7 @@ class _Pools:
         self.taken: set[int] = set()
         self.ids: dict[tuple[object, ...], list[int]] = {}
         self.next: dict[tuple[object, ...], int] = {}
+        self.said: dict[str, _Said] = {}  # each sentence's words, read once
         for i, a in enumerate(claims):
             exact = (a.sentence, a.source, a.quote)
             keys = [(*exact, a.label, a.use), (*exact, a.label), exact]
@@ -159,13 +160,20 @@ class _Pools:
         while at < len(ids) and ids[at] in self.taken:
             at += 1
         self.next[key] = at
+        old = _said(reworded_from) if reworded_from is not None else None
         for i in ids[at : at + REWORDED_TRIED]:  # bounded: a lost claim's wordings tried
             if i in self.taken:
                 continue
-            if reworded_from is None or reworded(reworded_from, self.claims[i].sentence):
+            if old is None or _reworded(old, self._said(self.claims[i].sentence)):
                 self.taken.add(i)
                 return self.claims[i]
         return None
+
+    def _said(self, sentence: str) -> _Said:
+        found = self.said.get(sentence)
+        if found is None:
+            found = self.said[sentence] = _said(sentence)
+        return found
 
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither"})
@@ -175,8 +183,22 @@ SIMILAR = 0.6  # the share of words two wordings must have in common
 def reworded(old: str, new: str) -> bool:
     """``new`` says what ``old`` said in other words: the same numbers and negations, and
     most words in common (Jaccard >= SIMILAR). Anything else is an altered claim."""
-    a, b = _words(old), _words(new)
-    if {w for w in a if _numeric(w)} != {w for w in b if _numeric(w)}:
+    return _reworded(_said(old), _said(new))
+
+
+class _Said(NamedTuple):
+    words: set[str]
+    numbers: frozenset[str]
+
+
+def _said(text: str) -> _Said:
+    words = _words(text)
+    return _Said(words, frozenset(w for w in words if _numeric(w)))
+
+
+def _reworded(old: _Said, new: _Said) -> bool:
+    a, b = old.words, new.words
+    if old.numbers != new.numbers:
         return False
     if a & NEGATIONS != b & NEGATIONS or any(w.endswith("n't") for w in a ^ b):
         return False
