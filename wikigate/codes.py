@@ -38,6 +38,15 @@ TABLE: tuple[Code, ...] = (
         also="minor",
     ),
     Code(
+        "citation.in_html",
+        "major",
+        "a footnote reference `[^label]` written inside a raw HTML block (`<div>`, `<td>`, "
+        "`<details>` on one line…): no renderer makes it a footnote, a reader sees the text "
+        "`[^label]`, and its sentence is no cited claim",
+        "write the sentence as markdown: leave a blank line after the opening tag (and before "
+        "the closing one), or move it out of the HTML",
+    ),
+    Code(
         "citation.source_missing",
         "critical",
         "the cited source does not exist",
