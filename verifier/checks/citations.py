@@ -224,7 +224,7 @@ def line_citations(page: ParsedPage) -> list[tuple[int, Citation]]:
         for kind, target in named:
             if len(out) >= MAX_SOURCE_LINKS:
                 return out
-            form = "wikilink" if kind == "wiki" else "link"
+            form = {"wiki": "wikilink", "path": "path"}.get(kind, "link")
             if target and "://" not in target:
                 out.append((line, Citation(target, None, "", None, None, form=form)))
     return out
