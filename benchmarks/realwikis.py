@@ -106,8 +106,8 @@ def set_granularity(ws: Path, value: str) -> None:
     git(ws, "commit", "-qam", f"granularity {value}")
 
 
-def findings(ws: Path) -> list[dict[str, object]]:
-    proc = wg(ws, "verify", "--all", "--format", "json")
+def findings(ws: Path, ref: str = "HEAD") -> list[dict[str, object]]:
+    proc = wg(ws, "verify", "--all", ref, "--format", "json")
     if proc.returncode not in (0, 1, 3, 5):
         raise SystemExit(f"verify --all failed ({proc.returncode}): {proc.stderr[-2000:]}")
     found: list[dict[str, object]] = json.loads(proc.stdout)["findings"]
@@ -207,18 +207,27 @@ def main() -> None:
             before = codes(findings(ws))
             wrote = wg(ws, "adopt", "--write")
             git(ws, "checkout", "-qf", "main")
-            after = codes(findings(ws))
+            run = re.search(
+                r"^(committed|revise|rejected|needs_human_review) (\S+)", wrote.stdout, re.M
+            )
+            # a run that did not land is read on its branch: the wiki as adopt wrote it
+            ref = f"wikigate/runs/{run[2]}" if run and run[1] != "committed" else "main"
+            after = codes(findings(ws, ref))
             rewritten = re.search(r"(\d+) definitions? rewritten", wrote.stdout)
-            adopt_rows.append((name, every, forms, before, after, rewritten))
+            verdict = run[1] if run else "no run (nothing to rewrite)"
+            adopt_rows.append((name, every, forms, before, after, rewritten, verdict))
+            if ref != "main":
+                git(ws, "checkout", "-qf", ref)
             quoted = sum(
                 1
                 for path in (ws / "wiki").rglob("*.md")
                 for line in path.read_text(errors="replace").splitlines()
                 if line.startswith("[^") and "sha256:" in line
             )
+            git(ws, "checkout", "-qf", "main")
             flags = [
                 f
-                for f in findings(ws)
+                for f in findings(ws, ref)
                 if f["code"] == "citation.semantic_conflict"
                 and str(f.get("path", "")).startswith("wiki/")
             ]
@@ -244,11 +253,11 @@ def main() -> None:
             t, f = marked[what, h, "true"], marked[what, h, "false"]
             if t + f:
                 print(f"\n{what} flags labelled by hand, {h}: {f} false of {t + f}")
-    for name, every, forms, before, after, rewritten in adopt_rows:
+    for name, every, forms, before, after, rewritten, verdict in adopt_rows:
         print(f"\n## adopt: {name} ({every} pages)\n")
         for n, form in forms:
             print(f"- {n} {form}")
-        print(f"- rewritten by --write: {rewritten.group(1) if rewritten else 0}\n")
+        print(f"- rewritten by --write: {rewritten.group(1) if rewritten else 0} ({verdict})\n")
         print("| code | before | after adopt --write |\n|---|---|---|")
         for code in sorted(set(before) | set(after)):
             print(f"| `{code}` | {before[code]} | {after[code]} |")
