@@ -211,7 +211,9 @@ def test_a_front_matter_sources_field_cites_the_page_unquoted(repo, base):
     listed = '---\ntitle: Scheduler\nsources:\n  - "[[issue-7342]]"\n---\n'
     report = verify(repo, base, {"wiki/pages/sched.md": listed + body})
     assert codes(report) == ["citation.unquoted"]
-    elsewhere = "---\ntitle: Scheduler\nsources:\n  - kb:issue-7342\n  - web:https://x.org/a b\n---\n"
+    elsewhere = (
+        "---\ntitle: Scheduler\nsources:\n  - kb:issue-7342\n  - web:https://x.org/a b\n---\n"
+    )
     report = verify(repo, base, {"wiki/pages/sched.md": elsewhere + body})
     assert codes(report) == ["page.uncited"]
 

@@ -623,7 +623,9 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
     named = _front_sources(data)
     if named:  # `sources: [raw/x.md]`: the page's Sources line, written as a field
         at = re.search(r"^sources?\s*:", tok.content, re.M | re.I)
-        line = (tok.map[0] if tok.map else 0) + 2 + tok.content.count("\n", 0, at.start() if at else 0)
+        line = (
+            (tok.map[0] if tok.map else 0) + 2 + tok.content.count("\n", 0, at.start() if at else 0)
+        )
         page.source_lines.append((line, named))
     said = [(str(k), v) for k, v in data.items() if str(k).lower() in SAYING_FIELDS]
     for key, value in said:  # a summary is prose a reader (and a model) takes as the page's
