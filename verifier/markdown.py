@@ -1893,10 +1893,17 @@ def _past(word: str) -> bool:
     return len(word) > 3 and word.endswith("ed") and not word.endswith("eed") and "-" not in word
 
 
+_ARTICLES = frozenset(["the", "a", "an"])
+
+
 def _present(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a verb in the third person: ending in ``s`` before a
+    determiner ("Classifies the game archetype"), and not after an article, where it is a
+    noun ("the types the importer wraps")."""
     word = words[i].strip(_PUNCT)
     return (
         len(word) > 3
+        and (i == 0 or words[i - 1].strip(_PUNCT).lower() not in _ARTICLES)
         and word.endswith("s")
         and not word.endswith(("ss", "us", "is", "'s", "’s"))
         and word == words[i]  # no punctuation between it and the next word
