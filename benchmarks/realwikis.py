@@ -63,6 +63,7 @@ def wg(ws: Path, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         env=env,
+        cwd=ws,  # never a checkout of wikigate: PYTHONPATH chooses the code measured
     )
 
 
