@@ -647,7 +647,8 @@ _FIELD_WIKILINK = re.compile(r"\[\[([^\[\]|#]+)(?:[#|][^\[\]]*)?\]\]")
 
 def _front_sources(data: dict[Any, Any]) -> tuple[tuple[str, str], ...]:
     """The sources a front matter `sources:` (or `source:`) field names, as a Sources
-    line's links: a path (``raw/x.md``) or a wikilink (``"[[x]]"``) each; words, URLs and
+    line's links (kinds ``path`` and ``field-wiki``: a field's, not a line's): a path
+    (``raw/x.md``) or a wikilink (``"[[x]]"``) each; words, URLs and
     ``kb:``-style names are not files and are left out (the first FIELD_ITEMS)."""
     value = next((v for k, v in data.items() if str(k).lower() in ("sources", "source")), None)
     values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
@@ -658,7 +659,7 @@ def _front_sources(data: dict[Any, Any]) -> tuple[tuple[str, str], ...]:
         text = item.strip()
         link = _FIELD_WIKILINK.fullmatch(text)
         if link:
-            named.append(("wiki", link.group(1).strip()))
+            named.append(("field-wiki", link.group(1).strip()))
         elif text and not any(c.isspace() for c in text) and ":" not in text:
             named.append(("path", text))  # from the repository's root, as a footnote's path
     return tuple(named)
