@@ -215,15 +215,15 @@ def main() -> None:
             ref = f"wikigate/runs/{run[2]}" if run and run[1] != "committed" else "main"
             after = codes(findings(ws, ref))
             rewritten = re.search(r"(\d+) definitions? rewritten", wrote.stdout)
-            verdict = run[1] if run else "no run (nothing to rewrite)"
+            verdict = run[1] if run else "no run: nothing to rewrite"
             adopt_rows.append((name, every, forms, before, after, rewritten, verdict))
             if ref != "main":
                 git(ws, "checkout", "-qf", ref)
             quoted = sum(
                 1
                 for path in (ws / "wiki").rglob("*.md")
-                for line in path.read_text(errors="replace").splitlines()
-                if line.startswith("[^") and "sha256:" in line
+                for d in parse_page("wiki/x.md", path.read_text(errors="replace")).definitions
+                if d.citation is not None and d.citation.quote
             )
             git(ws, "checkout", "-qf", "main")
             flags = [
