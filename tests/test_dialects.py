@@ -197,6 +197,30 @@ def test_a_sources_line_cites_the_page_unquoted(repo, base):
     assert "page.uncited" in codes(report) and "citation.unquoted" not in codes(report)
 
 
+def test_a_front_matter_sources_field_cites_the_page_unquoted(repo, base):
+    """Agent-maintained Obsidian vaults name a page's sources in its front matter
+    (`sources: [raw/x.md]`, as the vaults measured in docs/checks.md do): that is the page's
+    Sources line, one citation.unquoted at the field's line, not page.uncited. Names that
+    are no file under raw/ (`kb:…`, a URL, words) cite nothing: that page is uncited."""
+    body = "# Scheduler\n\nThe scheduler drops pods when its queue is full.\n"
+    field = "---\ntitle: Scheduler\nsources: [raw/kube/issue-7342.md]\n---\n"
+    report = verify(repo, base, {"wiki/pages/sched.md": field + body})
+    found = [(f.code, f.line) for f in report.findings if f.path == "wiki/pages/sched.md"]
+    assert found == [("citation.unquoted", 3)]
+    assert report.findings[0].message.startswith(
+        "the front matter's sources field cites raw/kube/issue-7342.md without a quote"
+    )
+    listed = '---\ntitle: Scheduler\nsources:\n  - "[[issue-7342]]"\n---\n'
+    report = verify(repo, base, {"wiki/pages/sched.md": listed + body})
+    assert codes(report) == ["citation.unquoted"]
+    assert "the front matter's sources field cites raw/kube/issue" in report.findings[0].message
+    elsewhere = (
+        "---\ntitle: Scheduler\nsources:\n  - kb:issue-7342\n  - web:https://x.org/a b\n---\n"
+    )
+    report = verify(repo, base, {"wiki/pages/sched.md": elsewhere + body})
+    assert codes(report) == ["page.uncited"]
+
+
 def test_anchor_fix_anchors_a_quote_with_location_notes_in_the_canonical_form(repo, base):
     """It said "nothing to anchor": now the occurrence in the named lines is anchored and
     the notes are kept, written after the source, comma apart."""

@@ -545,6 +545,21 @@ def test_quotes_questions_and_described_links_stay_exempt(repo, base):
     assert flagged(report) == []
 
 
+def test_a_related_pages_item_naming_its_link_with_a_noun_after_an_article_is_exempt(repo, base):
+    """A word ending in s right after an article is a noun, never a verb in the third
+    person: "the types the importer knows how to wrap" describes its link (a false flag
+    on the Karpathy-pattern wiki measured in docs/checks.md); "the mutating webhook
+    stamps the gate" still asserts."""
+    body = (
+        "## Related pages\n\n"
+        "- [[Index]] — the types the importer knows how to wrap.\n"
+        "- [[Index]] — the mutating webhook stamps the gate.\n"
+    )
+    report = verify(repo, base, f"{CITED}\n\n{body}")
+    assert [line for line, _ in flagged(report)] == [11]
+    assert "the mutating webhook stamps the gate." in flagged(report)[0][1]
+
+
 def test_a_lead_in_that_states_a_dated_event_is_a_statement(repo, base):
     body = "The council declared war on Canada in 1921 for three reasons:\n\n- a\n- b\n- c"
     found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))

@@ -714,6 +714,13 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
         page.title = str(title)
     elif title is not None and title != "":
         page.frontmatter_error = f"front matter 'title' must be one value, not a {yaml_type(title)}"
+    named = _front_sources(data)
+    if named:  # `sources: [raw/x.md]`: the page's Sources line, written as a field
+        at = re.search(r"^sources?\s*:", tok.content, re.M | re.I)
+        line = (
+            (tok.map[0] if tok.map else 0) + 2 + tok.content.count("\n", 0, at.start() if at else 0)
+        )
+        page.source_lines.append((line, named))
     said = [(str(k), v) for k, v in data.items() if str(k).lower() in SAYING_FIELDS]
     for key, value in said:  # a summary is prose a reader (and a model) takes as the page's
         values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
@@ -729,6 +736,27 @@ def _front_matter(page: ParsedPage, tok: Token, left: list[int]) -> None:
 
 
 FIELD_ITEMS = 1000  # items of a front matter list read for statements
+_FIELD_WIKILINK = re.compile(r"\[\[([^\[\]|#]+)(?:[#|][^\[\]]*)?\]\]")
+
+
+def _front_sources(data: dict[Any, Any]) -> tuple[tuple[str, str], ...]:
+    """The sources a front matter `sources:` (or `source:`) field names, as a Sources
+    line's links (kinds ``path`` and ``field-wiki``: a field's, not a line's): a path
+    (``raw/x.md``) or a wikilink (``"[[x]]"``) each; words, URLs and
+    ``kb:``-style names are not files and are left out (the first FIELD_ITEMS)."""
+    value = next((v for k, v in data.items() if str(k).lower() in ("sources", "source")), None)
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    named: list[tuple[str, str]] = []
+    for item in values[:FIELD_ITEMS]:
+        if not isinstance(item, str):
+            continue
+        text = item.strip()
+        link = _FIELD_WIKILINK.fullmatch(text)
+        if link:
+            named.append(("field-wiki", link.group(1).strip()))
+        elif text and not any(c.isspace() for c in text) and ":" not in text:
+            named.append(("path", text))  # from the repository's root, as a footnote's path
+    return tuple(named)
 
 
 # front matter fields whose value is prose about the page's subject: held to the rule
@@ -1960,10 +1988,17 @@ def _past(word: str) -> bool:
     return len(word) > 3 and word.endswith("ed") and not word.endswith("eed") and "-" not in word
 
 
+_ARTICLES = frozenset(["the", "a", "an"])
+
+
 def _present(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` is a verb in the third person: ending in ``s`` before a
+    determiner ("Classifies the game archetype"), and not after an article, where it is a
+    noun ("the types the importer wraps")."""
     word = words[i].strip(_PUNCT)
     return (
         len(word) > 3
+        and (i == 0 or words[i - 1].strip(_PUNCT).lower() not in _ARTICLES)
         and word.endswith("s")
         and not word.endswith(("ss", "us", "is", "'s", "’s"))
         and word == words[i]  # no punctuation between it and the next word

@@ -70,7 +70,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 27: term indexes of trees (the consistency check's), an indexes table
 # 28: a cited table cell's row (Ref.row), the statement its claim makes; footnote
 # references in raw HTML (ParsedPage.in_html)
-CACHE_FORMAT = 28
+# 29: a front matter sources: field is a Sources line; a word after an article is no verb
+# (real wikis measured, issues 24 and 27)
+CACHE_FORMAT = 29
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -49,7 +49,7 @@ FORMS = {
     "wikilink": "a wikilink to a source, no quote",
     "link": "a markdown link to a source, no quote",
     "lines": "a line range or section, no quote",
-    "sources line": "a Sources: line or section of links",
+    "sources line": "a Sources: line or section of links, or a sources: field",
     "syntax": "unreadable (citation.syntax)",
 }
 

@@ -262,7 +262,7 @@ def line_citations(page: ParsedPage) -> list[tuple[int, Citation]]:
         for kind, target in named:
             if len(out) >= MAX_SOURCE_LINKS:
                 return out
-            form = "wikilink" if kind == "wiki" else "link"
+            form = {"wiki": "wikilink", "field-wiki": "wikilink", "path": "path"}.get(kind, "link")
             if target and "://" not in target:
                 out.append((line, Citation(target, None, "", None, None, form=form)))
     return out
@@ -283,16 +283,18 @@ def _sources_lines(ctx: Context, page: ParsedPage) -> list[Finding]:
     if page.refs or not page.source_lines:
         return []
     out = []
+    fields = {line for line, named in page.source_lines if named[0][0] in ("path", "field-wiki")}
     for line, sources in sourced_lines(ctx.tip, page).items():
         shown = ", ".join(sources[:3]) + (
             f" and {len(sources) - 3} more" if len(sources) > 3 else ""
         )
+        what = "the front matter's sources field" if line in fields else "the Sources line"
         out.append(
             finding(
                 "citation.unquoted",
                 page.path,
                 line,
-                f"the Sources line cites {shown} without a quote: that proves the sources "
+                f"{what} cites {shown} without a quote: that proves the sources "
                 f"exist, not what the page says ({page.bare} statements rest on it)",
                 hint='cite each claim: "…claim.[^1]" and [^1]: SOURCE — "QUOTE"',
             )
