@@ -34,7 +34,7 @@ from wikigate.workspace import Workspace
 from .check_run import CheckRun
 from .comments import send_review
 from .event import ActionsEnv, MergeGroup, Trigger, load_event
-from .fetch import Fetched, branch_tip, fetch_pull
+from .fetch import BASE_REF, Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
@@ -99,7 +99,8 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         return done(env, out, early)
     fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
     stale = fetched.head != (trigger.head_sha or pull.head_sha)
-    ws = Workspace.open(workdir)
+    # the base as fetched is the trunk: the checkout (a commit, detached) needs no branch
+    ws = Workspace.open(workdir, main=BASE_REF.format(base=pull.base_ref))
     try:
         bot = PullEvent(env, trigger, pull, ws, gh, out, fetched, workdir)
         unbound = bot.unbound_override()
