@@ -19,7 +19,7 @@ from . import finalize as _finalize
 from . import gitrepo
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
-from .errors import GitError, RunError, UsageError
+from .errors import GitError, NoTrunk, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import WIKI, Layout, check_scope, is_attachment
@@ -79,11 +79,14 @@ class Workspace:
         main = main or gitrepo.main_ref(repo)
         if gitrepo.ref_target(repo, main) is None:
             branch = main.removeprefix("refs/heads/")
-            raise GitError(
+            origin = gitrepo.origin_head_branch(repo)
+            name = origin if origin and origin != branch else "BRANCH"
+            raise NoTrunk(
                 f"{repo.workdir or repo.path}: no branch '{branch}'; wikigate gates the "
-                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main). Run "
-                "`wikigate init` on your trunk (it records its name), or "
-                f"`git config {gitrepo.MAIN_BRANCH_KEY} BRANCH`"
+                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main)"
+                + (f", and origin's default branch is {origin}" if name == origin else "")
+                + ". Run `wikigate init` on your trunk (it records its name), or "
+                f"`git config {gitrepo.MAIN_BRANCH_KEY} {name}`"
             )
         return cls(repo, main)
 
