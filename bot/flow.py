@@ -608,14 +608,15 @@ class PullEvent:
             self.record(
                 run, report, Recorded("committed", verdict, None, override, landed.tip, base)
             )
-        how = f" by override of {override.actor}" if override else ""
+        word = "approving review" if override and override.approve else "override"
+        how = f" by {word} of {override.actor}" if override else ""
         onto = " (rebased onto it)" if landed.tip != head else ""
         return Outcome(
             verdict,
             chosen.exit_code,
             f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
-            "committed" + (" by override" if override else ""),
+            "committed" + (f" by {word}" if override else ""),
         )
 
     def reject(self, run: PullRun, chosen: Decision, *, decided: Override | None) -> Outcome:
@@ -719,10 +720,14 @@ class PullEvent:
         plan = self.plan
         artifact, run_url = self.env.inputs.html_artifact, self.env.run_url
         html = html_line(artifact, run_url) if artifact and run_url else None
-        if plan is None:
-            return summary_body(self.report, outcome.line, questions=self.questions, html=html)
         return summary_body(
-            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions, html=html
+            self.report,
+            outcome.line,
+            plan.folded if plan else None,
+            plan.limit if plan else MAX_COMMENTS,
+            questions=self.questions,
+            html=html,
+            verdict=outcome.verdict,
         )
 
     def publish(self, outcome: Outcome, summary: str) -> None:
