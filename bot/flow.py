@@ -34,7 +34,7 @@ from wikigate.workspace import Workspace
 from .check_run import CheckRun
 from .comments import send_review
 from .event import ActionsEnv, MergeGroup, Trigger, load_event
-from .fetch import Fetched, branch_tip, fetch_pull
+from .fetch import BASE_REF, Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
 from .landing import Landed, Lander
@@ -99,7 +99,8 @@ def _run(env: ActionsEnv, workdir: Path, out: Out) -> int:
         return done(env, out, early)
     fetched = fetch_pull(workdir, trigger.number, pull.base_ref)
     stale = fetched.head != (trigger.head_sha or pull.head_sha)
-    ws = Workspace.open(workdir)
+    # the base as fetched is the trunk: the checkout (a commit, detached) needs no branch
+    ws = Workspace.open(workdir, main=BASE_REF.format(base=pull.base_ref))
     try:
         bot = PullEvent(env, trigger, pull, ws, gh, out, fetched, workdir)
         unbound = bot.unbound_override()
@@ -607,14 +608,15 @@ class PullEvent:
             self.record(
                 run, report, Recorded("committed", verdict, None, override, landed.tip, base)
             )
-        how = f" by override of {override.actor}" if override else ""
+        word = "approving review" if override and override.approve else "override"
+        how = f" by {word} of {override.actor}" if override else ""
         onto = " (rebased onto it)" if landed.tip != head else ""
         return Outcome(
             verdict,
             chosen.exit_code,
             f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
-            "committed" + (" by override" if override else ""),
+            "committed" + (f" by {word}" if override else ""),
         )
 
     def reject(self, run: PullRun, chosen: Decision, *, decided: Override | None) -> Outcome:
@@ -718,10 +720,14 @@ class PullEvent:
         plan = self.plan
         artifact, run_url = self.env.inputs.html_artifact, self.env.run_url
         html = html_line(artifact, run_url) if artifact and run_url else None
-        if plan is None:
-            return summary_body(self.report, outcome.line, questions=self.questions, html=html)
         return summary_body(
-            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions, html=html
+            self.report,
+            outcome.line,
+            plan.folded if plan else None,
+            plan.limit if plan else MAX_COMMENTS,
+            questions=self.questions,
+            html=html,
+            verdict=outcome.verdict,
         )
 
     def publish(self, outcome: Outcome, summary: str) -> None:

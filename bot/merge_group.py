@@ -71,7 +71,7 @@ def _verify(env: ActionsEnv, workdir: Path, group: MergeGroup) -> VerificationRe
             f"{group.head_sha[:12]}: GitHub replaced the group, and its new head gets an "
             "event of its own; nothing was verified"
         )
-    ws = Workspace.open(workdir)
+    ws = Workspace.open(workdir, main=GROUP_BASE)  # the checkout may have no branch
     try:
         base = ws.repo.get(group.base_sha)
         if base is None or ws.repo.merge_base(group.head_sha, group.base_sha) != base.id:

@@ -298,15 +298,17 @@ def summary_body(
     limit: int = MAX_COMMENTS,
     questions: Sequence[str] = (),
     html: str | None = None,
+    verdict: str | None = None,
 ) -> str:
     """The one summary comment per pull request, edited in place (found by its marker);
     ``folded``: the findings past ``[github] max_comments``, listed here instead; the
     report's next actions and blind spots, and ``questions``: what a person must answer;
-    ``html``: the line linking the HTML report (:func:`html_line`)."""
+    ``html``: the line linking the HTML report (:func:`html_line`); ``verdict``: the
+    event's (a run waiting for a person, an override), else the verifier's."""
     s = report.summary
     lines = [
         SUMMARY_MARKER,
-        f"### wikigate: {report.verdict}",
+        f"### wikigate: {verdict or report.verdict}",
         "",
         outcome,
         "",

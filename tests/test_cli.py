@@ -130,7 +130,7 @@ def test_repository_without_main_and_detached_head(tmp_path):
     git(root, "init", "-q", "-b", "trunk")
     git(root, "commit", "-q", "--allow-empty", "-m", "x")
     proc = wikigate(root, "runs", "list")
-    assert proc.returncode == 1 and "no branch 'main'" in proc.stderr
+    assert proc.returncode == 2 and "no branch 'main'" in proc.stderr
     assert "`wikigate init` on your trunk" in proc.stderr
     git(root, "checkout", "-q", "--detach")
     proc = wikigate(tmp_path, "init", str(root))

@@ -54,6 +54,10 @@ def test_a_run_for_a_person_asks_the_owners_and_a_writers_approval_lands_it(worl
         "needs_human_review",
     )
     assert world.main_sha() == before
+    [summary] = [
+        c["body"] for c in world.gh.issue_comments.values() if "wikigate:summary" in c["body"]
+    ]
+    assert "### wikigate: needs_human_review" in summary  # what the pull request waits for
 
     # a reader's approval decides nothing
     read_only = world.review(5, "approved", sender="visitor", body="looks fine")
@@ -66,6 +70,7 @@ def test_a_run_for_a_person_asks_the_owners_and_a_writers_approval_lands_it(worl
 
     approved = world.review(5, "approved", sender="maintainer", body="same meaning")
     assert approved.code == 0, approved.out
+    assert "committed by approving review of maintainer" in approved.out
     assert world.main_sha() == head
     note = world.note(head)
     assert note is not None

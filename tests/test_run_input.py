@@ -465,3 +465,21 @@ def test_an_endless_input_is_cut_at_the_size_limit(repo):
 def test_a_report_that_cannot_be_written_is_a_usage_error(repo):
     proc = wikigate(repo, "verify", "--all", "--output", str(repo / "no" / "such" / "r.json"))
     assert proc.returncode == 2 and "cannot write the report" in one_error_line(proc)
+
+
+def test_a_record_that_says_it_is_validated_refuses_bad_values_when_built():
+    """``@plain(validate=True)`` classes check every construction, not only what is read
+    back (a negative token budget, an over-long direction), and keep their defaults cheap."""
+    import pytest
+
+    from wikigate.models import MAX_DIRECTION, Budget, RunMeta
+
+    with pytest.raises(ValueError, match="input_tokens"):
+        Budget(input_tokens=-5)
+    with pytest.raises(ValueError, match="usd"):
+        Budget(usd=float("nan"))
+    meta = dict(run_id="r", run_type="ingest", triggered_by="cli", base="0" * 40, started_at="t")
+    with pytest.raises(ValueError, match="direction"):
+        RunMeta(**meta, direction="x" * (MAX_DIRECTION + 1))
+    assert RunMeta(**meta, budget=Budget(usd=0.5)).budget.usd == 0.5
+    assert Budget().is_empty()

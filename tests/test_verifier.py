@@ -104,11 +104,6 @@ def test_anchored_citation_commits(repo, base):
             "footnote records 000000000000",
         ),
         (
-            format_tail("raw/animals.txt", None, "Dogs may bark at night.", 3),
-            "citation.anchor_mismatch",
-            "the quote is at offset 36, line 2",
-        ),
-        (
             'raw/animals.txt — "Cats sleep all day long."',
             "citation.quote_not_found",
             "does not occur",
@@ -139,6 +134,21 @@ def test_quote_only_footnote_is_major_and_critical_under_paranoid(repo, base):
     assert report.verdict == "revise" and "{@36 sha256:" in report.findings[0].hint
     paranoid = verify(repo, base, {"wiki/cats.md": page}, strictness="PARANOID", lint=True)
     assert ("citation.anchor_missing", "critical") in codes(paranoid)
+
+
+def test_a_stale_offset_is_major_with_its_fix_and_critical_under_paranoid(repo, base):
+    """The quote is verbatim in the source, at another offset: a mechanical fix (revise,
+    the fix names the offset), not a rejection that closes a pull request."""
+    stale = format_tail("raw/animals.txt", None, "Dogs may bark at night.", 3)
+    page = cats(f"Dogs may bark at night.[^1]\n\n[^1]: {stale}")
+    report = verify(repo, base, {"wiki/cats.md": page}, lint=True)
+    assert codes(report) == [("citation.anchor_mismatch", "major")]
+    [f] = report.findings
+    assert (f.path, f.line) == ("wiki/cats.md", 8)
+    assert "the quote is at offset 36, line 2" in f.message and "{@36 sha256:" in f.hint
+    assert report.verdict == "revise"
+    paranoid = verify(repo, base, {"wiki/cats.md": page}, strictness="PARANOID", lint=True)
+    assert ("citation.anchor_mismatch", "critical") in codes(paranoid)
 
 
 def test_reference_definition_pairing_and_code_spans(repo, base):

@@ -90,8 +90,11 @@ TABLE: tuple[Code, ...] = (
     ),
     Code(
         "citation.anchor_mismatch",
-        "critical",
-        "the text at OFFSET is not the quote; the message says where the quote really is",
+        "major",
+        "the text at OFFSET is not the quote, which is found verbatim elsewhere in the "
+        "source: a stale offset, fixed mechanically (the message and the fix say where the "
+        "quote really is)",
+        presets=(("PARANOID", "critical"),),
     ),
     Code(
         "citation.hash_mismatch",

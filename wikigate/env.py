@@ -27,13 +27,14 @@ if TYPE_CHECKING:
 class Env:
     """A repository (pygit2), its rules (``config``) and its telemetry ``store``."""
 
-    def __init__(self, repo: pygit2.Repository) -> None:
+    def __init__(self, repo: pygit2.Repository, main: str | None = None) -> None:
         self.repo = repo
         self.root = Path(repo.workdir or repo.path).resolve()
         self.git_dir = Path(repo.path).resolve()
         # the trunk runs start from and land on: the repository's own setting (git config
-        # wikigate.mainBranch, else main), read once here and threaded through the engine
-        self.main: str = gitrepo.main_ref(repo)
+        # wikigate.mainBranch, else main), read once here and threaded through the engine;
+        # ``main``: a caller's own (the GitHub bot's: the base branch as fetched)
+        self.main: str = main or gitrepo.main_ref(repo)
         # Rules come from main's committed wikigate.toml, never the working tree's;
         # a bare (server) repository keeps its operator's own file in the git dir.
         self.config: Config = (

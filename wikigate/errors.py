@@ -27,6 +27,12 @@ class GitError(WikigateError):
     """The repository is not in a state wikigate can work with."""
 
 
+class NoTrunk(GitError):
+    """The repository has no branch wikigate gates (exit 2: a setup to fix, not a finding)."""
+
+    exit_code = 2
+
+
 class RunError(WikigateError):
     """A run operation was refused (bad path, terminal run, unknown id...)."""
 

@@ -81,6 +81,23 @@ def main_ref(repo: pygit2.Repository) -> str:
     return check_branch_name(str(name), f"git config {MAIN_BRANCH_KEY}")
 
 
+def origin_head_branch(repo: pygit2.Repository) -> str | None:
+    """The branch ``origin``'s HEAD names in a clone (``refs/remotes/origin/HEAD``), for a
+    hint only: which branch is gated is the repository's own setting (:func:`main_ref`)."""
+    try:
+        ref = repo.references.get("refs/remotes/origin/HEAD")
+    except (pygit2.GitError, ValueError):
+        return None
+    target = ref.target if ref is not None else None
+    if not isinstance(target, str) or not target.startswith("refs/remotes/origin/"):
+        return None
+    name = target.removeprefix("refs/remotes/origin/")
+    try:
+        return check_branch_name(name, "origin's HEAD").removeprefix("refs/heads/")
+    except GitError:
+        return None
+
+
 FAILED_PREFIX = "refs/wikigate/failed/"
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (attest.py)
 

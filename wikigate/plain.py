@@ -69,12 +69,15 @@ def plain(
 
     def make(cls: type[T]) -> type[T]:
         doc = cls.__dict__.get("__doc__")
-        if "__derive__" in cls.__dict__:
-            setattr(cls, "__post_init__", cls.__dict__["__derive__"])  # noqa: B010
+        derive = cls.__dict__.get("__derive__")
+        # set before the dataclass is made: its __init__ calls __post_init__ only if the
+        # class had one then
+        if validate:
+            setattr(cls, "__post_init__", _validating(derive))  # noqa: B010
+        elif derive is not None:
+            setattr(cls, "__post_init__", derive)  # noqa: B010
         out = dataclasses.dataclass(frozen=frozen, kw_only=True)(cls)
         out.__plain__ = {"doc": doc, "extra": extra, "frozen": frozen}  # type: ignore[attr-defined]
-        if validate:
-            out.__post_init__ = _validate_on_init  # type: ignore[attr-defined]
         return out
 
     return make
@@ -127,6 +130,15 @@ class Plain:
     @classmethod
     def model_json_schema(cls) -> dict[str, Any]:
         return dict(pydantic_model(cls).model_json_schema())
+
+
+def _validating(derive: Callable[[Any], None] | None) -> Callable[[Plain], None]:
+    def post_init(self: Plain) -> None:
+        _validate_on_init(self)
+        if derive is not None:
+            derive(self)
+
+    return post_init
 
 
 def _validate_on_init(self: Plain) -> None:

@@ -19,7 +19,7 @@ from . import finalize as _finalize
 from . import gitrepo
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
-from .errors import GitError, RunError, UsageError
+from .errors import GitError, NoTrunk, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import WIKI, Layout, check_scope, is_attachment
@@ -59,9 +59,9 @@ def check_triggered_by(value: str) -> str:
 class Workspace:
     """The Python API.  ``Workspace.open(path).start_run(...)`` and friends."""
 
-    def __init__(self, repo: pygit2.Repository) -> None:
+    def __init__(self, repo: pygit2.Repository, main: str | None = None) -> None:
         # the repository, its rules (main's wikigate.toml) and the telemetry store
-        self.env = Env(repo)
+        self.env = Env(repo, main)
         self.repo = repo
         self.root = self.env.root
         self.git_dir = self.env.git_dir
@@ -72,18 +72,23 @@ class Workspace:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] = ".") -> Workspace:
+    def open(cls, path: str | os.PathLike[str] = ".", *, main: str | None = None) -> Workspace:
+        """The workspace of the repository at ``path``; its trunk is ``main`` (a full ref
+        name), else the repository's own (:func:`wikigate.gitrepo.main_ref`)."""
         repo = gitrepo.open_repo(path)
-        main = gitrepo.main_ref(repo)
+        main = main or gitrepo.main_ref(repo)
         if gitrepo.ref_target(repo, main) is None:
             branch = main.removeprefix("refs/heads/")
-            raise GitError(
+            origin = gitrepo.origin_head_branch(repo)
+            name = origin if origin and origin != branch else "BRANCH"
+            raise NoTrunk(
                 f"{repo.workdir or repo.path}: no branch '{branch}'; wikigate gates the "
-                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main). Run "
-                "`wikigate init` on your trunk (it records its name), or "
-                f"`git config {gitrepo.MAIN_BRANCH_KEY} BRANCH`"
+                f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main)"
+                + (f", and origin's default branch is {origin}" if name == origin else "")
+                + ". Run `wikigate init` on your trunk (it records its name), or "
+                f"`git config {gitrepo.MAIN_BRANCH_KEY} {name}`"
             )
-        return cls(repo)
+        return cls(repo, main)
 
     @classmethod
     def init(

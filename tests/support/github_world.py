@@ -282,6 +282,10 @@ def make_world(tmp_path: Path) -> Iterator[World]:
     subprocess.run(["git", "clone", "-q", "--bare", str(seed), str(bare)], check=True)
     checkout = tmp_path / "checkout"
     subprocess.run(["git", "clone", "-q", str(bare), str(checkout)], check=True)
+    # as actions/checkout leaves it with `ref: <sha>` (the docs' workflows): the commit,
+    # detached, and no local branch
+    git(checkout, "checkout", "-q", "--detach")
+    git(checkout, "branch", "-q", "-D", "main")
     git(seed, "remote", "add", "origin", str(bare))
     git(seed, "fetch", "-q", "origin")
     gh = GitHubEmulator(bare, REPO, TOKEN)
