@@ -1,0 +1,189 @@
+"""``[presentation]``: how the wiki reads, checked per change.  The ``avoid`` list (no line the
+change adds may hold one of its phrases, page.avoid) and the ``preserve`` list (a changed
+page keeps the phrases and headings it had, page.preserve) are checked here,
+deterministically; the voice and register are the LLM judge's (runs.check_direction).
+
+Also what new rules would say of the pages a change leaves (``pages_failing``): the rules
+change check (runs.py, run.rules_followup) names the pages a follow-up change must fix.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+from collections.abc import Iterable, Iterator
+
+from wikigate.codes import finding
+from wikigate.config import Config, PresentationSection
+from wikigate.models import Finding
+from wikigate.text import shown
+
+from ..wiki import WikiTree
+from .context import Context
+
+LINE_CHARS = 4096  # of one line searched for a phrase (longer lines: their start)
+
+
+def _pattern(phrase: str) -> re.Pattern[str]:
+    """A phrase, case-insensitively, as whole words, any run of white space between them."""
+    words = [re.escape(w) for w in phrase.split()]
+    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+def _heading(entry: str) -> str | None:
+    """A ``preserve`` entry that is a heading (``## Sources``): its level and words, folded."""
+    m = re.fullmatch(r"(#{1,6})\s+(.*?)\s*#*\s*", entry)
+    return f"{m.group(1)} {' '.join(m.group(2).split()).casefold()}" if m else None
+
+
+def _heading_of(line: str) -> str | None:
+    return _heading(line.strip()[:LINE_CHARS]) if line.lstrip().startswith("#") else None
+
+
+def added_lines(old: str, new: str) -> list[tuple[int, str]]:
+    """The lines of ``new`` that ``old`` does not hold (each old line matches one new line
+    once), with their numbers: linear in both texts, whatever they hold."""
+    left = collections.Counter(old.splitlines())
+    out = []
+    for n, line in enumerate(new.splitlines(), 1):
+        if left[line] > 0:
+            left[line] -= 1
+        else:
+            out.append((n, line))
+    return out
+
+
+def avoided(spec: PresentationSection, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """(line, phrase) for each ``avoid`` phrase a line holds, in line order."""
+    patterns = [(p, _pattern(p)) for p in spec.avoid]
+    for n, line in lines:
+        text = line[:LINE_CHARS]
+        for phrase, pattern in patterns:
+            if pattern.search(text):
+                yield n, phrase
+
+
+def kept(spec: PresentationSection, text: str) -> dict[str, int]:
+    """The ``preserve`` entries ``text`` holds, each with the first line holding it."""
+    out: dict[str, int] = {}
+    phrases = [(p, _pattern(p)) for p in spec.preserve if _heading(p) is None]
+    headings = {h: p for p in spec.preserve if (h := _heading(p)) is not None}
+    for n, line in enumerate(text.splitlines(), 1):
+        if headings and (h := _heading_of(line)) is not None and h in headings:
+            out.setdefault(headings[h], n)
+        part = line[:LINE_CHARS]
+        for phrase, pattern in phrases:
+            if phrase not in out and pattern.search(part):
+                out[phrase] = n
+    return out
+
+
+def _text(tree: WikiTree, path: str) -> str:
+    if path not in tree.entries:
+        return ""
+    text, _error = tree.page_text(path)
+    return text or ""
+
+
+def check_presentation(ctx: Context) -> list[Finding]:
+    """The ``avoid`` and ``preserve`` lists against the pages the change touches."""
+    spec = ctx.config.presentation
+    if ctx.base is None or not (spec.avoid or spec.preserve):
+        return []
+    base, tip = ctx.base, ctx.tip
+    wiki = set(tip.pages) | set(base.pages)
+    out: list[Finding] = []
+    for path in ctx.changed():
+        if path not in wiki or not path.endswith(".md"):
+            continue
+        old = _text(base, path)
+        new = _text(tip, path)
+        if spec.avoid and path in tip.entries:
+            for n, phrase in avoided(spec, added_lines(old, new)):
+                out.append(
+                    finding(
+                        "page.avoid",
+                        path,
+                        n,
+                        f"the line holds {phrase!r}, which [presentation] avoid lists",
+                    )
+                )
+        if spec.preserve and path in base.entries:
+            now = kept(spec, new) if path in tip.entries else {}
+            for phrase, line in kept(spec, old).items():
+                if phrase in now:
+                    continue
+                what = "deletes the page" if path not in tip.entries else "drops"
+                out.append(
+                    finding(
+                        "page.preserve",
+                        path,
+                        None if path not in tip.entries else min(line, max(1, len(new.splitlines()))),
+                        f"the change {what} {phrase!r} (line {line} of the base), which "
+                        "[presentation] preserve keeps on a page that has it",
+                    )
+                )
+    return out
+
+
+def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[str]]:
+    """The pages of ``tree`` that the ``new`` rules' ``[gap_policy]``, ``[presentation]
+    avoid`` and ``[ledger] frozen`` find fault with and the ``old`` ones did not: page →
+    what fails, one short line each.  Only the sections that differ are read."""
+    out: dict[str, list[str]] = {}
+
+    def add(page: str, what: str) -> None:
+        out.setdefault(page, []).append(what)
+
+    gaps = old.gap_policy != new.gap_policy
+    avoid = [p for p in new.presentation.avoid if p not in old.presentation.avoid]
+    if gaps or avoid:
+        spec = PresentationSection(avoid=avoid)
+        for path in tree.pages:
+            if gaps:
+                page = tree.page(path)
+                count = len(page.gaps) if page is not None else 0
+                was = _gap_fault(old, count)
+                now = _gap_fault(new, count)
+                if now is not None and was is None:
+                    add(path, now)
+            if avoid:
+                text = _text(tree, path)
+                lines = enumerate(text.splitlines(), 1)
+                seen: dict[str, int] = {}
+                for n, phrase in avoided(spec, lines):
+                    seen.setdefault(phrase, n)
+                for phrase, n in seen.items():
+                    add(path, f"holds {phrase!r} (line {n}), which [presentation] avoid lists")
+    for item in new.ledger.frozen:
+        if item in old.ledger.frozen:
+            continue
+        page, hashed, label = item.partition("#^")
+        if page.endswith("/"):
+            if not any(p.startswith(page) for p in tree.pages):
+                add(page, f"{item!r} in [ledger] frozen names a folder with no pages")
+        elif page not in tree.entries:
+            add(page, f"{item!r} in [ledger] frozen names a page that does not exist")
+        elif hashed:
+            from ..claims import page_claims
+
+            if label not in {c.label for c in page_claims(tree.page(page))}:
+                add(page, f"{item!r} in [ledger] frozen names no cited claim of the page")
+    return out
+
+
+def _gap_fault(rules: Config, count: int) -> str | None:
+    policy = rules.gap_policy
+    if count and not policy.allowed:
+        return f"{count} gap markers, which [gap_policy] allowed = false forbids"
+    cap = policy.max_per_page
+    if cap is not None and count > cap:
+        return f"{count} gap markers, past [gap_policy] max_per_page = {cap}"
+    return None
+
+
+def followup_message(failing: dict[str, list[str]], limit: int = 20) -> str:
+    """The pages a follow-up change must fix, and why, within ``limit`` pages."""
+    named = [f"{shown(p)} ({'; '.join(w)})" for p, w in sorted(failing.items())[:limit]]
+    more = len(failing) - limit
+    return "; ".join(named) + (f"; and {more} more pages" if more > 0 else "")
