@@ -174,5 +174,7 @@ def blind_spots(
         more = f" (+{len(exempt) - 1} more)" if len(exempt) > 1 else ""
         out.append(f"{plural(len(exempt), 'page')} spared the page checks: {first}{more}")
     if unassessed is not None:
-        out.append(f"the change's direction, [rubric] and [presentation] voice: {safe(unassessed, 240)}")
+        out.append(
+            f"the change's direction, [rubric] and [presentation] voice: {safe(unassessed, 240)}"
+        )
     return out

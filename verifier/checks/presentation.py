@@ -53,7 +53,9 @@ def added_lines(old: str, new: str) -> list[tuple[int, str]]:
     return out
 
 
-def avoided(spec: PresentationSection, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+def avoided(
+    spec: PresentationSection, lines: Iterable[tuple[int, str]]
+) -> Iterator[tuple[int, str]]:
     """(line, phrase) for each ``avoid`` phrase a line holds, in line order."""
     patterns = [(p, _pattern(p)) for p in spec.avoid]
     for n, line in lines:
@@ -118,12 +120,17 @@ def check_presentation(ctx: Context) -> list[Finding]:
                     finding(
                         "page.preserve",
                         path,
-                        None if path not in tip.entries else min(line, max(1, len(new.splitlines()))),
+                        None if path not in tip.entries else line_in(new, line),
                         f"the change {what} {phrase!r} (line {line} of the base), which "
                         "[presentation] preserve keeps on a page that has it",
                     )
                 )
     return out
+
+
+def line_in(text: str, line: int) -> int:
+    """``line`` of the base, as a line of ``text`` (its last when it is shorter)."""
+    return min(line, max(1, text.count("\n") + 1))
 
 
 def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[str]]:
@@ -141,8 +148,8 @@ def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[st
         spec = PresentationSection(avoid=avoid)
         for path in tree.pages:
             if gaps:
-                page = tree.page(path)
-                count = len(page.gaps) if page is not None else 0
+                parsed = tree.page(path)
+                count = len(parsed.gaps) if parsed is not None else 0
                 was = _gap_fault(old, count)
                 now = _gap_fault(new, count)
                 if now is not None and was is None:

@@ -183,7 +183,9 @@ def assess(session: Session, change: ChangeInput, key: bytes) -> Assessment:
     if missing:
         return Assessment(error=f"the assessment leaves out {', '.join(missing)}")
     asked = aspects(change)
-    looks = {look.aspect: look for look in answer.presentation if look.aspect in asked}
+    looks: dict[str, _Look] = {
+        look.aspect: look for look in answer.presentation if look.aspect in asked
+    }
     left = [a for a in asked if a not in looks]
     if left:
         return Assessment(error=f"the assessment leaves out the {', '.join(left)}")
