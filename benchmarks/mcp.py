@@ -241,6 +241,42 @@ def cli_run(clone: Path, edits: list[Edit], side: Side, scratch: Path) -> None:
         raise SystemExit(f"the CLI run did not commit: {out[:2000]}")
 
 
+def profile(clone: Path, edits: list[Edit], top: int) -> None:
+    """One more run in this process, as the server runs it (the same calls on the
+    workspace), its anchors and its finalize each under cProfile: where the time goes."""
+    import cProfile
+    import pstats
+
+    from wikigate.anchors import anchor_tail
+    from wikigate.changes import finalize_judge
+    from wikigate.workspace import Workspace
+
+    ws = Workspace.open(clone)
+    run = ws.start_run("cascade", "mcp:bench")
+    pages = {e.page: (run.read(e.page) or b"").decode() for e in edits}
+    prof = cProfile.Profile()
+    t0, c0 = time.perf_counter(), time.process_time()
+    prof.enable()
+    tails = {e.page: anchor_tail(ws, e.source, e.quote, None, run=run) for e in edits}
+    prof.disable()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"\nin process: {len(edits)} anchors, {ms(wall / len(edits))} wall and "
+          f"{ms(cpu / len(edits))} CPU each (cProfile on)")  # fmt: skip
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
+    for e in edits:
+        run.stage_write(e.page, edited(pages[e.page], e.quote, tails[e.page]))
+    prof = cProfile.Profile()
+    t0, c0 = time.perf_counter(), time.process_time()
+    prof.enable()
+    finalize_judge(ws, run, None)
+    done = run.finalize(judge=None)
+    prof.disable()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"\nin process: finalize {done.status}: {ms(wall)} wall, {ms(cpu)} CPU (cProfile on)")
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
+    ws.close()
+
+
 def report(sides: list[Side], runs: int, pages: int, loads: list[float]) -> None:
     print(
         f"\n{runs} runs of {pages} pages a side; load average {min(loads):.1f}–{max(loads):.1f} "
@@ -268,6 +304,10 @@ def main() -> None:
     parser.add_argument("wiki", type=Path, help="a wiki made by make_wiki.py (not modified)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--pages", type=int, default=10, help="pages a run edits")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N",
+        help="then one more run in process under cProfile: the top N entries",
+    )  # fmt: skip
     parser.add_argument("--source-mb", type=int, default=10, help="the size of the source quoted")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wikigate-bench-mcp-") as tmp:
@@ -286,7 +326,7 @@ def main() -> None:
             env=user_env(),
         )
         print(f"warm-up `verify --all`: {time.perf_counter() - t0:.1f} s", flush=True)
-        plan = edits_for(clone, text, args.rounds, args.pages)
+        plan = edits_for(clone, text, args.rounds + (1 if args.profile else 0), args.pages)
         mcp_side, cli_side = Side("MCP"), Side("CLI")
         loads: list[float] = []
         scratch = Path(tmp) / "scratch"
@@ -315,8 +355,11 @@ def main() -> None:
                         flush=True,
                     )
 
-        asyncio.run(session())
-        report([mcp_side, cli_side], args.rounds, args.pages, loads)
+        if args.rounds:
+            asyncio.run(session())
+            report([mcp_side, cli_side], args.rounds, args.pages, loads)
+        if args.profile:
+            profile(clone, plan[2 * args.rounds], args.profile)
 
 
 if __name__ == "__main__":

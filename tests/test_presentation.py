@@ -47,6 +47,10 @@ def test_avoid_flags_only_the_lines_a_change_adds_at_their_line(repo):
     (f,) = at(report, "page.avoid")
     assert "'world class'" in f.message and "[presentation] avoid" in f.message
     assert report.verdict == "revise"
+    # a phrase broken over two lines counts where it touches an added line
+    broken = FERRY + "\nIt is a world\nclass ferry [gap: none].\n"
+    tip = commit_files(repo, base.id, {"wiki/ferry.md": broken})
+    assert codes(verify_trees(repo, tip, base)) == [("page.avoid", "wiki/ferry.md", 8)]
     # the same words in a line that only moved are not the change's
     moved = BRIDGE.replace("# Bridge\n\n", "# Bridge\n\nIntro [gap: later].\n\n")
     tip = commit_files(repo, base.id, {"wiki/bridge.md": moved})
@@ -73,6 +77,19 @@ def test_preserve_keeps_a_pages_heading_and_phrase(repo):
     gone = at(verify_trees(repo, tip, base), "page.preserve")
     assert {(f.path, f.line) for f in gone} == {("wiki/bridge.md", None)}
     assert "deletes the page" in gone[0].message
+
+
+def test_hostile_heading_lines_cost_linear_time():
+    """A heading line of a million characters, spaces and closing hashes that a
+    backtracking pattern would try in every split, is read in one pass."""
+    from wikigate.config import PresentationSection
+    from wikigate.verifier.checks.presentation import kept
+
+    spec = PresentationSection(preserve=["## Safety", "engineering advice"])
+    line = "## Safety" + " #" * 500_000 + " x"
+    text = "\n".join([line, " " * 1_000_000 + "engineering", "advice"])
+    assert kept(spec, text) == {"engineering advice": 2}
+    assert kept(spec, "##   SAFETY  ##\n") == {"## Safety": 1}
 
 
 def test_presentation_lists_must_be_phrases_on_one_line(repo):

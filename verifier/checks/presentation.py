@@ -9,9 +9,10 @@ change check (runs.py, run.rules_followup) names the pages a follow-up change mu
 
 from __future__ import annotations
 
+import bisect
 import collections
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from wikigate.codes import finding
 from wikigate.config import Config, PresentationSection
@@ -21,31 +22,38 @@ from wikigate.text import shown
 from ..wiki import WikiTree
 from .context import Context
 
-LINE_CHARS = 4096  # of one line searched for a phrase (longer lines: their start)
-
 
 def _pattern(phrase: str) -> re.Pattern[str]:
-    """A phrase, case-insensitively, as whole words, any run of white space between them."""
+    """A phrase, case-insensitively, as whole words, any run of white space (a line break
+    too) between them."""
     words = [re.escape(w) for w in phrase.split()]
     return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
 
 
-def _heading(entry: str) -> str | None:
-    """A ``preserve`` entry that is a heading (``## Sources``): its level and words, folded."""
-    m = re.fullmatch(r"(#{1,6})\s+(.*?)\s*#*\s*", entry)
-    return f"{m.group(1)} {' '.join(m.group(2).split()).casefold()}" if m else None
+def _heading(line: str) -> str | None:
+    """A heading line (``## Sources``): its level and words, folded; None for other lines.
+    Read without a regular expression: linear on any line."""
+    text = line.strip()
+    level = len(text) - len(text.lstrip("#"))
+    if not 1 <= level <= 6 or len(text) == level or not text[level].isspace():
+        return None
+    rest = text[level:]
+    closed = rest.rstrip("#")
+    if closed != rest and (not closed or closed[-1].isspace()):  # a closing sequence
+        rest = closed
+    return f"{'#' * level} {' '.join(rest.split()).casefold()}"
 
 
-def _heading_of(line: str) -> str | None:
-    return _heading(line.strip()[:LINE_CHARS]) if line.lstrip().startswith("#") else None
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
 
 
 def added_lines(old: str, new: str) -> list[tuple[int, str]]:
     """The lines of ``new`` that ``old`` does not hold (each old line matches one new line
     once), with their numbers: linear in both texts, whatever they hold."""
-    left = collections.Counter(old.splitlines())
+    left = collections.Counter(_lines(old))
     out = []
-    for n, line in enumerate(new.splitlines(), 1):
+    for n, line in enumerate(_lines(new), 1):
         if left[line] > 0:
             left[line] -= 1
         else:
@@ -53,30 +61,50 @@ def added_lines(old: str, new: str) -> list[tuple[int, str]]:
     return out
 
 
-def avoided(
-    spec: PresentationSection, lines: Iterable[tuple[int, str]]
-) -> Iterator[tuple[int, str]]:
-    """(line, phrase) for each ``avoid`` phrase a line holds, in line order."""
-    patterns = [(p, _pattern(p)) for p in spec.avoid]
-    for n, line in lines:
-        text = line[:LINE_CHARS]
-        for phrase, pattern in patterns:
-            if pattern.search(text):
-                yield n, phrase
+class _Where:
+    """Line numbers of offsets in a text."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+
+def avoided(spec: PresentationSection, text: str, lines: Iterable[int]) -> list[tuple[int, str]]:
+    """(line, phrase) for each place an ``avoid`` phrase of ``text`` touches one of
+    ``lines`` (a phrase broken over lines counts where it touches an added one), in line
+    order: one scan of the text a phrase."""
+    wanted = set(lines)
+    if not wanted or not spec.avoid:
+        return []
+    where = _Where(text)
+    out: set[tuple[int, str]] = set()
+    for phrase in spec.avoid:
+        for m in _pattern(phrase).finditer(text):
+            first, last = where.line(m.start()), where.line(max(m.start(), m.end() - 1))
+            hit = next((n for n in range(first, last + 1) if n in wanted), None)
+            if hit is not None:
+                out.add((hit, phrase))
+    return sorted(out)
 
 
 def kept(spec: PresentationSection, text: str) -> dict[str, int]:
     """The ``preserve`` entries ``text`` holds, each with the first line holding it."""
     out: dict[str, int] = {}
-    phrases = [(p, _pattern(p)) for p in spec.preserve if _heading(p) is None]
     headings = {h: p for p in spec.preserve if (h := _heading(p)) is not None}
-    for n, line in enumerate(text.splitlines(), 1):
-        if headings and (h := _heading_of(line)) is not None and h in headings:
-            out.setdefault(headings[h], n)
-        part = line[:LINE_CHARS]
-        for phrase, pattern in phrases:
-            if phrase not in out and pattern.search(part):
-                out[phrase] = n
+    if headings:
+        for n, line in enumerate(_lines(text), 1):
+            if line.lstrip().startswith("#") and (h := _heading(line)) in headings:
+                out.setdefault(headings[h], n)
+    where: _Where | None = None
+    for phrase in spec.preserve:
+        if _heading(phrase) is not None:
+            continue
+        m = _pattern(phrase).search(text)
+        if m is not None:
+            where = where or _Where(text)
+            out[phrase] = where.line(m.start())
     return out
 
 
@@ -101,7 +129,8 @@ def check_presentation(ctx: Context) -> list[Finding]:
         old = _text(base, path)
         new = _text(tip, path)
         if spec.avoid and path in tip.entries:
-            for n, phrase in avoided(spec, added_lines(old, new)):
+            added = [n for n, _line in added_lines(old, new)]
+            for n, phrase in avoided(spec, new, added):
                 out.append(
                     finding(
                         "page.avoid",
@@ -156,9 +185,8 @@ def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[st
                     add(path, now)
             if avoid:
                 text = _text(tree, path)
-                lines = enumerate(text.splitlines(), 1)
                 seen: dict[str, int] = {}
-                for n, phrase in avoided(spec, lines):
+                for n, phrase in avoided(spec, text, range(1, text.count("\n") + 2)):
                     seen.setdefault(phrase, n)
                 for phrase, n in seen.items():
                     add(path, f"holds {phrase!r} (line {n}), which [presentation] avoid lists")
