@@ -229,3 +229,55 @@ def test_a_rules_change_that_the_pages_already_satisfy_names_none(repo):
     tip = commit_files(repo, base.id, {"wikigate.toml": "[gap_policy]\nmax_per_page = 5\n"})
     report = verify_trees(repo, tip, base, plan=plan_for(base, tip, "cascade"))
     assert not at(report, "run.rules_followup") and at(report, "run.rules_change")
+
+
+PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    """A workspace made by `wikigate init`, its rules avoiding "delve"."""
+    from support.helpers import git, wikigate
+
+    root = tmp_path / "w"
+    assert wikigate(tmp_path, "init", str(root)).returncode == 0
+    rules = root / "wikigate.toml"
+    rules.write_text(rules.read_text() + '\n[presentation]\navoid = ["delve"]\n')
+    git(root, "commit", "-qam", "avoid delve")
+    return root
+
+
+def test_the_cli_run_is_judged_by_the_committed_presentation_and_rules_follow_ups(workspace):
+    from support.helpers import start, wikigate
+    from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
+
+    root = workspace
+
+    def write(run: str, path: str, text: str) -> None:
+        proc = wikigate(root, "run", "write", run, path, "--from", "-", stdin=text)
+        assert proc.returncode == 0, proc.stderr
+
+    run = start(root)
+    write(run, SOURCE, SOURCE_TEXT)
+    index = (root / "wiki" / "index.md").read_text() + "\n- [[Owls]]\n"
+    write(run, "wiki/index.md", index)
+    owls = cited_page("owls") + "\nThey hunt alone [gap: no source yet].\n"
+    write(run, "wiki/owls.md", owls + "\nWe delve into owls [gap: later].\n")
+    revised = wikigate(root, "run", "finalize", run, env=PRODUCT)
+    assert revised.returncode == 3, revised.stdout + revised.stderr
+    assert "wiki/owls.md:9: major page.avoid" in revised.stdout
+    write(run, "wiki/owls.md", owls)
+    landed = wikigate(root, "run", "finalize", run, env=PRODUCT)
+    assert landed.returncode == 0, landed.stdout + landed.stderr
+
+    # new rules the page would fail: the rules change names it for a follow-up change
+    rules = (root / "wikigate.toml").read_text() + "\n[gap_policy]\nallowed = false\n"
+    change = start(root, run_type="cascade")
+    write(change, "wikigate.toml", rules)
+    waiting = wikigate(root, "run", "finalize", change, env=PRODUCT)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert "run.rules_followup" in waiting.stdout
+    assert "wiki/owls.md (1 gap marker, which [gap_policy] allowed = false forbids)" in (
+        waiting.stdout
+    )
+    assert "may the rules land while the pages the finding names fail them" in waiting.stdout

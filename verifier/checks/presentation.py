@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from wikigate.codes import finding
 from wikigate.config import Config, PresentationSection
 from wikigate.models import Finding
-from wikigate.text import shown
+from wikigate.text import plural, shown
 
 from ..wiki import WikiTree
 from .context import Context
@@ -210,10 +210,10 @@ def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[st
 def _gap_fault(rules: Config, count: int) -> str | None:
     policy = rules.gap_policy
     if count and not policy.allowed:
-        return f"{count} gap markers, which [gap_policy] allowed = false forbids"
+        return f"{plural(count, 'gap marker')}, which [gap_policy] allowed = false forbids"
     cap = policy.max_per_page
     if cap is not None and count > cap:
-        return f"{count} gap markers, past [gap_policy] max_per_page = {cap}"
+        return f"{plural(count, 'gap marker')}, past [gap_policy] max_per_page = {cap}"
     return None
 
 
