@@ -47,6 +47,10 @@ def test_avoid_flags_only_the_lines_a_change_adds_at_their_line(repo):
     (f,) = at(report, "page.avoid")
     assert "'world class'" in f.message and "[presentation] avoid" in f.message
     assert report.verdict == "revise"
+    # a quote is the source's words: a footnote's definition is not the writer's prose
+    quoting = FERRY + '\nIt is fast.[^9]\n\n[^9]: raw/x.txt \u2014 "a world class ferry"\n'
+    tip = commit_files(repo, base.id, {"wiki/ferry.md": quoting})
+    assert not at(verify_trees(repo, tip, base), "page.avoid")
     # a phrase broken over two lines counts where it touches an added line
     broken = FERRY + "\nIt is a world\nclass ferry [gap: none].\n"
     tip = commit_files(repo, base.id, {"wiki/ferry.md": broken})

@@ -44,6 +44,10 @@ def _heading(line: str) -> str | None:
     return f"{'#' * level} {' '.join(rest.split()).casefold()}"
 
 
+# a footnote's definition: its quote is the source's words, verbatim, never the writer's
+_NOTE = re.compile(r" {0,3}\[\^[^\]\n]+\]:")
+
+
 def _lines(text: str) -> list[str]:
     return text.split("\n")
 
@@ -74,7 +78,8 @@ class _Where:
 def avoided(spec: PresentationSection, text: str, lines: Iterable[int]) -> list[tuple[int, str]]:
     """(line, phrase) for each place an ``avoid`` phrase of ``text`` touches one of
     ``lines`` (a phrase broken over lines counts where it touches an added one), in line
-    order: one scan of the text a phrase."""
+    order: one scan of the text a phrase. Footnote definitions are left out by the
+    callers: a quote holds the source's words."""
     wanted = set(lines)
     if not wanted or not spec.avoid:
         return []
@@ -129,7 +134,7 @@ def check_presentation(ctx: Context) -> list[Finding]:
         old = _text(base, path)
         new = _text(tip, path)
         if spec.avoid and path in tip.entries:
-            added = [n for n, _line in added_lines(old, new)]
+            added = [n for n, line in added_lines(old, new) if not _NOTE.match(line)]
             for n, phrase in avoided(spec, new, added):
                 out.append(
                     finding(
@@ -186,7 +191,8 @@ def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[st
             if avoid:
                 text = _text(tree, path)
                 seen: dict[str, int] = {}
-                for n, phrase in avoided(spec, text, range(1, text.count("\n") + 2)):
+                prose = [n for n, line in enumerate(_lines(text), 1) if not _NOTE.match(line)]
+                for n, phrase in avoided(spec, text, prose):
                     seen.setdefault(phrase, n)
                 for phrase, n in seen.items():
                     add(path, f"holds {phrase!r} (line {n}), which [presentation] avoid lists")
