@@ -55,6 +55,7 @@ class ActionsEnv:
     output: str | None
     report_path: str | None
     inputs: Inputs = Inputs()
+    run_url: str | None = None  # this workflow run's page (its artifacts are listed there)
 
     @classmethod
     def read(cls, environ: Mapping[str, str] = os.environ) -> ActionsEnv:
@@ -74,7 +75,24 @@ class ActionsEnv:
             output=get("GITHUB_OUTPUT"),
             report_path=report,
             inputs=Inputs.read(environ),
+            run_url=run_url(environ),
         )
+
+
+_SERVER = re.compile(r"\Ahttps?://[A-Za-z0-9.-]+(:[0-9]{1,5})?\Z")
+_REPOSITORY = re.compile(r"\A[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}\Z")
+_RUN_ID = re.compile(r"\A[0-9]{1,20}\Z")
+
+
+def run_url(environ: Mapping[str, str]) -> str | None:
+    """``$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID``, or None when
+    Actions did not say (or said something that is not a server, a repository and a
+    number: the link goes into a comment, so it is built only from what it can be)."""
+    server = (environ.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    repository, run_id = environ.get("GITHUB_REPOSITORY", ""), environ.get("GITHUB_RUN_ID", "")
+    if not (_SERVER.match(server) and _REPOSITORY.match(repository) and _RUN_ID.match(run_id)):
+        return None
+    return f"{server}/{repository}/actions/runs/{int(run_id)}"
 
 
 class _Model(BaseModel):

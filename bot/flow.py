@@ -59,6 +59,7 @@ from .review import (
     defused,
     every_finding,
     fenced,
+    html_line,
     inert,
     plain,
     shown,
@@ -715,10 +716,12 @@ class PullEvent:
         """The summary of this event (the comment's and the check run's)."""
         assert self.report is not None
         plan = self.plan
+        artifact, run_url = self.env.inputs.html_artifact, self.env.run_url
+        html = html_line(artifact, run_url) if artifact and run_url else None
         if plan is None:
-            return summary_body(self.report, outcome.line, questions=self.questions)
+            return summary_body(self.report, outcome.line, questions=self.questions, html=html)
         return summary_body(
-            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions
+            self.report, outcome.line, plan.folded, plan.limit, questions=self.questions, html=html
         )
 
     def publish(self, outcome: Outcome, summary: str) -> None:

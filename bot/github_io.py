@@ -10,7 +10,7 @@ Messages name the call and GitHub's answer, never the token.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -262,6 +262,17 @@ class PullRequestIO:
                         c.edit(body)
                     return
             self.pr.create_issue_comment(body)
+
+    def edit_summary(self, change: Callable[[str], str]) -> bool:
+        """Edit the bot's summary comment to ``change(body)``; False when there is none."""
+        with _calling("edit the summary comment"):
+            for c in self.pr.get_issue_comments():
+                if SUMMARY_MARKER in (c.body or "") and _by_a_bot(c):
+                    body = change(c.body)
+                    if body != c.body:
+                        c.edit(body)
+                    return True
+        return False
 
     def comment(self, body: str) -> None:
         with _calling("comment on the pull request"):

@@ -3,6 +3,7 @@ parsed and checked once: a bad value is a usage error that names the input."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -38,6 +39,7 @@ ENV = {
     "bot-name": "WIKIGATE_BOT_NAME",
     "bot-email": "WIKIGATE_BOT_EMAIL",
     "review-team": "WIKIGATE_REVIEW_TEAM",
+    "html-artifact": "WIKIGATE_HTML_ARTIFACT",
 }
 
 
@@ -60,6 +62,8 @@ class Inputs:
     bot_name: str = BOT_NAME
     bot_email: str = BOT_EMAIL
     review_team: str | None = None  # asked when no CODEOWNERS line names the pages' owners
+    # the artifact action.yml uploads the HTML report as (None: no upload, no link)
+    html_artifact: str | None = None
 
     @classmethod
     def read(cls, environ: Mapping[str, str]) -> Inputs:
@@ -87,6 +91,7 @@ class Inputs:
             bot_name=_one_line(get, "bot-name") or BOT_NAME,
             bot_email=_one_line(get, "bot-email") or BOT_EMAIL,
             review_team=_slug(get, "review-team"),
+            html_artifact=_artifact(get, "html-artifact"),
         )
 
 
@@ -129,6 +134,17 @@ def _one_line(get: _Get, name: str) -> str | None:
     value = get(name)
     if value is not None and (any(c in value for c in "<>\n\r\0") or not value.isprintable()):
         raise _bad(name, value, "one printable line without < or >")
+    return value
+
+
+ARTIFACT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def _artifact(get: _Get, name: str) -> str | None:
+    """An artifact's name as actions/upload-artifact takes it (and a link can show)."""
+    value = get(name)
+    if value is not None and not ARTIFACT_NAME.fullmatch(value):
+        raise _bad(name, value, "a name of letters, digits, '.', '_' and '-' (at most 100)")
     return value
 
 

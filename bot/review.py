@@ -32,6 +32,7 @@ MAX_COMMENTS = 25  # review comments on one pull request: `[github] max_comments
 MAX_LISTED = 100  # findings listed in a review body; the rest are counted
 SUMMARY_MARKER = "<!-- wikigate:summary -->"
 REVIEW_MARKER = "<!-- wikigate:review -->"
+HTML_MARKER = "<!-- wikigate:html -->"  # the summary's line that links the HTML report
 REPLY_MARKER = "<!-- wikigate:reply -->"  # a reply to a command, a label or a review
 _FP = re.compile(r"<!-- wikigate:fp=([0-9a-f]{16}) -->\s*\Z")
 _LABEL = re.compile(r"\[\^([^\]\s]+)\]")
@@ -296,10 +297,12 @@ def summary_body(
     folded: list[Finding] | None = None,
     limit: int = MAX_COMMENTS,
     questions: Sequence[str] = (),
+    html: str | None = None,
 ) -> str:
     """The one summary comment per pull request, edited in place (found by its marker);
     ``folded``: the findings past ``[github] max_comments``, listed here instead; the
-    report's next actions and blind spots, and ``questions``: what a person must answer."""
+    report's next actions and blind spots, and ``questions``: what a person must answer;
+    ``html``: the line linking the HTML report (:func:`html_line`)."""
     s = report.summary
     lines = [
         SUMMARY_MARKER,
@@ -313,6 +316,8 @@ def summary_body(
         f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
+    if html:
+        lines.append(html)
     for title, said, numbered in (
         ("Next", report.next_actions, True),
         ("Not ruled out", report.blind_spots, False),
@@ -346,6 +351,32 @@ def summary_body(
             lines.append(f"- … and {len(folded) - MAX_LISTED} more (see the check run)")
         lines += ["", "</details>"]
     return "\n".join(lines)
+
+
+def html_line(artifact: str, run_url: str, download: str | None = None) -> str:
+    """The summary's line for the HTML report: the artifact's own link once it is
+    uploaded (``download``), before that the workflow run whose page lists it."""
+    where = (
+        f"[{artifact}]({download}) (download it and open the page inside in a browser)"
+        if download
+        else f"the `{artifact}` artifact of [this workflow run]({run_url})"
+    )
+    return f"- the HTML report: {where} {HTML_MARKER}"
+
+
+def with_html(body: str, line: str) -> str:
+    """``body`` (a summary comment) with its HTML report line replaced by ``line``, or
+    ``line`` added after the summary's list when it had none."""
+    lines = body.split("\n")
+    for n, old in enumerate(lines):
+        if HTML_MARKER in old:
+            lines[n] = line
+            return "\n".join(lines)
+    for n, old in enumerate(lines):
+        if old.startswith("- head `"):
+            lines.insert(n + 1, line)
+            return "\n".join(lines)
+    return f"{body}\n\n{line}"
 
 
 STEP_SUMMARY_LIMIT = 1_000_000  # characters: GitHub takes 1 MiB of a step's summary

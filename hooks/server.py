@@ -171,18 +171,15 @@ def _note_accepted(old: str, new: str) -> None:
         "GIT_COMMITTER_NAME": "wikigate server",
         "GIT_COMMITTER_EMAIL": "wikigate@server",
     }
-    for _ in range(5):  # another push's post-receive may hold the ref's lock a moment
-        proc = subprocess.run(
-            ["git", "notes", "--ref", SERVER_NOTES_REF, "add", "-f", "-F", "-", new],
-            input=json.dumps(note, sort_keys=True),
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-        )
-        if proc.returncode == 0:
-            return
-        time.sleep(0.2)
+    from wikigate.refs import run_git_waiting  # another push's post-receive may hold the lock
+
+    proc = run_git_waiting(
+        ["git", "notes", "--ref", SERVER_NOTES_REF, "add", "-f", "-F", "-", new],
+        input=json.dumps(note, sort_keys=True),
+        env=env,
+    )
+    if proc.returncode == 0:
+        return
     _err(
         f"wikigate: could not record in {SERVER_NOTES_REF} that {new[:12]} was accepted "
         f"({proc.stderr.strip()}); clones with wikigate's local hooks will refuse it"

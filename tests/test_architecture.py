@@ -31,6 +31,7 @@ VERIFIER_MAY_USE = {
     "wikigate.paths",
     "wikigate.runid",
     "wikigate.text",
+    "wikigate.trace",
 }
 # the surfaces: they use the library; the library never uses them
 SURFACES = (

@@ -10,6 +10,8 @@ from support.verifying import plan_for, verify_trees
 from wikigate.config import Config, parse_config
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.claims import page_claims
+from wikigate.verifier.markdown import parse_page
 
 SOURCE = (
     "Cats sleep for sixteen hours a day.\n"
@@ -107,6 +109,69 @@ def test_a_second_sentence_citing_the_same_footnote_is_a_claim_too(repo, base):
     assert got["wiki/cats.md#^1"] == ("pass", "unchanged")
     assert got["wiki/cats.md#^1@2"] == ("fail", "removed or altered")
     assert at(report, "run.convergence") and report.verdict == "reject"
+
+
+def test_of_two_identical_sentences_rewriting_the_second_is_an_altered_claim(repo, base):
+    """Found by review (R3): two identical sentences citing one footnote were both matched
+    to the one the run kept, so rewriting or deleting the other passed."""
+    twice = cats(f"{SLEEP}[^1] {SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}")
+    on_main = commit_files(repo, base.id, {"wiki/cats.md": twice})
+    for run in (f"{SLEEP}[^1] Cats never sleep.[^1]", f"{SLEEP}[^1]"):
+        report = verify(repo, on_main, {"wiki/cats.md": cats(f"{run}\n\n[^1]: {tail(SLEEP)}")})
+        got = results(report)
+        assert got["wiki/cats.md#^1"] == ("pass", "unchanged")
+        assert got["wiki/cats.md#^1@2"] == ("fail", "removed or altered")
+        assert at(report, "run.convergence") and report.verdict == "reject"
+    first = cats(f"Cats never sleep.[^1] {SLEEP}[^1]\n\n[^1]: {tail(SLEEP)}")
+    got = results(verify(repo, on_main, {"wiki/cats.md": first}))
+    assert got == {
+        "wiki/cats.md#^1": ("fail", "removed or altered"),
+        "wiki/cats.md#^1@2": ("pass", "unchanged"),
+    }
+
+
+def test_a_cited_table_cell_is_its_whole_row_so_a_new_subject_is_an_altered_claim(repo, base):
+    """Found by review (R1): a cell's claim was its own text, so "| Old cats | 16[^1] |" ->
+    "| Dogs | 16[^1] |" kept the claim "16" and passed."""
+    table = "| Animal | Hours |\n|---|---|\n| {} | 16[^1] |"
+    on_main = commit_files(
+        repo, base.id, {"wiki/cats.md": cats(f"{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")}
+    )
+    report = verify(
+        repo, on_main, {"wiki/cats.md": cats(f"{table.format('Dogs')}\n\n[^1]: {tail(SLEEP)}")}
+    )
+    assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
+    (found,) = at(report, "run.convergence")
+    assert found.claim == "Animal: Old cats; Hours: 16" and found.line == 8
+    # the row's other cited cells are claims of their own, not part of this one
+    two = "| Animal | Hours | Barks |\n|---|---|---|\n| [[Dogs]] | 16[^1] | yes[^2] |\n"
+    assert [c.sentence for c in page_claims(parse_page("wiki/d.md", two + GOOD))][:2] == [
+        "Animal: Dogs; Hours: 16",
+        "Animal: Dogs; Barks: yes",
+    ]
+    moved = cats(f"Intro.[gap: none]\n\n{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")
+    assert results(verify(repo, on_main, {"wiki/cats.md": moved}))["wiki/cats.md#^1"][0] == "pass"
+
+
+def test_a_reference_inside_raw_html_is_flagged_where_it_stands(repo, base):
+    """Found by review (R2): "<div>…[^1]</div>" is no footnote a reader sees, and its
+    sentence escaped the ledger and the convergence check with no finding at all."""
+    html = cats(
+        f"{SLEEP}[^1] {BARK}[^2]\n\n<table><tr><td>Old cats sleep two hours.[^1]</td></tr>"
+        f"</table>\n\n<details><summary>More</summary>\n\n{SLEEP}[^1]\n\n</details>\n\n"
+        f"[^1]: {tail(SLEEP)}\n[^2]: {tail(BARK)}"
+    )
+    report = verify(repo, base, {"wiki/cats.md": html})
+    (found,) = at(report, "citation.in_html")
+    assert found.severity == "major" and found.line == 8 and "[^1]" in found.message
+    assert report.verdict == "revise"
+    # markdown inside <details> (blank lines around it) is a claim like any other
+    claims = page_claims(parse_page("wiki/cats.md", html))
+    assert [(c.id, c.sentence) for c in claims] == [
+        ("wiki/cats.md#^1", SLEEP),
+        ("wiki/cats.md#^2", BARK),
+        ("wiki/cats.md#^1@2", SLEEP),
+    ]
 
 
 def test_a_claim_kept_in_a_disputed_block_passes(repo, base):

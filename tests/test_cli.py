@@ -38,6 +38,24 @@ def test_finalize_exit_codes_reject_1_revise_3(repo):
     assert ov.returncode == 0 and "override" in ov.stdout
 
 
+def test_an_identity_git_refuses_is_a_usage_error_naming_it(repo):
+    """Found by review (#9): `git config user.name '<img …>'` made `verify override` die
+    with exit 4, "unexpected error: _pygit2.InvalidError"."""
+    bad = start(repo)
+    wikigate(repo, "run", "write", bad, "wiki/a.md", "--from", "-", stdin="REJECT-ME\n")
+    assert wikigate(repo, "run", "finalize", bad).returncode == 1
+    git(repo, "config", "user.name", "<img src=x onerror=alert(1)>")
+    git(repo, "config", "user.email", "eve@example.invalid")
+    before = state(repo)
+    ov = wikigate(
+        repo, "verify", "override", bad, "--reason", "checked", env={"GIT_COMMITTER_NAME": ""}
+    )
+    assert ov.returncode == 2, ov.stderr
+    assert "'<img src=x onerror=alert(1)>' (git config user.name)" in ov.stderr
+    assert "git config user.name" in ov.stderr and "unexpected" not in ov.stderr
+    assert state(repo) == before
+
+
 def test_replace_failure_exits_1_and_rejects(repo):
     run = start(repo)
     wikigate(repo, "run", "write", run, "wiki/a.md", "--from", "-", stdin="one two one\n")

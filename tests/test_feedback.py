@@ -24,6 +24,11 @@ PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier
 OFFSET = SOURCE_TEXT.index(QUOTE)
 ANCHOR = format_tail(SOURCE, None, QUOTE, OFFSET).split("” ")[-1].split('" ')[-1]
 OFFLINE = "semantic support not checked: the offline judge (heuristic) ran"
+# a CLI run has no trace of what its writer read ([trace] absent = "allow": a blind spot)
+TRACELESS = (
+    "1 check not run (trace): the run has no trace (it was not written through `wikigate mcp`)"
+    ": which sources the writer read"
+)
 
 
 def unanchored(name: str) -> str:
@@ -59,7 +64,7 @@ def test_finalize_and_runs_show_say_what_to_do_next_and_what_was_not_checked(rep
     assert out[out.index("not ruled out:") + 1].startswith(f"  - {OFFLINE}")
     shown = json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
     assert shown["next_actions"] == [steps[1], steps[0]]
-    assert [s.split(",")[0] for s in shown["blind_spots"]] == [OFFLINE]
+    assert [s.split(",")[0] for s in shown["blind_spots"]] == [OFFLINE, TRACELESS]
     text = wikigate(repo, "runs", "show", run).stdout
     assert f"next:\n  1. {steps[1]}\n  2. {steps[0]}\nnot ruled out:\n  - {OFFLINE}" in text
     # the run's record in git (the database is rebuilt from it) keeps them too

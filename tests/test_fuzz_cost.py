@@ -23,6 +23,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.claims import compare, page_claims
 from wikigate.verifier.markdown import parse_page
 
 pytestmark = pytest.mark.timing
@@ -102,3 +103,32 @@ def test_many_generated_hostile_pages_verify_in_linear_time(base, pattern):
     _linear(pattern, lambda text: parse_page("wiki/notes.md", text), 40_000, "parse")
     report = _verify(repo, commit, _grow(pattern, 40_000))
     assert not [f for f in report.findings if f.code == "verifier.error"]
+
+
+def test_convergence_over_many_identical_claims_costs_linear_time():
+    """Each claim on main stands for one claim of the run's page (R3): matching them, and
+    trying a lost claim's wordings, stays linear when one sentence repeats thousands of times."""
+    sleep = "Cats sleep sixteen hours.[^1] "
+
+    def run(n: int) -> None:
+        k = n // len(sleep)
+        before = "# A\n\n" + sleep * k + '\n\n[^1]: raw/a.txt — "x"\n'
+        after = before.replace(sleep, "Dogs bark.[^1] ", k // 2)
+        claims = [page_claims(parse_page("wiki/a.md", t)) for t in (before, after)]
+        assert sum(c.result == "fail" for c in compare(*claims, archived=False)) == k // 2
+
+    assert_linear(run, 60_000, "convergence")
+
+
+def test_a_table_of_cited_cells_parses_in_linear_time():
+    """Each cited cell states its row (R1): a wide table of cited cells stays linear."""
+    cols = 40
+    head = "|" + "|".join(f"h{i}" for i in range(cols)) + "|\n|" + "---|" * cols + "\n"
+    row = "|" + "|".join(f"v{i}[^1]" for i in range(cols)) + "|\n"
+
+    def run(n: int) -> None:
+        text = "# A\n\n" + head + row * (n // len(row)) + '\n[^1]: raw/a.txt — "x"\n'
+        page = parse_page("wiki/a.md", text)
+        assert page.refs and page.refs[-1].row.startswith("h39: v39")
+
+    assert_linear(run, 60_000, "table")

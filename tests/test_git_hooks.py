@@ -341,3 +341,31 @@ def test_a_symbolic_ref_or_a_ref_below_a_guarded_one_is_refused(server, tmp_path
         below = push(ws.root, "origin", f"topic:{ref}")
         assert below.returncode != 0, ref
         assert "a ref below main or wikigate's records" in below.stderr, below.stderr
+
+
+def test_the_servers_accepted_note_waits_for_a_lock_another_push_holds(origin, monkeypatch):
+    """Another push's post-receive may hold the server notes' lock longer than a second:
+    the accepted note waits for it (as ref transactions do) instead of being lost."""
+    from wikigate import refs
+    from wikigate.hooks import server
+
+    ws, bare = origin
+    tip = verified_run(ws, "a")
+    old = str(ws.repo.revparse_single(f"{tip}^").id)
+    push(ws.root, "-q", "origin", f"{tip}:refs/heads/main")
+    lock = bare / "refs" / "notes" / "wikigate-server.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("held by another push\n")
+    waits = []
+
+    def wait(seconds):  # the other push finishes after a few of our waits (no real sleep)
+        waits.append(seconds)
+        if len(waits) == 8:
+            lock.unlink()
+
+    monkeypatch.setattr(refs.time, "sleep", wait)  # the time module: the hook's too
+    monkeypatch.setenv("GIT_DIR", str(bare))
+    server._note_accepted(old, str(tip))
+    note = git(bare, "notes", "--ref", "wikigate-server", "show", str(tip), check=False)
+    assert '"accepted_by": "server"' in note.stdout, note.stderr
+    assert len(waits) == 8

@@ -347,7 +347,11 @@ def test_the_action_refuses_a_python_below_3_11_saying_what_to_do(tmp_path: Path
 def test_the_action_sets_up_its_own_python_pinned_and_caches_its_install():
     steps = _action()["runs"]["steps"]
     uses = [s["uses"] for s in steps if "uses" in s]
-    assert [u.split("@")[0] for u in uses] == ["actions/setup-python", "actions/cache"]
+    assert [u.split("@")[0] for u in uses] == [
+        "actions/setup-python",
+        "actions/cache",
+        "actions/upload-artifact",
+    ]
     assert all(re.fullmatch(r"[\w/-]+@[0-9a-f]{40}", u) for u in uses), uses  # by commit
     [setup] = [s for s in steps if s.get("id") == "python"]
     assert setup["with"]["update-environment"] is False  # the job's own python3 untouched
@@ -458,3 +462,114 @@ def test_check_mode_is_no_green_check_for_a_pull_request_into_another_branch(wor
     runs = _check_runs(world, head)
     assert [r["conclusion"] for r in runs] == ["failure", "failure"], into_stage.out
     assert "is into stage, not main" in into_stage.out
+
+
+# ---------------------------------------------------------------- the HTML report's link
+
+RUN = {"GITHUB_RUN_ID": "4242", "WIKIGATE_HTML_ARTIFACT": "wikigate-report"}
+RUN_PAGE = "https://github.com/octo/wiki/actions/runs/4242"
+
+
+def _summary_comment(world: World) -> str:
+    [body] = [
+        c["body"] for c in world.gh.issue_comments.values() if "wikigate:summary" in c["body"]
+    ]
+    return body
+
+
+def test_the_pull_requests_summary_links_the_html_report_once_it_is_uploaded(world: World):
+    world.push_pr(1, quote_only_page("Barn"))
+    assert world.step("pull_request", world.pr_event(1), env=RUN).code == 3  # revise
+    before = _summary_comment(world)
+    assert (
+        f"- the HTML report: the `wikigate-report` artifact of [this workflow run]({RUN_PAGE})"
+        in before
+    )
+
+    # action.yml's last step, after actions/upload-artifact gave the artifact's URL
+    url = f"{RUN_PAGE}/artifacts/987"
+    linked = world.step(
+        "pull_request",
+        world.pr_event(1),
+        env={**RUN, "WIKIGATE_REPORT_URL": url},
+        args=("--link-report",),
+        keep_summary=True,
+    )
+    assert linked.code == 0, linked.out
+    after = _summary_comment(world)
+    assert f"- the HTML report: [wikigate-report]({url})" in after
+    assert "this workflow run" not in after
+    assert after.replace(
+        f"[wikigate-report]({url}) (download it and open the page inside in a browser)", ""
+    ) == before.replace(f"the `wikigate-report` artifact of [this workflow run]({RUN_PAGE})", "")
+    job = (world.tmp / "summary.md").read_text(encoding="utf-8")
+    assert "### wikigate: revise" in job and f"[wikigate-report]({url})" in job
+
+    # the next loop's summary names the run again, until its own upload is linked
+    world.push_pr(1, cited_page("Barn"))
+    assert (
+        world.step("pull_request", world.pr_event(1), env={**RUN, "GITHUB_RUN_ID": "4243"}).code
+        == 0
+    )
+    assert f"[this workflow run]({RUN_PAGE[:-4]}4243)" in _summary_comment(world)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "https://evil.example/octo/wiki/actions/runs/4242/artifacts/1",
+        f"{RUN_PAGE}/artifacts/1) [click](https://evil.example",
+        f"{RUN_PAGE[:-4]}1/artifacts/1",  # another run's
+        "",
+    ],
+)
+def test_a_report_link_that_is_not_this_runs_artifact_is_refused(world: World, url: str):
+    world.push_pr(1, quote_only_page("Barn"))
+    world.step("pull_request", world.pr_event(1), env=RUN)
+    before = _summary_comment(world)
+    refused = world.step(
+        "pull_request",
+        world.pr_event(1),
+        env={**RUN, "WIKIGATE_REPORT_URL": url},
+        args=("--link-report",),
+    )
+    assert refused.code == 2, refused.out
+    assert (
+        "WIKIGATE_REPORT_URL" in refused.out
+        and "expected an artifact of this workflow run" in refused.out
+    )
+    assert _summary_comment(world) == before
+
+
+def test_a_fork_pull_requests_report_link_lands_in_the_job_summary(world: World):
+    world.push_fork_pr(3, quote_only_page("Barn"))
+    _read_only(world)
+    url = f"{RUN_PAGE}/artifacts/5"
+    linked = world.step(
+        "pull_request",
+        world.pr_event(3),
+        env={**RUN, "WIKIGATE_REPORT_URL": url},
+        args=("--link-report",),
+    )
+    assert linked.code == 0, linked.out  # a link never fails the step
+    assert "the summary comment was not linked" in linked.out or "no summary comment" in linked.out
+    assert f"[wikigate-report]({url})" in (world.tmp / "summary.md").read_text(encoding="utf-8")
+
+
+def test_the_action_uploads_the_html_report_pinned_and_links_it_best_effort():
+    steps = _action()["runs"]["steps"]
+    [upload] = [s for s in steps if s.get("id") == "upload"]
+    assert re.fullmatch(r"actions/upload-artifact@[0-9a-f]{40}", upload["uses"])
+    assert upload["with"] == {
+        "name": "${{ inputs.html-artifact }}",
+        "path": "${{ steps.html.outputs.html }}",
+    }
+    assert upload["continue-on-error"] is True and "always()" in upload["if"]
+    [link] = [s for s in steps if "--link-report" in s.get("run", "")]
+    assert link["continue-on-error"] is True
+    assert link["env"]["WIKIGATE_REPORT_URL"] == "${{ steps.upload.outputs.artifact-url }}"
+    assert "${{" not in link["run"]  # the URL reaches the program through env only
+    assert steps.index(link) == len(steps) - 1 and steps.index(upload) == len(steps) - 2
+    with pytest.raises(UsageError, match="input html-artifact"):
+        Inputs.read({"WIKIGATE_HTML_ARTIFACT": "a/b"})

@@ -15,7 +15,7 @@ from support.trees import commit_files
 
 from wikigate import health as health_module
 from wikigate.verifier.citation import format_tail
-from wikigate.workspace import Workspace
+from wikigate.workspace import INDEX_MD, Workspace
 
 DEFAULT = {"WIKIGATE_VERIFIER": ""}
 TOWN = (
@@ -92,6 +92,7 @@ def test_health_equals_a_hand_count(wiki):
     pages = {p["page"]: p for p in data["pages"]}
     town = pages["wiki/town.md"]
     assert (town["statements"], town["accounted"], town["claims"], town["anchored"]) == (5, 4, 3, 3)
+    assert town["gaps"] == 1
     assert pages["wiki/ferry.md"]["contradictions"] == 1 and town["contradictions"] == 1
     assert [p for p, v in pages.items() if v["orphan"]] == ["wiki/museum.md"]
     assert {p: v["state"] for p, v in pages.items()} == {
@@ -101,11 +102,12 @@ def test_health_equals_a_hand_count(wiki):
         "wiki/ferry.md": "contested",
         "wiki/museum.md": "fresh",
     }
-    # the wiki: 5 claims all anchored; 8 statements (wikigate init's log says "Append-only
-    # record of changes to this wiki.", uncited), 6 accounted for; no judge ran
-    assert pages["wiki/log.md"]["statements"] == 1
+    # the wiki: 5 claims all anchored; 7 statements, 6 accounted for (wikigate init's log
+    # says "Append-only record of changes to this wiki.": structural, exempt as verify
+    # holds it); no judge ran
+    assert pages["wiki/log.md"]["statements"] == 0
     assert data["wiki"] == {
-        "coverage": round(6 / 8, 4),
+        "coverage": round(6 / 7, 4),
         "anchored": 1.0,
         "supported": None,
         "contradictions": 1,
@@ -113,9 +115,39 @@ def test_health_equals_a_hand_count(wiki):
         "orphans": 1,
         "pages": 5,
         "claims": 5,
-        "statements": 8,
+        "statements": 7,
+        "gaps": 1,
         "judged": 0,
     }
+
+
+def test_coverage_counts_statements_as_verify_holds_them(tmp_path):
+    """Found by review (#8): health counted the init scaffold's sentences, which verify
+    exempts (a fresh wiki's coverage was 0%), and a page verify flags page.uncited (a hub
+    of links, no statement to show) counted as covered."""
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    advance(
+        root,
+        {
+            **SOURCES,
+            "wiki/index.md": INDEX_MD + "\n- [[pier]]\n- [[hub]]\n",  # the scaffold's text kept
+            "wiki/pier.md": page("Pier", "", [("raw/town.txt", "The pier opened in 1894.")]),
+            "wiki/hub.md": "---\ntitle: Hub\n---\n# Hub\n\n- [[pier]]\n",
+        },
+    )
+    verified = cli(root, "verify", "--all", "--format", "json")
+    flagged = {(f["code"], f["path"]) for f in json.loads(verified.stdout)["findings"]}
+    assert flagged == {("page.uncited", "wiki/hub.md")}
+    _, data = health_json(root)
+    pages = {p["page"]: (p["statements"], p["accounted"]) for p in data["pages"]}
+    assert pages == {
+        "wiki/index.md": (0, 0),
+        "wiki/log.md": (0, 0),
+        "wiki/pier.md": (1, 1),
+        "wiki/hub.md": (1, 0),
+    }
+    assert (data["wiki"]["statements"], data["wiki"]["coverage"]) == (2, 0.5)
 
 
 def test_a_changed_source_makes_its_claim_and_page_stale_the_others_stay_fresh(wiki):

@@ -540,3 +540,56 @@ def test_the_judges_vote_and_a_frozen_claim_show_on_their_claims(hostile: Path) 
     assert "evidence: “&lt;/blockquote&gt;&lt;script&gt;window.__pwned=8" in doc
     assert "frozen by [ledger] wiki/owls.md" in doc
     assert "anthropic claude-test · 2 votes" in doc
+
+
+class Marks(HTMLParser):
+    """The text inside each highlight, and the deepest nesting of highlights."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: list[str] = []
+        self.text: dict[str, str] = {}
+        self.deepest = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "mark" and "hl" in (a.get("class") or "").split():
+            self.open.append(a["id"] or "")
+            self.text[a["id"] or ""] = ""
+            self.deepest = max(self.deepest, len(self.open))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "mark" and self.open:
+            self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        for key in self.open:
+            self.text[key] += data
+
+
+def test_a_claims_highlight_never_wraps_its_neighbour_on_the_same_line(tmp_path: Path) -> None:
+    """Two claims opening with the same words in one list item: each highlight holds its own
+    sentence (review 35b: the second's opened at the item's start and wrapped the first)."""
+    root = tmp_path / "w"
+    assert wg(tmp_path, "init", str(root)).returncode == 0
+    git(root, "checkout", "-q", "-b", "topic")
+    (root / "raw" / "owls.txt").write_text(SOURCE_TEXT, encoding="utf-8")
+    page = (
+        "# Owls\n\n"
+        "- A barn owl can hear a mouse under snow.[^c] A barn owl can hear 52 mice.[^d]\n\n"
+        f"[^c]: {tail(GOOD)}\n"
+        f'[^d]: {SOURCE} — "A barn owl can hear 52 mice." {{@0 sha256:{"0" * 64}}}\n'
+    )
+    (root / "wiki" / "owls.md").write_text(page, encoding="utf-8")
+    index = root / "wiki" / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n[[owls]]\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "owls")
+    doc = html_of(root, tmp_path)
+    scan = assert_inert(doc)
+    assert labelled_statuses(doc, scan) == {"c": "pass", "d": "fail"}
+    marks = Marks()
+    marks.feed(doc)
+    assert marks.deepest == 1  # no highlight inside another
+    held = sorted(re.sub(r"\[\^\w\]", "", t).strip() for t in marks.text.values() if "owl" in t)
+    assert held == ["A barn owl can hear 52 mice.", "A barn owl can hear a mouse under snow."]

@@ -549,3 +549,14 @@ def test_no_writer_text_reaches_the_judge_unmarked(repo, base, emulator):
     (vote,) = report.judge.votes
     assert (vote.claim_id, vote.vote) == (f"wiki/plan.md#^{HOSTILE_LABEL}", "contradicts")
     assert at(report, "citation.contradicted")
+
+
+def test_a_cited_table_cell_reaches_the_judge_as_its_whole_row(repo, base, emulator):
+    """Found by review (R1): the judge was asked whether "4 million euros" alone was
+    supported; a cell's statement is its row under its header."""
+    quote = "The budget of 4 million euros was approved"
+    table = "| Phase | Budget |\n|---|---|\n| Second phase | 4 million euros[^1] |"
+    body = f"---\ntitle: Plan\n---\n# Plan\n\n{table}\n\n[^1]: {tail(quote)}\n"
+    judged(repo, base, {"wiki/plan.md": body})
+    (sent,) = parse_claims(emulator.messages[0].body)
+    assert sent["claim"] == "Phase: Second phase; Budget: 4 million euros"

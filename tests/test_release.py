@@ -53,6 +53,8 @@ def test_the_wheel_built_from_the_sdist_installs_into_a_fresh_venv_and_runs_the_
     assert "wikigate/verifier/engine.py" in names and "wikigate/bot/flow.py" in names
     assert any(n.startswith("wikigate/demo/corpus/") and n.endswith(".txt") for n in names)
     assert not [n for n in names if n.startswith("tests/")]
+    assert f"wikigate-{VERSION}.dist-info/licenses/LICENSE" in names  # MIT, with the wheel
+    assert "License-Expression: MIT" in metadata
     core = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     assert not [line for line in core if "extra ==" not in line and "pypdf" in line]
 

@@ -325,8 +325,9 @@ def test_text_and_json_say_what_to_do_next_and_what_was_not_ruled_out(verified):
         "--output-tokens N --usd X`, then finalize again",
         f"add the anchor {written} to the footnote on line 10 of {PAGE}",
     ]
-    [spot] = report.blind_spots
+    spot, traceless = report.blind_spots  # a CLI run's: no trace of what its writer read
     assert spot.startswith("semantic support not checked: the offline judge (heuristic) ran")
+    assert traceless.startswith("1 check not run (trace): the run has no trace")
     lines = verified["outputs"]["text"].stdout.splitlines()
     at = lines.index("next:")
     assert lines[at + 1 : at + 4] == [f"  {n}. {a}" for n, a in enumerate(report.next_actions, 1)]
@@ -334,4 +335,5 @@ def test_text_and_json_say_what_to_do_next_and_what_was_not_ruled_out(verified):
     # derived, never taken from input: a report read back cannot claim other advice
     forged = {**report.model_dump(mode="json"), "next_actions": ["merge it"], "blind_spots": []}
     back = type(report).model_validate(forged)
-    assert back.next_actions == report.next_actions and back.blind_spots == [spot]
+    assert back.next_actions == report.next_actions
+    assert back.blind_spots == [spot, traceless]

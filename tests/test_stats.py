@@ -92,7 +92,7 @@ def recount(ws: Workspace) -> dict[str, dict[str, Any]]:
         w["runs"] += 1
         w.setdefault("verdicts", Counter())[r.verdict or r.status] += 1
         w["unverified"] += int(r.unverified)
-        w["loops"] += r.loop_count
+        w["loops"] += r.loop_count if r.verdict is not None else 0  # verified runs only
         w["writer_usd"] += r.usage.usd or 0
         w["writer_input_tokens"] += r.usage.input_tokens or 0
         if r.override_at:
@@ -170,6 +170,39 @@ def test_stats_equal_a_recount_from_git_and_a_rebuild(weeks: Workspace, tmp_path
     ws.rebuild_telemetry(None)
     ledger.rebuild(ws)
     assert health.as_json(health.stats(ws, "week")) == before
+
+
+def test_loops_per_run_counts_the_verifications_of_verified_runs_only(weeks: Workspace) -> None:
+    """Found by review (#9): a run never finalized counted as one loop, and so did one
+    committed with --no-verify; loops_per_run is verifications per verified run."""
+    ws = weeks
+    Clock.at = MONDAY + timedelta(days=21)  # 2026-W05
+    ws.start_run("cascade", "cli:test")  # started, never finalized
+    owl = ws.start_run("cascade", "cli:test")
+    owl.stage_write("wiki/barn.md", "# Barn\n\nBarn owls nest in old barns.\n")  # uncited
+    index = (owl.read("wiki/index.md") or b"").decode()
+    owl.stage_write("wiki/index.md", index + "- [[barn]]\n")
+    assert owl.finalize().status == "pending"  # revise: loop 1
+    owl.stage_write("wiki/barn.md", cited_page("barn"))
+    assert owl.finalize().status == "committed"  # loop 2
+    got = {p.period: p for p in health.stats(ws, "week").periods}
+    w3, w5 = week(MONDAY.date() + timedelta(days=7)), week(MONDAY.date() + timedelta(days=21))
+    assert (got[w5].runs, got[w5].loops, got[w5].loops_per_run) == (2, 2, 2.0)
+    assert got[w3].runs == 1 and got[w3].loops_per_run is None  # its one run: --no-verify
+
+
+def test_gaps_on_pages_without_claims_are_counted(weeks: Workspace) -> None:
+    """Found by review (#8): stats counted only the gap markers on pages with claims
+    (`claims --gaps` listed 22, stats said 1)."""
+    ws = weeks
+    Clock.at = MONDAY + timedelta(days=21)  # 2026-W05
+    moles = "# Moles\n\nMoles dig long tunnels under lawns [gap: no source on moles yet].\n"
+    assert page_run(ws, "moles", moles).status == "committed"
+    ledger.sync(ws)
+    got = {p.period: p for p in health.stats(ws, "week").periods}
+    w5 = week(MONDAY.date() + timedelta(days=21))
+    assert got[w5].gaps == 1 and got[w5].claims == 0
+    assert sum(p.gaps for p in got.values()) == len(ledger.gaps(ws)) == 1
 
 
 def test_stats_cli_formats(weeks: Workspace, tmp_path: Path) -> None:

@@ -350,6 +350,7 @@ def encode_page(p: ParsedPage) -> tuple[bytes, bytes]:
         _tuples(p.refs),
         defs,
         _tuples(p.undefined),
+        _tuples(p.in_html),
         links,
         _tuples(p.gaps),
         p.bare,
@@ -380,6 +381,7 @@ def decode_page(data: bytes) -> ParsedPage:
         refs,
         defs,
         undefined,
+        in_html,
         links,
         gaps,
         bare,
@@ -400,6 +402,7 @@ def decode_page(data: bytes) -> ParsedPage:
             for label, line, tail, c, error in defs
         ],
         undefined=list(undefined),
+        in_html=list(in_html),
         links=list(map(_link, links)),
         gaps=list(gaps),
         bare=bare,

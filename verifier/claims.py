@@ -35,7 +35,7 @@ class PageClaim(NamedTuple):
     page: str
     label: str
     line: int  # the line of the reference [^label]
-    sentence: str  # whitespace collapsed
+    sentence: str  # whitespace collapsed; a table cell's: its row ("Animal: Dogs; Hours: 16")
     source: str  # as the footnote names it
     pdf_page: int | None
     quote: str
@@ -83,7 +83,7 @@ def page_claims(
                 page.path,
                 ref.label,
                 ref.at_line,
-                " ".join(ref.claim.split()),
+                " ".join((ref.row or ref.claim).split()),  # a cited cell: its whole row
                 source_of(c) if source_of is not None else c.source,
                 c.page,
                 c.quote,
@@ -96,40 +96,84 @@ def page_claims(
     return out
 
 
+REWORDED_TRIED = 32  # claims citing the same quote a lost claim is compared with
+
+
 def compare(
     before: Iterable[PageClaim], after: list[PageClaim], *, archived: bool
 ) -> list[Compared]:
     """Each claim of ``before`` (a page on main) judged against ``after`` (the same page
-    as the run leaves it; empty when the run deletes it)."""
-    by_sentence: dict[tuple[str, str], list[PageClaim]] = {}
-    by_quote: dict[tuple[str, str], list[PageClaim]] = {}
-    for a in after:
-        by_sentence.setdefault((a.sentence, a.source), []).append(a)
-        by_quote.setdefault((a.source, a.quote), []).append(a)
-    out: list[Compared] = []
-    for b in before:
-        if not after and archived:
-            out.append(Compared(b, "pass", "its page was archived", None))
+    as the run leaves it; empty when the run deletes it). A claim of ``after`` stands for
+    one claim of ``before`` at most: of two identical sentences on main, a run that keeps
+    one and rewrites the other has altered a claim."""
+    befores = list(before)
+    pools = _Pools(after)
+    results: list[Compared | None] = [None] * len(befores)
+    if not after and archived:
+        return [Compared(b, "pass", "its page was archived", None) for b in befores]
+    # first the claims kept word for word, each once: in their place (the same label and
+    # use), then under their label, then under any
+    for place in (lambda b: (b.label, b.use), lambda b: (b.label,), lambda b: ()):
+        for n, b in enumerate(befores):
+            if results[n] is None:
+                a = pools.take((b.sentence, b.source, b.quote, *place(b)))
+                results[n] = Compared(b, "pass", _kept(b, a), a) if a is not None else None
+    for n, b in enumerate(befores):  # then the rest: re-anchored, reworded, or lost
+        if results[n] is not None:
             continue
-        same = by_sentence.get((b.sentence, b.source), [])
-        kept = [a for a in same if a.quote == b.quote]
-        if kept:
-            a = next((k for k in kept if k.label == b.label), kept[0])
-            out.append(Compared(b, "pass", _kept(b, a), a))
-        elif same:
-            out.append(
-                Compared(
-                    b, "warn", "re-anchored: the same claim now quotes another passage", same[0]
-                )
-            )
-        elif any(reworded(b.sentence, a.sentence) for a in by_quote.get((b.source, b.quote), [])):
-            a = next(a for a in by_quote[(b.source, b.quote)] if reworded(b.sentence, a.sentence))
-            out.append(Compared(b, "warn", f"reworded around the same quote: {a.sentence!r}", a))
+        same = pools.take((b.sentence, b.source))
+        if same is not None:
+            reason = "re-anchored: the same claim now quotes another passage"
+            results[n] = Compared(b, "warn", reason, same)
+            continue
+        a = pools.take((b.source, b.quote), reworded_from=b.sentence)
+        if a is not None:
+            results[n] = Compared(b, "warn", f"reworded around the same quote: {a.sentence!r}", a)
         elif not after:
-            out.append(Compared(b, "fail", "its page was deleted", None))
+            results[n] = Compared(b, "fail", "its page was deleted", None)
         else:
-            out.append(Compared(b, "fail", "removed or altered", None))
-    return out
+            results[n] = Compared(b, "fail", "removed or altered", None)
+    return [r for r in results if r is not None]
+
+
+class _Pools:
+    """The claims of a changed page by key (its sentence, source, quote, label, use), each
+    given out once; a taken claim is skipped once per key (linear in all)."""
+
+    def __init__(self, claims: list[PageClaim]) -> None:
+        self.claims = claims
+        self.taken: set[int] = set()
+        self.ids: dict[tuple[object, ...], list[int]] = {}
+        self.next: dict[tuple[object, ...], int] = {}
+        self.said: dict[str, _Said] = {}  # each sentence's words, read once
+        for i, a in enumerate(claims):
+            exact = (a.sentence, a.source, a.quote)
+            keys = [(*exact, a.label, a.use), (*exact, a.label), exact]
+            for key in [*keys, (a.sentence, a.source), (a.source, a.quote)]:
+                self.ids.setdefault(key, []).append(i)
+
+    def take(self, key: tuple[object, ...], reworded_from: str | None = None) -> PageClaim | None:
+        """The first claim of ``key`` not taken yet (one saying ``reworded_from`` in other
+        words, when given), now taken."""
+        ids = self.ids.get(key, [])
+        at = self.next.get(key, 0)
+        while at < len(ids) and ids[at] in self.taken:
+            at += 1
+        self.next[key] = at
+        old = _said(reworded_from) if reworded_from is not None else None
+        for i in ids[at : at + REWORDED_TRIED]:  # bounded: a lost claim's wordings tried
+            if i in self.taken:
+                continue
+            if old is None or _reworded(old, self._said(self.claims[i].sentence)):
+                self.taken.add(i)
+                return self.claims[i]
+        return None
+
+    def _said(self, sentence: str) -> _Said:
+        found = self.said.get(sentence)
+        if found is None:
+            found = self.said[sentence] = _said(sentence)
+        return found
 
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither"})
@@ -139,8 +183,22 @@ SIMILAR = 0.6  # the share of words two wordings must have in common
 def reworded(old: str, new: str) -> bool:
     """``new`` says what ``old`` said in other words: the same numbers and negations, and
     most words in common (Jaccard >= SIMILAR). Anything else is an altered claim."""
-    a, b = _words(old), _words(new)
-    if {w for w in a if _numeric(w)} != {w for w in b if _numeric(w)}:
+    return _reworded(_said(old), _said(new))
+
+
+class _Said(NamedTuple):
+    words: set[str]
+    numbers: frozenset[str]
+
+
+def _said(text: str) -> _Said:
+    words = _words(text)
+    return _Said(words, frozenset(w for w in words if _numeric(w)))
+
+
+def _reworded(old: _Said, new: _Said) -> bool:
+    a, b = old.words, new.words
+    if old.numbers != new.numbers:
         return False
     if a & NEGATIONS != b & NEGATIONS or any(w.endswith("n't") for w in a ^ b):
         return False

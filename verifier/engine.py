@@ -18,7 +18,7 @@ from wikigate.config import Config, config_at
 from wikigate.models import Finding
 
 from . import suppress
-from .checks import CHECKS, PER_PAGE, Context
+from .checks import CHECKS, PER_PAGE, Context, NotRun
 from .checks.context import adjusted_severity
 from .entries import TreeLimitError
 from .judges.choose import make_judge
@@ -168,7 +168,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                     )
                 )
                 continue
-            status: Literal["passed", "failed", "error"]
+            status: Literal["passed", "failed", "error", "skipped"]
+            skipped = None
             try:
                 result = check.run(ctx, **{need: provided[need] for need in check.needs})
                 if check.provides is not None:
@@ -178,6 +179,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                     fresh[check.name] = found
                     found = found + verdicts.cached(check.name)
                 status = "failed" if found else "passed"
+            except NotRun as e:  # it does not apply here, and says why
+                found, status, skipped = [], "skipped", str(e)
             except BudgetSpent:
                 found, status = [], "error"
             except Exception as e:  # noqa: BLE001 - fail closed, always
@@ -190,6 +193,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                     status=status,
                     findings=len(found),
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),
+                    reason=skipped,
                 )
             )
         clock.disarm()

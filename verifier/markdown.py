@@ -41,6 +41,10 @@ class Ref(NamedTuple):
     disputed: bool  # inside a ``::: disputed`` block
     at_line: int  # the line holding this reference ``[^label]``
     start_line: int  # the line where the claim's sentence starts (<= at_line)
+    # in a table: the cell in its row, as "Header: cell; …" (at most ROW_CHARS): the
+    # statement a cited cell makes ("| Old cats | 16[^1] |" says nothing without its row);
+    # the row's other cited cells are claims of their own and left out
+    row: str = ""
 
 
 class Statement(NamedTuple):
@@ -77,6 +81,9 @@ class ParsedPage:
     refs: list[Ref] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     undefined: list[tuple[str, int]] = field(default_factory=list)
+    # (label, line) of each "[^label]" written in a raw HTML block's text (the first
+    # HTML_REFS_KEPT): no renderer makes it a footnote, so it cites nothing
+    in_html: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
     bare: int = 0  # statements in a block with neither a citation nor a gap marker
@@ -90,6 +97,7 @@ class ParsedPage:
 
 
 INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings show fewer)
+HTML_REFS_KEPT = 1000  # footnote references in raw HTML a parsed page keeps
 STATEMENTS_KEPT = 1000  # uncited statements a parsed page keeps (the findings show fewer)
 STATEMENT_CHARS = 200  # of a statement's text kept
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
@@ -386,6 +394,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     in_definition = False
     sources = 0  # the level of a "Sources"-style heading whose section we are in, else 0
     segmented = [sentences.SEGMENTED_CHARS]  # what syntok may still read of this page
+    header: list[tuple[str, bool]] = []  # the header cells of the table we are in
+    cells: list[tuple[str, bool]] = []  # the row we are in: each cell's text, whether cited
+    cell = -1  # the cell we are in
+    in_head = False
+    rows_left = [ROWS_CHARS]  # what the page's cited cells' statements may still take
     for i, tok in enumerate(tokens):
         if tok.type == "footnote_reference_open":
             page.definitions.append(_footnote(tokens, i))
@@ -404,6 +417,16 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             listed += 1
         elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
             listed -= 1
+        elif tok.type in ("thead_open", "thead_close"):
+            in_head = tok.type == "thead_open"
+            header = [] if in_head else header
+        elif tok.type == "tr_open":
+            cells, cell = _row_cells(tokens, i), -1
+            header = cells if in_head else header
+        elif tok.type == "tr_close":
+            cells = []
+        elif tok.type in ("td_open", "th_open"):
+            cell += 1
         elif tok.type == "blockquote_open":  # an Obsidian callout ("> [!note]") is prose
             quotes.append(not _callout(tokens, i))
             quoted += quotes[-1]
@@ -426,6 +449,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             if quoted or (aside and listed):
                 continue
             read = _html_blocks(tok.content)
+            _html_refs(page, [(line + at, text) for at, text, _ in read])
             for heading in (False, True):
                 blocks = [(line + at, text) for at, text, h in read if h == heading]
                 _statements(page, blocks, False, segmented, heading)
@@ -445,6 +469,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
             pointed = bool(aside) and not heading and (listed > 0 or _link_lines(tok.content))
             asserts = not (quoted or (aside and heading))
             linked_before = len(page.links)
+            cited_before = len(page.refs)
             _inline(
                 page,
                 tok,
@@ -456,6 +481,11 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 labels_ok=listed > 0,
                 pointed=pointed,
             )
+            if len(page.refs) > cited_before and cells and tokens[i - 1].type in CELLS:
+                names = [] if in_head else [name for name, _ in header]
+                row = _row_statement(names, cells, cell, rows_left)
+                for k in range(cited_before, len(page.refs)):
+                    page.refs[k] = page.refs[k]._replace(row=row)
             if (
                 not heading
                 and len(page.links) > linked_before
@@ -466,6 +496,70 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     _markdown_comments(page, src, tokens)
     page.definitions += tail
     return page
+
+
+def _html_refs(page: ParsedPage, blocks: list[tuple[int, str]]) -> None:
+    """The footnote references ``[^label]`` written in a raw HTML block's text (code and
+    scripts left out): a reader sees them as text, and their sentences are no claims."""
+    for line, text in blocks:
+        seen, at_line = 0, line
+        for m in _UNDEFINED_REF.finditer(text):
+            if len(page.in_html) >= HTML_REFS_KEPT:
+                return
+            at_line += text.count("\n", seen, m.start())
+            seen = m.start()
+            page.in_html.append((m.group(1), at_line))
+
+
+ROW_CHARS = 1000  # of a table row kept as a cited cell's statement (Ref.row)
+CELL_CHARS = 200  # of each cell in it
+ROWS_CHARS = 5_000_000  # of all a page's cited cells' statements (past it: the cell alone)
+CELLS = ("td_open", "th_open")
+
+
+def _row_cells(tokens: list[Token], i: int) -> list[tuple[str, bool]]:
+    """The text of each cell of the table row opened at ``tokens[i]`` (footnote
+    references left out, whitespace collapsed, each at most CELL_CHARS), and whether it
+    cites."""
+    cells: list[tuple[str, bool]] = []
+    for j in range(i + 1, len(tokens)):  # by index: a row's tokens only, never a copy
+        tok = tokens[j]
+        if tok.type == "tr_close":
+            break
+        if tok.type != "inline":
+            continue
+        said: list[str] = []
+        cited = False
+        for child in tok.children or []:
+            cited = cited or (child.type == "footnote_ref" and "label" in child.meta)
+            if child.type in ("text", "code_inline"):
+                said.append(child.content)
+            elif child.type == "wikilink":
+                target, _, label = child.content.partition("|")
+                said.append(label or target.partition("#")[0])
+            elif child.type in ("softbreak", "hardbreak"):
+                said.append(" ")
+        cells.append((" ".join("".join(said)[: 2 * CELL_CHARS].split())[:CELL_CHARS], cited))
+    return cells
+
+
+def _row_statement(
+    header: list[str], cells: list[tuple[str, bool]], at: int, left: list[int]
+) -> str:
+    """Cell ``at`` of a table row as one statement with the row's uncited cells, each
+    under its header: "Animal: Dogs; Hours: 16" (a cell under no header, or in the header
+    row, stands alone); the row's other cited cells are claims of their own. Empty (the
+    claim is the cell's text) once the page's statements have taken ``left``."""
+    said = [
+        f"{header[k]}: {text}" if k < len(header) and header[k] else text
+        for k, (text, cited) in enumerate(cells)
+        if text and (k == at or not cited)
+    ]
+    row = "; ".join(said)[:ROW_CHARS]
+    if len(row) > left[0]:
+        return ""
+    left[0] -= len(row)
+    return row
 
 
 # text hidden from a reader and read by a model: an HTML comment (``<!-- … -->``) or a

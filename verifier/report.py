@@ -304,9 +304,6 @@ class VerificationReport(Plain):
         "kept out; derived from the report, never taken from input",
     )
 
-    def __post_init__(self) -> None:
-        self.__derive__()
-
     def __derive__(self) -> None:
         # computed, never taken from input: a report read back cannot claim other advice
         from .advice import blind_spots, next_actions

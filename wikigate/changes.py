@@ -61,6 +61,7 @@ def change_request(
     A run whose record cannot be read (or was rewritten since ``run start``) is a RunError.
     """
     from .plan import check_pinned, read_plan
+    from .run import with_trace
 
     repo = ws.repo
     if ref is None:
@@ -84,6 +85,8 @@ def change_request(
             plan = read_plan(repo, tip.id)
             known = ws.store.get(plan.meta.run_id) if ws.telemetry_path().exists() else None
             check_pinned(plan.meta, known["meta_digest"] if known else None)
+            if known is not None:  # the trace's pin, as `run finalize` checks it
+                plan = with_trace(ws.store, known, plan)
     except (RunError, ValueError) as e:
         plan = None
         if "Wikigate-Run" in parse_trailers(tip.message):  # a run: its rules must apply

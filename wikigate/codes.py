@@ -38,6 +38,15 @@ TABLE: tuple[Code, ...] = (
         also="minor",
     ),
     Code(
+        "citation.in_html",
+        "major",
+        "a footnote reference `[^label]` written inside a raw HTML block (`<div>`, `<td>`, "
+        "`<details>` on one line…): no renderer makes it a footnote, a reader sees the text "
+        "`[^label]`, and its sentence is no cited claim",
+        "write the sentence as markdown: leave a blank line after the opening tag (and before "
+        "the closing one), or move it out of the HTML",
+    ),
+    Code(
         "citation.source_missing",
         "critical",
         "the cited source does not exist",
@@ -398,6 +407,46 @@ TABLE: tuple[Code, ...] = (
         "type, trigger, budget, scope or direction): a commit made outside wikigate changed "
         "the run; the run is rejected as it was started, never as its commits claim",
         "start a new run; stage every change with `wikigate run write|replace|delete`",
+    ),
+    Code(
+        "run.trace_tampered",
+        "critical",
+        "the run's trace (the tool calls of the `wikigate mcp` session that wrote it, on "
+        "`refs/wikigate/trace/<run>`) is not the one wikigate recorded: an event was edited, "
+        "added, dropped or reordered, or the ref is gone or unreadable (its hash chain's head "
+        "or length differs from the one pinned in the telemetry database)",
+        "start a new run through `wikigate mcp`; never write refs/wikigate/trace/*",
+    ),
+    Code(
+        "trace.unread_source",
+        "major",
+        "a claim the run adds or changes cites a source that the session never read (no "
+        "`read`, `grep` hit, `anchor` or `follow` of it in this run's trace, nor in an "
+        "earlier run's trace under `[trace] earlier_runs`) and the run did not write",
+        "read the source (`read`, or `anchor` the quote) before citing it, then finalize again",
+    ),
+    Code(
+        "trace.order",
+        "critical",
+        "the trace's events are out of order: sequence numbers not contiguous from 1, a call "
+        "before `start_run`, or a `finalize` called when the run held other ops than the "
+        "session's writes before it",
+        "stage every change through the session, in order; start a new run",
+    ),
+    Code(
+        "trace.write_mismatch",
+        "critical",
+        "the run's ops are not the session's writes: an op no traced call staged, a traced "
+        "write missing from the run, or a path whose content in the verified tree is not the "
+        "blob the session's last write of it staged",
+        "stage every change through the session's `write`, `replace` and `delete`; start a new run",
+    ),
+    Code(
+        "trace.absent",
+        "minor",
+        "the run has no trace (it was not written through `wikigate mcp`): its severity is "
+        "`[trace] absent` (default `allow`: no finding, a blind spot says so)",
+        'write the run through `wikigate mcp`, or set `[trace] absent = "allow"`',
     ),
     Code(
         "run.direction",

@@ -269,6 +269,19 @@ class ConsistencySection(Plain):
 
 
 @plain(extra="forbid")
+class TraceSection(Plain):
+    """``[trace]``: the checks on a run's trace, the tool calls of the ``wikigate mcp``
+    session that wrote it (docs/mcp.md): ``enabled`` (on by default), ``earlier_runs`` (a
+    source an earlier run's trace read counts as read), and what a run with no trace is
+    (a CLI run): ``allow`` (marked as a blind spot, no finding) or the severity of its
+    ``trace.absent`` finding."""
+
+    enabled: bool = True
+    earlier_runs: bool = True
+    absent: Literal["allow", "minor", "major", "critical"] = "allow"
+
+
+@plain(extra="forbid")
 class TelemetrySection(Plain):
     path: str | None = None
 
@@ -387,6 +400,7 @@ class Config(Plain):
     gap_policy: GapPolicySection = rule(factory=GapPolicySection)
     statements: StatementsSection = rule(factory=StatementsSection)
     consistency: ConsistencySection = rule(factory=ConsistencySection)
+    trace: TraceSection = rule(factory=TraceSection)
     rubric: RubricSection = rule(factory=RubricSection)
     presentation: PresentationSection = rule(factory=PresentationSection)
     telemetry: TelemetrySection = rule(factory=TelemetrySection)

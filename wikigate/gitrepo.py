@@ -14,7 +14,7 @@ from typing import Literal
 
 import pygit2
 
-from .errors import DirtyWorktreeError, GitError
+from .errors import DirtyWorktreeError, GitError, UsageError
 from .text import first_unprintable, shown
 
 MAIN = "refs/heads/main"  # the default trunk; a repository's own is `main_ref(repo)`
@@ -117,17 +117,35 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
 
 
 def signature(repo: pygit2.Repository) -> pygit2.Signature:
-    """The committer identity: git config / GIT_* env, else a wikigate default."""
+    """The committer identity: git config / GIT_* env, else a wikigate default. An
+    identity git refuses (a ``<``, ``>`` or newline in it) is a UsageError naming where
+    it was set."""
     name = os.environ.get("GIT_COMMITTER_NAME")
     email = os.environ.get("GIT_COMMITTER_EMAIL")
+    where = {"name": "GIT_COMMITTER_NAME", "email": "GIT_COMMITTER_EMAIL"}
     if not (name and email):
         try:
             cfg = repo.config
-            name = name or cfg["user.name"]
-            email = email or cfg["user.email"]
+            if not name:
+                name, where["name"] = cfg["user.name"], "git config user.name"
+            if not email:
+                email, where["email"] = cfg["user.email"], "git config user.email"
         except (KeyError, pygit2.GitError):
             name, email = name or "wikigate", email or "wikigate@localhost"
-    return pygit2.Signature(str(name), str(email))
+    try:
+        return pygit2.Signature(str(name), str(email))
+    except (ValueError, pygit2.GitError) as e:
+        bad = "name" if _refused(str(name)) or not _refused(str(email)) else "email"
+        value = name if bad == "name" else email
+        raise UsageError(
+            f"the committer {bad} {str(value)[:200]!r} ({where[bad]}) is not a usable git "
+            f"identity ({e}): it may not hold '<', '>' or a line break; set it with "
+            f'`git config user.{bad} "…"`'
+        ) from e
+
+
+def _refused(part: str) -> bool:
+    return any(ch in part for ch in "<>\n\0")
 
 
 def actor(repo: pygit2.Repository) -> str:

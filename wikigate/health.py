@@ -31,6 +31,7 @@ import pygit2
 from .config import Config
 from .errors import UsageError, WikigateError
 from .verifier.checks.consistency import open_contradictions
+from .verifier.checks.pages import accounting
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
 from .verifier.wiki import PageCache
@@ -40,6 +41,8 @@ State = Literal["fresh", "stale", "contested", "unverified"]
 STATES: tuple[State, ...] = ("stale", "contested", "unverified", "fresh")  # worst first
 RATIOS = ("coverage", "anchored", "supported")  # higher is better, 0..1
 COUNTS = ("contradictions", "stale", "orphans")  # lower is better
+# shown, with their deltas, never a regression: a gap marker is an honest "no source"
+FIGURES = ("pages", "claims", "statements", "gaps", "judged")
 STALE_HISTORY = 10_000  # first-parent commits walked back to where a page last changed
 SCHEMA_VERSION = 1
 CHECKS = frozenset({"citations", "pages", "links"})
@@ -52,6 +55,7 @@ class PageHealth:
     state: State
     statements: int  # sentences that assert something: cited, gap-marked or neither
     accounted: int  # cited or gap-marked
+    gaps: int  # [gap: …] markers
     claims: int
     anchored: int
     judged: int  # claims the LLM judge voted on (its last vote, as the ledger keeps it)
@@ -85,6 +89,7 @@ class Health:
             "pages": len(self.pages),
             "claims": claims,
             "statements": statements,
+            "gaps": sum(p.gaps for p in self.pages),
             "judged": judged,
         }
 
@@ -191,6 +196,8 @@ def measure(
         raise WikigateError(f"the verification of {str(commit.id)[:12]} failed: {why}")
     anchors, parsed = done.anchors, done.pages
     orphans = {f.path for f in done.report.findings if f.code == "page.orphan"}
+    uncited = {f.path for f in done.report.findings if f.code == "page.uncited"}
+    structural = config.wiki.layout().structural
     claims = {path: page_claims(page) for path, page in sorted(parsed.items())}
     every = [c for cs in claims.values() for c in cs]
 
@@ -235,14 +242,14 @@ def measure(
                 state = "fresh"
             health.claims[c.id] = state
             states.append(state)
-        cited = {(r.start_line, r.claim) for r in page.refs}
-        accounted = len(cited) + len(page.gaps)
+        counted = accounting(page, structural=path in structural, uncited=path in uncited)
         health.pages.append(
             PageHealth(
                 page=path,
                 state=next((s for s in STATES if s in states), "fresh"),
-                statements=accounted + len(page.statements),
-                accounted=accounted,
+                statements=counted.statements,
+                accounted=counted.accounted,
+                gaps=counted.gaps,
                 claims=len(mine),
                 anchored=sum(anchored(c) for c in mine),
                 judged=judged,
@@ -325,9 +332,9 @@ def schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             **{n: {**number, "minimum": 0, "maximum": 1} for n in RATIOS},
-            **{n: count for n in (*COUNTS, "pages", "claims", "statements", "judged")},
+            **{n: count for n in (*COUNTS, *FIGURES)},
         },
-        "required": [*RATIOS, *COUNTS, "pages", "claims", "statements", "judged"],
+        "required": [*RATIOS, *COUNTS, *FIGURES],
         "additionalProperties": False,
     }
     page = {
@@ -340,6 +347,7 @@ def schema() -> dict[str, Any]:
                 for n in (
                     "statements",
                     "accounted",
+                    "gaps",
                     "claims",
                     "anchored",
                     "judged",

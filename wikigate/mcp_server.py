@@ -14,6 +14,11 @@ abandons one (``Workspace.abandon``), unless it waits for a person's word (needs
 process is killed outright, the run stays pending until the run timeout and the next
 sweep abandons it.
 
+While a run is open, every call that succeeds is recorded in the run's trace
+(``Session.traced`` → ``Run.trace``; wikigate/trace.py): the tool, its arguments' and
+result's digests, the files it read, the op it staged; ``finalize`` is recorded before
+the run is verified, which checks the trace (the verifier's ``checks/trace.py``).
+
 Over stdio one process serves one session; over streamable HTTP (``serve_http``) each
 MCP session (each client) has a ``Session`` of its own (``HttpSessions``), all released
 when the server stops.
@@ -127,6 +132,81 @@ class Session:
         row = run.refresh()
         if row["status"] in TERMINAL or _waits_for_a_person(row):
             self.run_id = None
+
+    # -------------------------------------------------------- the trace
+
+    def traced(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        fn: Callable[[], T],
+        reads: Callable[[T], list[tuple[str, str]]] | None = None,
+        op: Callable[[T], Any] | None = None,
+    ) -> T:
+        """Call ``fn`` and record the call in the open run's trace (wikigate/trace.py): its
+        arguments' and result's digests, what it read (``reads`` of the result: (path,
+        blob)), what it staged (``op``: a TraceOp). On the worker thread; with no run open,
+        or when the call fails (it changed nothing), nothing is recorded. A call whose
+        event cannot be recorded fails, naming why: the run's trace would not hold it."""
+        done = fn()
+        run_id = self.run_id
+        if run_id is not None:
+            self._record(
+                run_id,
+                tool,
+                args,
+                _result_text(done),
+                reads=reads(done) if reads is not None else (),
+                op=op(done) if op is not None else None,
+            )
+        return done
+
+    def _record(self, run_id: str, tool: str, args: dict[str, Any], result: str, **kw: Any) -> None:
+        from wikigate.errors import RunError, WikigateError
+
+        try:
+            self.ws.run(run_id).trace(tool, args, result, **kw)
+        except WikigateError as e:
+            raise RunError(f"{tool} was done, but its call could not be traced: {e}") from e
+
+    def reads_of(self, paths: list[str]) -> list[tuple[str, str]]:
+        """(path, blob) of each of ``paths`` in the staged tree (else main's)."""
+        entries = self.staged().tree.entries
+        found = (entries.get(p) for p in dict.fromkeys(paths))
+        return [(p, str(e.oid)) for p, e in zip(dict.fromkeys(paths), found, strict=True) if e]
+
+    def grep_reads(self, text: str) -> list[tuple[str, str]]:
+        """The files a grep's hits are in (``path:line: …``, ``path p.N:line: …``)."""
+        import re
+
+        hit = re.compile(r"(.+?)(?: p\.\d+)?:\d+: ")
+        return self.reads_of([m[1] for line in text.splitlines() if (m := hit.match(line))])
+
+    def follow_reads(self, page: str, text: str) -> list[tuple[str, str]]:
+        """The page and the file a ``follow`` showed the start of."""
+        import re
+
+        shown = re.match(r".*? (?:leads to|is a source reference to) (.+?):\n", text)
+        return self.reads_of([page, *([shown[1]] if shown else [])])
+
+    def staging_op(self, kind: str, path: str, commit: str) -> Any:
+        """The TraceOp of a staging call: the blob its commit left at ``path``."""
+        from wikigate.gitrepo import commit_at
+        from wikigate.trace import TraceOp
+
+        tree = commit_at(self.ws.repo, commit).tree
+        blob = str(tree[path].id) if kind != "delete" and path in tree else None
+        return TraceOp(kind=kind, path=path, blob=blob)
+
+    def finalize_traced(self, judge: str | None) -> Any:
+        """``finalize``, recorded in the trace before the run is verified (with the ops the
+        run holds: the trace check compares them with the session's writes)."""
+        from wikigate.plan import read_plan
+
+        run = self.open_run()
+        ops = len(read_plan(self.ws.repo, run.tip(), run.run_id).ops) - 1
+        self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
+        return self.finalize(judge)
 
     # -------------------------------------------------------- reading
 
@@ -401,6 +481,30 @@ class SessionTree(StagedTree):
         return None
 
 
+def normalized(path: str) -> str:
+    from wikigate.paths import normalize
+
+    return normalize(path)
+
+
+def usage_op() -> Any:
+    from wikigate.trace import TraceOp
+
+    return TraceOp(kind="usage")
+
+
+def _result_text(done: Any) -> str:
+    """A call's result as the trace digests it: its text, or its data as JSON."""
+    import json
+
+    if isinstance(done, str):
+        return done
+    try:
+        return json.dumps(done, sort_keys=True, default=str)
+    except ValueError:  # a circular structure: its repr
+        return repr(done)
+
+
 def _waits_for_a_person(row: Any) -> bool:
     """A pending run whose last verification asked a person (``verify approve|reject``)."""
     from wikigate.kinds import NEEDS_HUMAN_REVIEW
@@ -577,7 +681,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
         session = sessions(ctx)
-        data = await session.call(session.list_paths, under)
+        data = await session.call(
+            session.traced, "list", {"under": under}, lambda: session.list_paths(under)
+        )
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
     @tool(READ)
@@ -588,28 +694,48 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
         characters an anchor on that page counts)."""
         session = sessions(ctx)
-        return await session.call(lambda: session.staged().read_page(path, page, start, length))
+        return await session.call(
+            session.traced,
+            "read",
+            {"path": path, "start": start, "length": length, "page": page},
+            lambda: session.staged().read_page(path, page, start, length),
+            lambda _: session.reads_of([path]),
+        )
 
     @tool(READ)
     async def grep(ctx: Context, text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
         `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
         session = sessions(ctx)
-        return await session.call(lambda: session.staged().grep(text, under))
+        return await session.call(
+            session.traced,
+            "grep",
+            {"text": text, "under": under},
+            lambda: session.staged().grep(text, under),
+            session.grep_reads,
+        )
 
     @tool(READ)
     async def follow(ctx: Context, page: str, target: str) -> str:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
         a [[name]] of a raw/ source is a source reference, as the link checker says."""
         session = sessions(ctx)
-        return await session.call(lambda: session.staged().follow(page, target))
+        return await session.call(
+            session.traced,
+            "follow",
+            {"page": page, "target": target},
+            lambda: session.staged().follow(page, target),
+            lambda text: session.follow_reads(page, text),
+        )
 
     @tool(READ)
     async def history(ctx: Context, path: str) -> str:
         """The commits that changed `path`, newest first (behind the open run's tip, else
         main)."""
         session = sessions(ctx)
-        return await session.call(lambda: session.staged().history(path))
+        return await session.call(
+            session.traced, "history", {"path": path}, lambda: session.staged().history(path)
+        )
 
     @tool(READ)
     async def claims(
@@ -618,7 +744,12 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         """The claim ledger: every cited claim on main, filtered by page or folder/,
         source or folder/, anchor status or the judge's last vote (`wikigate claims`)."""
         session = sessions(ctx)
-        data = await session.call(session.claims, page, source, status)
+        data = await session.call(
+            session.traced,
+            "claims",
+            {"page": page, "source": source, "status": status},
+            lambda: session.claims(page, source, status),
+        )
         lines = [f"{r['claim_id']}  {r['anchor_status']}  {r['source']}" for r in data["claims"]]
         return result("\n".join(lines) or "no claims", data)
 
@@ -630,7 +761,13 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
         session = sessions(ctx)
-        tail = await session.call(session.anchor, source, quote, page)
+        tail = await session.call(
+            session.traced,
+            "anchor",
+            {"source": source, "quote": quote, "page": page},
+            lambda: session.anchor(source, quote, page),
+            lambda _: session.reads_of(session.staged().tree.find_source(source)[0][:1]),
+        )
         return result(tail, {"tail": tail})
 
     # ------------------------------------------------------------ writing
@@ -654,14 +791,41 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             "output_tokens": budget_output_tokens,
             "usd": budget_usd,
         }
-        run_id = await session.call(session.start_run, type, triggered_by, budget, scope, direction)
+        run_id = await session.call(
+            session.traced,
+            "start_run",
+            {
+                "type": type,
+                "triggered_by": triggered_by,
+                "budget": budget,
+                "scope": scope,
+                "direction": direction,
+            },
+            lambda: session.start_run(type, triggered_by, budget, scope, direction),
+        )
         return result(run_id, {"run_id": run_id})
 
     @tool(STAGE)
     async def write(ctx: Context, path: str, content: str) -> CallToolResult:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
         session = sessions(ctx)
-        commit = await session.call(lambda: str(session.open_run().stage_write(path, content)))
+
+        def staged(_: str) -> Any:
+            import pygit2
+
+            from wikigate.trace import TraceOp
+
+            # the blob of the content the tool was given, hashed here, not read back
+            blob = pygit2.hash(content.encode("utf-8"))
+            return TraceOp(kind="write", path=normalized(path), blob=str(blob))
+
+        commit = await session.call(
+            session.traced,
+            "write",
+            {"path": path, "content": content},
+            lambda: str(session.open_run().stage_write(path, content)),
+            op=staged,
+        )
         return result(f"staged {path}", {"path": path, "commit": commit})
 
     @tool(DROP)  # a mismatch rejects the whole run
@@ -669,14 +833,26 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
         session = sessions(ctx)
-        commit = await session.call(session.replace, path, old, new)
+        commit = await session.call(
+            session.traced,
+            "replace",
+            {"path": path, "old": old, "new": new},
+            lambda: session.replace(path, old, new),
+            op=lambda done: session.staging_op("replace", normalized(path), done),
+        )
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
     @tool(DROP)
     async def delete(ctx: Context, path: str) -> CallToolResult:
         """Stage the deletion of a wiki page."""
         session = sessions(ctx)
-        commit = await session.call(lambda: str(session.open_run().stage_delete(path)))
+        commit = await session.call(
+            session.traced,
+            "delete",
+            {"path": path},
+            lambda: str(session.open_run().stage_delete(path)),
+            op=lambda done: session.staging_op("delete", normalized(path), done),
+        )
         return result(f"deleted {path}", {"path": path, "commit": commit})
 
     @tool(ADD)
@@ -692,7 +868,13 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
             return str(session.open_run().attest_usage(spent))
 
-        commit = await session.call(attest)
+        commit = await session.call(
+            session.traced,
+            "usage",
+            {"input_tokens": input_tokens, "output_tokens": output_tokens, "usd": usd},
+            attest,
+            op=lambda _: usage_op(),
+        )
         return result("usage attested", {"commit": commit})
 
     @tool(DROP)
@@ -708,7 +890,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
 
         if judge not in (None, "offline", "anthropic"):
             raise _ToolFailure(f"judge {judge!r}: expected offline or anthropic")
-        done, findings = await session.call(session.finalize, judge)
+        done, findings = await session.call(session.finalize_traced, judge)
         data = {
             "run_id": done.run_id,
             "status": done.status,

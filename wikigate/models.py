@@ -103,13 +103,27 @@ class Op(Plain):
     commit: str
 
 
+@plain(frozen=True, validate=True)
+class TracePin(Plain):
+    """What wikigate recorded of a run's trace (wikigate/trace.py) in the telemetry
+    database, where the writer cannot reach: the chain's head after its last event and
+    how many events it holds; and the sources earlier runs' traces read."""
+
+    head: str
+    count: int
+    earlier_reads: tuple[str, ...] = ()
+
+
 @plain(validate=True)
 class Plan(Plain):
-    """The run's metadata and its ops, oldest first, as read back from git."""
+    """The run's metadata and its ops, oldest first, as read back from git; ``trace``:
+    the pin of its trace (a run written through ``wikigate mcp``), from the database,
+    never from git; None: no trace recorded (a CLI run, or a clone without the record)."""
 
     meta: RunMeta
     ops: list[Op]
     tip: str
+    trace: TracePin | None = None
 
     def paths(self) -> list[str]:
         return sorted({op.path for op in self.ops if op.path})
@@ -147,9 +161,6 @@ class Finding(Plain):
         "and message, line numbers masked): equal across a run's loops when the same thing "
         "fails again, whatever text moved around it",
     )
-
-    def __post_init__(self) -> None:
-        self.__derive__()
 
     def __derive__(self) -> None:
         # computed, never taken from input (plain._untwin calls it on validated data too):

@@ -64,10 +64,14 @@ def plain(
 ) -> Callable[[type[T]], type[T]]:
     """Make a :class:`Plain` subclass a keyword-only dataclass. ``extra="forbid"``: unknown
     keys are errors on validation; ``validate``: every construction is validated as a
-    pydantic model's was (for models built from outside data, off the hot path)."""
+    pydantic model's was (for models built from outside data, off the hot path).  A
+    class's ``__derive__`` (fields computed from the others, never taken from input) runs
+    on construction and on validation."""
 
     def make(cls: type[T]) -> type[T]:
         doc = cls.__dict__.get("__doc__")
+        if "__derive__" in cls.__dict__:
+            setattr(cls, "__post_init__", cls.__dict__["__derive__"])  # noqa: B010
         out = dataclasses.dataclass(frozen=frozen, kw_only=True)(cls)
         out.__plain__ = {"doc": doc, "extra": extra, "frozen": frozen}  # type: ignore[attr-defined]
         if validate:

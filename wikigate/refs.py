@@ -118,27 +118,35 @@ class RefTransaction:
         script = "start\n" + "\n".join(self.lines) + "\nprepare\ncommit\n"
         env = {**os.environ, "GIT_DIR": self.repo.path}
         cwd = self.repo.workdir or self.repo.path
-        deadline = time.monotonic() + LOCK_WAIT_SECONDS
-        delay = 0.005
-        while True:
-            proc = subprocess.run(
-                ["git", "update-ref", "--stdin", "-m", message],
-                input=script,
-                capture_output=True,
-                text=True,
-                env=env,
-                cwd=cwd,
-            )
-            if proc.returncode == 0:
-                return
-            error = proc.stderr.strip()
-            if "File exists" in error and time.monotonic() < deadline:
-                # a live git holds one of the locks (or a killed one left it:
-                # git's message below says so when we give up); wait our turn
-                time.sleep(delay * (1 + random.random()))
-                delay = min(delay * 2, 0.2)
-                continue
-            raise _error(self.refs, error)
+        proc = run_git_waiting(
+            ["git", "update-ref", "--stdin", "-m", message], input=script, env=env, cwd=cwd
+        )
+        if proc.returncode != 0:
+            raise _error(self.refs, proc.stderr.strip())
+
+
+def run_git_waiting(
+    args: list[str],
+    *,
+    input: str,  # noqa: A002
+    env: dict[str, str],
+    cwd: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run a git command that writes refs; while it fails because a lock file exists,
+    run it again (backing off) for up to LOCK_WAIT_SECONDS.  The last run's result."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    delay = 0.005
+    while True:
+        proc = subprocess.run(
+            args, input=input, capture_output=True, text=True, env=env, cwd=cwd, check=False
+        )
+        if proc.returncode == 0 or "File exists" not in proc.stderr:
+            return proc
+        if time.monotonic() >= deadline:
+            return proc  # a killed git may have left the lock: git's message says so
+        # a live git holds one of the locks; wait our turn
+        time.sleep(delay * (1 + random.random()))
+        delay = min(delay * 2, 0.2)
 
 
 def _error(refs: list[str], error: str) -> GitError:

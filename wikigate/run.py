@@ -6,6 +6,7 @@ message carrying the run's record as trailers (see plan.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pygit2
@@ -15,7 +16,7 @@ from .codes import finding
 from .config import CONFIG_FILE
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
-from .models import TERMINAL, Budget, Plan, RunMeta
+from .models import TERMINAL, Budget, Plan, RunMeta, TracePin
 from .paths import (
     ATTACHMENT_SUFFIXES,
     MAX_PAGE_BYTES,
@@ -30,11 +31,23 @@ from .records import pending_record
 from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
 from .text import first_unprintable, occurrences, shown
+from .trace import (
+    GENESIS,
+    READS_MAX,
+    TRACE_MAX,
+    TraceEvent,
+    TraceOp,
+    TraceRead,
+    digest,
+    event_message,
+    link,
+    trace_ref,
+)
 
 if TYPE_CHECKING:
     from .env import Env
     from .models import Finding
-    from .store import RunRow
+    from .store import RunRow, Store
 
 
 class NoSingleMatch(RunError):
@@ -149,8 +162,9 @@ class Run:
         """The run's plan read from its commits at ``tip`` (default: where git keeps it),
         checked against what ``run start`` recorded (RunForged when it differs)."""
         plan = read_plan(self.env.repo, tip or self.tip(), self.run_id)
-        check_pinned(plan.meta, self.refresh().get("meta_digest"))
-        return plan
+        row = self.refresh()
+        check_pinned(plan.meta, row.get("meta_digest"))
+        return with_trace(self.env.store, row, plan)
 
     def staged_tree(self) -> pygit2.Tree:
         return gitrepo.commit_at(self.env.repo, self.tip()).tree
@@ -279,6 +293,63 @@ class Run:
                 )
         return self._commit("usage", None, None, usage=usage)
 
+    # ------------------------------------------------------------ the trace
+
+    def trace(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        result: str,
+        *,
+        reads: Sequence[tuple[str, str]] = (),
+        op: TraceOp | None = None,
+        ops: int | None = None,
+    ) -> TraceEvent:
+        """Record one tool call of a ``wikigate mcp`` session in the run's trace
+        (wikigate/trace.py): a commit on ``refs/wikigate/trace/<run>`` after the last
+        event wikigate recorded, and the chain's new head pinned in the database.
+        ``reads``: (path, blob) of each file the call read."""
+        repo = self.env.repo
+        row = self.refresh()
+        if row["status"] == "verifying":  # its verification reads the trace as pinned now
+            raise RunError(f"run {self.run_id} is being finalized; wait for it")
+        prev = row.get("trace_head") or GENESIS
+        count = int(row.get("trace_count") or 0)
+        if count >= TRACE_MAX:
+            raise RunError(
+                f"run {self.run_id}: its trace holds {TRACE_MAX} calls, the most a run may "
+                "make; finalize or abandon it"
+            )
+        event = TraceEvent(
+            seq=count + 1,
+            tool=tool,
+            args=digest(args),
+            result=digest(result),
+            reads=tuple(TraceRead(path=p, blob=b) for p, b in reads[:READS_MAX]),
+            op=op,
+            ops=ops,
+            prev=prev,
+        )
+        ref = trace_ref(self.run_id)
+        parent = gitrepo.ref_target(repo, ref)
+        sig = gitrepo.signature(repo)
+        empty = repo.TreeBuilder().write()
+        commit = repo.create_commit(
+            None, sig, sig, event_message(event), empty, [parent] if parent else []
+        )
+
+        def publish(txn: RefTransaction) -> None:
+            if gitrepo.ref_target(repo, ref) != parent:
+                raise RunError(f"run {self.run_id}: its trace changed while recording; retry")
+            txn.set_target(ref, commit, message=f"wikigate: trace {event.seq}")
+
+        with_ref_lock(repo, [ref], publish)
+        with self.env.store.immediate():
+            self.env.store.pin_trace(
+                self.run_id, link(prev, event), event.seq, [r.path for r in event.reads]
+            )
+        return event
+
     # ------------------------------------------------------------ internals
 
     def _commit(
@@ -323,6 +394,18 @@ class Run:
                 )
             self.env.store.update_run(self.run_id, **values)
         return commit
+
+
+def with_trace(store: Store, row: RunRow, plan: Plan) -> Plan:
+    """``plan`` with the pin of the run's trace, as the database (``row``) records it,
+    never as git says: None when it records none (a CLI run)."""
+    head, count = row.get("trace_head"), row.get("trace_count")
+    if not head or not count:
+        return plan
+    earlier = store.traced_reads(but=row["run_id"], started_at=row["started_at"])
+    return plan.model_copy(
+        update={"trace": TracePin(head=head, count=count, earlier_reads=earlier)}
+    )
 
 
 def _check_text(path: str, data: bytes) -> str:

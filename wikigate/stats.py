@@ -3,11 +3,12 @@ month, from the telemetry store (rebuildable from the notes) and the claim ledge
 
 - runs by verdict (a run without one: by its status), by when it started;
 - overrides, and who gave them, by when they were given; unverified runs;
-- loops per run;
+- loops per run (verifications per run verified at least once);
 - citation fidelity: the claims main's commits of the period introduced or changed
   (a commit's period is its run's end, else its commit time), how many are anchored,
   judged supported, flagged (quote not at its anchor, or the judge's contradicts /
-  unsupported), and the gap markers on the pages those claims are on;
+  unsupported); every gap marker on main, by its page's last claim change (a page
+  without claims: its last change on main);
 - the writer's spend (what runs attested) and the verifier's (the LLM judge) apart;
 - the correlation the design asks for: overrides in a period against the fidelity of
   the period after (Pearson's r over consecutive periods with claims).
@@ -45,7 +46,10 @@ class Period:
     overrides: int = 0
     override_actors: dict[str, int] = field(default_factory=dict)
     unverified: int = 0
-    loops: int = 0
+    loops: int = 0  # verifications of the period's verified runs (see loops_per_run)
+    # loops / the period's runs verified at least once (a verdict: committed, rejected,
+    # overridden, or kept pending to revise or for a person); a run never finalized or
+    # committed with --no-verify has no loop. 1.0: every run verified once, no revise
     loops_per_run: float | None = None
     claims: int = 0
     anchored: int = 0
@@ -118,6 +122,7 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
     landed: dict[str, str] = {}  # a committed run's tip → the period it ended in
     bases: dict[str, str] = {}  # a committed run's tip → its base
     verdicts: dict[str, Counter[str]] = defaultdict(Counter)
+    verified: Counter[str] = Counter()  # the period's runs verified at least once
     for r in db.execute(
         "SELECT started_at, ended_at, status, verdict, unverified, loop_count, tip_commit, "
         "budget_input_tokens_used, budget_output_tokens_used, budget_usd_used, "
@@ -127,7 +132,9 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         p.runs += 1
         verdicts[p.period][r[3] or r[2]] += 1
         p.unverified += int(r[4] or 0)
-        p.loops += int(r[5] or 0)
+        if r[3] is not None:  # verified at least once: its loops (1 + each revise)
+            verified[p.period] += 1
+            p.loops += int(r[5] or 0)
         p.writer_input_tokens += int(r[7] or 0)
         p.writer_output_tokens += int(r[8] or 0)
         p.writer_usd += float(r[9] or 0)
@@ -183,14 +190,19 @@ def stats(ws: Workspace, by: str = "week") -> Stats:
         key = of_commit(commit)
         if pg not in page_period or key > page_period[pg]:
             page_period[pg] = key
-    for pg, count in db.execute("SELECT page, count(*) FROM gaps GROUP BY page").fetchall():
+    gapped = db.execute("SELECT page, count(*) FROM gaps GROUP BY page").fetchall()
+    claimless = [pg for pg, _ in gapped if pg not in page_period]  # by the page's last change
+    for pg, commit in _last_changes(ws, claimless).items():
+        page_period[pg] = of_commit(commit)
+    for pg, count in gapped:
         if pg in page_period:
             at(page_period[pg]).gaps += count
     periods = sorted(rows.values(), key=lambda p: p.period)
     for p in periods:
         p.verdicts = dict(sorted(verdicts[p.period].items()))
         p.override_actors = dict(sorted(actors[p.period].items()))
-        p.loops_per_run = round(p.loops / p.runs, 3) if p.runs else None
+        counted = verified[p.period]
+        p.loops_per_run = round(p.loops / counted, 3) if counted else None
         p.fidelity = round(p.sound / p.claims, 4) if p.claims else None
         p.writer_usd, p.verifier_usd = round(p.writer_usd, 6), round(p.verifier_usd, 6)
     pairs = [
@@ -226,6 +238,44 @@ def _landed_by_runs(
         if current is not None:
             out[oid] = current[0]
     return out
+
+
+HISTORY = 10_000  # main's first-parent commits walked for the pages' last changes
+
+
+def _last_changes(ws: Workspace, pages: list[str]) -> dict[str, str]:
+    """The first-parent commit of main that last changed each page (one walk from main's
+    tip, at most HISTORY commits; a page unchanged that far back: the oldest walked)."""
+    import pygit2
+
+    from . import gitrepo
+
+    head = gitrepo.ref_target(ws.repo, ws.env.main)
+    out: dict[str, str] = {}
+    if head is None or not pages:
+        return out
+    left = set(pages)
+    walker = ws.repo.walk(head, pygit2.enums.SortMode.NONE)
+    walker.simplify_first_parent()
+    commit = None
+    for n, commit in enumerate(walker):
+        parent = commit.parents[0] if commit.parents else None
+        for pg in sorted(left):
+            if parent is None or _blob_id(commit.tree, pg) != _blob_id(parent.tree, pg):
+                out[pg] = str(commit.id)
+                left.discard(pg)
+        if not left or n + 1 >= HISTORY:
+            break
+    if commit is not None:
+        out.update({pg: str(commit.id) for pg in left})
+    return out
+
+
+def _blob_id(tree: Any, path: str) -> object:
+    try:
+        return tree[path].id
+    except KeyError:
+        return None
 
 
 def pearson(pairs: list[tuple[float, float]]) -> float | None:
@@ -392,36 +442,34 @@ figure{margin:1.5em 0}figcaption{font-weight:600}
 SCRIPT = "/* no behaviour: the charts are static SVG */"
 
 
+# each chart: its title and its series (label, colour class, the Period field it plots)
+CHARTS: tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...] = (
+    (
+        "runs, overrides and unverified runs",
+        (("runs", "c", "runs"), ("overrides", "b", "overrides"), ("unverified", "d", "unverified")),
+    ),
+    (
+        "citation fidelity (claims changed in the period)",
+        (
+            ("anchored", "a", "anchored"),
+            ("judged supported", "c", "supported"),
+            ("flagged", "b", "flagged"),
+            ("gap markers", "e", "gaps"),
+        ),
+    ),
+    ("spend (USD)", (("writer", "d", "writer_usd"), ("verifier", "c", "verifier_usd"))),
+)
+
+
 def as_html(s: Stats, *, title: str = "wikigate stats") -> str:
     ps = s.periods
     charts = [
         _bars(
-            "runs, overrides and unverified runs",
+            caption,
             ps,
-            [
-                ("runs", "c", [float(p.runs) for p in ps]),
-                ("overrides", "b", [float(p.overrides) for p in ps]),
-                ("unverified", "d", [float(p.unverified) for p in ps]),
-            ],
-        ),
-        _bars(
-            "citation fidelity (claims changed in the period)",
-            ps,
-            [
-                ("anchored", "a", [float(p.anchored) for p in ps]),
-                ("judged supported", "c", [float(p.supported) for p in ps]),
-                ("flagged", "b", [float(p.flagged) for p in ps]),
-                ("gap markers", "e", [float(p.gaps) for p in ps]),
-            ],
-        ),
-        _bars(
-            "spend (USD)",
-            ps,
-            [
-                ("writer", "d", [p.writer_usd for p in ps]),
-                ("verifier", "c", [p.verifier_usd for p in ps]),
-            ],
-        ),
+            [(label, cls, [float(getattr(p, field)) for p in ps]) for label, cls, field in series],
+        )
+        for caption, series in CHARTS
     ]
     head = "".join(f"<th>{esc(c)}</th>" for c in COLUMNS)
     body = "".join(

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 import sqlite_utils
 
@@ -55,10 +55,17 @@ CREATE TABLE IF NOT EXISTS runs (
   lease_until      TEXT,
   meta_digest      TEXT,
   advice           TEXT,
+  trace_head       TEXT,
+  trace_count      INTEGER,
   CHECK (status IN ('pending','verifying','committed','rejected','abandoned'))
 );
 CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
 CREATE INDEX IF NOT EXISTS idx_runs_status_started    ON runs(status, started_at DESC);
+CREATE TABLE IF NOT EXISTS trace_reads (
+  run_id    TEXT NOT NULL REFERENCES runs(run_id),
+  path      TEXT NOT NULL,
+  PRIMARY KEY (run_id, path)
+);
 CREATE TABLE IF NOT EXISTS overrides (
   id        INTEGER PRIMARY KEY,
   run_id    TEXT NOT NULL REFERENCES runs(run_id),
@@ -159,6 +166,9 @@ class RunRow(TypedDict):
     lease_until: str | None
     meta_digest: str | None
     advice: str | None  # JSON: the last verification's next actions and blind spots
+    # the pin of an MCP run's trace (wikigate/trace.py): its chain's head, its length
+    trace_head: NotRequired[str | None]
+    trace_count: NotRequired[int | None]
 
 
 def _runs(rows: Iterator[dict[str, Any]]) -> list[RunRow]:
@@ -236,6 +246,9 @@ class Store:
                 self.db.execute("ALTER TABLE runs ADD COLUMN meta_digest TEXT")
             if "advice" not in self.db["runs"].columns_dict:  # before next actions
                 self.db.execute("ALTER TABLE runs ADD COLUMN advice TEXT")
+            if "trace_head" not in self.db["runs"].columns_dict:  # before traces
+                self.db.execute("ALTER TABLE runs ADD COLUMN trace_head TEXT")
+                self.db.execute("ALTER TABLE runs ADD COLUMN trace_count INTEGER")
             if "fingerprint" not in self.db["findings"].columns_dict:  # before baselines
                 self.db.execute("ALTER TABLE findings ADD COLUMN fingerprint TEXT")
             if "signature" not in self.db["findings"].columns_dict:  # before no-progress
@@ -322,6 +335,25 @@ class Store:
 
     def update_run(self, run_id: str, /, **values: Any) -> None:
         self.table("runs").update(run_id, values)
+
+    def pin_trace(self, run_id: str, head: str, count: int, reads: Iterable[str]) -> None:
+        """Record a run's trace's new head and length, and the files its last event read
+        (call inside ``immediate``)."""
+        self.update_run(run_id, trace_head=head, trace_count=count)
+        self.db.conn.executemany(
+            "INSERT OR IGNORE INTO trace_reads (run_id, path) VALUES (?, ?)",
+            [(run_id, path) for path in dict.fromkeys(reads)],
+        )
+
+    def traced_reads(self, but: str, started_at: str) -> tuple[str, ...]:
+        """The files the traces of runs other than ``but``, started no later than
+        ``started_at``, read, sorted."""
+        rows = self.db.execute(
+            "SELECT DISTINCT t.path FROM trace_reads t JOIN runs r ON r.run_id = t.run_id "
+            "WHERE t.run_id != ? AND r.started_at <= ? ORDER BY t.path",
+            [but, started_at],
+        )
+        return tuple(row[0] for row in rows)
 
     def overridden(self) -> list[OverriddenRow]:
         """The findings a person's word landed anyway: the last verification's findings of

@@ -169,14 +169,19 @@ class World:
         env: dict[str, str] | None = None,
         unset: tuple[str, ...] = (),
         checkout: Path | None = None,
+        args: tuple[str, ...] = (),
+        keep_summary: bool = False,
     ) -> Result:
-        """``wikigate github`` for any event payload, with the action's inputs in ``env``
-        (``WIKIGATE_*``) and variables in ``unset`` removed (e.g. the git identity)."""
+        """``wikigate github ARGS`` for any event payload, with the action's inputs in
+        ``env`` (``WIKIGATE_*``) and variables in ``unset`` removed (e.g. the git identity);
+        ``keep_summary``: append to the job summary and outputs a step before wrote, as
+        later steps of one job do."""
         event = self.tmp / "event.json"
         event.write_text(json.dumps(payload))
         summary, output = self.tmp / "summary.md", self.tmp / "output.txt"
         for f in (summary, output):
-            f.unlink(missing_ok=True)
+            if not keep_summary:
+                f.unlink(missing_ok=True)
         environ = {k: v for k, v in os.environ.items() if k != "WIKIGATE_VERIFIER"}
         environ.update(
             GITHUB_EVENT_NAME=event_name,
@@ -191,7 +196,7 @@ class World:
         )
         for name in unset:
             environ.pop(name, None)
-        proc = forked(["github"], environ, cwd=checkout or self.checkout, timeout=120)
+        proc = forked(["github", *args], environ, cwd=checkout or self.checkout, timeout=120)
         files = "".join(p.read_text() for p in (summary, output) if p.exists())
         notes = git(self.bare, "log", "-p", "refs/notes/wikigate", check=False).stdout
         assert TOKEN not in proc.stdout + proc.stderr + files + notes

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import citations, consistency, pages, presentation, runs, semantic
-from .context import Context
+from . import citations, consistency, pages, presentation, runs, semantic, trace
+from .context import Context, NotRun
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ CHECKS: list[Check] = [
     Check("coverage", runs.check_coverage, THOROUGH),
     Check("consistency", consistency.check_consistency, THOROUGH),
     Check("budget", runs.check_budget, THOROUGH),
+    Check("trace", trace.check_trace, EVERY),
     Check("direction", runs.check_direction, THOROUGH),
 ]
 
@@ -82,4 +83,4 @@ def _parts(checks: list[Check]) -> tuple[frozenset[str], frozenset[str]]:
 
 PER_PAGE, WHOLE_WIKI = _parts(CHECKS)
 
-__all__ = ["CHECKS", "PER_PAGE", "WHOLE_WIKI", "Check", "Context"]
+__all__ = ["CHECKS", "PER_PAGE", "WHOLE_WIKI", "Check", "Context", "NotRun"]

@@ -63,6 +63,43 @@ def duplicates(page: ParsedPage) -> list[Finding]:
 MAX_UNDEFINED_LABELS = 20  # per page; the rest are counted in one more finding
 
 
+def in_html(page: ParsedPage) -> list[Finding]:
+    """Footnote references written in raw HTML: one finding per label (its first line,
+    how often), at most MAX_UNDEFINED_LABELS labels, the rest summed up in one finding."""
+    first: dict[str, int] = {}
+    times: dict[str, int] = {}
+    for label, line in page.in_html:
+        first.setdefault(label, line)
+        times[label] = times.get(label, 0) + 1
+    out: list[Finding] = []
+    labels = list(first)
+    for label in labels[:MAX_UNDEFINED_LABELS]:
+        n = times[label]
+        count = f" ({n} times; first on line {first[label]})" if n > 1 else ""
+        out.append(
+            finding(
+                "citation.in_html",
+                page.path,
+                first[label],
+                f"[^{label}] is inside a raw HTML block{count}: it is not rendered as a "
+                f'footnote (a reader sees the text "[^{label}]"), so its sentence is no '
+                "cited claim and is not verified",
+            )
+        )
+    if len(labels) > MAX_UNDEFINED_LABELS:
+        rest = labels[MAX_UNDEFINED_LABELS:]
+        out.append(
+            finding(
+                "citation.in_html",
+                page.path,
+                first[rest[0]],
+                f"{len(rest)} more labels are referenced inside raw HTML blocks, from line "
+                f"{first[rest[0]]}",
+            )
+        )
+    return out
+
+
 def undefined(page: ParsedPage) -> list[Finding]:
     """References without a definition: one finding per label, however often it
     occurs (a page of ``[^a][^a]…`` must not flood the gate), and at most
@@ -185,6 +222,7 @@ def _check_page(
     if len(defs) < len(page.definitions):
         out += duplicates(page)
     out += undefined(page)
+    out += in_html(page)
     out += _sources_lines(ctx, page)
     for label, (line, parsed) in defs.items():
         if isinstance(parsed, str):

@@ -23,6 +23,11 @@ REGULAR = (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
 PROMOTE_MINOR = {"PARANOID"}
 
 
+class NotRun(Exception):  # noqa: N818 - a check's answer, not an error
+    """A check that does not apply to this change says why (the report's skipped check,
+    its reason a blind spot)."""
+
+
 def adjusted_severity(f: Finding, level: str, config: Config) -> str:
     """A finding's severity under a preset and ``[verifier.severity]`` (or "off")."""
     severity: str = config.verifier.severity.get(f.code, severity_at(f, level))

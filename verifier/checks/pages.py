@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from wikigate.codes import finding
@@ -91,6 +92,27 @@ def check_pages(ctx: Context) -> list[Finding]:
 
 
 LINES_SHOWN = 20  # findings per page; the last one counts the lines past it
+
+
+class Accounting(NamedTuple):
+    statements: int  # the sentences that assert something, as the pages check counts them
+    accounted: int  # of them, cited or gap-marked
+    gaps: int  # the page's [gap: …] markers
+
+
+def accounting(page: ParsedPage, *, structural: bool, uncited: bool) -> Accounting:
+    """A page's statements as this check holds them to account (``wikigate health``'s
+    coverage): each cited sentence and each gap marker is accounted for, each uncited
+    statement is not. A structural page (the index, the log) is spared the rule, so its
+    uncited sentences are no statements; a page flagged ``page.uncited`` (``uncited``)
+    counts at least one statement not accounted for, even with none to show (a page of
+    links says nothing a source backs)."""
+    gaps = len(page.gaps)
+    accounted = len({(r.start_line, r.claim) for r in page.refs}) + gaps
+    if structural:
+        return Accounting(accounted, accounted, gaps)
+    bare = max(len(page.statements), int(uncited))
+    return Accounting(accounted + bare, accounted, gaps)
 
 
 def unsupported(page: ParsedPage, granularity: str) -> list[Finding]:

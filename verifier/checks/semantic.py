@@ -118,7 +118,7 @@ def claims_to_judge(
                 line=ref.line,
                 label=ref.label,
                 title=page.title if page is not None else None,
-                claim=ref.claim,
+                claim=ref.row or ref.claim,  # a table cell: its whole row, the statement
                 paragraph=_paragraph(lines[c.path], ref.line),
                 source=vq.source,
                 source_blob=vq.blob,

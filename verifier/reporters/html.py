@@ -41,6 +41,10 @@ WINDOW = 160  # characters of the source shown on each side of a quote
 MAX_BODIES = 500  # pages rendered with their text; past it (a whole-wiki verify) cards only
 
 
+# what a claim's view shows of its citation, as the page's claim (claims.PageClaim) has it
+CITATION_FIELDS = ("label", "source", "pdf_page", "quote", "offset", "sha256")
+
+
 @dataclass
 class ClaimView:
     """One highlighted spot of a page: a cited claim, a gap marker or an uncited statement."""
@@ -122,14 +126,9 @@ def page_views(
                 path,
                 c.line,
                 c.sentence,
-                label=c.label,
-                source=c.source,
-                pdf_page=c.pdf_page,
-                quote=c.quote,
-                offset=c.offset,
-                sha256=c.sha256,
                 start_line=starts.get(c.label),
                 definition_line=definitions.get(c.label),
+                **{name: getattr(c, name) for name in CITATION_FIELDS},
             )
             if c.offset is None:
                 spot.status = "warn"
@@ -491,14 +490,16 @@ def _body(v: PageView, placed: set[str]) -> str:
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
+    spans = [(span, s.key[1:]) for s in v.spots if (span := _span(s, lines, starts))]
     inserts: list[tuple[int, int, str]] = []
-    for s in v.spots:
-        span = _span(s, lines, starts)
-        if span is not None:
-            a, b = span
-            n = s.key[1:]
-            inserts.append((b, 0, f"{END}{n}{CLOSE}"))
-            inserts.append((a, 1, f"{START}{n}{CLOSE}"))
+    done = 0  # where the highlight before ends: none opens before it, so none nests
+    for (a, b), n in sorted(spans, key=lambda x: x[0][1]):
+        a = min(max(a, done), b)
+        while a < b and text[a] in " \t":
+            a += 1
+        done = max(done, b)
+        inserts.append((b, 0, f"{END}{n}{CLOSE}"))
+        inserts.append((a, 1, f"{START}{n}{CLOSE}"))
     for at, _, marker in sorted(inserts, key=lambda x: (x[0], x[1]), reverse=True):
         text = text[:at] + marker + text[at:]
     front = ""
@@ -553,7 +554,8 @@ def _span(s: ClaimView, lines: list[str], starts: list[int]) -> tuple[int, int] 
         first = " ".join(WORDS.findall(s.text)[:3])
         if first:
             at_line = s.start_line if s.start_line and 1 <= s.start_line <= s.line else s.line
-            where = lines[at_line - 1].find(first)
+            # the claim's own first words: the last time they stand before its reference
+            where = lines[at_line - 1].rfind(first, 0, col if at_line == s.line else None)
             if where >= 0 and starts[at_line - 1] + where < begin:
                 begin = starts[at_line - 1] + where
         return begin, end

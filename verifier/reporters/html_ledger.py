@@ -20,6 +20,7 @@ from typing import Any
 from wikigate.htmlpage import esc, page
 
 from .html import (
+    CITATION_FIELDS,
     DOUBTFUL_VOTES,
     FAILING_VOTES,
     STATUSES,
@@ -29,6 +30,21 @@ from .html import (
     render_views,
 )
 
+# the ledger's column of each citation field of a claim's view
+COLUMNS = dict(
+    zip(
+        CITATION_FIELDS,
+        (
+            "label",
+            "source",
+            "source_page",
+            "source_quote",
+            "source_quote_offset",
+            "source_quote_hash",
+        ),
+        strict=True,
+    )
+)
 LAZY_AT = 5000  # claims: past this, the compact page
 PER_PAGE = 50  # wiki pages drawn at a time in the compact page
 
@@ -70,16 +86,11 @@ def ledger_html(
             r["page"],
             r["line"],
             r["claim"],
-            label=r["label"],
-            source=r["source"],
-            pdf_page=r["source_page"],
-            quote=r["source_quote"],
-            offset=r["source_quote_offset"],
-            sha256=r["source_quote_hash"],
             status=status,
             reasons=reasons,
             vote=r.get("judge_vote"),
             vote_reason=r.get("judge_reason") or "",
+            **{name: r[column] for name, column in COLUMNS.items()},
         )
         views.setdefault(r["page"], PageView(r["page"], None)).spots.append(spot)
     for g in gaps:

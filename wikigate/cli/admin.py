@@ -124,10 +124,8 @@ def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
     """Re-fill the database from the git notes and run branches, after fetching origin's
     notes (the runs other clones and the GitHub bot pushed) into a private ref."""
     from wikigate.notes_fetch import fetch_origin_notes, without_fetch
-    from wikigate.workspace import Workspace
 
-    ws = Workspace.open(ctx.find_root().obj["repo"])
-    ctx.call_on_close(ws.close)
+    ws = open_workspace(ctx)
     fetched = without_fetch(ws.repo) if no_fetch else fetch_origin_notes(ws.repo)
     click.echo(fetched.message, err=True)
     with progress.bar() as shown:

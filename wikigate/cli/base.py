@@ -80,17 +80,22 @@ def format_option(
     )
 
 
+def output_option(what: str) -> Callable[[F], F]:
+    """``--output FILE``: write ``what`` there instead of standard output."""
+    return click.option(
+        "--output",
+        type=click.Path(dir_okay=False, writable=True),
+        metavar="FILE",
+        help=f"Write {what} here instead of standard output.",
+    )
+
+
 def report_options(what: str) -> Callable[[F], F]:
     """``--format`` (the report formats) and ``--output FILE`` of a command printing
     ``what`` (a report)."""
 
     def decorate(f: F) -> F:
-        f = click.option(
-            "--output",
-            type=click.Path(dir_okay=False, writable=True),
-            metavar="FILE",
-            help=f"Write the {what} here instead of standard output.",
-        )(f)
+        f = output_option(f"the {what}")(f)
         return format_option(
             REPORT_FORMATS,
             f"Format of the {what} (rdjson: reviewdog, sarif: code scanning, html: one "

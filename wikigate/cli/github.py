@@ -10,8 +10,14 @@ from .app import cli
 
 
 @cli.command()
+@click.option(
+    "--link-report",
+    is_flag=True,
+    help="Only link the uploaded HTML report (its URL in WIKIGATE_REPORT_URL) from the pull "
+    "request's summary comment and the job summary (action.yml's last step).",
+)
 @click.pass_context
-def github(ctx: click.Context) -> None:
+def github(ctx: click.Context, link_report: bool) -> None:
     """Gate a pull request inside GitHub Actions: verify it, review it, then fast-forward
     the base, close it, request changes or ask a person (exit 0 commit, 1 reject, 3 revise,
     5 waiting for a person).  Reads
@@ -29,4 +35,9 @@ def github(ctx: click.Context) -> None:
 
     env = ActionsEnv.read()
     out = Out(env.token, os.environ.get("ANTHROPIC_API_KEY"))
+    if link_report:
+        from wikigate.bot.report_link import URL_VARIABLE
+        from wikigate.bot.report_link import link_report as link
+
+        ctx.exit(link(env, os.environ.get(URL_VARIABLE), out))
     ctx.exit(run(env, Path(ctx.find_root().obj["repo"]), out))

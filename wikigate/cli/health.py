@@ -93,7 +93,8 @@ def _text(now: object, before: object, per_page: bool) -> None:
     if per_page:
         for p in now.pages:
             click.echo(
-                f"{shown(p.page)}  {p.state}  statements {p.accounted}/{p.statements}, "
+                f"{shown(p.page)}  {p.state}  statements {p.accounted}/{p.statements} "
+                f"({p.gaps} gap-marked), "
                 f"anchored {p.anchored}/{p.claims}, stale {p.stale}, "
                 f"contradictions {p.contradictions}{', orphan' if p.orphan else ''}"
             )

@@ -10,7 +10,7 @@ from wikigate.kinds import VERDICT_EXIT
 
 from . import progress
 from .app import cli
-from .base import open_workspace, report_options
+from .base import open_workspace, output_option, report_options
 from .verify import emit, emit_text
 
 
@@ -67,12 +67,7 @@ def report_merge(
     help="A JSON report (`verify --format json`, the action's `report` output) to render "
     "with the pages it is about, read from this repository; default: the whole ledger.",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    metavar="FILE",
-    help="Write the page here instead of standard output.",
-)
+@output_option("the page")
 @click.pass_context
 def report_html(ctx: click.Context, report_file: str | None, output: str | None) -> None:
     """The whole claim ledger (every cited claim on main, each gap marker) as one

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .app import cli
-from .base import open_workspace
+from .base import format_option, open_workspace, output_option
 
 
 @cli.command()
@@ -16,25 +16,15 @@ from .base import open_workspace
     show_default=True,
     help="The period each row counts.",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "csv", "json")),
-    default="text",
-    show_default=True,
-    help="A table for people, or csv / json for a spreadsheet or a script.",
+@format_option(
+    ("text", "csv", "json"), "A table for people, or csv / json for a spreadsheet or a script."
 )
 @click.option(
     "--html",
     is_flag=True,
     help="One self-contained HTML page with charts (inline SVG, nothing fetched) instead.",
 )
-@click.option(
-    "--output",
-    type=click.Path(dir_okay=False, writable=True),
-    metavar="FILE",
-    help="Write it here instead of standard output.",
-)
+@output_option("it")
 @click.pass_context
 def stats(ctx: click.Context, by: str, fmt: str, html: bool, output: str | None) -> None:
     """Runs by verdict, overrides (and who), unverified runs, loops per run, citation

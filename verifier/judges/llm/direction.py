@@ -9,14 +9,13 @@ are the writer's text and reach the model spotlighted, as claims and sources do.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
 from ..protocol import Assessment, ChangeInput, PresentationEffect, RubricEffect
 from .conversation import Session
-from .prompt import strict_object, tool
+from .prompt import Answer, one_tool_body, strict_object, tool, tool_answer, version
 from .spotlight import block, marker
 
 SYSTEM_PROMPT = """\
@@ -73,29 +72,24 @@ RECORD_ASSESSMENT = tool(
     },
 )
 
-ASSESS_VERSION = (
-    "1-" + hashlib.sha256(json.dumps([SYSTEM_PROMPT, RECORD_ASSESSMENT]).encode()).hexdigest()[:12]
-)
+ASSESS_VERSION = version(1, SYSTEM_PROMPT, RECORD_ASSESSMENT)
 OUTPUT_TOKENS = 1500  # estimated answer, for the budget check
 
 
-class _Item(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Item(Answer):
     item_id: str
     effect: Literal["improves", "unchanged", "worsens"]
     reason: str = Field(max_length=2000)
 
 
-class _Look(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Look(Answer):
     aspect: Literal["voice", "register"]
     fits: Literal["fits", "departs"]
     page: str = Field(default="", max_length=4096)
     reason: str = Field(max_length=2000)
 
 
-class _Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Answer(Answer):
     direction: Literal["improves", "unchanged", "worsens", "ambiguous", "none"]
     direction_reason: str = Field(max_length=2000)
     rubric: list[_Item]
@@ -119,7 +113,6 @@ def items(change: ChangeInput) -> dict[str, tuple[Literal["goal", "non_goal"], s
 
 
 def request_body(session: Session, change: ChangeInput, key: bytes) -> dict[str, Any]:
-    cfg = session.cfg
     rubric = items(change)
     lines = ["The maintainers' rubric (trusted):"]
     lines += [
@@ -146,19 +139,7 @@ def request_body(session: Session, change: ChangeInput, key: bytes) -> dict[str,
     parts.append(
         {"type": "text", "text": block("diff", marker(key, f"diff:{digest}"), head, change.diff)}
     )
-    body: dict[str, Any] = {
-        "model": cfg.model,
-        "max_tokens": cfg.max_tokens,
-        "system": [{"type": "text", "text": SYSTEM_PROMPT}],
-        "tools": [RECORD_ASSESSMENT],
-        "messages": [{"role": "user", "content": parts}],
-        "tool_choice": {"type": "tool", "name": "record_assessment"}
-        if cfg.force_tool_choice
-        else {"type": "auto"},
-    }
-    if cfg.thinking == "disabled":
-        body["thinking"] = {"type": "disabled"}
-    return body
+    return one_tool_body(session.cfg, SYSTEM_PROMPT, RECORD_ASSESSMENT, parts)
 
 
 def assess(session: Session, change: ChangeInput, key: bytes) -> Assessment:
@@ -169,14 +150,9 @@ def assess(session: Session, change: ChangeInput, key: bytes) -> Assessment:
     got = session.exchange(body, OUTPUT_TOKENS, "the change's direction and rubric", [], False)
     if isinstance(got, str):
         return Assessment(error=got)
-    content = [b for b in got.get("content") or [] if isinstance(b, dict)]
-    use = next((b for b in content if b.get("name") == "record_assessment"), None)
-    if use is None:
-        return Assessment(error=f"no record_assessment call (stop_reason {got.get('stop_reason')})")
-    try:
-        answer = _Answer.model_validate(use.get("input"))
-    except ValidationError as e:
-        return Assessment(error=f"malformed assessment: {e.errors()[0]['msg']}")
+    answer = tool_answer(got, "record_assessment", _Answer, "assessment")
+    if isinstance(answer, str):
+        return Assessment(error=answer)
     rubric = items(change)
     found = {i.item_id: i for i in answer.rubric if i.item_id in rubric}
     missing = sorted(set(rubric) - set(found))

@@ -13,12 +13,12 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
 from ..protocol import PairInput, PairVotes
 from .budget import estimate_tokens
 from .conversation import Session
-from .prompt import strict_object, tool
+from .prompt import Answer, one_tool_body, strict_object, tool, tool_answer, version
 from .spotlight import block, marker
 
 SYSTEM_PROMPT = """\
@@ -51,22 +51,18 @@ RECORD_PAIR_VOTES = tool(
         ),
     },
 )
-PAIRS_VERSION = (
-    "1-" + hashlib.sha256(json.dumps([SYSTEM_PROMPT, RECORD_PAIR_VOTES]).encode()).hexdigest()[:12]
-)
+PAIRS_VERSION = version(1, SYSTEM_PROMPT, RECORD_PAIR_VOTES)
 OUTPUT_PER_PAIR = 60  # estimated answer tokens per pair, for the caps
 FIELD_CHARS = 1000  # of a claim or a quote sent
 
 
-class _Vote(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Vote(Answer):
     pair_id: str
     vote: Literal["consistent", "contradicts", "unrelated"]
     reason: str = Field(max_length=2000)
 
 
-class _Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Answer(Answer):
     votes: list[_Vote]
 
 
@@ -89,28 +85,11 @@ def pairs_text(pairs: Sequence[PairInput]) -> str:
 
 
 def request_body(session: Session, pairs: Sequence[PairInput], key: bytes) -> dict[str, Any]:
-    cfg = session.cfg
     text = pairs_text(pairs)
     mark = marker(key, "pairs:" + hashlib.sha256(text.encode()).hexdigest())
     head = f"{len(pairs)} pairs of claims, each named by its pair_id:"
-    body: dict[str, Any] = {
-        "model": cfg.model,
-        "max_tokens": cfg.max_tokens,
-        "system": [{"type": "text", "text": SYSTEM_PROMPT}],
-        "tools": [RECORD_PAIR_VOTES],
-        "messages": [
-            {
-                "role": "user",
-                "content": [{"type": "text", "text": block("pairs", mark, head, text)}],
-            }
-        ],
-        "tool_choice": {"type": "tool", "name": "record_pair_votes"}
-        if cfg.force_tool_choice
-        else {"type": "auto"},
-    }
-    if cfg.thinking == "disabled":
-        body["thinking"] = {"type": "disabled"}
-    return body
+    content = [{"type": "text", "text": block("pairs", mark, head, text)}]
+    return one_tool_body(session.cfg, SYSTEM_PROMPT, RECORD_PAIR_VOTES, content)
 
 
 def batches(session: Session, pairs: Sequence[PairInput]) -> list[list[PairInput]]:
@@ -158,14 +137,9 @@ def compare(session: Session, pairs: Sequence[PairInput], key: bytes, max_tokens
 
 
 def _read(msg: dict[str, Any], group: list[PairInput], done: PairVotes) -> str | None:
-    content = [b for b in msg.get("content") or [] if isinstance(b, dict)]
-    use = next((b for b in content if b.get("name") == "record_pair_votes"), None)
-    if use is None:
-        return f"no record_pair_votes call (stop_reason {msg.get('stop_reason')})"
-    try:
-        answer = _Answer.model_validate(use.get("input"))
-    except ValidationError as e:
-        return f"malformed pair votes: {e.errors()[0]['msg']}"
+    answer = tool_answer(msg, "record_pair_votes", _Answer, "pair votes")
+    if isinstance(answer, str):
+        return answer
     wanted = {p.pair_id for p in group}
     for v in answer.votes:
         if v.pair_id in wanted:

@@ -11,10 +11,15 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..protocol import ClaimInput
 from .spotlight import block, clean
+
+if TYPE_CHECKING:
+    from wikigate.config import JudgeSection
 
 SYSTEM_PROMPT = """\
 You are the hostile verifier of a wiki that another AI (the writer) has written. Your job \
@@ -83,6 +88,55 @@ def tool(name: str, description: str, **props: dict[str, Any]) -> dict[str, Any]
     }
 
 
+def version(generation: int, *sent: object, sort_keys: bool = False) -> str:
+    """A prompt's version: its generation and a digest of what it sends (the system
+    prompt, the tools), so that an answer to another prompt is not reused."""
+    digest = hashlib.sha256(json.dumps(list(sent), sort_keys=sort_keys).encode()).hexdigest()
+    return f"{generation}-{digest[:12]}"
+
+
+class Answer(BaseModel):
+    """A tool call's input as a model: nothing the tool does not declare."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+_A = TypeVar("_A", bound=BaseModel)
+
+
+def one_tool_body(
+    cfg: JudgeSection, system: str, record: dict[str, Any], content: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A request of one user message (``content``) answered by calling the tool
+    ``record`` (forced with [judge] force_tool_choice)."""
+    body: dict[str, Any] = {
+        "model": cfg.model,
+        "max_tokens": cfg.max_tokens,
+        "system": [{"type": "text", "text": system}],
+        "tools": [record],
+        "messages": [{"role": "user", "content": content}],
+        "tool_choice": {"type": "tool", "name": record["name"]}
+        if cfg.force_tool_choice
+        else {"type": "auto"},
+    }
+    if cfg.thinking == "disabled":
+        body["thinking"] = {"type": "disabled"}
+    return body
+
+
+def tool_answer(msg: dict[str, Any], name: str, model: type[_A], what: str) -> _A | str:
+    """The input of the answer's call of the tool ``name``, validated as ``model``; or
+    why there is none (``what``: what the answer is, as an error names it)."""
+    content = [b for b in msg.get("content") or [] if isinstance(b, dict)]
+    use = next((b for b in content if b.get("name") == name), None)
+    if use is None:
+        return f"no {name} call (stop_reason {msg.get('stop_reason')})"
+    try:
+        return model.model_validate(use.get("input"))
+    except ValidationError as e:
+        return f"malformed {what}: {e.errors()[0]['msg']}"
+
+
 RECORD_VOTES = tool(
     "record_votes",
     "Record your vote on every claim: exactly one vote per claim_id.",
@@ -128,12 +182,7 @@ READ_TOOLS: list[dict[str, Any]] = [
 READ_TOOL_NAMES = frozenset(t["name"] for t in READ_TOOLS)
 SOURCE_ID = "s1"  # a request is about one source
 
-PROMPT_VERSION = (
-    "2-"
-    + hashlib.sha256(
-        json.dumps([SYSTEM_PROMPT, RECORD_VOTES, READ_TOOLS], sort_keys=True).encode()
-    ).hexdigest()[:12]
-)
+PROMPT_VERSION = version(2, SYSTEM_PROMPT, RECORD_VOTES, READ_TOOLS, sort_keys=True)
 
 
 @dataclass(frozen=True)

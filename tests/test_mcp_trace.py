@@ -1,0 +1,304 @@
+"""The trace of a run written through ``wikigate mcp`` (docs/mcp.md, "The trace"): the
+SDK's own client (``mcp.Client``) drives the real server in-process (``build_server``
+on a ``Session``, as ``wikigate mcp`` serves it), on a real workspace, with the product's
+verifier; the trace is read back from git and the pin from the telemetry database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pygit2
+import pytest
+from mcp import Client
+from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls
+
+from wikigate.mcp_server import Session, build_server
+from wikigate.trace import GENESIS, TraceEvent, TraceOp, event_message, link, trace_ref
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+NIGHT = "Barn owls hunt at night."  # the source's first sentence: offset 0
+TAIL = format_tail("raw/owls.txt", None, QUOTE, SOURCE.index(QUOTE))
+
+
+def hunting() -> str:
+    """The owls page with a second claim, quoting the source's first sentence."""
+    night = format_tail("raw/owls.txt", None, NIGHT, 0)
+    return (
+        owls(TAIL).replace("snow.[^1]\n", "snow.[^1] Barn owls hunt at night.[^2]\n")
+        + f"[^2]: {night}\n"
+    )
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A workspace whose main holds raw/owls.txt, cited by wiki/owls.md: landed by a run
+    through the Python API (no trace)."""
+    ws = Workspace.init(tmp_path / "w")
+    run = ws.start_run("ingest", "cli:test")
+    run.stage_write("raw/owls.txt", SOURCE)
+    run.stage_write("wiki/owls.md", owls(TAIL))
+    run.stage_write("wiki/index.md", INDEX)
+    assert run.finalize().status == "committed"
+    ws.close()
+    return tmp_path / "w"
+
+
+def session(root: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:
+    """Run ``body`` with the SDK's client on the server ``wikigate mcp`` builds, in this
+    process; the session is released after (as on a disconnect)."""
+    held = Session(str(root))
+
+    async def main() -> Any:
+        async with Client(build_server(lambda ctx: held)) as client:
+            return await body(client)
+
+    try:
+        return asyncio.run(main())
+    finally:
+        held.release()
+
+
+def events(root: Path, run_id: str) -> list[TraceEvent]:
+    repo = pygit2.Repository(str(root))
+    out = []
+    commit = repo[repo.references[trace_ref(run_id)].target]
+    while True:
+        out.append(TraceEvent.model_validate_json(commit.message.partition("\n\n")[2]))
+        if not commit.parents:
+            return out[::-1]
+        commit = commit.parents[0]
+
+
+def codes(result: dict[str, Any]) -> set[str]:
+    return {f["code"] for f in result["findings"]}
+
+
+def test_a_faithful_session_lands_and_its_trace_is_the_calls_it_made(root):
+    async def body(c: Client) -> tuple[str, dict[str, Any]]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("anchor", {"source": "raw/owls.txt", "quote": NIGHT}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return run_id, ok(await c.call_tool("finalize", {}))
+
+    before = main_tip(root)
+    run_id, done = session(root, body)
+    assert done["status"] == "committed", done
+    assert not {c for c in codes(done) if c.startswith(("trace.", "run.trace"))}
+    assert main_tip(root) != before
+    trace = events(root, run_id)
+    assert [e.tool for e in trace] == ["start_run", "read", "anchor", "write", "finalize"]
+    assert [e.seq for e in trace] == [1, 2, 3, 4, 5]
+    source = pygit2.Repository(str(root)).revparse_single("main:raw/owls.txt").id
+    assert {(r.path, r.blob) for r in trace[1].reads} == {("raw/owls.txt", str(source))}
+    page = pygit2.Repository(str(root)).revparse_single("main:wiki/owls.md").id
+    assert trace[3].op is not None and trace[3].op.blob == str(page)
+    assert trace[4].ops == 1  # finalize, called on the one write
+    ws = Workspace.open(root)
+    try:
+        row = ws.store.get(run_id)
+    finally:
+        ws.close()
+    head = GENESIS
+    for e in trace:
+        head = link(head, e)
+    assert row is not None and (row["trace_head"], row["trace_count"]) == (head, 5)
+
+
+def test_a_claim_citing_a_source_the_session_never_read_is_flagged(root):
+    async def body(c: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        # the anchor written from memory, the source never read in the session
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        first = ok(await c.call_tool("finalize", {}))
+        await c.call_tool("grep", {"text": "hunt at night", "under": "raw/"})  # now read
+        return first, ok(await c.call_tool("finalize", {}))
+
+    before = main_tip(root)
+    first, second = session(root, body)
+    assert (first["status"], first["verdict"]) == ("pending", "revise"), first
+    (unread,) = [f for f in first["findings"] if f["code"] == "trace.unread_source"]
+    assert unread["path"] == "wiki/owls.md" and unread["severity"] == "major"
+    assert unread["claim"] == NIGHT and unread["claim_id"] == "wiki/owls.md#^2"
+    assert "raw/owls.txt" in unread["message"] and "never read" in unread["message"]
+    # the kept claim (on main already) is not flagged; once read, the run lands
+    assert second["status"] == "committed", second
+    assert main_tip(root) == second["tip"] != before
+    assert "trace.unread_source" not in codes(second)
+
+
+def test_a_trace_edited_after_the_fact_is_detected(root):
+    """The writer controls git: it rewrites the trace's ref so that its read of the index
+    reads as a read of the source, the chain's links recomputed. The head wikigate pinned in
+    the telemetry database does not match: the run is rejected, not landed."""
+    repo = pygit2.Repository(str(root))
+    source = str(repo.revparse_single("main:raw/owls.txt").id)
+
+    def forge(run_id: str) -> None:
+        ref = trace_ref(run_id)
+        old = events(root, run_id)
+        sig = pygit2.Signature("writer", "w@example.com")
+        empty = repo.TreeBuilder().write()
+        parent: list[pygit2.Oid] = []
+        head = GENESIS
+        for e in old:
+            if e.tool == "read":
+                said = json.loads(e.model_dump_json())
+                said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
+                e = TraceEvent.model_validate(said)
+            e = e.model_copy(update={"prev": head})
+            head = link(head, e)
+            parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
+        repo.references.create(ref, parent[0], force=True)
+
+    async def body(c: Client) -> dict[str, Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "wiki/index.md"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        forge(run_id)
+        return ok(await c.call_tool("finalize", {}))
+
+    before = main_tip(root)
+    done = session(root, body)
+    assert (done["status"], done["verdict"]) == ("rejected", "reject"), done
+    (tampered,) = [f for f in done["findings"] if f["code"] == "run.trace_tampered"]
+    assert tampered["severity"] == "critical"
+    assert "not what wikigate recorded" in tampered["message"]
+    assert main_tip(root) == before
+
+
+def test_a_change_staged_outside_the_session_is_not_the_traced_writes(root):
+    """A write through the CLI's library on the session's run (outside the session): the
+    run's ops are not the session's writes, and finalize saw an op it did not stage."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        ws = Workspace.open(root)
+        try:
+            ws.run(run_id).stage_write("wiki/owls.md", hunting() + "\nMore.\n")
+        finally:
+            ws.close()
+        return ok(await c.call_tool("finalize", {}))
+
+    done = session(root, body)
+    assert done["status"] == "rejected", done
+    mismatch = [f for f in done["findings"] if f["code"] == "trace.write_mismatch"]
+    assert mismatch and mismatch[0]["path"] == "wiki/owls.md"
+    assert "staged outside the session" in mismatch[0]["message"]
+    (order,) = [f for f in done["findings"] if f["code"] == "trace.order"]
+    assert "finalize (event 4) was called on a run of 2 ops" in order["message"]
+
+
+def test_a_cli_run_is_marked_as_having_no_trace(root):
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("synthesis", "cli:test")
+        run.stage_write("wiki/owls.md", hunting())
+        done = run.finalize()
+        assert done.status == "committed"  # allowed by default
+        assert not ws.repo.references.get(trace_ref(run.run_id))
+        assert done.report is not None
+        (check,) = [c for c in done.report["checks"] if c["name"] == "trace"]
+        assert check["status"] == "skipped" and "has no trace" in check["reason"]
+        assert any("the run has no trace" in s for s in done.blind_spots)
+        assert not [f for f in done.findings if f.code.startswith("trace.")]
+        # the rule may say otherwise: a run with no trace is then a finding
+        rules = ws.start_run("synthesis", "cli:test")
+        toml = (root / "wikigate.toml").read_text()
+        rules.stage_write("wikigate.toml", toml + '\n[trace]\nabsent = "major"\n')
+    finally:
+        ws.close()
+    landed = Workspace.open(root)
+    try:
+        # a rules change waits for a person: approve it, then the rule holds
+        from wikigate.cli import main as cli
+
+        assert landed.run(rules.run_id).finalize().verdict == "needs_human_review"
+        assert cli(["-C", str(root), "verify", "approve", rules.run_id, "--reason", "t"]) == 0
+        after = landed.start_run("synthesis", "cli:test")
+        after.stage_write("wiki/owls.md", hunting().replace("# Owls\n", "# Barn owls\n"))
+        again = after.finalize()
+    finally:
+        landed.close()
+    (absent,) = [f for f in again.findings if f.code == "trace.absent"]
+    assert absent.severity == "major" and again.verdict == "revise", again.findings
+
+
+def traced_run(root: Path) -> tuple[Workspace, Any]:
+    """A run whose trace wikigate recorded (through the engine's ``Run.trace``, as the
+    server records it): start_run, a read of the source, the page's write."""
+    ws = Workspace.open(root)
+    run = ws.start_run("synthesis", "mcp:test")
+    run.trace("start_run", {"type": "synthesis"}, run.run_id)
+    source = str(ws.repo.revparse_single("main:raw/owls.txt").id)
+    run.trace("read", {"path": "raw/owls.txt"}, SOURCE, reads=[("raw/owls.txt", source)])
+    commit = run.stage_write("wiki/owls.md", hunting())
+    blob = str(ws.repo[commit].tree["wiki/owls.md"].id)
+    run.trace("write", {}, str(commit), op=TraceOp(kind="write", path="wiki/owls.md", blob=blob))
+    return ws, run
+
+
+def test_the_engine_recorded_trace_lands(root):
+    ws, run = traced_run(root)
+    try:
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "committed", done.findings
+
+
+@pytest.mark.parametrize("edit", ["deleted", "cut short", "grown past the pin"])
+def test_a_trace_ref_deleted_cut_or_grown_is_tampered(root, edit):
+    ws, run = traced_run(root)
+    ref = trace_ref(run.run_id)
+    try:
+        tip = ws.repo.references[ref].target
+        if edit == "deleted":
+            ws.repo.references.delete(ref)
+        elif edit == "cut short":
+            ws.repo.references.create(ref, ws.repo[tip].parents[0].id, force=True)
+        else:  # a long forged chain on top: read no further than the pin allows
+            sig = pygit2.Signature("writer", "w@example.com")
+            empty = ws.repo.TreeBuilder().write()
+            for n in range(4, 400):
+                e = TraceEvent(seq=n, tool="read", args="0", result="0")
+                tip = ws.repo.create_commit(None, sig, sig, event_message(e), empty, [tip])
+            ws.repo.references.create(ref, tip, force=True)
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "rejected"
+    (tampered,) = [f for f in done.findings if f.code == "run.trace_tampered"]
+    said = {
+        "deleted": "is gone; wikigate recorded 3 events on it",
+        "cut short": "the trace holds 2 events; wikigate recorded 3",
+        "grown past the pin": "holds more than the 3 events recorded",
+    }[edit]
+    assert said in tampered.message
+
+
+def test_a_source_an_earlier_runs_trace_read_counts_as_read(root):
+    """One session reads the source and gives its run up; the next cites it unread: the
+    earlier run's trace (as the database recorded it) shows it was read."""
+
+    async def reader(c: Client) -> None:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("abandon", {"reason": "read only"}))
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    session(root, reader)
+    done = session(root, writer)
+    assert done["status"] == "committed", done
+    assert "trace.unread_source" not in codes(done)

@@ -1,0 +1,204 @@
+"""The run's trace (wikigate/trace.py), checked: the events on ``refs/wikigate/trace/<run>``
+are the ones wikigate pinned in the telemetry database (the plan's ``trace``: its chain
+recomputed here), in order, their writes the run's ops and the verified content, and
+every source a new or changed claim cites was read (docs/mcp.md, "The trace")."""
+
+from __future__ import annotations
+
+from wikigate.codes import finding
+from wikigate.models import Finding, Plan
+from wikigate.text import escaped, shown
+from wikigate.trace import (
+    TraceEvent,
+    TraceOp,
+    TraceUnreadable,
+    chain_problem,
+    read_trace,
+    trace_ref,
+)
+
+from ..claims import page_claims
+from .context import Context, NotRun
+from .runs import _resolver
+
+ABSENT = (
+    "the run has no trace (it was not written through `wikigate mcp`): which sources the "
+    "writer read, and in what order it called what, is not known"
+)
+MAX_UNREAD = 50  # trace.unread_source findings, at most (one per claim)
+
+
+def check_trace(ctx: Context) -> list[Finding]:
+    plan = ctx.plan
+    if plan is None:
+        return []  # not a run: a pull request or a push has no session
+    rules = ctx.config.trace
+    if not rules.enabled:
+        raise NotRun("[trace] enabled = false: the run's trace is not checked")
+    if plan.trace is None:
+        if rules.absent == "allow":
+            raise NotRun(ABSENT)
+        said = finding("trace.absent", None, None, ABSENT)
+        return [said.model_copy(update={"severity": rules.absent})]
+    pin = plan.trace
+    ref = trace_ref(plan.meta.run_id)
+    try:
+        events = read_trace(ctx.repo, plan.meta.run_id, pin.count)
+    except TraceUnreadable as e:
+        return [_tampered(str(e))]
+    if events is None:
+        return [_tampered(f"{ref} is gone; wikigate recorded {pin.count} events on it")]
+    problem = chain_problem(events, pin.head, pin.count)
+    if problem is not None:
+        return [_tampered(f"{ref}: {problem}")]
+    return [*_order(events), *_writes(ctx, plan, events), *_unread(ctx, plan, events)]
+
+
+def _tampered(why: str) -> Finding:
+    return finding(
+        "run.trace_tampered",
+        None,
+        None,
+        f"the run's trace is not what wikigate recorded: {escaped(why, 300)}",
+    )
+
+
+def _staged(events: list[TraceEvent]) -> list[tuple[int, TraceOp]]:
+    return [(e.seq, e.op) for e in events if e.op is not None]
+
+
+def _order(events: list[TraceEvent]) -> list[Finding]:
+    """Sequence numbers 1…n; start_run first and once; each finalize called on exactly the
+    ops the session staged before it."""
+    out: list[Finding] = []
+
+    def bad(message: str) -> None:
+        out.append(finding("trace.order", None, None, message))
+
+    for i, e in enumerate(events, 1):
+        if e.seq != i:
+            bad(f"event {i} of the trace is numbered {e.seq}")
+            return out
+    starts = [e.seq for e in events if e.tool == "start_run"]
+    if starts != [1]:
+        bad(f"the trace's start_run calls are events {starts or 'none'}; it must be event 1 only")
+    staged = 0
+    for e in events:
+        if e.op is not None:
+            staged += 1
+        elif e.tool == "finalize" and e.ops is not None and e.ops != staged:
+            bad(
+                f"finalize (event {e.seq}) was called on a run of {e.ops} ops; the session "
+                f"had staged {staged}: a change was staged outside the session"
+            )
+    return out
+
+
+def _writes(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]:
+    """The run's ops are the session's staging calls, one for one, and each path the
+    session staged holds in the verified tree the blob its last call staged there."""
+    ops = [op for op in plan.ops if op.kind != "start"]
+    staged = _staged(events)
+    out: list[Finding] = []
+    for n, (op, (seq, done)) in enumerate(zip(ops, staged, strict=False), 1):
+        if (op.kind, op.path, op.blob) != (done.kind, done.path, done.blob):
+            out.append(
+                finding(
+                    "trace.write_mismatch",
+                    op.path,
+                    None,
+                    f"op {n} of the run ({_op(op.kind, op.path, op.blob)}) is not what the "
+                    f"session's call {seq} staged ({_op(done.kind, done.path, done.blob)})",
+                )
+            )
+            return out
+    if len(ops) != len(staged):
+        more, fewer = ("run", "session") if len(ops) > len(staged) else ("session", "run")
+        first = ops[len(staged)] if len(ops) > len(staged) else None
+        where = first.path if first is not None else staged[len(ops)][1].path
+        out.append(
+            finding(
+                "trace.write_mismatch",
+                where,
+                None,
+                f"the {more} has {max(len(ops), len(staged))} ops, the {fewer} "
+                f"{min(len(ops), len(staged))}: "
+                + (
+                    f"op {len(staged) + 1} ({_op(first.kind, first.path, first.blob)}) was "
+                    "staged outside the session"
+                    if first is not None
+                    else "a write the session made is missing from the run"
+                ),
+            )
+        )
+        return out
+    last: dict[str, str | None] = {}
+    for _, done in staged:
+        if done.path is not None and done.kind in ("write", "replace", "delete"):
+            last[done.path] = done.blob
+    for path, blob in sorted(last.items()):
+        entry = ctx.tip.entries.get(path)
+        held = str(entry.oid) if entry is not None else None
+        if held != blob:
+            out.append(
+                finding(
+                    "trace.write_mismatch",
+                    path,
+                    None,
+                    f"{shown(path)} holds {_blob(held)} in the verified tree; the session's "
+                    f"last call staged {_blob(blob)} there",
+                )
+            )
+    return out
+
+
+def _op(kind: str, path: str | None, blob: str | None) -> str:
+    return " ".join(x for x in (kind, shown(path) if path else None, _blob(blob)) if x)
+
+
+def _blob(blob: str | None) -> str:
+    return f"blob {blob[:12]}" if blob else "nothing"
+
+
+def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]:
+    """Each claim the run adds or changes cites a source the session read (or an earlier
+    run's trace did, or the run wrote it)."""
+    if ctx.base is None or plan.trace is None:
+        return []
+    read = {r.path for e in events for r in e.reads}
+    read |= {op.path for op in plan.ops if op.path}
+    if ctx.config.trace.earlier_runs:
+        read |= set(plan.trace.earlier_reads)
+    base, tip = ctx.base, ctx.tip
+    changed = set(ctx.changed())
+    pages = [p for p in tip.pages if p in changed]
+    base.load([p for p in pages if p in base.entries])
+    out: list[Finding] = []
+    for path in pages:
+        before = (
+            {
+                (c.sentence, c.source, c.quote)
+                for c in page_claims(base.page(path), _resolver(base, path))
+            }
+            if path in base.entries
+            else set()
+        )
+        for c in page_claims(tip.page(path), _resolver(tip, path)):
+            if (c.sentence, c.source, c.quote) in before or c.source in read:
+                continue
+            if c.source not in tip.entries:  # no source it names: the citation check says so
+                continue
+            out.append(
+                finding(
+                    "trace.unread_source",
+                    path,
+                    c.line,
+                    f"the claim cites {shown(c.source)}, which the session that wrote the run "
+                    "never read (no read, grep hit, anchor or follow of it in its trace)",
+                    hint=f"read {shown(c.source)} (or anchor the quote in it), then finalize again",
+                    claim=c.sentence,
+                ).model_copy(update={"claim_line": c.line})
+            )
+            if len(out) >= MAX_UNREAD:
+                return out
+    return out

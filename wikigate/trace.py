@@ -1,0 +1,154 @@
+"""A run's trace: every tool call a ``wikigate mcp`` session made in the run, in git,
+tamper-evident (docs/mcp.md, "The trace").
+
+Each call is one event (``TraceEvent``: its sequence number, the tool, a digest of its
+arguments, the sources and pages it read by blob, a digest of its result, the op it
+staged) and one commit on ``refs/wikigate/trace/<run>``: an empty tree, the event as one
+line of JSON in the message, the previous event's commit as parent. The events form a
+hash chain: each names the chain's head before it (``prev``), and the head after it is
+``link(prev, event)``. After every call wikigate pins the new head and the count in the
+telemetry database (``runs.trace_head``, ``runs.trace_count``), which the writer does
+not control; verification reads the events back from the ref, recomputes the chain and
+refuses a trace whose head or length is not the pinned one (``run.trace_tampered``).
+
+This module is pure: the event, the chain, reading a trace back from git. Recording an
+event is ``Run.trace`` (run.py); the checks are the verifier's (checks/trace.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pygit2
+
+from .plain import Plain, plain, rule
+
+TRACE_PREFIX = "refs/wikigate/trace/"
+GENESIS = "0" * 64  # the chain's head before its first event
+TRACE_MAX = 100_000  # events a run's trace may hold (a session's calls, at most)
+EVENT_MAX = 64 * 2**10  # bytes of one event's commit message
+READS_MAX = 200  # files one event names as read (a grep's hits past it are cut)
+
+
+@plain(frozen=True, validate=True)
+class TraceRead(Plain):
+    """A file a call read: its path and the blob it read there."""
+
+    path: str
+    blob: str
+
+
+@plain(frozen=True, validate=True)
+class TraceOp(Plain):
+    """What a staging call staged: the op's kind, its path and the blob of the content
+    the tool was given (a write: its content hashed by the server; a replace: the page
+    it left), None for a delete or usage."""
+
+    kind: str
+    path: str | None = None
+    blob: str | None = None
+
+
+@plain(frozen=True, validate=True)
+class TraceEvent(Plain):
+    """One tool call of a session, in its run."""
+
+    seq: int
+    tool: str
+    args: str  # sha256 of the arguments, as canonical JSON
+    result: str  # sha256 of the result's text
+    reads: tuple[TraceRead, ...] = ()
+    op: TraceOp | None = None
+    ops: int | None = rule(default=None, description="finalize: the run's ops when called")
+    prev: str = GENESIS
+
+
+class TraceUnreadable(Exception):
+    """The trace in git cannot be read as wikigate writes it."""
+
+
+def trace_ref(run_id: str) -> str:
+    return TRACE_PREFIX + run_id
+
+
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode(
+        "ascii"
+    )
+
+
+def digest(value: Any) -> str:
+    """sha256 of a value as canonical JSON (a call's arguments, its result)."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def event_line(event: TraceEvent) -> str:
+    return canonical(event.model_dump(mode="json")).decode("ascii")
+
+
+def link(prev: str, event: TraceEvent) -> str:
+    """The chain's head after ``event`` (whose ``prev`` is the head before it)."""
+    return hashlib.sha256(prev.encode("ascii") + b"\n" + event_line(event).encode()).hexdigest()
+
+
+def event_message(event: TraceEvent) -> str:
+    return f"wikigate: trace {event.seq} {event.tool}\n\n{event_line(event)}\n"
+
+
+def read_trace(repo: pygit2.Repository, run_id: str, most: int) -> list[TraceEvent] | None:
+    """The events on the run's trace ref, oldest first; None: no such ref. Reads at most
+    ``most`` + 1 commits (a longer chain is refused: TraceUnreadable), each message at most
+    EVENT_MAX bytes, so a rewritten ref costs what the pinned trace costs."""
+    ref = trace_ref(run_id)
+    try:
+        found = repo.references.get(ref)
+    except (pygit2.GitError, ValueError) as e:
+        raise TraceUnreadable(f"{ref} cannot be read ({e})") from e
+    if found is None:
+        return None
+    events: list[TraceEvent] = []
+    try:
+        commit = repo[found.resolve().target]
+        while True:
+            if not isinstance(commit, pygit2.Commit):
+                raise TraceUnreadable(f"{ref} leads to a {type(commit).__name__}, not a commit")
+            if len(events) > min(most, TRACE_MAX):
+                raise TraceUnreadable(f"{ref} holds more than the {most} events recorded")
+            events.append(_event_of(commit))
+            if not commit.parents:
+                break
+            if len(commit.parents) != 1:
+                raise TraceUnreadable(f"commit {commit.short_id} of {ref} is a merge")
+            commit = commit.parents[0]
+    except (pygit2.GitError, KeyError, ValueError) as e:
+        raise TraceUnreadable(f"{ref} cannot be read ({e})") from e
+    events.reverse()
+    return events
+
+
+def _event_of(commit: pygit2.Commit) -> TraceEvent:
+    raw = commit.raw_message
+    if len(raw) > EVENT_MAX:
+        raise TraceUnreadable(f"commit {commit.short_id}: an event of over {EVENT_MAX} bytes")
+    _, _, body = raw.decode("utf-8", "replace").partition("\n\n")
+    try:
+        return TraceEvent.model_validate_json(body.strip())
+    except ValueError as e:  # pydantic's ValidationError is a ValueError
+        raise TraceUnreadable(f"commit {commit.short_id} holds no trace event ({e})") from e
+
+
+def chain_problem(events: list[TraceEvent], head: str, count: int) -> str | None:
+    """Why ``events`` are not the trace whose head and length wikigate pinned; None: they
+    are (every ``prev`` the head before it, the last head the pinned one)."""
+    if len(events) != count:
+        return f"the trace holds {len(events)} events; wikigate recorded {count}"
+    now = GENESIS
+    for event in events:
+        if event.prev != now:
+            return f"event {event.seq} ({event.tool}) does not follow the one before it"
+        now = link(now, event)
+    if now != head:
+        return "the events are not the ones wikigate recorded (their chain's head differs)"
+    return None
