@@ -149,7 +149,7 @@ def check_presentation(ctx: Context) -> list[Finding]:
             for phrase, line in kept(spec, old).items():
                 if phrase in now:
                     continue
-                what = "deletes the page" if path not in tip.entries else "drops"
+                what = "deletes the page, and with it" if path not in tip.entries else "drops"
                 out.append(
                     finding(
                         "page.preserve",
