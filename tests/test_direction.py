@@ -101,8 +101,9 @@ def test_a_change_that_follows_its_direction_and_rubric_passes(repo, base, emula
 def test_what_the_judge_says_becomes_findings(
     repo, base, emulator, direction, rubric, codes, verdict
 ):
+    # goal-1 improves unless the case says otherwise (none improving: run.rubric_no_gain)
     emulator.brain = answer(
-        direction, [("goal-1", "unchanged"), ("non-goal-1", "unchanged"), *rubric]
+        direction, [("goal-1", "improves"), ("non-goal-1", "unchanged"), *rubric]
     )
     report = assessed(repo, base).report
     found = [(f.code, f.severity) for f in report.findings if f.code.startswith("run.")]

@@ -119,12 +119,14 @@ def blind_spots(
     inconclusive: Iterable[str] = (),
     not_run: Sequence[tuple[str, str]] = (),
     exempt: Sequence[str] = (),
+    unassessed: str | None = None,
 ) -> list[str]:
     """What this verification could not rule out, one line each (none: it checked all it
     knows to check). ``citations``: how many it read; ``judge``: the semantic judge that
     ran (None: the offline one); ``inconclusive``: the claims it gave no verdict on;
     ``not_run``: the checks skipped, each with why; ``pdf_citations``: quotes found on a
-    PDF's page."""
+    PDF's page; ``unassessed``: why the change's direction, ``[rubric]`` and
+    ``[presentation]`` voice and register were not assessed."""
     out: list[str] = []
     codes: dict[str, list[Finding]] = {}
     for f in findings:
@@ -171,4 +173,8 @@ def blind_spots(
         first = safe(exempt[0], 160)
         more = f" (+{len(exempt) - 1} more)" if len(exempt) > 1 else ""
         out.append(f"{plural(len(exempt), 'page')} spared the page checks: {first}{more}")
+    if unassessed is not None:
+        out.append(
+            f"the change's direction, [rubric] and [presentation] voice: {safe(unassessed, 240)}"
+        )
     return out

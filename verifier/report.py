@@ -81,6 +81,15 @@ class RubricResult(Plain):
 
 
 @plain()
+class PresentationResult(Plain):
+    aspect: Literal["voice", "register"]
+    wanted: str = rule(description="the [presentation] setting, as the rules say it")
+    fits: bool
+    page: str | None = rule(default=None, description="the changed page that departs most")
+    reason: str
+
+
+@plain()
 class DirectionReport(Plain):
     """The change against its direction and the ``[rubric]``: assessed by the LLM judge,
     or why not (the offline judge cannot: ``checked`` false)."""
@@ -91,6 +100,9 @@ class DirectionReport(Plain):
     effect: Literal["improves", "unchanged", "worsens", "ambiguous"] | None = None
     effect_reason: str = ""
     rubric: list[RubricResult] = rule(factory=list)
+    presentation: list[PresentationResult] = rule(
+        factory=list, description="the changed text against the [presentation] voice and register"
+    )
 
 
 @plain()
@@ -309,6 +321,9 @@ class VerificationReport(Plain):
             else [],
             not_run=[(c.name, c.reason) for c in self.checks if c.status == "skipped" and c.reason],
             exempt=self.exempt,
+            unassessed=self.direction.reason
+            if self.direction is not None and not self.direction.checked
+            else None,
         )
 
     def counts(self) -> dict[str, int]:

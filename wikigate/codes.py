@@ -230,6 +230,28 @@ TABLE: tuple[Code, ...] = (
         "find a source for the statement, or remove it",
     ),
     Code(
+        "page.avoid",
+        "major",
+        "a line the change adds holds a phrase `[presentation] avoid` lists (case-insensitive, "
+        "whole words)",
+        "reword the line without the phrase",
+    ),
+    Code(
+        "page.preserve",
+        "major",
+        "the change drops, from a page that had it, a phrase or heading `[presentation] "
+        "preserve` lists (case-insensitive; a heading matches a heading line), or deletes "
+        "such a page",
+        "keep the phrase or heading on the page",
+    ),
+    Code(
+        "page.presentation",
+        "major",
+        "the LLM judge: the change's text departs from the `[presentation]` voice or "
+        "register (the offline judge cannot check it: a blind spot)",
+        "rewrite the changed text in the voice and register `[presentation]` asks for",
+    ),
+    Code(
         "link.broken",
         "major",
         "a link or heading anchor resolves to nothing; the message names the path a path "
@@ -266,6 +288,16 @@ TABLE: tuple[Code, ...] = (
         "ask a maintainer to approve the rules change (`wikigate verify approve RUN --reason "
         "...`, or the override label on a pull request)",
         also="critical",
+        asks=True,
+    ),
+    Code(
+        "run.rules_followup",
+        "major",
+        "the run changes `[ledger]`, `[rubric]`, `[presentation]` or `[gap_policy]` and the "
+        "pages the change leaves would not satisfy the new rules: the message names the "
+        "pages (and what fails) that a follow-up text change must fix; a person decides",
+        "approve the rules with a follow-up run that fixes the named pages, or fix them in "
+        "this run",
         asks=True,
     ),
     Code(
@@ -442,6 +474,15 @@ TABLE: tuple[Code, ...] = (
         "person decides",
         "approve or reject the run (`wikigate verify approve|reject RUN --reason ...`)",
         asks=True,
+    ),
+    Code(
+        "run.rubric_no_gain",
+        "major",
+        "the LLM judge: the change improves none of the `[rubric]` goals, and sets none "
+        "back (that is `run.rubric`, for a person); `[rubric] require_gain = false` turns "
+        "this off",
+        "make the change advance one of the [rubric] goals, or say in its direction which "
+        "one it serves",
     ),
     Code(
         "run.coverage",

@@ -211,6 +211,29 @@ class RubricSection(Plain):
 
     goals: list[str] = rule(factory=list)
     non_goals: list[str] = rule(factory=list)
+    # a change judged under goals must improve at least one of them (run.rubric_no_gain)
+    require_gain: bool = True
+
+
+def _phrases(value: list[str]) -> list[str]:
+    for item in value:
+        if not item.strip() or "\n" in item:
+            raise ValueError(f"{item!r}: expected a phrase on one line")
+    return value
+
+
+@plain(extra="forbid")
+class PresentationSection(Plain):
+    """``[presentation]``: how the wiki reads.  ``avoid``: phrases no changed line may hold
+    (page.avoid); ``preserve``: phrases and headings a changed page that had them keeps
+    (page.preserve); both checked deterministically, case-insensitively.  ``voice`` and
+    ``register``: judged by the LLM judge on the changed text (page.presentation); the
+    offline judge cannot, and the report says so (docs/checks.md)."""
+
+    voice: str | None = None  # e.g. "plain, third person, no first person"
+    register: str | None = None  # e.g. "encyclopedic: neutral, no marketing"
+    avoid: list[str] = rule(factory=list, after=_phrases)
+    preserve: list[str] = rule(factory=list, after=_phrases)
 
 
 @plain(extra="forbid")
@@ -379,6 +402,7 @@ class Config(Plain):
     consistency: ConsistencySection = rule(factory=ConsistencySection)
     trace: TraceSection = rule(factory=TraceSection)
     rubric: RubricSection = rule(factory=RubricSection)
+    presentation: PresentationSection = rule(factory=PresentationSection)
     telemetry: TelemetrySection = rule(factory=TelemetrySection)
     server: ServerSection = rule(factory=ServerSection)
     github: GithubSection = rule(factory=GithubSection)

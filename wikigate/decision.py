@@ -145,6 +145,8 @@ _ASK = {
     "the reason it gives?",
     "run.direction_unclear": "does the change do what its direction says it will?",
     "run.rubric": "is the change's effect on the [rubric] goal the finding names acceptable?",
+    "run.rules_followup": "may the rules land while the pages the finding names fail them "
+    "(a follow-up text change must fix those pages)?",
     "citation.flaky": "does the quote on {at} support its claim (two judgements disagreed)?",
 }
 

@@ -17,6 +17,7 @@ import dataclasses
 import json
 import types
 import typing
+import warnings
 from collections.abc import Callable
 from typing import (
     Any,
@@ -290,13 +291,17 @@ def pydantic_model(cls: type[Plain]) -> Any:
             spec["default_factory"] = factory
         fields[f.name] = (hint, Field(**spec))
     info = cls.__plain__
-    made = create_model(
-        cls.__name__,
-        __config__=ConfigDict(extra=info["extra"], frozen=info["frozen"]),
-        __doc__=info["doc"],
-        __module__=cls.__module__,
-        **fields,
-    )
+    with warnings.catch_warnings():
+        # a field named like a BaseModel attribute ([presentation] register) is only a
+        # field of the twin: pydantic validates it as any other
+        warnings.filterwarnings("ignore", "Field name .* shadows an attribute in parent")
+        made = create_model(
+            cls.__name__,
+            __config__=ConfigDict(extra=info["extra"], frozen=info["frozen"]),
+            __doc__=info["doc"],
+            __module__=cls.__module__,
+            **fields,
+        )
     made.__plain_class__ = cls
     cls.__pydantic_twin__ = made  # type: ignore[attr-defined]
     return made

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import citations, consistency, pages, runs, semantic, trace
+from . import citations, consistency, pages, presentation, runs, semantic, trace
 from .context import Context, NotRun
 
 
@@ -54,6 +54,7 @@ CHECKS: list[Check] = [
     Check("paths", runs.check_paths, EVERY),
     Check("log", runs.check_log, EVERY),
     Check("scope", runs.check_scope, EVERY),
+    Check("presentation", presentation.check_presentation, THOROUGH),
     Check("required", runs.check_required, THOROUGH),
     Check("convergence", runs.check_convergence, THOROUGH),
     Check("coverage", runs.check_coverage, THOROUGH),

@@ -19,12 +19,13 @@ from wikigate.text import shown
 from ..citation import Citation
 from ..claims import Compared, PageClaim, compare, page_claims
 from ..judges.protocol import Assessment, ChangeInput
-from ..report import ClaimCheck, DirectionReport, RubricResult
+from ..report import ClaimCheck, DirectionReport, PresentationResult, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
 from .citations import resolve_source
 from .context import REGULAR, Context
 from .pages import invisible_in_path
+from .presentation import added_lines, followup_message, pages_failing
 
 STOPWORDS = frozenset(
     [
@@ -222,6 +223,7 @@ def check_paths(ctx: Context) -> list[Finding]:
     for path in ctx.changed():
         if path == CONFIG_FILE:
             out.append(_rules_change(ctx, base, tip))
+            out += _rules_followup(ctx, base, tip)
             continue
         where = layout.area(path)
         if where == "other":
@@ -317,6 +319,34 @@ def _rules_change(ctx: Context, base: WikiTree, tip: WikiTree) -> Finding:
         None,
         f"the run {verb} the rules ({CONFIG_FILE}): {what}; a person decides",
     )
+
+
+def _rules_followup(ctx: Context, base: WikiTree, tip: WikiTree) -> list[Finding]:
+    """The pages the change leaves against the proposed rules: which the new ``[ledger]``,
+    ``[gap_policy]`` or ``[presentation] avoid`` would find fault with that the base's did
+    not (run.rules_followup, naming them). Nothing when the proposed file does not load
+    (run.rules_change says so, critical)."""
+    try:
+        old = _rules_of(ctx, base)
+    except ConfigError:
+        old = Config()
+    try:
+        new = _rules_of(ctx, tip)
+    except ConfigError:
+        return []
+    failing = pages_failing(tip, old, new)
+    if not failing:
+        return []
+    return [
+        finding(
+            "run.rules_followup",
+            CONFIG_FILE,
+            None,
+            f"under the proposed rules {len(failing)} "
+            f"{'page fails' if len(failing) == 1 else 'pages fail'} that pass today; a "
+            f"follow-up text change must fix them: {followup_message(failing)}",
+        )
+    ]
 
 
 def _rules_of(ctx: Context, tree: WikiTree) -> Config:
@@ -764,8 +794,9 @@ def _linked_from(tree: WikiTree, listing: str) -> set[str]:
 
 
 NOT_CHECKED = (
-    "the direction and the [rubric] are assessed by the LLM judge ([judge] provider = "
-    '"anthropic", or --judge anthropic); the offline judge cannot: not checked'
+    "the direction, the [rubric] and the [presentation] voice and register are assessed by "
+    'the LLM judge ([judge] provider = "anthropic", or --judge anthropic); the offline judge '
+    "cannot: not checked"
 )
 
 
@@ -777,15 +808,25 @@ def check_direction(ctx: Context) -> list[Finding]:
     if direction is None and ctx.plan is not None:
         direction = ctx.plan.meta.direction
     rubric = ctx.config.rubric
-    if ctx.base is None or (direction is None and not rubric.goals and not rubric.non_goals):
+    look = ctx.config.presentation
+    asked = direction is not None or rubric.goals or rubric.non_goals or look.voice or look.register
+    if ctx.base is None or not asked:
         return []
     assess = getattr(ctx.judge, "assess", None)
     if assess is None:
         ctx.direction = DirectionReport(checked=False, reason=NOT_CHECKED, direction=direction)
         return []
-    change = ChangeInput(direction, tuple(rubric.goals), tuple(rubric.non_goals), _diff(ctx))
+    change = ChangeInput(
+        direction,
+        tuple(rubric.goals),
+        tuple(rubric.non_goals),
+        _diff(ctx),
+        voice=look.voice or None,
+        register=look.register or None,
+    )
     staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
     got: Assessment = assess(change, staged)
+    changed = set(ctx.changed())
     if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
         ctx.judgment = ctx.judge.judge([], staged)
     if got.error is not None:
@@ -807,6 +848,16 @@ def check_direction(ctx: Context) -> list[Finding]:
         rubric=[
             RubricResult(kind=r.kind, item=r.item, effect=r.effect, reason=r.reason)
             for r in got.rubric
+        ],
+        presentation=[
+            PresentationResult(
+                aspect=p.aspect,
+                wanted=(look.voice if p.aspect == "voice" else look.register) or "",
+                fits=p.fits,
+                page=p.page if p.page in changed else None,
+                reason=p.reason,
+            )
+            for p in got.presentation
         ],
     )
     out: list[Finding] = []
@@ -846,7 +897,38 @@ def check_direction(ctx: Context) -> list[Finding]:
             out.append(
                 finding("run.rubric", None, None, f"the change {what} {r.item!r}: {r.reason}")
             )
+    goals = [r for r in got.rubric if r.kind == "goal"]
+    # none improves and none is set back (that asks a person: run.rubric above)
+    if rubric.require_gain and goals and all(r.effect == "unchanged" for r in goals):
+        said = "; ".join(f"{r.item!r}: {r.effect} ({r.reason})" for r in goals[:5])
+        out.append(
+            finding(
+                "run.rubric_no_gain",
+                None,
+                None,
+                f"the change improves none of the [rubric] goals: {said}",
+            )
+        )
+    for p in ctx.direction.presentation:
+        if p.fits:
+            continue
+        line = _first_added_line(ctx, p.page) if p.page is not None else None
+        out.append(
+            finding(
+                "page.presentation",
+                p.page,
+                line,
+                f"the change's text departs from the [presentation] {p.aspect} "
+                f"({p.wanted!r}): {p.reason}",
+            )
+        )
     return out
+
+
+def _first_added_line(ctx: Context, path: str) -> int | None:
+    assert ctx.base is not None
+    added = added_lines(_text(ctx.base, path), _text(ctx.tip, path))
+    return next((n for n, line in added if line.strip()), None)
 
 
 DIFF_PAGE_CHARS = 8000  # of one page's diff

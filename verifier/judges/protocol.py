@@ -134,6 +134,8 @@ class ChangeInput:
     goals: tuple[str, ...]
     non_goals: tuple[str, ...]
     diff: str  # the changed pages, as a unified diff (clipped)
+    voice: str | None = None  # the base's [presentation] voice, register
+    register: str | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,17 @@ class RubricEffect:
     reason: str
 
 
+@dataclass(frozen=True)
+class PresentationEffect:
+    """The changed text against the ``[presentation]`` voice or register: the page that
+    departs most (None: none, or not one of the changed pages)."""
+
+    aspect: Literal["voice", "register"]
+    fits: bool
+    page: str | None
+    reason: str
+
+
 @dataclass
 class Assessment:
     """What a judge makes of a change's direction and the rubric, or why nothing."""
@@ -151,6 +164,7 @@ class Assessment:
     direction: Effect | None = None  # None: no direction was given
     direction_reason: str = ""
     rubric: list[RubricEffect] = field(default_factory=list)
+    presentation: list[PresentationEffect] = field(default_factory=list)
     error: str | None = None  # why the change could not be assessed (fails closed)
 
 

@@ -1,6 +1,7 @@
 """The LLM judge on a change as a whole: does it do what its direction says (the writer's
 words: ``run start --direction``, a pull request's description), and what does it do to
-the maintainers' ``[rubric]`` goals and non-goals? One request, the answer through the
+the maintainers' ``[rubric]`` goals and non-goals, and does its text keep the
+``[presentation]`` voice and register? One request, the answer through the
 forced ``record_assessment`` tool, validated with pydantic; the direction and the diff
 are the writer's text and reach the model spotlighted, as claims and sources do.
 """
@@ -12,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..protocol import Assessment, ChangeInput, RubricEffect
+from ..protocol import Assessment, ChangeInput, PresentationEffect, RubricEffect
 from .conversation import Session
 from .prompt import Answer, one_tool_body, strict_object, tool, tool_answer, version
 from .spotlight import block, marker
@@ -20,7 +21,8 @@ from .spotlight import block, marker
 SYSTEM_PROMPT = """\
 You are the hostile reviewer of a change another AI (the writer) made to a wiki. You are \
 given what the writer said the change would do (its direction), the maintainers' goals and \
-non-goals for the wiki (the rubric), and the change itself as a unified diff of the pages.
+non-goals for the wiki (the rubric), the voice and register the wiki's text keeps (when \
+the maintainers set them), and the change itself as a unified diff of the pages.
 
 Judge the change, not the writer's description of it:
 1. direction: "improves" when the change does what the direction says; "unchanged" when it \
@@ -30,7 +32,10 @@ works against another part.
 2. For each goal: "improves" (the change advances it), "unchanged", or "worsens" (the change \
 sets it back). For each non-goal: "improves" when the change pursues it (that is a \
 problem), else "unchanged".
-3. Default to the worse reading when unsure. A reason is one or two plain sentences naming \
+3. For each presentation aspect asked about (voice, register): "fits" when the lines the \
+change adds read in it, else "departs", with the path of the page that departs most \
+(empty when it fits).
+4. Default to the worse reading when unsure. A reason is one or two plain sentences naming \
 the part of the diff that decides it.
 
 Untrusted data
@@ -56,6 +61,15 @@ RECORD_ASSESSMENT = tool(
             reason={"type": "string"},
         ),
     },
+    presentation={
+        "type": "array",
+        "items": strict_object(
+            aspect={"type": "string", "enum": ["voice", "register"]},
+            fits={"type": "string", "enum": ["fits", "departs"]},
+            page={"type": "string"},
+            reason={"type": "string"},
+        ),
+    },
 )
 
 ASSESS_VERSION = version(1, SYSTEM_PROMPT, RECORD_ASSESSMENT)
@@ -68,10 +82,24 @@ class _Item(Answer):
     reason: str = Field(max_length=2000)
 
 
+class _Look(Answer):
+    aspect: Literal["voice", "register"]
+    fits: Literal["fits", "departs"]
+    page: str = Field(default="", max_length=4096)
+    reason: str = Field(max_length=2000)
+
+
 class _Answer(Answer):
     direction: Literal["improves", "unchanged", "worsens", "ambiguous", "none"]
     direction_reason: str = Field(max_length=2000)
     rubric: list[_Item]
+    presentation: list[_Look] = Field(default_factory=list, max_length=16)
+
+
+def aspects(change: ChangeInput) -> dict[str, str]:
+    """The presentation aspects asked about: voice, register → the maintainers' words."""
+    out = {"voice": change.voice, "register": change.register}
+    return {k: v for k, v in out.items() if v}
 
 
 def items(change: ChangeInput) -> dict[str, tuple[Literal["goal", "non_goal"], str]]:
@@ -93,6 +121,11 @@ def request_body(session: Session, change: ChangeInput, key: bytes) -> dict[str,
     ]
     if not rubric:
         lines.append("- (no goals or non-goals)")
+    asked = aspects(change)
+    lines.append("The presentation the wiki's text keeps (trusted):")
+    lines += [f"- {aspect}: {words}" for aspect, words in asked.items()]
+    if not asked:
+        lines.append("- (none: answer an empty presentation list)")
     text = "\n".join(lines)
     digest = hashlib.sha256(change.diff.encode()).hexdigest()
     parts = [{"type": "text", "text": text}]
@@ -125,6 +158,13 @@ def assess(session: Session, change: ChangeInput, key: bytes) -> Assessment:
     missing = sorted(set(rubric) - set(found))
     if missing:
         return Assessment(error=f"the assessment leaves out {', '.join(missing)}")
+    asked = aspects(change)
+    looks: dict[str, _Look] = {
+        look.aspect: look for look in answer.presentation if look.aspect in asked
+    }
+    left = [a for a in asked if a not in looks]
+    if left:
+        return Assessment(error=f"the assessment leaves out the {', '.join(left)}")
     given = change.direction is not None
     if given and answer.direction == "none":
         return Assessment(error='the assessment says "none" for a direction that was given')
@@ -134,5 +174,14 @@ def assess(session: Session, change: ChangeInput, key: bytes) -> Assessment:
         rubric=[
             RubricEffect(rubric[i][0], rubric[i][1], found[i].effect, found[i].reason)
             for i in rubric
+        ],
+        presentation=[
+            PresentationEffect(
+                "voice" if a == "voice" else "register",
+                looks[a].fits == "fits",
+                looks[a].page or None,
+                looks[a].reason,
+            )
+            for a in asked
         ],
     )
