@@ -511,3 +511,40 @@ def test_a_page_of_many_claims_on_one_subject_does_not_hide_a_contradiction(repo
     found = run(repo, base, {"wiki/flood.md": flood, "wiki/lights.md": bad})
     assert ("claim.contradiction", "wiki/lights.md") in {(f.code, f.path) for f in found}
     assert any("wiki/town.md#^1" in f.message for f in found if f.path == "wiki/lights.md")
+
+
+# ---------------------------------------------------------------- the corpus of pairs
+
+
+def _corpus_claim(page_path: str, side) -> PageClaim:
+    return PageClaim(page_path, "1", 6, side.sentence, side.source, None, side.quote, 0, None, False)
+
+
+def corpus_flags(case) -> bool:
+    """Whether the check flags the corpus pair (the new claim against the old one)."""
+    a, b = _corpus_claim("wiki/new.md", case.new), _corpus_claim("wiki/old.md", case.old)
+    return consistency.pair_finding(a, b) is not None
+
+
+def corpus_figures(cases) -> tuple[int, int, int, int, list[str]]:
+    """caught, of, false flags, of, the names of the cases the check gets wrong."""
+    got = [(c, corpus_flags(c)) for c in cases]
+    caught = sum(f and c.flag for c, f in got)
+    false = sum(f and not c.flag for c, f in got)
+    wrong = [c.name for c, f in got if f != c.flag]
+    return caught, sum(c.flag for c in cases), false, sum(not c.flag for c in cases), wrong
+
+
+def test_the_corpus_figures_are_the_documented_ones():
+    """docs/checks.md's figures (development cases from the hostile review of issue 30,
+    held-out cases written before any rule changed for them)."""
+    from support.consistency_cases import DEV, HELD_OUT
+
+    assert corpus_figures(DEV) == (
+        7,
+        12,
+        9,
+        19,
+        ["R1", "R4", "R6", "C3", "C8", "F3", "G2", "G2w", "G3", "G4", "G5", "H1", "H5", "N1b"],
+    )
+    assert corpus_figures(HELD_OUT) == (5, 6, 4, 6, ["X4", "X7", "X9", "X10", "X11"])

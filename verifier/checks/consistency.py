@@ -142,6 +142,16 @@ def disagreement(a: Read, b: Read) -> str | None:
     return None
 
 
+def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
+    """The finding the check makes of claim ``a`` met with claim ``b`` (each citing only its
+    own source), or None: the rules alone, no candidate search (the corpus's measure)."""
+    ra, rb = read(a), read(b)
+    kind = disagreement(ra, rb)
+    if kind is None:
+        return None
+    return _finding(ra, rb, kind, {(c.page, c.sentence): {c.source} for c in (a, b)})
+
+
 def _backed(r: Read, kind: str) -> bool:
     """The claim says what its own quote says, in what the two claims disagree on."""
     numbers, negated = _quote(r.claim)
