@@ -34,7 +34,12 @@ SOURCES = {
     "raw/hall.txt": HALL,
     "raw/crowd.txt": CROWD,
 }
-CODES = ("claim.contradiction", "claim.source_conflict", "claim.consistency_unjudged")
+CODES = (
+    "claim.contradiction",
+    "claim.source_conflict",
+    "claim.consistency_unjudged",
+    "claim.conflict_marker",
+)
 
 
 def cite(source: str, quote: str) -> str:
@@ -628,3 +633,29 @@ def test_a_conflict_marker_silences_only_a_conflict_its_quote_states(repo, base)
     # its quote says it: the sources disagree, and the marker states it
     right = page("Music", [(claim, "raw/guide.txt", "The bandstand was built in 1901.")])
     assert run(repo, base, {"wiki/music.md": right}) == []
+
+
+def test_a_conflict_marker_saying_more_than_which_source_says_what_is_flagged(repo, base):
+    """The marker's words are no claim's, so no judge reads them: they may only name the
+    sources and what each says."""
+    said = "[conflict: raw/town.txt says 1899, and the council hid the records]"
+    claim = f"The bandstand was built in 1901 {said}."
+    found = run(
+        repo,
+        base,
+        {
+            "wiki/music.md": page(
+                "Music", [(claim, "raw/guide.txt", "The bandstand was built in 1901.")]
+            )
+        },
+    )
+    assert [(f.code, f.path, f.severity) for f in found] == [
+        ("claim.conflict_marker", "wiki/music.md", "major")
+    ]
+    assert "the council hid the records" in found[0].message
+    for fine in (
+        "[conflict: raw/town.txt says 1899]",
+        "[conflict: raw/town.txt gives another year]",
+        "[conflict: raw/guide.txt says 1901, raw/town.txt says 1899]",
+    ):
+        assert consistency.marker_says_more(f"The bandstand was built in 1901 {fine}.") is None

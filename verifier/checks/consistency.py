@@ -401,7 +401,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
     found, unsure, cites = _compared(
         mine, pool, section.max_candidates, decidable=ctx.lint and compare is None
     )
-    out = [f for _, _, f in found]
+    out = [f for _, _, f in found] + _marker_findings(mine)
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
@@ -870,6 +870,50 @@ def _finding(
             claim=ca.sentence,
         )
     return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
+
+
+# what a [conflict: …] marker may say: which source says what, part by part
+# ("raw/town.txt says 1894", "raw/a.txt gives another year, raw/b.txt says 1899")
+_MARKER_PART = re.compile(
+    r"raw/[^\s,;]+(?:\s+(?:disagrees|differs|(?:says|gives|has|states|reports|records|"
+    r"puts it at|dates it to)(?:\s+[^\s,;.!?]+(?:[.,]\d+)*){1,4}))?",
+    re.I,
+)
+_MARKER_BODY = re.compile(r"\[conflict:\s*(.*?)\]", re.I | re.S)
+
+
+def marker_says_more(sentence: str) -> str | None:
+    """The text of the sentence's ``[conflict: raw/…]`` marker when it says more than which
+    source says what (each part, split at commas and semicolons: a source under raw/, then
+    at most a verb such as "says" and four words), else None."""
+    for m in CONFLICT.finditer(sentence[:CLAIM_CHARS]):
+        body = m.group(1).strip()
+        parts = [p.strip() for p in re.split(r"[,;]\s*(?=raw/)", body)]
+        if not all(_MARKER_PART.fullmatch(p) for p in parts):
+            return body
+    return None
+
+
+def _marker_findings(claims: list[PageClaim]) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for c in claims:
+        if (c.page, c.sentence) in seen:
+            continue
+        seen.add((c.page, c.sentence))
+        body = marker_says_more(c.sentence)
+        if body is not None:
+            out.append(
+                finding(
+                    "claim.conflict_marker",
+                    c.page,
+                    c.line,
+                    f"the [conflict: …] marker of {c.id} says more than which source says what "
+                    f"(no judge reads its words): “{_excerpt(body)}”",
+                    claim=c.sentence,
+                )
+            )
+    return out
 
 
 def _excerpt(text: str, limit: int = 120) -> str:
