@@ -637,10 +637,10 @@ def decidable(sentence: str) -> bool:
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
 
 
-def _signature(sentence: str) -> tuple[frozenset[str], bool, bool]:
-    """A claim's digits, whether it has number words, whether it denies (cheap)."""
+def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
+    """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
+    its _words)."""
     text = sentence[:CLAIM_CHARS]
-    words = _words(text)
     digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
     return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
 
@@ -806,7 +806,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         words = _words(c.sentence)
         if words.isdisjoint(wanted):
             continue  # none of its keys is wanted
-        sig = signature[i] = _signature(c.sentence)
+        sig = signature[i] = _signature(c.sentence, words)
         into = index if (sig[0] or sig[1] or sig[2]) else later
         for k in _keys(words):
             if k in wanted and per_page[(k, c.page)] < cap:
@@ -817,16 +817,16 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     limit = SCAN * cap if bounded else len(pool)
     for a in mine:
         score: dict[int, int] = {}
-        me = a.claim.id
+        me = a.claim
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
         for postings in (index, later):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
                 if bounded and len(score) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
                 for i in postings.get(k, ())[:limit]:
-                    if pool[i].id != me:
+                    if pool[i] is not me:  # itself; its page's other claims are candidates
                         score[i] = score.get(i, 0) + 1
-        mine_sig = _signature(a.claim.sentence)
+        mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
         best = heapq.nsmallest(
             cap,
             score.items(),
