@@ -659,3 +659,6 @@ def test_a_conflict_marker_saying_more_than_which_source_says_what_is_flagged(re
         "[conflict: raw/guide.txt says 1901, raw/town.txt says 1899]",
     ):
         assert consistency.marker_says_more(f"The bandstand was built in 1901 {fine}.") is None
+    # and the marker's words index nothing: they are no claim's
+    marked = "The bandstand was built in 1901 [conflict: raw/town.txt says 1899]."
+    assert consistency.keys_of(marked) == ("bandstand", "built")

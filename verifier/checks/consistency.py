@@ -95,7 +95,8 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 
 def _words(sentence: str) -> set[str]:
-    return set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
+    return set(_LETTERS.findall(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]).lower()))
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -631,7 +632,7 @@ _ANY_DIGIT = re.compile(r"\d")
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = sentence[:CLAIM_CHARS]
+    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
     if _ANY_DIGIT.search(text):
         return True
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
@@ -640,7 +641,7 @@ def decidable(sentence: str) -> bool:
 def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
     """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
     its _words)."""
-    text = sentence[:CLAIM_CHARS]
+    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
     digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
     return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
 
@@ -671,6 +672,7 @@ class TermIndex:
                 [
                     3,
                     DECIDABLE,
+                    CONFLICT.pattern,
                     CLAIM_CHARS,
                     KEYS,
                     COMMON,
