@@ -1,21 +1,27 @@
-"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict.
+"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict,
+claim.conflict_marker.
 
 For each cited claim a run adds or changes (each claim of the wiki in a whole-wiki verify),
-the claims elsewhere about the same subject are its candidates: claims sharing its words
-(names, nouns, verbs: every word of four letters or more that is not a stopword, a number
-or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
-In a run, the pages that may hold them are looked up in the tree's TermIndex (each word
-of at most COMMON pages → the pages whose claims hold it), kept in the verification cache
-by tree and derived from the base's (WikiTree.term_index), and only those pages are parsed.
+the other claims about the same subject, on other pages and its own, are its candidates:
+claims sharing its words (names, nouns, verbs: every word of four letters or more that is
+not a stopword, a number or a negation), those that may disagree with it first (a number
+other than its own, the opposite polarity: a crowd that cannot disagree never takes their
+place), then the rarest words first, at most ``[consistency] max_candidates`` of them. In a
+run, the pages that may hold them are looked up in the tree's TermIndex (each word of at
+most COMMON pages → the pages whose claims hold it; ``word!`` → those whose claims with a
+number or a negation hold it), kept in the verification cache by tree and derived from the
+base's (WikiTree.term_index), and only those pages are parsed.
 
-A candidate about the same subject (most of their words in common) contradicts the claim
-when it gives a different number or date (neither's numbers hold the other's; the numbers
-as the offline judge reads them: number words, fractions, "3 May") in the same units, or
-when one denies what the other says. When each side is what its own source says (its
-numbers, its negation are its quote's) and the sources differ, the sources disagree: the
-page must say so, by citing both sources on the claim or with a ``[conflict: …]`` marker
-in its sentence, else claim.source_conflict. Otherwise it is the writer's error:
-claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
+A candidate about the same subject (most of their words in common, or nearly all of the
+shorter's; no proper name telling them apart) contradicts the claim when it gives a
+different number or date (not a decade holding the year, a rough figure within 10%, or
+another year of a time series) in the same units, or when one denies what the other says
+(not a denial of another date or of something more, nor a qualifying ", but not …"). When
+each side is what its own quote says, about their subject, and the sources differ, the
+sources disagree: the page must say so, by citing both sources on the claim or with a
+``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
+what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
+error: claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
 (judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
