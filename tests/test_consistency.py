@@ -662,3 +662,25 @@ def test_a_conflict_marker_saying_more_than_which_source_says_what_is_flagged(re
     # and the marker's words index nothing: they are no claim's
     marked = "The bandstand was built in 1901 [conflict: raw/town.txt says 1899]."
     assert consistency.keys_of(marked) == ("bandstand", "built")
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_crowd_cannot_hide_a_contradiction_when_scoring_is_bounded(monkeypatch, exact):
+    """Past EXACT claim pairs each claim scores at most SCAN * cap others: the claims that
+    may disagree are scanned first, however many harmless ones come before them."""
+    if not exact:
+        monkeypatch.setattr(consistency, "EXACT", 0)
+    crowd = [
+        _claim(
+            n,
+            "The pier opened to the visitors of Kakaville after the long campaign.",
+            f"wiki/ab{n:03d}.md",
+        )
+        for n in range(100)
+    ]
+    town = _claim(200, "The pier opened in 1894 after the long campaign.", "wiki/town.md")
+    mine = _claim(300, "The pier opened in 1896 after the long campaign.", "wiki/lights.md")
+    found = consistency._compared([mine], [*crowd, town, mine], 3)[0]
+    assert [(a.page, b.page, f.code) for a, b, f in found] == [
+        ("wiki/lights.md", "wiki/town.md", "claim.contradiction")
+    ]
