@@ -92,6 +92,13 @@ DEV: list[Case] = [
         FERRY,
         True,
     ),
+    # a word slipped into a denial (added after the rules first changed: development)
+    _c(
+        "H2b",
+        own("The ferry does not regularly run in winter between the harbour and the island."),
+        FERRY,
+        True,
+    ),
     _c(
         "H2",
         own("The ferry no longer runs in winter between the harbour and the island."),

@@ -302,8 +302,8 @@ def disagreement(a: Read, b: Read) -> str | None:
         neg, pos = (a, b) if a.negated else (b, a)
         if not neg.numbers <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
-        if neg.plain - pos.plain:
-            return None  # it denies something more ("… in summer", "… during the war")
+        if neg.plain - pos.plain and pos.plain - neg.plain:
+            return None  # it denies another thing ("… in summer" against "… in winter")
         if neg.period and not pos.period:
             return None  # another time
         return "negation"
