@@ -596,6 +596,18 @@ def test_a_crowd_of_harmless_pages_sorting_first_does_not_hide_a_contradiction(r
     assert [(f.code, f.path) for f in report.findings if f.code in CODES] == [
         ("claim.contradiction", "wiki/lights.md")
     ]
+    # and `wikigate health`'s count of open contradictions
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tree = WikiTree(repo, landed.tree, PageCache(None))
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    pairs = consistency.open_contradictions(every, 20)
+    assert {(a.page, b.page) for a, b, _ in pairs} in (
+        {("wiki/lights.md", "wiki/town.md")},
+        {("wiki/town.md", "wiki/lights.md")},
+    )
 
 
 def test_two_claims_on_one_page_are_compared(repo, base):
