@@ -166,6 +166,7 @@ _SHORT_STOP = frozenset(re.findall(r"\w+", "the and was its has had are for but 
 _SHORT_STOP |= frozenset(re.findall(r"\w+", "one his her who yet now too onto"))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _stem(w: str) -> str:
     """A word's stem, cheaply: "opened", "opens", "opening" → "open"; "closed", "close" →
     "clos"."""
@@ -173,6 +174,11 @@ def _stem(w: str) -> str:
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
             return w[: -len(suffix)]
     return w
+
+
+_NEGATION_STEMS = frozenset(_stem(n) for n in NEGATIONS)
+_NOT_PLAIN = _SHORT_STOP | NEGATIONS | _NEGATION_HELPERS
+_NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
 
 
 def _text(sentence: str) -> str:
@@ -188,33 +194,20 @@ def read(claim: PageClaim) -> Read:
     decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
     text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
-    main = _QUALIFIER.split(text, maxsplit=1)[0]
-    main_words, _ = read_words(main)
-    literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
-    hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
-    approx = frozenset(n for n in numbers if n in hedged or (n not in literal and " " not in n))
-    subject = frozenset(
-        _stem(w) for w in words if len(w) >= 4 and not w[0].isdigit() and w not in STOPWORDS
-    ) - {_stem(n) for n in NEGATIONS}
-    plain = frozenset(
-        _stem(w)
-        for w in words
-        if len(w) >= 3
-        and not w[0].isdigit()
-        and w not in STOPWORDS
-        and w not in _SHORT_STOP
-        and w not in NEGATIONS
-        and w not in _NEGATION_HELPERS
-    )
+    qualified = _QUALIFIER.search(text)
+    main_words = read_words(text[: qualified.start()])[0] if qualified else words
+    approx: frozenset[str] = frozenset()
+    if numbers:
+        literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
+        hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
+        approx = frozenset(n for n in numbers if n in hedged or (n not in literal and " " not in n))
+    content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
+    subject = frozenset(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
+    plain = frozenset(_stem(w) for w in content if w not in _NOT_PLAIN)
     names = tuple(
         run
         for m in _NAME_RUN.finditer(text)
-        if (
-            run := frozenset(w.lower() for w in m.group(0).split())
-            - STOPWORDS
-            - _SHORT_STOP
-            - {"in", "on", "at", "of", "a", "an", "by"}
-        )
+        if (run := frozenset(w.lower() for w in m.group(0).split()) - _NOT_NAMES)
     )
     return Read(
         claim,
