@@ -696,3 +696,13 @@ def test_a_crowd_cannot_hide_a_contradiction_when_scoring_is_bounded(monkeypatch
     assert [(a.page, b.page, f.code) for a, b, f in found] == [
         ("wiki/lights.md", "wiki/town.md", "claim.contradiction")
     ]
+
+
+def test_a_different_date_counts_beside_a_length_the_other_claim_lacks():
+    """A unit only one side has does not hide a different year."""
+    a = _claim(1, "The pier opened in 1894 and is 400 metres long.", "wiki/a.md")
+    b = _claim(2, "The pier opened in 1896.", "wiki/b.md")
+    found = consistency.pair_finding(a, b)
+    assert found is not None and "a different date" in found.message
+    feet = _claim(3, "The pier is 1312 feet long.", "wiki/c.md")
+    assert consistency.pair_finding(_claim(4, "The pier is 400 metres long."), feet) is None

@@ -317,11 +317,11 @@ def disagreement(a: Read, b: Read) -> str | None:
     if days and not dated:
         dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
     quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
+    if not quantities_ok and a.units != b.units:
+        quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
     if dates_ok and quantities_ok:
         return None
-    if (qa or qb) and a.units != b.units:
-        return None  # "400 m" and "1312 feet": other units, not compared
-    return "number" if not quantities_ok else "date"
+    return "date" if quantities_ok else "number"
 
 
 def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
