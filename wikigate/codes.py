@@ -361,8 +361,8 @@ TABLE: tuple[Code, ...] = (
         "claim.contradiction",
         "major",
         "a claim the run adds or changes says of the same subject a different number, date or "
-        "quantity than a claim on another page, or denies it; the finding names both claims "
-        "(page, line, claim id) and both sources (`[consistency]`)",
+        "quantity than another claim (on another page or its own), or denies it; the finding "
+        "names both claims (page, line, claim id) and both sources (`[consistency]`)",
         "correct the claim that its source does not support, or keep the old one in a "
         "`::: disputed` block",
     ),
@@ -373,6 +373,14 @@ TABLE: tuple[Code, ...] = (
         "disagree, and the page does not say so",
         "say so on the page: cite both sources on the claim, or add `[conflict: SOURCE A says "
         "X, SOURCE B says Y]` to its sentence",
+    ),
+    Code(
+        "claim.conflict_marker",
+        "major",
+        "a `[conflict: …]` marker says more than which source says what (its words are read by "
+        "no judge): each part names a source under raw/ and at most a verb and four words",
+        "keep the marker to `[conflict: raw/a.txt says 1899]`; state anything else as a cited "
+        "claim",
     ),
     Code(
         "claim.consistency_unjudged",

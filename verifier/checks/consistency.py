@@ -1,21 +1,27 @@
-"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict.
+"""Claims checked against the rest of the wiki: claim.contradiction, claim.source_conflict,
+claim.conflict_marker.
 
 For each cited claim a run adds or changes (each claim of the wiki in a whole-wiki verify),
-the claims elsewhere about the same subject are its candidates: claims sharing its words
-(names, nouns, verbs: every word of four letters or more that is not a stopword, a number
-or a negation), the rarest words first, at most ``[consistency] max_candidates`` of them.
-In a run, the pages that may hold them are looked up in the tree's TermIndex (each word
-of at most COMMON pages → the pages whose claims hold it), kept in the verification cache
-by tree and derived from the base's (WikiTree.term_index), and only those pages are parsed.
+the other claims about the same subject, on other pages and its own, are its candidates:
+claims sharing its words (names, nouns, verbs: every word of four letters or more that is
+not a stopword, a number or a negation), those that may disagree with it first (a number
+other than its own, the opposite polarity: a crowd that cannot disagree never takes their
+place), then the rarest words first, at most ``[consistency] max_candidates`` of them. In a
+run, the pages that may hold them are looked up in the tree's TermIndex (each word of at
+most COMMON pages → the pages whose claims hold it; ``word!`` → those whose claims with a
+number or a negation hold it), kept in the verification cache by tree and derived from the
+base's (WikiTree.term_index), and only those pages are parsed.
 
-A candidate about the same subject (most of their words in common) contradicts the claim
-when it gives a different number or date (neither's numbers hold the other's; the numbers
-as the offline judge reads them: number words, fractions, "3 May") in the same units, or
-when one denies what the other says. When each side is what its own source says (its
-numbers, its negation are its quote's) and the sources differ, the sources disagree: the
-page must say so, by citing both sources on the claim or with a ``[conflict: …]`` marker
-in its sentence, else claim.source_conflict. Otherwise it is the writer's error:
-claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
+A candidate about the same subject (most of their words in common, or nearly all of the
+shorter's; no proper name telling them apart) contradicts the claim when it gives a
+different number or date (not a decade holding the year, a rough figure within 10%, or
+another year of a time series) in the same units, or when one denies what the other says
+(not a denial of another date or of something more, nor a qualifying ", but not …"). When
+each side is what its own quote says, about their subject, and the sources differ, the
+sources disagree: the page must say so, by citing both sources on the claim or with a
+``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
+what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
+error: claim.contradiction. Disputed claims (``::: disputed``) are history, never compared.
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
 (judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
@@ -68,15 +74,21 @@ _MONTH_DAY = re.compile(r"\d{1,2} [a-z]{3}")
 
 @dataclass(frozen=True)
 class Read:
-    """A claim as the check reads it."""
+    """A claim as the check reads it (its ``[conflict: raw/…]`` marker left out)."""
 
     claim: PageClaim
-    words: frozenset[str]  # its subject: words minus numbers, negations, stopwords
+    words: frozenset[str]  # its subject: words minus numbers, negations, stopwords (stems)
     numbers: frozenset[str]
     units: frozenset[str]
-    negated: bool
+    negated: bool  # its main clause denies (", but not at night" qualifies it)
     keys: tuple[str, ...]
     marked: bool  # its sentence holds a [conflict: …] marker
+    years: frozenset[int] = frozenset()
+    decades: frozenset[int] = frozenset()  # "the 1890s": 1890
+    approx: frozenset[str] = frozenset()  # "about 4,000", "four thousand": roughly
+    names: tuple[frozenset[str], ...] = ()  # its proper names ("Harbour Lighthouse")
+    plain: frozenset[str] = frozenset()  # its words of three letters or more (stems)
+    period: bool = False  # "during the war", "until 1938": a time the claim is bound to
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -89,7 +101,8 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 
 def _words(sentence: str) -> set[str]:
-    return set(_LETTERS.findall(sentence[:CLAIM_CHARS].lower()))
+    """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
+    return set(_LETTERS.findall(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]).lower()))
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -101,53 +114,243 @@ def _keys(words: set[str]) -> tuple[str, ...]:
     return tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
 
 
+# "eighteen ninety-six", "nineteen hundred and ten": years in words
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS_W = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_YEAR_WORDS = re.compile(
+    rf"\b(eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
+    rf"(?:[\s-]+hundred(?:[\s-]+and)?)?[\s-]+(?:({_TENS})(?:[\s-]+({_UNITS_W}))?|({_TEENS}))\b"
+    rf"|\b(eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)"
+    rf"[\s-]+hundred\b(?![\s-]+(?:and|{_UNITS_W}|{_TEENS}|{_TENS}))",
+    re.I,
+)
+_WORD_VALUE = {w: int(v) for w, v in NUMBER_WORDS.items() if int(v) < 100}
+
+
+def _year_of(m: re.Match[str]) -> str:
+    if m.group(5):
+        return str(_WORD_VALUE[m.group(5).lower()] * 100)
+    head = _WORD_VALUE[m.group(1).lower()] * 100
+    if m.group(4):
+        return str(head + _WORD_VALUE[m.group(4).lower()])
+    return str(
+        head + _WORD_VALUE[m.group(2).lower()] + _WORD_VALUE.get((m.group(3) or "zero").lower(), 0)
+    )
+
+
+_DECADE = re.compile(r"\b(?:the\s+)?((?:1\d|20)\d0)'?s\b", re.I)
+_HEDGE = re.compile(
+    r"\b(?:about|around|some|nearly|almost|approximately|roughly|circa|ca\.|c\.|approx\.?|"
+    r"over|more than|less than|fewer than|under|at least|at most|up to|estimated|perhaps|"
+    r"an estimated|close to|just over|just under)\s+(?:an?\s+)?(\d[\d,]*(?:\.\d+)?)",
+    re.I,
+)
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# what follows a claim's main clause and only qualifies it: ", but not at night",
+# ", not 52 metres as once reported", ", except on Sundays"
+_QUALIFIER = re.compile(
+    r",\s*(?:but|except|though|although|unless|not|save|apart|only)\b|\s(?:but\s+not|except)\b",
+    re.I,
+)
+_PERIOD = re.compile(
+    r"\b(?:during|until|till|since|before|after|while|whilst|when|wartime)\b", re.I
+)
+_NAME_RUN = re.compile(r"(?:[A-Z][\w'&-]*\s+)*[A-Z][\w'&-]*")
+# short words that say no more than the negation they go with ("does not", "no longer")
+_NEGATION_HELPERS = frozenset(
+    {"does", "did", "do", "doe", "doesn", "didn", "longer", "ever", "any"}
+)
+# the words of three letters that say nothing of a subject (longer ones: STOPWORDS)
+_SHORT_STOP = frozenset(re.findall(r"\w+", "the and was its has had are for but not did any all"))
+_SHORT_STOP |= frozenset(re.findall(r"\w+", "one his her who yet now too onto"))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _stem(w: str) -> str:
+    """A word's stem, cheaply: "opened", "opens", "opening" → "open"; "closed", "close" →
+    "clos"."""
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            return w[: -len(suffix)]
+    return w
+
+
+_NEGATION_STEMS = frozenset(_stem(n) for n in NEGATIONS)
+_NOT_PLAIN = _SHORT_STOP | NEGATIONS | _NEGATION_HELPERS
+_NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
+
+
+def _text(sentence: str) -> str:
+    """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
+    ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits."""
+    text = CONFLICT.sub("", sentence[:CLAIM_CHARS])
+    return _YEAR_WORDS.sub(_year_of, text)
+
+
 def read(claim: PageClaim) -> Read:
-    text = claim.sentence[:CLAIM_CHARS]
+    raw = claim.sentence[:CLAIM_CHARS]
+    text = _text(raw)
+    decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
+    text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
-    subject = (
-        frozenset(w for w in words if len(w) >= 4 and not w[0].isdigit() and w not in STOPWORDS)
-        - NEGATIONS
+    qualified = _QUALIFIER.search(text)
+    main_words = read_words(text[: qualified.start()])[0] if qualified else words
+    approx: frozenset[str] = frozenset()
+    if numbers:
+        literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
+        hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
+        approx = frozenset(n for n in numbers if n in hedged or (n not in literal and " " not in n))
+    content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
+    subject = frozenset(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
+    plain = frozenset(_stem(w) for w in content if w not in _NOT_PLAIN)
+    names = tuple(
+        run
+        for m in _NAME_RUN.finditer(text)
+        if (run := frozenset(w.lower() for w in m.group(0).split()) - _NOT_NAMES)
     )
     return Read(
         claim,
         subject,
         numbers,
         words & UNITS,
-        bool(words & NEGATIONS),
-        keys_of(text),
-        CONFLICT.search(text) is not None,
+        bool(main_words & NEGATIONS),
+        keys_of(raw),
+        CONFLICT.search(raw) is not None,
+        frozenset(int(n) for n in numbers if _YEAR.fullmatch(n)),
+        decades,
+        approx,
+        names,
+        plain,
+        _PERIOD.search(text) is not None,
     )
 
 
-def _quote(claim: PageClaim) -> tuple[frozenset[str], bool]:
-    words, numbers = read_words(claim.quote[:CLAIM_CHARS])
-    return numbers, bool(words & NEGATIONS)
+def _same_subject(a: Read, b: Read) -> bool:
+    """Most of their words are the same (60% of all, two at least), or the shorter's are
+    nearly all in the longer (three at least, three in four: "opened its doors in 1896" and
+    "was opened in 1894 after a campaign"); and no proper name tells them apart ("South
+    Lighthouse", "Harbour Lighthouse")."""
+    shared = len(a.words & b.words)
+    union = len(a.words | b.words)
+    shorter = min(len(a.words), len(b.words))
+    if not (
+        (shared >= MIN_SHARED and shared >= SAME_SUBJECT * union)
+        or (shared >= 3 and shared >= 0.75 * shorter)
+    ):
+        return False
+    return not _other_names(a, b)
+
+
+def _other_names(a: Read, b: Read) -> bool:
+    """Each names a thing the other does not, by a name sharing a word with the other's."""
+    if set(a.names) & set(b.names):
+        return False
+    return any(ra & rb and not (ra <= rb or rb <= ra) for ra in a.names for rb in b.names)
+
+
+def _dates_meet(a: Read, b: Read) -> bool:
+    """Every date of ``a`` is one of ``b``'s: a year, a day of a month, a year in a decade
+    ("1894" in "the 1890s") or a decade holding a year."""
+    days_b = {n for n in b.numbers if _MONTH_DAY.fullmatch(n)}
+    for n in a.numbers:
+        if _MONTH_DAY.fullmatch(n) and n not in days_b:
+            return False
+    for y in a.years:
+        if y not in b.years and y // 10 * 10 not in b.decades:
+            return False
+    return all(d in b.decades or any(y // 10 * 10 == d for y in b.years) for d in a.decades)
+
+
+def _near(x: str, y: str) -> bool:
+    try:
+        fx, fy = float(x), float(y)
+    except ValueError:
+        return False
+    return abs(fx - fy) <= 0.1 * max(abs(fx), abs(fy))
+
+
+def _quantities_meet(a: Read, b: Read) -> bool:
+    """Every quantity of ``a`` is one of ``b``'s, or near one (within 10%) where either says
+    it roughly ("about 4,000", "four thousand": 4,012 agrees)."""
+    qb = _quantities(b)
+    for n in _quantities(a):
+        if n in qb:
+            continue
+        if not any((n in a.approx or m in b.approx) and _near(n, m) for m in qb):
+            return False
+    return True
+
+
+def _quantities(r: Read) -> frozenset[str]:
+    return frozenset(n for n in r.numbers if not _YEAR.fullmatch(n) and not _MONTH_DAY.fullmatch(n))
 
 
 def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
-    shared = a.words & b.words
-    union = a.words | b.words
-    if len(shared) < MIN_SHARED or len(shared) < SAME_SUBJECT * len(union):
+    if not _same_subject(a, b):
         return None
-    if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
-        if a.units != b.units:
-            return None  # "400 m" and "1312 feet": other units, not compared
-        differ = a.numbers ^ b.numbers
-        dated = all(_YEAR.fullmatch(n) or _MONTH_DAY.fullmatch(n) for n in differ)
-        return "date" if dated else "number"
-    if a.negated != b.negated and a.numbers == b.numbers:
+    if a.negated != b.negated:
+        neg, pos = (a, b) if a.negated else (b, a)
+        if not neg.numbers <= pos.numbers:
+            return None  # "was not opened in 1899" against "opened in 1894": it agrees
+        if neg.plain - pos.plain and pos.plain - neg.plain:
+            return None  # it denies another thing ("… in summer" against "… in winter")
+        if neg.period and not pos.period:
+            return None  # another time
         return "negation"
-    return None
+    if a.negated:
+        return None  # two denials do not contradict each other
+    dated = (a.years or a.decades) and (b.years or b.decades)
+    qa, qb = _quantities(a), _quantities(b)
+    if (
+        qa
+        and qb
+        and dated
+        and not (_dates_meet(a, b) or _dates_meet(b, a))
+        and a.years.isdisjoint(b.years)
+    ):
+        return None  # a time series: 5,200 in 1910 and about 4,000 in 1900
+    dates_ok = not dated or _dates_meet(a, b) or _dates_meet(b, a)
+    days = {n for n in a.numbers | b.numbers if _MONTH_DAY.fullmatch(n)}
+    if days and not dated:
+        dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
+    quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
+    if not quantities_ok and a.units != b.units:
+        quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
+    if dates_ok and quantities_ok:
+        return None
+    return "date" if quantities_ok else "number"
 
 
-def _backed(r: Read, kind: str) -> bool:
-    """The claim says what its own quote says, in what the two claims disagree on."""
-    numbers, negated = _quote(r.claim)
+def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
+    """The finding the check makes of claim ``a`` met with claim ``b`` (each citing only its
+    own source), or None: the rules alone, no candidate search (the corpus's measure)."""
+    ra, rb = read(a), read(b)
+    kind = disagreement(ra, rb)
+    if kind is None:
+        return None
+    return _finding(ra, rb, kind, {(c.page, c.sentence): {c.source} for c in (a, b)})
+
+
+def _quote(claim: PageClaim) -> Read:
+    return read(claim._replace(sentence=claim.quote))
+
+
+def _backed(r: Read, other: Read, kind: str) -> bool:
+    """The claim says what its own quote says, in what the two claims disagree on, and the
+    quote is about their subject (a quote that holds the year but is about another thing
+    backs nothing)."""
+    q = _quote(r.claim)
+    shared = r.words & other.words
+    if len(shared & q.words) * 2 < len(shared):
+        return False
     if kind == "negation":
-        return negated == r.negated
-    return r.numbers <= numbers
+        return q.negated == r.negated
+    return r.numbers <= q.numbers or (
+        _quantities_meet(r, q) and _dates_meet(r, q) and bool(r.numbers)
+    )
 
 
 def check_consistency(ctx: Context) -> list[Finding]:
@@ -198,7 +401,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
     found, unsure, cites = _compared(
         mine, pool, section.max_candidates, decidable=ctx.lint and compare is None
     )
-    out = [f for _, _, f in found]
+    out = [f for _, _, f in found] + _marker_findings(mine)
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
@@ -379,9 +582,12 @@ def _elsewhere(
 ) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) whose claims share a claim's words:
     for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
-    pages: the tree's TermIndex, derived from the base's), ties by path."""
+    pages: the tree's TermIndex, derived from the base's), ties by path; and, apart, the
+    ``cap`` pages whose claims with a number or a negation share most of them, so that no
+    crowd of pages without either (which no rule can find contradicting) takes their place."""
     index = tip.term_index(TermIndex, base)
-    keys = [keys_of(c.sentence) for c in mine]
+    plain = [keys_of(c.sentence) for c in mine]
+    keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
     postings = {k: index.pages_of(k) for k in {k for ks in keys for k in ks}}
     work = sum(len(postings[k]) for ks in keys for k in ks)
     bounded = work > EXACT
@@ -405,10 +611,48 @@ def _elsewhere(
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
-    """The keys of a page's claims (disputed ones aside): what TermIndex holds of it."""
-    return frozenset(
-        k for c in page_claims(tree.page(path)) if not c.disputed for k in keys_of(c.sentence)
-    )
+    """The keys of a page's claims (disputed ones aside): what TermIndex holds of it; a
+    claim that may disagree with another (a number, a negation) also under ``key!``."""
+    out: set[str] = set()
+    for c in page_claims(tree.page(path)):
+        if c.disputed:
+            continue
+        keys = keys_of(c.sentence)
+        out.update(keys)
+        if decidable(c.sentence):
+            out.update(k + DECIDABLE for k in keys)
+    return frozenset(out)
+
+
+DECIDABLE = "!"  # a key's variant: the pages whose claims holding it have a number or a negation
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def decidable(sentence: str) -> bool:
+    """The claim has a number or a negation (cheap: no full reading): a rule may find it
+    contradicts another."""
+    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
+    if _ANY_DIGIT.search(text):
+        return True
+    return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
+
+
+def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
+    """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
+    its _words)."""
+    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
+    digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
+    return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
+
+
+def _may_disagree(
+    a: tuple[frozenset[str], bool, bool], b: tuple[frozenset[str], bool, bool]
+) -> bool:
+    """Whether a claim of signature ``b`` may contradict one of ``a`` (else it is harmless
+    to it: no number but ``a``'s, no denial ``a`` lacks or the other way round)."""
+    if a[2] != b[2]:
+        return True
+    return bool(b[0] or b[1]) and (b[1] or a[1] or b[0] != a[0])
 
 
 @final
@@ -425,7 +669,9 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    2,
+                    3,
+                    DECIDABLE,
+                    CONFLICT.pattern,
                     CLAIM_CHARS,
                     KEYS,
                     COMMON,
@@ -544,34 +790,49 @@ def _numbers(data: bytes) -> array.array[int]:
 
 
 def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
-    """Each claim of ``mine`` with its candidates on other pages of ``pool``: the claims
-    sharing most of its keys, the rarest keys scanned first (until SCAN * ``cap`` claims
-    are scored), at most ``cap``. A key indexes at most ``cap`` claims of one page (a page
-    of many claims on one subject does not crowd out the others)."""
+    """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
+    aside): the claims that may disagree with it (a number other than its own, the opposite
+    negation) before the others, then those sharing most of its keys, the rarest keys
+    scanned first (until SCAN * ``cap`` claims are scored; the claims with a number or a
+    negation scanned before the others), at most ``cap``. A key indexes at most ``cap``
+    claims of one page (a page of many claims on one subject does not crowd out the
+    others); a crowd of claims that cannot disagree with it (the same numbers, none, the
+    same polarity) never takes the place of one that may."""
     index: dict[str, list[int]] = {}  # of the keys of ``mine``: the only ones looked up
+    later: dict[str, list[int]] = {}  # the same, claims with no number and no negation
     wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
+    signature: dict[int, tuple[frozenset[str], bool, bool]] = {}
     for i, c in enumerate(pool):
         words = _words(c.sentence)
         if words.isdisjoint(wanted):
             continue  # none of its keys is wanted
+        sig = signature[i] = _signature(c.sentence, words)
+        into = index if (sig[0] or sig[1] or sig[2]) else later
         for k in _keys(words):
             if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
-                index.setdefault(k, []).append(i)
+                into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     for a in mine:
         score: dict[int, int] = {}
-        page = a.claim.page
-        for k in sorted(a.keys, key=lambda k: (len(index.get(k, ())), k)):
-            if bounded and len(score) >= limit:
-                break  # enough candidates from its rarer words: the common ones add noise
-            for i in index.get(k, ())[:limit]:
-                if pool[i].page != page:
-                    score[i] = score.get(i, 0) + 1
-        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        me = a.claim
+        size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
+        for postings in (index, later):
+            for k in sorted(a.keys, key=lambda k: (size[k], k)):
+                if bounded and len(score) >= limit:
+                    break  # enough candidates from its rarer words: the common ones add noise
+                for i in postings.get(k, ())[:limit]:
+                    if pool[i] is not me:  # itself; its page's other claims are candidates
+                        score[i] = score.get(i, 0) + 1
+        mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
+        best = heapq.nsmallest(
+            cap,
+            score.items(),
+            key=lambda x: (not _may_disagree(mine_sig, signature[x[0]]), -x[1], x[0]),
+        )
         out += [(a, pool[i]) for i, _ in best]
     return out
 
@@ -598,7 +859,7 @@ def _finding(
         for c, other in ((ca, cb), (cb, ca))
     ):
         return None  # the claim cites both sources: the wiki states the conflict
-    if kind != "judge" and ca.source != cb.source and _backed(a, kind) and _backed(b, kind):
+    if kind != "judge" and ca.source != cb.source and _backed(a, b, kind) and _backed(b, a, kind):
         if a.marked or b.marked:  # [conflict: …]: stated too
             return None
         return finding(
@@ -610,6 +871,50 @@ def _finding(
             claim=ca.sentence,
         )
     return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
+
+
+# what a [conflict: …] marker may say: which source says what, part by part
+# ("raw/town.txt says 1894", "raw/a.txt gives another year, raw/b.txt says 1899")
+_MARKER_PART = re.compile(
+    r"raw/[^\s,;]+(?:\s+(?:disagrees|differs|(?:says|gives|has|states|reports|records|"
+    r"puts it at|dates it to)(?:\s+[^\s,;.!?]+(?:[.,]\d+)*){1,4}))?",
+    re.I,
+)
+_MARKER_BODY = re.compile(r"\[conflict:\s*(.*?)\]", re.I | re.S)
+
+
+def marker_says_more(sentence: str) -> str | None:
+    """The text of the sentence's ``[conflict: raw/…]`` marker when it says more than which
+    source says what (each part, split at commas and semicolons: a source under raw/, then
+    at most a verb such as "says" and four words), else None."""
+    for m in CONFLICT.finditer(sentence[:CLAIM_CHARS]):
+        body = m.group(1).strip()
+        parts = [p.strip() for p in re.split(r"[,;]\s*(?=raw/)", body)]
+        if not all(_MARKER_PART.fullmatch(p) for p in parts):
+            return body
+    return None
+
+
+def _marker_findings(claims: list[PageClaim]) -> list[Finding]:
+    out: list[Finding] = []
+    seen: set[tuple[str, str]] = set()
+    for c in claims:
+        if (c.page, c.sentence) in seen:
+            continue
+        seen.add((c.page, c.sentence))
+        body = marker_says_more(c.sentence)
+        if body is not None:
+            out.append(
+                finding(
+                    "claim.conflict_marker",
+                    c.page,
+                    c.line,
+                    f"the [conflict: …] marker of {c.id} says more than which source says what "
+                    f"(no judge reads its words): “{_excerpt(body)}”",
+                    claim=c.sentence,
+                )
+            )
+    return out
 
 
 def _excerpt(text: str, limit: int = 120) -> str:
