@@ -24,8 +24,9 @@ def link_report(env: ActionsEnv, url: str | None, out: Out) -> int:
     artifact = env.inputs.html_artifact
     if not artifact or env.run_url is None:
         raise UsageError(
-            "wikigate github --link-report needs WIKIGATE_HTML_ARTIFACT and the Actions "
-            "variables GITHUB_REPOSITORY and GITHUB_RUN_ID (action.yml sets them)"
+            "wikigate github --link-report needs WIKIGATE_HTML_ARTIFACT (action.yml passes the "
+            "input html-artifact) and GITHUB_REPOSITORY and GITHUB_RUN_ID (GitHub Actions sets "
+            "them)"
         )
     if url is None or not re.fullmatch(re.escape(env.run_url) + r"/artifacts/[0-9]{1,20}", url):
         raise UsageError(
