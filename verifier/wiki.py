@@ -286,6 +286,14 @@ class WikiTree:
     def page_text(self, path: str) -> tuple[str | None, str | None]:
         return read_page(self.repo, self.entries[path])
 
+    def text_or_empty(self, path: str) -> str:
+        """A page's text; "" when the tree has no such page or it cannot be read (which
+        the citations check reports)."""
+        if path not in self.entries:
+            return ""
+        text, _error = self.page_text(path)
+        return text or ""
+
     def mentions(self, paths: list[str], terms: list[str]) -> dict[str, list[str]]:
         """Which of ``terms`` (lower case) each page mentions, case-insensitively for
         ASCII: raw bytes are searched, so no page is decoded (unreadable pages are

@@ -113,13 +113,6 @@ def kept(spec: PresentationSection, text: str) -> dict[str, int]:
     return out
 
 
-def _text(tree: WikiTree, path: str) -> str:
-    if path not in tree.entries:
-        return ""
-    text, _error = tree.page_text(path)
-    return text or ""
-
-
 def check_presentation(ctx: Context) -> list[Finding]:
     """The ``avoid`` and ``preserve`` lists against the pages the change touches."""
     spec = ctx.config.presentation
@@ -131,8 +124,8 @@ def check_presentation(ctx: Context) -> list[Finding]:
     for path in ctx.changed():
         if path not in wiki or not path.endswith(".md"):
             continue
-        old = _text(base, path)
-        new = _text(tip, path)
+        old = base.text_or_empty(path)
+        new = tip.text_or_empty(path)
         if spec.avoid and path in tip.entries:
             added = [n for n, line in added_lines(old, new) if not _NOTE.match(line)]
             for n, phrase in avoided(spec, new, added):
@@ -189,7 +182,7 @@ def pages_failing(tree: WikiTree, old: Config, new: Config) -> dict[str, list[st
                 if now is not None and was is None:
                     add(path, now)
             if avoid:
-                text = _text(tree, path)
+                text = tree.text_or_empty(path)
                 seen: dict[str, int] = {}
                 prose = [n for n, line in enumerate(_lines(text), 1) if not _NOTE.match(line)]
                 for n, phrase in avoided(spec, text, prose):

@@ -927,7 +927,7 @@ def check_direction(ctx: Context) -> list[Finding]:
 
 def _first_added_line(ctx: Context, path: str) -> int | None:
     assert ctx.base is not None
-    added = added_lines(_text(ctx.base, path), _text(ctx.tip, path))
+    added = added_lines(ctx.base.text_or_empty(path), ctx.tip.text_or_empty(path))
     return next((n for n, line in added if line.strip()), None)
 
 
@@ -949,8 +949,8 @@ def _diff(ctx: Context) -> str:
             continue
         if not path.endswith(".md"):
             continue
-        old = _text(ctx.base, path)
-        new = _text(ctx.tip, path)
+        old = ctx.base.text_or_empty(path)
+        new = ctx.tip.text_or_empty(path)
         lines = difflib.unified_diff(
             old.splitlines(), new.splitlines(), f"a/{path}", f"b/{path}", lineterm="", n=2
         )
@@ -960,13 +960,6 @@ def _diff(ctx: Context) -> str:
         parts.append(text)
     out = "\n".join(parts)
     return out if len(out) <= cap else out[:cap] + "\n(… the rest of the change is clipped)"
-
-
-def _text(tree: WikiTree, path: str) -> str:
-    if path not in tree.entries:
-        return ""
-    text, _error = tree.page_text(path)
-    return text or ""
 
 
 def check_budget(ctx: Context) -> list[Finding]:
