@@ -74,7 +74,10 @@ def test_anchor_always_verifies_and_any_mutation_is_caught(repo, data, source):
         bad = tail.replace("raw/src.txt", "raw/src2.txt", 1)
     assert bad != tail
     found = citation_findings(repo, source, bad)
-    assert any(f.severity == "critical" for f in found), (mutation, bad, found)
+    if mutation == "offset":  # the quote is verbatim elsewhere: a stale anchor, revised
+        assert [(f.code, f.severity) for f in found] == [("citation.anchor_mismatch", "major")]
+    else:
+        assert any(f.severity == "critical" for f in found), (mutation, bad, found)
 
 
 def _json(s):
