@@ -706,3 +706,23 @@ def test_a_different_date_counts_beside_a_length_the_other_claim_lacks():
     assert found is not None and "a different date" in found.message
     feet = _claim(3, "The pier is 1312 feet long.", "wiki/c.md")
     assert consistency.pair_finding(_claim(4, "The pier is 400 metres long."), feet) is None
+
+
+def test_a_disputed_block_on_a_new_page_is_compared_but_one_keeping_mains_claim_is_history(
+    repo, base
+):
+    """`::: disputed` keeps an old claim beside its update; a block holding only new
+    claims (a new page's) is no way around the check (review 35b, Disp2)."""
+    wrong = ("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")
+    fresh = page("Pier", [wrong], extra="")
+    body = fresh.split("\n\n")
+    disputed = fresh.replace(body[2], f"::: disputed\n{body[2]}\n:::")
+    found = run(repo, base, {"wiki/pier.md": disputed})
+    assert [f.code for f in found] == ["claim.contradiction"], found
+    # on the town page, the old claim kept in a disputed block beside its update: history
+    kept = TOWN_PAGE.replace(
+        "The pier opened in 1894.[^1]",
+        "\n\n::: disputed\nThe pier opened in 1894.[^1]\n:::\n\n",
+    )
+    found = run(repo, base, {"wiki/town.md": kept})
+    assert found == []
