@@ -716,7 +716,7 @@ def test_a_disputed_block_on_a_new_page_is_compared_but_one_keeping_mains_claim_
     wrong = ("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")
     fresh = page("Pier", [wrong], extra="")
     body = fresh.split("\n\n")
-    disputed = fresh.replace(body[2], f"::: disputed\n{body[2]}\n:::")
+    disputed = fresh.replace(body[1], f"::: disputed\n{body[1]}\n:::")
     found = run(repo, base, {"wiki/pier.md": disputed})
     assert [f.code for f in found] == ["claim.contradiction"], found
     # on the town page, the old claim kept in a disputed block beside its update: history
