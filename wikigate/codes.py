@@ -73,6 +73,14 @@ TABLE: tuple[Code, ...] = (
         "quote the source verbatim; paraphrases and invented quotes are rejected",
     ),
     Code(
+        "citation.quote_too_short",
+        "major",
+        "the quote is in the source but shorter than `[citations] min_quote_chars` (default 6, "
+        "whitespace collapsed): a word or a letter occurs in almost any source and proves "
+        "nothing about the claim",
+        "quote the words of the source that support the claim, not just one of them",
+    ),
+    Code(
         "citation.text_view",
         "minor",
         "the quote matches its markdown, MediaWiki or HTML source only as a reader sees it "

@@ -150,9 +150,36 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
         findings += _check_page(ctx, page, pending, unquoted)
     verified: VerifiedQuotes = {}
     findings += _check_quotes(ctx, pending, verified)
+    findings += _too_short(ctx, pending, verified)
     for p in sorted(unquoted, key=_by_source):  # each source's index built once
         findings += [on_claim(f, p.ref) for f in _unquoted(ctx, p)]
     return findings, verified
+
+
+def _too_short(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
+    """citation.quote_too_short: a quote found in its source, shorter than ``[citations]
+    min_quote_chars`` (whitespace collapsed): a letter or a word occurs in almost any
+    source, so finding it there proves nothing about the claim."""
+    least = ctx.config.citations.min_quote_chars
+    out: list[Finding] = []
+    for p in pending:
+        if (p.path, p.label) not in verified:
+            continue  # not found, or unreadable: that finding says more
+        size = len(" ".join(p.citation.quote.split()))
+        if size >= least:
+            continue
+        f = finding(
+            "citation.quote_too_short",
+            p.path,
+            p.line,
+            f"[^{p.label}]: the quote {_clip(p.citation.quote)!r} is {size} characters; "
+            f"[citations] min_quote_chars is {least}: so short a quote occurs in almost any "
+            "source and proves nothing about the claim",
+            hint="quote the words of the source that support the claim (a phrase or a "
+            "sentence), not just one of them",
+        )
+        out.append(on_claim(f, p.ref))
+    return out
 
 
 def on_claim(f: Finding, ref: Ref | None) -> Finding:
