@@ -68,7 +68,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 26: split link texts and code spans, pointers and asides, opening clauses, link titles,
 # lead fields and summary lists (issue 24's sixth review)
 # 27: term indexes of trees (the consistency check's), an indexes table
-CACHE_FORMAT = 27
+# 28: the links in each statement and in its block (a link to a source cites it)
+CACHE_FORMAT = 28
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -107,7 +107,7 @@ TABLE: tuple[Code, ...] = (
         "citation.unquoted",
         "major",
         "a footnote names a source (a path, a wikilink or a link to a file under `raw/`, or a "
-        "line range) but quotes nothing: it proves the source (and the lines) exist, not the "
+        "line range), or a sentence links one, but quotes nothing: it proves the source (and the lines) exist, not the "
         "claim; `[verifier.severity]` may set it to `minor` (a warning) while a wiki adopts the format",
         'quote the passage that supports the claim: [^ID]: SOURCE — "QUOTE"',
         presets=(("PARANOID", "critical"),),

@@ -22,6 +22,7 @@ from ..citation import (
     section_key,
     source_names,
 )
+from ..links import FileNames, source_link
 from ..markdown import ParsedPage, Ref
 from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED, SourceError
 from ..wiki import Located, WikiTree
@@ -264,6 +265,32 @@ def sourced_lines(tree: WikiTree, page: ParsedPage) -> dict[int, list[str]]:
         hits, acl = resolve_source(tree, page.path, c)
         if len(hits) == 1 and not acl and hits[0] not in out.get(line, []):
             out.setdefault(line, []).append(hits[0])
+    return out
+
+
+def cited_links(page: ParsedPage) -> list[int]:
+    """The page's links (indexes into ``page.links``) whose resolution its statement
+    findings depend on: every link of a page without footnote references (a link to a
+    source makes it cited), else those in, or in the blocks of, its uncited statements."""
+    if not page.refs:
+        return list(range(len(page.links)))
+    found: set[int] = set()
+    for s in page.statements:
+        found.update(range(*s.links))
+        found.update(range(*s.block))
+    return sorted(i for i in found if i < len(page.links))
+
+
+def linked_sources(
+    tree: WikiTree, page: ParsedPage, names: FileNames, indexes: list[int]
+) -> dict[int, str]:
+    """The links among ``indexes`` that name one source under raw/ (links.source_link):
+    link index → the source. A link naming two sources cites neither (link.ambiguous)."""
+    out: dict[int, str] = {}
+    for i in indexes:
+        found = source_link(tree, page.path, page.links[i], names)
+        if found is not None and found.source is not None:
+            out[i] = found.source
     return out
 
 
