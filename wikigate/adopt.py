@@ -26,12 +26,13 @@ from wikigate.verifier.citation import (
 from wikigate.verifier.claims import CONFLICT_MARKER
 from wikigate.verifier.judges.offline import SOURCE_HEAD, conflicts, source_label
 from wikigate.verifier.markdown import ParsedPage
-from wikigate.verifier.parallel import Progress
+from wikigate.verifier.parallel import Progress, Workers
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .anchors import anchor_tail
 from .errors import WikigateError
 from .gitrepo import commit_at
+from .verify import cache_path
 
 if TYPE_CHECKING:
     from .workspace import Workspace, WorkspaceRun
@@ -109,14 +110,36 @@ def form_of(c: Citation | None) -> str:
 
 
 def plan_adopt(ws: Workspace, tree: pygit2.Tree, progress: Progress | None = None) -> AdoptPlan:
-    wiki = WikiTree(
-        ws.repo, tree, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
-    )
-    plan = AdoptPlan(tree.id, forms={k: Form() for k in FORMS})
+    """The plan at ``tree``: its pages parsed through the verifier's cache (what a verify
+    parsed is not parsed again) and, for many pages, on the verifier's workers."""
+    cache = PageCache(cache_path(ws.repo))
+    workers = Workers(ws.repo)
+    try:
+        wiki = WikiTree(
+            ws.repo,
+            tree,
+            cache,
+            workers,
+            limits=ws.config.limits,
+            layout=ws.config.wiki.layout(),
+        )
+        return _plan(ws, wiki, progress)
+    finally:
+        workers.close()
+        cache.close()
+
+
+PAGES_AT_ONCE = 2000  # pages parsed in one batch (on the workers), then read
+
+
+def _plan(ws: Workspace, wiki: WikiTree, progress: Progress | None) -> AdoptPlan:
+    plan = AdoptPlan(wiki.tree_id, forms={k: Form() for k in FORMS})
     passages = _Passages(wiki)
     for done, path in enumerate(wiki.pages, 1):
         if progress is not None:
             progress("reading pages", done, len(wiki.pages))
+        if (done - 1) % PAGES_AT_ONCE == 0:
+            wiki.load(wiki.pages[done - 1 : done - 1 + PAGES_AT_ONCE])
         page = wiki.page(path)
         if page is None:
             continue
