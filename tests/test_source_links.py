@@ -118,6 +118,7 @@ def test_a_sentence_linking_a_source_cites_it_unquoted(repo, link):
         "not what the sentence says"
     )
     assert "[^1]: SOURCE" in (unquoted.hint or "")
+    assert unquoted.claim and unquoted.claim.startswith("Dogs bark at night, see")
     severe = parse_config('[verifier.severity]\n"citation.unquoted" = "minor"\n', "t")
     report = verify_trees(repo, tip, None, config=severe)
     assert ("citation.unquoted", "minor") in [(f.code, f.severity) for f in report.findings]

@@ -115,10 +115,11 @@ def _linked(page: ParsedPage, linked: dict[int, str]) -> list[Finding]:
     without a quote (the first LINES_SHOWN, then one that counts the rest)."""
     if not linked:
         return []
-    lines = []
+    lines, claims = [], []
     for s in page.statements:
         sources = _links(s.links, linked)
         if sources:
+            claims.append(s.text)
             more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
             lines.append(
                 (
@@ -134,7 +135,10 @@ def _linked(page: ParsedPage, linked: dict[int, str]) -> list[Finding]:
         lambda n, line: f"{n} more statements link a source without a quote, from line {line}",
     )
     hint = 'quote the passage that supports it: "…claim.[^1]" and [^1]: SOURCE — "QUOTE"'
-    return [f.model_copy(update={"hint": hint}) for f in out]
+    return [  # each the claim it is about (a review comment's), but the one counting the rest
+        f.model_copy(update={"hint": hint, "claim": claims[i] if i < LINES_SHOWN else None})
+        for i, f in enumerate(out)
+    ]
 
 
 def unsupported(
