@@ -107,3 +107,61 @@ def test_anchor_fix_anchors_a_quote_with_a_location_note(tmp_path):
     assert page.read_text() == text.replace(
         "[^1]: raw/gettysburg-address.txt — ", "[^1]: raw/gettysburg-address.txt, L4 — "
     )
+
+
+OUTBREAK = (
+    "# Outbreak report\n\n"
+    "The 2019 outbreak in the northern district was severe, with hospitals at capacity.\n"
+    "The council did not approve the new water plant in 2020.\n"
+    "The clinic treated 450 patients during the first week of the outbreak.\n"
+    "Volunteers distributed clean water to every village in the valley.\n"
+)
+CLAIMS = (
+    "---\ntitle: Outbreak\n---\n# Outbreak\n\n"
+    "Volunteers distributed clean water to every village.[^1]\n"  # line 6: faithful
+    "The 2019 outbreak in the northern district was mild.[^2]\n"  # a word swapped
+    "The council approved the new water plant in 2020.[^3]\n"  # the passage denies it
+    "The clinic treated 540 patients during the first week.[^4]\n\n"  # another number
+    "[^1]: raw/outbreak.txt\n[^2]: raw/outbreak.txt\n[^3]: raw/outbreak.txt\n"
+    "[^4]: raw/outbreak.txt\n"
+)
+
+
+def test_adopt_upgrades_only_what_the_offline_judge_passes_and_lists_the_rest(tmp_path):
+    """A passage chosen by word overlap may contradict the claim: "mild" where it says
+    "severe", a negated passage, another number. adopt runs the verifier's offline check on
+    each candidate and upgrades only a faithful one; the others stay as they are, listed
+    under "need a person" with the reason."""
+    demo = tmp_path / "demo"
+    assert wg(tmp_path, "demo", str(demo)).returncode == 0
+    (demo / "raw" / "outbreak.txt").write_text(OUTBREAK)
+    (demo / "wiki" / "outbreak.md").write_text(CLAIMS)
+    git(demo, "add", "raw/outbreak.txt", "wiki/outbreak.md")
+    index = (demo / "wiki" / "index.md").read_text() + "- [[Outbreak]]\n"
+    rules = (
+        (demo / "wikigate.toml")
+        .read_text()
+        .replace("[verifier.severity]\n", '[verifier.severity]\n"citation.unquoted" = "minor"\n')
+    )
+    legacy(demo, {"wiki/index.md": index, "wikigate.toml": rules})
+    dry = wg(demo, "adopt")
+    assert dry.returncode == 0, dry.stdout + dry.stderr
+    out = dry.stdout
+    assert "1 definitions to rewrite (--write applies them):" in out
+    assert "wiki/outbreak.md:11: [^1] quoted: a passage supports the claim: " in out
+    assert "3 references need a person (a passage shares the claim's words" in out
+    person = out.split("need a person")[1]
+    assert "wiki/outbreak.md:12: [^2]: " in person
+    assert "the claim says 'mild' where the passage says 'severe'" in person
+    assert "wiki/outbreak.md:13: [^3]: " in person and "negation" in person
+    assert "wiki/outbreak.md:14: [^4]: " in person and "number: claim has [540]" in person
+    wrote = wg(demo, "adopt", "--write")
+    assert wrote.returncode == 0, wrote.stdout + wrote.stderr
+    assert "1 definitions rewritten:" in wrote.stdout and "committed" in wrote.stdout
+    git(demo, "checkout", "-q", "-f", "main")
+    page = (demo / "wiki" / "outbreak.md").read_text()
+    assert (
+        '[^1]: raw/outbreak.txt — "Volunteers distributed clean water to every village in the '
+        'valley."' in page
+    )
+    assert page.split("[^2]: ")[1] == CLAIMS.split("[^2]: ")[1]  # left as it was

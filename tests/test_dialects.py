@@ -397,3 +397,25 @@ def test_an_ellipsis_may_not_leave_out_a_negation_or_cross_a_heading(quote):
     assert find_pieces(source, ellipsis_pieces(quote)) is None
     faithful = "Our review found the treatment … in no patients at all."
     assert find_pieces(source, ellipsis_pieces(faithful)) is not None
+
+
+def test_a_warm_verify_all_sees_a_linked_source_come_and_go(repo, tmp_path):
+    """Whether `[[issue-7342]]` in a sentence names a source depends on the rest of the
+    tree, not on the page's blob: the verdict cache keys a page's row on what its links
+    resolved to, so a source added in a later commit makes the unchanged page cited (its
+    sentence citation.unquoted) on a warm cache, and removing it makes it uncited again."""
+    cache = tmp_path / "cache.sqlite"
+    body = "The scheduler drops pods when its queue is full, see [[issue-7342]].\n"
+    files = {"wiki/index.md": INDEX, "wiki/log.md": "# Log\n", "wiki/pages/sched.md": HEAD + body}
+    without = commit_files(repo, None, {"raw/motzkin.wiki": MOTZKIN, **files})
+    first = verify_trees(repo, without, None, config=Config(), cache_path=cache)
+    assert codes(first) == ["link.broken", "page.uncited"]
+    added = commit_files(repo, without.id, {"raw/kube/issue-7342.md": ISSUE})
+    again = verify_trees(repo, added, None, config=Config(), cache_path=cache)
+    assert codes(again) == ["citation.unquoted"]
+    assert "links raw/kube/issue-7342.md without a quote" in again.findings[0].message
+    removed = commit_files(repo, added.id, {"raw/kube/issue-7342.md": None})
+    last = verify_trees(repo, removed, None, config=Config(), cache_path=cache)
+    assert codes(last) == ["link.broken", "page.uncited"]
+    rerun = verify_trees(repo, added, None, config=Config(), cache_path=cache)  # all rows warm
+    assert codes(rerun) == ["citation.unquoted"]

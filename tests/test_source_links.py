@@ -12,7 +12,7 @@ import pytest
 from support.trees import commit_files
 from support.verifying import verify_trees
 
-from wikigate.config import Config
+from wikigate.config import Config, parse_config
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.links import NEAREST_SEARCHES, FileNames, SourceLink, source_link
 from wikigate.verifier.markdown import Link
@@ -91,9 +91,14 @@ def test_a_name_two_sources_share_is_ambiguous_and_says_which(repo):
     ]
 
 
-def test_a_source_link_does_not_make_a_page_cited(repo):
-    """A link to a source proves the source exists, nothing about a claim."""
-    page = "---\ntitle: Dogs\n---\n# Dogs\n\nDogs bark at night, see [[issue-7342]].\n"
+@pytest.mark.parametrize(
+    "link", ["[[issue-7342]]", "[the issue](../raw/github/kubernetes/issue-7342.md)"]
+)
+def test_a_sentence_linking_a_source_cites_it_unquoted(repo, link):
+    """A link in a sentence to a source under raw/ cites that source: the page is not
+    page.uncited, the sentence is citation.unquoted (what it proves: the source exists),
+    and the page's other statements still need a citation of their own."""
+    page = f"---\ntitle: Dogs\n---\n# Dogs\n\nDogs bark at night, see {link}.\n\nDogs dig deep holes in the garden every spring.\n"
     tip = commit_files(
         repo,
         None,
@@ -101,7 +106,36 @@ def test_a_source_link_does_not_make_a_page_cited(repo):
     )
     tip = commit_files(repo, tip.id, {"wiki/cats.md": cats("")})
     report = verify_trees(repo, tip, None, config=Config())
-    assert ("page.uncited", "wiki/dogs.md") in [(f.code, f.path) for f in report.findings]
+    found = [(f.code, f.line, f.severity) for f in report.findings if f.path == "wiki/dogs.md"]
+    assert found == [
+        ("citation.unquoted", 6, "major"),
+        ("page.unsupported_statement", 8, "major"),
+    ]
+    unquoted = next(f for f in report.findings if f.code == "citation.unquoted")
+    assert unquoted.message == (
+        f'"Dogs bark at night, see {"issue-7342" if "[[" in link else "the issue"}." links '
+        "raw/github/kubernetes/issue-7342.md without a quote: that proves the source exists, "
+        "not what the sentence says"
+    )
+    assert "[^1]: SOURCE" in (unquoted.hint or "")
+    assert unquoted.claim and unquoted.claim.startswith("Dogs bark at night, see")
+    severe = parse_config('[verifier.severity]\n"citation.unquoted" = "minor"\n', "t")
+    report = verify_trees(repo, tip, None, config=severe)
+    assert ("citation.unquoted", "minor") in [(f.code, f.severity) for f in report.findings]
+
+
+def test_a_link_to_no_source_cites_nothing(repo):
+    """A link that names no source (a page, or nothing) leaves a page page.uncited."""
+    page = "---\ntitle: Dogs\n---\n# Dogs\n\nDogs bark at night, see [[Cats]] and [[issue-9]].\n"
+    tip = commit_files(
+        repo,
+        None,
+        {**base_files(), "wiki/dogs.md": page, "wiki/index.md": INDEX + "- [[Dogs]]\n"},
+    )
+    tip = commit_files(repo, tip.id, {"wiki/cats.md": cats("")})
+    report = verify_trees(repo, tip, None, config=Config())
+    found = sorted((f.code, f.path) for f in report.findings if f.path == "wiki/dogs.md")
+    assert found == [("link.broken", "wiki/dogs.md"), ("page.uncited", "wiki/dogs.md")]
 
 
 def test_broken_links_name_where_they_went_and_the_nearest_page_or_source(repo):

@@ -598,3 +598,22 @@ def test_a_link_whose_page_lost_the_name_is_broken_though_a_source_has_it(repo, 
             "the source raw/minutes.md",
         )
     ]
+
+
+def test_a_one_letter_quote_is_too_short_and_a_faithful_one_passes(repo, base):
+    """A quote found in its source but shorter than [citations] min_quote_chars proves
+    nothing: citation.quote_too_short on its definition; a sentence quoted passes."""
+    faithful = verify(repo, base, {"wiki/cats.md": GOOD})
+    assert "citation.quote_too_short" not in {f.code for f in faithful.findings}
+    assert faithful.verdict == "commit", faithful.findings
+    page = cats(f"Cats sleep for sixteen hours a day.[^1]\n\n[^1]: {tail('a')}")
+    report = verify(repo, base, {"wiki/cats.md": page})
+    short = [f for f in report.findings if f.code == "citation.quote_too_short"]
+    assert [(f.path, f.line, f.severity) for f in short] == [("wiki/cats.md", 8, "major")]
+    assert "is 1 characters; [citations] min_quote_chars is 6" in short[0].message
+    assert short[0].claim and "sixteen hours" in short[0].claim
+    assert "quote the words of the source that support the claim" in (short[0].hint or "")
+    assert report.verdict == "revise"
+    off = parse_config("[citations]\nmin_quote_chars = 0\n", "t")
+    report = verify(repo, base, {"wiki/cats.md": page}, config=off)
+    assert "citation.quote_too_short" not in {f.code for f in report.findings}

@@ -53,6 +53,10 @@ class Statement(NamedTuple):
     line: int  # the line the sentence starts on
     text: str  # whitespace collapsed, at most STATEMENT_CHARS characters
     covered: bool  # its block (paragraph, list item, cell) holds a citation or gap marker
+    # the page's links (indexes into ParsedPage.links, from, to) in the sentence and in its
+    # block: a link that resolves to a source under raw/ cites it, unquoted (checks/pages.py)
+    links: tuple[int, int] = (0, 0)
+    block: tuple[int, int] = (0, 0)
 
 
 class Definition(NamedTuple):
@@ -803,6 +807,8 @@ def _inline(
     hidden: list[str] = []  # the text hidden by such elements: flagged as hidden
     # the parts of link texts and code spans (start, end, whether its words may be prose)
     runs: list[tuple[int, int, bool]] = []
+    first_link = len(page.links)
+    link_at: list[int] = []  # where each of this block's links stands in the joined text
     children = tok.children or []
     title = _callout_title(children) if asserts and not heading else None
     if title is not None:  # a callout's first line is its title: held to the heading rule
@@ -861,6 +867,7 @@ def _inline(
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
             page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
+            link_at.append(size)
             add(label or name, said=bool(label) and not pointed and _link_asserts(label))
         elif child.type == "link_close":
             if linked >= 0 and not pointed and _link_asserts("".join(parts[linked:])):
@@ -877,6 +884,7 @@ def _inline(
             if href and not _external(href):
                 target, _, anchor = href.partition("#")
                 page.links.append(Link("md", target, anchor or None, line))
+                link_at.append(size)
     flush_text()
     if not pointed:
         _reveal_runs(parts, prose, runs)
@@ -930,10 +938,13 @@ def _inline(
             page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
     if not covered:
         page.bare += len(uncited)
+    block = (first_link, len(page.links)) if link_at else (0, 0)
     for start, end in uncited[: max(0, STATEMENTS_KEPT - len(page.statements))]:
         shown = " ".join(text[start : min(end, start + 2 * STATEMENT_CHARS)].split())
         shown = shown[:STATEMENT_CHARS]
-        page.statements.append(Statement(line_at(start), shown, covered))
+        a, b = bisect_left(link_at, start), bisect_left(link_at, end)
+        links = (first_link + a, first_link + b) if a < b else (0, 0)
+        page.statements.append(Statement(line_at(start), shown, covered, links, block))
     if alts and asserts and not heading:
         _statements(page, [(line, alt) for alt in alts], covered, left)
     said_hidden = " ".join("".join(hidden).split())

@@ -6,7 +6,9 @@ cites alone. A row keeps them, keyed by a digest of what produced them: the cach
 version, the verifier's code (``version.code_version``), the rules (``shard.rules_digest``),
 the preset, the judge, the page's path and blob. The sources a page cites are checked at
 lookup: the row names, for each source name the page cites, what it resolved to (the paths,
-the one file's blob, mode and reading); a row whose sources resolve otherwise now is a miss.
+the one file's blob, mode and reading), and for each link of its prose that may cite (a
+``[[issue-7342]]`` naming raw/…/issue-7342.md, which depends on the other pages and sources
+of the tree), the source it named; a row whose sources resolve otherwise now is a miss.
 A hit skips the page's per-claim work; the findings that depend on other pages (links,
 orphans, the tree, the run) are not in it, and are computed every time.
 
@@ -20,23 +22,27 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 from collections.abc import Iterable
 from typing import Any
 
 from wikigate.models import Finding
 from wikigate.plain import quick_validate
 
-from .checks.citations import line_citations, parsed_definitions, resolve_source
+from .checks.citations import cited_links, line_citations, parsed_definitions, resolve_source
 from .checks.context import Context
 from .citation import Citation, source_names
 from .judges.offline import rules_digest as offline_rules
 from .judges.protocol import HEURISTIC
+from .links import FileNames, source_link
+from .markdown import Link
 from .shard import rules_digest
 from .version import code_version
 
-FORMAT = "verdict1"
+FORMAT = "verdict2"  # 2: links of the prose to sources (checks/pages.py)
 
-Deps = list[list[Any]]  # [source name, hits, acl, blob, mode, reading], per name cited
+Deps = list[list[Any]]  # [source name, hits, acl, blob, mode, reading] per name cited;
+# [link, the source it names or None] per link of the prose that may cite
 
 
 class PageVerdicts:
@@ -61,6 +67,7 @@ class PageVerdicts:
         self.hits: dict[str, dict[str, Any]] = {}  # path → its row, decoded
         self.misses: list[str] = []
         self._resolved: dict[str, list[Any]] = {}
+        self._names: FileNames | None = None
 
     @staticmethod
     def applies(ctx: Context, only: frozenset[str] | None) -> bool:
@@ -139,13 +146,24 @@ class PageVerdicts:
 
     def _deps(self, page: Any) -> Deps:
         cited = [c for _, c in parsed_definitions(page).values() if isinstance(c, Citation)]
-        cited += [c for _, c in line_citations(page)]
-        return [self._resolve(key) for key in sorted({_dep_key(c, page.path) for c in cited})]
+        keys = {_dep_key(c, page.path) for c in cited}
+        keys |= {_dep_key(c, page.path) for _, c in line_citations(page)}
+        keys |= {_link_key(page.path, page.links[i]) for i in cited_links(page)}
+        return [self._resolve(key) for key in sorted(keys)]
 
     def _resolve(self, key: str) -> list[Any]:
-        """What the citations check learns of a source name in this tree (``key``: the
-        way it is looked up, and the name: ``_dep_key``)."""
+        """What the citations and pages checks learn of a source name in this tree
+        (``key``: the way it is looked up, and the name: ``_dep_key``), or of a link of the
+        page's prose (``_link_key``): the one source under raw/ it names, if any."""
         found = self._resolved.get(key)
+        if found is None and key.startswith(LINK):
+            kind, folder, target = key[len(LINK) :].split("\0", 2)
+            if self._names is None:
+                tree = self.ctx.tip
+                self._names = FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
+            page = posixpath.join(folder, "_")  # a link resolves against its page's folder
+            named = source_link(self.ctx.tip, page, Link(kind, target, None, 0), self._names)
+            found = self._resolved[key] = [key, named.source if named is not None else None]
         if found is None:
             tree = self.ctx.tip
             form, _, name = key.rpartition("\0")
@@ -164,6 +182,16 @@ class PageVerdicts:
             isinstance(d, list) and d and isinstance(d[0], str) and self._resolve(d[0]) == d
             for d in deps
         )
+
+
+LINK = "link\0"
+
+
+def _link_key(page_path: str, link: Link) -> str:
+    """How a link of a page's prose is resolved, as one string: a wikilink by its name
+    alone, a path link against the page's folder."""
+    folder = posixpath.dirname(page_path) if link.kind == "md" else ""
+    return f"{LINK}{link.kind}\0{folder}\0{link.target}"
 
 
 def _dep_key(c: Citation, page_path: str) -> str:

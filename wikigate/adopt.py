@@ -1,11 +1,12 @@
 """``wikigate adopt``: which citation dialects a wiki writes (counts per form, with
 examples), and the rewrites that take it to the canonical form mechanically: location notes
 written canonically, and unquoted references upgraded to anchored quotes where one passage
-of the source clearly supports the claim (offline, by word overlap). The rest is left as it
-is and listed. Nothing is written but through a run, which the gate verifies."""
+of the source clearly supports the claim (offline, by word overlap) and the offline judge
+sees no conflict between them. The rest is left as it is and listed. Nothing is written but through a run, which the gate verifies."""
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from wikigate.verifier.checks.citations import resolve_source
+from wikigate.verifier.checks.semantic import hedge_free
 from wikigate.verifier.citation import (
     Citation,
     SourceIndex,
@@ -21,13 +23,16 @@ from wikigate.verifier.citation import (
     quote_hash,
     section_key,
 )
+from wikigate.verifier.claims import CONFLICT_MARKER
+from wikigate.verifier.judges.offline import SOURCE_HEAD, conflicts, source_label
 from wikigate.verifier.markdown import ParsedPage
-from wikigate.verifier.parallel import Progress
+from wikigate.verifier.parallel import Progress, Workers
 from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .anchors import anchor_tail
 from .errors import WikigateError
 from .gitrepo import commit_at
+from .verify import cache_path
 
 if TYPE_CHECKING:
     from .workspace import Workspace, WorkspaceRun
@@ -81,6 +86,10 @@ class AdoptPlan:
     rewrites_total: int = 0
     left: list[str] = field(default_factory=list)  # unquoted references left, and why
     left_total: int = 0
+    # references a passage shares the claim's words with, which the offline judge (or a
+    # word swapped) says it may contradict: left as they are, for a person, and why
+    person: list[str] = field(default_factory=list)
+    person_total: int = 0
     pages: dict[str, str] = field(default_factory=dict)  # path → new text
 
 
@@ -101,14 +110,36 @@ def form_of(c: Citation | None) -> str:
 
 
 def plan_adopt(ws: Workspace, tree: pygit2.Tree, progress: Progress | None = None) -> AdoptPlan:
-    wiki = WikiTree(
-        ws.repo, tree, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
-    )
-    plan = AdoptPlan(tree.id, forms={k: Form() for k in FORMS})
+    """The plan at ``tree``: its pages parsed through the verifier's cache (what a verify
+    parsed is not parsed again) and, for many pages, on the verifier's workers."""
+    cache = PageCache(cache_path(ws.repo))
+    workers = Workers(ws.repo)
+    try:
+        wiki = WikiTree(
+            ws.repo,
+            tree,
+            cache,
+            workers,
+            limits=ws.config.limits,
+            layout=ws.config.wiki.layout(),
+        )
+        return _plan(ws, wiki, progress)
+    finally:
+        workers.close()
+        cache.close()
+
+
+PAGES_AT_ONCE = 2000  # pages parsed in one batch (on the workers), then read
+
+
+def _plan(ws: Workspace, wiki: WikiTree, progress: Progress | None) -> AdoptPlan:
+    plan = AdoptPlan(wiki.tree_id, forms={k: Form() for k in FORMS})
     passages = _Passages(wiki)
     for done, path in enumerate(wiki.pages, 1):
         if progress is not None:
             progress("reading pages", done, len(wiki.pages))
+        if (done - 1) % PAGES_AT_ONCE == 0:
+            wiki.load(wiki.pages[done - 1 : done - 1 + PAGES_AT_ONCE])
         page = wiki.page(path)
         if page is None:
             continue
@@ -131,6 +162,9 @@ def plan_adopt(ws: Workspace, tree: pygit2.Tree, progress: Progress | None = Non
             if c is None:
                 continue
             tail, why = _rewrite(ws, wiki, page, c, claims.get(d.label, ""), passages)
+            if tail is None and why.startswith(PERSON):
+                _for_person(plan, f"{path}:{d.line}: [^{d.label}]: {why.removeprefix(PERSON)}")
+                continue
             if tail is None or tail == d.tail:
                 if not c.quoted:
                     _left(plan, f"{path}:{d.line}: [^{d.label}]: {why}")
@@ -161,6 +195,15 @@ def _left(plan: AdoptPlan, why: str) -> None:
         plan.left.append(why)
 
 
+def _for_person(plan: AdoptPlan, why: str) -> None:
+    plan.person_total += 1
+    if len(plan.person) < LISTED:
+        plan.person.append(why)
+
+
+PERSON = "person: "  # a reason _rewrite gives for a reference a person must quote
+
+
 def _rewrite(
     ws: Workspace, wiki: WikiTree, page: ParsedPage, c: Citation, claim: str, passages: _Passages
 ) -> tuple[str | None, str]:
@@ -182,6 +225,12 @@ def _rewrite(
     if isinstance(found, str):
         return None, found
     quote, offset = found
+    doubt = _doubt(ws, wiki, source, claim, quote, offset)
+    if doubt is not None:
+        return (
+            None,
+            f"{PERSON}{_clip(quote, 60)!r} in {source} shares the claim's words, but {doubt}",
+        )
     quoted = c._replace(quote=quote, form="quote")
     return format_citation(quoted, source, offset), "quoted: a passage supports the claim"
 
@@ -298,6 +347,53 @@ class _Passages:
         _, start, end = scored[0]
         quote = text[start:end].strip()
         return quote, start + text[start:end].index(quote)
+
+
+def _doubt(
+    ws: Workspace, wiki: WikiTree, source: str, claim: str, quote: str, offset: int
+) -> str | None:
+    """Why a passage chosen by its words may not support the claim, or None: what the
+    verifier's offline judge would say of it (the same rules, on the same window of
+    source text: checks/semantic.py), or a word of the claim swapped for another in the
+    passage ("mild" where it says "severe"), which no rule of the judge's lists."""
+    claim = hedge_free(CONFLICT_MARKER.sub("", claim))
+    try:
+        text = wiki.source_text(source, None)
+    except SourceError as e:
+        return f"{source} {e}"
+    chars = ws.config.judge.window_chars
+    start = max(0, offset - chars)
+    window = text[start : offset + len(quote) + chars]
+    label = source_label(source, text[:SOURCE_HEAD])
+    found = conflicts(claim, quote, window, label, at=offset - start)
+    if found:
+        said = "; ".join(k.describe() for k in found[:3])
+        return f"the offline judge sees a conflict ({said})"
+    swapped = _swapped(claim, quote)
+    if swapped is not None:
+        return f"the claim says {swapped[0]!r} where the passage says {swapped[1]!r}"
+    return None
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def _swapped(claim: str, quote: str) -> tuple[str, str] | None:
+    """A content word of the claim that the passage replaces by another one, in place
+    (the words around it the same): the first such pair, or None."""
+    a = [w.casefold() for w in _TOKEN.findall(claim)]
+    b = [w.casefold() for w in _TOKEN.findall(quote)]
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, _ in matcher.get_opcodes():
+        if op != "replace" or i2 - i1 != 1:  # one word of the claim, where the passage
+            continue  # has others: the first of them stands in its place
+        x, y = a[i1], b[j1]
+        if not (x.isalpha() and y.isalpha()) or x in _STOP or y in _STOP or min(len(x), len(y)) < 3:
+            continue
+        if x[:4] == y[:4]:  # an inflection ("approve", "approved"), not another word
+            continue
+        return x, y
+    return None
 
 
 def _clip(text: str, width: int = 70) -> str:

@@ -82,6 +82,14 @@ TABLE: tuple[Code, ...] = (
         "quote the source verbatim; paraphrases and invented quotes are rejected",
     ),
     Code(
+        "citation.quote_too_short",
+        "major",
+        "the quote is in the source but shorter than `[citations] min_quote_chars` (default 6, "
+        "whitespace collapsed): a word or a letter occurs in almost any source and proves "
+        "nothing about the claim",
+        "quote the words of the source that support the claim, not just one of them",
+    ),
+    Code(
         "citation.text_view",
         "minor",
         "the quote matches its markdown, MediaWiki or HTML source only as a reader sees it "
@@ -111,7 +119,7 @@ TABLE: tuple[Code, ...] = (
         "citation.unquoted",
         "major",
         "a footnote names a source (a path, a wikilink or a link to a file under `raw/`, or a "
-        "line range) but quotes nothing: it proves the source (and the lines) exist, not the "
+        "line range), or a sentence links one, but quotes nothing: it proves the source (and the lines) exist, not the "
         "claim; `[verifier.severity]` may set it to `minor` (a warning) while a wiki adopts the format",
         'quote the passage that supports the claim: [^ID]: SOURCE — "QUOTE"',
         presets=(("PARANOID", "critical"),),

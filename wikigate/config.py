@@ -159,6 +159,15 @@ class LimitsSection(Plain):
 
 
 @plain(extra="forbid")
+class CitationsSection(Plain):
+    """``[citations]``: what a quote must be to count (docs/config.md). ``min_quote_chars``:
+    a verified quote shorter than this (its whitespace collapsed) is citation.quote_too_short;
+    0 turns the check off."""
+
+    min_quote_chars: int = rule(default=6, ge=0)
+
+
+@plain(extra="forbid")
 class FrontmatterSection(Plain):
     required: dict[str, Literal["str", "int", "float", "bool", "list", "date", "any"]] = rule(
         factory=dict
@@ -394,6 +403,7 @@ class Config(Plain):
     runs: RunsSection = rule(factory=RunsSection)
     verifier: VerifierSection = rule(factory=VerifierSection)
     limits: LimitsSection = rule(factory=LimitsSection)
+    citations: CitationsSection = rule(factory=CitationsSection)
     judge: JudgeSection = rule(factory=JudgeSection)
     frontmatter: FrontmatterSection = rule(factory=FrontmatterSection)
     ledger: LedgerSection = rule(factory=LedgerSection)

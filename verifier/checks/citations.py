@@ -22,6 +22,7 @@ from ..citation import (
     section_key,
     source_names,
 )
+from ..links import FileNames, source_link
 from ..markdown import ParsedPage, Ref
 from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED, SourceError
 from ..wiki import Located, WikiTree
@@ -187,9 +188,36 @@ def check_citations(ctx: Context) -> tuple[list[Finding], VerifiedQuotes]:
         findings += _check_page(ctx, page, pending, unquoted)
     verified: VerifiedQuotes = {}
     findings += _check_quotes(ctx, pending, verified)
+    findings += _too_short(ctx, pending, verified)
     for p in sorted(unquoted, key=_by_source):  # each source's index built once
         findings += [on_claim(f, p.ref) for f in _unquoted(ctx, p)]
     return findings, verified
+
+
+def _too_short(ctx: Context, pending: list[_Pending], verified: VerifiedQuotes) -> list[Finding]:
+    """citation.quote_too_short: a quote found in its source, shorter than ``[citations]
+    min_quote_chars`` (whitespace collapsed): a letter or a word occurs in almost any
+    source, so finding it there proves nothing about the claim."""
+    least = ctx.config.citations.min_quote_chars
+    out: list[Finding] = []
+    for p in pending:
+        if (p.path, p.label) not in verified:
+            continue  # not found, or unreadable: that finding says more
+        size = len(" ".join(p.citation.quote.split()))
+        if size >= least:
+            continue
+        f = finding(
+            "citation.quote_too_short",
+            p.path,
+            p.line,
+            f"[^{p.label}]: the quote {_clip(p.citation.quote)!r} is {size} characters; "
+            f"[citations] min_quote_chars is {least}: so short a quote occurs in almost any "
+            "source and proves nothing about the claim",
+            hint="quote the words of the source that support the claim (a phrase or a "
+            "sentence), not just one of them",
+        )
+        out.append(on_claim(f, p.ref))
+    return out
 
 
 def on_claim(f: Finding, ref: Ref | None) -> Finding:
@@ -275,6 +303,32 @@ def sourced_lines(tree: WikiTree, page: ParsedPage) -> dict[int, list[str]]:
         hits, acl = resolve_source(tree, page.path, c)
         if len(hits) == 1 and not acl and hits[0] not in out.get(line, []):
             out.setdefault(line, []).append(hits[0])
+    return out
+
+
+def cited_links(page: ParsedPage) -> list[int]:
+    """The page's links (indexes into ``page.links``) whose resolution its statement
+    findings depend on: every link of a page without footnote references (a link to a
+    source makes it cited), else those in, or in the blocks of, its uncited statements."""
+    if not page.refs:
+        return list(range(len(page.links)))
+    found: set[int] = set()
+    for s in page.statements:
+        found.update(range(*s.links))
+        found.update(range(*s.block))
+    return sorted(i for i in found if i < len(page.links))
+
+
+def linked_sources(
+    tree: WikiTree, page: ParsedPage, names: FileNames, indexes: list[int]
+) -> dict[int, str]:
+    """The links among ``indexes`` that name one source under raw/ (links.source_link):
+    link index → the source. A link naming two sources cites neither (link.ambiguous)."""
+    out: dict[int, str] = {}
+    for i in indexes:
+        found = source_link(tree, page.path, page.links[i], names)
+        if found is not None and found.source is not None:
+            out[i] = found.source
     return out
 
 

@@ -13,7 +13,7 @@ from wikigate.text import Invisible, invisible_chars, shown
 from ..links import FileNames, link_key
 from ..markdown import INVISIBLE_KEPT, STATEMENTS_KEPT, Link, ParsedPage, slugify
 from ..wiki import WikiTree
-from .citations import sourced_lines
+from .citations import cited_links, linked_sources, sourced_lines
 from .context import Context
 
 # a `[frontmatter.required]` type → the YAML types that satisfy it (markdown.yaml_type)
@@ -33,6 +33,8 @@ def check_pages(ctx: Context) -> list[Finding]:
     required = ctx.config.frontmatter.required
     exempt = ctx.exempt()
     structural = ctx.tip.layout.structural  # the index and the log: [wiki] root's
+    tip = ctx.tip
+    names = FileNames(tip.pages, tip.raw, tip.entries, tip.layout)  # built when first asked
     for path in ctx.pages_in_scope():
         if path in exempt:
             continue
@@ -68,11 +70,21 @@ def check_pages(ctx: Context) -> list[Finding]:
         if not page.title:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
-        uncited = not page.refs and (page.bare or not page.gaps)
+        # links in its prose to sources under raw/ cite them, unquoted: [[issue-7342]]
+        # (a Sources line's links are its own kind of citation: citation.unquoted per line)
+        listed = {line for line, _ in page.source_lines}
+        linked = {
+            i: source
+            for i, source in linked_sources(tip, page, names, cited_links(page)).items()
+            if page.links[i].line not in listed
+        }
+        uncited = not page.refs and not linked and (page.bare or not page.gaps)
         # a page that cites by a Sources line alone: citation.unquoted says what that proves
-        by_line = uncited and bool(page.source_lines) and bool(sourced_lines(ctx.tip, page))
+        by_line = uncited and bool(page.source_lines) and bool(sourced_lines(tip, page))
+        if path not in structural:
+            out += _linked(page, linked)
         if path not in structural and not uncited:
-            out += unsupported(page, ctx.config.statements.granularity)
+            out += unsupported(page, ctx.config.statements.granularity, linked)
         if path not in structural and uncited and not by_line:
             out.append(
                 finding(
@@ -115,13 +127,59 @@ def accounting(page: ParsedPage, *, structural: bool, uncited: bool) -> Accounti
     return Accounting(accounted + bare, accounted, gaps)
 
 
-def unsupported(page: ParsedPage, granularity: str) -> list[Finding]:
+def _links(span: tuple[int, int], linked: dict[int, str]) -> list[str]:
+    """The sources the links ``span`` of a page's links (from, to) name, in order, once."""
+    return list(dict.fromkeys(linked[i] for i in range(*span) if i in linked))
+
+
+def _linked(page: ParsedPage, linked: dict[int, str]) -> list[Finding]:
+    """citation.unquoted: each statement carrying a link to a source, which cites it
+    without a quote (the first LINES_SHOWN, then one that counts the rest)."""
+    if not linked:
+        return []
+    lines, claims = [], []
+    for s in page.statements:
+        sources = _links(s.links, linked)
+        if sources:
+            claims.append(s.text)
+            more = f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+            lines.append(
+                (
+                    s.line,
+                    f"{_quoted(s.text)} links {', '.join(sources[:3])}{more} without a quote: "
+                    "that proves the source exists, not what the sentence says",
+                )
+            )
+    out = capped(
+        "citation.unquoted",
+        page.path,
+        lines,
+        lambda n, line: f"{n} more statements link a source without a quote, from line {line}",
+    )
+    hint = 'quote the passage that supports it: "…claim.[^1]" and [^1]: SOURCE — "QUOTE"'
+    return [  # each the claim it is about (a review comment's), but the one counting the rest
+        f.model_copy(update={"hint": hint, "claim": claims[i] if i < LINES_SHOWN else None})
+        for i, f in enumerate(out)
+    ]
+
+
+def unsupported(
+    page: ParsedPage, granularity: str, linked: dict[int, str] | None = None
+) -> list[Finding]:
     """page.unsupported_statement: the statements of a page that cites (or marks gaps) that
     carry neither, at ``[statements] granularity``: every one (``sentence``), those in a
-    block holding neither (``paragraph``), none (``page``: page.uncited alone)."""
+    block holding neither (``paragraph``), none (``page``: page.uncited alone). A statement
+    carrying a link to a source (``linked``: link index → source) cites it, unquoted; under
+    ``paragraph``, so does every statement of its block."""
     if granularity == "page":
         return []
-    found = [s for s in page.statements if granularity == "sentence" or not s.covered]
+    linked = linked or {}
+    found = [
+        s
+        for s in page.statements
+        if not _links(s.links, linked)
+        and (granularity == "sentence" or not (s.covered or _links(s.block, linked)))
+    ]
     counted = "at least " if len(page.statements) >= STATEMENTS_KEPT else ""
     return capped(
         "page.unsupported_statement",

@@ -40,10 +40,18 @@ def adopt(ctx: click.Context, write: bool) -> None:
     click.echo(f"{plan.rewrites_total} definitions {verb}:")
     for r in plan.rewrites:
         click.echo(f"  {r.path}:{r.line}: [^{r.label}] {r.why}: {r.tail}")
+    if plan.person_total:
+        click.echo(
+            f"{plan.person_total} references need a person (a passage shares the claim's "
+            "words but may not support it; left unquoted):"
+        )
+        for why in plan.person:
+            click.echo(f"  {why}")
     if plan.left_total:
         click.echo(f"{plan.left_total} references left unquoted (citation.unquoted):")
         for why in plan.left:
             click.echo(f"  {why}")
+    if plan.left_total or plan.person_total:
         click.echo(
             f"to let them through as warnings while you quote them, set in wikigate.toml:\n{RULES}"
         )
