@@ -251,6 +251,15 @@ class Session:
         run = self.ws.run(self.run_id) if self.run_id is not None else None
         return anchor_tail(self.ws, source, quote, page, self.staged().tree, run=run)
 
+    def anchor_traced(self, source: str, quote: str, page: int | None) -> str:
+        """The ``anchor`` tool's call: ``anchor``, traced with the source it read."""
+        return self.traced(
+            "anchor",
+            {"source": source, "quote": quote, "page": page},
+            lambda: self.anchor(source, quote, page),
+            lambda _: self.reads_of(self.staged().tree.find_source(source)[0][:1]),
+        )
+
     # -------------------------------------------------------- writing
 
     def start_run(
@@ -828,13 +837,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
         session = sessions(ctx)
-        tail = await session.call(
-            session.traced,
-            "anchor",
-            {"source": source, "quote": quote, "page": page},
-            lambda: session.anchor(source, quote, page),
-            lambda _: session.reads_of(session.staged().tree.find_source(source)[0][:1]),
-        )
+        tail = await session.call(session.anchor_traced, source, quote, page)
         return result(tail, {"tail": tail})
 
     # ------------------------------------------------------------ writing
