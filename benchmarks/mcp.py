@@ -249,6 +249,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
 
     from wikigate.anchors import anchor_tail
     from wikigate.changes import finalize_judge
+    from wikigate.mcp_server import Session
     from wikigate.workspace import Workspace
 
     ws = Workspace.open(clone)
@@ -262,11 +263,13 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     if first.finalize(judge=None).status != "committed":
         raise SystemExit("the warm-up run did not commit")
     run = ws.start_run("cascade", "mcp:bench")
+    session = Session(str(clone))  # the server's session, its anchors traced as it traces them
+    session.run_id = run.run_id
     pages = {e.page: (run.read(e.page) or b"").decode() for e in edits}
     prof = cProfile.Profile()
     t0, c0 = time.perf_counter(), time.process_time()
     prof.enable()
-    tails = {e.page: anchor_tail(ws, e.source, e.quote, None, run=run) for e in edits}
+    tails = {e.page: session.anchor_traced(e.source, e.quote, None) for e in edits}
     prof.disable()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"\nin process: {len(edits)} anchors, {ms(wall / len(edits))} wall and "
@@ -283,6 +286,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"\nin process: finalize {done.status}: {ms(wall)} wall, {ms(cpu)} CPU (cProfile on)")
     pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
+    session.release()
     ws.close()
 
 

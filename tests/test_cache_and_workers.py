@@ -17,7 +17,7 @@ from support.verifying import verify_trees
 
 from wikigate.config import Config, parse_config
 from wikigate.gitrepo import repository
-from wikigate.verifier import parallel, wiki
+from wikigate.verifier import parallel, sources, wiki
 from wikigate.verifier.checks import semantic
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.links import LinkGraph
@@ -120,8 +120,8 @@ def test_the_offline_judges_hints_are_the_same_from_the_cache(repo, tmp_path):
     calm = _judged(repo, None, near, claim, quote)
     for _ in range(2):  # cold, then warm: the number is in the source near the quote
         assert conflicts_in(lint(repo, calm, cache)) == []
-    with sqlite3.connect(cache) as db:
-        assert db.execute("SELECT count(*) FROM hints").fetchone()[0] == 1
+    with sqlite3.connect(cache) as db:  # the page's row, and its one claim's
+        assert db.execute("SELECT count(*) FROM hints").fetchone()[0] == 2
     far = f"In 1939 {quote}, and the mill stopped.\n"  # same offset, same quote, new blob
     moved = _judged(repo, calm.id, far, claim, quote)
     for report in (lint(repo, moved), lint(repo, moved, cache), lint(repo, moved, cache)):
@@ -131,6 +131,39 @@ def test_the_offline_judges_hints_are_the_same_from_the_cache(repo, tmp_path):
     plain = conflicts_in(lint(repo, wrong))
     assert plain and plain == conflicts_in(lint(repo, wrong, cache))
     assert plain == conflicts_in(lint(repo, wrong, cache))  # from the cache
+
+
+def test_a_claim_added_to_a_page_spares_its_other_claims_sources(repo, tmp_path):
+    """The hints are kept per claim too: a page given one new claim has the offline judge
+    read that claim's source only, not the sources of the claims it kept (whose hints,
+    read from the cache, are the same as a cold verify's)."""
+    near = "In 1740 the harbour froze in winter, and the mill stopped.\n"
+    mills = "In 1802 the mill burned down, and the harbour was empty.\n"
+    cites = {
+        "raw/a.txt": ("In 1740 the harbour froze.", "the harbour froze in winter"),
+        "raw/b.txt": ("The mill burned in 1803.", "the mill burned down"),
+    }
+    text = {"raw/a.txt": near, "raw/b.txt": mills}
+
+    def files(claims: list[tuple[str, str]]) -> dict[str, str]:
+        body = " ".join(f"{said}[^{n}]" for n, (_, said) in enumerate(claims, 1)) + "\n\n"
+        body += "\n".join(
+            f"[^{n}]: {format_tail(src, None, cites[src][1], text[src].find(cites[src][1]))}"
+            for n, (src, _) in enumerate(claims, 1)
+        )
+        return {**text, "wiki/index.md": page("Index", "[[P]]"), "wiki/p.md": page("P", body)}
+
+    kept = [("raw/a.txt", cites["raw/a.txt"][0]), ("raw/b.txt", cites["raw/b.txt"][0])]
+    cache = tmp_path / "cache.db"
+    first = commit_files(repo, None, files(kept))
+    lint(repo, first, cache)  # cold: every claim's hints kept
+    grown = commit_files(repo, first.id, files([*kept, ("raw/a.txt", "The harbour froze.")]))
+    read: list[str] = []
+    with sources.watching_reads(lambda path, _: read.append(path)):
+        warm = conflicts_in(lint(repo, grown, cache))
+    assert read == ["raw/a.txt"]  # the new claim's source; raw/b.txt's claim from the cache
+    assert warm == conflicts_in(lint(repo, grown)) and len(warm) == 1  # b's number
+    assert "1803" in warm[0]
 
 
 def test_a_damaged_hints_row_is_a_cache_miss(repo, tmp_path):

@@ -281,8 +281,9 @@ class Cache:
         )
 
     def hints(self, keys: list[str]) -> dict[str, dict[int, tuple[str, ...]]]:
-        """The heuristic's cached hints, one row per page: key → {claim's position on
-        the page: its conflicts, described} (a claim no rule flagged is absent)."""
+        """The heuristic's cached hints, a row per page and per claim (checks/semantic.py):
+        key → {claim's position on the page, 0 for a claim's row: its conflicts,
+        described} (a claim no rule flagged is absent)."""
         if self.conn is None or not keys:
             return {}
         out: dict[str, dict[int, tuple[str, ...]]] = {}

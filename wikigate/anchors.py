@@ -45,11 +45,12 @@ def anchor_tail(
     (within the lines and section ``notes`` name, whose notes it keeps, canonically).
     An ellipsis-joined quote is anchored where its pieces first occur in order.
 
-    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main.
+    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main;
+    errors name ``run`` when given (``tree``, if also given, is that run's staged tree).
     """
     if not quote:
         raise UsageError("the quote is empty")
-    where = f"in run {run.run_id}" if run is not None and tree is None else "on main"
+    where = f"in run {run.run_id}" if run is not None else "on main"
     if tree is None:
         at = (
             run.staged_tree()

@@ -36,7 +36,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wikigate.verifier.sources import source_key
 from wikigate.verifier.staged import StagedTree
+from wikigate.verifier.wiki import WikiTree
 
 if TYPE_CHECKING:
     from wikigate.verifier.pdfbox import PdfLimits
@@ -71,6 +73,10 @@ class Session:
         self.run_id: str | None = None
         self.started: list[str] = []
         self._pdfs = PdfTexts()  # the PDF sources read in this session, by blob
+        self._texts = SourceTexts()  # the sources decoded in this session, by blob
+        # the tree the reading tools read: (the workspace, the tree's id, its view); one
+        # kept, built again when the run's tip (else main) names another tree
+        self._tree: tuple[Workspace, str, SessionTree] | None = None
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="wikigate-mcp"
         )
@@ -91,6 +97,7 @@ class Session:
         if self._ws is not None and ref_target(self._ws.repo, self._ws.env.main) != self._main:
             self._ws.close()
             self._ws = None
+            self._tree = None  # read under the rules as they were
         return fn(*args, **kwargs)
 
     @property
@@ -111,8 +118,10 @@ class Session:
         return self.ws.run(self.run_id)
 
     def staged(self) -> "SessionTree":
-        """The open run's staged tree, else main's."""
-        from wikigate.gitrepo import ref_target
+        """The open run's staged tree, else main's: built once per tree (a walk of every
+        entry, ~9 ms on a 1k wiki) and kept while the run's tip (else main) names it, so a
+        call's reads, its trace's blob ids and the next calls read one view."""
+        from wikigate.gitrepo import commit_at, ref_target
 
         ws = self.ws
         found = (
@@ -122,7 +131,14 @@ class Session:
         )
         if found is None:
             raise LookupError("main is gone; nothing to read")
-        return SessionTree(ws.repo, wiki_tree(ws, found), str(found), self._pdfs)
+        tree_id = str(commit_at(ws.repo, found).tree_id)
+        kept = self._tree
+        if kept is not None and kept[0] is ws and kept[1] == tree_id:
+            kept[2].tip = str(found)  # the same files at another commit: history from it
+            return kept[2]
+        view = SessionTree(ws.repo, wiki_tree(ws, found, self._texts), str(found), self._pdfs)
+        self._tree = (ws, tree_id, view)
+        return view
 
     def _settled(self, run: "WorkspaceRun") -> None:
         """Forget the open run once it is committed, rejected or abandoned, or waits for
@@ -170,7 +186,8 @@ class Session:
             raise RunError(f"{tool} was done, but its call could not be traced: {e}") from e
 
     def reads_of(self, paths: list[str]) -> list[tuple[str, str]]:
-        """(path, blob) of each of ``paths`` in the staged tree (else main's)."""
+        """(path, blob) of each of ``paths`` in the staged tree (else main's): the tree
+        the call read, as ``staged()`` is kept while the tip names it."""
         entries = self.staged().tree.entries
         found = (entries.get(p) for p in dict.fromkeys(paths))
         return [(p, str(e.oid)) for p, e in zip(dict.fromkeys(paths), found, strict=True) if e]
@@ -227,10 +244,21 @@ class Session:
         return {"claims": rows[:CLAIMS_MAX], "total": len(rows)}
 
     def anchor(self, source: str, quote: str, page: int | None) -> str:
+        """``anchor`` in the tree the reading tools read (its sources decoded once a
+        session: ``SourceTexts``)."""
         from wikigate.anchors import anchor_tail
 
         run = self.ws.run(self.run_id) if self.run_id is not None else None
-        return anchor_tail(self.ws, source, quote, page, run=run)
+        return anchor_tail(self.ws, source, quote, page, self.staged().tree, run=run)
+
+    def anchor_traced(self, source: str, quote: str, page: int | None) -> str:
+        """The ``anchor`` tool's call: ``anchor``, traced with the source it read."""
+        return self.traced(
+            "anchor",
+            {"source": source, "quote": quote, "page": page},
+            lambda: self.anchor(source, quote, page),
+            lambda _: self.reads_of(self.staged().tree.find_source(source)[0][:1]),
+        )
 
     # -------------------------------------------------------- writing
 
@@ -326,6 +354,55 @@ class Session:
 
 
 PDF_CHARS_KEPT = 4_000_000  # characters of PDF text a session keeps, at most
+SOURCE_BYTES_KEPT = 256 * 2**20  # bytes of decoded source text a session keeps, at most
+
+
+class SourceTexts:
+    """The source texts a session decoded (``WikiTree.source_text``: a 10 MB source is
+    ~55 ms to inflate and decode), by how the source is read (its blob, name, markup, a
+    PDF's box; sources.reading_of) and page, so a run's next tree (every write makes one)
+    does not read them again. Kept while within SOURCE_BYTES_KEPT bytes (the strings'
+    size in memory), the least recently read dropped first; a text larger than the
+    budget is not kept."""
+
+    def __init__(self, budget: int = SOURCE_BYTES_KEPT) -> None:
+        from collections import OrderedDict
+
+        self.budget = budget
+        self._kept: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.size = 0
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[Any, ...], text: str) -> None:
+        size = sys.getsizeof(text)
+        if key in self._kept or size > self.budget:
+            return
+        self._kept[key] = text
+        self.size += size
+        while self.size > self.budget:
+            _, dropped = self._kept.popitem(last=False)
+            self.size -= sys.getsizeof(dropped)
+
+
+class KeptTexts(WikiTree):
+    """A WikiTree whose source texts come from a session's SourceTexts, and go there."""
+
+    def __init__(self, *args: Any, texts: SourceTexts, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._texts = texts
+
+    def source_text(self, path: str, page: int | None) -> str:
+        key = (*source_key(self.entries[path]), self.reading(path), page)
+        found = self._texts.get(key)
+        if found is None:
+            found = super().source_text(path, page)
+            self._texts.put(key, found)
+        return found
 
 
 class PdfTexts:
@@ -585,18 +662,17 @@ def _guarded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise _ToolFailure(errors) from e
 
 
-def wiki_tree(ws: "Workspace", tip: Any) -> Any:
-    """The wiki at commit ``tip`` as main's rules read it (its limits, its ``[wiki]``)."""
+def wiki_tree(ws: "Workspace", tip: Any, texts: "SourceTexts | None" = None) -> Any:
+    """The wiki at commit ``tip`` as main's rules read it (its limits, its ``[wiki]``);
+    its sources' texts kept in ``texts`` (a session's) when given."""
     from wikigate.gitrepo import commit_at
-    from wikigate.verifier.wiki import PageCache, WikiTree
+    from wikigate.verifier.wiki import PageCache
 
-    return WikiTree(
-        ws.repo,
-        commit_at(ws.repo, tip).tree,
-        PageCache(None),
-        limits=ws.config.limits,
-        layout=ws.config.wiki.layout(),
-    )
+    at = commit_at(ws.repo, tip).tree
+    limits, layout = ws.config.limits, ws.config.wiki.layout()
+    if texts is None:
+        return WikiTree(ws.repo, at, PageCache(None), limits=limits, layout=layout)
+    return KeptTexts(ws.repo, at, PageCache(None), limits=limits, layout=layout, texts=texts)
 
 
 def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:
@@ -761,13 +837,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
         session = sessions(ctx)
-        tail = await session.call(
-            session.traced,
-            "anchor",
-            {"source": source, "quote": quote, "page": page},
-            lambda: session.anchor(source, quote, page),
-            lambda _: session.reads_of(session.staged().tree.find_source(source)[0][:1]),
-        )
+        tail = await session.call(session.anchor_traced, source, quote, page)
         return result(tail, {"tail": tail})
 
     # ------------------------------------------------------------ writing

@@ -219,23 +219,19 @@ def _windowless(ctx: Context, todo: list[_Candidate]) -> Iterator[list[Conflict]
 def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hints]:
     """The offline pass's hints for each candidate, from the cache where it has them.
 
-    One row per page: its key is a digest of everything the page's hints depend on (the
-    rules' code, the window's size, and each candidate's claim, quote, source blob and
-    place in it); the row holds the hints of the claims a rule flagged, by position. The
+    Rows of two kinds, in the cache's hints table, each holding hints by position (a
+    claim no rule flagged is absent). One per page: its key a digest of everything the
+    page's hints depend on (the rules' code, the window's size, and each candidate's
+    claim, quote, source blob and place in it): an unchanged page is one lookup. One per
+    claim (its key the same for the claim alone, and its source's path; its hints at
+    position 0), looked up for the pages that miss: a page given a new claim computes
+    that claim's hints only, and its other claims' sources are not read again. The
     window itself is not kept (the offline judge does not read it)."""
     salt = f"{rules_digest()}\0{ctx.config.judge.window_chars}\0"
     pages: dict[str, list[_Candidate]] = {}
     for c in candidates:
         pages.setdefault(c.path, []).append(c)
-    keys: dict[str, str] = {}
-    for path, group in pages.items():
-        material = "\1".join(
-            f"{c.claim}\0{c.vq.quote}\0{c.vq.blob}\0{c.vq.pdf_page}\0{c.vq.offset}\0{c.row}"
-            for c in group
-        )
-        keys[path] = hashlib.blake2b(
-            (salt + material).encode("utf-8", "surrogatepass"), digest_size=16
-        ).hexdigest()
+    keys = {path: _digest(salt + "\1".join(map(_material, group))) for path, group in pages.items()}
     known = ctx.cache.hints(list(keys.values()))
     out: dict[str, _Hints] = {}
     misses: list[tuple[str, list[_Candidate]]] = []
@@ -246,26 +242,41 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
             continue
         for i, c in enumerate(group):
             out[c.claim_id] = _Hints(row.get(i, ()), c.vq.quote, c.vq.offset)
-    todo = [c for _, group in misses for c in group]
-    rules = dict(zip((c.claim_id for c in todo), _windowless(ctx, todo), strict=True))
-    read = {  # in source order: each source read once (wiki.SOURCE_CHARS_KEPT)
-        c.claim_id: _hints(ctx, c, windows=False, found=rules[c.claim_id]) for c in by_source(todo)
+    claim_keys = {
+        c.claim_id: _digest(f"claim\0{salt}{_material(c)}\0{c.vq.source}")
+        for _, group in misses
+        for c in group
     }
+    claims_known = ctx.cache.hints(sorted(set(claim_keys.values())))
+    todo = []
+    for _, group in misses:
+        for c in group:
+            row = claims_known.get(claim_keys[c.claim_id])
+            if row is None:
+                todo.append(c)
+            else:
+                out[c.claim_id] = _Hints(row.get(0, ()), c.vq.quote, c.vq.offset)
+    rules = dict(zip((c.claim_id for c in todo), _windowless(ctx, todo), strict=True))
     fresh: dict[str, dict[int, tuple[str, ...]]] = {}
-    for path, group in misses:
-        flagged: dict[int, tuple[str, ...]] | None = {}
-        for i, c in enumerate(group):
-            found = read[c.claim_id]
-            if found is None:
-                flagged = None  # a source could not be read: not a row to keep
-                continue
+    for c in by_source(todo):  # in source order: each source read once (SOURCE_CHARS_KEPT)
+        found = _hints(ctx, c, windows=False, found=rules[c.claim_id])
+        if found is not None:  # else its source could not be read: not a row to keep
             out[c.claim_id] = found
-            if found.hints and flagged is not None:
-                flagged[i] = found.hints
-        if flagged is not None:
-            fresh[keys[path]] = flagged
+            fresh[claim_keys[c.claim_id]] = {0: found.hints} if found.hints else {}
+    for path, group in misses:
+        if all(c.claim_id in out for c in group):
+            fresh[keys[path]] = {i: h for i, c in enumerate(group) if (h := out[c.claim_id].hints)}
     ctx.cache.store_hints(fresh)
     return out
+
+
+def _material(c: _Candidate) -> str:
+    """What a candidate's offline hints depend on, besides the rules and the window's size."""
+    return f"{c.claim}\0{c.vq.quote}\0{c.vq.blob}\0{c.vq.pdf_page}\0{c.vq.offset}\0{c.row}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def by_source(candidates: list[_Candidate]) -> list[_Candidate]:
