@@ -11,7 +11,7 @@ from support.anthropic_emulator import AnthropicEmulator, Reply, parse_claims, t
 from support.trees import at, commit_files
 from support.verifying import verification
 
-from wikigate.config import Config, JudgeSection
+from wikigate.config import Config, ConsistencySection, JudgeSection
 from wikigate.models import Budget, Plan, RunMeta
 from wikigate.verifier.citation import format_tail
 
@@ -75,7 +75,11 @@ def judged(repo, base, files, *, strictness=None, budget=None, **judge):
         repo,
         tip,
         base,
-        config=Config(judge=JudgeSection(provider="anthropic", **options)),
+        # the claims' judge alone: pairs of claims are the consistency check's (its tests)
+        config=Config(
+            judge=JudgeSection(provider="anthropic", **options),
+            consistency=ConsistencySection(enabled=False),
+        ),
         strictness=strictness,
         plan=plan,
     )
