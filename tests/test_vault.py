@@ -337,7 +337,7 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
 ):
     """`[wiki] root = "."` with excluded folders: init says what are pages and what is
     ignored; a run writes a page at the root, its index links it, it lands; paths outside
-    the wiki (excluded, hidden) are refused; the orphan check starts at the root's index."""
+    the wiki (excluded, hidden) wait for a person; the orphan check starts at the root's index."""
     from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
 
     (vault / "templates").mkdir()
@@ -372,11 +372,6 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
         run.stage_write(SOURCE, SOURCE_TEXT)
         run.stage_write("Owls.md", cited_page("owls"))
         run.stage_write("index.md", (run.read("index.md") or b"").decode() + "- [[Owls]]\n")
-        for outside in ("templates/x.md", ".obsidian/x.md", "Reading list.md"):
-            with pytest.raises(
-                RunError, match="runs may only write in the wiki .the repository.s root"
-            ):
-                run.stage_write(outside, "# X\n")
         result = run.finalize()
         assert result.status == "committed", result
         assert (vault / "Owls.md").exists()
@@ -392,6 +387,18 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
         orphans = [f for f in report.findings if f.code == "page.orphan"]
         assert [(f.path, f.message) for f in orphans] == [
             ("Lonely.md", "no chain of links from index.md reaches this page")
+        ]
+
+        # excluded and hidden paths are the repository's: a person decides on them
+        outside = ws.start_run("cascade", "cli:test")
+        for path in ("templates/x.md", ".obsidian/x.json", "Reading list.md"):
+            outside.stage_write(path, "x\n")
+        outside.stage_delete("templates/Daily.md")
+        report = outside.finalize()
+        assert report.verdict == "needs_human_review", report
+        assert sorted((f.code, f.path) for f in report.findings) == [
+            ("run.repository_file", p)
+            for p in (".obsidian/x.json", "Reading list.md", "templates/Daily.md", "templates/x.md")
         ]
     finally:
         ws.close()
@@ -412,7 +419,8 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
 
 def test_the_wiki_root_comes_from_the_bases_rules(repo):
     """A change that moves the root in its own wikigate.toml is judged by the base's: its
-    pages at the new root are outside the wiki (run.path_acl), not pages."""
+    pages at the new root are repository files outside the wiki (a person decides on
+    them: run.repository_file), not pages."""
     base = commit_files(
         repo,
         None,
@@ -427,8 +435,8 @@ def test_the_wiki_root_comes_from_the_bases_rules(repo):
         base,
         {"wikigate.toml": '[wiki]\nroot = "."\n', "Sneaky.md": "# Sneaky\n\nNo citation here.\n"},
     )
-    acl = sorted(f.path for f in moved.findings if f.code == "run.path_acl")
-    assert acl == ["Sneaky.md"]
+    outside = sorted(f.path for f in moved.findings if f.code == "run.repository_file")
+    assert outside == ["Sneaky.md"]
     (proposal,) = [f for f in moved.findings if f.code == "run.rules_change"]
     assert 'wiki.root: "notes" → ""' in proposal.message  # proposed, for a person, not applied
     assert not [f for f in moved.findings if f.code == "page.uncited"]

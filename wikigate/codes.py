@@ -253,8 +253,23 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.path_acl",
         "critical",
-        "the run changes paths outside `wiki/` and `raw/`",
-        "runs may only write wiki pages (and new raw sources when ingesting)",
+        "the run changes a path it may not: under the wiki, one that is neither a page nor "
+        "an attachment; outside the wiki and `raw/`, a symlink, a submodule, a path under "
+        "`.git` or a file past a page's size limit",
+        "runs may write wiki pages (and new raw sources when ingesting), and regular files "
+        "outside the wiki for a person to approve",
+    ),
+    Code(
+        "run.repository_file",
+        "major",
+        "the run adds, changes or deletes a file of the repository outside the wiki and "
+        "`raw/` (`.gitignore`, a workflow under `.github/`, `.pre-commit-config.yaml`, a file "
+        "under `.obsidian/`): the message names the file; a person decides (`verify "
+        "approve`, a maintainer's override). A symlink, a submodule, a path under `.git` or "
+        "a file past a page's size limit is `run.path_acl`",
+        "ask a maintainer to approve the change (`wikigate verify approve RUN --reason ...`, "
+        "or the override label on a pull request)",
+        asks=True,
     ),
     Code(
         "run.rules_change",
