@@ -190,7 +190,8 @@ TABLE: tuple[Code, ...] = (
     Code(
         "page.uncited",
         "major",
-        "a non-structural page cites nothing",
+        "a non-structural page that holds a statement cites nothing (a page of headings and "
+        "links only asserts nothing: not this)",
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
@@ -247,8 +248,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "page.orphan",
         "major",
-        "not reachable from `wiki/index.md` (`index.md` and `log.md` are structural)",
-        "link it from wiki/index.md or a page linked from there",
+        "not reachable from the index (`index.md` in the wiki's root: `wiki/index.md` by "
+        "default; the index and the log are structural)",
+        "link it from the index (index.md in the wiki's root) or a page linked from there",
     ),
     Code(
         "run.path_acl",
@@ -530,8 +532,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.log_rewrite",
         "critical",
-        "the run rewrites or deletes `wiki/log.md`, which is append-only",
-        "only append lines to the end of wiki/log.md",
+        "the run rewrites or deletes the log (`log.md` in the wiki's root: `wiki/log.md` by "
+        "default), which is append-only",
+        "only append lines to the end of the log (log.md in the wiki's root)",
     ),
 )
 CODES: dict[str, Code] = {c.code: c for c in TABLE}

@@ -68,7 +68,9 @@ def check_pages(ctx: Context) -> list[Finding]:
         if not page.title:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
-        uncited = not page.refs and (page.bare or not page.gaps)
+        # a page with no statement (headings and links: a home page, a map of content)
+        # asserts nothing to cite; a link's text that asserts is a statement
+        uncited = not page.refs and page.bare > 0
         # a page that cites by a Sources line alone: citation.unquoted says what that proves
         by_line = uncited and bool(page.source_lines) and bool(sourced_lines(ctx.tip, page))
         if path not in structural and not uncited:
@@ -365,6 +367,7 @@ def check_links(ctx: Context) -> list[Finding]:
                     path,
                     None,
                     f"no chain of links from {tip.layout.index} reaches this page",
+                    hint=f"link it from {tip.layout.index} or a page linked from there",
                 )
             )
     return out

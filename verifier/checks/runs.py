@@ -480,12 +480,21 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
 
 
 def check_log(ctx: Context) -> list[Finding]:
-    """wiki/log.md is append-only: a change to an existing log must keep all of it."""
+    """The log (``log.md`` in the wiki's root) is append-only: a change to an existing log
+    must keep all of it."""
     LOG = ctx.log  # noqa: N806 - the log of [wiki] root
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
-        return [finding("run.log_rewrite", LOG, None, f"the run deletes {LOG}, an append-only log")]
+        return [
+            finding(
+                "run.log_rewrite",
+                LOG,
+                None,
+                f"the run deletes {LOG}, an append-only log",
+                hint=f"only append lines to the end of {LOG}",
+            )
+        ]
     if ctx.log_appended():
         return []
     return [
@@ -494,6 +503,7 @@ def check_log(ctx: Context) -> list[Finding]:
             LOG,
             None,
             f"the run rewrites {LOG}; the log is append-only, so a change may only add to its end",
+            hint=f"only append lines to the end of {LOG}",
         )
     ]
 
