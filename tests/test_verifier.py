@@ -423,7 +423,9 @@ def test_severity_override_from_config(repo, base):
     config = parse_config(
         '[verifier.severity]\n"page.orphan" = "off"\n"page.uncited" = "minor"\n', "t"
     )
-    report = verify(repo, base, {"wiki/lonely.md": "# Lonely\n"}, config=config)
+    report = verify(
+        repo, base, {"wiki/lonely.md": "# Lonely\n\nOwls hunt at night.\n"}, config=config
+    )
     assert codes(report) == [("page.uncited", "minor")]
 
 
