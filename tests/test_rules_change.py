@@ -94,7 +94,6 @@ def test_a_repository_file_outside_the_wiki_waits_for_a_person_and_lands_by_appr
     a file outside the wiki (issue 26, trial #2): it waits for a person, naming each file,
     and lands by `verify approve` (actor and reason recorded); raw/ stays immutable."""
     root, bare = client
-    git(root, "config", "user.name", "Ann")
     before = git(root, "rev-parse", "main").stdout.strip()
     run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
     run_id = run_id.stdout.strip()
@@ -125,6 +124,12 @@ def test_a_repository_file_outside_the_wiki_waits_for_a_person_and_lands_by_appr
     assert "name: wikigate" in git(root, "show", "main:.github/workflows/wikigate.yml").stdout
     note = cli(root, "runs", "show", run_id, "--format", "json")
     assert '"commit_approved"' in note.stdout and "the CI workflow, agreed" in note.stdout
+    assert '"actor": "Test Committer <committer@example.invalid>"' in note.stdout
+    # the server asks a person too: a listed user's override lands it, recorded
+    refused = push(root, "origin", "main")
+    assert refused.returncode != 0 and "run.repository_file" in refused.stderr
+    assert override_push(root, "workflow approved in " + run_id).returncode == 0
+    assert git(bare, "show", "main:.gitignore").stdout == ".obsidian/\n"
 
     # a later run deletes the file again: a person decides that too
     run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")

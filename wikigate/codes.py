@@ -269,8 +269,9 @@ TABLE: tuple[Code, ...] = (
         "under `.obsidian/`): the message names the file; a person decides (`verify "
         "approve`, a maintainer's override). A symlink, a submodule, a path under `.git` or "
         "a file past a page's size limit is `run.path_acl`",
-        "ask a maintainer to approve the change (`wikigate verify approve RUN --reason ...`, "
-        "or the override label on a pull request)",
+        "change it in a run (`wikigate run write RUN PATH`, `run delete`) and ask a "
+        "maintainer to approve it (`wikigate verify approve RUN --reason ...`, or the "
+        "override label on a pull request)",
         asks=True,
     ),
     Code(
