@@ -34,6 +34,7 @@ AGAINST_MAIN = frozenset(
         "run.path_acl",
         "run.raw_write",
         "run.rules_change",
+        "run.repository_file",
         "run.log_rewrite",
         "run.convergence",
         "tree.unportable",

@@ -69,7 +69,8 @@ def test_replace_failure_exits_1_and_rejects(repo):
     ("args", "stdin", "message"),
     [
         (["run", "finalize", "20990101-000000-000000-abcd"], None, "unknown run"),
-        (["run", "write", "{run}", "notes/x.md", "--from", "-"], "x", "only write under wiki/"),
+        (["run", "delete", "{run}", "raw/x.txt"], None, "raw sources are immutable"),
+        (["run", "write", "{run}", ".git/config", "--from", "-"], "x", "writes into .git"),
         (["run", "write", "{run}", "wiki/../x.md", "--from", "-"], "x", "'..'"),
         (["run", "write", "{run}", "wiki/x.md", "--from", "-"], "\udcff", "not UTF-8"),
         (["run", "write", "{run}", "raw/x.txt", "--from", "-"], "x", None),  # allowed: ingest

@@ -97,12 +97,13 @@ def test_a_new_source_passes_and_a_file_outside_wiki_and_raw_is_refused(wiki):
     proc = commit(wiki, {"raw/minutes.txt": "The council met.\n"}, "source")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
-    # the push refuses it (run.path_acl): so does the commit, though it stages no page
+    # the push asks a person (run.repository_file): so does the commit, though it stages
+    # no page
     proc = commit(wiki, {"notes/todo.txt": "not a wiki page\n"}, "notes")
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert (
-        "notes/todo.txt: run.path_acl: the run changes notes/todo.txt, outside the wiki (wiki/) and raw/"
-        in proc.stdout + proc.stderr
+        "notes/todo.txt: run.repository_file: the run adds the repository file notes/todo.txt, "
+        "outside the wiki (wiki/) and raw/; a person decides" in proc.stdout + proc.stderr
     )
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
 

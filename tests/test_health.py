@@ -123,8 +123,8 @@ def test_health_equals_a_hand_count(wiki):
 
 def test_coverage_counts_statements_as_verify_holds_them(tmp_path):
     """Found by review (#8): health counted the init scaffold's sentences, which verify
-    exempts (a fresh wiki's coverage was 0%), and a page verify flags page.uncited (a hub
-    of links, no statement to show) counted as covered."""
+    exempts (a fresh wiki's coverage was 0%); a hub of links asserts nothing (issue 26:
+    not page.uncited), so it counts no statement."""
     root = tmp_path / "wiki"
     Workspace.init(root).close()
     advance(
@@ -138,16 +138,16 @@ def test_coverage_counts_statements_as_verify_holds_them(tmp_path):
     )
     verified = cli(root, "verify", "--all", "--format", "json")
     flagged = {(f["code"], f["path"]) for f in json.loads(verified.stdout)["findings"]}
-    assert flagged == {("page.uncited", "wiki/hub.md")}
+    assert flagged == set()
     _, data = health_json(root)
     pages = {p["page"]: (p["statements"], p["accounted"]) for p in data["pages"]}
     assert pages == {
         "wiki/index.md": (0, 0),
         "wiki/log.md": (0, 0),
         "wiki/pier.md": (1, 1),
-        "wiki/hub.md": (1, 0),
+        "wiki/hub.md": (0, 0),
     }
-    assert (data["wiki"]["statements"], data["wiki"]["coverage"]) == (2, 0.5)
+    assert (data["wiki"]["statements"], data["wiki"]["coverage"]) == (1, 1.0)
 
 
 def test_a_changed_source_makes_its_claim_and_page_stale_the_others_stay_fresh(wiki):

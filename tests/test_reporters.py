@@ -110,7 +110,9 @@ def verified(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         encoding="utf-8",
     )
     wg("run", "write", run_id, PAGE, "--from", str(tmp / "page.md"))
-    (tmp / "orphan.md").write_text("# Ünïcode\n\nNo citations here.\n", encoding="utf-8")
+    (tmp / "orphan.md").write_text(
+        "# Ünïcode\n\nOwls hunt at night, and cite nothing here.\n", encoding="utf-8"
+    )
     wg("run", "write", run_id, ORPHAN, "--from", str(tmp / "orphan.md"))  # orphan, uncited
     wg(
         "run",

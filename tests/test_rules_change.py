@@ -86,13 +86,82 @@ def test_a_rules_change_waits_for_a_person_and_lands_by_approve_and_a_recorded_o
     assert rows == [("alice", "approved in " + run_id, before, tip)]
 
 
-def test_a_run_may_write_the_rules_but_nothing_else_outside_wiki_and_raw(client):
-    root, _ = client
+@pytest.mark.slow
+def test_a_repository_file_outside_the_wiki_waits_for_a_person_and_lands_by_approve(
+    client, tmp_path
+):
+    """With the hooks installed, a run carries a workflow, .gitignore and the deletion of
+    a file outside the wiki (issue 26, trial #2): it waits for a person, naming each file,
+    and lands by `verify approve` (actor and reason recorded); raw/ stays immutable."""
+    root, bare = client
+    before = git(root, "rev-parse", "main").stdout.strip()
     run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
     run_id = run_id.stdout.strip()
-    other = cli(root, "run", "write", run_id, "setup.cfg", "--from", "-")
-    assert other.returncode != 0
-    assert "or propose rules in wikigate.toml" in other.stderr
+    flow = tmp_path / "wikigate.yml"
+    flow.write_text("name: wikigate\non: [pull_request]\n")
+    ignore = tmp_path / "ignore"
+    ignore.write_text(".obsidian/\n")
+    for path, source in ((".github/workflows/wikigate.yml", flow), (".gitignore", ignore)):
+        wrote = cli(root, "run", "write", run_id, path, "--from", str(source))
+        assert wrote.returncode == 0, wrote.stderr
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * (5 * 2**20 + 1))
+    too_big = cli(root, "run", "write", run_id, "setup.cfg", "--from", str(big))
+    assert too_big.returncode != 0 and "the limit for repository files" in too_big.stderr
+    raw = cli(root, "run", "delete", run_id, "raw/owls.txt")
+    assert raw.returncode != 0 and "raw sources are immutable" in raw.stderr
+
+    waiting = cli(root, "run", "finalize", run_id)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert "needs_human_review" in waiting.stdout
+    for path in (".github/workflows/wikigate.yml", ".gitignore"):
+        assert f"the run adds the repository file {path}" in waiting.stdout
+    assert git(root, "rev-parse", "main").stdout.strip() == before
+
+    approved = cli(root, "verify", "approve", run_id, "--reason", "the CI workflow, agreed")
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    assert git(root, "show", "main:.gitignore").stdout == ".obsidian/\n"
+    assert "name: wikigate" in git(root, "show", "main:.github/workflows/wikigate.yml").stdout
+    note = cli(root, "runs", "show", run_id, "--format", "json")
+    assert '"commit_approved"' in note.stdout and "the CI workflow, agreed" in note.stdout
+    assert '"actor": "Test Committer <committer@example.invalid>"' in note.stdout
+    # the server asks a person too: a listed user's override lands it, recorded
+    refused = push(root, "origin", "main")
+    assert refused.returncode != 0 and "run.repository_file" in refused.stderr
+    assert override_push(root, "workflow approved in " + run_id).returncode == 0
+    assert git(bare, "show", "main:.gitignore").stdout == ".obsidian/\n"
+
+    # a later run deletes the file again: a person decides that too
+    run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
+    run_id = run_id.stdout.strip()
+    gone = cli(root, "run", "delete", run_id, ".gitignore")
+    assert gone.returncode == 0, gone.stderr
+    waiting = cli(root, "run", "finalize", run_id)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert "the run deletes the repository file .gitignore" in waiting.stdout
+
+
+def test_a_repository_file_must_be_a_small_regular_file(repo, base):
+    """Outside the wiki a person decides on regular files only: a symlink, a submodule or
+    a file past a page's size is critical whatever the rules say."""
+    from support.trees import LINK
+
+    ok = commit_files(repo, base.id, {".gitignore": ".obsidian/\n"})
+    report = verify_trees(repo, ok, base, config=Config())
+    assert [(f.code, f.severity, f.path) for f in report.findings] == [
+        ("run.repository_file", "major", ".gitignore")
+    ]
+    assert report.verdict == "needs_human_review"
+    for bad, why in (
+        ({"deploy.sh": (LINK, "/etc/passwd")}, "a symlink"),
+        ({"blob.bin": b"x" * (5 * 2**20 + 1)}, "past the 5242880 a repository file may hold"),
+    ):
+        tip = commit_files(repo, base.id, bad)
+        report = verify_trees(repo, tip, base, config=Config())
+        [found] = report.findings
+        assert (found.code, found.severity) == ("run.path_acl", "critical")
+        assert why in found.message
+        assert report.verdict == "reject"
 
 
 @pytest.fixture
@@ -109,7 +178,9 @@ def test_the_proposed_rules_never_decide_their_own_landing(repo, base):
         '[verifier]\nstrictness = "CALM"\n[verifier.severity]\n'
         '"run.path_acl" = "minor"\n"run.rules_change" = "minor"\n'
     )
-    tip = commit_files(repo, base.id, {"wikigate.toml": lax, "deploy.sh": "rm -rf /\n"})
+    from support.trees import LINK
+
+    tip = commit_files(repo, base.id, {"wikigate.toml": lax, "deploy.sh": (LINK, "/etc")})
     report = verify_trees(repo, tip, base, config=Config())
     codes = {f.code: f.severity for f in report.findings}
     assert codes["run.path_acl"] == "critical"

@@ -129,3 +129,24 @@ def test_abandon_needs_a_reason_and_a_known_run(repo):
     unknown = wikigate(repo, "run", "abandon", "20260101-000000-000000-dead", "--reason", "x")
     assert unknown.returncode in (1, 2) and "20260101-000000-000000-dead" in unknown.stderr
     assert state(repo) == before
+
+
+def test_a_run_that_changes_nothing_ends_abandoned_and_lands_nothing(repo):
+    """Trial 26 #13: a run whose writes were all refused finalized as committed and landed
+    its empty start commit on main."""
+    run = start(repo)
+    refused = wikigate(repo, "run", "write", run, "wiki/x.png", "--from", "-", stdin="x")
+    assert refused.returncode != 0  # no PNG's bytes
+    main = git(repo, "rev-parse", "main").stdout.strip()
+    proc = wikigate(repo, "run", "finalize", run)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "the run changes nothing" in proc.stdout + proc.stderr
+    assert git(repo, "rev-parse", "main").stdout.strip() == main  # no empty commit landed
+    shown = json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
+    assert shown["status"] == "abandoned"
+    assert "the run changes nothing" in shown["reject_reason"]
+    # a page written then deleted again changes nothing either
+    run = _staged(repo)
+    assert wikigate(repo, "run", "delete", run, "wiki/a.md").returncode == 0
+    assert wikigate(repo, "run", "finalize", run, "--no-verify").returncode == 1
+    assert git(repo, "rev-parse", "main").stdout.strip() == main

@@ -49,7 +49,7 @@ def vault(tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 def test_a_master_vault_is_adopted_end_to_end(vault: Path, tmp_path: Path):
-    init = cli(tmp_path, "init", str(vault))
+    init = cli(tmp_path, "init", str(vault), "--wiki-root", "wiki")  # pages under wiki/
     assert init.returncode == 0, init.stderr
     assert "trunk: master (git config wikigate.mainBranch = master)" in init.stdout
     assert "added and committed on master: raw/.gitkeep, wiki/index.md" in init.stdout
@@ -123,7 +123,7 @@ def test_a_master_vault_is_adopted_end_to_end(vault: Path, tmp_path: Path):
 def test_a_fresh_clone_of_a_master_vault_is_told_to_init_and_init_adopts_it(
     vault: Path, tmp_path: Path
 ):
-    assert cli(tmp_path, "init", str(vault)).returncode == 0
+    assert cli(tmp_path, "init", str(vault), "--wiki-root", "wiki").returncode == 0
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(vault), str(clone))  # git config is not cloned
     runs = cli(clone, "runs", "list")
@@ -156,7 +156,7 @@ def test_a_failed_init_leaves_nothing_behind(vault: Path, tmp_path: Path):
     git(vault, "config", "--unset", "wikigate.mainBranch")
     (vault / "wiki").write_text("not a folder\n")
     before = snapshot(vault)
-    proc = cli(tmp_path, "init", str(vault))
+    proc = cli(tmp_path, "init", str(vault), "--wiki-root", "wiki")
     assert proc.returncode == 2 and "cannot create a workspace there" in proc.stderr
     assert snapshot(vault) == before
     assert not (vault / "raw").exists()
@@ -169,7 +169,7 @@ def test_a_failed_init_leaves_nothing_behind(vault: Path, tmp_path: Path):
 
 
 def test_the_trunk_setting_is_checked_and_a_bad_one_fails_closed(vault: Path, tmp_path: Path):
-    assert cli(tmp_path, "init", str(vault)).returncode == 0
+    assert cli(tmp_path, "init", str(vault), "--wiki-root", "wiki").returncode == 0
     assert cli(vault, "hooks", "install").returncode == 0
     git(vault, "config", "wikigate.mainBranch", "master ")  # a stray space: no such branch
     runs = cli(vault, "runs", "list")
@@ -275,7 +275,7 @@ def test_the_server_gates_the_branch_its_operator_names(vault: Path, tmp_path: P
     """`hooks install --server --main-branch` records the trunk in the bare repository's own
     config; a bad name installs nothing; doctor says when a clone's trunk is not the one
     its server gates."""
-    assert cli(tmp_path, "init", str(vault)).returncode == 0
+    assert cli(tmp_path, "init", str(vault), "--wiki-root", "wiki").returncode == 0
     bare = tmp_path / "server.git"
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))  # HEAD names no branch yet
     bad = cli(vault, "hooks", "install", "--server", str(bare), "--main-branch", "wikigate/x")
@@ -337,7 +337,7 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
 ):
     """`[wiki] root = "."` with excluded folders: init says what are pages and what is
     ignored; a run writes a page at the root, its index links it, it lands; paths outside
-    the wiki (excluded, hidden) are refused; the orphan check starts at the root's index."""
+    the wiki (excluded, hidden) wait for a person; the orphan check starts at the root's index."""
     from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page
 
     (vault / "templates").mkdir()
@@ -372,11 +372,6 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
         run.stage_write(SOURCE, SOURCE_TEXT)
         run.stage_write("Owls.md", cited_page("owls"))
         run.stage_write("index.md", (run.read("index.md") or b"").decode() + "- [[Owls]]\n")
-        for outside in ("templates/x.md", ".obsidian/x.md", "Reading list.md"):
-            with pytest.raises(
-                RunError, match="runs may only write in the wiki .the repository.s root"
-            ):
-                run.stage_write(outside, "# X\n")
         result = run.finalize()
         assert result.status == "committed", result
         assert (vault / "Owls.md").exists()
@@ -392,6 +387,18 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
         orphans = [f for f in report.findings if f.code == "page.orphan"]
         assert [(f.path, f.message) for f in orphans] == [
             ("Lonely.md", "no chain of links from index.md reaches this page")
+        ]
+
+        # excluded and hidden paths are the repository's: a person decides on them
+        outside = ws.start_run("cascade", "cli:test")
+        for path in ("templates/x.md", ".obsidian/x.json", "Reading list.md"):
+            outside.stage_write(path, "x\n")
+        outside.stage_delete("templates/Daily.md")
+        report = outside.finalize()
+        assert report.verdict == "needs_human_review", report
+        assert sorted((f.code, f.path) for f in report.findings) == [
+            ("run.repository_file", p)
+            for p in (".obsidian/x.json", "Reading list.md", "templates/Daily.md", "templates/x.md")
         ]
     finally:
         ws.close()
@@ -412,7 +419,8 @@ def test_a_vault_whose_pages_are_at_its_root_is_adopted_end_to_end(
 
 def test_the_wiki_root_comes_from_the_bases_rules(repo):
     """A change that moves the root in its own wikigate.toml is judged by the base's: its
-    pages at the new root are outside the wiki (run.path_acl), not pages."""
+    pages at the new root are repository files outside the wiki (a person decides on
+    them: run.repository_file), not pages."""
     base = commit_files(
         repo,
         None,
@@ -427,8 +435,8 @@ def test_the_wiki_root_comes_from_the_bases_rules(repo):
         base,
         {"wikigate.toml": '[wiki]\nroot = "."\n', "Sneaky.md": "# Sneaky\n\nNo citation here.\n"},
     )
-    acl = sorted(f.path for f in moved.findings if f.code == "run.path_acl")
-    assert acl == ["Sneaky.md"]
+    outside = sorted(f.path for f in moved.findings if f.code == "run.repository_file")
+    assert outside == ["Sneaky.md"]
     (proposal,) = [f for f in moved.findings if f.code == "run.rules_change"]
     assert 'wiki.root: "notes" → ""' in proposal.message  # proposed, for a person, not applied
     assert not [f for f in moved.findings if f.code == "page.uncited"]
@@ -462,3 +470,117 @@ def test_the_judges_reading_tools_read_the_wiki_where_the_rules_put_it(repo):
     ]:
         with pytest.raises(LookupError, match=why):
             staged.read(path)
+
+
+# ---------------------------------------------------------------- init on an existing vault
+
+
+def _obsidian_vault(root: Path) -> Path:
+    """A vault as users keep one (trial 26): .obsidian/ tracked, a home page of links,
+    notes in folders, a README, sources in sources/ (not raw/), on master."""
+    root.mkdir()
+    git(root, "init", "-q", "-b", "master")
+    files = {
+        ".obsidian/app.json": "{}\n",
+        "Home.md": "# Home\n\n## People\n\n- [[Notes/Owls]]\n- [[Notes/Claims|Claims]]\n",
+        "Notes/Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
+        "Notes/Claims.md": "# Claims\n\n- [[Home]] was written by Jane Doe in 1999.\n",
+        "README.md": "# My vault\n",
+        "sources/river.txt": "The river floods in spring.\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "my vault")
+    return root
+
+
+def test_init_on_a_vault_stops_before_committing_and_says_what_it_would_treat_as_pages(
+    tmp_path: Path,
+):
+    """Trial 26 #5, #9: plain `init` on a vault committed wiki/ as the root at once, and
+    said nothing of a tracked .obsidian/, sources outside raw/ or the README."""
+    root = _obsidian_vault(tmp_path / "vault")
+    before = snapshot(root)
+    init = cli(tmp_path, "init", str(root))
+    assert init.returncode == 2, init.stdout + init.stderr
+    assert snapshot(root) == before  # nothing committed, nothing written
+    assert "it has an .obsidian/ folder (an Obsidian vault); init committed nothing" in init.stderr
+    assert "`wikigate init --wiki-root . --exclude .obsidian/ --exclude README.md`" in init.stderr
+    assert "`wikigate init --wiki-root wiki`" in init.stderr
+    assert "pages (**/*.md): 4: Home.md, Notes/Claims.md, Notes/Owls.md, README.md" in init.stdout
+    assert "note: .obsidian/ is tracked" in init.stdout
+    assert "`git rm -r --cached .obsidian`" in init.stdout
+    assert "note: sources/ holds 1 file(s) (sources/river.txt)" in init.stdout
+    assert "wikigate reads sources under raw/ only" in init.stdout
+    assert "note: README.md is a page here" in init.stdout
+
+    # notes at the root and no wiki/ folder, no .obsidian/: the same stop
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    git(plain, "init", "-q", "-b", "main")
+    (plain / "Owls.md").write_text("# Owls\n")
+    (plain / "README.md").write_text("# Readme\n")
+    git(plain, "add", ".")
+    git(plain, "commit", "-qm", "notes")
+    stopped = cli(tmp_path, "init", str(plain))
+    assert stopped.returncode == 2 and "it holds notes at its root (Owls.md)" in stopped.stderr
+    # a project with only its README is no vault: init goes on as before
+    (plain / "Owls.md").unlink()
+    git(plain, "commit", "-qam", "readme only")
+    assert cli(tmp_path, "init", str(plain)).returncode == 0
+    # --wiki-root wiki proceeds with the pages under wiki/, as before
+    kept = cli(tmp_path, "init", str(root), "--wiki-root", "wiki")
+    assert kept.returncode == 0, kept.stderr
+    assert (root / "wiki" / "index.md").exists()
+
+
+def test_init_links_a_vaults_pages_from_its_index_and_a_page_of_links_is_no_uncited_page(
+    tmp_path: Path,
+):
+    """Trial 26 #4: init's index linked nothing (every page an orphan), hints named
+    wiki/index.md under root ".", and a home page of links was page.uncited."""
+    root = _obsidian_vault(tmp_path / "vault")
+    init = cli(
+        tmp_path,
+        "init",
+        str(root),
+        "--wiki-root",
+        ".",
+        "--exclude",
+        ".obsidian/",
+        "--exclude",
+        "README.md",
+    )
+    assert init.returncode == 0, init.stderr
+    assert "index.md links the 3 page(s) already here" in init.stdout
+    assert "note: .obsidian/ is tracked" in init.stdout  # said when it proceeds too
+    assert "note: sources/ holds 1 file(s)" in init.stdout
+    assert "README.md is a page" not in init.stdout  # excluded
+    index = (root / "index.md").read_text()
+    assert "- [[Home]]\n- [[Notes/Claims]]\n- [[Notes/Owls]]\n" in index
+
+    product = {"WIKIGATE_VERIFIER": ""}
+    verified = in_process(["-C", str(root), "verify", "--all", "--format", "json"], env=product)
+    import json
+
+    found = {(f["code"], f["path"]) for f in json.loads(verified.stdout)["findings"]}
+    assert not [f for f in found if f[0] == "page.orphan"], found
+    # the home page of links asserts nothing; a link whose text asserts is a statement
+    assert ("page.uncited", "Home.md") not in found
+    assert ("page.uncited", "Notes/Claims.md") in found
+    assert ("page.uncited", "Notes/Owls.md") not in found  # gap-marked
+
+    # an orphan's hint and the next step name the index of the wiki's root
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("cascade", "cli:test")
+        run.stage_write("Lonely.md", "# Lonely\n\n- [[Home]]\n")
+        result = run.finalize()
+    finally:
+        ws.close()
+    [orphan] = [f for f in result.findings if f.code == "page.orphan"]
+    assert orphan.hint == "link it from index.md or a page linked from there"
+    assert "link Lonely.md from index.md or a page linked from there" in result.next_actions
+    assert not [f for f in result.findings if f.code == "page.uncited"]

@@ -266,7 +266,7 @@ def test_run_path_and_raw_checks(repo, base):
     found = {(f.code, f.path) for f in report.findings}
     assert ("run.raw_write", "raw/animals.txt") in found  # modified
     assert ("run.raw_write", "raw/new.txt") in found  # added outside ingest
-    assert ("run.path_acl", "README.md") in found
+    assert ("run.repository_file", "README.md") in found
     ingest = verify(repo, base, {"raw/new.txt": "new"}, plan_type="ingest")
     assert not [f for f in ingest.findings if f.code.startswith("run.raw")]
     deleted = verify(repo, base, {"raw/animals.txt": None}, plan_type="ingest")
@@ -423,7 +423,9 @@ def test_severity_override_from_config(repo, base):
     config = parse_config(
         '[verifier.severity]\n"page.orphan" = "off"\n"page.uncited" = "minor"\n', "t"
     )
-    report = verify(repo, base, {"wiki/lonely.md": "# Lonely\n"}, config=config)
+    report = verify(
+        repo, base, {"wiki/lonely.md": "# Lonely\n\nOwls hunt at night.\n"}, config=config
+    )
     assert codes(report) == [("page.uncited", "minor")]
 
 

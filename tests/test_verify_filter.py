@@ -16,7 +16,7 @@ from wikigate.workspace import Workspace
 
 PRODUCT = {"WIKIGATE_VERIFIER": ""}  # the product's own verifier, not the tests' plug-in
 FILLER = "".join(f"Filler paragraph {k}.\n\n" for k in range(1, 21))
-PAGE_A = f"---\ntitle: A\n---\n# A\n\nOld [[Nowhere]] link.\n\n{FILLER}Near [[Closeby]] link.\n"
+PAGE_A = f"---\ntitle: A\n---\n# A\n\nOwls hunt at night.\n\nOld [[Nowhere]] link.\n\n{FILLER}Near [[Closeby]] link.\n"
 
 
 def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -70,8 +70,10 @@ def _grouped(code: str, path: str | None, found: list[Finding]) -> str:
             if nearest is not None:
                 return f"{fix}: a page of that name is {safe(nearest.group(1))}"
         return f"{fix}: link an existing page by file name, title or alias"
-    if code == "page.orphan":
-        return f"link {page} from wiki/index.md or a page linked from there"
+    if code == "page.orphan":  # its hint names the index of the wiki's root
+        said = next((f.hint for f in found if f.hint), None) or ""
+        index = said.removeprefix("link it from ").partition(" or a page")[0] or "the index"
+        return f"link {page} from {safe(index)} or a page linked from there"
     if code == "page.uncited":
         return f"cite a raw source on {page} (or mark what has none with [gap: …])"
     if code == "citation.quote_not_found":

@@ -198,7 +198,8 @@ TABLE: tuple[Code, ...] = (
     Code(
         "page.uncited",
         "major",
-        "a non-structural page cites nothing",
+        "a non-structural page that holds a statement cites nothing (a page of headings and "
+        "links only asserts nothing: not this)",
         'cite raw sources with [^ID] and [^ID]: SOURCE — "QUOTE" {@OFFSET sha256:HEX}',
     ),
     Code(
@@ -277,14 +278,31 @@ TABLE: tuple[Code, ...] = (
     Code(
         "page.orphan",
         "major",
-        "not reachable from `wiki/index.md` (`index.md` and `log.md` are structural)",
-        "link it from wiki/index.md or a page linked from there",
+        "not reachable from the index (`index.md` in the wiki's root: `wiki/index.md` by "
+        "default; the index and the log are structural)",
+        "link it from the index (index.md in the wiki's root) or a page linked from there",
     ),
     Code(
         "run.path_acl",
         "critical",
-        "the run changes paths outside `wiki/` and `raw/`",
-        "runs may only write wiki pages (and new raw sources when ingesting)",
+        "the run changes a path it may not: under the wiki, one that is neither a page nor "
+        "an attachment; outside the wiki and `raw/`, a symlink, a submodule, a path under "
+        "`.git` or a file past a page's size limit",
+        "runs may write wiki pages (and new raw sources when ingesting), and regular files "
+        "outside the wiki for a person to approve",
+    ),
+    Code(
+        "run.repository_file",
+        "major",
+        "the run adds, changes or deletes a file of the repository outside the wiki and "
+        "`raw/` (`.gitignore`, a workflow under `.github/`, `.pre-commit-config.yaml`, a file "
+        "under `.obsidian/`): the message names the file; a person decides (`verify "
+        "approve`, a maintainer's override). A symlink, a submodule, a path under `.git` or "
+        "a file past a page's size limit is `run.path_acl`",
+        "change it in a run (`wikigate run write RUN PATH`, `run delete`) and ask a "
+        "maintainer to approve it (`wikigate verify approve RUN --reason ...`, or the "
+        "override label on a pull request)",
+        asks=True,
     ),
     Code(
         "run.rules_change",
@@ -572,8 +590,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.log_rewrite",
         "critical",
-        "the run rewrites or deletes `wiki/log.md`, which is append-only",
-        "only append lines to the end of wiki/log.md",
+        "the run rewrites or deletes the log (`log.md` in the wiki's root: `wiki/log.md` by "
+        "default), which is append-only",
+        "only append lines to the end of the log (log.md in the wiki's root)",
     ),
 )
 CODES: dict[str, Code] = {c.code: c for c in TABLE}

@@ -142,6 +142,8 @@ def _finalize_leased(
         plan = run.plan()
     except (RunSchemaError, RunForged) as e:
         return _reject_unreadable(run, loop, e)
+    if _changes_nothing(run, plan):
+        return _abandon_empty(run, loop)
     with ExitStack() as turn:
         way = _Landing(run, plan, loop, turn, lease, unverified=asked is None)
         if turn_taken(env.repo):  # others are queued for main: join them, don't race
@@ -202,6 +204,30 @@ def _repeat(run: Run, verdict: VerifierVerdict | None, loop: int) -> decision.Re
     if now != last:
         return None
     return decision.Repeat(loop - 1, now.total(), run.env.config.runs.on_no_progress)
+
+
+EMPTY = (
+    "the run changes nothing (its staged tree is its base's: no write, replace or delete "
+    "staged, or every one refused); nothing to land"
+)
+
+
+def _changes_nothing(run: Run, plan: Plan) -> bool:
+    """The run's tip holds its base's tree: landing it would put only empty commits on
+    main."""
+    repo = run.env.repo
+    tip = gitrepo.commit_at(repo, plan.tip)
+    return tip.tree_id == gitrepo.commit_at(repo, plan.meta.base).tree_id
+
+
+def _abandon_empty(run: Run, loop: int) -> FinalizeResult:
+    """An empty run ends abandoned (recorded as ``run abandon`` records it: its note, its
+    commits kept at ``refs/wikigate/failed/<id>``), landing nothing."""
+    reconcile(run.env, run.refresh(), EMPTY, abandon=True)
+    row = run.refresh()
+    return FinalizeResult(
+        run.run_id, str(row["status"]), row["verdict"], row["reject_reason"], loop=loop
+    )
 
 
 def _reject_unreadable(run: Run, loop: int, error: RunSchemaError | RunForged) -> FinalizeResult:

@@ -197,16 +197,7 @@ class Run:
         elif path == CONFIG_FILE:
             pass  # a rules change: verified as run.rules_change, a person decides
         elif where != "wiki":
-            where = (
-                f"under {self.layout.root}"
-                if self.layout.root
-                else "in the wiki (the repository's root but raw/, hidden and excluded paths)"
-            )
-            raise RunError(
-                f"{path}: runs may only write {where} (and raw/ in ingest runs; "
-                "[wiki] in wikigate.toml), "
-                f"or propose rules in {CONFIG_FILE}"
-            )
+            pass  # a repository file: verified as run.repository_file, a person decides
         elif not path.endswith(".md") and not is_attachment(path, self.layout):
             raise RunError(
                 f"{path}: the wiki holds markdown pages (*.md) and their attachments "
@@ -219,12 +210,12 @@ class Run:
         self._require_open()
         path = self._check_target(path)
         data = content.encode("utf-8") if isinstance(content, str) else content
-        page = self.layout.area(path) == "wiki" and not is_attachment(path, self.layout)
-        limit = MAX_PAGE_BYTES if page or path == CONFIG_FILE else MAX_SOURCE_BYTES
+        where = self.layout.area(path)
+        page = where == "wiki" and not is_attachment(path, self.layout)
+        limit = MAX_PAGE_BYTES if page or where == "other" else MAX_SOURCE_BYTES
         if len(data) > limit:
-            raise RunError(
-                f"{path}: over {limit // 2**20} MB, the limit for {self.layout.area(path)} files"
-            )
+            what = "repository" if where == "other" else where
+            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {what} files")
         if page or path == CONFIG_FILE:
             _check_text(path, data)
         elif self.layout.area(path) == "wiki":
@@ -271,8 +262,8 @@ class Run:
     def stage_delete(self, path: str) -> pygit2.Oid:
         self._require_open()
         path = normalize(path)
-        if self.layout.area(path) != "wiki":
-            raise RunError(f"{path}: runs may only delete wiki pages")
+        if self.layout.area(path) == "raw":
+            raise RunError(f"{path}: raw sources are immutable; runs never delete them")
         if self.read(path) is None:
             raise RunError(f"{path}: no such file in the run")
         return self._commit("delete", path, None)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pygit2
 
 from . import finalize as _finalize
-from . import gitrepo
+from . import gitrepo, vault
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
 from .errors import GitError, NoTrunk, RunError, UsageError
@@ -142,6 +142,7 @@ class Workspace:
             )
         main = _trunk(repo, main_branch)
         branch = main.removeprefix("refs/heads/")
+        files = vault.trunk_files(repo, main) if repo is not None else []
         if repo is None:
             undo.created(root / ".git")
             repo = pygit2.init_repository(str(root), initial_head=branch)
@@ -156,6 +157,8 @@ class Workspace:
             )
         if has_main and on != main:
             raise GitError(f"{root}: check out {branch} first (`git switch {branch}`)")
+        if wiki[0] is None and not (root / CONFIG_FILE).is_file():
+            _refuse_a_vault(root, repo, main, files, say)
         if on != main:  # an unborn HEAD naming another branch
             undo.head(repo, on)
             repo.references.create("HEAD", main, force=True)
@@ -165,9 +168,10 @@ class Workspace:
             say(f"trunk: {branch} (git config {gitrepo.MAIN_BRANCH_KEY} = {branch})")
         # Files go through git's own porcelain so hooks, attributes and
         # line endings behave as the user's git would.
+        links = vault.index_links(files, layout)
         wanted = {
             "raw/.gitkeep": "",
-            layout.index: INDEX_MD,
+            layout.index: INDEX_MD + (f"\n{links}" if links else ""),
             layout.log: LOG_MD,
             CONFIG_FILE: toml,
         }
@@ -204,7 +208,11 @@ class Workspace:
                 index.add(rel)
             index.write()
             say(f"added and committed on {branch}: {', '.join(added)}")
+            if links and layout.index in added:
+                say(f"{layout.index} links the {links.count(chr(10))} page(s) already here")
         for line in layout_report(repo, main, layout):
+            say(line)
+        for line in vault.advice(files, layout):
             say(line)
         return cls.open(root)
 
@@ -446,6 +454,36 @@ def layout_report(
     if other:
         out.append(f"ignored: the other folders ({some(other)})")
     return out
+
+
+def _refuse_a_vault(
+    root: Path,
+    repo: pygit2.Repository | None,
+    main: str,
+    files: list[str],
+    say: Callable[[str], None],
+) -> None:
+    """A repository that looks like a vault whose notes are its pages: init says what it
+    would treat as pages at the vault's root and stops before writing anything, unless
+    ``--wiki-root`` says where the pages are."""
+    why = vault.looks_like_a_vault(root, files)
+    if why is None:
+        return
+    if repo is not None:
+        say(
+            "with the pages at the root and .obsidian/ excluded (--wiki-root . --exclude .obsidian/):"
+        )
+        for line in layout_report(repo, main, vault.VAULT, hints=False):
+            say(f"  {line}")
+    for line in vault.advice(files, vault.VAULT):
+        say(line)
+    readme = " --exclude README.md" if "README.md" in files else ""
+    raise UsageError(
+        f"{root}: {why}; init committed nothing. Keep its notes as pages where they are: "
+        f"`wikigate init --wiki-root . --exclude .obsidian/{readme}` (exclude other folders "
+        "that are not pages too, e.g. --exclude templates/); or put the pages under wiki/: "
+        "`wikigate init --wiki-root wiki` (docs/adopt.md)"
+    )
 
 
 def _rules_for_init(

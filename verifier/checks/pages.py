@@ -78,7 +78,9 @@ def check_pages(ctx: Context) -> list[Finding]:
             for i, source in linked_sources(tip, page, names, cited_links(page)).items()
             if page.links[i].line not in listed
         }
-        uncited = not page.refs and not linked and (page.bare or not page.gaps)
+        # a page with no statement (headings and links: a home page, a map of content)
+        # asserts nothing to cite; a link's text that asserts is a statement
+        uncited = not page.refs and not linked and page.bare > 0
         # a page that cites by a Sources line alone: citation.unquoted says what that proves
         by_line = uncited and bool(page.source_lines) and bool(sourced_lines(tip, page))
         if path not in structural:
@@ -423,6 +425,7 @@ def check_links(ctx: Context) -> list[Finding]:
                     path,
                     None,
                     f"no chain of links from {tip.layout.index} reaches this page",
+                    hint=f"link it from {tip.layout.index} or a page linked from there",
                 )
             )
     return out

@@ -13,7 +13,13 @@ from wikigate.config import CONFIG_FILE, Config, parse_config
 from wikigate.errors import ConfigError
 from wikigate.gitrepo import blob_at
 from wikigate.models import Finding
-from wikigate.paths import ATTACHMENT_SUFFIXES, attachment_problem, in_scope, is_attachment
+from wikigate.paths import (
+    ATTACHMENT_SUFFIXES,
+    MAX_PAGE_BYTES,
+    attachment_problem,
+    in_scope,
+    is_attachment,
+)
 from wikigate.text import shown
 
 from ..citation import Citation
@@ -227,14 +233,7 @@ def check_paths(ctx: Context) -> list[Finding]:
             continue
         where = layout.area(path)
         if where == "other":
-            out.append(
-                finding(
-                    "run.path_acl",
-                    path,
-                    None,
-                    f"the run changes {path}, outside the wiki ({layout.shown}) and raw/",
-                )
-            )
+            out.append(_repository_file(ctx, base, tip, path))
             continue
         if where == "wiki":
             out += _page_path(tip, path)
@@ -279,6 +278,40 @@ def check_paths(ctx: Context) -> list[Finding]:
                 )
             )
     return out
+
+
+def _repository_file(ctx: Context, base: WikiTree, tip: WikiTree, path: str) -> Finding:
+    """A file of the repository outside the wiki and raw/ (``.gitignore``, a workflow,
+    ``.pre-commit-config.yaml``, ``.obsidian/``): a person decides
+    (``run.repository_file``); critical (``run.path_acl``) when it is no regular file of
+    at most a page's size, or lies under a ``.git`` folder."""
+    layout = tip.layout
+    outside = f"outside the wiki ({layout.shown}) and raw/"
+    entry = tip.entries.get(path)
+    problem = None
+    if any(part.casefold() == ".git" for part in path.split("/")):
+        problem = "a path under .git"
+    elif entry is not None and entry.mode not in REGULAR:
+        kind = "a symlink" if entry.is_link else "a submodule" if entry.is_submodule else None
+        problem = kind or f"of mode {entry.mode:o}"
+    elif entry is not None:
+        size = int(ctx.repo.odb.read_header(entry.oid)[1])
+        if size > MAX_PAGE_BYTES:
+            problem = f"{size} bytes, past the {MAX_PAGE_BYTES} a repository file may hold"
+    if problem is not None:
+        return finding(
+            "run.path_acl",
+            path,
+            None,
+            f"the run changes {path}, {outside}: it is {problem}",
+        )
+    verb = "deletes" if entry is None else "changes" if path in base.entries else "adds"
+    return finding(
+        "run.repository_file",
+        path,
+        None,
+        f"the run {verb} the repository file {path}, {outside}; a person decides",
+    )
 
 
 RULES_BYTES = 2**20  # a proposed wikigate.toml read at most
@@ -477,12 +510,21 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
 
 
 def check_log(ctx: Context) -> list[Finding]:
-    """wiki/log.md is append-only: a change to an existing log must keep all of it."""
+    """The log (``log.md`` in the wiki's root) is append-only: a change to an existing log
+    must keep all of it."""
     LOG = ctx.log  # noqa: N806 - the log of [wiki] root
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
-        return [finding("run.log_rewrite", LOG, None, f"the run deletes {LOG}, an append-only log")]
+        return [
+            finding(
+                "run.log_rewrite",
+                LOG,
+                None,
+                f"the run deletes {LOG}, an append-only log",
+                hint=f"only append lines to the end of {LOG}",
+            )
+        ]
     if ctx.log_appended():
         return []
     return [
@@ -491,6 +533,7 @@ def check_log(ctx: Context) -> list[Finding]:
             LOG,
             None,
             f"the run rewrites {LOG}; the log is append-only, so a change may only add to its end",
+            hint=f"only append lines to the end of {LOG}",
         )
     ]
 
