@@ -12,7 +12,6 @@ with a link mode (entries.py), never followed.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import marshal
 import posixpath
 import sys
@@ -46,6 +45,7 @@ from .sources import (
     reading_of,
     source_key,
 )
+from .version import installed
 
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
@@ -91,16 +91,9 @@ def cache_version() -> str:
     """What produced a cached row: the row layout, the versions of wikigate and of
     the libraries that parse pages and read sources (from package metadata: pypdf
     is not imported to learn its version), and the Python whose marshal wrote it."""
-    made_by = [f"{name}={_installed(name)}" for name in PRODUCERS]
+    made_by = [f"{name}={installed(name)}" for name in PRODUCERS]
     python = f"py{sys.version_info[0]}.{sys.version_info[1]}-{sys.implementation.name}"
     return "/".join([f"format{CACHE_FORMAT}", *made_by, python, f"marshal{marshal.version}"])
-
-
-def _installed(name: str) -> str:
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "none"
 
 
 class PageCache(Cache):
