@@ -480,8 +480,11 @@ class WikiTree:
         return results
 
     def _keep(self, path: str, page: int | None, text: str) -> None:
-        """Keep a source's text for source_text(), the least recently read dropped past
-        SOURCE_CHARS_KEPT characters."""
+        """Keep a source's text for source_text(); past SOURCE_CHARS_KEPT characters, the
+        most recently read text but this one is dropped. Sources are read in passes, each
+        in source order (the anchors', then the judge's windows'): dropping the least
+        recently read would drop each text just before the next pass asks for it, and read
+        every source twice once they exceed the bound; this keeps the pass's first ones."""
         key = (path, page)
         if key in self._sources:
             self._sources.move_to_end(key)
@@ -489,7 +492,9 @@ class WikiTree:
         self._sources[key] = text
         self._source_chars += len(text)
         while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
-            _, dropped = self._sources.popitem(last=False)
+            newest = reversed(self._sources)
+            next(newest)  # this one, in use
+            dropped = self._sources.pop(next(newest))
             self._source_chars -= len(dropped)
 
     def _locate_pdfs(
