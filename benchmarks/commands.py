@@ -11,7 +11,7 @@ has them): the median and range of ``--repeat`` runs and the highest load averag
 "Cold" removes ``.git/wikigate`` (the cache and telemetry) before each run, leaving the
 clone's packs as a fresh clone has them.
 
-``--only`` picks rows: verify, ledger, memory, run, ingest, links, commit, push, version.
+``--only`` picks rows: verify, warm (the warm half of verify alone), ledger, memory, run, ingest, links, commit, push, version.
 ``ledger`` is the claim ledger built from scratch (``wikigate claims --page
 wiki/index.md`` with no cache or telemetry); with ``verify``, the two alternate run by
 run, so the ledger and the cold verify it is held against see the same load.
@@ -39,7 +39,7 @@ from harness import Figure, command, fresh_clone, git, peak_memory, repeat, run,
 
 WIKIGATE = command("wikigate")
 VERIFY_OK = (0, 1, 3, 5)  # a verdict is the command doing its job (the bench wiki: revise)
-ROWS = ("verify", "ledger", "memory", "run", "ingest", "links", "commit", "push", "version")
+ROWS = ("verify", "warm", "ledger", "memory", "run", "ingest", "links", "commit", "push", "version")
 GIT_ID = ("-c", "user.name=bench", "-c", "user.email=bench@example.com")
 
 
@@ -334,10 +334,18 @@ def main() -> None:
     n = a.repeat
     if "version" in rows:
         repeat("`wikigate --version`", max(n, 9), lambda: run([WIKIGATE, "--version"], a.wiki)[0])
-    if {"verify", "ledger", "memory", "run", "ingest"} & set(rows):
+    if {"verify", "warm", "ledger", "memory", "run", "ingest"} & set(rows):
         with fresh_clone(a.wiki) as clone:
             if {"verify", "ledger"} & set(rows):
                 verify_all(clone, n, verify="verify" in rows, ledger="ledger" in rows)
+            if "warm" in rows and "verify" not in rows:
+                verify_warm(clone)
+                argv = [WIKIGATE, "verify", "--all"]
+                repeat(
+                    "`wikigate verify --all`, warm cache",
+                    n,
+                    lambda: run(argv, clone, ok=VERIFY_OK)[0],
+                )
             if "memory" in rows:
                 memory(clone, n)
             if "run" in rows:

@@ -54,6 +54,10 @@ class Figure:
         self.loads.append(load())
         if cpu is not None:
             self.cpus.append(cpu)
+        used = "" if cpu is None else f", CPU {fmt(cpu)}"
+        print(
+            f"  {self.what}: run {len(self.times)}: {fmt(seconds)}{used}, load {self.loads[-1]:.1f}"
+        )
 
     @property
     def median(self) -> float:
