@@ -11,7 +11,14 @@ has them): the median and range of ``--repeat`` runs and the highest load averag
 "Cold" removes ``.git/wikigate`` (the cache and telemetry) before each run, leaving the
 clone's packs as a fresh clone has them.
 
-``--only`` picks rows: verify, memory, run, ingest, links, commit, push, version.
+``--only`` picks rows: verify, warm (the warm half of verify alone), ledger, memory, run, ingest, links, commit, push, version.
+``ledger`` is the claim ledger built from scratch (``wikigate claims --page
+wiki/index.md`` with no cache or telemetry); with ``verify``, the two alternate run by
+run, so the ledger and the cold verify it is held against see the same load.
+
+Every row gives wall time and CPU time (user + system of the command and every process it
+started: workers, pre-commit's hooks), median and range, and the load average seen: on a
+shared machine the wall time moves with the load, the CPU time far less.
 ``commit`` and ``push`` run on ``--hooks-wiki`` (the 1,000-page wiki); with ``--before
 TREE`` (``git archive OLD | tar -x -C TREE``) they alternate that code and this, run by run.
 """
@@ -28,11 +35,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import Figure, command, fresh_clone, git, peak_memory, repeat, run
+from harness import Figure, command, fresh_clone, git, peak_memory, repeat, run, timed
 
 WIKIGATE = command("wikigate")
 VERIFY_OK = (0, 1, 3, 5)  # a verdict is the command doing its job (the bench wiki: revise)
-ROWS = ("verify", "memory", "run", "ingest", "links", "commit", "push", "version")
+ROWS = ("verify", "warm", "ledger", "memory", "run", "ingest", "links", "commit", "push", "version")
 GIT_ID = ("-c", "user.name=bench", "-c", "user.email=bench@example.com")
 
 
@@ -40,15 +47,28 @@ def cold(clone: Path) -> None:
     shutil.rmtree(clone / ".git" / "wikigate", ignore_errors=True)
 
 
-def verify_all(clone: Path, n: int) -> None:
+def verify_all(clone: Path, n: int, *, verify: bool = True, ledger: bool = False) -> None:
+    """Cold and warm ``verify --all``; with ``ledger``, the ledger's build from scratch
+    (``wikigate claims`` with no cache or telemetry), alternating with the cold verify."""
     argv = [WIKIGATE, "verify", "--all"]
-
-    def once_cold() -> float:
-        cold(clone)
-        return run(argv, clone, ok=VERIFY_OK)[0]
-
-    repeat("`wikigate verify --all`, cold cache", n, once_cold)
-    repeat("same, warm cache", n, lambda: run(argv, clone, ok=VERIFY_OK)[0])
+    claims = [WIKIGATE, "claims", "--page", "wiki/index.md"]
+    cold_verify = Figure("`wikigate verify --all`, cold cache")
+    build = Figure("ledger build from scratch (`wikigate claims --page wiki/index.md`, cold)")
+    for _ in range(n):
+        if verify:
+            cold(clone)
+            cold_verify.add(*timed(argv, clone, ok=VERIFY_OK)[:2])
+        if ledger:
+            cold(clone)
+            took, cpu, proc = timed(claims, clone)
+            assert "rebuilt" in proc.stderr, proc.stderr
+            build.add(took, cpu)
+    for figure in (cold_verify, build):
+        if figure.times:
+            print(figure, flush=True)
+    if verify:
+        verify_warm(clone)
+        repeat("same, warm cache", n, lambda: run(argv, clone, ok=VERIFY_OK)[0])
 
 
 def memory(clone: Path, n: int) -> None:
@@ -84,7 +104,8 @@ def ten_page_runs(clone: Path, n: int) -> None:
                 path.write_text(path.read_text().replace("## Details", "## Details\n\nNew.", 1))
 
         branch_with(clone, f"ten-{i}", edit)
-        figure.add(run([WIKIGATE, "verify", f"ten-{i}", "--base", "main"], clone, ok=VERIFY_OK)[0])
+        argv = [WIKIGATE, "verify", f"ten-{i}", "--base", "main"]
+        figure.add(*timed(argv, clone, ok=VERIFY_OK)[:2])
     print(figure, flush=True)
 
 
@@ -122,13 +143,13 @@ def ingest_runs(clone: Path, n: int) -> None:
 
         branch_with(clone, f"ingest-{i}", edit)
         argv = [WIKIGATE, "verify", f"ingest-{i}", "--base", "main"]
-        figure.add(run(argv, clone, ok=VERIFY_OK)[0])
+        figure.add(*timed(argv, clone, ok=VERIFY_OK)[:2])
     print(figure, flush=True)
 
 
 def verify_warm(clone: Path) -> None:
-    if not (clone / ".git" / "wikigate").exists():
-        run([WIKIGATE, "verify", "--all"], clone, ok=VERIFY_OK)
+    """One ``verify --all`` (not timed), so what follows finds the cache warm."""
+    run([WIKIGATE, "verify", "--all"], clone, ok=VERIFY_OK)
 
 
 def links(wiki: Path, n: int) -> None:
@@ -166,7 +187,14 @@ def links(wiki: Path, n: int) -> None:
         w = repeat("same, warm cache", n, lambda: run(ours, copy, ok=(0, 1))[0])
         print(
             f"ratio to lychee: cold {c.median / lyc.median:.2f}×, warm {w.median / lyc.median:.2f}×"
+            f" (CPU: cold {cpu_ratio(c, lyc):.2f}×, warm {cpu_ratio(w, lyc):.2f}×)"
         )
+
+
+def cpu_ratio(ours: Figure, theirs: Figure) -> float:
+    import statistics
+
+    return statistics.median(ours.cpus) / max(statistics.median(theirs.cpus), 1e-9)
 
 
 def commit_hooks(wiki: Path, n: int, before: Path | None = None) -> None:
@@ -306,10 +334,18 @@ def main() -> None:
     n = a.repeat
     if "version" in rows:
         repeat("`wikigate --version`", max(n, 9), lambda: run([WIKIGATE, "--version"], a.wiki)[0])
-    if {"verify", "memory", "run", "ingest"} & set(rows):
+    if {"verify", "warm", "ledger", "memory", "run", "ingest"} & set(rows):
         with fresh_clone(a.wiki) as clone:
-            if "verify" in rows:
-                verify_all(clone, n)
+            if {"verify", "ledger"} & set(rows):
+                verify_all(clone, n, verify="verify" in rows, ledger="ledger" in rows)
+            if "warm" in rows and "verify" not in rows:
+                verify_warm(clone)
+                argv = [WIKIGATE, "verify", "--all"]
+                repeat(
+                    "`wikigate verify --all`, warm cache",
+                    n,
+                    lambda: run(argv, clone, ok=VERIFY_OK)[0],
+                )
             if "memory" in rows:
                 memory(clone, n)
             if "run" in rows:
@@ -323,6 +359,7 @@ def main() -> None:
     if "push" in rows and a.hooks_wiki:
         push_gate(a.hooks_wiki, n, a.before)
     subprocess.run(["uptime"], check=False)
+    print(f"command: {' '.join(sys.argv)}; PYTHONPATH={os.environ.get('PYTHONPATH', '')}")
 
 
 if __name__ == "__main__":

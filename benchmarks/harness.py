@@ -7,6 +7,7 @@ Used by the other scripts in benchmarks/ (not a benchmark itself).
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -38,16 +39,25 @@ def load() -> float:
 
 @dataclass
 class Figure:
-    """Several timings of one thing, with the load average seen while taking them."""
+    """Several timings of one thing, with the load average seen while taking them: wall
+    time, and the CPU time (user + system) of the processes it ran, which is what stays
+    comparable on a shared, loaded machine."""
 
     what: str
     times: list[float] = field(default_factory=list)
     loads: list[float] = field(default_factory=list)
     note: str = ""
+    cpus: list[float] = field(default_factory=list)
 
-    def add(self, seconds: float) -> None:
+    def add(self, seconds: float, cpu: float | None = None) -> None:
         self.times.append(seconds)
         self.loads.append(load())
+        if cpu is not None:
+            self.cpus.append(cpu)
+        used = "" if cpu is None else f", CPU {fmt(cpu)}"
+        print(
+            f"  {self.what}: run {len(self.times)}: {fmt(seconds)}{used}, load {self.loads[-1]:.1f}"
+        )
 
     @property
     def median(self) -> float:
@@ -56,14 +66,24 @@ class Figure:
     def __str__(self) -> str:
         lo, hi = min(self.times), max(self.times)
         note = f"; {self.note}" if self.note else ""
+        cpu = ""
+        if self.cpus:
+            c = statistics.median(self.cpus)
+            cpu = f"; CPU {fmt(c)} median ({fmt(min(self.cpus))}–{fmt(max(self.cpus))})"
         return (
             f"{self.what}: {fmt(self.median)} median ({fmt(lo)}–{fmt(hi)}, "
-            f"n={len(self.times)}, load {max(self.loads):.1f}{note})"
+            f"n={len(self.times)}, load {min(self.loads):.1f}–{max(self.loads):.1f}{cpu}{note})"
         )
 
 
 def fmt(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def children_cpu() -> float:
+    """User + system CPU seconds of every finished child process (and theirs) so far."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def run(
@@ -74,14 +94,28 @@ def run(
     env: dict[str, str] | None = None,
 ) -> tuple[float, subprocess.CompletedProcess[str]]:
     """Run one command to completion; its wall time and result (checked against ``ok``)."""
+    return timed(argv, cwd, ok=ok, env=env)[::2]  # type: ignore[return-value]
+
+
+def timed(
+    argv: Sequence[str],
+    cwd: Path,
+    *,
+    ok: Sequence[int] = (0,),
+    env: dict[str, str] | None = None,
+) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """Run one command to completion: its wall time, its CPU time (user + system of it and
+    every process it started and waited for) and its result (checked against ``ok``)."""
+    cpu0 = children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(list(argv), cwd=cwd, capture_output=True, text=True, env=user_env(env))
     took = time.perf_counter() - t0
+    cpu = children_cpu() - cpu0
     if proc.returncode not in ok:
         raise SystemExit(
             f"{' '.join(argv)} exited {proc.returncode} in {cwd}:\n{proc.stderr[-2000:]}"
         )
-    return took, proc
+    return took, cpu, proc
 
 
 def user_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -106,9 +140,13 @@ def fresh_clone(wiki: Path) -> Iterator[Path]:
 
 
 def repeat(what: str, n: int, once: Callable[[], float], note: str = "") -> Figure:
+    """``once`` run ``n`` times: the wall time it returns, and the CPU time of the
+    processes it ran (every child started and waited for during the call)."""
     figure = Figure(what, note=note)
     for _ in range(n):
-        figure.add(once())
+        cpu0 = children_cpu()
+        took = once()
+        figure.add(took, children_cpu() - cpu0)
     print(figure, flush=True)
     return figure
 

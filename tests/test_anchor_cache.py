@@ -207,3 +207,34 @@ def test_the_judges_source_reads_stay_within_the_memory_budget_read_once_each(
     # a budget of one source: read once for the anchors, once more for its windows, no more
     assert sorted(narrow_reads) == sorted(names * 2)
     assert any(f[0] == "citation.semantic_conflict" for f in narrow)  # the windows were read
+
+
+def test_sources_past_the_memory_budget_are_read_again_only_once_each(repo, tmp_path, monkeypatch):
+    """A budget of half the cited sources' text: the sources the anchors' pass kept serve
+    the judge's windows, and only the others are read again (least-recently-read dropping
+    dropped each text just before the windows' pass asked for it: every source read twice,
+    the commit hook's case on the benchmark wiki, whose 5 pages cite 10 sources of 10 MB)."""
+    import wikigate.verifier.wiki as wiki
+
+    names = [f"raw/s{k}.txt" for k in range(6)]
+    texts = {n: f"Chronicle {n}.\n" + "Filler words here. " * 100 + SOURCE for n in names}
+    quote = QUOTES[0]
+    pages = {}
+    for i in range(6):
+        cited = [names[i], names[(i + 3) % 6]]
+        notes = "\n".join(
+            f"[^{n}]: {format_tail(src, None, quote, texts[src].find(quote))}"
+            for n, src in enumerate(cited, 1)
+        )
+        pages[f"wiki/p{i}.md"] = page(
+            f"In 174{i} the harbour froze in winter.[^1] In 175{i} the harbour froze in winter.[^2]",
+            notes,
+        )
+    index = "---\ntitle: Index\n---\n# Index\n\n" + " ".join(f"[[p{i}]]" for i in range(6)) + "\n"
+    commit = commit_files(repo, None, {**texts, **pages, "wiki/index.md": index})
+    wide, _ = verified(repo, commit, tmp_path / "wide.db")
+    monkeypatch.setattr(wiki, "SOURCE_CHARS_KEPT", 3 * len(texts[names[0]]) + 10)
+    narrow, reads = verified(repo, commit, tmp_path / "narrow.db")
+    assert narrow == wide
+    assert sorted(set(reads)) == names
+    assert len(reads) == 9  # each once for the anchors, 3 of the 6 once more for windows

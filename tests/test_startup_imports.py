@@ -1,6 +1,7 @@
-"""What the hooks, the server gate and ``wikigate verify BRANCH`` import on the way to
-their answer: run each in a fresh interpreter, on a tiny real wiki (the server gate in a
-bare clone of it, given a push of main as git gives it), and read ``sys.modules`` at exit.
+"""What the hooks, the server gate, ``wikigate verify BRANCH`` and the MCP tools' library
+side import on the way to their answer: run each in a fresh interpreter, on a tiny real
+wiki (the server gate in a bare clone of it, given a push of main as git gives it), and
+read ``sys.modules`` at exit.
 
 Issue 25: pydantic, multiprocessing and ssl cost every commit their import time (pydantic
 and the models ~120 ms a process) and none is needed to check a few pages; pydantic belongs
@@ -49,6 +50,9 @@ ENTRIES = {
     "wikigate-verify": ("wikigate.hooks.precommit", "verify_main", []),
     "wikigate verify BRANCH": ("wikigate.cli", "main", ["verify", "feature", "--base", "main"]),
     "server pre-receive": ("wikigate.hooks.git_hooks", "main", ["pre-receive"]),
+    # the MCP tools' library side (list, claims, anchor) as a session calls it; the SDK
+    # itself imports pydantic, ssl and multiprocessing (uvicorn), once per session
+    "MCP tools": ("support.mcp_tools", "main", []),
 }
 HEAVY = ("multiprocessing", "pydantic", "ssl")
 # Records, beside the modules loaded, which modules ask for a heavy one (every import
@@ -109,6 +113,8 @@ def loaded(root: Path, entry: str, tmp_path: Path) -> tuple[set[str], dict[str, 
     module, function, args = ENTRIES[entry]
     out = tmp_path / "modules.json"
     cwd, stdin, env = root, None, None
+    if entry == "MCP tools":  # tests/support on the path, as the suite has it
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
     if entry == "server pre-receive":  # as the shim runs it: in the bare repository
         cwd = root.parent / "server.git"
         main, feature = (git(root, "rev-parse", ref).stdout.strip() for ref in ("main", "feature"))
@@ -136,8 +142,16 @@ def test_start_up_does_not_import(tiny_wiki, tmp_path, entry):
     assert "pygit2" in modules  # the entry point did its work
     assert "multiprocessing" not in modules, asked.get("multiprocessing")
     assert "pydantic" not in modules, asked.get("pydantic")
-    # pygit2 imports ssl at its own import (pygit2.settings); nothing else may
-    assert set(asked.get("ssl", [])) == {"pygit2.settings"}, asked.get("ssl")
+    # importlib.metadata reads versions with the email parser (~25 ms of CPU a process);
+    # the caches' versions come from metadata directories' names (verifier/version.py)
+    assert "email" not in modules
+    # pygit2 imports ssl at its own import (pygit2.settings); nothing else may, but for
+    # asyncio in the MCP server (its event loop, which the SDK runs on anyway)
+    ssl_from = {"pygit2.settings"}
+    if entry == "MCP tools":
+        ssl_from |= {"asyncio.base_events", "asyncio.selector_events", "asyncio.sslproto"}
+    assert set(asked.get("ssl", [])) <= ssl_from, asked.get("ssl")
+    assert "pygit2.settings" in asked.get("ssl", []), asked.get("ssl")
 
 
 # The rules are read without pydantic when the quick check vouches for them

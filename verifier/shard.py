@@ -10,7 +10,6 @@ Python and process agrees on it (unlike ``hash()``, which is salted per process)
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import json
 import re
 from dataclasses import dataclass
@@ -18,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from wikigate import __version__
 from wikigate.config import Config
+
+from .version import installed
 
 if TYPE_CHECKING:
     from .report import VerificationReport
@@ -104,12 +105,5 @@ def statement(report: VerificationReport) -> bytes:
 def verifier_version(judge: str) -> str:
     """What produced the findings: wikigate, the libraries that parse what it checks, and
     the semantic judge.  Shards made by different verifiers are never merged."""
-    made_by = [f"wikigate={__version__}"] + [f"{name}={_installed(name)}" for name in FINDERS]
+    made_by = [f"wikigate={__version__}"] + [f"{name}={installed(name)}" for name in FINDERS]
     return "/".join([*made_by, f"judge={judge}"])
-
-
-def _installed(name: str) -> str:
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "none"

@@ -12,7 +12,6 @@ with a link mode (entries.py), never followed.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import marshal
 import posixpath
 import sys
@@ -46,6 +45,7 @@ from .sources import (
     reading_of,
     source_key,
 )
+from .version import installed
 
 __all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
@@ -96,16 +96,9 @@ def cache_version() -> str:
     """What produced a cached row: the row layout, the versions of wikigate and of
     the libraries that parse pages and read sources (from package metadata: pypdf
     is not imported to learn its version), and the Python whose marshal wrote it."""
-    made_by = [f"{name}={_installed(name)}" for name in PRODUCERS]
+    made_by = [f"{name}={installed(name)}" for name in PRODUCERS]
     python = f"py{sys.version_info[0]}.{sys.version_info[1]}-{sys.implementation.name}"
     return "/".join([f"format{CACHE_FORMAT}", *made_by, python, f"marshal{marshal.version}"])
-
-
-def _installed(name: str) -> str:
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "none"
 
 
 class PageCache(Cache):
@@ -500,8 +493,11 @@ class WikiTree:
         return results
 
     def _keep(self, path: str, page: int | None, text: str) -> None:
-        """Keep a source's text for source_text(), the least recently read dropped past
-        SOURCE_CHARS_KEPT characters."""
+        """Keep a source's text for source_text(); past SOURCE_CHARS_KEPT characters, the
+        most recently read text but this one is dropped. Sources are read in passes, each
+        in source order (the anchors', then the judge's windows'): dropping the least
+        recently read would drop each text just before the next pass asks for it, and read
+        every source twice once they exceed the bound; this keeps the pass's first ones."""
         key = (path, page)
         if key in self._sources:
             self._sources.move_to_end(key)
@@ -509,7 +505,9 @@ class WikiTree:
         self._sources[key] = text
         self._source_chars += len(text)
         while self._source_chars > SOURCE_CHARS_KEPT and len(self._sources) > 1:
-            _, dropped = self._sources.popitem(last=False)
+            newest = reversed(self._sources)
+            next(newest)  # this one, in use
+            dropped = self._sources.pop(next(newest))
             self._source_chars -= len(dropped)
 
     def _locate_pdfs(
