@@ -239,6 +239,22 @@ def test_attachments_and_block_references_resolve_as_obsidian_resolves_them(repo
     assert not [f for f in report.findings if f.path in ("wiki/img/diagram.png", "wiki/paper.pdf")]
 
 
+def test_a_missing_block_says_the_page_exists_and_names_its_blocks(repo, vault_base):
+    """A link to a page that exists, naming a block or heading it lacks: the hint and the
+    next action name what the page has, not "link an existing page"."""
+    body = "See [[Cats#^nope]] and [[Index#Nowhere]]."
+    report = _run(repo, vault_base, {"wiki/cats.md": _page("Cats", body)})
+    hints = sorted(f.hint for f in report.findings if f.code == "link.broken")
+    assert hints == [
+        "wiki/cats.md exists; link one of its blocks: ^sleep",
+        "wiki/index.md exists; link one of its headings: #index",
+    ]
+    assert report.next_actions[0] == (
+        "fix the links on line 8 of wiki/cats.md: wiki/cats.md exists; link one of its "
+        "blocks: ^sleep"
+    )
+
+
 def test_an_attachment_must_be_what_its_name_says_and_deleting_one_breaks_its_embeds(
     repo, vault_base
 ):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from support.helpers import git, in_process
 
 
@@ -142,3 +144,38 @@ def test_anchor_on_a_branch_reads_the_checkout_and_fixes_the_working_tree(tmp_pa
     assert missing.returncode == 2 and f"no such page at HEAD (branch deck, {head[:12]})" in (
         missing.stderr
     )
+
+
+@pytest.mark.slow
+def test_messages_name_the_trunk_not_main(tmp_path):
+    root = master_repo(tmp_path)
+    (root / "raw" / "deck-spec.txt").write_text("Intro.\nThe deck is 12 metres wide.\n")
+    (root / "wiki" / "Deck.md").write_text(
+        "# Deck\n\nThe deck is 12 metres wide.[^1]\n\n"
+        '[^1]: raw/deck-spec.txt — "The deck is 12 metres wide."\n'
+    )
+    (root / "wiki" / "index.md").write_text("# Index\n\n- [[Deck]]\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "deck, before the hooks")
+    assert wg(root, "hooks", "install").returncode == 0
+    # a plain commit onto the trunk is refused, naming it
+    (root / "wiki" / "Deck.md").write_text("# Deck\n")
+    refused = git(root, "commit", "-qam", "straight onto master", check=False)
+    assert refused.returncode != 0
+    assert "refusing to move master" in refused.stderr
+    assert "Changes reach master through `wikigate run finalize`" in refused.stderr
+    assert " main" not in refused.stderr
+    git(root, "reset", "-q", "--hard", "HEAD")
+    # anchor reads the trunk, by name; --fix on the trunk lands a lint run, as before
+    missing = wg(root, "anchor", "raw/nowhere.txt", "x")
+    assert missing.returncode == 1
+    assert "raw/nowhere.txt: no such file under raw/ on master (" in missing.stderr
+    fixed = wg(root, "anchor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    tip = git(root, "rev-parse", "master").stdout.strip()
+    assert f": master is at {tip[:12]}" in fixed.stdout and "main" not in fixed.stdout
+    assert "{@7 sha256:" in (root / "wiki" / "Deck.md").read_text()  # the checkout followed
+    # init on a detached HEAD names the trunk it would adopt
+    git(root, "checkout", "-q", "--detach")
+    detached = wg(tmp_path, "init", str(root), "--main-branch", "master")
+    assert detached.returncode == 1 and "(`git switch master`)" in detached.stderr

@@ -25,7 +25,7 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
 from .finalize import reject
-from .gitrepo import commit_at
+from .gitrepo import branch_name, commit_at
 from .text import occurrences
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def anchor_tail(
     """
     if not quote:
         raise UsageError("the quote is empty")
-    trunk = ws.env.main.removeprefix("refs/heads/")
+    trunk = branch_name(ws.env.main)
     where = f"in run {run.run_id}" if run is not None and tree is None else f"on {trunk}"
     hint = " (a source staged in a run: pass --run RUN)" if run is None and tree is None else ""
     if tree is not None:
@@ -259,7 +259,7 @@ def anchor_fix_on_main(
     Returns the fixes and the open run to finalize (None when nothing was staged).
     """
     main = ws.repo.references[ws.env.main].target
-    trunk = ws.env.main.removeprefix("refs/heads/")
+    trunk = branch_name(ws.env.main)
     plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress, f"on {trunk}")
     if not plan.anchored:
         return plan.fixes, None

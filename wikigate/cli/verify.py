@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
+from wikigate.gitrepo import branch_name
 from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
@@ -224,8 +225,8 @@ def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     record = ws.override(run_id, reason)
     sync_ledger(ws)
     click.echo(
-        f"committed {run_id} by override of {record.override_actor}: main is at "
-        f"{record.tip_commit[:12]}"
+        f"committed {run_id} by override of {record.override_actor}: "
+        f"{branch_name(ws.env.main)} is at {record.tip_commit[:12]}"
     )
 
 
