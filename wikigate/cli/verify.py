@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from wikigate.errors import UsageError
-from wikigate.gitrepo import branch_name
 from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
 from wikigate.present import outcome
 
@@ -221,6 +220,8 @@ def html_of(ws: Any, report: VerificationReport) -> str:
 def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     """Commit a rejected run anyway, or vouch for an unverified one; actor and reason
     are recorded."""
+    from wikigate.gitrepo import branch_name
+
     ws = open_workspace(ctx)
     record = ws.override(run_id, reason)
     sync_ledger(ws)
