@@ -247,7 +247,7 @@ def broken_links(
     page = tree.nav_page(path)
     if page is None:
         return []
-    out = []
+    out: list[tuple[int, str, str, str | None]] = []
     for link in page.links:
         target = tree.resolve(path, link)
         shown = (
