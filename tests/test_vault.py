@@ -478,3 +478,22 @@ def test_the_judges_reading_tools_read_the_wiki_where_the_rules_put_it(repo):
     ]:
         with pytest.raises(LookupError, match=why):
             staged.read(path)
+
+
+def test_a_claim_quotes_an_embed_as_typed_never_its_size_as_words():
+    """``![[Page]]`` and ``![[img.png|300]]`` are embeds: a statement finding quotes them
+    as typed (it said "!Old Bridge" and "!300"), and their words state nothing."""
+    from wikigate.verifier.markdown import parse_page
+
+    text = (
+        "---\ntitle: Embeds\n---\n# Embeds\n\n"
+        "The old bridge is shown here: ![[Old Bridge]] and it collapsed in 1901.\n\n"
+        "Sized image: ![[attachments/bridge.png|300]] and plan.\n"
+    )
+    page = parse_page("wiki/embeds.md", text)
+    said = [s.text for s in page.statements]
+    assert said == [
+        "The old bridge is shown here: ![[Old Bridge]] and it collapsed in 1901.",
+        "Sized image: ![[attachments/bridge.png|300]] and plan.",
+    ]
+    assert [link.target for link in page.links] == ["Old Bridge", "attachments/bridge.png"]
