@@ -112,7 +112,7 @@ class Session:
 
     def staged(self) -> "SessionTree":
         """The open run's staged tree, else main's."""
-        from wikigate.gitrepo import ref_target
+        from wikigate.gitrepo import branch_name, ref_target
 
         ws = self.ws
         found = (
@@ -121,7 +121,7 @@ class Session:
             else ref_target(ws.repo, ws.env.main)
         )
         if found is None:
-            raise LookupError("main is gone; nothing to read")
+            raise LookupError(f"{branch_name(ws.env.main)} is gone; nothing to read")
         return SessionTree(ws.repo, wiki_tree(ws, found), str(found), self._pdfs)
 
     def _settled(self, run: "WorkspaceRun") -> None:
