@@ -79,12 +79,11 @@ def anchor_tail(
     """
     if not quote:
         raise UsageError("the quote is empty")
-    trunk = branch_name(ws.env.main)
-    where = f"in run {run.run_id}" if run is not None and tree is None else f"on {trunk}"
     hint = " (a source staged in a run: pass --run RUN)" if run is None and tree is None else ""
-    if tree is not None:
-        where = read_at or "in the tree read"
-    else:
+    where = read_at or "in the tree read"
+    if tree is None:
+        trunk = branch_name(ws.env.main)
+        where = f"in run {run.run_id}" if run is not None else f"on {trunk}"
         at = (
             run.staged_tree()
             if run is not None

@@ -369,8 +369,8 @@ def mismatch(
         )
     if att.base_commit != base_commit:
         return (
-            f"it verified a change from the commit {att.base_commit[:12]}, not from this "
-            f"main's commit {base_commit[:12]}"
+            f"it verified a change from the commit {att.base_commit[:12]}, not from the "
+            f"gated branch's commit {base_commit[:12]}"
         )
     if att.tip_tree != tip_tree:
         return f"it is for the tree {att.tip_tree[:12]}, not the pushed tree {tip_tree[:12]}"
