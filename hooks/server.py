@@ -147,7 +147,7 @@ def post_receive(argv: list[str], stdin: str) -> int:
         finally:
             ws.close()
     except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
-        _err(f"wikigate: the claim ledger is behind main ({type(e).__name__}: {e})")
+        _err(f"wikigate: the claim ledger is behind the gated branch ({type(e).__name__}: {e})")
     return 0
 
 
