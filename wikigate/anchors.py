@@ -66,6 +66,7 @@ def anchor_tail(
     *,
     run: Run | None = None,
     notes: Citation | None = None,
+    at_head: bool = False,
     say: Callable[[str], None] | None = None,
     read_at: str | None = None,
 ) -> str:
@@ -74,8 +75,8 @@ def anchor_tail(
     An ellipsis-joined quote is anchored where its pieces first occur in order.
 
     The source is read from ``tree``, else from ``run``'s staged files (``--run``), else
-    the trunk, else (a source committed on a branch only) the checked-out commit: ``say``
-    hears which commit was read then.  ``read_at`` says where ``tree`` is, for messages.
+    the trunk, else (``at_head``: a source committed on a branch only) the checked-out
+    commit: ``say`` hears which commit was read then.  ``read_at`` says where ``tree`` is, for messages.
     """
     if not quote:
         raise UsageError("the quote is empty")
@@ -90,7 +91,8 @@ def anchor_tail(
             else commit_at(ws.repo, ws.repo.references[ws.env.main].target).tree
         )
         tree = _wiki_tree(ws, at)
-        head = checkout(ws) if run is None and not _has_source(tree, source) else None
+        missing = run is None and at_head and not _has_source(tree, source)
+        head = checkout(ws) if missing else None
         if head is not None and head.commit.tree.id != at.id:
             tree = _wiki_tree(ws, head.commit.tree)
             where = f"on {trunk} or at {head.label}"

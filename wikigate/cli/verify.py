@@ -294,7 +294,7 @@ def anchor(
             raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N] [--run RUN]')
         run = ws.run(run_id) if run_id else None
         say = partial(click.echo, err=True)
-        click.echo(anchor_tail(ws, args[0], args[1], page, run=run, say=say))
+        click.echo(anchor_tail(ws, args[0], args[1], page, run=run, at_head=True, say=say))
         return
     if run_id:  # stage into an open run: whatever it holds, it lands when finalized
         run = ws.run(run_id)
