@@ -243,16 +243,18 @@ def reference_transaction(argv: list[str], stdin: str) -> int:
         if why is None:
             continue
         landing = notes is not None and why.startswith(new[:12])  # wikigate landing this run
+        name = trunk.removeprefix("refs/heads/")
         hint = (
-            "  This main is protected by wikigate's hooks: finalize the run with verification;"
-            " a rejected run lands only by `wikigate verify override RUN --reason ...`."
+            f"  This {name} is protected by wikigate's hooks: finalize the run with "
+            "verification; a rejected run lands only by `wikigate verify override RUN "
+            "--reason ...`."
             if landing
-            else "  Changes reach main through `wikigate run finalize` (or `wikigate verify "
+            else f"  Changes reach {name} through `wikigate run finalize` (or `wikigate verify "
             "override`). If `git merge --ff-only` stopped here, your index and files already "
             "show the merged content; restore them with `git reset --merge HEAD`."
         )
         _err(
-            f"wikigate: refusing to move {trunk.removeprefix('refs/heads/')} to {new[:12]}: a run on it has no passing "
+            f"wikigate: refusing to move {name} to {new[:12]}: a run on it has no passing "
             "verdict in refs/notes/wikigate:",
             f"  {why}",
             hint,

@@ -93,13 +93,13 @@ def pre_receive(argv: list[str], stdin: str) -> int:
     if current != old:
         _err(
             f"wikigate: {branch} moved while you were pushing (another push won).",
-            "  Fetch, rebase your run onto the new main, verify again, and push again.",
+            f"  Fetch, rebase your run onto the new {branch}, verify again, and push again.",
         )
         return 1
     if not _null(old) and not repo.descendant_of(pygit2.Oid(hex=new), pygit2.Oid(hex=old)):
         _err(
             f"wikigate: {branch} {old[:12]} → {new[:12]} is not a fast-forward.",
-            "  Rebase onto the server's main, verify again, and push again.",
+            f"  Rebase onto the server's {branch}, verify again, and push again.",
         )
         return 1
     if _null(old):
@@ -147,7 +147,7 @@ def post_receive(argv: list[str], stdin: str) -> int:
         finally:
             ws.close()
     except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
-        _err(f"wikigate: the claim ledger is behind main ({type(e).__name__}: {e})")
+        _err(f"wikigate: the claim ledger is behind the gated branch ({type(e).__name__}: {e})")
     return 0
 
 
@@ -217,18 +217,18 @@ def _gate(
                 f"wikigate: refusing {change}: this server does not verify pushes "
                 "(verify_on_push = false in its wikigate.toml), and a note from a client "
                 "proves nothing.",
-                "  Main moves here only by an attestation signed by a key in its "
+                f"  {branch} moves here only by an attestation signed by a key in its "
                 f"wikigate.allowedSigners, or by a recorded override: {OVERRIDE_HINT}",
             )
             return 1
-        return _override(repo, settings, old, new, override, "unverified")
+        return _override(repo, settings, (branch, old, new), override, "unverified")
     verdict, lines = server_verdict(repo, old, new)
     if verdict == "commit":
         return 0
     head = f"refusing {change}:" if override is None else f"{change}:"
     _err(f"wikigate: {head} verification says {verdict}:", *("  " + ln for ln in lines))
     if override is not None:
-        return _override(repo, settings, old, new, override, verdict)
+        return _override(repo, settings, (branch, old, new), override, verdict)
     _err(
         "  Fix it in a run, verify, and push again; an override is recorded with: " + OVERRIDE_HINT
     )
@@ -346,8 +346,14 @@ def _push_option(name: str) -> str | None:
 
 
 def _override(
-    repo: pygit2.Repository, settings: Config, old: str, new: str, reason: str, verdict: str
+    repo: pygit2.Repository,
+    settings: Config,
+    move: tuple[str, str, str],
+    reason: str,
+    verdict: str,
 ) -> int:
+    """Record ``move`` (branch, old, new) as an override by the pushing user, or refuse."""
+    branch, old, new = move
     names = settings.server.user_env
     user = _pushing_user(settings)
     if not reason.strip():
@@ -362,7 +368,7 @@ def _override(
             db.record_override(user, reason, old, new, verdict)
         finally:
             db.close()
-        _err(f"wikigate: override by {user} recorded: main {old[:12]} → {new[:12]}: {reason}")
+        _err(f"wikigate: override by {user} recorded: {branch} {old[:12]} → {new[:12]}: {reason}")
         return 0
     _err(f"wikigate: override refused: {why}.")
     return 1

@@ -421,9 +421,12 @@ def attestation_cases(ws: Workspace, keys: Keys) -> Cases:
     refused["no commit ids"] = (text, sshsig.sign(text, str(keys.trusted)), "naming the commits")
     stale = {
         "another tree": ({"tip_tree": str(elsewhere.tree_id)}, "not the pushed tree"),
-        "another base": ({"base_tree": str(elsewhere.tree_id)}, "not from this main's tree"),
+        "another base": ({"base_tree": str(elsewhere.tree_id)}, "not from the gated branch's tree"),
         "another commit": ({"tip_commit": str(elsewhere.id)}, "not the pushed commit"),
-        "another base commit": ({"base_commit": str(elsewhere.id)}, "not from this main's commit"),
+        "another base commit": (
+            {"base_commit": str(elsewhere.id)},
+            "not from the gated branch's commit",
+        ),
         "other rules": ({"config_hash": config_hash(other_rules)}, "under other rules"),
     }
     for label, (change, why) in stale.items():

@@ -110,7 +110,7 @@ def test_wikigate_github_without_pygithub_says_which_extra_to_install(
     tmp_path, capsys, monkeypatch
 ):
     monkeypatch.setitem(sys.modules, "github", None)
-    assert main(["-C", str(tmp_path), "github"]) == 1
+    assert main(["-C", str(tmp_path), "github"]) == 2  # a setup error, as a usage error
     err = capsys.readouterr().err
     assert "wikigate github needs the github extra (PyGithub)" in err
     assert "pip install 'wikigate[github]'" in err
@@ -122,10 +122,46 @@ def test_judge_anthropic_without_the_sdk_says_which_extra_to_install(tmp_path, c
     ws = workspace(tmp_path)
     branch_with_page(ws)
     monkeypatch.setitem(sys.modules, "anthropic", None)
-    assert main(["-C", str(ws.root), "verify", "--judge", "anthropic"]) == 1
+    assert main(["-C", str(ws.root), "verify", "--judge", "anthropic"]) == 2
     err = capsys.readouterr().err
     assert "the anthropic judge needs the anthropic extra" in err
     assert "pip install 'wikigate[anthropic]'" in err
+
+
+def test_wikigate_github_with_the_anthropic_judge_and_no_sdk_exits_2(world, monkeypatch):
+    """The action's judge input names the anthropic judge and the extra is missing: a
+    setup error (exit 2, as a missing variable), not a rejection (1); the base stays."""
+    import json
+
+    from support.github_world import REPO, TOKEN, cited_page
+    from support.helpers import in_process
+
+    world.push_pr(41, cited_page("barn"))
+    before = world.main_sha()
+    event = world.tmp / "event.json"
+    event.write_text(json.dumps(world.pr_event(41, "opened")))
+    monkeypatch.setitem(sys.modules, "anthropic", None)
+    monkeypatch.chdir(world.checkout)
+    proc = in_process(
+        ["github"],
+        env={
+            "GITHUB_EVENT_NAME": "pull_request_target",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_REPOSITORY": REPO,
+            "GITHUB_TOKEN": TOKEN,
+            "GITHUB_API_URL": world.gh.url,
+            "GITHUB_STEP_SUMMARY": str(world.tmp / "summary.md"),
+            "GITHUB_OUTPUT": str(world.tmp / "output.txt"),
+            "RUNNER_TEMP": str(world.tmp),
+            "WIKIGATE_JUDGE": "anthropic",
+            "ANTHROPIC_API_KEY": "sk-ant-not-used",
+            "WIKIGATE_VERIFIER": "",
+        },
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "the anthropic judge needs the anthropic extra" in proc.stderr
+    assert "pip install 'wikigate[anthropic]'" in proc.stderr
+    assert world.main_sha() == before
 
 
 def test_the_anthropic_judge_without_the_sdk_inside_verification_fails_closed(monkeypatch, repo):

@@ -311,7 +311,7 @@ def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_err
     # install has neither, and `wikigate mcp` crashed on anyio before naming the extra)
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.setitem(sys.modules, "anyio", None)
-    assert main(["-C", str(root), "mcp"]) == 1
+    assert main(["-C", str(root), "mcp"]) == 2  # a setup error
     err = capsys.readouterr().err
     assert err == (
         "error: wikigate mcp needs the mcp extra (mcp), which is not installed here: "

@@ -239,6 +239,22 @@ def test_attachments_and_block_references_resolve_as_obsidian_resolves_them(repo
     assert not [f for f in report.findings if f.path in ("wiki/img/diagram.png", "wiki/paper.pdf")]
 
 
+def test_a_missing_block_says_the_page_exists_and_names_its_blocks(repo, vault_base):
+    """A link to a page that exists, naming a block or heading it lacks: the hint and the
+    next action name what the page has, not "link an existing page"."""
+    body = "See [[Cats#^nope]] and [[Index#Nowhere]]."
+    report = _run(repo, vault_base, {"wiki/cats.md": _page("Cats", body)})
+    hints = sorted(f.hint for f in report.findings if f.code == "link.broken")
+    assert hints == [
+        "wiki/cats.md exists; link one of its blocks: ^sleep",
+        "wiki/index.md exists; link one of its headings: #index",
+    ]
+    assert report.next_actions[0] == (
+        "fix the links on line 8 of wiki/cats.md: wiki/cats.md exists; link one of its "
+        "blocks: ^sleep"
+    )
+
+
 def test_an_attachment_must_be_what_its_name_says_and_deleting_one_breaks_its_embeds(
     repo, vault_base
 ):
@@ -584,3 +600,22 @@ def test_init_links_a_vaults_pages_from_its_index_and_a_page_of_links_is_no_unci
     assert orphan.hint == "link it from index.md or a page linked from there"
     assert "link Lonely.md from index.md or a page linked from there" in result.next_actions
     assert not [f for f in result.findings if f.code == "page.uncited"]
+
+
+def test_a_claim_quotes_an_embed_as_typed_never_its_size_as_words():
+    """``![[Page]]`` and ``![[img.png|300]]`` are embeds: a statement finding quotes them
+    as typed (it said "!Old Bridge" and "!300"), and their words state nothing."""
+    from wikigate.verifier.markdown import parse_page
+
+    text = (
+        "---\ntitle: Embeds\n---\n# Embeds\n\n"
+        "The old bridge is shown here: ![[Old Bridge]] and it collapsed in 1901.\n\n"
+        "Sized image: ![[attachments/bridge.png|300]] and plan.\n"
+    )
+    page = parse_page("wiki/embeds.md", text)
+    said = [s.text for s in page.statements]
+    assert said == [
+        "The old bridge is shown here: ![[Old Bridge]] and it collapsed in 1901.",
+        "Sized image: ![[attachments/bridge.png|300]] and plan.",
+    ]
+    assert [link.target for link in page.links] == ["Old Bridge", "attachments/bridge.png"]

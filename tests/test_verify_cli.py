@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from support.helpers import git, in_process
 
 
@@ -84,3 +85,96 @@ def test_anchor_fix_opens_and_commits_a_run(tmp_path):
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "wiki/declaration.md:8: [^1] anchored" in fixed.stdout and "committed" in fixed.stdout
     assert page.read_text() == text
+
+
+def master_repo(tmp_path):
+    """A wiki whose trunk is ``master``, initialised by ``wikigate init``."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "master")
+    (root / "README.md").write_text("# notes\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "start")
+    init = wg(tmp_path, "init", str(root))
+    assert init.returncode == 0, init.stderr
+    return root
+
+
+def test_anchor_on_a_branch_reads_the_checkout_and_fixes_the_working_tree(tmp_path):
+    root = master_repo(tmp_path)
+    master = git(root, "rev-parse", "master").stdout
+    git(root, "checkout", "-q", "-b", "deck")
+    (root / "raw" / "deck-spec.txt").write_text("Intro.\nThe deck is 12 metres wide.\n")
+    page = root / "wiki" / "Deck.md"
+    page.write_text(
+        "# Deck\n\nThe deck is 12 metres wide.[^1]\n\n"
+        '[^1]: raw/deck-spec.txt — "The deck is 12 metres wide."\n'
+    )
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "deck")
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    # a source committed on the branch only: read at HEAD, and said so
+    tail = wg(root, "anchor", "raw/deck-spec.txt", "The deck is 12 metres wide.")
+    assert tail.returncode == 0, tail.stderr
+    assert tail.stdout.startswith('raw/deck-spec.txt — "The deck is 12 metres wide." {@7 ')
+    assert f"read raw/deck-spec.txt at HEAD (branch deck, {head[:12]})" in tail.stderr
+    assert "it is not on master" in tail.stderr
+    gone = wg(root, "anchor", "raw/nowhere.txt", "x")
+    assert gone.returncode == 1
+    assert "no such file under raw/ on master or at HEAD (branch deck" in gone.stderr
+    # a page uncommitted in the working tree is left alone
+    page.write_text(page.read_text() + "\nMy edit.\n")
+    dirty = wg(root, "anchor", "--fix", "wiki/Deck.md")
+    assert dirty.returncode == 0, dirty.stderr
+    assert "skipped: wiki/Deck.md differs from HEAD" in dirty.stdout
+    assert page.read_text().endswith("My edit.\n")
+    git(root, "checkout", "--", "wiki/Deck.md")
+    # --fix on a branch rewrites the page in the working tree; no run, master stays
+    fixed = wg(root, "anchor", "--fix", "wiki/Deck.md")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "wiki/Deck.md:5: [^1] anchored" in fixed.stdout
+    assert "rewrote the pages in the working tree: review and commit them" in fixed.stdout
+    assert f"[^1]: {tail.stdout}" in page.read_text()
+    assert git(root, "rev-parse", "master").stdout == master
+    assert git(root, "rev-parse", "HEAD").stdout.strip() == head
+    assert git(root, "for-each-ref", "refs/wikigate/runs").stdout == ""
+    # a page on neither: the error names where it looked
+    missing = wg(root, "anchor", "--fix", "wiki/None.md")
+    assert missing.returncode == 2 and f"no such page at HEAD (branch deck, {head[:12]})" in (
+        missing.stderr
+    )
+
+
+@pytest.mark.slow
+def test_messages_name_the_trunk_not_main(tmp_path):
+    root = master_repo(tmp_path)
+    (root / "raw" / "deck-spec.txt").write_text("Intro.\nThe deck is 12 metres wide.\n")
+    (root / "wiki" / "Deck.md").write_text(
+        "# Deck\n\nThe deck is 12 metres wide.[^1]\n\n"
+        '[^1]: raw/deck-spec.txt — "The deck is 12 metres wide."\n'
+    )
+    (root / "wiki" / "index.md").write_text("# Index\n\n- [[Deck]]\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "deck, before the hooks")
+    assert wg(root, "hooks", "install").returncode == 0
+    # a plain commit onto the trunk is refused, naming it
+    (root / "wiki" / "Deck.md").write_text("# Deck\n")
+    refused = git(root, "commit", "-qam", "straight onto master", check=False)
+    assert refused.returncode != 0
+    assert "refusing to move master" in refused.stderr
+    assert "Changes reach master through `wikigate run finalize`" in refused.stderr
+    assert " main" not in refused.stderr
+    git(root, "reset", "-q", "--hard", "HEAD")
+    # anchor reads the trunk, by name; --fix on the trunk lands a lint run, as before
+    missing = wg(root, "anchor", "raw/nowhere.txt", "x")
+    assert missing.returncode == 1
+    assert "raw/nowhere.txt: no such file under raw/ on master (" in missing.stderr
+    fixed = wg(root, "anchor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    tip = git(root, "rev-parse", "master").stdout.strip()
+    assert f": master is at {tip[:12]}" in fixed.stdout and "main" not in fixed.stdout
+    assert "{@7 sha256:" in (root / "wiki" / "Deck.md").read_text()  # the checkout followed
+    # init on a detached HEAD names the trunk it would adopt
+    git(root, "checkout", "-q", "--detach")
+    detached = wg(tmp_path, "init", str(root), "--main-branch", "master")
+    assert detached.returncode == 1 and "(`git switch master`)" in detached.stderr

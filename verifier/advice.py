@@ -69,6 +69,9 @@ def _grouped(code: str, path: str | None, found: list[Finding]) -> str:
             nearest = _ELSEWHERE.search(f.message)
             if nearest is not None:
                 return f"{fix}: a page of that name is {safe(nearest.group(1))}"
+        own = next((f.hint for f in found if f.hint and f.hint != CODES[code].hint), None)
+        if own is not None:  # the page exists; its blocks or headings do not match
+            return f"{fix}: {safe(own, 200)}"
         return f"{fix}: link an existing page by file name, title or alias"
     if code == "page.orphan":  # its hint names the index of the wiki's root
         said = next((f.hint for f in found if f.hint), None) or ""

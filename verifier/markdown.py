@@ -538,6 +538,9 @@ def _row_cells(tokens: list[Token], i: int) -> list[tuple[str, bool]]:
             cited = cited or (child.type == "footnote_ref" and "label" in child.meta)
             if child.type in ("text", "code_inline"):
                 said.append(child.content)
+            elif child.type == "wikilink" and said and said[-1].endswith("!"):
+                said[-1] = said[-1][:-1]  # an embed, as typed (its |… a size, no label)
+                said.append(f"![[{child.content}]]")
             elif child.type == "wikilink":
                 target, _, label = child.content.partition("|")
                 said.append(label or target.partition("#")[0])
@@ -829,7 +832,7 @@ def _inline(
         prose.append(piece if said else " " * len(piece))
         size += len(piece)
 
-    for child in children:
+    for child, prev in zip(children, ["", *(c.type for c in children)], strict=False):
         if child.type == "html_inline":
             flush_text()
             if child.content.startswith("<!--"):
@@ -867,8 +870,16 @@ def _inline(
             target, _, label = child.content.partition("|")
             name, _, anchor = target.partition("#")
             page.links.append(Link("wiki", name.strip(), anchor.strip() or None, line))
-            link_at.append(size)
-            add(label or name, said=bool(label) and not pointed and _link_asserts(label))
+            if parts and parts[-1].endswith("!") and prev == "text":
+                # ![[Page]], ![[img.png|300]]: an embed (its |… a size or a caption), shown
+                # as typed in a claim, its words no statement
+                parts[-1], prose[-1] = parts[-1][:-1], prose[-1][:-1]
+                size -= 1
+                link_at.append(size)
+                add(f"![[{child.content}]]", said=False)
+            else:
+                link_at.append(size)
+                add(label or name, said=bool(label) and not pointed and _link_asserts(label))
         elif child.type == "link_close":
             if linked >= 0 and not pointed and _link_asserts("".join(parts[linked:])):
                 prose[linked:] = parts[linked:]  # "[the bridge collapsed in 2024](x.md)"

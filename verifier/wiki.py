@@ -73,7 +73,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 29: a front matter sources: field is a Sources line; a word after an article is no verb
 # (real wikis measured, issues 24 and 27)
 # 30: the links in each statement and in its block (a link to a source cites it)
-CACHE_FORMAT = 30
+# 31: an embed ![[…]] is quoted as typed in a claim, its words no statement (issue 26)
+CACHE_FORMAT = 31
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

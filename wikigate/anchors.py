@@ -1,9 +1,11 @@
 """``wikigate anchor``: a quote's footnote with a correct anchor, and fixing the anchors of
-a page (in a run, or on main through one)."""
+a page (in a run, on the trunk through one, or in the working tree of a branch)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygit2
@@ -23,12 +25,36 @@ from wikigate.verifier.wiki import PageCache, SourceError, WikiTree
 
 from .errors import UsageError, WikigateError
 from .finalize import reject
-from .gitrepo import commit_at
+from .gitrepo import branch_name, commit_at
 from .text import occurrences
 
 if TYPE_CHECKING:
     from .run import Run
     from .workspace import Workspace, WorkspaceRun
+
+
+@dataclass(frozen=True)
+class Checkout:
+    """The checked-out commit of a working tree whose HEAD is not the trunk: a branch,
+    or a detached HEAD (a pull request's checkout)."""
+
+    commit: pygit2.Commit
+    workdir: Path
+    label: str  # "HEAD (branch deck, 0123456789ab)"
+
+
+def checkout(ws: Workspace) -> Checkout | None:
+    """HEAD's commit when a branch other than the trunk (or a detached HEAD) is checked
+    out in a working tree; None on the trunk, in a bare repository, or before a commit."""
+    repo = ws.repo
+    if repo.is_bare or repo.workdir is None or repo.head_is_unborn:
+        return None
+    if not repo.head_is_detached and repo.references["HEAD"].target == ws.env.main:
+        return None
+    commit = repo.head.peel(pygit2.Commit)
+    short = str(commit.id)[:12]
+    what = "detached" if repo.head_is_detached else f"branch {repo.head.shorthand}"
+    return Checkout(commit, Path(repo.workdir), f"HEAD ({what}, {short})")
 
 
 def anchor_tail(
@@ -40,31 +66,44 @@ def anchor_tail(
     *,
     run: Run | None = None,
     notes: Citation | None = None,
+    at_head: bool = False,
+    say: Callable[[str], None] | None = None,
+    read_at: str | None = None,
 ) -> str:
     """The footnote text after ``[^ID]: `` with a correct anchor, if the quote is unique
     (within the lines and section ``notes`` name, whose notes it keeps, canonically).
     An ellipsis-joined quote is anchored where its pieces first occur in order.
 
-    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else main;
-    errors name ``run`` when given (``tree``, if also given, is that run's staged tree).
+    The source is read from ``tree``, else from ``run``'s staged files (``--run``), else
+    the trunk, else (``at_head``: a source committed on a branch only) the checked-out
+    commit: ``say`` hears which commit was read then.  Errors name ``run`` when given
+    (``tree``, if also given, is that run's staged tree); ``read_at`` says where ``tree``
+    is, for messages.
     """
     if not quote:
         raise UsageError("the quote is empty")
-    where = f"in run {run.run_id}" if run is not None else "on main"
+    hint = " (a source staged in a run: pass --run RUN)" if run is None and tree is None else ""
+    where = read_at or (f"in run {run.run_id}" if run is not None else "in the tree read")
     if tree is None:
+        trunk = branch_name(ws.env.main)
+        where = f"in run {run.run_id}" if run is not None else f"on {trunk}"
         at = (
             run.staged_tree()
             if run is not None
             else commit_at(ws.repo, ws.repo.references[ws.env.main].target).tree
         )
-        tree = WikiTree(
-            ws.repo, at, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
-        )
+        tree = _wiki_tree(ws, at)
+        missing = run is None and at_head and not _has_source(tree, source)
+        head = checkout(ws) if missing else None
+        if head is not None and head.commit.tree.id != at.id:
+            tree = _wiki_tree(ws, head.commit.tree)
+            where = f"on {trunk} or at {head.label}"
+            if _has_source(tree, source) and say is not None:
+                say(f"read {source} at {head.label}: it is not on {trunk}")
     hits, acl = tree.find_source(source)
     if acl:
         raise WikigateError(acl)
     if not hits:
-        hint = " (a source staged in a run: pass --run RUN)" if where == "on main" else ""
         raise WikigateError(f"{source}: no such file under raw/ {where}{hint}")
     if len(hits) != 1:
         raise WikigateError(f"{source}: names {len(hits)} files: {', '.join(hits)}")
@@ -102,6 +141,17 @@ def anchor_tail(
     return format_citation(c, source, found[0])
 
 
+def _wiki_tree(ws: Workspace, at: pygit2.Tree) -> WikiTree:
+    return WikiTree(
+        ws.repo, at, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
+    )
+
+
+def _has_source(tree: WikiTree, source: str) -> bool:
+    hits, acl = tree.find_source(source)
+    return bool(hits or acl)
+
+
 def _within(text: str, found: list[int], c: Citation) -> list[int]:
     """The occurrences that lie in the lines and the section ``c``'s notes name."""
     if c.lines is None and c.section is None:
@@ -136,13 +186,16 @@ class AnchorPlan:
 
 
 def plan_anchor_fix(
-    ws: Workspace, tree: pygit2.Tree, pages: list[str], progress: Progress | None = None
+    ws: Workspace,
+    tree: pygit2.Tree,
+    pages: list[str],
+    progress: Progress | None = None,
+    read_at: str = "in the tree read",
 ) -> AnchorPlan:
     """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
-    without staging anything: a caller with nothing to anchor opens no run."""
-    wiki = WikiTree(
-        ws.repo, tree, PageCache(None), limits=ws.config.limits, layout=ws.config.wiki.layout()
-    )
+    without staging anything: a caller with nothing to anchor opens no run.  ``read_at``
+    says where ``tree`` is (``on master``), for messages."""
+    wiki = _wiki_tree(ws, tree)
     results: list[AnchorFix] = []
     texts: dict[str, str] = {}
     targets = pages or wiki.pages
@@ -150,7 +203,7 @@ def plan_anchor_fix(
         if progress is not None:
             progress("anchoring pages", done, len(targets))
         if path not in wiki.entries:
-            raise UsageError(f"{path}: no such page")
+            raise UsageError(f"{path}: no such page {read_at}")
         page = wiki.page(path)
         if page is None:
             continue
@@ -168,7 +221,7 @@ def plan_anchor_fix(
             hits, _ = resolve_source(wiki, path, c)
             try:
                 source = hits[0] if len(hits) == 1 else c.source
-                tail = anchor_tail(ws, source, c.quote, c.page, wiki, notes=c)
+                tail = anchor_tail(ws, source, c.quote, c.page, wiki, notes=c, read_at=read_at)
             except WikigateError as e:
                 results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
                 continue
@@ -194,7 +247,7 @@ def anchor_fix(
     """
     staged = run.staged_tree()
     if plan is None or plan.tree != staged.id:
-        plan = plan_anchor_fix(run.ws, staged, pages, progress)
+        plan = plan_anchor_fix(run.ws, staged, pages, progress, f"in run {run.run_id}")
     for path, text in plan.pages.items():
         run.stage_write(path, text)
     return plan.fixes
@@ -209,7 +262,8 @@ def anchor_fix_on_main(
     Returns the fixes and the open run to finalize (None when nothing was staged).
     """
     main = ws.repo.references[ws.env.main].target
-    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress)
+    trunk = branch_name(ws.env.main)
+    plan = plan_anchor_fix(ws, commit_at(ws.repo, main).tree, pages, progress, f"on {trunk}")
     if not plan.anchored:
         return plan.fixes, None
     run = ws.start_run("lint", "cli:anchor")
@@ -220,3 +274,29 @@ def anchor_fix_on_main(
     # close the empty run (it never reaches main) rather than leave it pending.
     reject(run, run.plan(), None, int(run.refresh()["loop_count"]), "nothing to anchor")
     return fixes, None
+
+
+def anchor_fix_in_worktree(
+    ws: Workspace, head: Checkout, pages: list[str], progress: Progress | None = None
+) -> list[AnchorFix]:
+    """On a branch (a pull request's): work out the anchors at the checked-out commit and
+    rewrite those pages in the working tree, for the author to review and commit.  A page
+    with uncommitted changes is left alone (its fixes say so): nothing a person typed is
+    overwritten.  No run is opened and no ref moves."""
+    plan = plan_anchor_fix(ws, head.commit.tree, pages, progress, f"at {head.label}")
+    for path, text in plan.pages.items():
+        file = head.workdir / path
+        blob = head.commit.tree[path]
+        assert isinstance(blob, pygit2.Blob)
+        try:
+            unchanged = file.read_bytes() == blob.data
+        except OSError:
+            unchanged = False
+        if not unchanged:
+            why = f"skipped: {path} differs from {head.label} in the working tree; commit it first"
+            for f in plan.fixes:
+                if f.path == path and f.status == "anchored":
+                    f.status = why
+            continue
+        file.write_bytes(text.encode("utf-8"))
+    return plan.fixes

@@ -369,20 +369,20 @@ def mismatch(
         )
     if att.base_commit != base_commit:
         return (
-            f"it verified a change from the commit {att.base_commit[:12]}, not from this "
-            f"main's commit {base_commit[:12]}"
+            f"it verified a change from the commit {att.base_commit[:12]}, not from the "
+            f"gated branch's commit {base_commit[:12]}"
         )
     if att.tip_tree != tip_tree:
         return f"it is for the tree {att.tip_tree[:12]}, not the pushed tree {tip_tree[:12]}"
     if att.base_tree != base_tree:
         return (
-            f"it verified a change from the tree {att.base_tree[:12]}, not from this main's "
+            f"it verified a change from the tree {att.base_tree[:12]}, not from the gated branch's "
             f"tree {base_tree[:12]}"
         )
     if verifier is not None and att.verifier != verifier:
         return f"it was made by the verifier {att.verifier!r}, not by this server's ({verifier!r})"
     if att.config_hash != config_hash(rules):
-        return "it was verified under other rules than this main's wikigate.toml"
+        return "it was verified under other rules than the gated branch's wikigate.toml"
     if att.strictness != rules.verifier.strictness:
         return f"it was verified at {att.strictness}, not at {rules.verifier.strictness}"
     wanted = rules.judge

@@ -26,7 +26,9 @@ EXTRAS: dict[str, tuple[str, str]] = {
 
 class MissingExtra(WikigateError):
     """A command needs an optional part that is not installed; the message names the
-    extra to install."""
+    extra to install.  A setup error, as a usage error is (exit 2): nothing was decided."""
+
+    exit_code = 2
 
 
 def installed(module: str) -> bool:

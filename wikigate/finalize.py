@@ -30,6 +30,7 @@ from . import attest, decision, gitrepo, landing, records, worktree
 from .codes import finding
 from .decision import Decision, Word
 from .errors import RunError
+from .gitrepo import branch_name
 from .kinds import VERDICT_EXIT
 from .lease import Lease, landing_turn, require_pending, turn_taken
 from .models import (
@@ -75,6 +76,7 @@ class FinalizeResult:
     next_actions: list[str] = field(default_factory=list)
     blind_spots: list[str] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)  # what a person must answer
+    trunk: str = "main"  # the branch it lands on, by name (git config wikigate.mainBranch)
 
     @property
     def exit_code(self) -> int:
@@ -368,7 +370,7 @@ def _record(
     return base.model_copy(update=values)
 
 
-def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResult:
+def _result(run: Run, record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResult:
     return FinalizeResult(
         record.run_id,
         record.status,
@@ -381,6 +383,7 @@ def _result(record: RunRecord, verdict: VerifierVerdict | None) -> FinalizeResul
         next_actions=list(record.next_actions),
         blind_spots=list(record.blind_spots),
         questions=list(record.questions),
+        trunk=branch_name(run.env.main),
     )
 
 
@@ -439,7 +442,7 @@ class _Landing:
     def main(self) -> str:
         now = gitrepo.ref_target(self.run.env.repo, self.run.env.main)
         if now is None:
-            raise RunError(f"{self.run.env.main} is gone; nothing was committed")
+            raise RunError(f"{branch_name(self.run.env.main)} is gone; nothing was committed")
         return str(now)
 
     def replay(self, decided: str, onto: str) -> str | FinalizeResult:
@@ -454,7 +457,8 @@ class _Landing:
             _main, new_tip, conflicts = _replay_onto_main(run.env.repo, self.plan, base)
             if new_tip is None:
                 raise RunError(
-                    f"cannot override: main changed {', '.join(conflicts)} since the run"
+                    f"cannot override: {branch_name(run.env.main)} changed {', '.join(conflicts)} "
+                    "since the run"
                 )
             self.plan = run.plan(new_tip)
         stop = self.check(self.plan) if self.check is not None else None
@@ -514,7 +518,7 @@ def land(
             )
         except MainMoved:
             return None
-    result = _result(record, verdict)
+    result = _result(run, record, verdict)
     result.untouched = left
     return result
 
@@ -544,7 +548,8 @@ def _rebase(
             plan,
             verdict,
             loop,
-            f"conflict: main changed {', '.join(conflicts)} since the run started",
+            f"conflict: {branch_name(run.env.main)} changed {', '.join(conflicts)} since the run "
+            "started",
             verified=verified,
         )
     old_tip = pygit2.Oid(hex=plan.tip)
@@ -556,7 +561,7 @@ def _rebase(
                 f"run {run.run_id} changed or was reclaimed by `wikigate sweep` "
                 "while it was being finalized"
             )
-        txn.set_target(branch, new_tip, message="wikigate: rebase onto main")
+        txn.set_target(branch, new_tip, message=f"wikigate: rebase onto {branch_name(env.main)}")
 
     with_ref_lock(repo, [branch], body)
     with env.store.immediate():
@@ -588,7 +593,7 @@ def reject(
     publish_terminal(
         run.env, record, delete_branch=True, keep_failed=True, fence=fence, verified=verified
     )
-    return _result(record, verdict)
+    return _result(run, record, verdict)
 
 
 def keep_pending(
@@ -615,7 +620,7 @@ def keep_pending(
         questions=_questions(verdict, decided),
     )
     publish_note(run.env, record, verified)
-    result = _result(record, verdict)
+    result = _result(run, record, verdict)
     if decided.action == "ask_person" and decided.reason != decision.A_PERSON:
         result.reason = decided.reason  # why it waits (e.g. no progress), for the writer
     return result

@@ -81,6 +81,11 @@ def main_ref(repo: pygit2.Repository) -> str:
     return check_branch_name(str(name), f"git config {MAIN_BRANCH_KEY}")
 
 
+def branch_name(ref: str) -> str:
+    """A branch's name as a person types it (``master``), for messages."""
+    return ref.removeprefix("refs/heads/")
+
+
 def origin_head_branch(repo: pygit2.Repository) -> str | None:
     """The branch ``origin``'s HEAD names in a clone (``refs/remotes/origin/HEAD``), for a
     hint only: which branch is gated is the repository's own setting (:func:`main_ref`)."""
@@ -578,6 +583,6 @@ def checkout_fast_forward(repo: pygit2.Repository, new_tree: pygit2.Tree) -> Non
         repo.checkout_tree(new_tree, strategy=pygit2.enums.CheckoutStrategy.SAFE)  # type: ignore[no-untyped-call]
     except pygit2.GitError as e:
         raise DirtyWorktreeError(
-            "local changes in the checked-out main would be overwritten "
+            f"local changes in the checked-out {branch_name(main_ref(repo))} would be overwritten "
             f"({e}); commit or stash them, then finalize again"
         ) from e

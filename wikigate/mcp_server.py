@@ -121,7 +121,7 @@ class Session:
         """The open run's staged tree, else main's: built once per tree (a walk of every
         entry, ~9 ms on a 1k wiki) and kept while the run's tip (else main) names it, so a
         call's reads, its trace's blob ids and the next calls read one view."""
-        from wikigate.gitrepo import commit_at, ref_target
+        from wikigate.gitrepo import branch_name, commit_at, ref_target
 
         ws = self.ws
         found = (
@@ -130,7 +130,7 @@ class Session:
             else ref_target(ws.repo, ws.env.main)
         )
         if found is None:
-            raise LookupError("main is gone; nothing to read")
+            raise LookupError(f"{branch_name(ws.env.main)} is gone; nothing to read")
         tree_id = str(commit_at(ws.repo, found).tree_id)
         kept = self._tree
         if kept is not None and kept[0] is ws and kept[1] == tree_id:

@@ -27,7 +27,7 @@ def outcome_line(result: FinalizeResult) -> str:
     """What finalize did to the run, in one line."""
     run_id = result.run_id
     if result.status == "committed":
-        return f"committed {run_id}: main is at {str(result.tip)[:12]}"
+        return f"committed {run_id}: {result.trunk} is at {str(result.tip)[:12]}"
     if result.status in ("rejected", "abandoned"):
         return f"{result.status} {run_id}: {result.reason}"
     if result.verdict == "revise":

@@ -137,8 +137,10 @@ class Workspace:
         if repo is not None and repo.is_bare:
             raise GitError(f"{root}: is a bare repository; init needs a working tree")
         if repo is not None and repo.head_is_detached:
+            trunk = _trunk(repo, main_branch)  # the one it would adopt, when it exists
+            name = gitrepo.branch_name(trunk) if gitrepo.ref_target(repo, trunk) else "BRANCH"
             raise GitError(
-                f"{root}: HEAD is detached; check out your trunk first (`git switch main`)"
+                f"{root}: HEAD is detached; check out your trunk first (`git switch {name}`)"
             )
         main = _trunk(repo, main_branch)
         branch = main.removeprefix("refs/heads/")

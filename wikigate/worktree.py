@@ -32,7 +32,7 @@ from pathlib import Path
 import pygit2
 
 from .errors import DirtyWorktreeError, GitError
-from .gitrepo import blob_at, commit_at, main_checked_out, main_ref, ref_target
+from .gitrepo import blob_at, branch_name, commit_at, main_checked_out, main_ref, ref_target
 from .refs import process_lock
 
 INDEX_WAIT_SECONDS = 10.0
@@ -113,7 +113,8 @@ class Landing:
         if dirty:
             shown = ", ".join(dirty[:5]) + (f" (+{len(dirty) - 5} more)" if len(dirty) > 5 else "")
             raise DirtyWorktreeError(
-                f"local changes to {shown} in the checked-out main would be overwritten; "
+                f"local changes to {shown} in the checked-out "
+                f"{branch_name(main_ref(repo))} would be overwritten; "
                 "commit or stash them, then finalize again"
             )
         return cls(repo, Journal(run_id, str(old), str(new), changes))
@@ -311,7 +312,8 @@ def _edit_index(repo: pygit2.Repository, edit: Callable[[pygit2.Index], bool]) -
             except FileExistsError:
                 if time.monotonic() > deadline:
                     raise GitError(
-                        f"{lock} exists: another git process is using the index. main moved; "
+                        f"{lock} exists: another git process is using the index. "
+                        f"{branch_name(main_ref(repo))} moved; "
                         "run `wikigate sweep` once it is done to update the index and files"
                     ) from None
                 time.sleep(0.05)

@@ -520,9 +520,7 @@ def _unquoted(ctx: Context, p: _Pending) -> list[Finding]:
     shown = _notes(c)
     named = f"{p.source}, {shown}" if shown else p.source
     proves = "those lines exist" if c.lines else "the source exists"
-    canonical = format_citation(c._replace(quote="QUOTE"), p.source).replace(
-        '"QUOTE"', '\\"QUOTE\\"'
-    )
+    canonical = format_citation(c._replace(quote="QUOTE"), p.source)  # as one types it
     return [
         finding(
             "citation.unquoted",

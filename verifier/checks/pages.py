@@ -298,16 +298,16 @@ def _gaps(ctx: Context, page: ParsedPage) -> list[Finding]:
 
 def broken_links(
     tree: WikiTree, path: str, names: FileNames | None = None, base: WikiTree | None = None
-) -> list[tuple[int, str, str]]:
+) -> list[tuple[int, str, str, str | None]]:
     """The page's links that resolve to nothing (or to a page without their heading), as
-    (line, message, code): ``link.broken``, or ``link.ambiguous`` for a link naming several
+    (line, message, code, hint or None: the code's): ``link.broken``, or ``link.ambiguous`` for a link naming several
     sources.  A link naming a source is a source reference (``FileNames.source_link``),
     unless ``base`` resolved it to a page: then the change deleted that page or took the
     name from it (a title, an alias)."""
     page = tree.nav_page(path)
     if page is None:
         return []
-    out = []
+    out: list[tuple[int, str, str, str | None]] = []
     for link in page.links:
         target = tree.resolve(path, link)
         shown = (
@@ -325,26 +325,43 @@ def broken_links(
                 if was is not None and was not in found.names and tree.layout.is_page(was):
                     how = "is gone" if was not in tree.entries else "no longer answers to it"
                     said = f"{shown} named {was}, which {how}; it names only the source "
-                    out.append((link.line, said + ", ".join(found.names[:3]), BROKEN))
+                    out.append((link.line, said + ", ".join(found.names[:3]), BROKEN, None))
                 elif found.source is None:
-                    out.append((link.line, _ambiguous(shown, found.names), AMBIGUOUS))
+                    out.append((link.line, _ambiguous(shown, found.names), AMBIGUOUS, None))
                 continue  # a source reference: [[issue-7342]] names raw/…/issue-7342.md
-            out.append(
-                (link.line, f"{shown} resolves to no page{_instead(path, link, names)}", BROKEN)
-            )
+            said = f"{shown} resolves to no page{_instead(path, link, names)}"
+            out.append((link.line, said, BROKEN, None))
             continue
         anchor = unquote(link.anchor) if link.anchor and link.kind == "md" else link.anchor
         if anchor and anchor.startswith("^") and target.endswith(".md"):
             tpage = tree.nav_page(target)  # [[Page#^id]]: a block id, as Obsidian has it
             block = anchor[1:].strip().lower()
             if tpage is not None and "^" + block not in tpage.headings:
-                out.append((link.line, f"{shown}: {target} has no block ^{block}", BROKEN))
+                said = f"{shown}: {target} has no block ^{block}"
+                out.append((link.line, said, BROKEN, _has_instead(target, tpage.headings, "^")))
         elif link.anchor and target.endswith(".md"):
             tpage = tree.nav_page(target)
             if tpage is not None and _slug(link.anchor) not in tpage.headings:
                 said = f"{shown}: {target} has no heading #{_slug(link.anchor)}"
-                out.append((link.line, said, BROKEN))
+                out.append((link.line, said, BROKEN, _has_instead(target, tpage.headings, "#")))
     return out
+
+
+def _has_instead(target: str, anchors: list[str], kind: str) -> str:
+    """A link to a page that exists, to a block (``^``) or heading (``#``) it lacks: the
+    hint names a few it has."""
+    blocks = kind == "^"
+    have = list(dict.fromkeys(a for a in anchors if a.startswith("^") == blocks))
+    what = "block" if blocks else "heading"
+    if not have:
+        add = "add ^ID at the end of the paragraph you mean" if blocks else "add the heading"
+        return f"{target} exists and has no {what}s: {add}, or link the page itself"
+    shown = ", ".join(a if blocks else "#" + a for a in have[:MAX_LISTED])
+    more = f" and {len(have) - MAX_LISTED} more" if len(have) > MAX_LISTED else ""
+    return f"{target} exists; link one of its {what}s: {shown}{more}"
+
+
+MAX_LISTED = 5  # anchors a hint names
 
 
 BROKEN, AMBIGUOUS = "link.broken", "link.ambiguous"
@@ -406,15 +423,15 @@ def check_links(ctx: Context) -> list[Finding]:
         problems = broken_links(tip, path, tip_names, base)
         if base is not None and path not in scope:
             before = (
-                {_same(m) for _, m, _ in broken_links(base, path, base_names)}
+                {_same(m) for _, m, _, _ in broken_links(base, path, base_names)}
                 if path in base.entries
                 else set()
             )
-            problems = [(ln, m, c) for ln, m, c in problems if _same(m) not in before]
+            problems = [p for p in problems if _same(p[1]) not in before]
         page = tip.nav_page(path)
         ctx.metrics.links += len(page.links) if page else 0
-        for line, message, code in problems:
-            out.append(finding(code, path, line, message))
+        for line, message, code, hint in problems:
+            out.append(finding(code, path, line, message, hint=hint))
     orphans_now = graph.orphans()
     orphans_before = base_graph.orphans() if base_graph is not None else set()
     for path in sorted(orphans_now):

@@ -136,5 +136,6 @@ def telemetry_rebuild(ctx: click.Context, no_fetch: bool) -> None:
     claims = ws.store.db["claims"].count
     click.echo(
         f"rebuilt {ws.telemetry_path()} with {plural(count, 'run')} and the ledger of "
-        f"{plural(claims, 'claim')} ({plural(built.commits, 'commit')} of main)"
+        f"{plural(claims, 'claim')} ({plural(built.commits, 'commit')} of "
+        f"{ws.env.main.removeprefix('refs/heads/')})"
     )

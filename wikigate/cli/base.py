@@ -146,8 +146,10 @@ def sync_ledger(ws: Workspace) -> None:
     """After main moved: bring the claim ledger up to it. The ledger is derived from git,
     so a failure here loses nothing: the next ``wikigate claims`` catches up."""
     from wikigate import ledger
+    from wikigate.gitrepo import branch_name
 
     try:
         ledger.sync(ws)
     except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
-        click.echo(f"warning: the claim ledger is behind main ({type(e).__name__}: {e})", err=True)
+        behind = f"the claim ledger is behind {branch_name(ws.env.main)}"
+        click.echo(f"warning: {behind} ({type(e).__name__}: {e})", err=True)

@@ -227,7 +227,7 @@ def _extras_and_judge(repo: pygit2.Repository) -> list[Check]:
     from wikigate.config import Config, config_at
     from wikigate.errors import ConfigError, GitError
     from wikigate.extras import EXTRAS, install_hint, installed
-    from wikigate.gitrepo import main_ref
+    from wikigate.gitrepo import branch_name, main_ref
     from wikigate.verifier.judges.choose import API_KEY_ENV
 
     try:
@@ -240,7 +240,7 @@ def _extras_and_judge(repo: pygit2.Repository) -> list[Check]:
         config = Config()  # reported by the rules check
     provider = config.judge.provider
     needed = {
-        "pdf": "raw/ on main holds a PDF"
+        "pdf": f"raw/ on {branch_name(main.name)} holds a PDF"
         if main is not None and _has_pdf(repo, main.target)
         else None,
         "anthropic": '[judge] provider = "anthropic"' if provider == "anthropic" else None,

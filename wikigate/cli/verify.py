@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -219,12 +220,14 @@ def html_of(ws: Any, report: VerificationReport) -> str:
 def verify_override(ctx: click.Context, run_id: str, reason: str) -> None:
     """Commit a rejected run anyway, or vouch for an unverified one; actor and reason
     are recorded."""
+    from wikigate.gitrepo import branch_name
+
     ws = open_workspace(ctx)
     record = ws.override(run_id, reason)
     sync_ledger(ws)
     click.echo(
-        f"committed {run_id} by override of {record.override_actor}: main is at "
-        f"{record.tip_commit[:12]}"
+        f"committed {run_id} by override of {record.override_actor}: "
+        f"{branch_name(ws.env.main)} is at {record.tip_commit[:12]}"
     )
 
 
@@ -269,7 +272,7 @@ def verify_reject(ctx: click.Context, run_id: str, reason: str) -> None:
     "--run",
     "run_id",
     metavar="RUN",
-    help="Read the source from this run's staged files (a source not on main yet); "
+    help="Read the source from this run's staged files (a source not on the trunk yet); "
     "with --fix: stage the anchors into this open run instead of a new one.",
 )
 @click.pass_context
@@ -277,14 +280,21 @@ def anchor(
     ctx: click.Context, args: tuple[str, ...], page: int | None, fix: bool, run_id: str | None
 ) -> None:
     """Print a footnote's tail with a correct anchor, or add the missing anchors."""
-    from wikigate.anchors import anchor_fix, anchor_fix_on_main, anchor_tail
+    from wikigate.anchors import (
+        anchor_fix,
+        anchor_fix_in_worktree,
+        anchor_fix_on_main,
+        anchor_tail,
+        checkout,
+    )
 
     ws = open_workspace(ctx)
     if not fix:
         if len(args) != 2:
             raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N] [--run RUN]')
         run = ws.run(run_id) if run_id else None
-        click.echo(anchor_tail(ws, args[0], args[1], page, run=run))
+        say = partial(click.echo, err=True)
+        click.echo(anchor_tail(ws, args[0], args[1], page, run=run, at_head=True, say=say))
         return
     if run_id:  # stage into an open run: whatever it holds, it lands when finalized
         run = ws.run(run_id)
@@ -293,6 +303,18 @@ def anchor(
         _echo_fixes(fixes)
         anchored = any(f.status == "anchored" for f in fixes)
         click.echo(f"staged in {run_id}; finalize it to land" if anchored else "nothing to anchor")
+        return
+    head = checkout(ws)
+    if head is not None:  # a branch: fix the author's working tree, the trunk stays
+        with progress.bar() as shown:
+            fixes = anchor_fix_in_worktree(ws, head, list(args), progress=shown)
+        _echo_fixes(fixes)
+        anchored = any(f.status == "anchored" for f in fixes)
+        click.echo(
+            f"read {head.label}; rewrote the pages in the working tree: review and commit them"
+            if anchored
+            else f"read {head.label}; nothing to anchor"
+        )
         return
     with progress.bar() as shown:
         fixes, opened = anchor_fix_on_main(ws, list(args), progress=shown)
