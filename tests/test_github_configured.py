@@ -172,7 +172,9 @@ def _read_only(world: World) -> None:
 def test_a_fork_pull_request_gets_every_finding_in_the_job_summary_and_annotations(
     world: World,
 ):
-    made_up = [f"Barn owls number {k} thousand in the fens @octocat." for k in range(1, 13)]
+    fens = "Ely March Wisbech Chatteris Whittlesey Ramsey Soham Littleport Downham Holbeach Spalding Crowland"
+    # twelve invented quotes, none contradicting another (one page's claims are compared)
+    made_up = [f"Barn owls number 7 thousand in the {fen} fens @octocat." for fen in fens.split()]
     body = ["# Barn", ""] + [f"{q}[^{k}]\n" for k, q in enumerate(made_up, 1)]
     body += [f"[^{k}]: {format_tail(SOURCE, None, q, None)}" for k, q in enumerate(made_up, 1)]
     page = "\n".join(body) + "\n"
