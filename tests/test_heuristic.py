@@ -265,6 +265,10 @@ HOSTILE = [
     ", which burned down , a ban ",
     "according to one unsourced the ",
     "in 1922. The Grand Navigation Company ",
+    '"a b c" (Smith et al. 2011, 2012 ',
+    "Section 1, 2, 3 and [4, 5] (6) ",
+    '"" "x "y" (z ',
+    "first-first co-first a third third ",
 ]
 
 
@@ -1121,6 +1125,18 @@ REAL_WIKI_SHAPES = [
         "describe the harbour.",
         "The pier is not lit at night",
     ),
+    # another quote's gloss in brackets right after it, even when the cited quote's
+    # words are a part of the other quote's ("lit harbour walls" in "unlit harbour walls")
+    (
+        'The survey names "lit harbour walls" (with lamps) and "unlit harbour walls" (not '
+        "yet wired).",
+        "lit harbour walls",
+    ),
+    # a list of citation years
+    (
+        '"The tide tables were redrawn" (see Marsh et al. 2011/2013, Byrne 2015, 2017).',
+        "The tide tables were redrawn",
+    ),
 ]
 
 
@@ -1147,6 +1163,12 @@ def test_a_faithful_quote_on_a_real_wiki_shape_is_not_flagged(claim, quote):
         (
             'Reports like "Ferries run at high tide" and "The pier is lit" are not true.',
             "Ferries run at high tide",
+            "negation",
+        ),
+        # a negation in scare quotes is not another passage: it stays the claim's
+        (
+            'The council "did not" approve "the harbour budget for 1921".',
+            "the harbour budget",
             "negation",
         ),
         # another quote's words count when the claim does not quote the cited passage

@@ -616,15 +616,13 @@ _REFERENCE_NUMBERS = re.compile(
 # a year of a bibliographic citation: "et al. 2023", "Carlsmith (2023)", a title's
 # '"…" (2022)', and in brackets after an author's or a venue's name, "(Hendrycks 2023)",
 # "(citing Soares et al. 2015)", "(ICML 2023)"; never after a month ("(March 2021)")
+_YEAR = r"((?:1[5-9]|20)\d\d[a-z]?(?:\s*[/,\u2013-]\s*(?:1[5-9]|20)\d\d[a-z]?){0,8})\b"
 _CITED_YEAR = re.compile(
-    r"(\bet\s+al\.?,?\s+|(?:\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*|[\"\u201d])\s*\()"
-    r"((?:1[5-9]|20)\d\d[a-z]?)\b"
+    r"(\bet\s+al\.?,?\s+|(?:\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*|[\"\u201d])\s*\()" + _YEAR
 )
 _BRACKETS = re.compile(r"\(([^()]{1,300})\)")
 _NAMED_YEAR = re.compile(
-    r"(\b(?!"
-    + _MONTHS_TITLE
-    + r"\b)[A-Z][\w'-]*(?:\s+et\s+al\.?)?,?\s+)((?:1[5-9]|20)\d\d[a-z]?)\b"
+    r"(\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*(?:\s+et\s+al\.?)?,?\s+)" + _YEAR
 )
 # a digit inside a name ("e2e", "k8s", "EC2"): no quantity
 _IN_NAME = re.compile(r"(?<=[A-Za-z])\d+(?:\.\d+)*")
@@ -634,11 +632,43 @@ _FIRST_TITLE = re.compile(
     r"\bco-first\b|\bfirst(?=[\s-]+authors?\b|[\s-]+authored\b|-(?!ever\b)[a-z])",
     re.IGNORECASE,
 )
-_CLAIM_QUOTES = re.compile(r'"([^"\n]{1,400})"|\u201c([^\u201d\n]{1,400})\u201d')
+# a passage the claim quotes, and the bracket right after it (its gloss: '"…" (latent
+# but not verbalized)')
+_CLAIM_QUOTES = re.compile(
+    r'(?:"([^"\n]{1,400})"|\u201c([^\u201d\n]{1,400})\u201d)(?:\s*\([^()\n]{0,300}\))?'
+)
+
+
+OTHER_QUOTE_WORDS = 3  # the fewest words of another quote of the claim left out
+OWN_QUOTE_CHARS = 1000  # the longest quote matched with the claim's quotes (linear time)
 
 
 def _squeeze(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def _other_quotes_out(claim: str, quote: str) -> str:
+    """``claim`` without the passages of three words or more it quotes other than
+    ``quote`` (and their glosses in brackets right after them), when it quotes ``quote`` too: each quote of a sentence
+    quoting several is not charged with the words of another."""
+    spans = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _CLAIM_QUOTES.finditer(claim)]
+    mine = _squeeze(quote[:OWN_QUOTE_CHARS])
+    if len(spans) < 2 or not mine.strip() or len(quote) > OWN_QUOTE_CHARS:
+        return claim  # (a longer quote is not one a sentence quotes among others)
+    own = [
+        i
+        for i, (_, _, text) in enumerate(spans)
+        if _squeeze(text).strip() and (_squeeze(text) in mine or mine in _squeeze(text))
+    ]
+    if not own:
+        return claim
+    parts, at = [], 0
+    for i, (start, end, text) in enumerate(spans):
+        # a passage of three words or more: "not" in scare quotes stays the claim's
+        if i not in own and len(text.split()) >= OTHER_QUOTE_WORDS:
+            parts += [claim[at:start], '"\u2026"']
+            at = end
+    return "".join(parts) + claim[at:]
 
 
 def _as_claimed(claim: str, quote: str) -> str:
@@ -647,26 +677,8 @@ def _as_claimed(claim: str, quote: str) -> str:
     title, digits inside names, and, when it quotes ``quote`` and other passages too, the
     other passages (each quote is charged with the sentence around it, not with the
     words of another quote)."""
-    claim = claim[:5000]
     if '"' in claim or "\u201c" in claim:
-        spans = [
-            (m.start(), m.end(), m.group(1) or m.group(2)) for m in _CLAIM_QUOTES.finditer(claim)
-        ]
-        mine = _squeeze(quote)
-        if mine and len(spans) > 1:
-            own = [
-                s
-                for s in spans
-                if _squeeze(s[2]) and (_squeeze(s[2]) in mine or mine in _squeeze(s[2]))
-            ]
-            if own:
-                kept = {id(s) for s in own}
-                parts, at = [], 0
-                for s in spans:
-                    if id(s) not in kept:
-                        parts += [claim[at : s[0]], '"\u2026"']
-                        at = s[1]
-                claim = "".join(parts) + claim[at:]
+        claim = _other_quotes_out(claim, quote)
     claim = _REFERENCE_NUMBERS.sub(" ", claim)
     claim = _CITED_YEAR.sub(r"\1", claim)
     if "(" in claim:
