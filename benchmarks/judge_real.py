@@ -193,7 +193,7 @@ def cause(claim: str, c: Any) -> str:
             return "number: a reference's number (year, section, list mark)"
         return "number: another figure of the sentence"
     if len(QUOTE.findall(claim)) > 1:
-        return f"{c.kind}: a sentence quoting several passages"
+        return f"{c.kind}: the writer's words, in a sentence quoting several passages"
     return f"{c.kind}: the writer's words outside the quote"
 
 
@@ -226,7 +226,7 @@ def main() -> None:
             t[0] += 1
             t[1] += bool(flags)
             t[2].update(c.kind for c in flags)
-            causes.update(cause(r["claim"], c) for c in flags)
+            causes.update((r["half"], cause(r["claim"], c)) for c in flags)
             if flags and (r["half"] == "dev" or a.show_held_out):
                 shown.append((r, flags))
     print("| wiki | half | faithful citations | flagged | kinds |")
@@ -240,9 +240,9 @@ def main() -> None:
             print(f"| {wiki_name} | {h} | {judged} | {flagged} ({flagged / judged:.1%}) | {k} |")
             n, f = n + judged, f + flagged
         print(f"| both | {half_name} | {n} | {f} ({f / n:.1%}) | |")
-    print("\nflags by class (both halves):")
-    for name, count in sorted(causes.items()):
-        print(f"  {name}: {count}")
+    print("\nflags by class:")
+    for (half_name, name), count in sorted(causes.items()):
+        print(f"  {half_name}: {name}: {count}")
     for r, flags in shown:
         print(f"\n[{r['half']}] {r['wiki']} {r['path']}:{r['line']} -> {r['source_path']}")
         print(f"  claim: {r['claim'][:300]}")
