@@ -1155,6 +1155,8 @@ def test_a_faithful_quote_on_a_real_wiki_shape_is_not_flagged(claim, quote):
         ("The mill closed (in 2021).", "the mill closed", "number"),
         ("Smith closed the mill in 1921.", "closed the mill", "number"),
         ("Version 2.4.1 fixed the crash.", "fixed the crash", "number"),
+        ("Revenue fell in FY2021.", "Revenue fell", "number"),
+        ("The mill opened in [1891].", "The mill opened", "number"),
         # a fraction is still a fraction, a first is still a superlative
         ("A third of the votes went to Hill.", "votes went to Hill", "number"),
         ("The first bridge opened in spring.", "bridge opened in spring", "superlative"),

@@ -20,6 +20,11 @@ never started", "…, but nothing was ever built", "…, which burned down a mon
 number found only in another sentence of the window, about something else; a name in the
 slot where the source has another ("the mayor, John Smith" for "the mayor, Jane Hill",
 "the Grand Navigation Company" for "the Tam Navigation Company").
+A claim is read without what is not its claim about the quote (``_as_claimed``): its
+references' marks and citation years ("Section 2.3", "[59]", "(1)", "et al. 2015"), "first"
+of an author's title ("co-first author"), digits inside a name ("e2e"), and, when it quotes
+several passages, the others ("Issues like "…only…" and "…not…""); "a third party" is no
+fraction.
 Each conflict names the words that differ.  No network, no model: a tripwire, not a
 judgement of support (docs/checks.md; the LLM judge gets these as hints).
 """
@@ -603,14 +608,15 @@ _AFTER_DENIAL = re.compile(
 
 
 # marks of a sentence's references, not quantities it claims: a section, table or figure
-# number ("§4.2", "Section 2.3", "Table 1"), a bracketed citation number ("[59]", "[3, 7]"),
+# number ("§4.2", "Section 2.3", "Table 1"), a bracketed citation number ("[59]", "[3, 7]";
+# not "[1891]"),
 # a list mark ("(1) make money, (2) …", "(b)")
 _REFERENCE_NUMBERS = re.compile(
     r"§+\s*\d{1,4}(?:\.\d{1,4}){0,4}"
     r"|\b(?:Sections?|Secs?\.|Chapters?|Ch\.|Tables?|Figures?|Figs?\.|Appendix|Definitions?"
     r"|Theorems?|Lemmas?|Eqs?\.|Equations?|Algorithms?)\s+\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?"
     r"(?:\s*(?:,|and|&|[-\u2013])\s*\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?){0,8}\b"
-    r"|\[\d{1,4}(?:\s*[,\u2013-]\s*\d{1,4}){0,8}\]"
+    r"|\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3}){0,8}\]"
     r"|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)"
 )
 # a year of a bibliographic citation: "et al. 2023", "Carlsmith (2023)", a title's
@@ -624,8 +630,8 @@ _BRACKETS = re.compile(r"\(([^()]{1,300})\)")
 _NAMED_YEAR = re.compile(
     r"(\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*(?:\s+et\s+al\.?)?,?\s+)" + _YEAR
 )
-# a digit inside a name ("e2e", "k8s", "EC2"): no quantity
-_IN_NAME = re.compile(r"(?<=[A-Za-z])\d+(?:\.\d+)*")
+# digits inside a name ("e2e", "k8s", "i18n"): no quantity ("FY2021", "EC2" are read)
+_IN_NAME = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
 # "first" as a title or in a compound, not a superlative: "co-first author", "first
 # author", "First author of", "first-class", "first-order" (but "first-ever" is one)
 _FIRST_TITLE = re.compile(
