@@ -239,7 +239,7 @@ def main() -> None:
             k = ", ".join(f"{x} {y}" for x, y in sorted(kinds.items())) or "—"
             print(f"| {wiki_name} | {h} | {judged} | {flagged} ({flagged / judged:.1%}) | {k} |")
             n, f = n + judged, f + flagged
-        print(f"| both | {half_name} | {n} | {f} ({f / n:.1%}) | |")
+        print(f"| both | {half_name} | {n} | {f} ({f / max(n, 1):.1%}) | |")
     print("\nflags by class:")
     for (half_name, name), count in sorted(causes.items()):
         print(f"  {half_name}: {name}: {count}")
