@@ -1114,24 +1114,6 @@ REAL_WIKI_SHAPES = [
     ('"Mills fail to report flow" — the gauges became a first-class record.', "Mills fail to"),
     # an ordinal noun, not a fraction
     ('"The clerk signs the deed" — a third party witnessing it is optional.', "signs the deed"),
-    # two quotes in one sentence: each quote is not charged with the other's words
-    (
-        'Reports like "Ferries only run at high tide" and "The pier is not lit at night" '
-        "describe the harbour.",
-        "Ferries only run at high tide",
-    ),
-    (
-        'Reports like "Ferries only run at high tide" and "The pier is not lit at night" '
-        "describe the harbour.",
-        "The pier is not lit at night",
-    ),
-    # another quote's gloss in brackets right after it, even when the cited quote's
-    # words are a part of the other quote's ("lit harbour walls" in "unlit harbour walls")
-    (
-        'The survey names "lit harbour walls" (with lamps) and "unlit harbour walls" (not '
-        "yet wired).",
-        "lit harbour walls",
-    ),
     # a list of citation years
     (
         '"The tide tables were redrawn" (see Marsh et al. 2011/2013, Byrne 2015, 2017).',
@@ -1161,6 +1143,16 @@ def test_a_faithful_quote_on_a_real_wiki_shape_is_not_flagged(claim, quote):
         ("A third of the votes went to Hill.", "votes went to Hill", "number"),
         ("The first bridge opened in spring.", "bridge opened in spring", "superlative"),
         ("It was the first-ever crossing.", "the crossing", "superlative"),
+        # a number in brackets inside the clause, or a bracket no list opens: claimed
+        ("The pier is [450] metres long.", "The pier is long", "number"),
+        ("The pier is (45) metres high.", "The pier is high", "number"),
+        # another passage the claim quotes is its words too (no footnote vouches for it)
+        (
+            'Reports like "Ferries only run at high tide" and "The pier is not lit at night" '
+            "describe the harbour.",
+            "Ferries only run at high tide",
+            "negation",
+        ),
         # the claim's own words outside every quote are still weighed
         (
             'Reports like "Ferries run at high tide" and "The pier is lit" are not true.',

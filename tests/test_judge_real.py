@@ -64,7 +64,10 @@ def test_the_triples_are_rebuilt_split_and_not_flagged(tmp_path, judge_real):
     for r in rows:
         h = hashlib.sha256(f"t\nwiki/harbour.md\nL6:{r['quote']}".encode()).digest()[0]
         assert r["half"] == ("dev" if h % 2 == 0 else "held-out")
-        assert judge_real.judge(r) == []  # each quote is not charged with the other's words
+    # each other passage is the claim's words: "not" is charged to the first quote,
+    # "only" to the second
+    assert [c.kind for c in judge_real.judge(rows[0])] == ["negation"]
+    assert [c.kind for c in judge_real.judge(rows[1])] == ["superlative"]
 
 
 def test_a_checkout_whose_triples_differ_is_not_measured(tmp_path, judge_real, monkeypatch, capsys):

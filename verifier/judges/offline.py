@@ -22,9 +22,9 @@ slot where the source has another ("the mayor, John Smith" for "the mayor, Jane 
 "the Grand Navigation Company" for "the Tam Navigation Company").
 A claim is read without what is not its claim about the quote (``_as_claimed``): its
 references' marks and citation years ("Section 2.3", "[59]", "(1)", "et al. 2015"), "first"
-of an author's title ("co-first author"), digits inside a name ("e2e"), and, when it quotes
-several passages, the others ("Issues like "…only…" and "…not…""); "a third party" is no
-fraction.
+of an author's title ("co-first author"), digits inside a name ("e2e"); "a third party" is
+no fraction. A citation number closes its clause ("… night [14]."): "is [450] metres" is
+claimed; another passage the claim quotes is the claim's words too.
 Each conflict names the words that differ.  No network, no model: a tripwire, not a
 judgement of support (docs/checks.md; the LLM judge gets these as hints).
 """
@@ -616,8 +616,11 @@ _REFERENCE_NUMBERS = re.compile(
     r"|\b(?:Sections?|Secs?\.|Chapters?|Ch\.|Tables?|Figures?|Figs?\.|Appendix|Definitions?"
     r"|Theorems?|Lemmas?|Eqs?\.|Equations?|Algorithms?)\s+\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?"
     r"(?:\s*(?:,|and|&|[-\u2013])\s*\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?){0,8}\b"
-    r"|\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3}){0,8}\]"
-    r"|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)"
+    # a citation number closes its clause ("… night [14].", "([14])"); "is [450] metres"
+    # is a number in brackets, still claimed
+    r"|\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3}){0,8}\](?=\s*(?:[.,;:!?)\]]|\[|$))"
+    # a list mark opens the claim or an item after ":", ";" or ","
+    r"|(?:^|(?<=[:;,]\s))\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)"
 )
 # a year of a bibliographic citation: "et al. 2023", "Carlsmith (2023)", a title's
 # '"…" (2022)', and in brackets after an author's or a venue's name, "(Hendrycks 2023)",
@@ -638,53 +641,13 @@ _FIRST_TITLE = re.compile(
     r"\bco-first\b|\bfirst(?=[\s-]+authors?\b|[\s-]+authored\b|-(?!ever\b)[a-z])",
     re.IGNORECASE,
 )
-# a passage the claim quotes, and the bracket right after it (its gloss: '"…" (latent
-# but not verbalized)')
-_CLAIM_QUOTES = re.compile(
-    r'(?:"([^"\n]{1,400})"|\u201c([^\u201d\n]{1,400})\u201d)(?:\s*\([^()\n]{0,300}\))?'
-)
-
-
-OTHER_QUOTE_WORDS = 3  # the fewest words of another quote of the claim left out
-OWN_QUOTE_CHARS = 1000  # the longest quote matched with the claim's quotes (linear time)
-
-
-def _squeeze(text: str) -> str:
-    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
-
-
-def _other_quotes_out(claim: str, quote: str) -> str:
-    """``claim`` without the passages of three words or more it quotes other than
-    ``quote`` (and their glosses in brackets right after them), when it quotes ``quote`` too: each quote of a sentence
-    quoting several is not charged with the words of another."""
-    spans = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _CLAIM_QUOTES.finditer(claim)]
-    mine = _squeeze(quote[:OWN_QUOTE_CHARS])
-    if len(spans) < 2 or not mine.strip() or len(quote) > OWN_QUOTE_CHARS:
-        return claim  # (a longer quote is not one a sentence quotes among others)
-    own = [
-        i
-        for i, (_, _, text) in enumerate(spans)
-        if _squeeze(text).strip() and (_squeeze(text) in mine or mine in _squeeze(text))
-    ]
-    if not own:
-        return claim
-    parts, at = [], 0
-    for i, (start, end, text) in enumerate(spans):
-        # a passage of three words or more: "not" in scare quotes stays the claim's
-        if i not in own and len(text.split()) >= OTHER_QUOTE_WORDS:
-            parts += [claim[at:start], '"\u2026"']
-            at = end
-    return "".join(parts) + claim[at:]
 
 
 def _as_claimed(claim: str, quote: str) -> str:
     """The claim as the rules weigh it against ``quote``: without its references' marks
     and years (a citation's numbers are no quantities it claims), "first" of an author's
-    title, digits inside names, and, when it quotes ``quote`` and other passages too, the
-    other passages (each quote is charged with the sentence around it, not with the
-    words of another quote)."""
-    if '"' in claim or "\u201c" in claim:
-        claim = _other_quotes_out(claim, quote)
+    title, digits inside names.  Another passage the claim quotes stays its words: a quote
+    no footnote cites is the writer's assertion as much as the rest of the sentence."""
     claim = _REFERENCE_NUMBERS.sub(" ", claim)
     claim = _CITED_YEAR.sub(r"\1", claim)
     if "(" in claim:
