@@ -265,6 +265,10 @@ HOSTILE = [
     ", which burned down , a ban ",
     "according to one unsourced the ",
     "in 1922. The Grand Navigation Company ",
+    '"a b c" (Smith et al. 2011, 2012 ',
+    "Section 1, 2, 3 and [4, 5] (6) ",
+    '"" "x "y" (z ',
+    "first-first co-first a third third ",
 ]
 
 
@@ -296,7 +300,8 @@ def test_the_documented_figures_are_the_measured_ones():
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "checks.md").read_text()
-    (row,) = [line for line in doc.splitlines() if line.startswith("| now |")]
+    section = doc.split("### How well the offline judge does", 1)[1].split("\n#", 1)[0]
+    (row,) = [line for line in section.splitlines() if line.startswith("| now |")]
     cells = [c.strip().strip("*") for c in row.strip("|").split("|")][1:]
     measured = []
     for name in ("dev", "held-out"):
@@ -1070,3 +1075,127 @@ def test_a_name_sharing_the_rest_of_its_words_is_a_swap():
     )
     assert (k.kind, k.claim_words, k.quote_words) == ("name", ("grand",), ("tam",))
     assert conflicts("The Tam Navigation Company completed the canal in 1832.", quote, source) == []
+
+
+# Faithful quoted citations shaped like those of real wikis (docs/checks.md "Faithful
+# quotes on real wikis"): sentences written for these tests, in the same shapes.
+REAL_WIKI_SHAPES = [
+    # a section, a bracketed citation number, a list mark: marks of references
+    (
+        'She defines drift as "a slow change in what the model optimises" (Section 3.2).',
+        "a slow change in what the model optimises",
+    ),
+    (
+        'The report calls it "a loss of grip on the spending" (§ 4.1, Table 2).',
+        "a loss of grip on the spending",
+    ),
+    (
+        'The harbour board\'s minutes record "the dredging of the channel" (Lee 1998, [14]).',
+        "the dredging of the channel",
+    ),
+    (
+        'The charter lists "the duties of the warden" as: (1) keep the roll, (2) ring the '
+        "bell, (3) lock the gate.",
+        "the duties of the warden",
+    ),
+    (
+        'The idea of "goal drift under pressure" (citing Moreau et al. 2019) returns here.',
+        "goal drift under pressure",
+    ),
+    (
+        '"Lanterns of the Northern Coast" (2004) is her widely read survey.',
+        "Lanterns of the Northern Coast",
+    ),
+    # a digit inside a name: no quantity
+    ('"Add e2e coverage for the k8s runner" tracked the missing job.', "Add e2e coverage"),
+    # "first" of an author's title or a compound, not a superlative
+    ('"Tides of the Estuary" (co-first author with Ann Park)', "Tides of the Estuary"),
+    ('First author of "A Survey of Canal Locks"', "A Survey of Canal Locks"),
+    ('"Mills fail to report flow" — the gauges became a first-class record.', "Mills fail to"),
+    # an ordinal noun, not a fraction
+    ('"The clerk signs the deed" — a third party witnessing it is optional.', "signs the deed"),
+    # a list of citation years
+    (
+        '"The tide tables were redrawn" (see Marsh et al. 2011/2013, Byrne 2015, 2017).',
+        "The tide tables were redrawn",
+    ),
+]
+
+
+@pytest.mark.parametrize(("claim", "quote"), REAL_WIKI_SHAPES, ids=lambda x: x[:30])
+def test_a_faithful_quote_on_a_real_wiki_shape_is_not_flagged(claim, quote):
+    source = f"Preface.\n{quote}, as the record says.\n"
+    assert conflicts(claim, quote) == []
+    assert conflicts(claim, quote, source, source_label("raw/a.md", source)) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "kind"),
+    [
+        # a date, a plain year and a count stay claimed quantities
+        ("In March 2021 the mill closed.", "the mill closed", "number"),
+        ("The mill closed (in 2021).", "the mill closed", "number"),
+        ("Smith closed the mill in 1921.", "closed the mill", "number"),
+        ("Version 2.4.1 fixed the crash.", "fixed the crash", "number"),
+        ("Revenue fell in FY2021.", "Revenue fell", "number"),
+        ("The mill opened in [1891].", "The mill opened", "number"),
+        # a fraction is still a fraction, a first is still a superlative
+        ("A third of the votes went to Hill.", "votes went to Hill", "number"),
+        ("The first bridge opened in spring.", "bridge opened in spring", "superlative"),
+        ("It was the first-ever crossing.", "the crossing", "superlative"),
+        # a number in brackets inside the clause, or a bracket no list opens: claimed
+        ("The pier is [450] metres long.", "The pier is long", "number"),
+        ("The pier is (45) metres high.", "The pier is high", "number"),
+        # another passage the claim quotes is its words too (no footnote vouches for it)
+        (
+            'Reports like "Ferries only run at high tide" and "The pier is not lit at night" '
+            "describe the harbour.",
+            "Ferries only run at high tide",
+            "negation",
+        ),
+        # the claim's own words outside every quote are still weighed
+        (
+            'Reports like "Ferries run at high tide" and "The pier is lit" are not true.',
+            "Ferries run at high tide",
+            "negation",
+        ),
+        # a negation in scare quotes is not another passage: it stays the claim's
+        (
+            'The council "did not" approve "the harbour budget for 1921".',
+            "the harbour budget",
+            "negation",
+        ),
+        # another quote's words count when the claim does not quote the cited passage
+        (
+            'Locals say "the ferry never runs" about the harbour.',
+            "the ferry runs daily",
+            "negation",
+        ),
+    ],
+)
+def test_the_real_wiki_readings_keep_what_a_claim_claims(claim, quote, kind):
+    assert kind in {c.kind for c in conflicts(claim, quote)}
+
+
+def test_through_verification_a_cited_section_number_is_no_quantity(tmp_path):
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    paper = "Scope. Drift is a slow change in what the model optimises.\n"
+    base, tip = _page_citing(
+        repo,
+        {"raw/paper.txt": paper},
+        [
+            (
+                'Drift is "a slow change in what the model optimises" (Section 2.3).',
+                "raw/paper.txt",
+                "a slow change in what the model optimises",
+            ),
+            (
+                "Drift is a slow change in what 3 models optimise.",
+                "raw/paper.txt",
+                "a slow change in what the model optimises",
+            ),
+        ],
+    )
+    report = verify_trees(repo, tip, base, config=Config())
+    flags = at(report, "citation.semantic_conflict")
+    assert [f.message.split(" ")[0] for f in flags] == ["[^2]"], flags

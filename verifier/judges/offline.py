@@ -20,6 +20,11 @@ never started", "…, but nothing was ever built", "…, which burned down a mon
 number found only in another sentence of the window, about something else; a name in the
 slot where the source has another ("the mayor, John Smith" for "the mayor, Jane Hill",
 "the Grand Navigation Company" for "the Tam Navigation Company").
+A claim is read without what is not its claim about the quote (``_as_claimed``): its
+references' marks and citation years ("Section 2.3", "[59]", "(1)", "et al. 2015"), "first"
+of an author's title ("co-first author"), digits inside a name ("e2e"); "a third party" is
+no fraction. A citation number closes its clause ("… night [14]."): "is [450] metres" is
+claimed; another passage the claim quotes is the claim's words too.
 Each conflict names the words that differ.  No network, no model: a tripwire, not a
 judgement of support (docs/checks.md; the LLM judge gets these as hints).
 """
@@ -386,10 +391,22 @@ def _scaled(m: re.Match[str]) -> str:
     return str(int(whole) * scale + fraction)
 
 
+# nouns an ordinal "third" or "fifth" names one of, never a fraction of: "a third party",
+# "a third opinion", "a fifth attempt"
+_ORDINAL_NOUNS = re.compile(
+    r"[\s-]+(?:part(?:y|ies)|person|persons|opinion|time|place|option|way|wave|round|term"
+    r"|generation|world|reading|attempt|edition|version|kind|type|case|instance|example"
+    r"|step|stage|phase|pass|try|source|row|column|floor|grade|year|day|week|month|century"
+    r"|wheel|rail|eye|act|book|volume|season|episode|game|set|try|line|level|layer|class)\b"
+)
+
+
 def _fraction(m: re.Match[str]) -> str:
     count, unit = m.group(1), m.group(2)
     if count is None and not unit.startswith("hal"):
         return m.group(0)
+    if unit in ("third", "fifth") and _ORDINAL_NOUNS.match(m.string, m.end()):
+        return m.group(0)  # "a third party": one of several, not a fraction
     return f" {round(_COUNTS.get(count or 'a', 1) * _FRACTION_UNITS[unit])} "
 
 
@@ -417,6 +434,10 @@ def _numbers_spelled(text: str) -> str:
 _MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+_MONTHS_TITLE = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)"
 )
 # a day of a month, "3 may" (the text is lower case), read as the date "3 may"
 _DATE_DAY = re.compile(r"\b([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(" + _MONTHS + r")\b")
@@ -586,6 +607,55 @@ _AFTER_DENIAL = re.compile(
 )
 
 
+# marks of a sentence's references, not quantities it claims: a section, table or figure
+# number ("§4.2", "Section 2.3", "Table 1"), a bracketed citation number ("[59]", "[3, 7]";
+# not "[1891]"),
+# a list mark ("(1) make money, (2) …", "(b)")
+_REFERENCE_NUMBERS = re.compile(
+    r"§+\s*\d{1,4}(?:\.\d{1,4}){0,4}"
+    r"|\b(?:Sections?|Secs?\.|Chapters?|Ch\.|Tables?|Figures?|Figs?\.|Appendix|Definitions?"
+    r"|Theorems?|Lemmas?|Eqs?\.|Equations?|Algorithms?)\s+\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?"
+    r"(?:\s*(?:,|and|&|[-\u2013])\s*\d{1,4}(?:\.\d{1,4}){0,4}[a-z]?){0,8}\b"
+    # a citation number closes its clause ("… night [14].", "([14])"); "is [450] metres"
+    # is a number in brackets, still claimed
+    r"|\[\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3}){0,8}\](?=\s*(?:[.,;:!?)\]]|\[|$))"
+    # a list mark opens the claim or an item after ":", ";" or ","
+    r"|(?:^|(?<=[:;,]\s))\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)"
+)
+# a year of a bibliographic citation: "et al. 2023", "Carlsmith (2023)", a title's
+# '"…" (2022)', and in brackets after an author's or a venue's name, "(Hendrycks 2023)",
+# "(citing Soares et al. 2015)", "(ICML 2023)"; never after a month ("(March 2021)")
+_YEAR = r"((?:1[5-9]|20)\d\d[a-z]?(?:\s*[/,\u2013-]\s*(?:1[5-9]|20)\d\d[a-z]?){0,8})\b"
+_CITED_YEAR = re.compile(
+    r"(\bet\s+al\.?,?\s+|(?:\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*|[\"\u201d])\s*\()" + _YEAR
+)
+_BRACKETS = re.compile(r"\(([^()]{1,300})\)")
+_NAMED_YEAR = re.compile(
+    r"(\b(?!" + _MONTHS_TITLE + r"\b)[A-Z][\w'-]*(?:\s+et\s+al\.?)?,?\s+)" + _YEAR
+)
+# digits inside a name ("e2e", "k8s", "i18n"): no quantity ("FY2021", "EC2" are read)
+_IN_NAME = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
+# "first" as a title or in a compound, not a superlative: "co-first author", "first
+# author", "First author of", "first-class", "first-order" (but "first-ever" is one)
+_FIRST_TITLE = re.compile(
+    r"\bco-first\b|\bfirst(?=[\s-]+authors?\b|[\s-]+authored\b|-(?!ever\b)[a-z])",
+    re.IGNORECASE,
+)
+
+
+def _as_claimed(claim: str, quote: str) -> str:
+    """The claim as the rules weigh it against ``quote``: without its references' marks
+    and years (a citation's numbers are no quantities it claims), "first" of an author's
+    title, digits inside names.  Another passage the claim quotes stays its words: a quote
+    no footnote cites is the writer's assertion as much as the rest of the sentence."""
+    claim = _REFERENCE_NUMBERS.sub(" ", claim)
+    claim = _CITED_YEAR.sub(r"\1", claim)
+    if "(" in claim:
+        claim = _BRACKETS.sub(lambda m: "(" + _NAMED_YEAR.sub(r"\1", m.group(1)) + ")", claim)
+    claim = _IN_NAME.sub("", claim)
+    return _FIRST_TITLE.sub(" ", claim)
+
+
 def conflicts(
     claim: str,
     quote: str,
@@ -601,7 +671,7 @@ def conflicts(
     with. ``row`` is the table row of a claim in a table cell: its other cells' hedges
     ("| about 12,000[^3] | county estimate |") are the claim's, for the rules that ask
     whether the claim keeps a hedge, an estimate or an undoing."""
-    c, q = _read(claim), _read(quote)
+    c, q = _read(_as_claimed(claim, quote)), _read(quote)
     kept = c if not row else _Words(c.words | _read(row[:2000]).words, c.numbers)
     near = _read(f"{quote}\n{window}") if window else q
     before, after = _context(quote, window, at) if window else ("", "")
