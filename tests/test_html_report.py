@@ -593,3 +593,17 @@ def test_a_claims_highlight_never_wraps_its_neighbour_on_the_same_line(tmp_path:
     assert marks.deepest == 1  # no highlight inside another
     held = sorted(re.sub(r"\[\^\w\]", "", t).strip() for t in marks.text.values() if "owl" in t)
     assert held == ["A barn owl can hear 52 mice.", "A barn owl can hear a mouse under snow."]
+
+
+def test_report_html_of_a_saved_report_needs_no_trunk(hostile: Path, tmp_path: Path) -> None:
+    """The action renders its report in a checkout of a commit: detached, no branch."""
+    saved = tmp_path / "report.json"
+    proc = wg(hostile, "verify", "topic", "--format", "json", "--output", str(saved))
+    assert proc.returncode in (1, 3), proc.stderr
+    git(hostile, "checkout", "-q", "--detach", "topic")
+    git(hostile, "branch", "-q", "-D", "main", "topic")
+    out = tmp_path / "saved.html"
+    proc = wg(hostile, "report", "html", str(saved), "--output", str(out))
+    assert proc.returncode == 0, proc.stderr
+    doc = out.read_text(encoding="utf-8")
+    assert labelled_statuses(doc, assert_inert(doc)) == EXPECTED

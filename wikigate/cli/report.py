@@ -78,9 +78,9 @@ def report_html(ctx: click.Context, report_file: str | None, output: str | None)
     from wikigate import ledger
     from wikigate.ledgerview import ledger_page
 
-    ws = open_workspace(ctx)
-    if report_file is not None:
+    if report_file is not None:  # a saved report: the repository alone (no trunk needed)
         from wikigate.errors import UsageError
+        from wikigate.gitrepo import open_repo
         from wikigate.verifier.report import ReportError, load_report
 
         from .verify import html_of
@@ -89,8 +89,9 @@ def report_html(ctx: click.Context, report_file: str | None, output: str | None)
             loaded = load_report(Path(report_file).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ReportError) as e:
             raise UsageError(f"{report_file}: {e}") from e
-        emit_text(html_of(ws, loaded), output)
+        emit_text(html_of(open_repo(ctx.find_root().obj["repo"]), loaded), output)
         return
+    ws = open_workspace(ctx)
     with progress.bar(human_output=output is not None) as shown:
         ledger.sync(ws, progress=shown)
     text = ledger_page(ws, title=f"wikigate · claim ledger of {ws.root.name}")

@@ -395,7 +395,7 @@ def _html(ws: Any, run_id: str) -> str:
         report = load_report(blob.data.decode("utf-8", errors="replace"))
     except ReportError as e:
         raise RunError(f"run {run_id}: its stored report cannot be read: {e}") from e
-    return html_of(ws, report)
+    return html_of(ws.repo, report)
 
 
 def _overridden(ws: Any, run_id: str) -> list[dict[str, Any]] | str:

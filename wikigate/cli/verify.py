@@ -185,7 +185,7 @@ def emit(
     from wikigate.verifier.reporters import render
 
     if text is None and fmt == "html" and ws is not None:
-        text = html_of(ws, report)
+        text = html_of(ws.repo, report)
     if text is None:
         color = output is None and fmt == "text" and sys.stdout.isatty()
         text = render(report, fmt, color=color)
@@ -203,11 +203,22 @@ def emit_text(text: str, output: str | None) -> None:
         click.echo(text)
 
 
-def html_of(ws: Any, report: VerificationReport) -> str:
-    """The HTML report with the pages it is about, read from the workspace's repository."""
+def html_of(repo: Any, report: VerificationReport) -> str:
+    """The HTML report with the pages it is about, read from ``repo`` (the pages by the
+    rules of the report's base; no trunk needed: a CI checkout of a commit has none)."""
+    from wikigate.config import config_at
+    from wikigate.errors import WikigateError
     from wikigate.verifier.reporters.html import HtmlReporter, report_pages
 
-    pages = report_pages(ws.repo, report, ws.config.wiki.layout().is_page)
+    try:
+        config = config_at(repo, report.base) if report.base and report.base in repo else None
+    except (WikigateError, ValueError):
+        config = None  # the report alone tells what it can
+    if config is None:
+        from wikigate.config import Config
+
+        config = Config()
+    pages = report_pages(repo, report, config.wiki.layout().is_page)
     return HtmlReporter(pages).render(report)
 
 
