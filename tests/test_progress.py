@@ -20,7 +20,7 @@ def wiki(tmp_path_factory):
     index = "---\ntitle: Index\n---\n# Index\n\n" + "".join(f"- [[P{i}]]\n" for i in range(40))
     run.stage_write("wiki/index.md", index)
     for i in range(40):
-        run.stage_write(f"wiki/p{i}.md", f"---\ntitle: P{i}\n---\n# P{i}\n\nText.\n")
+        run.stage_write(f"wiki/p{i}.md", f"---\ntitle: P{i}\n---\n# P{i}\n\nOwls hunt at night.\n")
     run.finalize(verify=False)
     ws.close()
     return ws.root

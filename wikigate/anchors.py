@@ -82,10 +82,10 @@ def anchor_tail(
     """
     if not quote:
         raise UsageError("the quote is empty")
-    hint = " (a source staged in a run: pass --run RUN)" if run is None and tree is None else ""
-    where = read_at or (f"in run {run.run_id}" if run is not None else "in the tree read")
+    hint = " (a source staged in a run: pass --run RUN)" if run is None and not read_at else ""
+    trunk = branch_name(ws.env.main)
+    where = read_at or (f"in run {run.run_id}" if run is not None else f"on {trunk}")
     if tree is None:
-        trunk = branch_name(ws.env.main)
         where = f"in run {run.run_id}" if run is not None else f"on {trunk}"
         at = (
             run.staged_tree()
