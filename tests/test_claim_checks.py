@@ -153,6 +153,42 @@ def test_a_cited_table_cell_is_its_whole_row_so_a_new_subject_is_an_altered_clai
     assert results(verify(repo, on_main, {"wiki/cats.md": moved}))["wiki/cats.md#^1"][0] == "pass"
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The ferry runs in winter.", "The ferry runs in summer."),  # a season swapped
+        ("The town had 16 inns.", "The county had 16 inns."),  # a subject swapped
+        ("The mill grinds 16 sacks a day.", "The mill rarely grinds 16 sacks a day."),  # hedge
+        ("The granary holds 16 tonnes.", "The granary holds 16 tonnes of sand."),  # added
+        ("The school was founded by the parish.", "The school was founded by the crown."),
+    ],
+)
+def test_one_word_changed_in_a_cited_claim_is_an_altered_claim(repo, base, old, new):
+    """Found by review (36b): "reworded" was 60% of the words in common, so a short claim
+    with one word swapped, added or a hedge slipped in passed as a rewording."""
+    on_main = commit_files(
+        repo, base.id, {"wiki/cats.md": cats(f"{old}[^1]\n\n[^1]: {tail(SLEEP)}")}
+    )
+    report = verify(repo, on_main, {"wiki/cats.md": cats(f"{new}[^1]\n\n[^1]: {tail(SLEEP)}")})
+    assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
+    assert at(report, "run.convergence")
+    # another order, other articles and inflections stay a rewording
+    same = old.replace("The ", "A ").replace(".", "").rstrip() + "."
+    kept = verify(repo, on_main, {"wiki/cats.md": cats(f"{same}[^1]\n\n[^1]: {tail(SLEEP)}")})
+    assert results(kept)["wiki/cats.md#^1"][0] in ("pass", "warn")
+
+
+def test_a_cited_rows_subject_changed_by_one_word_is_an_altered_claim(repo, base):
+    """Found by review (36a, 36b): "Old cats" -> "Young cats" kept 60% of the row's words."""
+    table = "| Animal | Hours |\n|---|---|\n| {} | 16[^1] |"
+    on_main = commit_files(
+        repo, base.id, {"wiki/cats.md": cats(f"{table.format('Old cats')}\n\n[^1]: {tail(SLEEP)}")}
+    )
+    young = cats(f"{table.format('Young cats')}\n\n[^1]: {tail(SLEEP)}")
+    report = verify(repo, on_main, {"wiki/cats.md": young})
+    assert results(report)["wiki/cats.md#^1"] == ("fail", "removed or altered")
+
+
 def test_a_reference_inside_raw_html_is_flagged_where_it_stands(repo, base):
     """Found by review (R2): "<div>…[^1]</div>" is no footnote a reader sees, and its
     sentence escaped the ledger and the convergence check with no finding at all."""

@@ -8,8 +8,9 @@ a page on main against the page a run leaves (docs/ledger.md):
 
 - pass: the claim is still there with its citation (moved, relabelled or put in a
   ``::: disputed`` block counts as kept), or an archive run deleted its page;
-- warn: reworded around the same quote (the same numbers and negations, most words in
-  common), or the same sentence now quoting another passage;
+- warn: reworded around the same quote (the same numbers, negations and content words,
+  in another order or with other function words), or the same sentence now quoting
+  another passage;
 - fail: removed or altered (a different statement, even with the same footnote).
 """
 
@@ -177,12 +178,12 @@ class _Pools:
 
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "without", "cannot", "neither"})
-SIMILAR = 0.6  # the share of words two wordings must have in common
 
 
 def reworded(old: str, new: str) -> bool:
     """``new`` says what ``old`` said in other words: the same numbers and negations, and
-    most words in common (Jaccard >= SIMILAR). Anything else is an altered claim."""
+    the same content words (another order, other articles and prepositions, another
+    inflection). Anything else is an altered claim."""
     return _reworded(_said(old), _said(new))
 
 
@@ -196,13 +197,42 @@ def _said(text: str) -> _Said:
     return _Said(words, frozenset(w for w in words if _numeric(w)))
 
 
+# the words a rewording may add, drop or swap: articles, "each"/"per", prepositions of
+# place and belonging, pronouns, the forms of be, have and do. Any other word is the
+# claim's content: a season, a subject, a hedge ("rarely"), a founder swapped or added
+# is an altered claim, however many words stay (review 36b: "runs in winter" → "in summer"
+# kept 60% of the words)
+FUNCTION_WORDS = frozenset(
+    {
+        *("a", "an", "the", "each", "per", "of", "in", "on", "at", "by", "for", "to"),
+        *("from", "with", "as", "and", "that", "which", "who", "whom", "whose", "this"),
+        *("these", "those", "it", "its", "they", "them", "their", "he", "she", "his"),
+        *("her", "him", "we", "our", "us", "you", "your", "there", "is", "are", "was"),
+        *("were", "be", "been", "being", "has", "have", "had", "do", "does", "did"),
+    }
+)
+
+
+def _content(words: set[str]) -> set[str]:
+    """The content words, lightly stemmed ("cats" and "cat", "opened" and "open" alike)."""
+    out = set()
+    for w in words - FUNCTION_WORDS:
+        w = w.removesuffix("'s")
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 2 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        out.add(w)
+    return out
+
+
 def _reworded(old: _Said, new: _Said) -> bool:
     a, b = old.words, new.words
     if old.numbers != new.numbers:
         return False
     if a & NEGATIONS != b & NEGATIONS or any(w.endswith("n't") for w in a ^ b):
         return False
-    return bool(a | b) and len(a & b) / len(a | b) >= SIMILAR
+    return bool(a | b) and _content(a) == _content(b)
 
 
 def _words(text: str) -> set[str]:
