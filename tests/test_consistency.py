@@ -726,3 +726,19 @@ def test_a_disputed_block_on_a_new_page_is_compared_but_one_keeping_mains_claim_
     )
     found = run(repo, base, {"wiki/town.md": kept})
     assert found == []
+
+
+def test_an_update_beside_the_disputed_old_claim_is_compared(repo, base):
+    """Review 36b: the documented update form put the new figure inside the disputed
+    block, where it was never compared with the other pages."""
+    walks = page("Walks", [same("The pier opened in 1894.")])
+    landed = commit_files(repo, base.id, {"wiki/walks.md": walks})
+    update = walks.replace(
+        "The pier opened in 1894.[^1]",
+        "\n\n::: disputed\nThe pier opened in 1894.[^1]\n\nThe pier opened in 1896.[^2]\n:::\n\n",
+    ).replace("\n[^1]:", f"\n[^2]: {cite('raw/town.txt', 'The pier opened in 1894.')}\n[^1]:")
+    tip = commit_files(repo, landed.id, {"wiki/walks.md": update})
+    report = verify_trees(repo, tip, landed, plan=plan_for(landed, tip, "ingest"))
+    found = [f for f in report.findings if f.code in CODES]
+    assert [f.code for f in found] == ["claim.contradiction"], found
+    assert "1896" in found[0].message

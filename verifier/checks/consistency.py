@@ -21,8 +21,8 @@ each side is what its own quote says, about their subject, and the sources diffe
 sources disagree: the page must say so, by citing both sources on the claim or with a
 ``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
 what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
-error: claim.contradiction. Disputed claims (``::: disputed``) are history, never compared,
-when their block keeps a claim main had.
+error: claim.contradiction. Disputed claims (``::: disputed``) that main had are history,
+never compared; a claim new in a disputed block is compared like any other.
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
 (judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
@@ -566,12 +566,10 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     for path in changed:
         before = page_claims(base.page(path)) if path in base.entries else []
         old = {(c.sentence, c.source, c.quote) for c in before}
-        now = page_claims(tip.page(path))
-        # a disputed block is history when it keeps a claim main had: a block holding
-        # only new claims (a new page's, say) is no way around the check
-        history = any(c.disputed and (c.sentence, c.source, c.quote) in old for c in now)
-        for c in now:
-            if c.disputed and history:
+        # a disputed block's claims are history when main had them: a claim new in the
+        # block (a new page's, or the update beside the old claim) is compared
+        for c in page_claims(tip.page(path)):
+            if c.disputed and (c.sentence, c.source, c.quote) in old:
                 continue
             pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
