@@ -742,3 +742,17 @@ def test_an_update_beside_the_disputed_old_claim_is_compared(repo, base):
     found = [f for f in report.findings if f.code in CODES]
     assert [f.code for f in found] == ["claim.contradiction"], found
     assert "1896" in found[0].message
+
+
+def test_a_page_of_many_contradicting_claims_is_listed_up_to_a_cap(repo, base):
+    """Review 36b: a page of 2,000 claims on one subject gave 21,790 findings, each
+    fingerprinted against its line (quadratic), and a 20 MB report."""
+    claims = [
+        (f"The pier opened in {y}.", "raw/town.txt", "The pier opened in 1894.")
+        for y in range(1900, 1960)
+    ]
+    found = run(repo, base, {"wiki/many.md": page("Many", claims)})
+    listed = [f for f in found if f.code == "claim.contradiction"]
+    assert len(listed) == consistency.PER_PAGE + 1
+    [rest] = [f for f in listed if "more claim.contradiction findings on wiki/many.md" in f.message]
+    assert rest.line is None and rest.claim is None

@@ -367,9 +367,39 @@ def check_consistency(ctx: Context) -> list[Finding]:
                 return [Finding.model_validate(f) for f in json.loads(hit)]
             except (ValueError, TypeError):
                 pass  # a damaged row: checked again
-    out = _check(ctx, compare)
+    out = _capped(_check(ctx, compare))
     if key is not None:
         ctx.cache.store_verdicts({key: json.dumps([f.model_dump(mode="json") for f in out])})
+    return out
+
+
+PER_PAGE = 50  # contradiction findings listed per page; one more counts the rest
+
+
+def _capped(found: list[Finding]) -> list[Finding]:
+    """At most PER_PAGE findings of each code per page, then one counting the rest: a page
+    of a thousand claims on one subject is one problem, not half a million findings (each
+    fingerprinted and stored: review 36b)."""
+    seen: dict[tuple[str | None, str], int] = {}
+    out: list[Finding] = []
+    for f in found:
+        key = (f.path, f.code)
+        n = seen[key] = seen.get(key, 0) + 1
+        if n <= PER_PAGE:
+            out.append(f)
+    for (path, code), n in seen.items():
+        if n > PER_PAGE:
+            first = next(f for f in out if (f.path, f.code) == (path, code))
+            out.append(
+                first.model_copy(
+                    update={
+                        "message": f"{n - PER_PAGE} more {code} findings on {path} "
+                        f"(past the first {PER_PAGE})",
+                        "claim": None,
+                        "line": None,
+                    }
+                )
+            )
     return out
 
 
