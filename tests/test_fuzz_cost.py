@@ -132,3 +132,17 @@ def test_a_table_of_cited_cells_parses_in_linear_time():
         assert page.refs and page.refs[-1].row.startswith("h39: v39")
 
     assert_linear(run, 60_000, "table")
+
+
+def test_fingerprints_of_many_findings_on_one_long_line_cost_linear_time():
+    """Review 36b: each finding hashed its whole line again: findings x line length."""
+    from wikigate.models import Finding, fingerprint
+
+    def run(n: int) -> None:
+        line = "The granary holds many tonnes of grain.[^1] " * (n // 45)
+        for k in range(n // 45):
+            fingerprint(
+                Finding(code="claim.contradiction", severity="major", message=f"m{k}"), line
+            )
+
+    assert_linear(run, 400_000, "fingerprints on one line")

@@ -8,6 +8,7 @@ verifier on every verification's path, are not.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Literal, get_args
@@ -191,7 +192,15 @@ def fingerprint(f: Finding, line_text: str = "") -> str:
     source, quote, anchor; ``records.finding_fingerprints`` reads it), not its line number.
     A recorded override covers a finding of the same fingerprint (``wikigate verify --all``)
     until any of them changes."""
-    return _digest(f.code, f.path or "", f.claim or "", f.message, " ".join(line_text.split()))
+    return _digest(f.code, f.path or "", f.claim or "", f.message, _line_key(line_text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _line_key(text: str) -> str:
+    """The digest of a line's words: computed once per line however many findings sit on
+    it (a page on one line with thousands of findings hashed the line for each: review
+    36b)."""
+    return _digest(" ".join(text.split()))
 
 
 @plain()
