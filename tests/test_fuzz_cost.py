@@ -146,3 +146,26 @@ def test_fingerprints_of_many_findings_on_one_long_line_cost_linear_time():
             )
 
     assert_linear(run, 400_000, "fingerprints on one line")
+
+
+def test_the_judges_diff_of_a_long_rewritten_page_costs_linear_time():
+    """Review 36a: the direction/rubric/voice check diffed each page with difflib,
+    quadratic on a long page (116 KB: 63 s of CPU); libgit2's diff, then clipped."""
+    from types import SimpleNamespace
+
+    from wikigate.verifier.checks import runs
+
+    def run(n: int) -> None:
+        # lines that repeat below difflib's 1% autojunk threshold (review 36a's page)
+        old = "".join(f"{k % 150} row\n" for k in range(n // 8))
+        new = "".join(f"{k * 7 % 150} row\n" for k in range(n // 8))
+        tree = lambda text: SimpleNamespace(entries={"wiki/p.md"}, text_or_empty=lambda p: text)  # noqa: E731
+        ctx = SimpleNamespace(
+            base=tree(old),
+            tip=tree(new),
+            changed=lambda: ["wiki/p.md"],
+            config=SimpleNamespace(judge=SimpleNamespace(max_claims_chars=60_000)),
+        )
+        assert "is clipped" in runs._diff(ctx)
+
+    assert_linear(run, 200_000, "the judge's diff of a page")

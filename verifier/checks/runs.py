@@ -980,12 +980,15 @@ DIFF_PAGE_CHARS = 8000  # of one page's diff
 def _diff(ctx: Context) -> str:
     """The changed pages as a unified diff (each clipped), new sources by name, within the
     judge's claims budget of characters."""
-    import difflib
+    import pygit2
 
     assert ctx.base is not None
     cap = ctx.config.judge.max_claims_chars
     parts: list[str] = []
+    size = 0
     for path in ctx.changed():
+        if size > cap:  # the rest would be clipped: not diffed at all
+            break
         if path.startswith("raw/"):
             state = "added" if path not in ctx.base.entries else "changed"
             parts.append(f"(source {path} {state})")
@@ -994,10 +997,17 @@ def _diff(ctx: Context) -> str:
             continue
         old = ctx.base.text_or_empty(path)
         new = ctx.tip.text_or_empty(path)
-        lines = difflib.unified_diff(
-            old.splitlines(), new.splitlines(), f"a/{path}", f"b/{path}", lineterm="", n=2
+        # libgit2's diff (Myers, in C): difflib's is quadratic on a long page (review 36a)
+        # (the patch points into both buffers: they are held until its text is read)
+        old_bytes = old.encode("utf-8", "surrogatepass")
+        new_bytes = new.encode("utf-8", "surrogatepass")
+        patch = pygit2.Patch.create_from(
+            old_bytes, new_bytes, old_as_path=path, new_as_path=path, context_lines=2
         )
-        text = "\n".join(lines)
+        text = patch.text or ""
+        del patch, old_bytes, new_bytes
+        text = text[text.find("\n--- ") + 1 :] if "\n--- " in text else text
+        size += len(text)
         if len(text) > DIFF_PAGE_CHARS:
             text = text[:DIFF_PAGE_CHARS] + f"\n(… the diff of {path} is clipped)"
         parts.append(text)
