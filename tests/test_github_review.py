@@ -26,12 +26,14 @@ def _line_of(page: str, text: str) -> int:
 
 def many_fabrications(n: int) -> str:
     """A page of ``n`` fabricated quotes, one claim per paragraph: ``n`` critical findings."""
+    # one subject each (a name of its own, no number): no claim contradicts another
+    names = [f"{a}{b}ham".capitalize() for a in "bcdfghjklmnpr" for b in "aeiou"]
     body = ["# Barn", ""]
     for k in range(1, n + 1):
-        made_up = f"Barn owls number {k} thousand in the fens."
+        made_up = f"The {names[k]} barn owls roost in the fens."
         body += [f"{made_up}[^{k}]", ""]
     for k in range(1, n + 1):
-        made_up = f"Barn owls number {k} thousand in the fens."
+        made_up = f"The {names[k]} barn owls roost in the fens."
         body.append(f"[^{k}]: {format_tail(SOURCE, None, made_up, None)}")
     return "\n".join(body) + "\n"
 

@@ -250,7 +250,7 @@ def test_a_200kb_bracket_page_verifies_in_a_second(repo, base):
         report = verify(repo, base, {"wiki/notes.md": text})
         elapsed = time.process_time() - t0
         no_errors(report)
-        assert at(report, "page.uncited")  # it was parsed and checked
+        assert at(report, "page.no_title")  # it was parsed and checked (no statement: not uncited)
         assert elapsed < 3, f"{len(text) // 1000} KB took {elapsed:.2f} s"  # ~0.4 s, was 11 s
         # and four times as much takes about four times as long (the old code: x16)
         small = _parse_seconds(text[: len(text) // 4])
@@ -492,12 +492,14 @@ def test_quotes_that_miss_their_anchors_cost_a_bounded_number_of_scans(repo, tmp
 
     few, few_s = _cpu(lambda: run(40))
     many, many_s = _cpu(lambda: run(800))
-    codes = [f.code for f in many.findings if f.path == "wiki/notes.md"]
-    assert len(codes) == 800 and many.verdict == "reject"
+    cited = [
+        f for f in many.findings if f.path == "wiki/notes.md" and f.code.startswith("citation.")
+    ]
+    assert len(cited) == 800 and many.verdict == "reject"  # (its claims' contradictions aside)
     # 64 scans and 4 near-miss searches at most: 20x the quotes cost far less than 20x the
     # time (it was ~20x before)
     assert many_s < 4 * few_s + 1.0, f"{few_s:.2f} s for 40, {many_s:.2f} s for 800"
-    messages = [f.message for f in many.findings if f.path == "wiki/notes.md"]
+    messages = [f.message for f in cited]
     assert all("does not occur in raw/big.txt" in m for m in messages[:64])
     unsearched = [m for m in messages if "was not searched" in m]
     assert len(unsearched) == 800 - 64 and "[limits] quote_scans" in unsearched[0]

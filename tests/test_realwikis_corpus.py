@@ -56,7 +56,8 @@ def test_a_karpathy_pattern_wiki_before_and_after_adopt(tmp_path):
     root = workspace(tmp_path, "karpathy")
     assert codes(root) == {
         "page.unsupported_statement": 8,  # 7 true flags; 1 a "Related pages" description
-        "citation.unquoted": 2,  # the Sources line of cohort.md, the path footnote
+        # the Sources line of cohort.md, its sentence linking [[issue-101]], the path footnote
+        "citation.unquoted": 3,
         "citation.anchor_missing": 2,
         "citation.location": 1,  # [^2] says L8; the quote is on line 9
     }
@@ -66,7 +67,7 @@ def test_a_karpathy_pattern_wiki_before_and_after_adopt(tmp_path):
     assert "3 definitions to rewrite" in dry
     assert codes(root, adopted(root)) == {
         "page.unsupported_statement": 8,  # adopt rewrites citations, never prose
-        "citation.unquoted": 1,  # the path footnote is an anchored quote now
+        "citation.unquoted": 2,  # the path footnote is an anchored quote now
         "citation.anchor_missing": 1,  # the quote whose location note is wrong
         "citation.location": 1,
     }

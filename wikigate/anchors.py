@@ -83,9 +83,9 @@ def anchor_tail(
     if not quote:
         raise UsageError("the quote is empty")
     hint = " (a source staged in a run: pass --run RUN)" if run is None and not read_at else ""
-    trunk = branch_name(ws.env.main)
-    where = read_at or (f"in run {run.run_id}" if run is not None else f"on {trunk}")
+    where = read_at or (f"in run {run.run_id}" if run is not None else "")
     if tree is None:
+        trunk = branch_name(ws.env.main)
         where = f"in run {run.run_id}" if run is not None else f"on {trunk}"
         at = (
             run.staged_tree()
@@ -104,6 +104,7 @@ def anchor_tail(
     if acl:
         raise WikigateError(acl)
     if not hits:
+        where = where or f"on {branch_name(ws.env.main)}"  # a view of the trunk (MCP's)
         raise WikigateError(f"{source}: no such file under raw/ {where}{hint}")
     if len(hits) != 1:
         raise WikigateError(f"{source}: names {len(hits)} files: {', '.join(hits)}")

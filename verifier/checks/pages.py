@@ -81,11 +81,13 @@ def check_pages(ctx: Context) -> list[Finding]:
         # a page with no statement (headings and links: a home page, a map of content)
         # asserts nothing to cite; a link's text that asserts is a statement
         uncited = not page.refs and not linked and page.bare > 0
-        # a page that cites by a Sources line alone: citation.unquoted says what that proves
-        by_line = uncited and bool(page.source_lines) and bool(sourced_lines(tip, page))
+        # a page that cites by a Sources line (no footnote): citation.unquoted says what that
+        # proves, and its statements rest on it, counted there (links in its prose or not)
+        sourced = not page.refs and bool(page.source_lines) and bool(sourced_lines(tip, page))
+        by_line = uncited and sourced
         if path not in structural:
             out += _linked(page, linked)
-        if path not in structural and not uncited:
+        if path not in structural and not uncited and not sourced:
             out += unsupported(page, ctx.config.statements.granularity, linked)
         if path not in structural and uncited and not by_line:
             out.append(
