@@ -189,6 +189,23 @@ def test_preserve_keeps_a_heading_a_reader_sees_whatever_its_markup(repo, headin
     assert at(verify_trees(repo, tip, base), "page.preserve") == []
 
 
+def test_the_lookalike_table_of_the_docs_is_the_one_matched():
+    from pathlib import Path
+
+    from wikigate.verifier.checks.reading import LOOKALIKES
+
+    docs = Path(__file__).parent.parent / "docs" / "config.md"
+    text = docs.read_text()
+    table = text[text.index("| Latin | Cyrillic | Greek |") :].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            latin, cyrillic, greek = (c.strip() for c in line.strip("|").split("|"))
+            for c in (cyrillic + " " + greek).split():
+                rows[c] = latin.strip("`")
+    assert rows == LOOKALIKES
+
+
 def test_hostile_markup_for_the_reader_view_costs_linear_time():
     """The reader's view of pages built to make its folding or HTML reading rescan."""
     from wikigate.config import PresentationSection
