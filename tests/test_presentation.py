@@ -126,6 +126,7 @@ READER = '[presentation]\navoid = ["delve", "world class"]\n'
         "A plan <!-- world class -->",  # hidden text
         "<div>A <b>world</b> <i>class</i> plan</div>",
         "```\nworld class\n```",
+        'A [plan](https://example.org "world class")',  # a link's title, shown on hovering
     ],
 )
 def test_avoid_reads_the_phrase_a_reader_sees(added):

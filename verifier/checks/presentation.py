@@ -133,8 +133,9 @@ def check_presentation(ctx: Context) -> list[Finding]:
                     )
                 )
         if spec.preserve and path in base.entries:
-            now = kept(spec, new) if path in tip.entries else {}
-            for phrase, line in kept(spec, old).items():
+            had = kept(spec, old)
+            now = kept(spec, new) if had and path in tip.entries else {}
+            for phrase, line in had.items():
                 if phrase in now:
                     continue
                 what = "deletes the page, and with it" if path not in tip.entries else "drops"

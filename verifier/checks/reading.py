@@ -202,7 +202,9 @@ def _inline(out: Reading, children: list[Token], line: int, hidden: bool) -> Non
             line += 1
         elif kind in ("text", "text_special", "code_inline", "image"):
             out.add(child.content, line)
-        elif kind == "wikilink":
+        if kind in ("link_open", "image") and hidden and child.attrGet("title"):
+            out.add(f" {child.attrGet('title')} ", line)  # a title: shown on hovering
+        if kind == "wikilink":
             out.add(child.content.rpartition("|")[2], line)
         elif kind == "html_inline":
             raw = _comments(child.content, hidden)
