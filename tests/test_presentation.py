@@ -167,6 +167,7 @@ def test_avoid_bypasses_of_the_review_are_held_at_their_line(repo):
         ("## Safety", "<!-- ## Safety -->"),
         ("Not engineering advice", "This is <!-- not engineering advice -->"),
         ("Not engineering advice", "```\nnot engineering advice\n```\n\nSo"),
+        ("Not engineering advice", 'So <span style="display:none">not engineering advice</span>'),
     ],
 )
 def test_preserve_is_not_kept_by_text_no_reader_sees(repo, old, new):

@@ -9,7 +9,9 @@ character with the line of the page it comes from.
   Greek letters that look like Latin ones read as those (``LOOKALIKES``);
 - ``hidden=True`` (``avoid``): code blocks, front matter and the words inside HTML
   comments are read too (a phrase in a comment is hidden text, not absent text);
-  ``hidden=False`` (``preserve``): they are not (text no reader sees keeps nothing).
+  ``hidden=False`` (``preserve``): they are not, nor the text of an inline HTML element
+  that hides it (``hidden``, ``display:none``: markdown._hide); text no reader sees keeps
+  nothing.
 
 One parse and one pass over its tokens: linear in the page.
 """
@@ -24,7 +26,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ..markdown import ParseLimit, _bounded, _ended, _normalize, markdown
+from ..markdown import ParseLimit, _bounded, _ended, _hide, _normalize, markdown
 
 # Cyrillic and Greek letters that look like Latin ones, read as those (docs/config.md)
 LOOKALIKES = {
@@ -195,18 +197,22 @@ def html_headings(raw: str, line: int) -> list[Heading]:
 
 
 def _inline(out: Reading, children: list[Token], line: int, hidden: bool) -> None:
+    hiding: list[str] = []  # inline HTML elements that hide their text (markdown._hide)
     for child in children:
         kind = child.type
+        shown = hidden or not hiding
         if kind in ("softbreak", "hardbreak"):
             out.add(" ", line)
             line += 1
-        elif kind in ("text", "text_special", "code_inline", "image"):
+        elif kind in ("text", "text_special", "code_inline", "image") and shown:
             out.add(child.content, line)
         if kind in ("link_open", "image") and hidden and child.attrGet("title"):
             out.add(f" {child.attrGet('title')} ", line)  # a title: shown on hovering
-        if kind == "wikilink":
+        if kind == "wikilink" and shown:
             out.add(child.content.rpartition("|")[2], line)
         elif kind == "html_inline":
+            if not child.content.startswith("<!--"):
+                _hide(child.content, hiding)
             raw = _comments(child.content, hidden)
             parts = raw.split("\n")
             for n, part in enumerate(parts):
