@@ -218,6 +218,7 @@ def test_hostile_markup_for_the_reader_view_costs_linear_time():
         "<!--" * 10_000 + "-->",  # comments opened in a comment
         "<h2>" * 10_000 + "</h2>",  # headings opened, one closed
         "<div>\n" + "<h2 " * 10_000,  # an HTML block of unclosed tags
+        "<div>\n<" + "a" * 200_000,  # an HTML block's tag name that never ends
         "&#114;&shy;\u0430\uff57" * 10_000,  # entities, soft hyphens, look-alikes
         "w**" * 10_000 + "x",  # emphasis never closed
         "a\\\n" * 10_000,  # backslash hard breaks

@@ -50,8 +50,9 @@ _LOOKALIKE_TABLE = str.maketrans(LOOKALIKES)
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
                         "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]")  # fmt: skip
 
-# an HTML tag on one line; "<" to the next "<" or ">" at most, so linear on any line
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)?[^<>]*>")
+# an HTML tag on one line; "<" to the next "<" or ">" at most, its name read once (possessive:
+# no split of a long name between the two parts is tried), so linear on any line
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*+|)[^<>]*>")
 # tags that break text where they stand: read as a space
 _BREAKING = frozenset(
     {"br", "p", "div", "td", "th", "tr", "li", "hr", "img", "h1", "h2", "h3", "h4", "h5"}
