@@ -168,6 +168,9 @@ def test_avoid_bypasses_of_the_review_are_held_at_their_line(repo):
         ("Not engineering advice", "This is <!-- not engineering advice -->"),
         ("Not engineering advice", "```\nnot engineering advice\n```\n\nSo"),
         ("Not engineering advice", 'So <span style="display:none">not engineering advice</span>'),
+        ("Not engineering advice", "<div hidden>\nnot engineering advice\n</div>"),
+        ("Not engineering advice", "<pre>\nnot engineering advice\n</pre>"),
+        ("## Safety", "<pre><h2>Safety</h2></pre>"),
     ],
 )
 def test_preserve_is_not_kept_by_text_no_reader_sees(repo, old, new):
@@ -219,6 +222,7 @@ def test_hostile_markup_for_the_reader_view_costs_linear_time():
         "<h2>" * 10_000 + "</h2>",  # headings opened, one closed
         "<div>\n" + "<h2 " * 10_000,  # an HTML block of unclosed tags
         "<div>\n<" + "a" * 200_000,  # an HTML block's tag name that never ends
+        "<div>" + "<pre><b>" * 10_000 + "\n\n",  # code elements opened, never closed
         "&#114;&shy;\u0430\uff57" * 10_000,  # entities, soft hyphens, look-alikes
         "w**" * 10_000 + "x",  # emphasis never closed
         "a\\\n" * 10_000,  # backslash hard breaks

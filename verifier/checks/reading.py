@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from ..markdown import ParseLimit, _bounded, _ended, _hide, _normalize, markdown
+from ..markdown import _HIDING, ParseLimit, _bounded, _ended, _hide, _normalize, markdown
 
 # Cyrillic and Greek letters that look like Latin ones, read as those (docs/config.md)
 LOOKALIKES = {
@@ -90,6 +90,39 @@ def _comments(raw: str, hidden: bool) -> str:
         out.append(" " + body + " " if hidden else " " + "\n" * body.count("\n") + " ")
         at = stop
     out.append(raw[at:])
+    return "".join(out)
+
+
+# an HTML tag, over lines too; its name read once (as _TAG)
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*+)[^<>]*>")
+# elements whose text is code, or no text a page shows
+_CODE = frozenset({"pre", "code", "kbd", "samp", "script", "style", "template", "textarea"})
+
+
+def _unseen(raw: str) -> str:
+    """A raw HTML block without the text of code elements (``<pre>``, ``<code>``…) and of
+    elements that hide it (``hidden``, ``display:none``: markdown._HIDING), their line breaks
+    kept; an element never closed runs to the end of the block. One pass."""
+    out: list[str] = []
+    skip: list[str] = []
+    at = 0
+    for m in _ANY_TAG.finditer(raw):
+        text = raw[at : m.start()]
+        out.append("\n" * text.count("\n") if skip else text)
+        out.append(m.group(0))
+        at = m.end()
+        name, tag = m.group(2).lower(), m.group(0)
+        if m.group(1):
+            if skip and name == skip[-1]:
+                skip.pop()
+        elif tag.endswith("/>"):
+            continue
+        elif (skip and name == skip[-1]) or (
+            not skip and (name in _CODE or _HIDING.match(tag) is not None)
+        ):
+            skip.append(name)
+    rest = raw[at:]
+    out.append("\n" * rest.count("\n") if skip else rest)
     return "".join(out)
 
 
@@ -164,9 +197,11 @@ def read(text: str, hidden: bool) -> Reading:
                 first = line + 1 if tok.type != "code_block" else line
                 out.add_lines(tok.content, first, tags=False)
         elif tok.type == "html_block":
+            raw = _comments(tok.content, hidden)
             if not hidden:
-                out.headings.extend(html_headings(_comments(tok.content, False), line))
-            out.add_lines(_comments(tok.content, hidden), line, tags=True)
+                raw = _unseen(raw)
+                out.headings.extend(html_headings(raw, line))
+            out.add_lines(raw, line, tags=True)
     out.text = "".join(out.parts)
     return out
 
