@@ -90,8 +90,8 @@ def test_hostile_heading_lines_cost_linear_time():
     from wikigate.verifier.checks.presentation import kept
 
     spec = PresentationSection(preserve=["## Safety", "engineering advice"])
-    line = "## Safety" + " #" * 500_000 + " x"
-    text = "\n".join([line, " " * 1_000_000 + "engineering", "advice"])
+    line = "## Safety" + " #" * 200_000 + " x"
+    text = "\n".join([line, "Not" + " " * 400_000 + "engineering", "advice"])
     assert kept(spec, text) == {"engineering advice": 2}
     assert kept(spec, "##   SAFETY  ##\n") == {"## Safety": 1}
 
@@ -102,6 +102,140 @@ def test_presentation_lists_must_be_phrases_on_one_line(repo):
 
     with pytest.raises(ConfigError, match="presentation.avoid.*a phrase on one line"):
         parse_config('[presentation]\navoid = ["  "]\n', "wikigate.toml")
+
+
+READER = '[presentation]\navoid = ["delve", "world class"]\n'
+
+
+@pytest.mark.parametrize(
+    "added",
+    [
+        "## A *world* class plan",
+        "## A world **class** plan",
+        "## A w**or**ld class plan",
+        "A world&nbsp;class plan",
+        "A world&#32;class plan",
+        "A wo&#114;ld class plan",
+        "A world<br>class plan",
+        "A world\\\nclass plan",  # a backslash hard break
+        "## A \uff57orld class plan",  # full-width w
+        "## A w\u043erld class plan",  # Cyrillic o
+        "## A w\u03bfrld \u0441lass plan",  # Greek o, Cyrillic c
+        "## De&shy;lve",
+        "## De\u200blve",  # a zero-width space
+        "A plan <!-- world class -->",  # hidden text
+        "<div>A <b>world</b> <i>class</i> plan</div>",
+        "```\nworld class\n```",
+        'A [plan](https://example.org "world class")',  # a link's title, shown on hovering
+    ],
+)
+def test_avoid_reads_the_phrase_a_reader_sees(added):
+    """Review s36a finding 1: markup, entities, breaks and look-alikes hid the phrase."""
+    from wikigate.config import parse_config
+    from wikigate.verifier.checks.presentation import avoided
+
+    spec = parse_config(READER, "wikigate.toml").presentation
+    text = "# Plan\n\nIntro.\n\n" + added + "\n\nMore.\n"
+    lines = range(5, 6 + added.count("\n"))
+    found = avoided(spec, text, lines)
+    assert len(found) == 1 and found[0][0] in lines, found
+    # the lines around it are not the change's: the phrase is located on its own line
+    assert avoided(spec, text, [3, lines[-1] + 2]) == []
+
+
+def test_avoid_bypasses_of_the_review_are_held_at_their_line(repo):
+    base = base_with(repo, PRESENTATION)
+    ferry = FERRY + (
+        "\n## A *world* class ferry\n\n"
+        "Our wo&#114;ld&nbsp;class, w\u043erld class vision [gap: none].\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/ferry.md": ferry})
+    report = verify_trees(repo, tip, base)
+    no_errors(report)
+    assert codes(report) == [
+        ("page.avoid", "wiki/ferry.md", 8),
+        ("page.avoid", "wiki/ferry.md", 10),
+    ]
+    assert report.verdict == "revise"
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("## Safety", "```\n## Safety\n```"),
+        ("## Safety", "    ## Safety"),
+        ("## Safety", "<!-- ## Safety -->"),
+        ("Not engineering advice", "This is <!-- not engineering advice -->"),
+        ("Not engineering advice", "```\nnot engineering advice\n```\n\nSo"),
+        ("Not engineering advice", 'So <span style="display:none">not engineering advice</span>'),
+        ("Not engineering advice", "<div hidden>\nnot engineering advice\n</div>"),
+        ("Not engineering advice", "<pre>\nnot engineering advice\n</pre>"),
+        ("## Safety", "<pre><h2>Safety</h2></pre>"),
+    ],
+)
+def test_preserve_is_not_kept_by_text_no_reader_sees(repo, old, new):
+    """Review s36a finding 2: a heading in code, a phrase in a comment kept nothing."""
+    base = base_with(repo, PRESENTATION)
+    tip = commit_files(repo, base.id, {"wiki/bridge.md": BRIDGE.replace(old, new)})
+    report = verify_trees(repo, tip, base)
+    found = at(report, "page.preserve")
+    assert len(found) == 1 and found[0].path == "wiki/bridge.md"
+    assert repr(old.lower() if old.startswith("Not") else old) in found[0].message
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## *Safety*", "## Saf&#101;ty", "<h2>Safety</h2>", "Safety\n------", "## S\u0430fety"],
+)
+def test_preserve_keeps_a_heading_a_reader_sees_whatever_its_markup(repo, heading):
+    """Review s36a finding 2, reversed: these render the "Safety" heading, not drop it."""
+    base = base_with(repo, PRESENTATION)
+    tip = commit_files(repo, base.id, {"wiki/bridge.md": BRIDGE.replace("## Safety", heading)})
+    assert at(verify_trees(repo, tip, base), "page.preserve") == []
+
+
+def test_the_lookalike_table_of_the_docs_is_the_one_matched():
+    from pathlib import Path
+
+    from wikigate.verifier.checks.reading import LOOKALIKES
+
+    docs = Path(__file__).parent.parent / "docs" / "config.md"
+    text = docs.read_text()
+    table = text[text.index("| Latin | Cyrillic | Greek |") :].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            latin, cyrillic, greek = (c.strip() for c in line.strip("|").split("|"))
+            for c in (cyrillic + " " + greek).split():
+                rows[c] = latin.strip("`")
+    assert rows == LOOKALIKES
+
+
+def test_hostile_markup_for_the_reader_view_costs_linear_time():
+    """The reader's view of pages built to make its folding or HTML reading rescan."""
+    from wikigate.config import PresentationSection
+    from wikigate.verifier.checks.presentation import avoided, kept
+
+    spec = PresentationSection(avoid=["world class"], preserve=["## Safety", "kept words"])
+    hostile = [
+        "<!--" * 10_000 + "-->",  # comments opened in a comment
+        "<h2>" * 10_000 + "</h2>",  # headings opened, one closed
+        "<div>\n" + "<h2 " * 10_000,  # an HTML block of unclosed tags
+        "<div>\n<" + "a" * 200_000,  # an HTML block's tag name that never ends
+        "<div>" + "<pre><b>" * 10_000 + "\n\n",  # code elements opened, never closed
+        "&#114;&shy;\u0430\uff57" * 10_000,  # entities, soft hyphens, look-alikes
+        "w**" * 10_000 + "x",  # emphasis never closed
+        "a\\\n" * 10_000,  # backslash hard breaks
+    ]
+    for text in hostile:
+        page = text + "\n\nkept words, a world class plan\n"
+        last = page.count("\n")
+        assert avoided(spec, page, [last]) == [(last, "world class")]
+        assert kept(spec, page) == {"kept words": last}
+    # a comment never closed hides the rest of the page: kept by no reader, held by avoid
+    page = "<!--" + "x <!--" * 10_000 + "\n\nkept words, a world class plan\n"
+    assert avoided(spec, page, [3]) == [(3, "world class")]
+    assert kept(spec, page) == {}
 
 
 @pytest.fixture

@@ -242,15 +242,16 @@ TABLE: tuple[Code, ...] = (
         "page.avoid",
         "major",
         "a line the change adds holds a phrase `[presentation] avoid` lists (case-insensitive, "
-        "whole words)",
+        "whole words, in the text a reader sees: markup, entities and look-alikes read "
+        "through, hidden text too)",
         "reword the line without the phrase",
     ),
     Code(
         "page.preserve",
         "major",
         "the change drops, from a page that had it, a phrase or heading `[presentation] "
-        "preserve` lists (case-insensitive; a heading matches a heading line), or deletes "
-        "such a page",
+        "preserve` lists (case-insensitive; a heading matches a heading the page renders; "
+        "text in code or hidden keeps nothing), or deletes such a page",
         "keep the phrase or heading on the page",
     ),
     Code(

@@ -235,7 +235,8 @@ def _phrases(value: list[str]) -> list[str]:
 class PresentationSection(Plain):
     """``[presentation]``: how the wiki reads.  ``avoid``: phrases no changed line may hold
     (page.avoid); ``preserve``: phrases and headings a changed page that had them keeps
-    (page.preserve); both checked deterministically, case-insensitively.  ``voice`` and
+    (page.preserve); both checked deterministically, case-insensitively, in the text a reader
+    sees (verifier/checks/reading.py).  ``voice`` and
     ``register``: judged by the LLM judge on the changed text (page.presentation); the
     offline judge cannot, and the report says so (docs/checks.md)."""
 

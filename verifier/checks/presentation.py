@@ -9,7 +9,6 @@ change check (runs.py, run.rules_followup) names the pages a follow-up change mu
 
 from __future__ import annotations
 
-import bisect
 import collections
 import re
 from collections.abc import Iterable
@@ -21,6 +20,7 @@ from wikigate.text import plural, shown
 
 from ..wiki import WikiTree
 from .context import Context
+from .reading import fold, read
 
 
 def _pattern(phrase: str) -> re.Pattern[str]:
@@ -65,29 +65,20 @@ def added_lines(old: str, new: str) -> list[tuple[int, str]]:
     return out
 
 
-class _Where:
-    """Line numbers of offsets in a text."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
-
-
 def avoided(spec: PresentationSection, text: str, lines: Iterable[int]) -> list[tuple[int, str]]:
     """(line, phrase) for each place an ``avoid`` phrase of ``text`` touches one of
     ``lines`` (a phrase broken over lines counts where it touches an added one), in line
-    order: one scan of the text a phrase. Footnote definitions are left out by the
-    callers: a quote holds the source's words."""
+    order: one scan of the text a phrase.  Matched in the text a reader sees, hidden text
+    too (reading.read: markup, entities, breaks, look-alikes; code and comments read).
+    Footnote definitions are left out by the callers: a quote holds the source's words."""
     wanted = set(lines)
     if not wanted or not spec.avoid:
         return []
-    where = _Where(text)
+    seen = read(text, hidden=True)
     out: set[tuple[int, str]] = set()
     for phrase in spec.avoid:
-        for m in _pattern(phrase).finditer(text):
-            first, last = where.line(m.start()), where.line(max(m.start(), m.end() - 1))
+        for m in _pattern(fold(phrase)).finditer(seen.text):
+            first, last = seen.line(m.start()), seen.line(max(m.start(), m.end() - 1))
             hit = next((n for n in range(first, last + 1) if n in wanted), None)
             if hit is not None:
                 out.add((hit, phrase))
@@ -95,21 +86,25 @@ def avoided(spec: PresentationSection, text: str, lines: Iterable[int]) -> list[
 
 
 def kept(spec: PresentationSection, text: str) -> dict[str, int]:
-    """The ``preserve`` entries ``text`` holds, each with the first line holding it."""
+    """The ``preserve`` entries ``text`` holds, each with the first line holding it, in the
+    text a reader sees (reading.read: not in code, not in comments; a heading is one the
+    page renders, in markdown or HTML, whatever its markup)."""
     out: dict[str, int] = {}
-    headings = {h: p for p in spec.preserve if (h := _heading(p)) is not None}
-    if headings:
-        for n, line in enumerate(_lines(text), 1):
-            if line.lstrip().startswith("#") and (h := _heading(line)) in headings:
-                out.setdefault(headings[h], n)
-    where: _Where | None = None
-    for phrase in spec.preserve:
-        if _heading(phrase) is not None:
+    wanted = {p: _heading(fold(p)) for p in spec.preserve}
+    if not wanted:
+        return out
+    seen = read(text, hidden=False)
+    headings = {h: p for p, h in wanted.items() if h is not None}
+    for h in seen.headings:
+        entry = headings.get(f"{'#' * h.level} {h.text}")
+        if entry is not None:
+            out.setdefault(entry, h.line)
+    for phrase, heading in wanted.items():
+        if heading is not None:
             continue
-        m = _pattern(phrase).search(text)
+        m = _pattern(fold(phrase)).search(seen.text)
         if m is not None:
-            where = where or _Where(text)
-            out[phrase] = where.line(m.start())
+            out[phrase] = seen.line(m.start())
     return out
 
 
@@ -138,8 +133,9 @@ def check_presentation(ctx: Context) -> list[Finding]:
                     )
                 )
         if spec.preserve and path in base.entries:
-            now = kept(spec, new) if path in tip.entries else {}
-            for phrase, line in kept(spec, old).items():
+            had = kept(spec, old)
+            now = kept(spec, new) if had and path in tip.entries else {}
+            for phrase, line in had.items():
                 if phrase in now:
                     continue
                 what = "deletes the page, and with it" if path not in tip.entries else "drops"
