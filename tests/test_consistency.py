@@ -756,3 +756,16 @@ def test_a_page_of_many_contradicting_claims_is_listed_up_to_a_cap(repo, base):
     assert len(listed) == consistency.PER_PAGE + 1
     [rest] = [f for f in listed if "more claim.contradiction findings on wiki/many.md" in f.message]
     assert rest.line is None and rest.claim is None
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["The pier opened in \uff11\uff18\uff19\uff16.", "The pi\u0435r opened in 1896."],
+    ids=["full-width digits", "a Cyrillic e"],
+)
+def test_look_alike_letters_and_full_width_digits_hide_no_contradiction(repo, base, claim):
+    """Review 36b: a Cyrillic letter made the subject another word, full-width digits
+    another number (or none): the contradiction landed."""
+    new = page("Walks", [(claim, "raw/town.txt", "The pier opened in 1894.")])
+    found = run(repo, base, {"wiki/walks.md": new})
+    assert "claim.contradiction" in [f.code for f in found], found

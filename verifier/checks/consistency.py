@@ -59,6 +59,7 @@ from ..judges.protocol import PairInput, PairVotes
 from ..staged import StagedTree
 from ..wiki import WikiTree
 from .context import Context
+from .reading import fold
 from .runs import STOPWORDS
 
 CLAIM_CHARS = 2000  # of a claim's sentence read
@@ -103,7 +104,7 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 def _words(sentence: str) -> set[str]:
     """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
-    return set(_LETTERS.findall(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]).lower()))
+    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS])).lower()))
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -185,7 +186,8 @@ _NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
 def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
     ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits."""
-    text = CONFLICT.sub("", sentence[:CLAIM_CHARS])
+    # as a reader reads it: "Lighthоuse" with a Cyrillic о, "１８９６" full-width (review 36b)
+    text = fold(CONFLICT.sub("", sentence[:CLAIM_CHARS]))
     return _YEAR_WORDS.sub(_year_of, text)
 
 
@@ -664,7 +666,7 @@ _ANY_DIGIT = re.compile(r"\d")
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
+    text = fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]))
     if _ANY_DIGIT.search(text):
         return True
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
