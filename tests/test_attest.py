@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pygit2
 import pytest
-from support.anthropic_emulator import AnthropicEmulator
 from support.helpers import git
 from support.wiki_runs import SOURCE, SOURCE_TEXT, cited_page, fabricated_page, page_run
 
@@ -66,11 +65,9 @@ def keys(tmp_path: Path) -> Keys:
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", API_KEY)
-    yield emu
-    emu.close()
+    from support.anthropic_emulator import serving
+
+    yield from serving(monkeypatch, API_KEY)
 
 
 def workspace(tmp_path: Path, judge_toml: str = "") -> Workspace:

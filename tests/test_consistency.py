@@ -406,13 +406,9 @@ KEY = "sk-ant-emulated-consistency-SECRET"
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    from support.anthropic_emulator import AnthropicEmulator
+    from support.anthropic_emulator import serving
 
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    yield emu
-    emu.close()
+    yield from serving(monkeypatch, KEY)
 
 
 def pair_brain(vote_of):

@@ -5,7 +5,7 @@ judge says it did not check."""
 from __future__ import annotations
 
 import pytest
-from support.anthropic_emulator import AnthropicEmulator, tool_use
+from support.anthropic_emulator import tool_use
 from support.trees import at, commit_files
 from support.verifying import verification
 
@@ -22,11 +22,9 @@ RUBRIC = RubricSection(goals=["pages say what is uncertain"], non_goals=["specul
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    yield emu
-    emu.close()
+    from support.anthropic_emulator import serving
+
+    yield from serving(monkeypatch, KEY)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 import pathlib
 
 import pytest
-from support.anthropic_emulator import AnthropicEmulator, Reply, parse_claims, tool_use
+from support.anthropic_emulator import Reply, parse_claims, tool_use
 from support.trees import at, commit_files
 from support.verifying import verification
 
@@ -39,11 +39,9 @@ def page(claims: list[tuple[str, str]], title: str = "Plan") -> str:
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    yield emu
-    emu.close()
+    from support.anthropic_emulator import serving
+
+    yield from serving(monkeypatch, KEY)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import sqlite3
 import subprocess
 
 import pytest
-from support.anthropic_emulator import AnthropicEmulator, parse_claims
+from support.anthropic_emulator import parse_claims
 from support.helpers import git
 from support.wiki_runs import QUOTE, SOURCE, SOURCE_TEXT, cited_page
 
@@ -22,11 +22,9 @@ JUDGE_TOML = 'provider = "anthropic"\nmax_retries = 1\nmax_tool_turns = 0'
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    yield emu
-    emu.close()
+    from support.anthropic_emulator import serving
+
+    yield from serving(monkeypatch, KEY)
 
 
 def workspace(tmp_path, toml: str = "") -> Workspace:

@@ -8,7 +8,7 @@ the new rules would fail. Real git repositories; the rules come from the base's 
 from __future__ import annotations
 
 import pytest
-from support.anthropic_emulator import AnthropicEmulator, tool_use
+from support.anthropic_emulator import tool_use
 from support.trees import at, commit_files, no_errors
 from support.verifying import plan_for, verify_trees
 
@@ -240,11 +240,9 @@ def test_hostile_markup_for_the_reader_view_costs_linear_time():
 
 @pytest.fixture
 def emulator(monkeypatch: pytest.MonkeyPatch):
-    emu = AnthropicEmulator()
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    yield emu
-    emu.close()
+    from support.anthropic_emulator import serving
+
+    yield from serving(monkeypatch, KEY)
 
 
 JUDGED = '[judge]\nprovider = "anthropic"\nmax_retries = 0\ntimeout_seconds = 10\n'

@@ -21,7 +21,7 @@ import math
 import re
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -247,3 +247,13 @@ class AnthropicEmulator:
             "cache_read_input_tokens": read,
             "output_tokens": out,
         }
+
+
+def serving(monkeypatch: Any, key: str) -> Iterator[AnthropicEmulator]:
+    """An emulator the anthropic SDK reaches (its base URL and ``key`` in the environment
+    for the test), closed after it: the body of each test file's ``emulator`` fixture."""
+    emu = AnthropicEmulator()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", emu.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    yield emu
+    emu.close()
