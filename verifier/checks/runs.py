@@ -975,6 +975,7 @@ def _first_added_line(ctx: Context, path: str) -> int | None:
 
 
 DIFF_PAGE_CHARS = 8000  # of one page's diff
+DIFF_INPUT_CHARS = 100_000  # of each side of a page diffed
 
 
 def _diff(ctx: Context) -> str:
@@ -997,7 +998,11 @@ def _diff(ctx: Context) -> str:
             continue
         old = ctx.base.text_or_empty(path)
         new = ctx.tip.text_or_empty(path)
-        # libgit2's diff (Myers, in C): difflib's is quadratic on a long page (review 36a)
+        # libgit2's diff (Myers, in C; difflib's was quadratic on a long page: review 36a)
+        # of at most DIFF_INPUT_CHARS a side: Myers is O(size x edits), and only the
+        # first DIFF_PAGE_CHARS of the diff are shown
+        cut = len(old) > DIFF_INPUT_CHARS or len(new) > DIFF_INPUT_CHARS
+        old, new = old[:DIFF_INPUT_CHARS], new[:DIFF_INPUT_CHARS]
         # (the patch points into both buffers: they are held until its text is read)
         old_bytes = old.encode("utf-8", "surrogatepass")
         new_bytes = new.encode("utf-8", "surrogatepass")
@@ -1008,7 +1013,7 @@ def _diff(ctx: Context) -> str:
         del patch, old_bytes, new_bytes
         text = text[text.find("\n--- ") + 1 :] if "\n--- " in text else text
         size += len(text)
-        if len(text) > DIFF_PAGE_CHARS:
+        if len(text) > DIFF_PAGE_CHARS or cut:
             text = text[:DIFF_PAGE_CHARS] + f"\n(… the diff of {path} is clipped)"
         parts.append(text)
     out = "\n".join(parts)
