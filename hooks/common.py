@@ -11,6 +11,9 @@ NOTES_REF = "refs/notes/wikigate"  # = wikigate.gitrepo.NOTES_REF
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # = wikigate.gitrepo.ARTIFACTS_REF
 SERVER_NOTES_REF = "refs/notes/wikigate-server"  # = wikigate.gitrepo.SERVER_NOTES_REF
 ZERO = "0" * 40
+# git config: the trunk's tip when this clone's hooks were installed (``hooks install``);
+# the pre-push hook asks run notes only of the commits after it (docs/hooks.md)
+ADOPTED_KEY = "wikigate.adoptedAt"
 
 
 def ref_updates(stdin: str) -> list[tuple[str, str, str]]:
@@ -48,6 +51,17 @@ def main_ref() -> str:
             f"({problem}); set it to the trunk's name"
         )
     return f"refs/heads/{name}"
+
+
+def adoption_point() -> str | None:
+    """The commit this clone's hooks began at (git config ``wikigate.adoptedAt``), or None.
+    Set by ``wikigate hooks install``: the history before it carries no run notes, and
+    the local pre-push hook does not ask it for them (the server gate never reads it)."""
+    proc = subprocess.run(
+        ["git", "config", "--get", ADOPTED_KEY], capture_output=True, text=True, check=False
+    )
+    value = proc.stdout.strip() if proc.returncode == 0 else ""
+    return value if len(value) == 40 and all(c in "0123456789abcdef" for c in value) else None
 
 
 def err(*lines: str) -> None:

@@ -18,6 +18,7 @@ import pygit2
 from wikigate.config import CONFIG_FILE, load_config, parse_config
 from wikigate.errors import GitError
 from wikigate.gitrepo import (
+    ADOPTED_KEY,
     MAIN,
     MAIN_BRANCH_KEY,
     NOTES_REF,
@@ -160,13 +161,24 @@ def fetch_notes_refspec(repo: pygit2.Repository) -> list[str]:
 def install_local(path: str, uninstall_: bool = False, main_branch: str | None = None) -> list[str]:
     repo = _open(path)
     if uninstall_:
-        return uninstall(repo, LOCAL_HOOKS)
+        done = uninstall(repo, LOCAL_HOOKS)
+        if ADOPTED_KEY in repo.config:
+            del repo.config[ADOPTED_KEY]
+        return done
     if main_branch is not None:
         repo.config[MAIN_BRANCH_KEY] = _checked(main_branch)
     trunk = main_ref(repo)  # a bad setting stops the install, naming it
+    fresh = not all(_ours(hooks_dir(repo) / name) for name in LOCAL_HOOKS)
     done = install(repo, LOCAL_HOOKS)
     fetch_notes_refspec(repo)
     branch = trunk.removeprefix("refs/heads/")
+    tip = repo.references[trunk].target if trunk in repo.references else None
+    if tip is not None and (fresh or ADOPTED_KEY not in repo.config):
+        repo.config[ADOPTED_KEY] = str(tip)
+        done.append(
+            f"{branch} at {str(tip)[:12]}: where the hooks begin (git config {ADOPTED_KEY}); "
+            "a push asks run notes of the commits after it only"
+        )
     if trunk not in repo.references:
         done.append(
             f"warning: the hooks gate {branch} (git config {MAIN_BRANCH_KEY}, default main), "

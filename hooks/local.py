@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # imported where needed: a hook with nothing to do loads no p
     import pygit2
 
 
-from .common import NOTES_REF, ZERO, main_ref, ref_updates
+from .common import NOTES_REF, ZERO, adoption_point, main_ref, ref_updates
 from .common import err as _err
 from .common import null as _null
 
@@ -35,22 +35,66 @@ def passing(note: dict[str, object] | None) -> bool:
 
 
 def unpassed_run(
-    repo: pygit2.Repository, old: str | None, new: str, notes_commit: str | None = None
+    repo: pygit2.Repository,
+    old: str | None,
+    new: str,
+    notes_commit: str | None = None,
+    adopted: str | None = None,
 ) -> str | None:
     """Why main may not move from ``old`` to ``new``; None when every run between passed.
 
     Walks main's first-parent history back from ``new`` one run at a time: the commit
     reached must carry a passing note, whose ``base_commit`` is where its run began and
     the previous run ended.  The walk ends at ``old`` or an ancestor of it (with no
-    ``old``: at a root commit).  Notes come from ``notes_commit`` or the notes ref.
+    ``old``: at a root commit), or at ``adopted`` (where this clone's hooks began:
+    history before them has no notes) or an ancestor of it.  Notes come from
+    ``notes_commit`` or the notes ref.
     """
-    import pygit2
+    stops = _stops(repo, old, adopted)
+    return _first_unpassed(repo, stops, new, notes_commit)
 
+
+def unpassed_commits(
+    repo: pygit2.Repository, old: str | None, new: str, adopted: str | None = None
+) -> tuple[str, int] | None:
+    """What pre-push would say of moving main from ``old`` to ``new`` and how many
+    first-parent commits, from the first it refuses back to where the walk stops, carry
+    no passing note; None when it would let the push through (``wikigate doctor``)."""
     from wikigate.gitrepo import commit_at
 
-    stop = pygit2.Oid(hex=old) if old and not _null(old) else None
+    stops = _stops(repo, old, adopted)
+    why = _first_unpassed(repo, stops, new, None)
+    if why is None:
+        return None
+    count, cur = 0, commit_at(repo, new)
+    while not _reached(repo, cur, stops):
+        if not passing(_note(repo, cur.id, None)):
+            count += 1
+        if not cur.parents:
+            break
+        cur = cur.parents[0]
+    return why, count
+
+
+def _stops(repo: pygit2.Repository, old: str | None, adopted: str | None) -> list[pygit2.Oid]:
+    import pygit2
+
+    stops = []
+    for sha in (old, adopted):
+        if sha and not _null(sha):
+            oid = pygit2.Oid(hex=sha)
+            if oid in repo.odb:  # an adoption point this clone does not have stops nothing
+                stops.append(oid)
+    return stops
+
+
+def _first_unpassed(
+    repo: pygit2.Repository, stops: list[pygit2.Oid], new: str, notes_commit: str | None
+) -> str | None:
+    from wikigate.gitrepo import commit_at
+
     cur = commit_at(repo, new)
-    while not _reached(repo, cur, stop):
+    while not _reached(repo, cur, stops):
         note = _note(repo, cur.id, notes_commit)
         if not passing(note):
             return _why(cur, note)
@@ -58,7 +102,7 @@ def unpassed_run(
         base = str(note.get("base_commit") or "")
         walk = cur
         while str(walk.id) != base or walk.id == cur.id:
-            if walk.id == stop:
+            if walk.id in stops:
                 return None  # the run began before old: it was checked when main got there
             if not walk.parents:
                 return (
@@ -132,10 +176,10 @@ def _git(repo: pygit2.Repository, *args: str) -> subprocess.CompletedProcess[str
     )
 
 
-def _reached(repo: pygit2.Repository, commit: pygit2.Commit, stop: pygit2.Oid | None) -> bool:
-    if stop is None:
+def _reached(repo: pygit2.Repository, commit: pygit2.Commit, stops: list[pygit2.Oid]) -> bool:
+    if not stops:
         return not commit.parents
-    return commit.id == stop or repo.descendant_of(stop, commit.id)
+    return any(commit.id == stop or repo.descendant_of(stop, commit.id) for stop in stops)
 
 
 def _why(commit: pygit2.Commit, note: dict[str, object] | None) -> str:
@@ -172,20 +216,21 @@ def pre_push(argv: list[str], stdin: str) -> int:
 
     remote = argv[0] if argv else "origin"
     repo = pygit2.Repository(pygit2.discover_repository("."))
+    adopted = adoption_point()  # history before the hooks went in has no run notes
     moves_main = False
     for _local_ref, local_sha, remote_ref, remote_sha in updates:
         if remote_ref != trunk or _null(local_sha):
             continue
         moves_main = True
         known = not _null(remote_sha) and pygit2.Oid(hex=remote_sha) in repo.odb
-        why = unpassed_run(repo, remote_sha if known else None, local_sha)
+        why = unpassed_run(repo, remote_sha if known else None, local_sha, adopted=adopted)
         if why is not None:
             _err(
                 f"wikigate: refusing to push {branch} to {local_sha[:12]}: a run on it has no "
                 "passing verdict in refs/notes/wikigate:",
                 f"  {why}",
                 "  Land changes through runs (`wikigate run finalize`); check a commit with "
-                "`wikigate verify`.",
+                "`wikigate verify`; `wikigate doctor` counts the commits a push refuses.",
             )
             return 1
     if moves_main and NOTES_REF in repo.references:

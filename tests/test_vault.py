@@ -619,3 +619,49 @@ def test_a_claim_quotes_an_embed_as_typed_never_its_size_as_words():
         "Sized image: ![[attachments/bridge.png|300]] and plan.",
     ]
     assert [link.target for link in page.links] == ["Old Bridge", "attachments/bridge.png"]
+
+
+def test_an_adopted_vault_pushes_after_hooks_install_and_doctor_counts_what_a_push_refuses(
+    tmp_path: Path,
+):
+    """Trial 26b N2: docs/adopt.md's order (init, the setup commits, `hooks install`) left
+    init's commit and the setup commits without run notes, and the pre-push hook refused
+    every push of the trunk; `doctor` said nothing of it. The hooks begin at the trunk's tip
+    when they are installed: a push asks run notes of the commits after it only."""
+    bare = tmp_path / "vault.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    root = _obsidian_vault(tmp_path / "vault")
+    git(root, "remote", "add", "origin", str(bare))
+    git(root, "push", "-q", "origin", "master")
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    (root / ".gitignore").write_text(".obsidian/\n")
+    git(root, "rm", "-rq", "--cached", ".obsidian")
+    git(root, "add", ".gitignore")
+    git(root, "commit", "-qm", "ignore .obsidian/")  # step 2: before `hooks install`
+    installed = cli(root, "hooks", "install")
+    assert installed.returncode == 0, installed.stderr
+    tip = git(root, "rev-parse", "master").stdout.strip()
+    assert f"master at {tip[:12]}: where the hooks begin" in installed.stdout
+    assert "2 commit(s)" not in cli(root, "doctor").stdout
+    pushed = git(root, "push", "origin", "master", check=False)  # the real pre-push hook
+    assert pushed.returncode == 0, pushed.stderr
+    assert git(bare, "rev-parse", "master").stdout.strip() == tip
+
+    # a commit made past the hooks (here: with them switched off) is still refused,
+    # and doctor counts it and says how to fix it
+    (root / "Home.md").write_text("# Home\n\nChanged by hand.\n")
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "by hand")
+    refused = git(root, "push", "origin", "master", check=False)
+    assert refused.returncode != 0
+    assert "refusing to push master" in refused.stderr
+    doctor = cli(root, "doctor")
+    assert doctor.returncode == 1
+    assert (
+        "FAIL  push master to origin: 1 commit(s) on master without a run note that a push "
+        "will refuse" in doctor.stdout
+    )
+    assert "`git push --no-verify origin master`" in doctor.stdout
+    # uninstalling forgets where the hooks began; installing again begins at the new tip
+    assert cli(root, "hooks", "install", "--uninstall").returncode == 0
+    assert git(root, "config", "wikigate.adoptedAt", check=False).returncode == 1

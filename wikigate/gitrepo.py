@@ -19,6 +19,7 @@ from .text import first_unprintable, shown
 
 MAIN = "refs/heads/main"  # the default trunk; a repository's own is `main_ref(repo)`
 MAIN_BRANCH_KEY = "wikigate.mainBranch"  # git config: the trunk's branch name (docs/config.md)
+ADOPTED_KEY = "wikigate.adoptedAt"  # git config: the trunk's tip when the hooks went in
 NOTES_REF = "refs/notes/wikigate"
 ORIGIN_NOTES = "refs/wikigate/origin/notes"  # origin's NOTES_REF as last fetched (notes_fetch)
 

@@ -202,7 +202,8 @@ class Workspace:
             message = (
                 "wikigate: init workspace\n" if not parents else "wikigate: add workspace files\n"
             )
-            repo.create_commit("HEAD", sig, sig, message, tree_id, parents)
+            made = repo.create_commit("HEAD", sig, sig, message, tree_id, parents)
+            _advance_adoption(repo, parents, made)
             undo.done()  # committed: its files and the trunk's setting are the repository's now
             index = repo.index  # stage exactly the added files; keep the user's other staging
             index.read()
@@ -584,3 +585,17 @@ class WorkspaceRun(Run):
             verifier=verifier or self.ws.verifier,
             judge=judge,
         )
+
+
+def _advance_adoption(
+    repo: pygit2.Repository, parents: list[pygit2.Oid | str], made: pygit2.Oid
+) -> None:
+    """Init committed right after where this clone's hooks began (git config
+    ``wikigate.adoptedAt``, hooks/install.py): its commit holds no wiki content and no
+    run, so the hooks begin after it (a push asks it no run note)."""
+    try:
+        adopted = str(repo.config[gitrepo.ADOPTED_KEY])
+    except KeyError:
+        return
+    if parents and adopted == str(parents[0]):
+        repo.config[gitrepo.ADOPTED_KEY] = str(made)

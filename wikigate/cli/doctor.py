@@ -49,6 +49,7 @@ def diagnose(root: Path) -> list[Check]:
     checks += _local_hooks(repo)
     checks += _notes_refspecs(repo)
     checks += _server_gates(repo)
+    checks += _pushes(repo)
     checks += _extras_and_judge(repo)
     return checks
 
@@ -220,6 +221,53 @@ def _server_gates(repo: pygit2.Repository) -> list[Check]:
                         f"{ours.removeprefix('refs/heads/')}"
                     )
         out.append(Check(f"server gate ({remote.name})", ok, detail, fix))
+    return out
+
+
+def _pushes(repo: pygit2.Repository) -> list[Check]:
+    """Whether the local pre-push hook lets the trunk reach each remote: the commits on it
+    since the remote's branch (as last fetched; with none, all of them) and since where the
+    hooks began (git config wikigate.adoptedAt) must be runs with a passing note."""
+    from wikigate.errors import GitError
+    from wikigate.gitrepo import ADOPTED_KEY, main_ref
+    from wikigate.hooks.install import _ours, hooks_dir
+    from wikigate.hooks.local import unpassed_commits
+
+    try:
+        trunk = main_ref(repo)
+    except GitError:
+        return []  # reported by the branch check
+    main = repo.references.get(trunk)
+    if main is None or not _ours(hooks_dir(repo) / "pre-push"):
+        return []  # no trunk (said), or no hook to refuse a push (said)
+    branch = trunk.removeprefix("refs/heads/")
+    try:
+        adopted: str | None = str(repo.config[ADOPTED_KEY])
+    except KeyError:
+        adopted = None
+    out = []
+    for remote in repo.remotes:
+        if not remote.name:
+            continue
+        theirs = repo.references.get(f"refs/remotes/{remote.name}/{branch}")
+        old = str(theirs.target) if theirs is not None else None
+        refused = unpassed_commits(repo, old, str(main.target), adopted)
+        name = f"push {branch} to {remote.name}"
+        if refused is None:
+            out.append(Check(name, True, "every commit it brings is a run with a passing note"))
+            continue
+        why, count = refused
+        out.append(
+            Check(
+                name,
+                False,
+                f"{count} commit(s) on {branch} without a run note that a push will refuse "
+                f"(pre-push: {why})",
+                f"if they predate wikigate's hooks (init's commit, setup commits), push them "
+                f"once without the local check: `git push --no-verify {remote.name} {branch}` "
+                "(a server gate still verifies); else land the change through a run",
+            )
+        )
     return out
 
 
