@@ -360,7 +360,7 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
     if from_ref and set(from_ref) == {"0"}:
         from_ref = None
     try:
-        ws = Workspace.open(".")
+        ws = Workspace.open(".", reading=True)  # a fresh clone reads origin's default branch
         request = replace(change_request(ws, to_ref, from_ref), judge=args.judge)
         ready(request)
         report = verify(request).report

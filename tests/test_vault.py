@@ -131,7 +131,12 @@ def test_a_fresh_clone_of_a_master_vault_is_told_to_init_and_init_adopts_it(
     assert "`wikigate init` on your trunk" in runs.stderr
     assert "origin's default branch is master" in runs.stderr
     assert "`git config wikigate.mainBranch master`" in runs.stderr
-    # a lint job's `|| test $? -ne 2` (docs/github.md) fails on it: a setup to fix
+    # a command that only reads takes origin's default branch, and says so (trial 26b N7)
+    lint = cli(clone, "verify", "--all", "--format", "sarif", "--output", str(tmp_path / "s"))
+    assert lint.returncode == 0, lint.stderr
+    assert "reading master (origin's default branch) as the trunk" in lint.stderr
+    # a clone with no origin/HEAD to fall back on (actions/checkout's) is a setup error
+    git(clone, "remote", "set-head", "origin", "--delete")
     lint = cli(clone, "verify", "--all", "--format", "sarif", "--output", str(tmp_path / "s"))
     assert lint.returncode == 2 and "no branch 'main'" in lint.stderr
     doctor = cli(clone, "doctor")
@@ -665,3 +670,53 @@ def test_an_adopted_vault_pushes_after_hooks_install_and_doctor_counts_what_a_pu
     # uninstalling forgets where the hooks began; installing again begins at the new tip
     assert cli(root, "hooks", "install", "--uninstall").returncode == 0
     assert git(root, "config", "wikigate.adoptedAt", check=False).returncode == 1
+
+
+def test_a_contributors_fresh_clone_reads_origins_default_branch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Trial 26b N7: in a fresh clone of a master vault (no git config naming the trunk),
+    `verify`, `anchor --fix` and the `wikigate-verify` pre-push hook stopped on "no branch
+    'main'" although they knew origin's default branch, as `wikigate-commit` reads it."""
+    from wikigate.hooks.precommit import verify_main
+
+    root = _obsidian_vault(tmp_path / "vault")
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    bare = tmp_path / "vault.git"
+    git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
+    clone = tmp_path / "contrib"
+    git(tmp_path, "clone", "-q", str(bare), str(clone))
+    git(clone, "switch", "-qc", "mine")
+    git(clone, "branch", "-qD", "master")  # no local trunk: origin's as fetched stands in
+    (clone / "Tower.md").write_text("# Tower\n\nA tower.\n")
+    git(clone, "add", "Tower.md")
+    git(clone, "commit", "-qm", "tower")
+
+    verified = cli(clone, "verify")
+    assert verified.returncode == 3, verified.stdout + verified.stderr  # revise, not exit 2
+    assert "no branch 'main'; wikigate gates" not in verified.stderr
+    assert "Tower.md" in verified.stdout and "page.orphan" in verified.stdout
+    assert "reading origin/master (origin's default branch) as the trunk" in verified.stderr
+    assert "`git config wikigate.mainBranch master`" in verified.stderr
+    fixed = cli(clone, "anchor", "--fix", "Tower.md")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "nothing to anchor" in fixed.stdout
+
+    monkeypatch.chdir(clone)
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", "origin/master")
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", "mine")
+    assert verify_main([]) == 1  # it verified: the orphan blocks, not a missing branch
+    out = capsys.readouterr()
+    assert "page.orphan" in out.out and "no branch 'main'" not in out.err
+
+    # with the trunk's local branch there (a plain clone), that branch is read
+    git(clone, "branch", "-q", "master", "origin/master")
+    again = cli(clone, "verify")
+    assert again.returncode == 3
+    assert "reading master (origin's default branch)" in again.stderr
+    # on that branch `anchor --fix` would land a run: not on a stand-in for the trunk
+    git(clone, "switch", "-q", "master")
+    on_trunk = cli(clone, "anchor", "--fix")
+    assert on_trunk.returncode == 2
+    assert "`anchor --fix` on the trunk lands a run, so name the trunk first" in on_trunk.stderr

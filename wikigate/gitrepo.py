@@ -83,8 +83,25 @@ def main_ref(repo: pygit2.Repository) -> str:
 
 
 def branch_name(ref: str) -> str:
-    """A branch's name as a person types it (``master``), for messages."""
-    return ref.removeprefix("refs/heads/")
+    """A branch's name as a person types it (``master``, ``origin/master``), for messages."""
+    return ref.removeprefix("refs/heads/").removeprefix("refs/remotes/")
+
+
+def reading_trunk(repo: pygit2.Repository, main: str) -> str | None:
+    """For a command that only reads (``verify``, ``anchor``, the ``wikigate-verify``
+    hook), when the trunk ``main`` is no branch here: in a contributor's fresh clone that
+    was never told its trunk, the branch origin's HEAD names (as ``wikigate-commit`` reads
+    it): the local branch of that name, else origin's as fetched; when git config
+    ``wikigate.mainBranch`` names the trunk, origin's branch of that name. None when there
+    is none. Never for a command that lands: runs land on a local trunk only."""
+    told = MAIN_BRANCH_KEY in repo.config
+    name = branch_name(main) if told else origin_head_branch(repo)
+    if not name:
+        return None
+    for ref in (f"refs/heads/{name}", f"refs/remotes/origin/{name}"):
+        if ref != main and ref_target(repo, ref) is not None:
+            return ref
+    return None
 
 
 def origin_head_branch(repo: pygit2.Repository) -> str | None:

@@ -72,11 +72,17 @@ class Workspace:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str] = ".", *, main: str | None = None) -> Workspace:
+    def open(
+        cls, path: str | os.PathLike[str] = ".", *, main: str | None = None, reading: bool = False
+    ) -> Workspace:
         """The workspace of the repository at ``path``; its trunk is ``main`` (a full ref
-        name), else the repository's own (:func:`wikigate.gitrepo.main_ref`)."""
+        name), else the repository's own (:func:`wikigate.gitrepo.main_ref`).  ``reading``:
+        for a command that lands nothing, a clone without that branch reads origin's
+        default branch instead (:func:`wikigate.gitrepo.reading_trunk`)."""
         repo = gitrepo.open_repo(path)
         main = main or gitrepo.main_ref(repo)
+        if gitrepo.ref_target(repo, main) is None and reading:
+            main = gitrepo.reading_trunk(repo, main) or main
         if gitrepo.ref_target(repo, main) is None:
             branch = main.removeprefix("refs/heads/")
             origin = gitrepo.origin_head_branch(repo)

@@ -52,12 +52,34 @@ class DefaultGroup(click.Group):
         self.format_commands(ctx, formatter)
 
 
-def open_workspace(ctx: click.Context) -> Workspace:
+def open_workspace(ctx: click.Context, reading: bool = False) -> Workspace:
+    """The workspace; ``reading`` (a command that lands nothing): in a clone without the
+    trunk's branch, origin's default branch stands in, and stderr says so."""
     from wikigate.workspace import Workspace
 
-    ws = Workspace.open(ctx.find_root().obj["repo"])
+    ws = Workspace.open(ctx.find_root().obj["repo"], reading=reading)
     ctx.call_on_close(ws.close)
+    if reading:
+        note = stand_in(ws)
+        if note:
+            click.echo(note, err=True)
     return ws
+
+
+def stand_in(ws: Workspace) -> str | None:
+    """What to say when ``ws`` reads another branch than its configured trunk (a fresh
+    clone's origin default branch, :func:`wikigate.gitrepo.reading_trunk`)."""
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, branch_name, main_ref
+
+    configured = main_ref(ws.repo)
+    if ws.env.main == configured:
+        return None
+    name = branch_name(ws.env.main).removeprefix("origin/")
+    return (
+        f"note: no branch '{branch_name(configured)}' here; reading {branch_name(ws.env.main)} "
+        f"(origin's default branch) as the trunk. Say so once: `git config {MAIN_BRANCH_KEY} "
+        f"{name}` (or `wikigate init`)"
+    )
 
 
 def run_id_argument(

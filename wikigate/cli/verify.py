@@ -22,6 +22,7 @@ from .base import (
     open_workspace,
     report_options,
     run_id_argument,
+    stand_in,
     sync_ledger,
 )
 
@@ -138,7 +139,7 @@ def verify_check(
         raise UsageError(
             "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
         )
-    ws = open_workspace(ctx)
+    ws = open_workspace(ctx, reading=True)
     request = replace(
         change_request(ws, ref, base, whole=lint),
         strictness=strictness.upper() if strictness else None,
@@ -299,7 +300,7 @@ def anchor(
         checkout,
     )
 
-    ws = open_workspace(ctx)
+    ws = open_workspace(ctx, reading=True)
     if not fix:
         if len(args) != 2:
             raise UsageError('usage: wikigate anchor SOURCE "QUOTE" [--page N] [--run RUN]')
@@ -327,6 +328,12 @@ def anchor(
             else f"read {head.label}; nothing to anchor"
         )
         return
+    standing = stand_in(ws)
+    if standing is not None:  # fixing the trunk lands a run: on the trunk git config names
+        raise UsageError(
+            f"{standing.removeprefix('note: ')}; `anchor --fix` on the trunk lands a run, "
+            "so name the trunk first (or fix the pages on a branch of your own)"
+        )
     with progress.bar() as shown:
         fixes, opened = anchor_fix_on_main(ws, list(args), progress=shown)
     _echo_fixes(fixes)
