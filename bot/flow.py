@@ -37,7 +37,7 @@ from .event import ActionsEnv, MergeGroup, Trigger, load_event
 from .fetch import BASE_REF, Fetched, branch_tip, fetch_pull
 from .github_io import WRITERS, Forbidden, GitHubError, PullFacts, PullRequestIO
 from .inputs import REVIEW_LABEL
-from .landing import Landed, Lander
+from .landing import Landed, Lander, NotLanded
 from .merge_group import run_group
 from .notes import (
     Override,
@@ -292,7 +292,7 @@ class PullEvent:
         self.write_report()
         self.review(gate.verdict or report.verdict)
         if chosen.action == "land":
-            return self.land(run, chosen, word)
+            return self.land(run, chosen, word, gate)
         if chosen.action == "reject":
             return self.reject(run, chosen, decided=word)
         if chosen.action == "ask_person":
@@ -534,10 +534,17 @@ class PullEvent:
 
     # ------------------------------------------------------------ outcomes
 
-    def land(self, run: PullRun, chosen: Decision, override: Override | None) -> Outcome:
+    def land(
+        self,
+        run: PullRun,
+        chosen: Decision,
+        override: Override | None,
+        gate: Decision | None = None,
+    ) -> Outcome:
         """Land the commit decided on (the head verified, and the one an override or a
         review names): the base moves to it, or to it rebased, by a fast-forward-only
-        PATCH; the pull request's head is never read again."""
+        PATCH; the pull request's head is never read again. ``gate``: what the gate said
+        before a person's word (the verdict when that word lands nothing)."""
         report, pull = self.report, self.pull
         assert report is not None
         head = report.tip
@@ -596,6 +603,8 @@ class PullEvent:
         landed = lander.land(head, self.fetched.base_tip, verify)
         if not isinstance(landed, Landed):
             self.record(run, report, _as_verified(report))
+            if override is not None:
+                return self.word_unused(report, override, gate, landed)
             code = landed.exit_code
             return Outcome(
                 report.verdict, code, landed.why, landed.conclusion, landed.title, landed.error
@@ -617,6 +626,36 @@ class PullEvent:
             f"committed{how}: {plain(pull.base_ref)} fast-forwarded to {landed.tip[:12]}{onto}",
             "success",
             "committed" + (f" by {word}" if override else ""),
+        )
+
+    def word_unused(
+        self,
+        report: VerificationReport,
+        override: Override,
+        gate: Decision | None,
+        landed: NotLanded,
+    ) -> Outcome:
+        """A person's approval or override that landed nothing (the base moved and the
+        branch cannot be rebased here): a reply says so, and that it must be given again
+        for the updated head (a word names one commit); the verdict is the gate's, and a
+        run waiting for a person waits again (its label back)."""
+        word = "approving review" if override.approve else "override"
+        verdict = (gate.verdict if gate is not None else None) or report.verdict
+        if gate is not None and gate.action == "ask_person":
+            self.attempt(lambda: self.gh.add_label(REVIEW_LABEL))
+        again = (
+            "approve again"
+            if override.approve
+            else "override again (`/wikigate override REASON` or the label)"
+        )
+        line = (
+            f"{landed.why}. The {word} of {override.actor} landed nothing and is not kept "
+            f"(it names {override.head[:12]}): once the branch is updated, wikigate verifies "
+            f"the new head; {again} then"
+        )
+        reply(self.gh, self.out, f"@{inert(override.actor)}: {line}")
+        return Outcome(
+            verdict, landed.exit_code, line, landed.conclusion, landed.title, landed.error
         )
 
     def reject(self, run: PullRun, chosen: Decision, *, decided: Override | None) -> Outcome:

@@ -28,7 +28,7 @@ from .github_io import Forbidden, GitHubError, NotFastForward, PullFacts, PullRe
 from .review import plain, shown
 
 ATTEMPTS = 3  # the base moved again while landing: rebase again, this many times in all
-BEHIND = "main moved: update the branch"  # the check's title when the author must act
+BEHIND = "{base} moved: update the branch"  # the check's title when the author must act
 # exit codes (kinds.VERDICT_EXIT): waiting on the author exits as a revise does; a GitHub
 # write the verdict needed that failed, as a rejection (nothing landed)
 WAITING = VERDICT_EXIT["revise"]
@@ -187,7 +187,7 @@ class Lander:
         return NotLanded(
             f"{why}: update the branch onto {plain(self.pull.base_ref)}; wikigate verifies it "
             "again",
-            BEHIND,
+            BEHIND.format(base=plain(self.pull.base_ref)),
             "action_required",
             WAITING,
         )

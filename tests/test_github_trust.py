@@ -449,3 +449,59 @@ def test_a_notes_tree_bomb_on_origin_costs_its_trees_not_its_paths(tmp_path):
     started = time.process_time()
     assert pull_records(repo, str(notes), "octo/wiki", 1) == []
     assert time.process_time() - started < 2
+
+
+# ---------------------------------------------------------------- a word that lands nothing
+
+
+def _on_master(world: World, number: int) -> None:
+    """The repository's trunk is master (renamed on origin); pull request ``number``'s base."""
+    git(world.bare, "branch", "-m", "main", "master")
+    git(world.bare, "symbolic-ref", "HEAD", "refs/heads/master")
+    world.gh.pulls[number].base_ref = "master"
+
+
+@pytest.mark.slow
+def test_an_approval_that_lands_nothing_because_the_trunk_moved_says_so(world: World):
+    """Trial 26b N5: a writer approved a reader's new source after the trunk moved; the
+    fork could not be rebased, so nothing landed, yet the output said `verdict=commit`,
+    the summary `### wikigate: commit`, the label was gone and the check title said "main
+    moved" on a master repository. Nobody was told the approval must be given again."""
+    head = self_sourced(world, 60, fork=True)
+    assert world.run(60, "opened", sender="stranger").code == 5
+    world.advance_main()
+    _on_master(world, 60)
+    master = git(world.bare, "rev-parse", "master").stdout.strip()
+    approved = world.review(60, "approved", sender="maintainer", body="checked on paper")
+    assert approved.code == 3, approved.out  # waiting on the author, as before
+    assert git(world.bare, "rev-parse", "master").stdout.strip() == master  # nothing landed
+    output = (world.tmp / "output.txt").read_text()
+    assert "verdict=needs_human_review" in output and "verdict=commit" not in output
+    answer = [b for b in replies(world) if b.startswith("@maintainer:")]
+    assert answer, replies(world)
+    assert "master moved" in answer[-1]
+    assert "The approving review of maintainer landed nothing" in answer[-1]
+    assert f"(it names {head[:12]})" in answer[-1] and "approve again then" in answer[-1]
+    [summary] = [b for b in replies(world) if "wikigate:summary" in b]
+    assert "### wikigate: needs_human_review" in summary
+    assert "wikigate:needs-human-review" in world.gh.pulls[60].labels  # it waits again
+    check = list(world.gh.check_runs.values())[-1]
+    assert check["output"]["title"] == "master moved: update the branch"
+    assert "main moved" not in approved.out
+
+
+@pytest.mark.slow
+def test_an_override_on_a_branch_that_conflicts_with_the_moved_trunk_is_answered(world: World):
+    """Trial 26b N8: `/wikigate override REASON` on a pull request that conflicts with the
+    moved trunk got no reply: the maintainer could not tell it was not honoured."""
+    head = world.push_files(61, {"wiki/index.md": "# Index\n\nOurs.\n"}, branch="clash")
+    world.gh.pulls[61].author = "visitor"  # may not be pushed to for them: they update it
+    assert world.run(61, "opened", sender="visitor").code in (1, 3)
+    world.land_on_main({"wiki/index.md": "# Index\n\nTheirs.\n"}, "the index changed")
+    result = world.comment(61, "/wikigate override the index is fine", sender="maintainer")
+    assert result.code == 3, result.out
+    answer = [b for b in replies(world) if b.startswith("@maintainer:")]
+    assert answer, replies(world)
+    assert "main moved and" in answer[-1]
+    assert "The override of maintainer landed nothing" in answer[-1]
+    assert f"(it names {head[:12]})" in answer[-1] and "override again" in answer[-1]
