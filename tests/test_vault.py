@@ -720,3 +720,40 @@ def test_a_contributors_fresh_clone_reads_origins_default_branch(
     on_trunk = cli(clone, "anchor", "--fix")
     assert on_trunk.returncode == 2
     assert "`anchor --fix` on the trunk lands a run, so name the trunk first" in on_trunk.stderr
+
+
+def test_following_inits_notes_on_sources_and_readme_breaks_no_link_of_its_index(
+    tmp_path: Path,
+):
+    """Trial 26b N4: init linked `[[sources/river]]` and `[[README]]` from the index it
+    committed, then said to move the one to raw/ and exclude the other: following the notes
+    left `link.broken` in index.md."""
+    import json
+
+    root = _obsidian_vault(tmp_path / "vault")
+    (root / "sources" / "river.md").write_text("# River\n\nThe river floods in spring.\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "a markdown source")
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    assert "note: sources/ holds 2 file(s)" in init.stdout
+    assert "(index.md does not link them)" in init.stdout
+    assert "note: README.md is a page here (index.md does not link it)" in init.stdout
+    assert 'add "README.md" to [wiki] exclude in wikigate.toml' in init.stdout
+    index = (root / "index.md").read_text()
+    assert "[[sources/" not in index and "[[README]]" not in index
+    assert "- [[Home]]\n- [[Notes/Claims]]\n- [[Notes/Owls]]\n" in index
+
+    # follow the notes, as a plain commit before the hooks are installed
+    git(root, "mv", "sources/river.md", "raw/river.md")
+    git(root, "mv", "sources/river.txt", "raw/river.txt")
+    toml = (root / "wikigate.toml").read_text()
+    (root / "wikigate.toml").write_text(toml.replace('".obsidian/"', '".obsidian/", "README.md"'))
+    assert '"README.md"' in (root / "wikigate.toml").read_text()
+    git(root, "commit", "-qam", "follow init's notes")
+    verified = in_process(
+        ["-C", str(root), "verify", "--all", "--format", "json"], env={"WIKIGATE_VERIFIER": ""}
+    )
+    found = {(f["code"], f["path"]) for f in json.loads(verified.stdout)["findings"]}
+    assert not [f for f in found if f[0] in ("link.broken", "page.orphan")], found
+    assert not [f for f in found if f[1] == "README.md"], found

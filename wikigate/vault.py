@@ -64,30 +64,43 @@ def advice(files: list[str], layout: Layout) -> list[str]:
             "`wikigate hooks install`, untrack it (`git rm -r --cached .obsidian`) and add "
             ".obsidian/ to .gitignore, then commit (docs/adopt.md)"
         )
-    sources = [p for p in files if p.startswith("sources/")]
+    sources = [p for p in files if _a_source_out_of_place(p)]
     if sources:
         out.append(
             f"note: sources/ holds {len(sources)} file(s) ({_some(sources)}): wikigate reads "
             "sources under raw/ only (a link to one in sources/ resolves to no source); move "
-            "them: `git mv sources/NAME raw/NAME`"
+            f"them: `git mv sources/NAME raw/NAME` ({layout.index} does not link them)"
         )
-    if "README.md" in files and layout.is_page("README.md"):
+    if _a_readme_page("README.md", layout) and "README.md" in files:
         out.append(
-            "note: README.md is a page here; if it is the repository's readme, exclude it "
-            "(--exclude README.md)"
+            f"note: README.md is a page here ({layout.index} does not link it); if it is the "
+            'repository\'s readme, exclude it: add "README.md" to [wiki] exclude in '
+            "wikigate.toml and commit, before `wikigate hooks install` (or init with "
+            "--exclude README.md)"
         )
     return out
+
+
+def _a_source_out_of_place(path: str) -> bool:
+    return path.startswith("sources/")
+
+
+def _a_readme_page(path: str, layout: Layout) -> bool:
+    return path == "README.md" and layout.is_page(path)
 
 
 def index_links(files: list[str], layout: Layout) -> str:
     """Links to the pages ``files`` holds under ``layout`` (``- [[path]]``, from the wiki's
     root, without ``.md``), for a new index: without them every page is an orphan. Names a
-    wikilink cannot hold are left out; so is what would pass a page's size."""
+    wikilink cannot hold are left out; so is what would pass a page's size, and what
+    :func:`advice` says to move (``sources/``) or exclude (``README.md``)."""
     lines = []
     size = 0
     for path in files:
         if not layout.is_page(path) or path in (layout.index, layout.log):
             continue
+        if _a_source_out_of_place(path) or _a_readme_page(path, layout):
+            continue  # advice() says to move or exclude it: a link would break then
         name = path.removeprefix(layout.root).removesuffix(".md")
         if any(c in name for c in "[]|#^\n"):
             continue
