@@ -313,3 +313,43 @@ def test_settings_a_committed_file_holds_to_no_effect_are_not_listed(repo, base)
         'the run changes the rules (wikigate.toml): verifier.strictness: "SKEPTICAL" → "CALM"; '
         "a person decides"
     )
+
+
+def test_moving_the_wiki_root_names_the_pages_it_orphans_and_approve_asks_no_approval(
+    tmp_path: Path,
+):
+    """Trial 26b N6: a rules change moving `[wiki] root` from wiki to "." showed
+    `"wiki" → ""`, raised no run.rules_followup although every page became an orphan, and
+    after `verify approve` its "next:" lines still asked for the approval just given."""
+    from support.wiki_runs import page_run
+
+    from wikigate.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "w")
+    assert page_run(ws, "owls").status == "committed"
+    root = ws.root
+    ws.close()
+    rules = (root / "wikigate.toml").read_text()
+    assert "[wiki]" not in rules
+    proposed = tmp_path / "new.toml"
+    proposed.write_text(rules + '\n[wiki]\nroot = "."\n')
+    run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
+    run_id = run_id.stdout.strip()
+    assert (
+        cli(root, "run", "write", run_id, "wikigate.toml", "--from", str(proposed)).returncode == 0
+    )
+    waiting = cli(root, "run", "finalize", run_id)
+    assert waiting.returncode == 5, waiting.stdout + waiting.stderr
+    assert 'wiki.root: "wiki" → "."' in waiting.stdout
+    assert 'wiki.root: "wiki" → ""' not in waiting.stdout
+    assert "run.rules_followup" in waiting.stdout
+    followup = next(ln for ln in waiting.stdout.splitlines() if "run.rules_followup" in ln)
+    assert "wiki/owls.md (an orphan: no chain of links from index.md reaches it)" in followup
+    assert "wiki/index.md (an orphan" in followup  # an ordinary page at the new root
+
+    approved = cli(root, "verify", "approve", run_id, "--reason", "pages at the root")
+    assert approved.returncode == 0, approved.stdout + approved.stderr
+    assert approved.stdout.startswith(f"committed {run_id}: main is at ")
+    assert "ask a maintainer to approve" not in approved.stdout
+    assert "verify approve" not in approved.stdout
+    assert "fix the pages run.rules_followup names in a follow-up run" in approved.stdout

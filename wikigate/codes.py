@@ -320,8 +320,9 @@ TABLE: tuple[Code, ...] = (
     Code(
         "run.rules_followup",
         "major",
-        "the run changes `[ledger]`, `[rubric]`, `[presentation]` or `[gap_policy]` and the "
-        "pages the change leaves would not satisfy the new rules: the message names the "
+        "the run changes `[ledger]`, `[rubric]`, `[presentation]`, `[gap_policy]` or `[wiki]` "
+        "and the pages the change leaves would not satisfy the new rules (or, where a new "
+        "`[wiki]` puts them, be orphans or hold broken links): the message names the "
         "pages (and what fails) that a follow-up text change must fix; a person decides",
         "approve the rules with a follow-up run that fixes the named pages, or fix them in "
         "this run",

@@ -50,8 +50,34 @@ def outcome(result: FinalizeResult) -> str:
     lines = [outcome_line(result)]
     lines += [finding_line(f, indent="  ") for f in result.findings]
     lines += suppressed_lines((result.report or {}).get("suppressed"))
-    lines += advice_lines(result.next_actions, result.blind_spots, result.questions)
+    lines += advice_lines(after_a_decision(result), result.blind_spots, result.questions)
     return "\n".join(lines)
+
+
+DECIDED = ("commit_approved", "commit_override", "reject_reviewed")  # a person's word
+
+
+def after_a_decision(result: FinalizeResult) -> list[str]:
+    """The run's next actions, less those asking for the decision a person just gave
+    (``verify approve``, ``verify reject``, an override): a finding that asks a person
+    (``asks``) is answered. The pages ``run.rules_followup`` names still fail the rules
+    that landed: that step stays, as a follow-up run."""
+    from .codes import CODES
+
+    if result.verdict not in DECIDED:
+        return list(result.next_actions)
+    asked = [name for name, code in CODES.items() if code.asks]
+    out = []
+    for action in result.next_actions:
+        code = next((c for c in asked if action.startswith((f"{c} on ", f"{c}:"))), None)
+        if code is None:
+            out.append(action)
+        elif code == "run.rules_followup" and result.status == "committed":
+            out.append(
+                f"fix the pages run.rules_followup names in a follow-up run: they fail the "
+                f"rules now on {result.trunk}"
+            )
+    return out
 
 
 def advice_lines(

@@ -16,6 +16,7 @@ from wikigate.models import Finding
 from wikigate.paths import (
     ATTACHMENT_SUFFIXES,
     MAX_PAGE_BYTES,
+    Layout,
     attachment_problem,
     in_scope,
     is_attachment,
@@ -368,6 +369,8 @@ def _rules_followup(ctx: Context, base: WikiTree, tip: WikiTree) -> list[Finding
     except ConfigError:
         return []
     failing = pages_failing(tip, old, new)
+    for page, what in _moved_wiki(tip, old, new).items():
+        failing.setdefault(page, []).extend(what)
     if not failing:
         return []
     return [
@@ -380,6 +383,44 @@ def _rules_followup(ctx: Context, base: WikiTree, tip: WikiTree) -> list[Finding
             f"follow-up text change must fix them: {followup_message(failing)}",
         )
     ]
+
+
+MOVED_PAGES_READ = 5000  # pages whose links a moved [wiki] root or exclude reads, at most
+
+
+def _moved_wiki(tip: WikiTree, old: Config, new: Config) -> dict[str, list[str]]:
+    """When the proposed ``[wiki]`` moves the root or changes what is excluded: the pages
+    of ``tip`` that would become orphans, or hold links that would break, under the new
+    layout and do not under the old (a root moved from ``wiki`` to ``.`` without an
+    ``index.md`` at the repository's root leaves every page an orphan)."""
+    was, now = old.wiki.layout(), new.wiki.layout()
+    if was == now:
+        return {}
+    from ..links import FileNames
+    from .pages import broken_links
+
+    before = tip if tip.layout == was else _relaid(tip, was, old)
+    after = _relaid(tip, now, new)
+    out: dict[str, list[str]] = {}
+    orphaned = after.link_graph().orphans() - before.link_graph().orphans()
+    for path in sorted(orphaned):
+        out.setdefault(path, []).append(f"an orphan: no chain of links from {now.index} reaches it")
+    names = FileNames(after.pages, after.raw, after.entries, after.layout)
+    olds = FileNames(before.pages, before.raw, before.entries, before.layout)
+    for path in after.pages[:MOVED_PAGES_READ]:
+        had = (
+            {m for _n, m, _c, _h in broken_links(before, path, olds)}
+            if path in before.pages
+            else set()
+        )
+        for line, message, _code, _hint in broken_links(after, path, names):
+            if message not in had:
+                out.setdefault(path, []).append(f"line {line}: {message}")
+    return out
+
+
+def _relaid(tip: WikiTree, layout: Layout, rules: Config) -> WikiTree:
+    return WikiTree(tip.repo, tip.tree_id, tip.cache, tip.workers, rules.limits, layout)
 
 
 def _rules_of(ctx: Context, tree: WikiTree) -> Config:
@@ -447,6 +488,8 @@ def rules_diff(old: Config, new: Config) -> list[tuple[str, str, str]]:
         return not (len(pins) == 1 and pins[0][1] == preset(pins[0][0], key))
 
     def said(side: dict[str, str], key: str) -> str:
+        if key == "wiki.root" and side.get(key) == '""':
+            return '"."'  # the repository's root, as `--wiki-root .` and the docs write it
         if key in side:
             return side[key]
         if key.startswith(severity) and (default := preset(side, key)) is not None:
