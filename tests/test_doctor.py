@@ -112,3 +112,15 @@ def test_outside_a_repository_and_without_main(tmp_path):
     on_master = _doctor(tmp_path, "--format", "json")
     assert on_master.returncode == 1
     assert "branch" in _failed(on_master)
+
+
+def test_a_wiki_without_its_index_is_no_well_wiki(repo):
+    """Trial 26b N6: after `[wiki] root` moved to "." with no index.md at the root, doctor
+    said `ok wiki` while every page was an orphan."""
+    assert wikigate(repo, "hooks", "install").returncode == 0
+    toml = (repo / "wikigate.toml").read_text() + '\n[wiki]\nroot = "."\n'
+    _commit(repo, "wikigate.toml", toml, "pages at the root")
+    proc = _doctor(repo)
+    assert proc.returncode == 1
+    assert "FAIL  wiki: main has no index.md, where the orphan check starts" in proc.stdout
+    assert "fix: add index.md linking the pages, through a run" in proc.stdout

@@ -459,7 +459,7 @@ def test_the_wiki_root_comes_from_the_bases_rules(repo):
     outside = sorted(f.path for f in moved.findings if f.code == "run.repository_file")
     assert outside == ["Sneaky.md"]
     (proposal,) = [f for f in moved.findings if f.code == "run.rules_change"]
-    assert 'wiki.root: "notes" → ""' in proposal.message  # proposed, for a person, not applied
+    assert 'wiki.root: "notes" → "."' in proposal.message  # proposed, for a person, not applied
     assert not [f for f in moved.findings if f.code == "page.uncited"]
 
 

@@ -118,8 +118,28 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
     lines = layout_report(repo, trunk, layout, 3, hints=False)
-    out.append(Check("wiki", True, "; ".join(lines)))
+    if _in_tree(tree, layout.index):
+        out.append(Check("wiki", True, "; ".join(lines)))
+    else:  # the orphan check starts there: without it every page is an orphan
+        out.append(
+            Check(
+                "wiki",
+                False,
+                f"{branch} has no {layout.index}, where the orphan check starts: every page "
+                f"is an orphan ({'; '.join(lines)})",
+                f"add {layout.index} linking the pages, through a run (`wikigate run write "
+                f"RUN {layout.index}`), or `wikigate init` before `wikigate hooks install`",
+            )
+        )
     return out
+
+
+def _in_tree(tree: pygit2.Tree, path: str) -> bool:
+    try:
+        tree[path]
+    except KeyError:
+        return False
+    return True
 
 
 def _local_hooks(repo: pygit2.Repository) -> list[Check]:
