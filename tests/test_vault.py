@@ -757,3 +757,93 @@ def test_following_inits_notes_on_sources_and_readme_breaks_no_link_of_its_index
     found = {(f["code"], f["path"]) for f in json.loads(verified.stdout)["findings"]}
     assert not [f for f in found if f[0] in ("link.broken", "page.orphan")], found
     assert not [f for f in found if f[1] == "README.md"], found
+
+
+def _canvas_vault(root: Path) -> Path:
+    """A vault with Obsidian's own non-markdown files beside its notes (trial 26b N3)."""
+    root.mkdir()
+    git(root, "init", "-q", "-b", "master")
+    files = {
+        ".obsidian/app.json": "{}\n",
+        "Home.md": "# Home\n\n- [[Owls]]\n",
+        "Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
+        "Board.canvas": '{"nodes": []}\n',
+        "Boards/Plan.canvas": '{"nodes": []}\n',
+        "Tasks.base": "views: []\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "my vault")
+    return root
+
+
+def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob(
+    tmp_path: Path,
+):
+    """Trial 26b N3: `init` said nothing of .canvas/.base files at a vault's root; a run
+    could not write them, a pull request adding one was refused with a hint naming wiki/
+    under root ".", and `exclude` took no glob, so each file had to be listed."""
+    plain = _canvas_vault(tmp_path / "plain")
+    init = cli(tmp_path, "init", str(plain), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    assert (
+        "not pages nor attachments: 3 file(s) in the wiki (Board.canvas, Boards/Plan.canvas, "
+        "Tasks.base)" in init.stdout
+    )
+    assert "--exclude '*.base' --exclude '*.canvas'" in init.stdout
+    # a change adding one, verified as a pull request would be: the hint follows the root
+    git(plain, "switch", "-qc", "topic")
+    (plain / "New.canvas").write_text("{}\n")
+    git(plain, "add", "New.canvas")
+    git(plain, "commit", "-qm", "a canvas")
+    verified = in_process(
+        ["-C", str(plain), "verify", "--format", "json"], env={"WIKIGATE_VERIFIER": ""}
+    )
+    import json
+
+    [acl] = [f for f in json.loads(verified.stdout)["findings"] if f["code"] == "run.path_acl"]
+    assert "wiki/" not in acl["message"] + acl["hint"]
+    assert "the wiki at the repository root holds pages" in acl["message"]
+    assert 'exclude (a glob such as "*.canvas")' in acl["hint"]
+
+    # excluded by globs: not the wiki's, so a run writes one as a repository file
+    vault = _canvas_vault(tmp_path / "vault")
+    init = cli(
+        tmp_path,
+        "init",
+        str(vault),
+        "--wiki-root",
+        ".",
+        "--exclude",
+        ".obsidian/",
+        "--exclude",
+        "*.canvas",
+        "--exclude",
+        "*.base",
+    )
+    assert init.returncode == 0, init.stderr
+    assert "not pages nor attachments" not in init.stdout
+    assert cli(vault, "hooks", "install").returncode == 0
+    ws = Workspace.open(vault)
+    try:
+        run = ws.start_run("cascade", "cli:test")
+        run.stage_write("Boards/Plan.canvas", '{"nodes": [1]}\n')
+        waiting = run.finalize()
+        assert waiting.verdict == "needs_human_review", waiting.findings
+        assert [f.code for f in waiting.findings] == ["run.repository_file"]
+        landed = ws.decide(run.run_id, "the plan board", approve=True)
+        assert landed.status == "committed"
+    finally:
+        ws.close()
+    assert '"nodes": [1]' in git(vault, "show", "master:Boards/Plan.canvas").stdout
+    # where it is not excluded, a run cannot write one, and the error says what to do
+    ws = Workspace.open(plain)
+    try:
+        run = ws.start_run("cascade", "cli:test")
+        with pytest.raises(RunError, match=r"the wiki \(the repository's root\) holds") as e:
+            run.stage_write("Other.canvas", "{}\n")
+        assert 'exclude = ["*.canvas"]' in str(e.value)
+    finally:
+        ws.close()

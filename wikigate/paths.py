@@ -79,7 +79,7 @@ class Layout:
             return False
         if not self.root and "/." in "/" + path:
             return False
-        return not any(path == x or (x.endswith("/") and path.startswith(x)) for x in self.exclude)
+        return not any(excluded(path, x) for x in self.exclude)
 
     def is_page(self, path: str) -> bool:
         return path.endswith(".md") and self.in_wiki(path)
@@ -112,6 +112,23 @@ class Layout:
 
 
 WIKI = Layout()  # the default: pages under wiki/
+GLOB = frozenset("*?[")
+
+
+def excluded(path: str, entry: str) -> bool:
+    """Does ``[wiki] exclude`` entry ``entry`` take ``path`` out of the wiki: the file
+    itself, a folder (ending in "/") holding it, or a glob (``*``, ``?``, ``[...]``):
+    without a "/", matched against the file's name at any depth (``*.canvas``); with one,
+    against the whole path (``boards/*.canvas``)."""
+    if path == entry or (entry.endswith("/") and path.startswith(entry)):
+        return True
+    if GLOB.isdisjoint(entry):
+        return False
+    from fnmatch import fnmatchcase
+
+    if "/" in entry.rstrip("/"):
+        return fnmatchcase(path, entry) or (entry.endswith("/") and fnmatchcase(path, entry + "*"))
+    return fnmatchcase(path.rsplit("/", 1)[-1], entry)
 
 
 def attachment_problem(path: str, data: bytes) -> str | None:

@@ -200,8 +200,11 @@ class Run:
             pass  # a repository file: verified as run.repository_file, a person decides
         elif not path.endswith(".md") and not is_attachment(path, self.layout):
             raise RunError(
-                f"{path}: the wiki holds markdown pages (*.md) and their attachments "
-                f"({' '.join(ATTACHMENT_SUFFIXES)}) only"
+                f"{path}: the wiki ({self.layout.shown}) holds markdown pages (*.md) and "
+                f"their attachments ({' '.join(ATTACHMENT_SUFFIXES)}) only; a file of another "
+                "kind (an Obsidian .canvas or .base) is a repository file once [wiki] exclude "
+                'takes it out of the wiki (e.g. exclude = ["*.canvas"]), written by a run '
+                "that a person approves"
             )
         return path
 

@@ -417,7 +417,13 @@ def layout_report(
     target = gitrepo.ref_target(repo, main)
     if target is None:
         return []
-    kinds: dict[str, list[str]] = {"pages": [], "attachments": [], "sources": [], "notes": []}
+    kinds: dict[str, list[str]] = {
+        "pages": [],
+        "attachments": [],
+        "sources": [],
+        "notes": [],
+        "unknown": [],
+    }
     folders: set[str] = set()
     todo: list[tuple[str, pygit2.Tree]] = [("", gitrepo.commit_at(repo, target).tree)]
     while todo:
@@ -435,6 +441,8 @@ def layout_report(
                 kinds["attachments"].append(path)
             elif path.lower().endswith((".md", ".markdown")):
                 kinds["notes"].append(path)
+            elif layout.in_wiki(path) and path != CONFIG_FILE:  # neither page nor attachment
+                kinds["unknown"].append(path)
             elif "/" in path and not layout.in_wiki(path):
                 folders.add(path.split("/", 1)[0] + "/")
 
@@ -458,6 +466,21 @@ def layout_report(
         out.append(
             f"ignored: {len(kinds['notes'])} markdown file(s) {outside} "
             f"({some(kinds['notes'])})" + (hint if hints else "")
+        )
+    if kinds["unknown"]:
+        suffixes = sorted({_suffix(p) for p in kinds["unknown"]})
+        globs = " ".join(f"--exclude '*{x}'" for x in suffixes[:3] if x)
+        out.append(
+            f"not pages nor attachments: {len(kinds['unknown'])} file(s) in the wiki "
+            f"({some(kinds['unknown'])})"
+            + (
+                ": runs cannot write them and a pull request changing one is refused "
+                "(run.path_acl); take them out of the wiki with [wiki] exclude (globs "
+                f"allowed{': ' + globs if globs else ''}), then a run changes them as "
+                "repository files a person approves (docs/config.md)"
+                if hints
+                else ""
+            )
         )
     other = folders - {layout.root, "raw/"}
     if other:
@@ -605,3 +628,8 @@ def _advance_adoption(
         return
     if parents and adopted == str(parents[0]):
         repo.config[gitrepo.ADOPTED_KEY] = str(made)
+
+
+def _suffix(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name[name.rfind(".") :] if "." in name[1:] else ""

@@ -533,21 +533,25 @@ def _page_path(tip: WikiTree, path: str) -> list[Finding]:
                 "run.path_acl",
                 path,
                 None,
-                f"{path}: {problem}; an attachment under wiki/ must be what its name says",
+                f"{path}: {problem}; an attachment in the wiki must be what its name says",
             )
         ]
     kind = "a symlink" if entry.is_link else "a submodule" if entry.is_submodule else None
     if kind is None and entry.mode not in REGULAR:
         kind = f"of mode {entry.mode:o}"
     what = f"{path} is {kind}" if kind else f"{path} is neither a page (*.md) nor an attachment"
+    root = tip.layout.root
     return [
         finding(
             "run.path_acl",
             path,
             None,
-            f"{what}; wiki/ holds pages (*.md regular files) and their attachments "
-            f"({' '.join(ATTACHMENT_SUFFIXES)}) only",
-            hint="write pages as wiki/NAME.md regular files; nothing else is verified",
+            f"{what}; {root or 'the wiki at the repository root'} holds pages (*.md regular "
+            f"files) and their attachments ({' '.join(ATTACHMENT_SUFFIXES)}) only",
+            hint=f"write pages as {root}NAME.md regular files; a file of another kind (an "
+            "Obsidian .canvas or .base) belongs outside the wiki: exclude it in [wiki] "
+            'exclude (a glob such as "*.canvas"), and a run writes it as a repository file '
+            "a person approves",
         )
     ]
 

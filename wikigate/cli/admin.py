@@ -46,8 +46,8 @@ def demo(path: str) -> None:
     "--exclude",
     multiple=True,
     metavar="PATH",
-    help="A folder (ending in /) or file that is not the wiki's, e.g. .obsidian/ or "
-    "templates/ (repeatable; [wiki] exclude).",
+    help="A folder (ending in /), file or glob that is not the wiki's, e.g. .obsidian/, "
+    "templates/ or '*.canvas' (repeatable; [wiki] exclude).",
 )
 def init(
     path: str, main_branch: str | None, wiki_root: str | None, exclude: tuple[str, ...]
