@@ -847,3 +847,23 @@ def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob
         assert 'exclude = ["*.canvas"]' in str(e.value)
     finally:
         ws.close()
+
+
+def test_init_after_hooks_install_moves_where_the_hooks_begin_past_its_commit(tmp_path: Path):
+    """Trial 26b N2, the other order: `hooks install` on the vault, then `init`: init's
+    commit is no run either, and a push takes it along."""
+    bare = tmp_path / "vault.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    root = _obsidian_vault(tmp_path / "vault")
+    git(root, "remote", "add", "origin", str(bare))
+    git(root, "config", "wikigate.mainBranch", "master")
+    assert cli(root, "hooks", "install").returncode == 0
+    tip = git(root, "rev-parse", "master").stdout.strip()
+    assert git(root, "config", "wikigate.adoptedAt").stdout.strip() == tip
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    made = git(root, "rev-parse", "master").stdout.strip()
+    assert made != tip and git(root, "config", "wikigate.adoptedAt").stdout.strip() == made
+    pushed = git(root, "push", "origin", "master", check=False)
+    assert pushed.returncode == 0, pushed.stderr
+    assert "ok    push master to origin: every commit it brings" in cli(root, "doctor").stdout
