@@ -173,7 +173,7 @@ def install_local(path: str, uninstall_: bool = False, main_branch: str | None =
     fetch_notes_refspec(repo)
     branch = trunk.removeprefix("refs/heads/")
     tip = repo.references[trunk].target if trunk in repo.references else None
-    if tip is not None and (fresh or ADOPTED_KEY not in repo.config):
+    if tip is not None and (fresh or ADOPTED_KEY not in repo.config) and not _runs_on(repo, tip):
         repo.config[ADOPTED_KEY] = str(tip)
         done.append(
             f"{branch} at {str(tip)[:12]}: where the hooks begin (git config {ADOPTED_KEY}); "
@@ -186,6 +186,31 @@ def install_local(path: str, uninstall_: bool = False, main_branch: str | None =
             f"records its name) or `git config {MAIN_BRANCH_KEY} BRANCH`"
         )
     return done
+
+
+def _runs_on(repo: pygit2.Repository, tip: pygit2.Oid | str) -> bool:
+    """Does the trunk's first-parent history up to ``tip`` hold a run (a commit with a
+    note in refs/notes/wikigate)? Then wikigate is in use here already, and a commit
+    without a note is a mistake the hooks must catch: no adoption point is recorded."""
+    if NOTES_REF not in repo.references:
+        return False
+    listed = subprocess.run(
+        ["git", "--git-dir", repo.path, "notes", "--ref", NOTES_REF, "list"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode != 0:
+        return True  # unreadable: record nothing, the hooks ask every commit for its note
+    annotated = {line.split()[-1] for line in listed.stdout.splitlines() if line.strip()}
+    if not annotated:
+        return False
+    commit: pygit2.Commit | None = repo[tip].peel(pygit2.Commit)
+    while commit is not None:
+        if str(commit.id) in annotated:
+            return True
+        commit = commit.parents[0] if commit.parents else None
+    return False
 
 
 def install_server(
