@@ -238,3 +238,13 @@ def test_a_warm_measure_compares_no_claim_again(wiki, monkeypatch):
     finally:
         ws.close()
     assert compared == [] and again.figures() == first.figures() and again.claims == first.claims
+
+
+def test_a_floor_given_twice_is_a_usage_error(wiki):
+    """Review 36b (#9): `coverage=0.9,coverage=0.1` kept the last floor and passed a wiki
+    at 0.857: a CI line assembled from two sources lost its floor without a word."""
+    done = cli(wiki, "health", "--fail-under", "coverage=0.9,coverage=0.1")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "coverage is given twice" in done.stderr
+    # one floor per figure, as before
+    assert cli(wiki, "health", "--fail-under", "coverage=0.1,anchored=0.5").returncode == 0

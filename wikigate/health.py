@@ -162,6 +162,11 @@ def parse_floors(text: str) -> dict[str, float]:
             floor = -1.0
         if not 0 <= floor <= 1:
             raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
+        if name in out:  # review 36b: the last silently won, a CI's floor lost unseen
+            raise UsageError(
+                f"--fail-under: {name} is given twice ({name}={out[name]:g} and {part!r}): "
+                "give each figure one floor"
+            )
         out[name] = floor
     return out
 
