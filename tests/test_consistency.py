@@ -765,3 +765,93 @@ def test_look_alike_letters_and_full_width_digits_hide_no_contradiction(repo, ba
     new = page("Walks", [(claim, "raw/town.txt", "The pier opened in 1894.")])
     found = run(repo, base, {"wiki/walks.md": new})
     assert "claim.contradiction" in [f.code for f in found], found
+
+
+# ---------------------------------------------------------------- found by review 36b (2)
+
+HARBOUR = "The Harbour Lighthouse was first lit in 1870. The museum opened its doors in 1896.\n"
+NOTES = "The Harbour Lighthouse was first lit in 1879.\n"
+
+
+def cited_page(title: str, claims: list[tuple[str, str, str, str]]) -> str:
+    """A page of ``claims``: (sentence, source, the source's text, quote)."""
+    body = " ".join(f"{s}[^{i}]" for i, (s, _, _, _) in enumerate(claims, 1))
+    notes = "\n".join(
+        f"[^{i}]: {format_tail(src, None, q, text.find(q))}"
+        for i, (_, src, text, q) in enumerate(claims, 1)
+    )
+    return f"---\ntitle: {title}\n---\n# {title}\n\n{body}\n\n{notes}\n"
+
+
+@pytest.fixture
+def harbour(repo, base):
+    """Main's lighthouse page quotes only "first lit in 1870": a valid, anchored quote that
+    leaves the subject to the claim."""
+    lighthouse = cited_page(
+        "Lighthouse",
+        [
+            (
+                "The Harbour Lighthouse was first lit in 1870.",
+                "raw/harbour.txt",
+                HARBOUR,
+                "first lit in 1870",
+            )
+        ],
+    )
+    return commit_files(
+        repo,
+        base.id,
+        {"raw/harbour.txt": HARBOUR, "raw/notes.txt": NOTES, "wiki/lighthouse.md": lighthouse},
+    )
+
+
+def test_a_marked_source_conflict_lands_when_the_other_quote_leaves_out_the_subject(repo, harbour):
+    """Review 36b (#4): an honest writer, quoting its own source verbatim and marking the
+    conflict as documented, was refused as claim.contradiction ("correct the claim that its
+    source does not support") because main's quote, "first lit in 1870", omits the
+    subject: raw/harbour.txt does say 1870 of the claim its page names."""
+    claim = "The Harbour Lighthouse was first lit in 1879"
+    marked = f"{claim} [conflict: raw/harbour.txt says 1870]."
+    quote = "The Harbour Lighthouse was first lit in 1879"
+    new = cited_page("Notes", [(marked, "raw/notes.txt", NOTES, quote)])
+    assert run(repo, harbour, {"wiki/notes.md": new}) == []
+    # unmarked: the sources disagree, and the page must say so
+    plain = cited_page("Notes", [(f"{claim}.", "raw/notes.txt", NOTES, quote)])
+    found = run(repo, harbour, {"wiki/notes.md": plain})
+    # (the town page's "first lit on 3 May 1870" disagrees too)
+    assert {f.code for f in found} == {"claim.source_conflict"}, found
+    assert any("raw/notes.txt and raw/harbour.txt" in f.message for f in found)
+    assert {f.claim for f in found} == {"The Harbour Lighthouse was first lit in 1879."}
+    # a quote about another thing still backs nothing: the writer's error
+    other = cited_page(
+        "Notes", [(marked, "raw/harbour.txt", HARBOUR, "The museum opened its doors")]
+    )
+    found = run(repo, harbour, {"wiki/notes.md": other})
+    assert {f.code for f in found} == {"claim.contradiction"}, found
+    assert any("wiki/lighthouse.md#^1" in f.message for f in found)
+
+
+def test_a_findings_claim_leaves_out_the_conflict_markers_words(repo, base):
+    """Review 36b: the finding's claim was "… in 1901 [conflict: raw/town.txt says 1899].",
+    though the marker's words are the page's note, not the claim's."""
+    claim = "The bandstand was built in 1901 [conflict: raw/town.txt says 1899]."
+    wrong = page("Music", [(claim, "raw/guide.txt", "The tram depot was extended in 1901.")])
+    [found] = run(repo, base, {"wiki/music.md": wrong})
+    assert found.claim == "The bandstand was built in 1901."
+    assert "conflict:" not in found.message and "says 1899" not in found.message
+
+
+def test_a_figure_in_words_is_rough_only_when_it_ends_in_a_scale_word():
+    """Review 36b (#8): "four hundred and twenty" is an exact figure, compared exactly with
+    400; "four thousand" stays rough (4,012 agrees with it)."""
+    exact = _claim(1, "The bridge is four hundred and twenty metres long.", "wiki/a.md")
+    found = consistency.pair_finding(
+        exact, _claim(2, "The bridge is 400 metres long.", "wiki/b.md")
+    )
+    assert found is not None and "a different number" in found.message
+    rough = _claim(3, "The bridge is four hundred metres long.", "wiki/c.md")
+    assert consistency.pair_finding(rough, _claim(4, "The bridge is 410 metres long.")) is None
+    pop = _claim(5, "The population of Northam was four thousand in 1900.", "wiki/d.md")
+    agrees = _claim(6, "The population of Northam was 4,012 in 1900.")
+    assert consistency.pair_finding(pop, agrees) is None
+    assert consistency.read(exact).approx == frozenset()

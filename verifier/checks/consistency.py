@@ -203,7 +203,9 @@ def read(claim: PageClaim) -> Read:
     if numbers:
         literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
         hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
-        approx = frozenset(n for n in numbers if n in hedged or (n not in literal and " " not in n))
+        approx = frozenset(
+            n for n in numbers if n in hedged or (n not in literal and " " not in n and _round(n))
+        )
     content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
     subject = frozenset(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
     plain = frozenset(_stem(w) for w in content if w not in _NOT_PLAIN)
@@ -227,6 +229,17 @@ def read(claim: PageClaim) -> Read:
         plain,
         _PERIOD.search(text) is not None,
     )
+
+
+def _round(n: str) -> bool:
+    """A figure in words is rough when it ends in a scale word ("four thousand", "three
+    hundred", "two and a half million": a whole number of hundreds); "four hundred and
+    twenty" and "twelve" are exact (review 36b)."""
+    try:
+        value = float(n)
+    except ValueError:
+        return False
+    return value >= 100 and value.is_integer() and int(value) % 100 == 0
 
 
 def _same_subject(a: Read, b: Read) -> bool:
@@ -344,10 +357,13 @@ def _quote(claim: PageClaim) -> Read:
 def _backed(r: Read, other: Read, kind: str) -> bool:
     """The claim says what its own quote says, in what the two claims disagree on, and the
     quote is about their subject (a quote that holds the year but is about another thing
-    backs nothing)."""
+    backs nothing), or is a piece of the claim naming nothing else ("first lit in 1870"
+    for "The Harbour Lighthouse was first lit in 1870": review 36b, an honest marked
+    conflict was refused as the other page's writer's error)."""
     q = _quote(r.claim)
     shared = r.words & other.words
-    if len(shared & q.words) * 2 < len(shared):
+    piece = bool(q.plain & other.plain) and q.plain <= r.plain
+    if len(shared & q.words) * 2 < len(shared) and not piece:
         return False
     if kind == "negation":
         return q.negated == r.negated
@@ -884,8 +900,8 @@ def _finding(
     }[kind]
     message = (
         f"{ca.page}:{ca.line} ({ca.id}, citing {ca.source}) says {what} of the same subject "
-        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
-        f"against “{_excerpt(cb.sentence)}”"
+        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(claimed(ca))}” "
+        f"against “{_excerpt(claimed(cb))}”"
     )
     if reason:
         message += f"; the LLM judge: {_excerpt(reason, 300)}"
@@ -903,9 +919,20 @@ def _finding(
             ca.line,
             f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
             + message,
-            claim=ca.sentence,
+            claim=claimed(ca),
         )
-    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
+    return finding("claim.contradiction", ca.page, ca.line, message, claim=claimed(ca))
+
+
+_BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
+
+
+def claimed(claim: PageClaim) -> str:
+    """A claim's sentence as a finding shows it: its ``[conflict: raw/…]`` marker left out
+    (the page's note, not the claim's words)."""
+    if CONFLICT.search(claim.sentence) is None:
+        return claim.sentence
+    return _BEFORE_STOP.sub(r"\1", " ".join(CONFLICT.sub(" ", claim.sentence).split()))
 
 
 # what a [conflict: …] marker may say: which source says what, part by part
