@@ -91,6 +91,11 @@ class Read:
     names: tuple[frozenset[str], ...] = ()  # its proper names ("Harbour Lighthouse")
     plain: frozenset[str] = frozenset()  # its words of three letters or more (stems)
     period: bool = False  # "during the war", "until 1938": a time the claim is bound to
+    # its words in order (stems; True: written with a capital), for a head noun of its own
+    tokens: tuple[tuple[str, bool], ...] = ()
+    named: frozenset[str] = frozenset()  # numbers that are part of a name: "Zebra 40"
+    dated: frozenset[str] = frozenset()  # the word before a date: "lit" in "lit in 1870"
+    tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -191,12 +196,66 @@ def _text(sentence: str) -> str:
     return _YEAR_WORDS.sub(_year_of, text)
 
 
+_MONTHS = frozenset(
+    re.findall(r"\w+", "january february march april may june july august september october")
+) | frozenset(
+    re.findall(r"\w+", "november december jan feb mar apr jun jul aug sep sept oct nov dec")
+)
+# "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
+_NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)")
+# the word a date hangs on: "lit in 1870", "lit on 3 May 1870", "demolished in the 1960s"
+_DATED = re.compile(
+    r"\b([A-Za-z]+)\s+(?:in|on|during)\s+(?:the\s+)?(?:(?:early|late|mid)[\s-]+)?"
+    r"(?:\d{1,2}\s+[A-Za-z]+\s+)?(?:1\d{3}|20\d{2})"
+)
+_TOKEN = re.compile(r"[A-Za-z]+")
+_PRESENT = frozenset({"is", "are", "has", "have"})
+_PAST = frozenset({"was", "were", "had"})
+# words that may stand between a subject and its verb without naming another thing
+_NOT_HEAD = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were be been being has have had do does did will would can could may might "
+        "shall should must first again once later soon then also still already just even ever "
+        "now thus since never not only itself themselves too yet both all each alone",
+    )
+)
+
+
+def _named(text: str) -> frozenset[str]:
+    """The numbers of ``text`` that are part of a name ("Zebra 40 grazed", "Route 66"):
+    after a word with a capital that is no month or function word, and no year."""
+    return frozenset(
+        m.group(2)
+        for m in _NAMED_NUMBER.finditer(text)
+        if m.group(1).lower() not in _MONTHS
+        and m.group(1).lower() not in _NOT_NAMES
+        and not _YEAR.fullmatch(m.group(2))
+    )
+
+
+def _tense(words: set[str] | frozenset[str]) -> str:
+    present, past = bool(words & _PRESENT), bool(words & _PAST)
+    return "present" if present and not past else "past" if past and not present else ""
+
+
 def read(claim: PageClaim) -> Read:
     raw = claim.sentence[:CLAIM_CHARS]
     text = _text(raw)
+    dated = frozenset(
+        _stem(w)
+        for m in _DATED.finditer(text)
+        if (w := m.group(1).lower()) not in _NOT_PLAIN
+        and w not in STOPWORDS
+        and w not in _NOT_HEAD
+        and len(w) >= 3
+    )
+    tokens = tuple((_stem(w.lower()), w[0].isupper()) for w in _TOKEN.findall(text))
+    named = _named(text)
     decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
     text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
+    numbers = numbers - named
     qualified = _QUALIFIER.search(text)
     main_words = read_words(text[: qualified.start()])[0] if qualified else words
     approx: frozenset[str] = frozenset()
@@ -228,6 +287,10 @@ def read(claim: PageClaim) -> Read:
         names,
         plain,
         _PERIOD.search(text) is not None,
+        tokens,
+        named,
+        dated,
+        _tense(words),
     )
 
 
@@ -302,11 +365,78 @@ def _quantities(r: Read) -> frozenset[str]:
     return frozenset(n for n in r.numbers if not _YEAR.fullmatch(n) and not _MONTH_DAY.fullmatch(n))
 
 
+def _own_head(a: Read, b: Read) -> bool:
+    """``a`` puts a word of its own, in lower case, between a word of ``b`` and the word
+    that follows it in ``b``: a head noun naming another thing ("The museum shop opened"
+    against "The museum opened", "The Harbour Lighthouse keeper was" against "The Harbour
+    Lighthouse was"). Not a name's word ("Harbour Lighthouse Tower"), an adverb ("first",
+    "finally") or an auxiliary ("The pier was opened")."""
+    after: dict[str, set[str]] = {}  # each word of b → the words after it (fillers skipped)
+    for j, (w, _) in enumerate(b.tokens[:-1]):
+        after.setdefault(w, set()).update((b.tokens[j + 1][0], _next(b.tokens, j + 1)))
+    mine = {w for w, _ in b.tokens}
+    for i, ((w, _), (y, capital)) in enumerate(zip(a.tokens, a.tokens[1:], strict=False)):
+        x = _next(a.tokens, i + 2)
+        if (
+            x
+            and x in after.get(w, ())
+            and y not in mine
+            and not capital
+            and w not in _NOT_PLAIN
+            and w not in STOPWORDS
+            and len(w) >= 3
+            and y not in _NOT_HEAD
+            and y not in _NOT_PLAIN
+            and y not in STOPWORDS
+            and not y.endswith("ly")
+            and len(y) >= 3
+        ):
+            return True
+    return False
+
+
+_FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+
+
+def _next(tokens: tuple[tuple[str, bool], ...], at: int) -> str:
+    """The first word from ``at`` on that is no auxiliary, adverb or negation ("does not
+    open": "open")."""
+    for w, _ in tokens[at : at + 8]:
+        if w not in _FILLERS and not w.endswith("ly"):
+            return w
+    return ""
+
+
+def _another_event(a: Read, b: Read) -> bool:
+    """Their dates hang on other words, neither said by the other claim: another event
+    ("was first paid in 1871" against "was first lit in 1870")."""
+    return bool(
+        a.dated
+        and b.dated
+        and a.dated.isdisjoint(b.dated)
+        and a.dated.isdisjoint(b.plain)
+        and b.dated.isdisjoint(a.plain)
+    )
+
+
+def _another_time(a: Read, b: Read) -> bool:
+    """One says what was (``was``, ``had``), with words of its own, the other what is:
+    "The old wooden bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    if {a.tense, b.tense} != {"present", "past"}:
+        return False
+    past, present = (a, b) if a.tense == "past" else (b, a)
+    return bool(past.plain - present.plain)
+
+
 def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
     if not _same_subject(a, b):
         return None
+    if a.named != b.named:
+        return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
+    if _own_head(a, b) or _own_head(b, a):
+        return None  # "the museum shop", "the lighthouse keeper": another thing
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
         if not neg.numbers <= pos.numbers:
@@ -337,7 +467,9 @@ def disagreement(a: Read, b: Read) -> str | None:
         quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
     if dates_ok and quantities_ok:
         return None
-    return "date" if quantities_ok else "number"
+    if quantities_ok:
+        return None if _another_event(a, b) else "date"
+    return None if _another_time(a, b) else "number"
 
 
 def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
