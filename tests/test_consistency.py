@@ -886,3 +886,35 @@ def test_a_claim_about_another_thing_is_not_a_contradiction(repo, base, claim, t
     same = cited_page("Shop", [(twin, "raw/shop.txt", SHOP, twin.rstrip("."))])
     found = run(repo, landed, {"wiki/shop.md": same})
     assert [f.code for f in found] == ["claim.source_conflict"], found
+
+
+def test_a_gap_marked_statement_is_compared_one_way_with_the_cited_claims(repo, base):
+    """Review 36b (#7): "The museum opened its doors in 1894. [gap: no source found yet]"
+    landed against a cited 1896: a gap marker in place of the citation took the
+    contradiction out of the check, and out of `health`."""
+    codes = (*CODES, "claim.gap_contradiction")
+    body = (
+        "---\ntitle: Gaps\n---\n# Gaps\n\n"
+        "The pier opened in 1896. [gap: no source found yet]\n\n"  # line 6: another date
+        "The ferry runs in winter [gap: timetable lost].\n\n"  # line 8: the opposite
+        "The pier opened in 1894 [gap: none at hand].\n\n"  # the same date: agrees
+        "The pier is a fine place for a walk [gap: opinion].\n"  # no number, no negation
+    )
+    tip = commit_files(repo, base.id, {"wiki/gaps.md": body})
+    report = verify_trees(repo, tip, base, plan=plan_for(base, tip, "ingest"))
+    no_errors(report)
+    found = [f for f in report.findings if f.code in codes]
+    assert [(f.code, f.severity, f.line) for f in found] == [
+        ("claim.gap_contradiction", "major", 6),
+        ("claim.gap_contradiction", "major", 8),
+    ], found
+    assert "wiki/town.md:6 (wiki/town.md#^1, citing raw/town.txt)" in found[0].message
+    assert found[0].claim == "The pier opened in 1896."
+    assert "the opposite" in found[1].message and "wiki/town.md#^3" in found[1].message
+    # on main: a whole-wiki verify finds them; a run leaving the page alone does not
+    report = verify_trees(repo, tip, None)
+    assert [f.code for f in report.findings if f.code in codes] == ["claim.gap_contradiction"] * 2
+    assert run(repo, tip, {"wiki/log.md": "# Log\n\n- walk\n"}) == []
+    # one way: a cited claim is never held to a gap-marked statement
+    agrees = page("Walks", [same("The pier opened in 1894.")])
+    assert run(repo, tip, {"wiki/walks.md": agrees}) == []

@@ -292,3 +292,28 @@ def test_a_sentence_citing_its_source_by_a_link_is_accounted_for_as_verify_holds
     assert pages["wiki/linked.md"] == (3, 2)
     assert pages["wiki/mixed.md"] == (4, 3)
     assert (data["wiki"]["statements"], data["wiki"]["coverage"]) == (7, round(5 / 7, 4))
+
+
+def test_a_gap_marked_statement_contradicting_a_cited_claim_counts(wiki):
+    """Review 36b (#7): a gap-marked "The pier opened in 1896" against the town page's
+    cited 1894 counted no contradiction, and the sentence as accounted for."""
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})
+    advance(
+        wiki,
+        {
+            "wiki/index.md": FILES["wiki/index.md"] + "- [[pier]]\n",
+            "wiki/pier.md": "---\ntitle: Pier\n---\n# Pier\n\n"
+            "The pier opened in 1896. [gap: no source found yet]\n",
+        },
+    )
+    code, data = health_json(wiki, "--baseline", before, "--fail-on-regression")
+    assert code == 3 and "contradictions" in data["baseline"]["regressions"]
+    pages = {p["page"]: p for p in data["pages"]}
+    assert data["wiki"]["contradictions"] == 2  # the ferry's, and the gap-marked pier's
+    assert pages["wiki/pier.md"]["contradictions"] == 1
+    assert pages["wiki/town.md"]["contradictions"] == 2
+    # still accounted for (a gap marker is an honest "no source"), but not consistent
+    assert (pages["wiki/pier.md"]["statements"], pages["wiki/pier.md"]["accounted"]) == (1, 1)
+    done = cli(wiki, "claims", "--format", "json", "--states")
+    states = {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
+    assert states["wiki/town.md#^1"] == "contested"

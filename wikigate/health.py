@@ -10,7 +10,7 @@ contradictions. A claim is
 - ``stale``: its quote no longer verifies, though it did when its page last changed: a
   source it cites changed under it;
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
-  claim.source_conflict);
+  claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it);
 - ``unverified``: its quote is not at its anchor (or it has none), or the LLM judge's last
   vote on it was not ``supports``;
 - ``fresh``: none of these.
@@ -30,7 +30,7 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.consistency import open_contradictions
+from .verifier.checks.consistency import gap_claims, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
@@ -215,7 +215,10 @@ def measure(
     try:
         layout = config.wiki.layout()
         tree = f"{commit.tree_id}@{layout.root}:{'|'.join(layout.exclude)}"
-        pairs = open_contradictions(every, config.consistency.max_candidates, cache=cache, key=tree)
+        gaps = [g for page in parsed.values() for g in gap_claims(page)]
+        pairs = open_contradictions(
+            every, config.consistency.max_candidates, gaps=gaps, cache=cache, key=tree
+        )
         linked = _prose_sources(repo, commit, config, cache, parsed, structural)
     finally:
         cache.close()

@@ -56,6 +56,7 @@ from wikigate.text import shown
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
 from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
+from ..markdown import ParsedPage
 from ..staged import StagedTree
 from ..wiki import WikiTree
 from .context import Context
@@ -601,7 +602,8 @@ def _compared(
     the other side of a negation is found from the negated one)."""
     cites: Cites = {}
     for c in (*mine, *pool):
-        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+        if c.source != GAP:
+            cites.setdefault((c.page, c.sentence), set()).add(c.source)
     reads: dict[str, Read] = {}
 
     def full(c: PageClaim) -> Read:
@@ -611,8 +613,8 @@ def _compared(
         return r
 
     mine_read = [full(c) for c in mine]
-    if decidable:
-        mine_read = [r for r in mine_read if r.numbers or r.negated]
+    if decidable:  # a gap-marked statement is compared one way: its other side never is
+        mine_read = [r for r in mine_read if r.numbers or r.negated or r.claim.source == GAP]
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
@@ -623,23 +625,35 @@ def _compared(
         seen.add(pair)
         b = full(other)
         kind = disagreement(a, b)
+        gap = a.claim.source == GAP
         if kind is None:
-            if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
+            if (
+                not gap
+                and len(a.words & b.words) >= MIN_SHARED
+                and a.claim.sentence != b.claim.sentence
+            ):
                 unsure.append((a, b))
             continue
-        f = _finding(a, b, kind, cites)
+        f = _gap_finding(a, b, kind) if gap else _finding(a, b, kind, cites)
         if f is not None:
             found.append((a.claim, b.claim, f))
     return found, unsure, cites
 
 
 def open_contradictions(
-    claims: list[PageClaim], cap: int, *, cache: Any = None, key: str | None = None
+    claims: list[PageClaim],
+    cap: int,
+    *,
+    gaps: list[PageClaim] | None = None,
+    cache: Any = None,
+    key: str | None = None,
 ) -> list[tuple[PageClaim, PageClaim, Finding]]:
     """The open contradictions among ``claims`` (a whole wiki's, say), offline: each pair
-    once, with the finding the check makes of it (``wikigate health``, the claims' states).
-    With a ``cache`` (verifier/cache.py) and a ``key`` saying what ``claims`` are (a tree),
-    the answer is kept there and read back."""
+    once, with the finding the check makes of it (``wikigate health``, the claims' states);
+    and of each gap-marked statement of ``gaps`` (gap_claims) with the claims it
+    contradicts (claim.gap_contradiction). With a ``cache`` (verifier/cache.py) and a
+    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back."""
+    gaps = gaps or []
     if cap == 0:
         return []
     if cache is not None and key is not None:
@@ -649,14 +663,15 @@ def open_contradictions(
         ).hexdigest()
         hit = cache.verdicts([key]).get(key)
         if hit is not None:
-            by_id = {c.id: c for c in claims}
+            by_id = {c.id: c for c in (*claims, *gaps)}
             try:
                 rows = json.loads(hit)
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
     everything = [c for c in claims if not c.disputed]
-    found = _compared(everything, everything, cap, decidable=True)[0]
+    gapped = [g for g in gaps if not g.disputed]
+    found = _compared(everything + gapped, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
         rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
         cache.store_verdicts({key: json.dumps(rows)})
@@ -738,7 +753,8 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     if base is None:
         tip.load(tip.pages)
         everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
-        return everything, everything  # every page, as the links check reads them
+        gaps = [g for p in tip.pages for g in gap_claims(tip.page(p)) if not g.disputed]
+        return everything + gaps, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
     mine: list[PageClaim] = []
@@ -754,6 +770,10 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
             pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
                 mine.append(c)
+        # its new gap-marked statements, compared one way (review 36b: a gap marker in place
+        # of a citation took a contradiction out of the check)
+        had = {g.sentence for g in gap_claims(base.page(path))} if path in base.entries else set()
+        mine += [g for g in gap_claims(tip.page(path)) if g.sentence not in had]
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
@@ -1067,6 +1087,36 @@ def claimed(claim: PageClaim) -> str:
     return _BEFORE_STOP.sub(r"\1", " ".join(CONFLICT.sub(" ", claim.sentence).split()))
 
 
+GAP = ""  # the source of a gap-marked statement (gap_claims): none
+
+
+def gap_claims(page: ParsedPage | None) -> list[PageClaim]:
+    """A page's gap-marked statements (ParsedPage.gapped) as claims citing no source
+    (``GAP``), ids ``page#^gapN``: compared one way, with the cited claims."""
+    if page is None:
+        return []
+    return [
+        PageClaim(page.path, f"gap{n}", line, text, GAP, None, "", None, None, disputed)
+        for n, (line, text, disputed) in enumerate(page.gapped, 1)
+    ]
+
+
+def _gap_finding(a: Read, b: Read, kind: str) -> Finding:
+    """claim.gap_contradiction: a statement marked ``[gap: …]`` (no source) says another
+    number or date than a cited claim of the same subject, or denies it."""
+    ca, cb = a.claim, b.claim
+    what = {"number": "a different number", "date": "a different date"}.get(kind, "the opposite")
+    return finding(
+        "claim.gap_contradiction",
+        ca.page,
+        ca.line,
+        f"{ca.page}:{ca.line} (a statement marked [gap: …], citing no source) says {what} of "
+        f"the same subject as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): "
+        f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
+        claim=ca.sentence,
+    )
+
+
 # what a [conflict: …] marker may say: which source says what, part by part
 # ("raw/town.txt says 1894", "raw/a.txt gives another year, raw/b.txt says 1899")
 _MARKER_PART = re.compile(
@@ -1093,7 +1143,7 @@ def _marker_findings(claims: list[PageClaim]) -> list[Finding]:
     out: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     for c in claims:
-        if (c.page, c.sentence) in seen:
+        if (c.page, c.sentence) in seen or c.source == GAP:
             continue
         seen.add((c.page, c.sentence))
         body = marker_says_more(c.sentence)
