@@ -90,9 +90,9 @@ class ParsedPage:
     in_html: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
-    # the first GAPPED_KEPT sentences holding a gap marker and no citation: (the marker's
-    # line, the sentence without its markers, whether in a ::: disputed block), which the
-    # consistency check compares with the cited claims
+    # each sentence holding a gap marker and no citation: (the marker's line, the sentence
+    # without its markers, whether in a ::: disputed block), which the consistency check
+    # compares with the cited claims (each, as a claim is: bounded by the page's size)
     gapped: list[tuple[int, str, bool]] = field(default_factory=list)
     bare: int = 0  # statements in a block with neither a citation nor a gap marker
     statements: list[Statement] = field(default_factory=list)  # the first STATEMENTS_KEPT
@@ -108,7 +108,6 @@ INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings 
 HTML_REFS_KEPT = 1000  # footnote references in raw HTML a parsed page keeps
 STATEMENTS_KEPT = 1000  # uncited statements a parsed page keeps (the findings show fewer)
 STATEMENT_CHARS = 200  # of a statement's text kept
-GAPPED_KEPT = 1000  # gap-marked sentences a parsed page keeps
 GAPPED_CHARS = 2000  # of a gap-marked sentence's text kept (the consistency check's CLAIM_CHARS)
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
 
@@ -1101,9 +1100,8 @@ def _statements(
 
 def _gapped(page: ParsedPage, line: int, sentence: str, disputed: bool) -> None:
     """Keep a gap-marked sentence's text, without its markers (ParsedPage.gapped)."""
-    if len(page.gapped) < GAPPED_KEPT:
-        said = " ".join(_GAP.sub(" ", sentence[: 2 * GAPPED_CHARS]).split())[:GAPPED_CHARS]
-        page.gapped.append((line, _BEFORE_STOP.sub(r"\1", said), disputed))
+    said = " ".join(_GAP.sub(" ", sentence[: 2 * GAPPED_CHARS]).split())[:GAPPED_CHARS]
+    page.gapped.append((line, _BEFORE_STOP.sub(r"\1", said), disputed))
 
 
 _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
