@@ -831,6 +831,11 @@ def test_a_marked_source_conflict_lands_when_the_other_quote_leaves_out_the_subj
     found = run(repo, harbour, {"wiki/notes.md": other})
     assert {f.code for f in found} == {"claim.contradiction"}, found
     assert any("wiki/lighthouse.md#^1" in f.message for f in found)
+    # and the new claim's own quote must still name what it is about: a piece of it may
+    # come from a source about another lighthouse, and a marker would silence that
+    piece = cited_page("Notes", [(marked, "raw/notes.txt", NOTES, "first lit in 1879")])
+    found = run(repo, harbour, {"wiki/notes.md": piece})
+    assert {f.code for f in found} == {"claim.contradiction"}, found
 
 
 def test_a_findings_claim_leaves_out_the_conflict_markers_words(repo, base):

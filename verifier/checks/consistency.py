@@ -487,15 +487,16 @@ def _quote(claim: PageClaim) -> Read:
     return read(claim._replace(sentence=claim.quote))
 
 
-def _backed(r: Read, other: Read, kind: str) -> bool:
+def _backed(r: Read, other: Read, kind: str, *, piece: bool = False) -> bool:
     """The claim says what its own quote says, in what the two claims disagree on, and the
     quote is about their subject (a quote that holds the year but is about another thing
-    backs nothing), or is a piece of the claim naming nothing else ("first lit in 1870"
-    for "The Harbour Lighthouse was first lit in 1870": review 36b, an honest marked
-    conflict was refused as the other page's writer's error)."""
+    backs nothing); with ``piece``, for the claim already there (not the one being
+    checked, whose writer chose its quote), a piece of the claim naming nothing else does
+    too ("first lit in 1870" for "The Harbour Lighthouse was first lit in 1870": review
+    36b, an honest marked conflict was refused as the new writer's error)."""
     q = _quote(r.claim)
     shared = r.words & other.words
-    piece = bool(q.plain & other.plain) and q.plain <= r.plain
+    piece = piece and bool(q.plain & other.plain) and q.plain <= r.plain
     if len(shared & q.words) * 2 < len(shared) and not piece:
         return False
     if kind == "negation":
@@ -1062,7 +1063,12 @@ def _finding(
         for c, other in ((ca, cb), (cb, ca))
     ):
         return None  # the claim cites both sources: the wiki states the conflict
-    if kind != "judge" and ca.source != cb.source and _backed(a, b, kind) and _backed(b, a, kind):
+    if (
+        kind != "judge"
+        and ca.source != cb.source
+        and _backed(a, b, kind)
+        and _backed(b, a, kind, piece=True)
+    ):
         if a.marked or b.marked:  # [conflict: …]: stated too
             return None
         return finding(
