@@ -923,3 +923,14 @@ def test_a_gap_marked_statement_is_compared_one_way_with_the_cited_claims(repo, 
     # one way: a cited claim is never held to a gap-marked statement
     agrees = page("Walks", [same("The pier opened in 1894.")])
     assert run(repo, tip, {"wiki/walks.md": agrees}) == []
+
+
+def test_a_number_after_a_capitalised_quantifier_is_no_name():
+    """A number names its thing only after a word that is no quantifier, adverb or month:
+    "Nearly 400 people" and "Nearly 500 people" still disagree."""
+    assert consistency.read(_claim(1, "Zebra 40 grazed on the plain.")).named == {"40"}
+    for said in ("Nearly 400 people came.", "Within 40 days it opened.", "On 3 May 1870 it"):
+        assert consistency.read(_claim(2, said)).named == frozenset(), said
+    a = _claim(3, "Nearly 400 people attended the fair.", "wiki/a.md")
+    b = _claim(4, "Nearly 500 people attended the fair.", "wiki/b.md")
+    assert consistency.pair_finding(a, b) is not None

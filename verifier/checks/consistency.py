@@ -203,7 +203,16 @@ _MONTHS = frozenset(
     re.findall(r"\w+", "november december jan feb mar apr jun jul aug sep sept oct nov dec")
 )
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
-_NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)")
+_NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
+# capitalised words before a figure that say how much, not which: "Nearly 400 people"
+_QUANTIFIERS = frozenset(
+    re.findall(
+        r"\w+",
+        "over under within around about some almost nearly roughly approximately exactly only "
+        "just fewer less more most least barely circa all every another last next past top "
+        "many several few each per with without for from since after before between among",
+    )
+)
 # the word a date hangs on: "lit in 1870", "lit on 3 May 1870", "demolished in the 1960s"
 _DATED = re.compile(
     r"\b([A-Za-z]+)\s+(?:in|on|during)\s+(?:the\s+)?(?:(?:early|late|mid)[\s-]+)?"
@@ -229,9 +238,13 @@ def _named(text: str) -> frozenset[str]:
     return frozenset(
         m.group(2)
         for m in _NAMED_NUMBER.finditer(text)
-        if m.group(1).lower() not in _MONTHS
-        and m.group(1).lower() not in _NOT_NAMES
+        if (w := m.group(1).lower()) not in _MONTHS
+        and w not in _NOT_NAMES
+        and w not in _QUANTIFIERS
+        and w not in _NOT_HEAD
+        and not w.endswith("ly")
         and not _YEAR.fullmatch(m.group(2))
+        and (m.group(3) or "") not in UNITS
     )
 
 
