@@ -92,8 +92,6 @@ class Read:
     names: tuple[frozenset[str], ...] = ()  # its proper names ("Harbour Lighthouse")
     plain: frozenset[str] = frozenset()  # its words of three letters or more (stems)
     period: bool = False  # "during the war", "until 1938": a time the claim is bound to
-    # its words in order (stems; True: written with a capital), for a head noun of its own
-    tokens: tuple[tuple[str, bool], ...] = ()
     named: frozenset[str] = frozenset()  # numbers that are part of a name: "Zebra 40"
     dated: frozenset[str] = frozenset()  # the word before a date: "lit" in "lit in 1870"
     tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
@@ -264,7 +262,6 @@ def read(claim: PageClaim) -> Read:
         and w not in _NOT_HEAD
         and len(w) >= 3
     )
-    tokens = tuple((_stem(w.lower()), w[0].isupper()) for w in _TOKEN.findall(text))
     named = _named(text)
     decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
     text = _DECADE.sub(" ", text)
@@ -301,7 +298,6 @@ def read(claim: PageClaim) -> Read:
         names,
         plain,
         _PERIOD.search(text) is not None,
-        tokens,
         named,
         dated,
         _tense(words),
@@ -385,12 +381,13 @@ def _own_head(a: Read, b: Read) -> bool:
     against "The museum opened", "The Harbour Lighthouse keeper was" against "The Harbour
     Lighthouse was"). Not a name's word ("Harbour Lighthouse Tower"), an adverb ("first",
     "finally") or an auxiliary ("The pier was opened")."""
+    ta, tb = _tokens(a.claim.sentence), _tokens(b.claim.sentence)
     after: dict[str, set[str]] = {}  # each word of b → the words after it (fillers skipped)
-    for j, (w, _) in enumerate(b.tokens[:-1]):
-        after.setdefault(w, set()).update((b.tokens[j + 1][0], _next(b.tokens, j + 1)))
-    mine = {w for w, _ in b.tokens}
-    for i, ((w, _), (y, capital)) in enumerate(zip(a.tokens, a.tokens[1:], strict=False)):
-        x = _next(a.tokens, i + 2)
+    for j, (w, _) in enumerate(tb[:-1]):
+        after.setdefault(w, set()).update((tb[j + 1][0], _next(tb, j + 1)))
+    mine = {w for w, _ in tb}
+    for i, ((w, _), (y, capital)) in enumerate(zip(ta, ta[1:], strict=False)):
+        x = _next(ta, i + 2)
         if (
             x
             and x in after.get(w, ())
@@ -410,6 +407,13 @@ def _own_head(a: Read, b: Read) -> bool:
 
 
 _FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(sentence: str) -> tuple[tuple[str, bool], ...]:
+    """A claim's words in order, as the rules read its text: each its stem, and whether it
+    is written with a capital (read only for a pair the rules find disagreeing)."""
+    return tuple((_stem(w.lower()), w[0].isupper()) for w in _TOKEN.findall(_text(sentence)))
 
 
 def _next(tokens: tuple[tuple[str, bool], ...], at: int) -> str:
@@ -445,12 +449,17 @@ def _another_time(a: Read, b: Read) -> bool:
 def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
+    kind = _disagreement(a, b)
+    if kind is not None and (_own_head(a, b) or _own_head(b, a)):
+        return None  # "the museum shop", "the lighthouse keeper": another thing
+    return kind
+
+
+def _disagreement(a: Read, b: Read) -> str | None:
     if not _same_subject(a, b):
         return None
     if a.named != b.named:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
-    if _own_head(a, b) or _own_head(b, a):
-        return None  # "the museum shop", "the lighthouse keeper": another thing
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
         if not neg.numbers <= pos.numbers:
