@@ -44,7 +44,7 @@ import json
 import marshal
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, final
@@ -186,6 +186,30 @@ _NEGATION_STEMS = frozenset(_stem(n) for n in NEGATIONS)
 _NOT_PLAIN = _SHORT_STOP | NEGATIONS | _NEGATION_HELPERS
 _NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
 
+# words for one event: a synonym of the other claim's verb is the same event, not another
+# ("first illuminated in 1872" against "first lit in 1870"); each group reads as its first
+_SAME_EVENT = {
+    _stem(w): _stem(group.split()[0])
+    for group in (
+        "lit illuminated lighted kindled",
+        "opened inaugurated unveiled",
+        "founded established instituted",
+        "built constructed erected",
+        "demolished razed",
+        "closed shut",
+        "died perished",
+        "born",
+        "launched floated",
+        "completed finished",
+    )
+    for w in group.split()
+}
+
+
+def _events(stems: Iterable[str]) -> frozenset[str]:
+    """Stems, each word of an event read as its group's first (``_SAME_EVENT``)."""
+    return frozenset(_SAME_EVENT.get(w, w) for w in stems)
+
 
 def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
@@ -254,7 +278,7 @@ def _tense(words: set[str] | frozenset[str]) -> str:
 def read(claim: PageClaim) -> Read:
     raw = claim.sentence[:CLAIM_CHARS]
     text = _text(raw)
-    dated = frozenset(
+    dated = _events(
         _stem(w)
         for m in _DATED.finditer(text)
         if (w := m.group(1).lower()) not in _NOT_PLAIN
@@ -277,8 +301,8 @@ def read(claim: PageClaim) -> Read:
             n for n in numbers if n in hedged or (n not in literal and " " not in n and _round(n))
         )
     content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
-    subject = frozenset(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
-    plain = frozenset(_stem(w) for w in content if w not in _NOT_PLAIN)
+    subject = _events(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
+    plain = _events(_stem(w) for w in content if w not in _NOT_PLAIN)
     names = tuple(
         run
         for m in _NAME_RUN.finditer(text)
@@ -427,7 +451,8 @@ def _next(tokens: tuple[tuple[str, bool], ...], at: int) -> str:
 
 def _another_event(a: Read, b: Read) -> bool:
     """Their dates hang on other words, neither said by the other claim: another event
-    ("was first paid in 1871" against "was first lit in 1870")."""
+    ("was first paid in 1871" against "was first lit in 1870"; a synonym is the same
+    event: read() reads each as its group's first word, ``_SAME_EVENT``)."""
     return bool(
         a.dated
         and b.dated
