@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -298,14 +298,8 @@ def _comment(env: ActionsEnv, data: object) -> Trigger | str:
     command = parse_command(event.comment.body)
     if command is None:
         return f"the comment is not a command ({' or '.join('/wikigate ' + c for c in COMMANDS)})"
-    return Trigger(
-        COMMENT_EVENT,
-        event.action,
-        event.issue.number,
-        event.comment.user.login,
-        command=command,
-        written_at=event.comment.created_at,
-    )
+    said = _said(COMMENT_EVENT, event.action, event.issue, event.comment)
+    return replace(said, command=command, written_at=event.comment.created_at)
 
 
 def _review(data: object) -> Trigger | str:
@@ -315,16 +309,21 @@ def _review(data: object) -> Trigger | str:
         return unread
     if state not in REVIEW_STATES:
         return f"a {state} review decides nothing (approved or changes_requested do)"
-    return Trigger(
-        REVIEW_EVENT,
-        event.action,
-        event.pull_request.number,
-        event.review.user.login,
+    said = _said(REVIEW_EVENT, event.action, event.pull_request, event.review)
+    reason = (event.review.body or "").strip()[:MAX_REASON]
+    return replace(
+        said,
         head_sha=event.pull_request.head.sha,
-        review=Review(
-            state, (event.review.body or "").strip()[:MAX_REASON], event.review.commit_id
-        ),
+        review=Review(state, reason, event.review.commit_id),
     )
+
+
+def _said(
+    kind: str, action: str, on: Issue | PullRequestPayload, by: CommentBody | ReviewBody
+) -> Trigger:
+    """A person's comment or review (``by``: who wrote it) on a pull request (``on``), as
+    a Trigger: who and where, read alike for both; the caller adds what was said."""
+    return Trigger(kind, action, on.number, by.user.login)
 
 
 def _unread(kind: str, action: str) -> str | None:

@@ -592,7 +592,9 @@ def test_an_attestation_by_another_verifier_is_no_shortcut(tmp_path):
     assert "not by this server's" in (
         attest.mismatch(
             attestation_of_plugin(),
-            attest.Binding("a" * 40, "b" * 40, "c" * 40, "d" * 40),
+            attest.Binding(
+                base_commit="a" * 40, tip_commit="b" * 40, base_tree="c" * 40, tip_tree="d" * 40
+            ),
             rules=Config(),
             verifier=server_verifier(),
         )

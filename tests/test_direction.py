@@ -32,8 +32,8 @@ def base(repo):
     return commit_files(repo, None, {"wiki/index.md": INDEX, "wiki/bridge.md": BEFORE})
 
 
-def assessed(repo, base, *, provider="anthropic", direction=DIRECTION, rubric=RUBRIC):
-    tip = commit_files(repo, base.id, {"wiki/bridge.md": AFTER})
+def assessed(repo, base, *, provider="anthropic", direction=DIRECTION, rubric=RUBRIC, after=AFTER):
+    tip = commit_files(repo, base.id, {"wiki/bridge.md": after})
     meta = RunMeta(
         run_id="r",
         run_type="cascade",
@@ -107,6 +107,21 @@ def test_what_the_judge_says_becomes_findings(
     found = [(f.code, f.severity) for f in report.findings if f.code.startswith("run.")]
     assert found == codes
     assert report.verdict == verdict
+
+
+def test_a_change_the_judge_saw_in_part_is_a_blind_spot(repo, base, emulator):
+    """Review 36a: the judge reads at most DIFF_PAGE_CHARS of a page's diff; an assessment
+    of a long change covers its start only, and the report says so."""
+    emulator.brain = answer("improves", [("goal-1", "improves"), ("non-goal-1", "unchanged")])
+    whole = assessed(repo, base).report
+    assert whole.direction is not None and whole.direction.clipped == []
+    assert not any("assessed on a part" in b for b in whole.blind_spots)
+    rows = "".join(f"The bridge has span {k} [gap: no survey].\n\n" for k in range(400))
+    long = assessed(repo, base, after=AFTER + rows).report
+    assert long.direction is not None and long.direction.checked
+    assert long.direction.clipped == ["wiki/bridge.md"]
+    (spot,) = [b for b in long.blind_spots if "assessed on a part" in b]
+    assert "wiki/bridge.md" in spot
 
 
 def test_no_answer_fails_closed(repo, base, emulator):

@@ -166,6 +166,7 @@ def test_the_judges_diff_of_a_long_rewritten_page_costs_linear_time():
             changed=lambda: ["wiki/p.md"],
             config=SimpleNamespace(judge=SimpleNamespace(max_claims_chars=60_000)),
         )
-        assert "is clipped" in runs._diff(ctx)
+        diff, clipped = runs._diff(ctx)
+        assert "is clipped" in diff and clipped == ["wiki/p.md"]
 
     assert_linear(run, 200_000, "the judge's diff of a page")

@@ -379,6 +379,19 @@ def test_many_undefined_labels_are_summed_up(repo, base):
     assert "480 more labels" in syntax[-1].message
 
 
+def test_many_labels_in_raw_html_are_one_finding_each_and_the_rest_summed_up(repo, base):
+    """Raw HTML's references are counted as undefined ones are (citations._per_label):
+    one finding per label on its first line, 20 labels, the rest in one finding."""
+    cells = "\n".join(f"<p>Claim {i}.[^h{i}]</p>" for i in range(25))
+    page = f"---\ntitle: Notes\n---\n# Notes\n\n<div>\n{cells}\n<p>Again.[^h0]</p>\n</div>\n"
+    report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
+    found = at(report, "citation.in_html")
+    assert [f.line for f in found] == list(range(7, 28))
+    assert "[^h0] is inside a raw HTML block (2 times; first on line 7)" in found[0].message
+    assert "[^h1] is inside a raw HTML block: it is not rendered" in found[1].message
+    assert found[-1].message == "5 more labels are referenced inside raw HTML blocks, from line 27"
+
+
 def test_the_server_prints_at_most_50_blocking_findings(server):
     ws, bare = server
     before = main_of(bare)

@@ -238,3 +238,82 @@ def test_a_warm_measure_compares_no_claim_again(wiki, monkeypatch):
     finally:
         ws.close()
     assert compared == [] and again.figures() == first.figures() and again.claims == first.claims
+
+
+def test_a_floor_given_twice_is_a_usage_error(wiki):
+    """Review 36b (#9): `coverage=0.9,coverage=0.1` kept the last floor and passed a wiki
+    at 0.857: a CI line assembled from two sources lost its floor without a word."""
+    done = cli(wiki, "health", "--fail-under", "coverage=0.9,coverage=0.1")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "coverage is given twice" in done.stderr
+    # one floor per figure, as before
+    assert cli(wiki, "health", "--fail-under", "coverage=0.1,anchored=0.5").returncode == 0
+
+
+def test_a_sentence_citing_its_source_by_a_link_is_accounted_for_as_verify_holds_it(tmp_path):
+    """Issue 30: verify reads a sentence linking a source under raw/ as citing it, unquoted
+    (citation.unquoted; not page.uncited, not page.unsupported_statement), but health
+    counted it as a statement with neither citation nor gap marker."""
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    advance(
+        root,
+        {
+            **SOURCES,
+            "wiki/index.md": INDEX_MD + "\n- [[linked]]\n- [[mixed]]\n",
+            # no footnote: two sentences each linking a source, one with neither
+            "wiki/linked.md": "---\ntitle: Linked\n---\n# Linked\n\n"
+            "The pier opened in 1894, as [[town.txt]] records.\n\n"
+            "The ferry runs in winter ([guide](../raw/guide.txt)).\n\n"
+            "The harbour master keeps a small boat by the slipway.\n",
+            # one footnoted claim, one linked sentence, one gap marker, one uncited sentence
+            "wiki/mixed.md": page(
+                "Mixed",
+                "The museum holds 300 paintings, by [[raw/town.txt]]. "
+                "The harbour is deep [gap: no survey yet]. "
+                "The quay was paved with granite from the north.",
+                [("raw/town.txt", "The pier is 400 metres long.")],
+            ),
+        },
+    )
+    verified = cli(root, "verify", "--all", "--format", "json")  # sentence granularity
+    flagged = {(f["code"], f["path"], f["line"]) for f in json.loads(verified.stdout)["findings"]}
+    # verify: the links are unquoted citations, the one sentence with neither is flagged
+    assert {c for c, p, _ in flagged if p == "wiki/linked.md"} == {
+        "citation.unquoted",
+        "page.unsupported_statement",
+    }
+    assert ("page.uncited", "wiki/linked.md", None) not in flagged
+    unsupported = [(p, line) for c, p, line in flagged if c == "page.unsupported_statement"]
+    assert sorted(unsupported) == [("wiki/linked.md", 10), ("wiki/mixed.md", 6)]
+    _, data = health_json(root)
+    pages = {p["page"]: (p["statements"], p["accounted"]) for p in data["pages"]}
+    # by hand: linked 3 statements, 2 by their links; mixed 4, the claim, the link, the gap
+    assert pages["wiki/linked.md"] == (3, 2)
+    assert pages["wiki/mixed.md"] == (4, 3)
+    assert (data["wiki"]["statements"], data["wiki"]["coverage"]) == (7, round(5 / 7, 4))
+
+
+def test_a_gap_marked_statement_contradicting_a_cited_claim_counts(wiki):
+    """Review 36b (#7): a gap-marked "The pier opened in 1896" against the town page's
+    cited 1894 counted no contradiction, and the sentence as accounted for."""
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})
+    advance(
+        wiki,
+        {
+            "wiki/index.md": FILES["wiki/index.md"] + "- [[pier]]\n",
+            "wiki/pier.md": "---\ntitle: Pier\n---\n# Pier\n\n"
+            "The pier opened in 1896. [gap: no source found yet]\n",
+        },
+    )
+    code, data = health_json(wiki, "--baseline", before, "--fail-on-regression")
+    assert code == 3 and "contradictions" in data["baseline"]["regressions"]
+    pages = {p["page"]: p for p in data["pages"]}
+    assert data["wiki"]["contradictions"] == 2  # the ferry's, and the gap-marked pier's
+    assert pages["wiki/pier.md"]["contradictions"] == 1
+    assert pages["wiki/town.md"]["contradictions"] == 2
+    # still accounted for (a gap marker is an honest "no source"), but not consistent
+    assert (pages["wiki/pier.md"]["statements"], pages["wiki/pier.md"]["accounted"]) == (1, 1)
+    done = cli(wiki, "claims", "--format", "json", "--states")
+    states = {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
+    assert states["wiki/town.md#^1"] == "contested"

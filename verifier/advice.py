@@ -125,13 +125,15 @@ def blind_spots(
     not_run: Sequence[tuple[str, str]] = (),
     exempt: Sequence[str] = (),
     unassessed: str | None = None,
+    assessed_in_part: Sequence[str] = (),
 ) -> list[str]:
     """What this verification could not rule out, one line each (none: it checked all it
     knows to check). ``citations``: how many it read; ``judge``: the semantic judge that
     ran (None: the offline one); ``inconclusive``: the claims it gave no verdict on;
     ``not_run``: the checks skipped, each with why; ``pdf_citations``: quotes found on a
     PDF's page; ``unassessed``: why the change's direction, ``[rubric]`` and
-    ``[presentation]`` voice and register were not assessed."""
+    ``[presentation]`` voice and register were not assessed; ``assessed_in_part``: the
+    pages whose change the judge saw only in part for those."""
     out: list[str] = []
     codes: dict[str, list[Finding]] = {}
     for f in findings:
@@ -181,5 +183,13 @@ def blind_spots(
     if unassessed is not None:
         out.append(
             f"the change's direction, [rubric] and [presentation] voice: {safe(unassessed, 240)}"
+        )
+    if assessed_in_part:
+        first = safe(assessed_in_part[0], 160)
+        more = f" (+{len(assessed_in_part) - 1} more)" if len(assessed_in_part) > 1 else ""
+        out.append(
+            f"the change's direction, [rubric] and [presentation] voice were assessed on a "
+            f"part of the change of {plural(len(assessed_in_part), 'page')} (its diff is past "
+            f"the judge's limits): {first}{more}"
         )
     return out

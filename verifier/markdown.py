@@ -90,6 +90,10 @@ class ParsedPage:
     in_html: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     gaps: list[tuple[int, str]] = field(default_factory=list)  # (line, reason) of [gap: …]
+    # each sentence holding a gap marker and no citation: (the marker's line, the sentence
+    # without its markers, whether in a ::: disputed block), which the consistency check
+    # compares with the cited claims (each, as a claim is: bounded by the page's size)
+    gapped: list[tuple[int, str, bool]] = field(default_factory=list)
     bare: int = 0  # statements in a block with neither a citation nor a gap marker
     statements: list[Statement] = field(default_factory=list)  # the first STATEMENTS_KEPT
     text: str = ""
@@ -104,6 +108,7 @@ INVISIBLE_KEPT = 1000  # invisible characters a parsed page keeps (the findings 
 HTML_REFS_KEPT = 1000  # footnote references in raw HTML a parsed page keeps
 STATEMENTS_KEPT = 1000  # uncited statements a parsed page keeps (the findings show fewer)
 STATEMENT_CHARS = 200  # of a statement's text kept
+GAPPED_CHARS = 2000  # of a gap-marked sentence's text kept (the consistency check's CLAIM_CHARS)
 WINDOW = 256  # a scan this short runs as is; a longer one is looked up in an index
 
 
@@ -929,6 +934,8 @@ def _inline(
         covered = covered or bool(gaps)
         for m in gaps:
             page.gaps.append((line_at(start + m.start()), " ".join(m.group(1).split())))
+        if gaps and MARK not in sentence:
+            _gapped(page, line_at(start + gaps[0].start()), sentence, disputed)
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
@@ -1075,6 +1082,8 @@ def _statements(
             first = line + block.count("\n", 0, start + lead)
             for m in gaps:
                 page.gaps.append((first, " ".join(m.group(1).split())))
+            if gaps:
+                _gapped(page, first, sentence, False)
             asserts = (
                 _heading_statement(sentence)
                 if heading
@@ -1089,6 +1098,13 @@ def _statements(
                 page.statements.append(Statement(first, shown, covered))
 
 
+def _gapped(page: ParsedPage, line: int, sentence: str, disputed: bool) -> None:
+    """Keep a gap-marked sentence's text, without its markers (ParsedPage.gapped)."""
+    said = " ".join(_GAP.sub(" ", sentence[: 2 * GAPPED_CHARS]).split())[:GAPPED_CHARS]
+    page.gapped.append((line, _BEFORE_STOP.sub(r"\1", said), disputed))
+
+
+_BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
 HTML_CHARS = 100_000  # of a raw HTML block read for its text; the rest is not read
 # tags whose content is not prose (code, scripts) or not a statement (quotes); a heading's
 # is read apart (html_headings), held to the heading rule

@@ -103,6 +103,11 @@ class DirectionReport(Plain):
     presentation: list[PresentationResult] = rule(
         factory=list, description="the changed text against the [presentation] voice and register"
     )
+    clipped: list[str] = rule(
+        factory=list,
+        description="the pages whose change the judge saw only in part (their diff past its "
+        "size limits): the assessment says nothing of the rest",
+    )
 
 
 @plain()
@@ -324,6 +329,7 @@ class VerificationReport(Plain):
             unassessed=self.direction.reason
             if self.direction is not None and not self.direction.checked
             else None,
+            assessed_in_part=self.direction.clipped if self.direction is not None else (),
         )
 
     def counts(self) -> dict[str, int]:

@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import pygit2
 
@@ -62,19 +62,35 @@ class JudgeInfo(Plain):
     prompt_version: str | None = None
 
 
+@plain(frozen=True, extra="forbid")
+class Binding(Plain):
+    """The commits and trees an attestation vouches for: a change from ``base`` to ``tip``."""
+
+    base_commit: str
+    tip_commit: str
+    base_tree: str
+    tip_tree: str
+
+    @staticmethod
+    def of(base: pygit2.Commit, tip: pygit2.Commit) -> Binding:
+        return Binding(
+            base_commit=str(base.id),
+            tip_commit=str(tip.id),
+            base_tree=str(base.tree_id),
+            tip_tree=str(tip.tree_id),
+        )
+
+
 @plain(frozen=True, extra="forbid", validate=True)
-class Attestation(Plain):
-    """What one verification found, and of what: the authoritative, signable record."""
+class Attestation(Binding):
+    """What one verification found, and of what (the Binding's fields: the change it
+    vouches for): the authoritative, signable record."""
 
     kind: Literal["wikigate.attestation"] = "wikigate.attestation"
     schema_version: Literal[1] = 1
     verifier: str = rule(description="what verified, with its version")
     config_hash: str | None = rule(description="config_hash of the base commit's rules")
     strictness: str | None
-    base_tree: str
-    tip_tree: str
-    base_commit: str
-    tip_commit: str
     run_id: str | None = None
     loop: int | None = None
     judge: JudgeInfo
@@ -162,7 +178,7 @@ def attest(
         verifier=verifier,
         config_hash=config_hash(rules) if rules is not None else None,
         strictness=str(strictness) if strictness else None,
-        **Binding.of(base, tip)._asdict(),
+        **Binding.of(base, tip).model_dump(),
         run_id=run_id,
         loop=loop,
         judge=judge,
@@ -334,19 +350,6 @@ def parse(data: bytes) -> Attestation:
     return Attestation.model_validate_json(data)
 
 
-class Binding(NamedTuple):
-    """The commits and trees an attestation vouches for: a change from ``base`` to ``tip``."""
-
-    base_commit: str
-    tip_commit: str
-    base_tree: str
-    tip_tree: str
-
-    @classmethod
-    def of(cls, base: pygit2.Commit, tip: pygit2.Commit) -> Binding:
-        return cls(str(base.id), str(tip.id), str(base.tree_id), str(tip.tree_id))
-
-
 def mismatch(
     att: Attestation,
     change: Binding,
@@ -360,7 +363,8 @@ def mismatch(
     change: it may replay a verification of something reverted since) and their trees,
     under exactly these rules (their hash and strictness), by the judge the rules name
     when they name the LLM judge, and (``verifier``) by this verifier, at this version."""
-    base_commit, tip_commit, base_tree, tip_tree = change
+    base_commit, tip_commit = change.base_commit, change.tip_commit
+    base_tree, tip_tree = change.base_tree, change.tip_tree
     if att.result != "PASS" or att.verdict != "commit":
         return f"its result is {att.result} ({att.verdict}), not PASS"
     if att.tip_commit != tip_commit:

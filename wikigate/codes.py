@@ -403,6 +403,15 @@ TABLE: tuple[Code, ...] = (
         "X, SOURCE B says Y]` to its sentence",
     ),
     Code(
+        "claim.gap_contradiction",
+        "major",
+        "a statement marked `[gap: …]` (citing no source) says of the same subject a different "
+        "number or date than a cited claim, or denies it: compared one way, as a claim is "
+        "(`[consistency]`)",
+        "cite a source for the statement (with a `[conflict: …]` marker if the sources "
+        "disagree), or correct it to agree with the cited claim",
+    ),
+    Code(
         "claim.conflict_marker",
         "major",
         "a `[conflict: …]` marker says more than which source says what (its words are read by "

@@ -10,7 +10,7 @@ contradictions. A claim is
 - ``stale``: its quote no longer verifies, though it did when its page last changed: a
   source it cites changed under it;
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
-  claim.source_conflict);
+  claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it);
 - ``unverified``: its quote is not at its anchor (or it has none), or the LLM judge's last
   vote on it was not ``supports``;
 - ``fresh``: none of these.
@@ -30,11 +30,12 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.consistency import open_contradictions
-from .verifier.checks.pages import accounting
+from .verifier.checks.consistency import gap_claims, open_contradictions
+from .verifier.checks.pages import accounting, prose_sources
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
-from .verifier.wiki import PageCache
+from .verifier.markdown import ParsedPage
+from .verifier.wiki import PageCache, WikiTree
 from .verify import Request, verify
 
 State = Literal["fresh", "stale", "contested", "unverified"]
@@ -162,6 +163,11 @@ def parse_floors(text: str) -> dict[str, float]:
             floor = -1.0
         if not 0 <= floor <= 1:
             raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
+        if name in out:  # review 36b: the last silently won, a CI's floor lost unseen
+            raise UsageError(
+                f"--fail-under: {name} is given twice ({name}={out[name]:g} and {part!r}): "
+                "give each figure one floor"
+            )
         out[name] = floor
     return out
 
@@ -209,7 +215,11 @@ def measure(
     try:
         layout = config.wiki.layout()
         tree = f"{commit.tree_id}@{layout.root}:{'|'.join(layout.exclude)}"
-        pairs = open_contradictions(every, config.consistency.max_candidates, cache=cache, key=tree)
+        gaps = [g for page in parsed.values() for g in gap_claims(page)]
+        pairs = open_contradictions(
+            every, config.consistency.max_candidates, gaps=gaps, cache=cache, key=tree
+        )
+        linked = _prose_sources(repo, commit, config, cache, parsed, structural)
     finally:
         cache.close()
     contested: dict[str, int] = {}
@@ -242,7 +252,9 @@ def measure(
                 state = "fresh"
             health.claims[c.id] = state
             states.append(state)
-        counted = accounting(page, structural=path in structural, uncited=path in uncited)
+        counted = accounting(
+            page, structural=path in structural, uncited=path in uncited, linked=linked.get(path)
+        )
         health.pages.append(
             PageHealth(
                 page=path,
@@ -260,6 +272,29 @@ def measure(
             )
         )
     return health
+
+
+def _prose_sources(
+    repo: pygit2.Repository,
+    commit: pygit2.Commit,
+    config: Config,
+    cache: PageCache,
+    parsed: Mapping[str, ParsedPage],
+    structural: frozenset[str] | set[str],
+) -> dict[str, dict[int, str]]:
+    """Of the pages with an uncited statement carrying a link, the links naming a source
+    under raw/ (checks/pages.py:prose_sources, as verify reads them): such a statement
+    cites its source, unquoted, and is accounted for. The tree is read only when a page
+    has one (its link graph from the verification cache, as verify left it)."""
+    wanted = [
+        path
+        for path, page in parsed.items()
+        if path not in structural and any(s.links[0] < s.links[1] for s in page.statements)
+    ]
+    if not wanted:
+        return {}
+    tree = WikiTree(repo, commit.tree, cache, limits=config.limits, layout=config.wiki.layout())
+    return {path: prose_sources(tree, parsed[path]) for path in wanted}
 
 
 def _stale(

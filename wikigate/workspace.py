@@ -414,8 +414,7 @@ def layout_report(
     """What wikigate will treat as pages, sources and attachments on the trunk, and what
     it ignores (markdown that is not a page: notes outside the wiki's root, or excluded;
     the other folders), each with a few names."""
-    target = gitrepo.ref_target(repo, main)
-    if target is None:
+    if gitrepo.ref_target(repo, main) is None:
         return []
     kinds: dict[str, list[str]] = {
         "pages": [],
@@ -425,26 +424,20 @@ def layout_report(
         "unknown": [],
     }
     folders: set[str] = set()
-    todo: list[tuple[str, pygit2.Tree]] = [("", gitrepo.commit_at(repo, target).tree)]
-    while todo:
-        prefix, tree = todo.pop()
-        for entry in tree:
-            path = prefix + (entry.name or "")
-            if entry.type == pygit2.enums.ObjectType.TREE:
-                todo.append((path + "/", repo[entry.id].peel(pygit2.Tree)))
-            elif path.startswith("raw/"):
-                if path != "raw/.gitkeep":
-                    kinds["sources"].append(path)
-            elif layout.is_page(path):
-                kinds["pages"].append(path)
-            elif is_attachment(path, layout):
-                kinds["attachments"].append(path)
-            elif path.lower().endswith((".md", ".markdown")):
-                kinds["notes"].append(path)
-            elif layout.in_wiki(path) and path != CONFIG_FILE:  # neither page nor attachment
-                kinds["unknown"].append(path)
-            elif "/" in path and not layout.in_wiki(path):
-                folders.add(path.split("/", 1)[0] + "/")
+    for path in vault.trunk_files(repo, main):
+        if path.startswith("raw/"):
+            if path != "raw/.gitkeep":
+                kinds["sources"].append(path)
+        elif layout.is_page(path):
+            kinds["pages"].append(path)
+        elif is_attachment(path, layout):
+            kinds["attachments"].append(path)
+        elif path.lower().endswith((".md", ".markdown")):
+            kinds["notes"].append(path)
+        elif layout.in_wiki(path) and path != CONFIG_FILE:  # neither page nor attachment
+            kinds["unknown"].append(path)
+        elif "/" in path and not layout.in_wiki(path):
+            folders.add(path.split("/", 1)[0] + "/")
 
     def some(paths: list[str] | set[str]) -> str:
         ordered = sorted(paths)

@@ -2,8 +2,8 @@
 the check flag the pair (claim.contradiction or claim.source_conflict) or not?
 
 ``DEV``: the cases of the hostile review of issue 30 (report 35b, sections 5 and 6: the
-misses, the false flags on a consistent wiki and the pairs it held), the ones the rules were
-changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
+misses, the false flags on a consistent wiki and the pairs it held) and of review 36b (what
+it held, its false flags on another thing), the ones the rules were changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
 never tuned on. Each case: a name, the new claim and the claim it meets (each a sentence,
 its source and its quote), whether a careful reader flags the pair.
 """
@@ -232,6 +232,49 @@ DEV: list[Case] = [
         LIGHT,
         False,
     ),
+]
+
+# review 36b's workspace: main's claims, each quoting raw/town.txt (some quotes leave out
+# the subject), and the review's cases: what it held (flagged, and careful prose not
+# flagged) and its false flags on another subject (#6; review 36a #8, numbered subjects)
+LIT = Side("The Harbour Lighthouse was first lit in 1870.", "raw/town.txt", "first lit in 1870")
+MUSEUM = Side("The museum opened its doors in 1896.", "raw/town.txt", "opened its doors in 1896")
+SPAN = own("The bridge is 400 metres long.", "raw/town.txt")
+PEOPLE = Side(
+    "The town had 5,200 inhabitants in 1910.", "raw/town.txt", "5,200 inhabitants in 1910"
+)
+SCHOOL = Side("The school was founded in 1852 by the parish.", "raw/town.txt", "founded in 1852")
+WINTER = own("The ferry runs in winter.", "raw/town.txt")
+
+DEV += [
+    _c("A1", own("The Harbour Lighthouse was first lit in 1872."), LIT, True),
+    _c("A13", own("The Harbour Lighthouse was first lit in the 1880s."), LIT, True),
+    _c("A19", own("The Harbour Lighthouse Tower was first lit in 1869."), LIT, True),
+    _c("A20", own("Harbour Lighthouse: first lit in 1867."), LIT, True),
+    _c("A21", own("The\u00a0Harbour\u00a0Lighthouse was first lit in 1868."), LIT, True),
+    _c(
+        "A4",
+        own(
+            "The old stone museum on the quay finally opened its public doors to visitors in 1894."
+        ),
+        MUSEUM,
+        True,
+    ),
+    _c("A5", own("The ferry does not run in winter."), WINTER, True),
+    _c("A16", own("The ferry has never run in winter."), WINTER, True),
+    _c("A24", own("The school was founded in eighteen fifty-nine by the parish."), SCHOOL, True),
+    _c("A6", own("The bridge is four hundred and twenty metres long."), SPAN, True),
+    _c("F6b", own("The town had fallen to 4,900 inhabitants in 1920."), PEOPLE, False),
+    _c("F1b", own("The museum opened a new wing in 1910."), MUSEUM, False),
+    _c("F2b", own("The museum opens its doors at 10 o'clock."), MUSEUM, False),
+    _c("F3b", own("The ferry does not run on Sundays in winter."), WINTER, False),
+    _c("F14", own("The Harbour Lighthouse was last lit in 1960."), LIT, False),
+    _c("F17", own("The school had 120 pupils in 1852."), SCHOOL, False),
+    _c("F18", own("The school was founded in eighteen fifty-two by the parish."), SCHOOL, False),
+    _c("F15", own("The museum shop opened its doors in 1931."), MUSEUM, False),
+    _c("F12", own("The Harbour Lighthouse keeper was first paid in 1871."), LIT, False),
+    _c("F4b", own("The old wooden bridge was 250 metres long."), SPAN, False),
+    _c("Z1", own("Zebra 40 grazed on the plain."), own("Zebra 39 grazed on the plain."), False),
 ]
 
 BRIDGE = own("The Town Bridge was completed in 1894 by the masons.", "raw/town.txt")

@@ -3,6 +3,7 @@ quotes they verified to the semantic judge (semantic.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -64,79 +65,82 @@ def duplicates(page: ParsedPage) -> list[Finding]:
 MAX_UNDEFINED_LABELS = 20  # per page; the rest are counted in one more finding
 
 
-def in_html(page: ParsedPage) -> list[Finding]:
-    """Footnote references written in raw HTML: one finding per label (its first line,
-    how often), at most MAX_UNDEFINED_LABELS labels, the rest summed up in one finding."""
+class _Label(NamedTuple):
+    """A footnote label as a page uses it: the line it is first on, and how often."""
+
+    label: str
+    line: int
+    times: int
+
+    def often(self) -> str:
+        """`` (N times; first on line L)`` for a label used more than once, else ``""``."""
+        return f" ({self.times} times; first on line {self.line})" if self.times > 1 else ""
+
+
+Said = tuple[str, str | None]  # a finding's message, and its hint (None: the code's)
+
+
+def _per_label(
+    page: ParsedPage,
+    code: str,
+    places: list[tuple[str, int]],
+    one: Callable[[_Label], Said],
+    more: Callable[[list[_Label]], Said],
+) -> list[Finding]:
+    """One finding of ``code`` per label of ``places`` (label, line), on the line it is
+    first on, however often it occurs (a page of ``[^a][^a]…`` must not flood the gate):
+    at most MAX_UNDEFINED_LABELS labels, the rest summed up in one more finding."""
     first: dict[str, int] = {}
     times: dict[str, int] = {}
-    for label, line in page.in_html:
+    for label, line in places:
         first.setdefault(label, line)
         times[label] = times.get(label, 0) + 1
-    out: list[Finding] = []
-    labels = list(first)
-    for label in labels[:MAX_UNDEFINED_LABELS]:
-        n = times[label]
-        count = f" ({n} times; first on line {first[label]})" if n > 1 else ""
-        out.append(
-            finding(
-                "citation.in_html",
-                page.path,
-                first[label],
-                f"[^{label}] is inside a raw HTML block{count}: it is not rendered as a "
-                f'footnote (a reader sees the text "[^{label}]"), so its sentence is no '
-                "cited claim and is not verified",
-            )
+    labels = [_Label(label, line, times[label]) for label, line in first.items()]
+    said = [(x.line, one(x)) for x in labels[:MAX_UNDEFINED_LABELS]]
+    rest = labels[MAX_UNDEFINED_LABELS:]
+    if rest:
+        said.append((rest[0].line, more(rest)))
+    return [finding(code, page.path, at, message, hint=hint) for at, (message, hint) in said]
+
+
+def in_html(page: ParsedPage) -> list[Finding]:
+    """Footnote references written in raw HTML: they are no cited claims."""
+
+    def one(x: _Label) -> Said:
+        return (
+            f"[^{x.label}] is inside a raw HTML block{x.often()}: it is not rendered as a "
+            f'footnote (a reader sees the text "[^{x.label}]"), so its sentence is no '
+            "cited claim and is not verified",
+            None,
         )
-    if len(labels) > MAX_UNDEFINED_LABELS:
-        rest = labels[MAX_UNDEFINED_LABELS:]
-        out.append(
-            finding(
-                "citation.in_html",
-                page.path,
-                first[rest[0]],
-                f"{len(rest)} more labels are referenced inside raw HTML blocks, from line "
-                f"{first[rest[0]]}",
-            )
+
+    def more(rest: list[_Label]) -> Said:
+        return (
+            f"{len(rest)} more labels are referenced inside raw HTML blocks, from line "
+            f"{rest[0].line}",
+            None,
         )
-    return out
+
+    return _per_label(page, "citation.in_html", page.in_html, one, more)
 
 
 def undefined(page: ParsedPage) -> list[Finding]:
-    """References without a definition: one finding per label, however often it
-    occurs (a page of ``[^a][^a]…`` must not flood the gate), and at most
-    MAX_UNDEFINED_LABELS labels, the rest summed up in one finding."""
-    first: dict[str, int] = {}
-    times: dict[str, int] = {}
-    for label, line in page.undefined:
-        first.setdefault(label, line)
-        times[label] = times.get(label, 0) + 1
-    out: list[Finding] = []
-    for label in list(first)[:MAX_UNDEFINED_LABELS]:
-        n, line = times[label], first[label]
-        count = f" ({n} times; first on line {line})" if n > 1 else ""
-        out.append(
-            finding(
-                "citation.syntax",
-                page.path,
-                line,
-                f"reference [^{label}] has no definition{count}",
-                hint=f'add a line "[^{label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
-            )
+    """References without a definition."""
+
+    def one(x: _Label) -> Said:
+        return (
+            f"reference [^{x.label}] has no definition{x.often()}",
+            f'add a line "[^{x.label}]: raw/SOURCE — \\"QUOTE\\" {{@OFFSET sha256:HEX}}"',
         )
-    rest = list(first)[MAX_UNDEFINED_LABELS:]
-    if rest:
-        line = first[rest[0]]
-        out.append(
-            finding(
-                "citation.syntax",
-                page.path,
-                line,
-                f"{len(rest)} more labels have references without a definition "
-                f"({sum(times[r] for r in rest)} references; the first on line {line})",
-                hint="define every footnote a claim references",
-            )
+
+    def more(rest: list[_Label]) -> Said:
+        return (
+            f"{len(rest)} more labels have references without a definition "
+            f"({sum(r.times for r in rest)} references; the first on line {rest[0].line})",
+            "define every footnote a claim references",
         )
-    return out
+
+    return _per_label(page, "citation.syntax", page.undefined, one, more)
 
 
 @dataclass

@@ -44,7 +44,7 @@ import json
 import marshal
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, final
@@ -56,6 +56,7 @@ from wikigate.text import shown
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
 from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
+from ..markdown import ParsedPage
 from ..staged import StagedTree
 from ..wiki import WikiTree
 from .context import Context
@@ -91,6 +92,9 @@ class Read:
     names: tuple[frozenset[str], ...] = ()  # its proper names ("Harbour Lighthouse")
     plain: frozenset[str] = frozenset()  # its words of three letters or more (stems)
     period: bool = False  # "during the war", "until 1938": a time the claim is bound to
+    named: frozenset[str] = frozenset()  # numbers that are part of a name: "Zebra 40"
+    dated: frozenset[str] = frozenset()  # the word before a date: "lit" in "lit in 1870"
+    tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -182,6 +186,30 @@ _NEGATION_STEMS = frozenset(_stem(n) for n in NEGATIONS)
 _NOT_PLAIN = _SHORT_STOP | NEGATIONS | _NEGATION_HELPERS
 _NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
 
+# words for one event: a synonym of the other claim's verb is the same event, not another
+# ("first illuminated in 1872" against "first lit in 1870"); each group reads as its first
+_SAME_EVENT = {
+    _stem(w): _stem(group.split()[0])
+    for group in (
+        "lit illuminated lighted kindled",
+        "opened inaugurated unveiled",
+        "founded established instituted",
+        "built constructed erected",
+        "demolished razed",
+        "closed shut",
+        "died perished",
+        "born",
+        "launched floated",
+        "completed finished",
+    )
+    for w in group.split()
+}
+
+
+def _events(stems: Iterable[str]) -> frozenset[str]:
+    """Stems, each word of an event read as its group's first (``_SAME_EVENT``)."""
+    return frozenset(_SAME_EVENT.get(w, w) for w in stems)
+
 
 def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
@@ -191,22 +219,90 @@ def _text(sentence: str) -> str:
     return _YEAR_WORDS.sub(_year_of, text)
 
 
+_MONTHS = frozenset(
+    re.findall(r"\w+", "january february march april may june july august september october")
+) | frozenset(
+    re.findall(r"\w+", "november december jan feb mar apr jun jul aug sep sept oct nov dec")
+)
+# "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
+_NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
+# capitalised words before a figure that say how much, not which: "Nearly 400 people"
+_QUANTIFIERS = frozenset(
+    re.findall(
+        r"\w+",
+        "over under within around about some almost nearly roughly approximately exactly only "
+        "just fewer less more most least barely circa all every another last next past top "
+        "many several few each per with without for from since after before between among",
+    )
+)
+# the word a date hangs on: "lit in 1870", "lit on 3 May 1870", "demolished in the 1960s"
+_DATED = re.compile(
+    r"\b([A-Za-z]+)\s+(?:in|on|during)\s+(?:the\s+)?(?:(?:early|late|mid)[\s-]+)?"
+    r"(?:\d{1,2}\s+[A-Za-z]+\s+)?(?:1\d{3}|20\d{2})"
+)
+_TOKEN = re.compile(r"[A-Za-z]+")
+_PRESENT = frozenset({"is", "are", "has", "have"})
+_PAST = frozenset({"was", "were", "had"})
+# words that may stand between a subject and its verb without naming another thing
+_NOT_HEAD = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were be been being has have had do does did will would can could may might "
+        "shall should must first again once later soon then also still already just even ever "
+        "now thus since never not only itself themselves too yet both all each alone",
+    )
+)
+
+
+def _named(text: str) -> frozenset[str]:
+    """The numbers of ``text`` that are part of a name ("Zebra 40 grazed", "Route 66"):
+    after a word with a capital that is no month or function word, and no year."""
+    return frozenset(
+        m.group(2)
+        for m in _NAMED_NUMBER.finditer(text)
+        if (w := m.group(1).lower()) not in _MONTHS
+        and w not in _NOT_NAMES
+        and w not in _QUANTIFIERS
+        and w not in _NOT_HEAD
+        and not w.endswith("ly")
+        and not _YEAR.fullmatch(m.group(2))
+        and (m.group(3) or "") not in UNITS
+    )
+
+
+def _tense(words: set[str] | frozenset[str]) -> str:
+    present, past = bool(words & _PRESENT), bool(words & _PAST)
+    return "present" if present and not past else "past" if past and not present else ""
+
+
 def read(claim: PageClaim) -> Read:
     raw = claim.sentence[:CLAIM_CHARS]
     text = _text(raw)
+    dated = _events(
+        _stem(w)
+        for m in _DATED.finditer(text)
+        if (w := m.group(1).lower()) not in _NOT_PLAIN
+        and w not in STOPWORDS
+        and w not in _NOT_HEAD
+        and len(w) >= 3
+    )
+    named = _named(text)
     decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
     text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
+    numbers = numbers - named
     qualified = _QUALIFIER.search(text)
     main_words = read_words(text[: qualified.start()])[0] if qualified else words
     approx: frozenset[str] = frozenset()
     if numbers:
         literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
         hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
-        approx = frozenset(n for n in numbers if n in hedged or (n not in literal and " " not in n))
+        approx = frozenset(
+            n for n in numbers if n in hedged or (n not in literal and " " not in n and _round(n))
+        )
     content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
-    subject = frozenset(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
-    plain = frozenset(_stem(w) for w in content if w not in _NOT_PLAIN)
+    subject = _events(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
+    plain = _events(_stem(w) for w in content if w not in _NOT_PLAIN)
     names = tuple(
         run
         for m in _NAME_RUN.finditer(text)
@@ -226,7 +322,21 @@ def read(claim: PageClaim) -> Read:
         names,
         plain,
         _PERIOD.search(text) is not None,
+        named,
+        dated,
+        _tense(words),
     )
+
+
+def _round(n: str) -> bool:
+    """A figure in words is rough when it ends in a scale word ("four thousand", "three
+    hundred", "two and a half million": a whole number of hundreds); "four hundred and
+    twenty" and "twelve" are exact (review 36b)."""
+    try:
+        value = float(n)
+    except ValueError:
+        return False
+    return value >= 100 and value.is_integer() and int(value) % 100 == 0
 
 
 def _same_subject(a: Read, b: Read) -> bool:
@@ -289,11 +399,92 @@ def _quantities(r: Read) -> frozenset[str]:
     return frozenset(n for n in r.numbers if not _YEAR.fullmatch(n) and not _MONTH_DAY.fullmatch(n))
 
 
+def _own_head(a: Read, b: Read) -> bool:
+    """``a`` puts a word of its own, in lower case, between a word of ``b`` and the word
+    that follows it in ``b``: a head noun naming another thing ("The museum shop opened"
+    against "The museum opened", "The Harbour Lighthouse keeper was" against "The Harbour
+    Lighthouse was"). Not a name's word ("Harbour Lighthouse Tower"), an adverb ("first",
+    "finally") or an auxiliary ("The pier was opened")."""
+    ta, tb = _tokens(a.claim.sentence), _tokens(b.claim.sentence)
+    after: dict[str, set[str]] = {}  # each word of b → the words after it (fillers skipped)
+    for j, (w, _) in enumerate(tb[:-1]):
+        after.setdefault(w, set()).update((tb[j + 1][0], _next(tb, j + 1)))
+    mine = {w for w, _ in tb}
+    for i, ((w, _), (y, capital)) in enumerate(zip(ta, ta[1:], strict=False)):
+        x = _next(ta, i + 2)
+        if (
+            x
+            and x in after.get(w, ())
+            and y not in mine
+            and not capital
+            and w not in _NOT_PLAIN
+            and w not in STOPWORDS
+            and len(w) >= 3
+            and y not in _NOT_HEAD
+            and y not in _NOT_PLAIN
+            and y not in STOPWORDS
+            and not y.endswith("ly")
+            and len(y) >= 3
+        ):
+            return True
+    return False
+
+
+_FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(sentence: str) -> tuple[tuple[str, bool], ...]:
+    """A claim's words in order, as the rules read its text: each its stem, and whether it
+    is written with a capital (read only for a pair the rules find disagreeing)."""
+    return tuple((_stem(w.lower()), w[0].isupper()) for w in _TOKEN.findall(_text(sentence)))
+
+
+def _next(tokens: tuple[tuple[str, bool], ...], at: int) -> str:
+    """The first word from ``at`` on that is no auxiliary, adverb or negation ("does not
+    open": "open")."""
+    for w, _ in tokens[at : at + 8]:
+        if w not in _FILLERS and not w.endswith("ly"):
+            return w
+    return ""
+
+
+def _another_event(a: Read, b: Read) -> bool:
+    """Their dates hang on other words, neither said by the other claim: another event
+    ("was first paid in 1871" against "was first lit in 1870"; a synonym is the same
+    event: read() reads each as its group's first word, ``_SAME_EVENT``)."""
+    return bool(
+        a.dated
+        and b.dated
+        and a.dated.isdisjoint(b.dated)
+        and a.dated.isdisjoint(b.plain)
+        and b.dated.isdisjoint(a.plain)
+    )
+
+
+def _another_time(a: Read, b: Read) -> bool:
+    """One says what was (``was``, ``had``), with words of its own, the other what is:
+    "The old wooden bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    if {a.tense, b.tense} != {"present", "past"}:
+        return False
+    past, present = (a, b) if a.tense == "past" else (b, a)
+    return bool(past.plain - present.plain)
+
+
 def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
+    kind = _disagreement(a, b)
+    if kind is not None and (_own_head(a, b) or _own_head(b, a)):
+        return None  # "the museum shop", "the lighthouse keeper": another thing
+    return kind
+
+
+def _disagreement(a: Read, b: Read) -> str | None:
     if not _same_subject(a, b):
         return None
+    if a.named != b.named:
+        return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
         if not neg.numbers <= pos.numbers:
@@ -324,7 +515,9 @@ def disagreement(a: Read, b: Read) -> str | None:
         quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
     if dates_ok and quantities_ok:
         return None
-    return "date" if quantities_ok else "number"
+    if quantities_ok:
+        return None if _another_event(a, b) else "date"
+    return None if _another_time(a, b) else "number"
 
 
 def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
@@ -341,13 +534,17 @@ def _quote(claim: PageClaim) -> Read:
     return read(claim._replace(sentence=claim.quote))
 
 
-def _backed(r: Read, other: Read, kind: str) -> bool:
+def _backed(r: Read, other: Read, kind: str, *, piece: bool = False) -> bool:
     """The claim says what its own quote says, in what the two claims disagree on, and the
     quote is about their subject (a quote that holds the year but is about another thing
-    backs nothing)."""
+    backs nothing); with ``piece``, for the claim already there (not the one being
+    checked, whose writer chose its quote), a piece of the claim naming nothing else does
+    too ("first lit in 1870" for "The Harbour Lighthouse was first lit in 1870": review
+    36b, an honest marked conflict was refused as the new writer's error)."""
     q = _quote(r.claim)
     shared = r.words & other.words
-    if len(shared & q.words) * 2 < len(shared):
+    piece = piece and bool(q.plain & other.plain) and q.plain <= r.plain
+    if len(shared & q.words) * 2 < len(shared) and not piece:
         return False
     if kind == "negation":
         return q.negated == r.negated
@@ -453,7 +650,8 @@ def _compared(
     the other side of a negation is found from the negated one)."""
     cites: Cites = {}
     for c in (*mine, *pool):
-        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+        if c.source != GAP:
+            cites.setdefault((c.page, c.sentence), set()).add(c.source)
     reads: dict[str, Read] = {}
 
     def full(c: PageClaim) -> Read:
@@ -463,8 +661,8 @@ def _compared(
         return r
 
     mine_read = [full(c) for c in mine]
-    if decidable:
-        mine_read = [r for r in mine_read if r.numbers or r.negated]
+    if decidable:  # a gap-marked statement is compared one way: its other side never is
+        mine_read = [r for r in mine_read if r.numbers or r.negated or r.claim.source == GAP]
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
@@ -475,23 +673,35 @@ def _compared(
         seen.add(pair)
         b = full(other)
         kind = disagreement(a, b)
+        gap = a.claim.source == GAP
         if kind is None:
-            if len(a.words & b.words) >= MIN_SHARED and a.claim.sentence != b.claim.sentence:
+            if (
+                not gap
+                and len(a.words & b.words) >= MIN_SHARED
+                and a.claim.sentence != b.claim.sentence
+            ):
                 unsure.append((a, b))
             continue
-        f = _finding(a, b, kind, cites)
+        f = _gap_finding(a, b, kind) if gap else _finding(a, b, kind, cites)
         if f is not None:
             found.append((a.claim, b.claim, f))
     return found, unsure, cites
 
 
 def open_contradictions(
-    claims: list[PageClaim], cap: int, *, cache: Any = None, key: str | None = None
+    claims: list[PageClaim],
+    cap: int,
+    *,
+    gaps: list[PageClaim] | None = None,
+    cache: Any = None,
+    key: str | None = None,
 ) -> list[tuple[PageClaim, PageClaim, Finding]]:
     """The open contradictions among ``claims`` (a whole wiki's, say), offline: each pair
-    once, with the finding the check makes of it (``wikigate health``, the claims' states).
-    With a ``cache`` (verifier/cache.py) and a ``key`` saying what ``claims`` are (a tree),
-    the answer is kept there and read back."""
+    once, with the finding the check makes of it (``wikigate health``, the claims' states);
+    and of each gap-marked statement of ``gaps`` (gap_claims) with the claims it
+    contradicts (claim.gap_contradiction). With a ``cache`` (verifier/cache.py) and a
+    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back."""
+    gaps = gaps or []
     if cap == 0:
         return []
     if cache is not None and key is not None:
@@ -501,14 +711,15 @@ def open_contradictions(
         ).hexdigest()
         hit = cache.verdicts([key]).get(key)
         if hit is not None:
-            by_id = {c.id: c for c in claims}
+            by_id = {c.id: c for c in (*claims, *gaps)}
             try:
                 rows = json.loads(hit)
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
     everything = [c for c in claims if not c.disputed]
-    found = _compared(everything, everything, cap, decidable=True)[0]
+    gapped = [g for g in gaps if not g.disputed]
+    found = _compared(everything + gapped, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
         rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
         cache.store_verdicts({key: json.dumps(rows)})
@@ -590,7 +801,8 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     if base is None:
         tip.load(tip.pages)
         everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
-        return everything, everything  # every page, as the links check reads them
+        gaps = [g for p in tip.pages for g in gap_claims(tip.page(p)) if not g.disputed]
+        return everything + gaps, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
     mine: list[PageClaim] = []
@@ -606,6 +818,10 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
             pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
                 mine.append(c)
+        # its new gap-marked statements, compared one way (review 36b: a gap marker in place
+        # of a citation took a contradiction out of the check)
+        had = {g.sentence for g in gap_claims(base.page(path))} if path in base.entries else set()
+        mine += [g for g in gap_claims(tip.page(path)) if g.sentence not in had]
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
@@ -884,8 +1100,8 @@ def _finding(
     }[kind]
     message = (
         f"{ca.page}:{ca.line} ({ca.id}, citing {ca.source}) says {what} of the same subject "
-        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(ca.sentence)}” "
-        f"against “{_excerpt(cb.sentence)}”"
+        f"as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): “{_excerpt(claimed(ca))}” "
+        f"against “{_excerpt(claimed(cb))}”"
     )
     if reason:
         message += f"; the LLM judge: {_excerpt(reason, 300)}"
@@ -894,7 +1110,12 @@ def _finding(
         for c, other in ((ca, cb), (cb, ca))
     ):
         return None  # the claim cites both sources: the wiki states the conflict
-    if kind != "judge" and ca.source != cb.source and _backed(a, b, kind) and _backed(b, a, kind):
+    if (
+        kind != "judge"
+        and ca.source != cb.source
+        and _backed(a, b, kind)
+        and _backed(b, a, kind, piece=True)
+    ):
         if a.marked or b.marked:  # [conflict: …]: stated too
             return None
         return finding(
@@ -903,9 +1124,50 @@ def _finding(
             ca.line,
             f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
             + message,
-            claim=ca.sentence,
+            claim=claimed(ca),
         )
-    return finding("claim.contradiction", ca.page, ca.line, message, claim=ca.sentence)
+    return finding("claim.contradiction", ca.page, ca.line, message, claim=claimed(ca))
+
+
+_BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
+
+
+def claimed(claim: PageClaim) -> str:
+    """A claim's sentence as a finding shows it: its ``[conflict: raw/…]`` marker left out
+    (the page's note, not the claim's words)."""
+    if CONFLICT.search(claim.sentence) is None:
+        return claim.sentence
+    return _BEFORE_STOP.sub(r"\1", " ".join(CONFLICT.sub(" ", claim.sentence).split()))
+
+
+GAP = ""  # the source of a gap-marked statement (gap_claims): none
+
+
+def gap_claims(page: ParsedPage | None) -> list[PageClaim]:
+    """A page's gap-marked statements (ParsedPage.gapped) as claims citing no source
+    (``GAP``), ids ``page#^gapN``: compared one way, with the cited claims."""
+    if page is None:
+        return []
+    return [
+        PageClaim(page.path, f"gap{n}", line, text, GAP, None, "", None, None, disputed)
+        for n, (line, text, disputed) in enumerate(page.gapped, 1)
+    ]
+
+
+def _gap_finding(a: Read, b: Read, kind: str) -> Finding:
+    """claim.gap_contradiction: a statement marked ``[gap: …]`` (no source) says another
+    number or date than a cited claim of the same subject, or denies it."""
+    ca, cb = a.claim, b.claim
+    what = {"number": "a different number", "date": "a different date"}.get(kind, "the opposite")
+    return finding(
+        "claim.gap_contradiction",
+        ca.page,
+        ca.line,
+        f"{ca.page}:{ca.line} (a statement marked [gap: …], citing no source) says {what} of "
+        f"the same subject as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): "
+        f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
+        claim=ca.sentence,
+    )
 
 
 # what a [conflict: …] marker may say: which source says what, part by part
@@ -934,7 +1196,7 @@ def _marker_findings(claims: list[PageClaim]) -> list[Finding]:
     out: list[Finding] = []
     seen: set[tuple[str, str]] = set()
     for c in claims:
-        if (c.page, c.sentence) in seen:
+        if (c.page, c.sentence) in seen or c.source == GAP:
             continue
         seen.add((c.page, c.sentence))
         body = marker_says_more(c.sentence)

@@ -70,14 +70,7 @@ def check_pages(ctx: Context) -> list[Finding]:
         if not page.title:
             out.append(finding("page.no_title", path, 1, "the page has no title"))
         ctx.metrics.gaps += len(page.gaps)
-        # links in its prose to sources under raw/ cite them, unquoted: [[issue-7342]]
-        # (a Sources line's links are its own kind of citation: citation.unquoted per line)
-        listed = {line for line, _ in page.source_lines}
-        linked = {
-            i: source
-            for i, source in linked_sources(tip, page, names, cited_links(page)).items()
-            if page.links[i].line not in listed
-        }
+        linked = prose_sources(tip, page, names)
         # a page with no statement (headings and links: a home page, a map of content)
         # asserts nothing to cite; a link's text that asserts is a statement
         uncited = not page.refs and not linked and page.bare > 0
@@ -116,18 +109,39 @@ class Accounting(NamedTuple):
     gaps: int  # the page's [gap: …] markers
 
 
-def accounting(page: ParsedPage, *, structural: bool, uncited: bool) -> Accounting:
+def prose_sources(
+    tree: WikiTree, page: ParsedPage, names: FileNames | None = None
+) -> dict[int, str]:
+    """The links in a page's prose that name a source under raw/ (link index → source):
+    each cites it, unquoted (``[[issue-7342]]``: citation.unquoted). A Sources line's links
+    are its own kind of citation (citation.unquoted per line), not the prose's."""
+    names = names or FileNames(tree.pages, tree.raw, tree.entries, tree.layout)
+    listed = {line for line, _ in page.source_lines}
+    return {
+        i: source
+        for i, source in linked_sources(tree, page, names, cited_links(page)).items()
+        if page.links[i].line not in listed
+    }
+
+
+def accounting(
+    page: ParsedPage, *, structural: bool, uncited: bool, linked: dict[int, str] | None = None
+) -> Accounting:
     """A page's statements as this check holds them to account (``wikigate health``'s
-    coverage): each cited sentence and each gap marker is accounted for, each uncited
-    statement is not. A structural page (the index, the log) is spared the rule, so its
-    uncited sentences are no statements; a page flagged ``page.uncited`` (``uncited``)
-    counts at least one statement not accounted for, even with none to show (a page of
-    links says nothing a source backs)."""
+    coverage): each cited sentence, each sentence carrying a link to a source (``linked``:
+    prose_sources; it cites the source, unquoted, and is no page.unsupported_statement)
+    and each gap marker is accounted for, each other uncited statement is not. A structural
+    page (the index, the log) is spared the rule, so its uncited sentences are no
+    statements; a page flagged ``page.uncited`` (``uncited``) counts at least one statement
+    not accounted for, even with none to show (a page of links says nothing a source
+    backs)."""
     gaps = len(page.gaps)
     accounted = len({(r.start_line, r.claim) for r in page.refs}) + gaps
     if structural:
         return Accounting(accounted, accounted, gaps)
-    bare = max(len(page.statements), int(uncited))
+    by_link = sum(bool(_links(s.links, linked)) for s in page.statements) if linked else 0
+    accounted += by_link
+    bare = max(len(page.statements) - by_link, int(uncited))
     return Accounting(accounted + bare, accounted, gaps)
 
 

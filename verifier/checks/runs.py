@@ -906,11 +906,12 @@ def check_direction(ctx: Context) -> list[Finding]:
     if assess is None:
         ctx.direction = DirectionReport(checked=False, reason=NOT_CHECKED, direction=direction)
         return []
+    diff, clipped = _diff(ctx)
     change = ChangeInput(
         direction,
         tuple(rubric.goals),
         tuple(rubric.non_goals),
-        _diff(ctx),
+        diff,
         voice=look.voice or None,
         register=look.register or None,
     )
@@ -920,7 +921,9 @@ def check_direction(ctx: Context) -> list[Finding]:
     if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
         ctx.judgment = ctx.judge.judge([], staged)
     if got.error is not None:
-        ctx.direction = DirectionReport(checked=False, reason=got.error, direction=direction)
+        ctx.direction = DirectionReport(
+            checked=False, reason=got.error, direction=direction, clipped=clipped
+        )
         return [
             finding(
                 "run.direction",
@@ -933,6 +936,7 @@ def check_direction(ctx: Context) -> list[Finding]:
     ctx.direction = DirectionReport(
         checked=True,
         direction=direction,
+        clipped=clipped,
         effect=got.direction,
         effect_reason=got.direction_reason,
         rubric=[
@@ -1025,23 +1029,26 @@ DIFF_PAGE_CHARS = 8000  # of one page's diff
 DIFF_INPUT_CHARS = 100_000  # of each side of a page diffed
 
 
-def _diff(ctx: Context) -> str:
+def _diff(ctx: Context) -> tuple[str, list[str]]:
     """The changed pages as a unified diff (each clipped), new sources by name, within the
-    judge's claims budget of characters."""
+    judge's claims budget of characters; and the pages the judge sees only in part, or not
+    at all (a blind spot the report names)."""
     import pygit2
 
     assert ctx.base is not None
     cap = ctx.config.judge.max_claims_chars
-    parts: list[str] = []
+    parts: list[tuple[str, str]] = []  # (path, what the judge reads of it)
+    clipped: list[str] = []
     size = 0
     for path in ctx.changed():
-        if size > cap:  # the rest would be clipped: not diffed at all
-            break
         if path.startswith("raw/"):
             state = "added" if path not in ctx.base.entries else "changed"
-            parts.append(f"(source {path} {state})")
+            parts.append((path, f"(source {path} {state})"))
             continue
         if not path.endswith(".md"):
+            continue
+        if size > cap:  # the rest would be clipped: not diffed at all
+            clipped.append(path)
             continue
         old = ctx.base.text_or_empty(path)
         new = ctx.tip.text_or_empty(path)
@@ -1062,9 +1069,17 @@ def _diff(ctx: Context) -> str:
         size += len(text)
         if len(text) > DIFF_PAGE_CHARS or cut:
             text = text[:DIFF_PAGE_CHARS] + f"\n(… the diff of {path} is clipped)"
-        parts.append(text)
-    out = "\n".join(parts)
-    return out if len(out) <= cap else out[:cap] + "\n(… the rest of the change is clipped)"
+            clipped.append(path)
+        parts.append((path, text))
+    out = "\n".join(text for _, text in parts)
+    if len(out) > cap:
+        out = out[:cap] + "\n(… the rest of the change is clipped)"
+        start = 0
+        for path, text in parts:  # a page whose diff runs past the cap is seen in part
+            if start + len(text) > cap and path.endswith(".md") and path not in clipped:
+                clipped.append(path)
+            start += len(text) + 1
+    return out, sorted(clipped)
 
 
 def check_budget(ctx: Context) -> list[Finding]:
