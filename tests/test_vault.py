@@ -835,6 +835,11 @@ def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob
         assert [f.code for f in waiting.findings] == ["run.repository_file"]
         landed = ws.decide(run.run_id, "the plan board", approve=True)
         assert landed.status == "committed"
+        from wikigate.present import outcome
+
+        shown = outcome(landed)  # what `verify approve` prints: no ask for what was given
+        assert shown.startswith(f"committed {run.run_id}: master is at ")
+        assert "run.repository_file" not in shown and "approve" not in shown
     finally:
         ws.close()
     assert '"nodes": [1]' in git(vault, "show", "master:Boards/Plan.canvas").stdout
