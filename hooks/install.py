@@ -176,7 +176,8 @@ def install_local(path: str, uninstall_: bool = False, main_branch: str | None =
     if tip is not None and (fresh or ADOPTED_KEY not in repo.config) and not _runs_on(repo, tip):
         repo.config[ADOPTED_KEY] = str(tip)
         done.append(
-            f"{branch} at {str(tip)[:12]}: where the hooks begin (git config {ADOPTED_KEY}); "
+            f"note: {branch} at {str(tip)[:12]}: where the hooks begin (git config "
+            f"{ADOPTED_KEY}); "
             "a push asks run notes of the commits after it only"
         )
     if trunk not in repo.references:

@@ -647,7 +647,7 @@ def test_an_adopted_vault_pushes_after_hooks_install_and_doctor_counts_what_a_pu
     installed = cli(root, "hooks", "install")
     assert installed.returncode == 0, installed.stderr
     tip = git(root, "rev-parse", "master").stdout.strip()
-    assert f"master at {tip[:12]}: where the hooks begin" in installed.stdout
+    assert f"\nnote: master at {tip[:12]}: where the hooks begin" in installed.stdout
     assert "2 commit(s)" not in cli(root, "doctor").stdout
     pushed = git(root, "push", "origin", "master", check=False)  # the real pre-push hook
     assert pushed.returncode == 0, pushed.stderr

@@ -96,7 +96,7 @@ def hooks_install(
     )
     verb = "removed" if uninstall else "installed"
     for path in done:
-        click.echo(path if path.startswith("warning:") else f"{verb} {path}")
+        click.echo(path if path.startswith(("warning:", "note:")) else f"{verb} {path}")
 
 
 @cli.command()
