@@ -349,6 +349,7 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
     from dataclasses import replace
 
     from wikigate.changes import change_request, ready
+    from wikigate.gitrepo import stand_in_note
     from wikigate.verify import verify
     from wikigate.workspace import Workspace
 
@@ -361,6 +362,9 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
         from_ref = None
     try:
         ws = Workspace.open(".", reading=True)  # a fresh clone reads origin's default branch
+        note = stand_in_note(ws.repo, ws.env.main)
+        if note:
+            print(f"wikigate: {note}", file=sys.stderr)
         request = replace(change_request(ws, to_ref, from_ref), judge=args.judge)
         ready(request)
         report = verify(request).report

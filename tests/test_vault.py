@@ -708,7 +708,8 @@ def test_a_contributors_fresh_clone_reads_origins_default_branch(
     monkeypatch.setenv("PRE_COMMIT_TO_REF", "mine")
     assert verify_main([]) == 1  # it verified: the orphan blocks, not a missing branch
     out = capsys.readouterr()
-    assert "page.orphan" in out.out and "no branch 'main'" not in out.err
+    assert "page.orphan" in out.out and "no branch 'main'; wikigate gates" not in out.err
+    assert "reading origin/master (origin's default branch) as the trunk" in out.err
 
     # with the trunk's local branch there (a plain clone), that branch is read
     git(clone, "branch", "-q", "master", "origin/master")

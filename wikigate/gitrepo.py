@@ -121,6 +121,20 @@ def origin_head_branch(repo: pygit2.Repository) -> str | None:
         return None
 
 
+def stand_in_note(repo: pygit2.Repository, reading: str) -> str | None:
+    """What a command that reads ``reading`` instead of the configured trunk says on
+    stderr (:func:`reading_trunk`); None when it reads the trunk itself."""
+    configured = main_ref(repo)
+    if reading == configured:
+        return None
+    name = branch_name(reading).removeprefix("origin/")
+    return (
+        f"note: no branch '{branch_name(configured)}' here; reading {branch_name(reading)} "
+        f"(origin's default branch) as the trunk. Say so once: `git config {MAIN_BRANCH_KEY} "
+        f"{name}` (or `wikigate init`)"
+    )
+
+
 FAILED_PREFIX = "refs/wikigate/failed/"
 ARTIFACTS_REF = "refs/wikigate/artifacts"  # every verification's artifacts (attest.py)
 

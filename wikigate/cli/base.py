@@ -69,17 +69,9 @@ def open_workspace(ctx: click.Context, reading: bool = False) -> Workspace:
 def stand_in(ws: Workspace) -> str | None:
     """What to say when ``ws`` reads another branch than its configured trunk (a fresh
     clone's origin default branch, :func:`wikigate.gitrepo.reading_trunk`)."""
-    from wikigate.gitrepo import MAIN_BRANCH_KEY, branch_name, main_ref
+    from wikigate.gitrepo import stand_in_note
 
-    configured = main_ref(ws.repo)
-    if ws.env.main == configured:
-        return None
-    name = branch_name(ws.env.main).removeprefix("origin/")
-    return (
-        f"note: no branch '{branch_name(configured)}' here; reading {branch_name(ws.env.main)} "
-        f"(origin's default branch) as the trunk. Say so once: `git config {MAIN_BRANCH_KEY} "
-        f"{name}` (or `wikigate init`)"
-    )
+    return stand_in_note(ws.repo, ws.env.main)
 
 
 def run_id_argument(
