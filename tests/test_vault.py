@@ -873,3 +873,19 @@ def test_init_after_hooks_install_moves_where_the_hooks_begin_past_its_commit(tm
     pushed = git(root, "push", "origin", "master", check=False)
     assert pushed.returncode == 0, pushed.stderr
     assert "ok    push master to origin: every commit it brings" in cli(root, "doctor").stdout
+
+
+def test_exclude_globs_match_a_name_at_any_depth_and_their_number_is_bounded():
+    """`[wiki] exclude` globs (trial 26b N3): without a "/" a file's name at any depth, with
+    one the whole path; a rules file cannot make every path match thousands of them."""
+    from wikigate.config import ConfigError, parse_config
+    from wikigate.paths import Layout
+
+    layout = Layout("", (".obsidian/", "*.canvas", "boards/*.base", "Temp?/"))
+    assert not layout.in_wiki("Board.canvas") and not layout.in_wiki("a/b/Plan.canvas")
+    assert not layout.in_wiki("boards/Tasks.base") and layout.in_wiki("other/Tasks.base")
+    assert not layout.in_wiki("Temp1/x.md") and layout.in_wiki("Temp12/x.md")
+    assert layout.in_wiki("Home.md") and layout.is_page("Notes/Owls.md")
+    many = ", ".join(f'"n{i}/"' for i in range(201))
+    with pytest.raises(ConfigError, match="201 entries; at most 200"):
+        parse_config(f'[wiki]\nroot = "."\nexclude = [{many}]\n', "wikigate.toml")

@@ -88,10 +88,21 @@ def _root(value: str) -> str:
     return clean
 
 
+MAX_EXCLUDE = 200  # [wiki] exclude entries: each path of a tree is matched against each
+MAX_EXCLUDE_CHARS = 300  # characters of one entry (a path or a glob)
+
+
 def _exclude(value: list[str]) -> list[str]:
+    if len(value) > MAX_EXCLUDE:
+        raise ValueError(
+            f"{len(value)} entries; at most {MAX_EXCLUDE} (exclude a folder, or a glob such "
+            'as "*.canvas", rather than each file)'
+        )
     for item in value:
         if not item or item.startswith("/") or ".." in item.split("/"):
             raise ValueError(f"{item!r}: a path relative to the repository (a folder ends in /)")
+        if len(item) > MAX_EXCLUDE_CHARS:
+            raise ValueError(f"{item[:40]!r}...: at most {MAX_EXCLUDE_CHARS} characters")
     return value
 
 

@@ -118,8 +118,8 @@ GLOB = frozenset("*?[")
 def excluded(path: str, entry: str) -> bool:
     """Does ``[wiki] exclude`` entry ``entry`` take ``path`` out of the wiki: the file
     itself, a folder (ending in "/") holding it, or a glob (``*``, ``?``, ``[...]``):
-    without a "/", matched against the file's name at any depth (``*.canvas``); with one,
-    against the whole path (``boards/*.canvas``)."""
+    without a "/", matched against the file's name at any depth (``*.canvas``; ending in
+    "/", a folder's name: ``_*/``); with one, against the whole path (``boards/*.canvas``)."""
     if path == entry or (entry.endswith("/") and path.startswith(entry)):
         return True
     if GLOB.isdisjoint(entry):
@@ -127,7 +127,9 @@ def excluded(path: str, entry: str) -> bool:
     from fnmatch import fnmatchcase
 
     if "/" in entry.rstrip("/"):
-        return fnmatchcase(path, entry) or (entry.endswith("/") and fnmatchcase(path, entry + "*"))
+        return fnmatchcase(path, entry + "*" if entry.endswith("/") else entry)
+    if entry.endswith("/"):  # a folder's name at any depth
+        return any(fnmatchcase(part, entry[:-1]) for part in path.split("/")[:-1])
     return fnmatchcase(path.rsplit("/", 1)[-1], entry)
 
 
