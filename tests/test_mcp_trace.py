@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -302,3 +303,65 @@ def test_a_source_an_earlier_runs_trace_read_counts_as_read(root):
     done = session(root, writer)
     assert done["status"] == "committed", done
     assert "trace.unread_source" not in codes(done)
+
+
+def forge_reads(root: Path, run_id: str, source: str) -> None:
+    """Rewrite ``run_id``'s trace in git (the chain's links recomputed) so that each of
+    its reads reads as a read of raw/owls.txt at blob ``source``."""
+    repo = pygit2.Repository(str(root))
+    sig = pygit2.Signature("writer", "w@example.com")
+    empty = repo.TreeBuilder().write()
+    parent: list[pygit2.Oid] = []
+    head = GENESIS
+    for e in events(root, run_id):
+        if e.tool == "read":
+            said = json.loads(e.model_dump_json())
+            said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
+            e = TraceEvent.model_validate(said)
+        e = e.model_copy(update={"prev": head})
+        head = link(head, e)
+        parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
+    repo.references.create(trace_ref(run_id), parent[0], force=True)
+
+
+@pytest.mark.parametrize("forgery", ["a database row", "a rewritten earlier trace"])
+def test_an_earlier_read_is_taken_from_the_earlier_trace_in_git_not_a_row(root, forgery):
+    """The reviewer's forgery: an earlier session read only the index; the writer, whose
+    account can write the telemetry database, adds a row saying that session read the
+    source (the table verification once trusted), or rewrites that session's trace in git.
+    The earlier run's read is read back from its trace, held to its pin: the source the
+    writing session never read is still unread, and the report says what the trace can
+    prove only under another account."""
+    source = str(pygit2.Repository(str(root)).revparse_single("main:raw/owls.txt").id)
+
+    async def reader(c: Client) -> str:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "wiki/index.md"})
+        ok(await c.call_tool("abandon", {"reason": "read only"}))
+        return str(run_id)
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    earlier = session(root, reader)
+    if forgery == "a database row":
+        db = sqlite3.connect(root / ".git" / "wikigate" / "telemetry.db")
+        with db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS trace_reads (run_id TEXT, path TEXT, "
+                "PRIMARY KEY (run_id, path))"
+            )
+            db.execute("INSERT INTO trace_reads VALUES (?, 'raw/owls.txt')", [earlier])
+        db.close()
+    else:
+        forge_reads(root, earlier, source)
+    before = main_tip(root)
+    done = session(root, writer)
+    assert (done["status"], done["verdict"]) == ("pending", "revise"), done
+    (unread,) = [f for f in done["findings"] if f["code"] == "trace.unread_source"]
+    assert unread["claim"] == NIGHT and "never read" in unread["message"]
+    assert main_tip(root) == before
+    (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
+    assert "evidence against the writer only if the writer runs under another account" in spot

@@ -193,7 +193,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                     status=status,
                     findings=len(found),
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),
-                    reason=skipped,
+                    reason=skipped if skipped is not None else ctx.caveats.get(check.name),
                 )
             )
         clock.disarm()

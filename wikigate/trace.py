@@ -7,9 +7,11 @@ staged) and one commit on ``refs/wikigate/trace/<run>``: an empty tree, the even
 line of JSON in the message, the previous event's commit as parent. The events form a
 hash chain: each names the chain's head before it (``prev``), and the head after it is
 ``link(prev, event)``. After every call wikigate pins the new head and the count in the
-telemetry database (``runs.trace_head``, ``runs.trace_count``), which the writer does
-not control; verification reads the events back from the ref, recomputes the chain and
-refuses a trace whose head or length is not the pinned one (``run.trace_tampered``).
+telemetry database (``runs.trace_head``, ``runs.trace_count``); verification reads the
+events back from the ref, recomputes the chain and refuses a trace whose head or length is
+not the pinned one (``run.trace_tampered``). That holds against a writer that cannot write
+the database (docs/mcp.md, "Trust model": the server under another account); a writer that
+can is trusted to be cooperative, and every report of a traced run says so.
 
 This module is pure: the event, the chain, reading a trace back from git. Recording an
 event is ``Run.trace`` (run.py); the checks are the verifier's (checks/trace.py).
@@ -30,6 +32,8 @@ GENESIS = "0" * 64  # the chain's head before its first event
 TRACE_MAX = 100_000  # events a run's trace may hold (a session's calls, at most)
 EVENT_MAX = 64 * 2**10  # bytes of one event's commit message
 READS_MAX = 200  # files one event names as read (a grep's hits past it are cut)
+EARLIER_RUNS = 50  # earlier runs' traces a verification reads back ([trace] earlier_runs)
+EARLIER_EVENTS = 20_000  # their events, at most, in all
 
 
 @plain(frozen=True, validate=True)
