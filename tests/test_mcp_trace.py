@@ -15,7 +15,7 @@ from typing import Any
 import pygit2
 import pytest
 from mcp import Client
-from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls
+from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls, text
 
 from wikigate.mcp_server import Session, build_server
 from wikigate.trace import GENESIS, TraceEvent, TraceOp, event_message, link, trace_ref
@@ -365,3 +365,65 @@ def test_an_earlier_read_is_taken_from_the_earlier_trace_in_git_not_a_row(root, 
     assert main_tip(root) == before
     (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
     assert "evidence against the writer only if the writer runs under another account" in spot
+
+
+@pytest.mark.parametrize("kind", ["blob", "tree"])
+def test_a_trace_ref_pointed_at_a_non_commit_is_tampered_not_a_git_error(root, kind):
+    """The writer points the session's trace ref at a blob (or a tree). Every later call
+    says the trace is not the one recorded, in words, never git's ("the requested type does
+    not match the type in the ODB"), and finalize rejects the run with run.trace_tampered
+    rather than failing and leaving it pending."""
+    repo = pygit2.Repository(str(root))
+
+    async def body(c: Client) -> tuple[str, Any, dict[str, Any], Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        target = repo.create_blob(b"hi\n") if kind == "blob" else repo.TreeBuilder().write()
+        repo.references.create(trace_ref(run_id), target, force=True)
+        read = await c.call_tool("read", {"path": "wiki/index.md"})
+        done = ok(await c.call_tool("finalize", {}))
+        after = await c.call_tool("read", {"path": "wiki/index.md"})  # the run is over
+        return run_id, read, done, after
+
+    before = main_tip(root)
+    run_id, read, done, after = session(root, body)
+    assert read.is_error
+    said = text(read)
+    assert f"leads to a {kind.capitalize()}, not a commit" in said
+    assert "run.trace_tampered" in said and "requested type" not in said
+    assert (done["status"], done["verdict"]) == ("rejected", "reject"), done
+    (tampered,) = [f for f in done["findings"] if f["code"] == "run.trace_tampered"]
+    assert f"leads to a {kind.capitalize()}, not a commit" in tampered["message"]
+    assert main_tip(root) == before
+    assert not after.is_error, text(after)  # main, read with no run open
+
+
+def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
+    """A commit made with git on the session's run branch (no op of the run): finalize
+    rejects the run with a finding that names the commit, not a tool error that leaves it
+    pending."""
+    repo = pygit2.Repository(str(root))
+
+    async def body(c: Client) -> tuple[str, dict[str, Any]]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        branch = f"refs/heads/wikigate/runs/{run_id}"
+        tip = repo.references[branch].target
+        sig = pygit2.Signature("writer", "w@example.com")
+        blob = repo.create_blob(hunting() + "\nOwls are world class. [gap: x]\n")
+        builder = pygit2.IndexEntry("wiki/owls.md", blob, pygit2.GIT_FILEMODE_BLOB)
+        index = pygit2.Index()
+        index.read_tree(repo[tip].tree)
+        index.add(builder)
+        sneaky = repo.create_commit(None, sig, sig, "sneaky", index.write_tree(repo), [tip])
+        repo.references.create(branch, sneaky, force=True)
+        return str(sneaky), ok(await c.call_tool("finalize", {}))
+
+    before = main_tip(root)
+    sneaky, done = session(root, body)
+    assert (done["status"], done["verdict"]) == ("rejected", "reject"), done
+    (forged,) = [f for f in done["findings"] if f["code"] == "run.forged"]
+    assert f"commit {sneaky[:7]} is not part of run" in forged["message"]
+    assert main_tip(root) == before

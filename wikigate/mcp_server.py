@@ -218,11 +218,21 @@ class Session:
     def finalize_traced(self, judge: str | None) -> Any:
         """``finalize``, recorded in the trace before the run is verified (with the ops the
         run holds: the trace check compares them with the session's writes)."""
+        from wikigate.errors import RunError
         from wikigate.plan import read_plan
+        from wikigate.trace import TraceTampered
 
         run = self.open_run()
-        ops = len(read_plan(self.ws.repo, run.tip(), run.run_id).ops) - 1
-        self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
+        try:
+            ops: int | None = len(read_plan(self.ws.repo, run.tip(), run.run_id).ops) - 1
+        except RunError:  # commits made outside wikigate: finalize rejects it (run.forged)
+            ops = None
+        try:
+            self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
+        except RunError as e:
+            if not isinstance(e.__cause__, TraceTampered):
+                raise
+            # the trace is not the one recorded: verification says so (run.trace_tampered)
         return self.finalize(judge)
 
     # -------------------------------------------------------- reading

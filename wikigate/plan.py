@@ -56,7 +56,8 @@ class RunSchemaError(RunError):
 
 class RunForged(RunError):
     """The run's commits say something other than what ``run start`` recorded: a
-    commit made outside wikigate changed its type, scope, budget or direction."""
+    commit made outside wikigate changed its type, scope, budget or direction, or is no
+    op of the run at all (finalize rejects the run: ``run.forged``)."""
 
 
 # What ``run start`` decides once and no later commit may change: every op commit
@@ -113,7 +114,10 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
         trailers = run_trailers(commit)
         rid = trailers.get(T_RUN) or None
         if rid is None or (run_id is not None and rid != run_id):
-            raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
+            raise RunForged(
+                f"commit {commit.short_id} is not part of run {run_id or '?'}: it carries "
+                "no op of the run (made outside wikigate)"
+            )
         run_id = rid
         here = _meta_from(trailers, rid, commit)
         if meta is None:

@@ -43,6 +43,7 @@ from .trace import (
     event_message,
     link,
     trace_ref,
+    trace_tip,
 )
 
 if TYPE_CHECKING:
@@ -323,7 +324,7 @@ class Run:
             prev=prev,
         )
         ref = trace_ref(self.run_id)
-        parent = gitrepo.ref_target(repo, ref)
+        parent = trace_tip(repo, self.run_id, prev, count)
         sig = gitrepo.signature(repo)
         empty = repo.TreeBuilder().write()
         commit = repo.create_commit(

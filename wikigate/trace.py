@@ -25,6 +25,7 @@ from typing import Any
 
 import pygit2
 
+from .errors import RunError
 from .plain import Plain, plain, rule
 
 TRACE_PREFIX = "refs/wikigate/trace/"
@@ -71,6 +72,12 @@ class TraceEvent(Plain):
 
 class TraceUnreadable(Exception):
     """The trace in git cannot be read as wikigate writes it."""
+
+
+class TraceTampered(RunError):
+    """A call cannot be recorded: the run's trace ref is not the trace wikigate pinned
+    (rewritten, pointed at something that is not a commit); the run's verification
+    rejects it (``run.trace_tampered``)."""
 
 
 def trace_ref(run_id: str) -> str:
@@ -130,6 +137,41 @@ def read_trace(repo: pygit2.Repository, run_id: str, most: int) -> list[TraceEve
         raise TraceUnreadable(f"{ref} cannot be read ({e})") from e
     events.reverse()
     return events
+
+
+def trace_tip(repo: pygit2.Repository, run_id: str, head: str, count: int) -> pygit2.Oid | None:
+    """The commit the run's next event goes on: the last event wikigate recorded, as its
+    pin (``head`` after ``count`` events) names it; None: none yet. TraceTampered when the
+    ref holds something else (a blob, a tree, another event, an event when none was
+    recorded): a call cannot be added to a trace that is no longer the one recorded."""
+    ref = trace_ref(run_id)
+
+    def tampered(why: str) -> TraceTampered:
+        return TraceTampered(
+            f"run {run_id}: its trace is not what wikigate recorded ({why}); finalize "
+            "rejects the run (run.trace_tampered): abandon it and start a new run"
+        )
+
+    try:
+        found = repo.references.get(ref)
+        target = found.resolve().target if found is not None else None
+        obj = repo.get(target) if isinstance(target, pygit2.Oid) else None
+    except (pygit2.GitError, ValueError) as e:
+        raise tampered(f"{ref} cannot be read: {e}") from e
+    if found is None and count == 0:
+        return None
+    if found is None:
+        raise tampered(f"{ref} is gone; wikigate recorded {count} events on it")
+    if not isinstance(obj, pygit2.Commit):
+        kind = type(obj).__name__ if obj is not None else "missing object"
+        raise tampered(f"{ref} leads to a {kind}, not a commit")
+    try:
+        last = _event_of(obj)
+    except TraceUnreadable as e:
+        raise tampered(str(e)) from e
+    if count == 0 or last.seq != count or link(last.prev, last) != head:
+        raise tampered(f"{ref}'s last event is not the one wikigate recorded")
+    return obj.id
 
 
 def _event_of(commit: pygit2.Commit) -> TraceEvent:
