@@ -74,7 +74,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # (real wikis measured, issues 24 and 27)
 # 30: the links in each statement and in its block (a link to a source cites it)
 # 31: an embed ![[…]] is quoted as typed in a claim, its words no statement (issue 26)
-CACHE_FORMAT = 31
+# 32: a reference inside an element that hides it is in_html, a title attribute that
+# asserts is hidden text (issue 28)
+CACHE_FORMAT = 32
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

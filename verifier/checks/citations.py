@@ -82,9 +82,9 @@ def in_html(page: ParsedPage) -> list[Finding]:
                 "citation.in_html",
                 page.path,
                 first[label],
-                f"[^{label}] is inside a raw HTML block{count}: it is not rendered as a "
-                f'footnote (a reader sees the text "[^{label}]"), so its sentence is no '
-                "cited claim and is not verified",
+                f"[^{label}] is inside raw HTML{count}: a reader sees no footnote there "
+                f'(a raw HTML block shows the text "[^{label}]"; an element that hides its '
+                "text shows nothing), so its sentence is no cited claim and is not verified",
             )
         )
     if len(labels) > MAX_UNDEFINED_LABELS:
@@ -94,7 +94,7 @@ def in_html(page: ParsedPage) -> list[Finding]:
                 "citation.in_html",
                 page.path,
                 first[rest[0]],
-                f"{len(rest)} more labels are referenced inside raw HTML blocks, from line "
+                f"{len(rest)} more labels are referenced inside raw HTML, from line "
                 f"{first[rest[0]]}",
             )
         )
