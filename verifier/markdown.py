@@ -603,9 +603,7 @@ def _comments(page: ParsedPage, html: str, line: int) -> None:
 # an HTML tag's title attribute: a tooltip, hidden from a reader and read by a model,
 # flagged when it asserts, as a markdown link's title is; a footnote reference in it (or
 # in any attribute) is no citation: markdown is not parsed inside a tag
-_TITLE_ATTR = re.compile(
-    r"""[\s"']title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I
-)
+_TITLE_ATTR = re.compile(r"""[\s"']title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
 _OPENING_TAG = re.compile(r"<[a-zA-Z][^<>]*>")
 
 
