@@ -133,35 +133,36 @@ def test_a_claim_citing_a_source_the_session_never_read_is_flagged(root):
     assert "trace.unread_source" not in codes(second)
 
 
+def forge_reads(root: Path, run_id: str, source: str) -> None:
+    """Rewrite ``run_id``'s trace in git (the chain's links recomputed) so that each of
+    its reads reads as a read of raw/owls.txt at blob ``source``."""
+    repo = pygit2.Repository(str(root))
+    sig = pygit2.Signature("writer", "w@example.com")
+    empty = repo.TreeBuilder().write()
+    parent: list[pygit2.Oid] = []
+    head = GENESIS
+    for e in events(root, run_id):
+        if e.tool == "read":
+            said = json.loads(e.model_dump_json())
+            said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
+            e = TraceEvent.model_validate(said)
+        e = e.model_copy(update={"prev": head})
+        head = link(head, e)
+        parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
+    repo.references.create(trace_ref(run_id), parent[0], force=True)
+
+
 def test_a_trace_edited_after_the_fact_is_detected(root):
     """The writer controls git: it rewrites the trace's ref so that its read of the index
     reads as a read of the source, the chain's links recomputed. The head wikigate pinned in
     the telemetry database does not match: the run is rejected, not landed."""
-    repo = pygit2.Repository(str(root))
-    source = str(repo.revparse_single("main:raw/owls.txt").id)
-
-    def forge(run_id: str) -> None:
-        ref = trace_ref(run_id)
-        old = events(root, run_id)
-        sig = pygit2.Signature("writer", "w@example.com")
-        empty = repo.TreeBuilder().write()
-        parent: list[pygit2.Oid] = []
-        head = GENESIS
-        for e in old:
-            if e.tool == "read":
-                said = json.loads(e.model_dump_json())
-                said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
-                e = TraceEvent.model_validate(said)
-            e = e.model_copy(update={"prev": head})
-            head = link(head, e)
-            parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
-        repo.references.create(ref, parent[0], force=True)
+    source = str(pygit2.Repository(str(root)).revparse_single("main:raw/owls.txt").id)
 
     async def body(c: Client) -> dict[str, Any]:
         run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         await c.call_tool("read", {"path": "wiki/index.md"})
         ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
-        forge(run_id)
+        forge_reads(root, run_id, source)
         return ok(await c.call_tool("finalize", {}))
 
     before = main_tip(root)
@@ -303,25 +304,6 @@ def test_a_source_an_earlier_runs_trace_read_counts_as_read(root):
     done = session(root, writer)
     assert done["status"] == "committed", done
     assert "trace.unread_source" not in codes(done)
-
-
-def forge_reads(root: Path, run_id: str, source: str) -> None:
-    """Rewrite ``run_id``'s trace in git (the chain's links recomputed) so that each of
-    its reads reads as a read of raw/owls.txt at blob ``source``."""
-    repo = pygit2.Repository(str(root))
-    sig = pygit2.Signature("writer", "w@example.com")
-    empty = repo.TreeBuilder().write()
-    parent: list[pygit2.Oid] = []
-    head = GENESIS
-    for e in events(root, run_id):
-        if e.tool == "read":
-            said = json.loads(e.model_dump_json())
-            said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
-            e = TraceEvent.model_validate(said)
-        e = e.model_copy(update={"prev": head})
-        head = link(head, e)
-        parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
-    repo.references.create(trace_ref(run_id), parent[0], force=True)
 
 
 @pytest.mark.parametrize("forgery", ["a database row", "a rewritten earlier trace"])
