@@ -28,6 +28,7 @@ from .models import VerificationRef
 from .verifier.citation import quote_hash
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
+from .verifier.entries import WalkMemo
 from .verifier.wiki import cache_version
 from .verify import Request, cache_path, verify
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
+WALKS_SHARED = 16  # commits of a sync whose verifications share the trees they walked
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
 CONTENT = (
@@ -96,10 +98,13 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
         _clear(store)
         known = None
     done = Synced(known, rebuilt=rebuilt)
+    walks = WalkMemo()
     for n, commit in enumerate(path, 1):
         if progress is not None:
             progress("ledger", n, len(path))
-        pages = _apply(ws, commit, known)
+        if n % WALKS_SHARED == 0:  # what the memo holds stays bounded on a long replay
+            walks = WalkMemo()
+        pages = _apply(ws, commit, known, walks)
         if pages is None:  # another process got there first: start over from its state
             return sync(ws, progress=progress)
         known = str(commit.id)
@@ -208,7 +213,9 @@ def _citing(store: Any, sources: list[str]) -> set[str]:
     return found
 
 
-def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | None:
+def _apply(
+    ws: Workspace, commit: pygit2.Commit, known: str | None, walks: WalkMemo | None = None
+) -> int | None:
     """Apply one first-parent commit of main; the number of pages read, or None when the
     ledger moved meanwhile (another process applied it)."""
     repo, store = ws.repo, ws.store
@@ -221,7 +228,7 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
     raws = [p for p in changed if p.startswith("raw/")]
     if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
         pages |= _citing(store, raws)
-    rows, gap_rows = _extract(ws, commit, sorted(pages))
+    rows, gap_rows = _extract(ws, commit, sorted(pages), walks)
     votes = _votes(ws, str(commit.id))
     at = str(commit.id)
     with store.immediate():
@@ -276,7 +283,7 @@ def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:
 
 
 def _extract(
-    ws: Workspace, commit: pygit2.Commit, pages: Sequence[str]
+    ws: Workspace, commit: pygit2.Commit, pages: Sequence[str], walks: WalkMemo | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The ledger rows of ``pages`` at ``commit`` (the deleted ones have none), with each
     quote's anchor checked by the verifier's citations check; and the pages' gap markers.
@@ -299,6 +306,7 @@ def _extract(
             only=frozenset({"citations"}),
             pages=tuple(pages),
             cache_path=cache_path(repo),
+            walks=walks,
         ),
         verifier=DeterministicVerifier(),
     )

@@ -219,13 +219,13 @@ class Session:
         """``finalize``, recorded in the trace before the run is verified (with the ops the
         run holds: the trace check compares them with the session's writes)."""
         from wikigate.errors import RunError
-        from wikigate.plan import read_plan
+        from wikigate.plan import op_count
         from wikigate.trace import TraceTampered
 
         run = self.open_run()
-        try:
-            ops: int | None = len(read_plan(self.ws.repo, run.tip(), run.run_id).ops) - 1
-        except RunError:  # commits made outside wikigate: finalize rejects it (run.forged)
+        try:  # None: commits made outside wikigate; finalize rejects the run (run.forged)
+            ops = op_count(self.ws.repo, run.tip(), run.run_id)
+        except RunError:  # a malformed op: the same
             ops = None
         try:
             self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
