@@ -30,9 +30,10 @@ from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
 from .verifier.entries import WalkMemo
 from .verifier.wiki import cache_version
-from .verify import Request, cache_path, verify
+from .verify import Request, Verification, cache_path, verify
 
 if TYPE_CHECKING:
+    from .verifier.markdown import ParsedPage
     from .workspace import Workspace
 
 REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
@@ -282,6 +283,20 @@ def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:
     )
 
 
+def read_pages(
+    request: Request, what: str
+) -> tuple[Verification, dict[tuple[str, str], object], dict[str, ParsedPage]]:
+    """``request`` verified by the deterministic verifier for what it read of the pages:
+    the verification, its ``anchors`` and its ``pages`` (the ledger's reading of a
+    commit; health reads a tree the same way); WikigateError naming ``what`` when it
+    could not read them."""
+    done = verify(request, verifier=DeterministicVerifier())
+    if done.anchors is None or done.pages is None:
+        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
+        raise WikigateError(f"{what} failed: {why}")
+    return done, done.anchors, done.pages
+
+
 def _extract(
     ws: Workspace, commit: pygit2.Commit, pages: Sequence[str], walks: WalkMemo | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -296,7 +311,7 @@ def _extract(
     repo = ws.repo
     # the default verifier's citations check, as every gate runs it (wikigate.verify):
     # the ledger records what it found of each claim's anchor
-    done = verify(
+    _, verified, parsed = read_pages(
         Request(
             repo,
             commit,
@@ -308,12 +323,8 @@ def _extract(
             cache_path=cache_path(repo),
             walks=walks,
         ),
-        verifier=DeterministicVerifier(),
+        f"the citations check of {str(commit.id)[:12]}",
     )
-    if done.anchors is None or done.pages is None:
-        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
-        raise WikigateError(f"the citations check of {str(commit.id)[:12]} failed: {why}")
-    verified, parsed = done.anchors, done.pages
     rows: list[dict[str, Any]] = []
     gap_rows: list[dict[str, Any]] = []
     for path in pages:
