@@ -409,3 +409,33 @@ def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
     (forged,) = [f for f in done["findings"] if f["code"] == "run.forged"]
     assert f"commit {sneaky[:7]} is not part of run" in forged["message"]
     assert main_tip(root) == before
+
+
+def test_earlier_traces_past_the_bound_are_not_read_and_the_report_says_so(root, monkeypatch):
+    """At most EARLIER_RUNS earlier traces are read back, newest first: a source only an
+    older run read counts as unread, and the blind spot says how that came about."""
+    import wikigate.run
+    from wikigate.verifier.checks import trace as trace_check
+
+    monkeypatch.setattr(wikigate.run, "EARLIER_RUNS", 1)
+    monkeypatch.setattr(trace_check, "EARLIER_RUNS", 1)
+
+    def reading(path: str) -> Callable[[Client], Awaitable[None]]:
+        async def body(c: Client) -> None:
+            ok(await c.call_tool("start_run", {"type": "synthesis"}))
+            await c.call_tool("read", {"path": path})
+            ok(await c.call_tool("abandon", {"reason": "read only"}))
+
+        return body
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    session(root, reading("raw/owls.txt"))  # the older run: past the bound
+    session(root, reading("wiki/index.md"))
+    done = session(root, writer)
+    assert done["verdict"] == "revise" and "trace.unread_source" in codes(done), done
+    (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
+    assert "the traces of more earlier runs were not read (past the newest 1 runs" in spot
