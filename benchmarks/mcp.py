@@ -247,9 +247,12 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     import cProfile
     import pstats
 
+    import pygit2
+
     from wikigate.anchors import anchor_tail
     from wikigate.changes import finalize_judge
     from wikigate.mcp_server import Session
+    from wikigate.trace import TraceOp
     from wikigate.workspace import Workspace
 
     ws = Workspace.open(clone)
@@ -262,9 +265,14 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     finalize_judge(ws, first, None)
     if first.finalize(judge=None).status != "committed":
         raise SystemExit("the warm-up run did not commit")
-    run = ws.start_run("cascade", "mcp:bench")
-    session = Session(str(clone))  # the server's session, its anchors traced as it traces them
-    session.run_id = run.run_id
+    # the server's session, on this thread: every call traced as the server traces it
+    session = Session(str(clone))
+    args = {"type": "cascade", "triggered_by": "mcp:bench"}
+    start = session.start_run
+    run_id = session.traced(
+        "start_run", args, lambda: start("cascade", "mcp:bench", {}, None, None)
+    )
+    run = ws.run(run_id)
     pages = {e.page: (run.read(e.page) or b"").decode() for e in edits}
     prof = cProfile.Profile()
     t0, c0 = time.perf_counter(), time.process_time()
@@ -276,17 +284,25 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
           f"{ms(cpu / len(edits))} CPU each (cProfile on)")  # fmt: skip
     pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
     for e in edits:
-        run.stage_write(e.page, edited(pages[e.page], e.quote, tails[e.page]))
+        content = edited(pages[e.page], e.quote, tails[e.page])
+        blob = str(pygit2.hash(content.encode("utf-8")))
+        session.traced(
+            "write",
+            {"path": e.page, "content": content},
+            lambda: str(session.open_run().stage_write(e.page, content)),  # noqa: B023
+            op=lambda _: TraceOp(kind="write", path=e.page, blob=blob),  # noqa: B023
+        )
     prof = cProfile.Profile()
     t0, c0 = time.perf_counter(), time.process_time()
     prof.enable()
-    finalize_judge(ws, run, None)
-    done = run.finalize(judge=None)
+    done, _ = session.finalize_traced(None)
     prof.disable()
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"\nin process: finalize {done.status}: {ms(wall)} wall, {ms(cpu)} CPU (cProfile on)")
+    if done.status != "committed":
+        print(f"  not committed: {done.reason}")
     pstats.Stats(prof).sort_stats("cumulative").print_stats(top)
-    session.release()
+    session._release("the benchmark ended")  # on this thread, as its calls were
     ws.close()
 
 

@@ -387,9 +387,9 @@ def test_many_labels_in_raw_html_are_one_finding_each_and_the_rest_summed_up(rep
     report = verify(repo, base, commit_files(repo, base.id, {"wiki/notes.md": page}))
     found = at(report, "citation.in_html")
     assert [f.line for f in found] == list(range(7, 28))
-    assert "[^h0] is inside a raw HTML block (2 times; first on line 7)" in found[0].message
-    assert "[^h1] is inside a raw HTML block: it is not rendered" in found[1].message
-    assert found[-1].message == "5 more labels are referenced inside raw HTML blocks, from line 27"
+    assert "[^h0] is inside raw HTML (2 times; first on line 7)" in found[0].message
+    assert "[^h1] is inside raw HTML: a reader sees no footnote" in found[1].message
+    assert found[-1].message == "5 more labels are referenced inside raw HTML, from line 27"
 
 
 def test_the_server_prints_at_most_50_blocking_findings(server):

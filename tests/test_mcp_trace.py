@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pygit2
 import pytest
 from mcp import Client
-from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls
+from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls, text
 
 from wikigate.mcp_server import Session, build_server
 from wikigate.trace import GENESIS, TraceEvent, TraceOp, event_message, link, trace_ref
@@ -132,35 +133,36 @@ def test_a_claim_citing_a_source_the_session_never_read_is_flagged(root):
     assert "trace.unread_source" not in codes(second)
 
 
+def forge_reads(root: Path, run_id: str, source: str) -> None:
+    """Rewrite ``run_id``'s trace in git (the chain's links recomputed) so that each of
+    its reads reads as a read of raw/owls.txt at blob ``source``."""
+    repo = pygit2.Repository(str(root))
+    sig = pygit2.Signature("writer", "w@example.com")
+    empty = repo.TreeBuilder().write()
+    parent: list[pygit2.Oid] = []
+    head = GENESIS
+    for e in events(root, run_id):
+        if e.tool == "read":
+            said = json.loads(e.model_dump_json())
+            said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
+            e = TraceEvent.model_validate(said)
+        e = e.model_copy(update={"prev": head})
+        head = link(head, e)
+        parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
+    repo.references.create(trace_ref(run_id), parent[0], force=True)
+
+
 def test_a_trace_edited_after_the_fact_is_detected(root):
     """The writer controls git: it rewrites the trace's ref so that its read of the index
     reads as a read of the source, the chain's links recomputed. The head wikigate pinned in
     the telemetry database does not match: the run is rejected, not landed."""
-    repo = pygit2.Repository(str(root))
-    source = str(repo.revparse_single("main:raw/owls.txt").id)
-
-    def forge(run_id: str) -> None:
-        ref = trace_ref(run_id)
-        old = events(root, run_id)
-        sig = pygit2.Signature("writer", "w@example.com")
-        empty = repo.TreeBuilder().write()
-        parent: list[pygit2.Oid] = []
-        head = GENESIS
-        for e in old:
-            if e.tool == "read":
-                said = json.loads(e.model_dump_json())
-                said["reads"] = [{"path": "raw/owls.txt", "blob": source}]
-                e = TraceEvent.model_validate(said)
-            e = e.model_copy(update={"prev": head})
-            head = link(head, e)
-            parent = [repo.create_commit(None, sig, sig, event_message(e), empty, parent)]
-        repo.references.create(ref, parent[0], force=True)
+    source = str(pygit2.Repository(str(root)).revparse_single("main:raw/owls.txt").id)
 
     async def body(c: Client) -> dict[str, Any]:
         run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
         await c.call_tool("read", {"path": "wiki/index.md"})
         ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
-        forge(run_id)
+        forge_reads(root, run_id, source)
         return ok(await c.call_tool("finalize", {}))
 
     before = main_tip(root)
@@ -302,3 +304,138 @@ def test_a_source_an_earlier_runs_trace_read_counts_as_read(root):
     done = session(root, writer)
     assert done["status"] == "committed", done
     assert "trace.unread_source" not in codes(done)
+
+
+@pytest.mark.parametrize("forgery", ["a database row", "a rewritten earlier trace"])
+def test_an_earlier_read_is_taken_from_the_earlier_trace_in_git_not_a_row(root, forgery):
+    """The reviewer's forgery: an earlier session read only the index; the writer, whose
+    account can write the telemetry database, adds a row saying that session read the
+    source (the table verification once trusted), or rewrites that session's trace in git.
+    The earlier run's read is read back from its trace, held to its pin: the source the
+    writing session never read is still unread, and the report says what the trace can
+    prove only under another account."""
+    source = str(pygit2.Repository(str(root)).revparse_single("main:raw/owls.txt").id)
+
+    async def reader(c: Client) -> str:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "wiki/index.md"})
+        ok(await c.call_tool("abandon", {"reason": "read only"}))
+        return str(run_id)
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    earlier = session(root, reader)
+    if forgery == "a database row":
+        db = sqlite3.connect(root / ".git" / "wikigate" / "telemetry.db")
+        with db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS trace_reads (run_id TEXT, path TEXT, "
+                "PRIMARY KEY (run_id, path))"
+            )
+            db.execute("INSERT INTO trace_reads VALUES (?, 'raw/owls.txt')", [earlier])
+        db.close()
+    else:
+        forge_reads(root, earlier, source)
+    before = main_tip(root)
+    done = session(root, writer)
+    assert (done["status"], done["verdict"]) == ("pending", "revise"), done
+    (unread,) = [f for f in done["findings"] if f["code"] == "trace.unread_source"]
+    assert unread["claim"] == NIGHT and "never read" in unread["message"]
+    assert main_tip(root) == before
+    (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
+    assert "evidence against the writer only if the writer runs under another account" in spot
+
+
+@pytest.mark.parametrize("kind", ["blob", "tree"])
+def test_a_trace_ref_pointed_at_a_non_commit_is_tampered_not_a_git_error(root, kind):
+    """The writer points the session's trace ref at a blob (or a tree). Every later call
+    says the trace is not the one recorded, in words, never git's ("the requested type does
+    not match the type in the ODB"), and finalize rejects the run with run.trace_tampered
+    rather than failing and leaving it pending."""
+    repo = pygit2.Repository(str(root))
+
+    async def body(c: Client) -> tuple[str, Any, dict[str, Any], Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        target = repo.create_blob(b"hi\n") if kind == "blob" else repo.TreeBuilder().write()
+        repo.references.create(trace_ref(run_id), target, force=True)
+        read = await c.call_tool("read", {"path": "wiki/index.md"})
+        done = ok(await c.call_tool("finalize", {}))
+        after = await c.call_tool("read", {"path": "wiki/index.md"})  # the run is over
+        return run_id, read, done, after
+
+    before = main_tip(root)
+    run_id, read, done, after = session(root, body)
+    assert read.is_error
+    said = text(read)
+    assert f"leads to a {kind.capitalize()}, not a commit" in said
+    assert "run.trace_tampered" in said and "requested type" not in said
+    assert (done["status"], done["verdict"]) == ("rejected", "reject"), done
+    (tampered,) = [f for f in done["findings"] if f["code"] == "run.trace_tampered"]
+    assert f"leads to a {kind.capitalize()}, not a commit" in tampered["message"]
+    assert main_tip(root) == before
+    assert not after.is_error, text(after)  # main, read with no run open
+
+
+def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
+    """A commit made with git on the session's run branch (no op of the run): finalize
+    rejects the run with a finding that names the commit, not a tool error that leaves it
+    pending."""
+    repo = pygit2.Repository(str(root))
+
+    async def body(c: Client) -> tuple[str, dict[str, Any]]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        branch = f"refs/heads/wikigate/runs/{run_id}"
+        tip = repo.references[branch].target
+        sig = pygit2.Signature("writer", "w@example.com")
+        blob = repo.create_blob(hunting() + "\nOwls are world class. [gap: x]\n")
+        builder = pygit2.IndexEntry("wiki/owls.md", blob, pygit2.GIT_FILEMODE_BLOB)
+        index = pygit2.Index()
+        index.read_tree(repo[tip].tree)
+        index.add(builder)
+        sneaky = repo.create_commit(None, sig, sig, "sneaky", index.write_tree(repo), [tip])
+        repo.references.create(branch, sneaky, force=True)
+        return str(sneaky), ok(await c.call_tool("finalize", {}))
+
+    before = main_tip(root)
+    sneaky, done = session(root, body)
+    assert (done["status"], done["verdict"]) == ("rejected", "reject"), done
+    (forged,) = [f for f in done["findings"] if f["code"] == "run.forged"]
+    assert f"commit {sneaky[:7]} is not part of run" in forged["message"]
+    assert main_tip(root) == before
+
+
+def test_earlier_traces_past_the_bound_are_not_read_and_the_report_says_so(root, monkeypatch):
+    """At most EARLIER_RUNS earlier traces are read back, newest first: a source only an
+    older run read counts as unread, and the blind spot says how that came about."""
+    import wikigate.run
+    from wikigate.verifier.checks import trace as trace_check
+
+    monkeypatch.setattr(wikigate.run, "EARLIER_RUNS", 1)
+    monkeypatch.setattr(trace_check, "EARLIER_RUNS", 1)
+
+    def reading(path: str) -> Callable[[Client], Awaitable[None]]:
+        async def body(c: Client) -> None:
+            ok(await c.call_tool("start_run", {"type": "synthesis"}))
+            await c.call_tool("read", {"path": path})
+            ok(await c.call_tool("abandon", {"reason": "read only"}))
+
+        return body
+
+    async def writer(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await c.call_tool("finalize", {}))
+
+    session(root, reading("raw/owls.txt"))  # the older run: past the bound
+    session(root, reading("wiki/index.md"))
+    done = session(root, writer)
+    assert done["verdict"] == "revise" and "trace.unread_source" in codes(done), done
+    (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
+    assert "the traces of more earlier runs were not read (past the newest 1 runs" in spot

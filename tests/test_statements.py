@@ -17,6 +17,7 @@ from support.wiki_runs import page_run
 from wikigate.config import Config, parse_config
 from wikigate.verifier.cache import decode_page, encode_page
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.claims import page_claims
 from wikigate.verifier.markdown import parse_page
 from wikigate.workspace import Workspace
 
@@ -490,7 +491,7 @@ def test_a_heading_of_a_topic_stays_exempt_in_html_and_with_numbers(repo, base):
         "<h2>Keepers of the light</h2>\n\n"
         "## Manual approval (recommended, documented from 26.6)\n\n"
         "## Votes cast by the council members in 1921\n\n"
-        '<p title="The council declared war on Canada in 1921.">1921</p>'
+        '<p title="Votes of 1921">1921</p>'  # a title that asserts: hidden text (below)
     )
     report = verify(repo, base, f"{CITED}\n\n{body}")
     assert flagged(report) == []
@@ -966,3 +967,55 @@ def test_may_before_a_year_and_a_path_is_the_month(repo, base):
     modal "May" (found re-running the fifth review's faithful page)."""
     body = "## References\n\n- Minutes of the Harbour Board, 3 May 1921 (raw/minutes.txt)\n"
     assert flagged(verify(repo, base, f"{CITED}\n\n{body}")) == []
+
+
+def test_a_reference_inside_an_element_that_hides_it_cites_nothing(repo, base):
+    """The review's hidden reference (s36a, finding 7): the sentence shows no footnote
+    marker, so it is no cited claim: the reference is flagged where it stands and the
+    sentence is an uncited statement, not a claim of the ledger."""
+    body = f"{CITED}\n\nThe council rejected the plan outright.<span hidden>[^1]</span>"
+    report = verify(repo, base, body)
+    (found,) = at(report, "citation.in_html")
+    assert found.line == 8 and "[^1]" in found.message and "no footnote" in found.message
+    assert statement_lines(report) == [(8, "The council rejected the plan outright.")]
+    assert report.verdict == "revise"
+    claims = page_claims(parse_page("wiki/council.md", council(body)))
+    assert [c.sentence for c in claims] == ["The council approved the harbour plan."]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '<p title="The council rejected the plan outright.">x</p>',
+        'See <span title="The council rejected the plan outright.">the vote</span>.',
+        "<div>\n<abbr title='The council rejected the plan outright.'>x</abbr>\n</div>",
+    ],
+)
+def test_a_title_attribute_that_asserts_is_hidden_text(repo, base, body):
+    """A tooltip is not prose a reader reads, and a model reads it: a statement in an HTML
+    title attribute is flagged as hidden text, as a markdown link's title is."""
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert [text for _, text in found] == ["hidden text: The council rejected the plan outright."]
+
+
+def test_a_reference_in_an_attribute_cites_nothing_and_a_label_title_is_no_statement(repo, base):
+    body = (
+        'The council rejected the plan outright.<span title="[^1]"></span>\n\n'
+        '<abbr title="Harbour Board of Tam">HBT</abbr> minutes are kept.[^1]'
+    )
+    found = statement_lines(verify(repo, base, f"{CITED}\n\n{body}"))
+    assert found == [(8, "The council rejected the plan outright.")]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        '<span title="a b">x</span> ',
+        "<a title title title ",
+        '<p title="The mayor stole.">x ',
+        "<span hidden>[^1] ",
+    ],
+)
+@pytest.mark.timing
+def test_title_attributes_and_hidden_references_take_linear_time(unit):
+    _linear(unit)

@@ -123,6 +123,7 @@ def blind_spots(
     dry_run: bool = False,
     inconclusive: Iterable[str] = (),
     not_run: Sequence[tuple[str, str]] = (),
+    caveats: Sequence[tuple[str, str]] = (),
     exempt: Sequence[str] = (),
     unassessed: str | None = None,
     assessed_in_part: Sequence[str] = (),
@@ -130,7 +131,8 @@ def blind_spots(
     """What this verification could not rule out, one line each (none: it checked all it
     knows to check). ``citations``: how many it read; ``judge``: the semantic judge that
     ran (None: the offline one); ``inconclusive``: the claims it gave no verdict on;
-    ``not_run``: the checks skipped, each with why; ``pdf_citations``: quotes found on a
+    ``not_run``: the checks skipped, each with why; ``caveats``: what checks that ran
+    could not rule out, each with the check; ``pdf_citations``: quotes found on a
     PDF's page; ``unassessed``: why the change's direction, ``[rubric]`` and
     ``[presentation]`` voice and register were not assessed; ``assessed_in_part``: the
     pages whose change the judge saw only in part for those."""
@@ -166,6 +168,7 @@ def blind_spots(
         out.append(f"{plural(len(not_run), 'check')} not run ({names}): {why}")
     elif "verifier.budget" in codes:
         out.append("the verification ran out of time: what was not yet checked is not checked")
+    out += [f"{safe(name, 40)}: {safe(why, 400)}" for name, why in caveats[:MAX_LINES]]
     limited = [f for f in codes.get("citation.source_unreadable", []) if _LIMITED.search(f.message)]
     if limited:
         out.append(f"the sources of {plural(len(limited), 'citation')} not read: past [limits]")

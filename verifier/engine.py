@@ -83,6 +83,8 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
     clock = Deadline(started + config.limits.verify_seconds, heartbeat)
     level = request.strictness or config.verifier.strictness
     cache = PageCache(request.cache_path)
+    if request.walks is not None:  # the trees an earlier verification walked
+        cache.trees = request.walks
     workers = Workers(repo, progress=request.progress)
     checks: list[CheckResult] = []
     findings: list[Finding] = []
@@ -193,7 +195,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
                     status=status,
                     findings=len(found),
                     duration_ms=round((time.perf_counter() - t0) * 1000, 2),
-                    reason=skipped,
+                    reason=skipped if skipped is not None else ctx.caveats.get(check.name),
                 )
             )
         clock.disarm()

@@ -455,6 +455,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
         elif tok.type == "html_block":
             line = (tok.map[0] + 1) if tok.map else 0
             _comments(page, tok.content, line)  # in a quote or an aside too: nobody sees it
+            _tooltips(page, tok.content[:HTML_CHARS], line)
             if quoted or (aside and listed):
                 continue
             read = _html_blocks(tok.content)
@@ -602,6 +603,30 @@ def _comments(page: ParsedPage, html: str, line: int) -> None:
         if end < 0:
             return
         at = html.find("<!--", end + 3)
+
+
+# an HTML tag's title attribute: a tooltip, hidden from a reader and read by a model,
+# flagged when it asserts, as a markdown link's title is; a footnote reference in it (or
+# in any attribute) is no citation: markdown is not parsed inside a tag
+_TITLE_ATTR = re.compile(r"""[\s"']title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.I)
+_OPENING_TAG = re.compile(r"<[a-zA-Z][^<>]*>")
+
+
+def _tooltips(page: ParsedPage, html: str, line: int) -> None:
+    """The ``title=`` attributes of the opening tags in ``html`` (starting on ``line``),
+    each flagged as hidden text when it asserts (``_hidden_comment``)."""
+    if "title" not in html.lower():
+        return
+    from html import unescape
+
+    seen = 0
+    for tag in _OPENING_TAG.finditer(html):
+        m = _TITLE_ATTR.search(tag.group(0))
+        if m is None:
+            continue
+        line += html.count("\n", seen, tag.start())
+        seen = tag.start()
+        _hidden_comment(page, line, unescape(m.group(1) or m.group(2) or m.group(3) or ""))
 
 
 def _markdown_comments(page: ParsedPage, src: str, tokens: list[Token]) -> None:
@@ -843,10 +868,15 @@ def _inline(
             if child.content.startswith("<!--"):
                 _comments(page, child.content, line)  # the paragraph's line, as hidden spans
                 continue
+            _tooltips(page, child.content, line)
             _hide(child.content, hiding)
             continue
-        if hiding and child.type != "footnote_ref":  # a reader does not see it
-            if child.type in ("text", "code_inline"):
+        if hiding:  # a reader does not see it
+            if child.type == "footnote_ref" and "label" in child.meta:
+                # no footnote marker is shown: it cites nothing (citation.in_html)
+                if len(page.in_html) < HTML_REFS_KEPT:
+                    page.in_html.append((child.meta["label"], line))
+            elif child.type in ("text", "code_inline"):
                 hidden.append(child.content)
             elif child.type in ("softbreak", "hardbreak"):
                 hidden.append(" ")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from wikigate.config import Config
     from wikigate.models import Finding, Plan
 
+    from .entries import WalkMemo
     from .judges.protocol import JudgeArtifacts, Judgment
     from .markdown import ParsedPage
     from .parallel import Progress
@@ -48,6 +49,9 @@ class Request:
     - ``declared_scope`` and ``declared_direction``: a pull request's (a run's are in its
       plan).
     - ``cache_path``: the verifier's cache (``.git/wikigate/cache.db``); None: no cache.
+    - ``walks``: tree objects an earlier verification in this process walked (a claim
+      ledger's sync verifies each commit of a run, whose trees share all but a few
+      subtrees); None: this verification's own.
     - ``heartbeat``: called between steps (finalize renews its lease there); ``progress``
       hears how far the long jobs are.
     """
@@ -67,6 +71,7 @@ class Request:
     declared_direction: str | None = None
     rules: Config | None = None
     cache_path: Path | None = None
+    walks: WalkMemo | None = None
     heartbeat: Callable[[], None] | None = None
     progress: Progress | None = None
 

@@ -27,7 +27,11 @@ class CheckResult(Plain):
     status: Literal["passed", "failed", "error", "skipped"]
     duration_ms: float
     findings: int = 0
-    reason: str | None = rule(default=None, description="why a check was skipped, if not by preset")
+    reason: str | None = rule(
+        default=None,
+        description="why a check was skipped, if not by preset; for a check that ran, what "
+        "it could not rule out (a blind spot)",
+    )
 
 
 @plain()
@@ -325,6 +329,11 @@ class VerificationReport(Plain):
             if judge is not None
             else [],
             not_run=[(c.name, c.reason) for c in self.checks if c.status == "skipped" and c.reason],
+            caveats=[
+                (c.name, c.reason)
+                for c in self.checks
+                if c.status in ("passed", "failed") and c.reason
+            ],
             exempt=self.exempt,
             unassessed=self.direction.reason
             if self.direction is not None and not self.direction.checked

@@ -75,7 +75,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 30: the links in each statement and in its block (a link to a source cites it)
 # 31: an embed ![[…]] is quoted as typed in a claim, its words no statement (issue 26)
 # 32: each gap-marked sentence's text (ParsedPage.gapped: the consistency check's)
-CACHE_FORMAT = 32
+# 33: a reference inside an element that hides it is in_html, a title attribute that
+# asserts is hidden text (issue 28)
+CACHE_FORMAT = 33
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -41,8 +41,9 @@ TABLE: tuple[Code, ...] = (
         "citation.in_html",
         "major",
         "a footnote reference `[^label]` written inside a raw HTML block (`<div>`, `<td>`, "
-        "`<details>` on one line…): no renderer makes it a footnote, a reader sees the text "
-        "`[^label]`, and its sentence is no cited claim",
+        "`<details>` on one line…), where no renderer makes it a footnote (a reader sees the "
+        "text `[^label]`), or inside an inline element that hides it (`<span hidden>`, "
+        "`display:none`…), where a reader sees no marker: its sentence is no cited claim",
         "write the sentence as markdown: leave a blank line after the opening tag (and before "
         "the closing one), or move it out of the HTML",
     ),

@@ -28,14 +28,17 @@ from .models import VerificationRef
 from .verifier.citation import quote_hash
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
+from .verifier.entries import WalkMemo
 from .verifier.wiki import cache_version
-from .verify import Request, cache_path, verify
+from .verify import Request, Verification, cache_path, verify
 
 if TYPE_CHECKING:
+    from .verifier.markdown import ParsedPage
     from .workspace import Workspace
 
 REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
+WALKS_SHARED = 16  # commits of a sync whose verifications share the trees they walked
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
 CONTENT = (
@@ -96,10 +99,13 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
         _clear(store)
         known = None
     done = Synced(known, rebuilt=rebuilt)
+    walks = WalkMemo()
     for n, commit in enumerate(path, 1):
         if progress is not None:
             progress("ledger", n, len(path))
-        pages = _apply(ws, commit, known)
+        if n % WALKS_SHARED == 0:  # what the memo holds stays bounded on a long replay
+            walks = WalkMemo()
+        pages = _apply(ws, commit, known, walks)
         if pages is None:  # another process got there first: start over from its state
             return sync(ws, progress=progress)
         known = str(commit.id)
@@ -208,7 +214,9 @@ def _citing(store: Any, sources: list[str]) -> set[str]:
     return found
 
 
-def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | None:
+def _apply(
+    ws: Workspace, commit: pygit2.Commit, known: str | None, walks: WalkMemo | None = None
+) -> int | None:
     """Apply one first-parent commit of main; the number of pages read, or None when the
     ledger moved meanwhile (another process applied it)."""
     repo, store = ws.repo, ws.store
@@ -221,7 +229,7 @@ def _apply(ws: Workspace, commit: pygit2.Commit, known: str | None) -> int | Non
     raws = [p for p in changed if p.startswith("raw/")]
     if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
         pages |= _citing(store, raws)
-    rows, gap_rows = _extract(ws, commit, sorted(pages))
+    rows, gap_rows = _extract(ws, commit, sorted(pages), walks)
     votes = _votes(ws, str(commit.id))
     at = str(commit.id)
     with store.immediate():
@@ -275,8 +283,22 @@ def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:
     )
 
 
+def read_pages(
+    request: Request, what: str
+) -> tuple[Verification, dict[tuple[str, str], object], dict[str, ParsedPage]]:
+    """``request`` verified by the deterministic verifier for what it read of the pages:
+    the verification, its ``anchors`` and its ``pages`` (the ledger's reading of a
+    commit; health reads a tree the same way); WikigateError naming ``what`` when it
+    could not read them."""
+    done = verify(request, verifier=DeterministicVerifier())
+    if done.anchors is None or done.pages is None:
+        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
+        raise WikigateError(f"{what} failed: {why}")
+    return done, done.anchors, done.pages
+
+
 def _extract(
-    ws: Workspace, commit: pygit2.Commit, pages: Sequence[str]
+    ws: Workspace, commit: pygit2.Commit, pages: Sequence[str], walks: WalkMemo | None = None
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The ledger rows of ``pages`` at ``commit`` (the deleted ones have none), with each
     quote's anchor checked by the verifier's citations check; and the pages' gap markers.
@@ -289,7 +311,7 @@ def _extract(
     repo = ws.repo
     # the default verifier's citations check, as every gate runs it (wikigate.verify):
     # the ledger records what it found of each claim's anchor
-    done = verify(
+    _, verified, parsed = read_pages(
         Request(
             repo,
             commit,
@@ -299,13 +321,10 @@ def _extract(
             only=frozenset({"citations"}),
             pages=tuple(pages),
             cache_path=cache_path(repo),
+            walks=walks,
         ),
-        verifier=DeterministicVerifier(),
+        f"the citations check of {str(commit.id)[:12]}",
     )
-    if done.anchors is None or done.pages is None:
-        why = "; ".join(f.message for f in done.report.findings) or "it did not run"
-        raise WikigateError(f"the citations check of {str(commit.id)[:12]} failed: {why}")
-    verified, parsed = done.anchors, done.pages
     rows: list[dict[str, Any]] = []
     gap_rows: list[dict[str, Any]] = []
     for path in pages:

@@ -218,11 +218,21 @@ class Session:
     def finalize_traced(self, judge: str | None) -> Any:
         """``finalize``, recorded in the trace before the run is verified (with the ops the
         run holds: the trace check compares them with the session's writes)."""
-        from wikigate.plan import read_plan
+        from wikigate.errors import RunError
+        from wikigate.plan import op_count
+        from wikigate.trace import TraceTampered
 
         run = self.open_run()
-        ops = len(read_plan(self.ws.repo, run.tip(), run.run_id).ops) - 1
-        self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
+        try:  # None: commits made outside wikigate; finalize rejects the run (run.forged)
+            ops = op_count(self.ws.repo, run.tip(), run.run_id)
+        except RunError:  # a malformed op: the same
+            ops = None
+        try:
+            self._record(run.run_id, "finalize", {"judge": judge}, "", ops=ops)
+        except RunError as e:
+            if not isinstance(e.__cause__, TraceTampered):
+                raise
+            # the trace is not the one recorded: verification says so (run.trace_tampered)
         return self.finalize(judge)
 
     # -------------------------------------------------------- reading
@@ -750,16 +760,34 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             content=[TextContent(type="text", text=text)], structured_content=data
         )
 
+    async def traced(
+        ctx: Context,
+        tool: str,
+        args: dict[str, Any],
+        fn: Callable[[Session], T],
+        reads: Callable[[Session, T], list[tuple[str, str]]] | None = None,
+        op: Callable[[Session, T], Any] | None = None,
+    ) -> T:
+        """One tool call: ``fn`` on the client's session, on its worker thread, recorded
+        in the open run's trace (``Session.traced``) with ``args``, what it read and what
+        it staged (each given the session and the call's result)."""
+        session = sessions(ctx)
+        return await session.call(
+            session.traced,
+            tool,
+            args,
+            lambda: fn(session),
+            (lambda done: reads(session, done)) if reads is not None else None,
+            (lambda done: op(session, done)) if op is not None else None,
+        )
+
     # ------------------------------------------------------------ reading
 
     @tool(READ, name="list")
     async def list_(ctx: Context, under: str = "wiki/") -> CallToolResult:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
-        session = sessions(ctx)
-        data = await session.call(
-            session.traced, "list", {"under": under}, lambda: session.list_paths(under)
-        )
+        data = await traced(ctx, "list", {"under": under}, lambda s: s.list_paths(under))
         return result("\n".join(data["paths"]) or "nothing under " + repr(under), data)
 
     @tool(READ)
@@ -769,49 +797,40 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
         characters an anchor on that page counts)."""
-        session = sessions(ctx)
-        return await session.call(
-            session.traced,
+        return await traced(
+            ctx,
             "read",
             {"path": path, "start": start, "length": length, "page": page},
-            lambda: session.staged().read_page(path, page, start, length),
-            lambda _: session.reads_of([path]),
+            lambda s: s.staged().read_page(path, page, start, length),
+            lambda s, _: s.reads_of([path]),
         )
 
     @tool(READ)
     async def grep(ctx: Context, text: str, under: str = "") -> str:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
         `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
-        session = sessions(ctx)
-        return await session.call(
-            session.traced,
-            "grep",
-            {"text": text, "under": under},
-            lambda: session.staged().grep(text, under),
-            session.grep_reads,
+        args = {"text": text, "under": under}
+        return await traced(
+            ctx, "grep", args, lambda s: s.staged().grep(text, under), Session.grep_reads
         )
 
     @tool(READ)
     async def follow(ctx: Context, page: str, target: str) -> str:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
         a [[name]] of a raw/ source is a source reference, as the link checker says."""
-        session = sessions(ctx)
-        return await session.call(
-            session.traced,
+        return await traced(
+            ctx,
             "follow",
             {"page": page, "target": target},
-            lambda: session.staged().follow(page, target),
-            lambda text: session.follow_reads(page, text),
+            lambda s: s.staged().follow(page, target),
+            lambda s, shown: s.follow_reads(page, shown),
         )
 
     @tool(READ)
     async def history(ctx: Context, path: str) -> str:
         """The commits that changed `path`, newest first (behind the open run's tip, else
         main)."""
-        session = sessions(ctx)
-        return await session.call(
-            session.traced, "history", {"path": path}, lambda: session.staged().history(path)
-        )
+        return await traced(ctx, "history", {"path": path}, lambda s: s.staged().history(path))
 
     @tool(READ)
     async def claims(
@@ -819,12 +838,11 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     ) -> CallToolResult:
         """The claim ledger: every cited claim on main, filtered by page or folder/,
         source or folder/, anchor status or the judge's last vote (`wikigate claims`)."""
-        session = sessions(ctx)
-        data = await session.call(
-            session.traced,
+        data = await traced(
+            ctx,
             "claims",
             {"page": page, "source": source, "status": status},
-            lambda: session.claims(page, source, status),
+            lambda s: s.claims(page, source, status),
         )
         lines = [f"{r['claim_id']}  {r['anchor_status']}  {r['source']}" for r in data["claims"]]
         return result("\n".join(lines) or "no claims", data)
@@ -855,14 +873,13 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     ) -> CallToolResult:
         """Open a run (type: ingest, cascade, synthesis, lint or archive, as `run start --type`);
         the session's writing tools act on it until it is finalized or abandoned."""
-        session = sessions(ctx)
         budget = {
             "input_tokens": budget_input_tokens,
             "output_tokens": budget_output_tokens,
             "usd": budget_usd,
         }
-        run_id = await session.call(
-            session.traced,
+        run_id = await traced(
+            ctx,
             "start_run",
             {
                 "type": type,
@@ -871,16 +888,15 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
                 "scope": scope,
                 "direction": direction,
             },
-            lambda: session.start_run(type, triggered_by, budget, scope, direction),
+            lambda s: s.start_run(type, triggered_by, budget, scope, direction),
         )
         return result(run_id, {"run_id": run_id})
 
     @tool(STAGE)
     async def write(ctx: Context, path: str, content: str) -> CallToolResult:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
-        session = sessions(ctx)
 
-        def staged(_: str) -> Any:
+        def staged(_: Session, __: str) -> Any:
             import pygit2
 
             from wikigate.trace import TraceOp
@@ -889,11 +905,11 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             blob = pygit2.hash(content.encode("utf-8"))
             return TraceOp(kind="write", path=normalized(path), blob=str(blob))
 
-        commit = await session.call(
-            session.traced,
+        commit = await traced(
+            ctx,
             "write",
             {"path": path, "content": content},
-            lambda: str(session.open_run().stage_write(path, content)),
+            lambda s: str(s.open_run().stage_write(path, content)),
             op=staged,
         )
         return result(f"staged {path}", {"path": path, "commit": commit})
@@ -902,26 +918,24 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     async def replace(ctx: Context, path: str, old: str, new: str) -> CallToolResult:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
-        session = sessions(ctx)
-        commit = await session.call(
-            session.traced,
+        commit = await traced(
+            ctx,
             "replace",
             {"path": path, "old": old, "new": new},
-            lambda: session.replace(path, old, new),
-            op=lambda done: session.staging_op("replace", normalized(path), done),
+            lambda s: s.replace(path, old, new),
+            op=lambda s, done: s.staging_op("replace", normalized(path), done),
         )
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
     @tool(DROP)
     async def delete(ctx: Context, path: str) -> CallToolResult:
         """Stage the deletion of a wiki page."""
-        session = sessions(ctx)
-        commit = await session.call(
-            session.traced,
+        commit = await traced(
+            ctx,
             "delete",
             {"path": path},
-            lambda: str(session.open_run().stage_delete(path)),
-            op=lambda done: session.staging_op("delete", normalized(path), done),
+            lambda s: str(s.open_run().stage_delete(path)),
+            op=lambda s, done: s.staging_op("delete", normalized(path), done),
         )
         return result(f"deleted {path}", {"path": path, "commit": commit})
 
@@ -930,20 +944,19 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         ctx: Context, input_tokens: int, output_tokens: int, usd: float
     ) -> CallToolResult:
         """Attest what the writer spent on this run."""
-        session = sessions(ctx)
 
-        def attest() -> str:
+        def attest(session: Session) -> str:
             from wikigate.models import Budget
 
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
             return str(session.open_run().attest_usage(spent))
 
-        commit = await session.call(
-            session.traced,
+        commit = await traced(
+            ctx,
             "usage",
             {"input_tokens": input_tokens, "output_tokens": output_tokens, "usd": usd},
             attest,
-            op=lambda _: usage_op(),
+            op=lambda s, _: usage_op(),
         )
         return result("usage attested", {"commit": commit})
 

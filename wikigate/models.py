@@ -105,14 +105,27 @@ class Op(Plain):
 
 
 @plain(frozen=True, validate=True)
+class EarlierTrace(Plain):
+    """The pin of an earlier run's trace (its id, head and length), whose events in git
+    the ``trace`` check reads back to learn what that run read."""
+
+    run_id: str
+    head: str
+    count: int
+
+
+@plain(frozen=True, validate=True)
 class TracePin(Plain):
     """What wikigate recorded of a run's trace (wikigate/trace.py) in the telemetry
-    database, where the writer cannot reach: the chain's head after its last event and
-    how many events it holds; and the sources earlier runs' traces read."""
+    database (docs/mcp.md, "Trust model": the writer reaches it when it runs under the
+    account that runs wikigate): the chain's head after its last event and how many
+    events it holds; and the pins of the traces of the runs started before it, newest
+    first (at most ``EARLIER_RUNS``; ``earlier_more``: there were more)."""
 
     head: str
     count: int
-    earlier_reads: tuple[str, ...] = ()
+    earlier: tuple[EarlierTrace, ...] = ()
+    earlier_more: bool = False
 
 
 @plain(validate=True)

@@ -79,7 +79,7 @@ class Layout:
             return False
         if not self.root and "/." in "/" + path:
             return False
-        return not any(excluded(path, x) for x in self.exclude)
+        return not self.exclude or not any(excluded(path, x) for x in self.exclude)
 
     def is_page(self, path: str) -> bool:
         return path.endswith(".md") and self.in_wiki(path)

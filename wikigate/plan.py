@@ -56,7 +56,8 @@ class RunSchemaError(RunError):
 
 class RunForged(RunError):
     """The run's commits say something other than what ``run start`` recorded: a
-    commit made outside wikigate changed its type, scope, budget or direction."""
+    commit made outside wikigate changed its type, scope, budget or direction, or is no
+    op of the run at all (finalize rejects the run: ``run.forged``)."""
 
 
 # What ``run start`` decides once and no later commit may change: every op commit
@@ -108,18 +109,22 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
     """Read a run's metadata and ops back from its commits (tip back to the start commit)."""
     ops: list[Op] = []
     meta: RunMeta | None = None
+    read: dict[str, str] | None = None  # the tip's trailers but its op: its metadata's
     commit = gitrepo.commit_at(repo, tip)
     while True:
         trailers = run_trailers(commit)
         rid = trailers.get(T_RUN) or None
         if rid is None or (run_id is not None and rid != run_id):
-            raise RunError(f"commit {commit.short_id} is not part of run {run_id or '?'}")
+            raise RunForged(
+                f"commit {commit.short_id} is not part of run {run_id or '?'}: it carries "
+                "no op of the run (made outside wikigate)"
+            )
         run_id = rid
-        here = _meta_from(trailers, rid, commit)
+        said = {k: v for k, v in trailers.items() if k != T_OP}
         if meta is None:
-            meta = here
-        else:
-            _same_pins(meta, here, tip, commit)
+            meta, read = _meta_from(trailers, rid, commit), said
+        elif said != read:  # the same trailers read as the same metadata: no need to ask
+            _same_pins(meta, _meta_from(trailers, rid, commit), tip, commit)
         kind, path, blob = _parse_op(trailers.get(T_OP, ""), commit)
         if kind == "start":
             if not commit.parents:
@@ -133,6 +138,24 @@ def read_plan(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str | None = Non
         commit = commit.parents[0]
     ops.reverse()
     return Plan(meta=meta, ops=ops, tip=str(tip))
+
+
+def op_count(repo: pygit2.Repository, tip: pygit2.Oid, run_id: str) -> int | None:
+    """How many ops but the start the run's commits at ``tip`` hold, as ``read_plan``
+    lists them, counted without reading their metadata (``read_plan`` checks it); None:
+    a commit is no op of this run, or a merge (``read_plan`` refuses the run)."""
+    count = 0
+    commit = gitrepo.commit_at(repo, tip)
+    while True:
+        trailers = run_trailers(commit)
+        if trailers.get(T_RUN) != run_id:
+            return None
+        if _parse_op(trailers.get(T_OP, ""), commit)[0] == "start":
+            return count
+        count += 1
+        if len(commit.parents) != 1:
+            return None
+        commit = commit.parents[0]
 
 
 def _same_pins(at_tip: RunMeta, here: RunMeta, tip: pygit2.Oid, commit: pygit2.Commit) -> None:

@@ -16,7 +16,7 @@ from .codes import finding
 from .config import CONFIG_FILE
 from .errors import GitError, RunError, UsageError
 from .gitrepo import RUN_PREFIX
-from .models import TERMINAL, Budget, Plan, RunMeta, TracePin
+from .models import TERMINAL, Budget, EarlierTrace, Plan, RunMeta, TracePin
 from .paths import (
     ATTACHMENT_SUFFIXES,
     MAX_PAGE_BYTES,
@@ -32,6 +32,7 @@ from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
 from .text import first_unprintable, occurrences, shown
 from .trace import (
+    EARLIER_RUNS,
     GENESIS,
     READS_MAX,
     TRACE_MAX,
@@ -42,6 +43,7 @@ from .trace import (
     event_message,
     link,
     trace_ref,
+    trace_tip,
 )
 
 if TYPE_CHECKING:
@@ -325,7 +327,7 @@ class Run:
             prev=prev,
         )
         ref = trace_ref(self.run_id)
-        parent = gitrepo.ref_target(repo, ref)
+        parent = trace_tip(repo, self.run_id, prev, count)
         sig = gitrepo.signature(repo)
         empty = repo.TreeBuilder().write()
         commit = repo.create_commit(
@@ -339,9 +341,7 @@ class Run:
 
         with_ref_lock(repo, [ref], publish)
         with self.env.store.immediate():
-            self.env.store.pin_trace(
-                self.run_id, link(prev, event), event.seq, [r.path for r in event.reads]
-            )
+            self.env.store.pin_trace(self.run_id, link(prev, event), event.seq)
         return event
 
     # ------------------------------------------------------------ internals
@@ -396,10 +396,10 @@ def with_trace(store: Store, row: RunRow, plan: Plan) -> Plan:
     head, count = row.get("trace_head"), row.get("trace_count")
     if not head or not count:
         return plan
-    earlier = store.traced_reads(but=row["run_id"], started_at=row["started_at"])
-    return plan.model_copy(
-        update={"trace": TracePin(head=head, count=count, earlier_reads=earlier)}
-    )
+    rows = store.traced_runs(row["run_id"], row["started_at"], EARLIER_RUNS)
+    earlier = tuple(EarlierTrace(run_id=r, head=h, count=n) for r, h, n in rows[:EARLIER_RUNS])
+    pin = TracePin(head=head, count=count, earlier=earlier, earlier_more=len(rows) > EARLIER_RUNS)
+    return plan.model_copy(update={"trace": pin})
 
 
 def _check_text(path: str, data: bytes) -> str:

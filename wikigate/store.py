@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict, cast
@@ -61,11 +61,6 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS idx_runs_workspace_started ON runs(workspace, started_at DESC);
 CREATE INDEX IF NOT EXISTS idx_runs_status_started    ON runs(status, started_at DESC);
-CREATE TABLE IF NOT EXISTS trace_reads (
-  run_id    TEXT NOT NULL REFERENCES runs(run_id),
-  path      TEXT NOT NULL,
-  PRIMARY KEY (run_id, path)
-);
 CREATE TABLE IF NOT EXISTS overrides (
   id        INTEGER PRIMARY KEY,
   run_id    TEXT NOT NULL REFERENCES runs(run_id),
@@ -338,24 +333,21 @@ class Store:
     def update_run(self, run_id: str, /, **values: Any) -> None:
         self.table("runs").update(run_id, values)
 
-    def pin_trace(self, run_id: str, head: str, count: int, reads: Iterable[str]) -> None:
-        """Record a run's trace's new head and length, and the files its last event read
-        (call inside ``immediate``)."""
+    def pin_trace(self, run_id: str, head: str, count: int) -> None:
+        """Record a run's trace's new head and length (call inside ``immediate``)."""
         self.update_run(run_id, trace_head=head, trace_count=count)
-        self.db.conn.executemany(
-            "INSERT OR IGNORE INTO trace_reads (run_id, path) VALUES (?, ?)",
-            [(run_id, path) for path in dict.fromkeys(reads)],
-        )
 
-    def traced_reads(self, but: str, started_at: str) -> tuple[str, ...]:
-        """The files the traces of runs other than ``but``, started no later than
-        ``started_at``, read, sorted."""
+    def traced_runs(self, but: str, started_at: str, most: int) -> list[tuple[str, str, int]]:
+        """The pins (run id, head, length) of the traces of runs other than ``but``,
+        started no later than ``started_at``, newest first: at most ``most`` + 1 (one
+        more says there are more)."""
         rows = self.db.execute(
-            "SELECT DISTINCT t.path FROM trace_reads t JOIN runs r ON r.run_id = t.run_id "
-            "WHERE t.run_id != ? AND r.started_at <= ? ORDER BY t.path",
-            [but, started_at],
+            "SELECT run_id, trace_head, trace_count FROM runs WHERE run_id != ? AND "
+            "started_at <= ? AND trace_head IS NOT NULL AND trace_count > 0 "
+            "ORDER BY started_at DESC, run_id DESC LIMIT ?",
+            [but, started_at, most + 1],
         )
-        return tuple(row[0] for row in rows)
+        return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
     def overridden(self) -> list[OverriddenRow]:
         """The findings a person's word landed anyway: the last verification's findings of

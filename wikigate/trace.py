@@ -7,9 +7,11 @@ staged) and one commit on ``refs/wikigate/trace/<run>``: an empty tree, the even
 line of JSON in the message, the previous event's commit as parent. The events form a
 hash chain: each names the chain's head before it (``prev``), and the head after it is
 ``link(prev, event)``. After every call wikigate pins the new head and the count in the
-telemetry database (``runs.trace_head``, ``runs.trace_count``), which the writer does
-not control; verification reads the events back from the ref, recomputes the chain and
-refuses a trace whose head or length is not the pinned one (``run.trace_tampered``).
+telemetry database (``runs.trace_head``, ``runs.trace_count``); verification reads the
+events back from the ref, recomputes the chain and refuses a trace whose head or length is
+not the pinned one (``run.trace_tampered``). That holds against a writer that cannot write
+the database (docs/mcp.md, "Trust model": the server under another account); a writer that
+can is trusted to be cooperative, and every report of a traced run says so.
 
 This module is pure: the event, the chain, reading a trace back from git. Recording an
 event is ``Run.trace`` (run.py); the checks are the verifier's (checks/trace.py).
@@ -23,6 +25,7 @@ from typing import Any
 
 import pygit2
 
+from .errors import RunError
 from .plain import Plain, plain, rule
 
 TRACE_PREFIX = "refs/wikigate/trace/"
@@ -30,6 +33,8 @@ GENESIS = "0" * 64  # the chain's head before its first event
 TRACE_MAX = 100_000  # events a run's trace may hold (a session's calls, at most)
 EVENT_MAX = 64 * 2**10  # bytes of one event's commit message
 READS_MAX = 200  # files one event names as read (a grep's hits past it are cut)
+EARLIER_RUNS = 50  # earlier runs' traces a verification reads back ([trace] earlier_runs)
+EARLIER_EVENTS = 20_000  # their events, at most, in all
 
 
 @plain(frozen=True, validate=True)
@@ -67,6 +72,12 @@ class TraceEvent(Plain):
 
 class TraceUnreadable(Exception):
     """The trace in git cannot be read as wikigate writes it."""
+
+
+class TraceTampered(RunError):
+    """A call cannot be recorded: the run's trace ref is not the trace wikigate pinned
+    (rewritten, pointed at something that is not a commit); the run's verification
+    rejects it (``run.trace_tampered``)."""
 
 
 def trace_ref(run_id: str) -> str:
@@ -126,6 +137,41 @@ def read_trace(repo: pygit2.Repository, run_id: str, most: int) -> list[TraceEve
         raise TraceUnreadable(f"{ref} cannot be read ({e})") from e
     events.reverse()
     return events
+
+
+def trace_tip(repo: pygit2.Repository, run_id: str, head: str, count: int) -> pygit2.Oid | None:
+    """The commit the run's next event goes on: the last event wikigate recorded, as its
+    pin (``head`` after ``count`` events) names it; None: none yet. TraceTampered when the
+    ref holds something else (a blob, a tree, another event, an event when none was
+    recorded): a call cannot be added to a trace that is no longer the one recorded."""
+    ref = trace_ref(run_id)
+
+    def tampered(why: str) -> TraceTampered:
+        return TraceTampered(
+            f"run {run_id}: its trace is not what wikigate recorded ({why}); finalize "
+            "rejects the run (run.trace_tampered): abandon it and start a new run"
+        )
+
+    try:
+        found = repo.references.get(ref)
+        target = found.resolve().target if found is not None else None
+        obj = repo.get(target) if isinstance(target, pygit2.Oid) else None
+    except (pygit2.GitError, ValueError) as e:
+        raise tampered(f"{ref} cannot be read: {e}") from e
+    if found is None and count == 0:
+        return None
+    if found is None:
+        raise tampered(f"{ref} is gone; wikigate recorded {count} events on it")
+    if not isinstance(obj, pygit2.Commit):
+        kind = type(obj).__name__ if obj is not None else "missing object"
+        raise tampered(f"{ref} leads to a {kind}, not a commit")
+    try:
+        last = _event_of(obj)
+    except TraceUnreadable as e:
+        raise tampered(str(e)) from e
+    if count == 0 or last.seq != count or link(last.prev, last) != head:
+        raise tampered(f"{ref}'s last event is not the one wikigate recorded")
+    return obj.id
 
 
 def _event_of(commit: pygit2.Commit) -> TraceEvent:

@@ -108,16 +108,15 @@ def in_html(page: ParsedPage) -> list[Finding]:
 
     def one(x: _Label) -> Said:
         return (
-            f"[^{x.label}] is inside a raw HTML block{x.often()}: it is not rendered as a "
-            f'footnote (a reader sees the text "[^{x.label}]"), so its sentence is no '
-            "cited claim and is not verified",
+            f"[^{x.label}] is inside raw HTML{x.often()}: a reader sees no footnote there "
+            f'(a raw HTML block shows the text "[^{x.label}]"; an element that hides its '
+            "text shows nothing), so its sentence is no cited claim and is not verified",
             None,
         )
 
     def more(rest: list[_Label]) -> Said:
         return (
-            f"{len(rest)} more labels are referenced inside raw HTML blocks, from line "
-            f"{rest[0].line}",
+            f"{len(rest)} more labels are referenced inside raw HTML, from line {rest[0].line}",
             None,
         )
 

@@ -65,6 +65,9 @@ class Context:
     source_indexes: OrderedDict[tuple[str, int | None], SourceIndex] = field(
         default_factory=OrderedDict
     )
+    # what a check that ran could not rule out, by check (its report entry's reason: a
+    # blind spot), e.g. the trace check's trust in the database that pins the trace
+    caveats: dict[str, str] = field(default_factory=dict)
     _changed: list[str] | None = None
 
     @property

@@ -1,14 +1,18 @@
 """The run's trace (wikigate/trace.py), checked: the events on ``refs/wikigate/trace/<run>``
 are the ones wikigate pinned in the telemetry database (the plan's ``trace``: its chain
 recomputed here), in order, their writes the run's ops and the verified content, and
-every source a new or changed claim cites was read (docs/mcp.md, "The trace")."""
+every source a new or changed claim cites was read, by this run or, as its trace in git
+shows, an earlier one (docs/mcp.md, "The trace"). The pins are only as safe as the
+database: the check's caveat (a blind spot) says so on every traced run."""
 
 from __future__ import annotations
 
 from wikigate.codes import finding
-from wikigate.models import Finding, Plan
+from wikigate.models import Finding, Plan, TracePin
 from wikigate.text import escaped, shown
 from wikigate.trace import (
+    EARLIER_EVENTS,
+    EARLIER_RUNS,
     TraceEvent,
     TraceOp,
     TraceUnreadable,
@@ -26,6 +30,12 @@ ABSENT = (
     "writer read, and in what order it called what, is not known"
 )
 MAX_UNREAD = 50  # trace.unread_source findings, at most (one per claim)
+PINNED = (
+    "the trace is held to the head and length pinned in the telemetry database, which "
+    "the account running wikigate can write: it is evidence against the writer only if "
+    "the writer runs under another account (docs/mcp.md, Trust model); otherwise it is "
+    "a record of a cooperative session"
+)
 
 
 def check_trace(ctx: Context) -> list[Finding]:
@@ -41,6 +51,7 @@ def check_trace(ctx: Context) -> list[Finding]:
         said = finding("trace.absent", None, None, ABSENT)
         return [said.model_copy(update={"severity": rules.absent})]
     pin = plan.trace
+    ctx.caveats["trace"] = PINNED
     ref = trace_ref(plan.meta.run_id)
     try:
         events = read_trace(ctx.repo, plan.meta.run_id, pin.count)
@@ -162,13 +173,13 @@ def _blob(blob: str | None) -> str:
 
 def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]:
     """Each claim the run adds or changes cites a source the session read (or an earlier
-    run's trace did, or the run wrote it)."""
+    run's trace, read back from git and held to its pin, read the same blob of it; or the
+    run wrote it)."""
     if ctx.base is None or plan.trace is None:
         return []
     read = {r.path for e in events for r in e.reads}
     read |= {op.path for op in plan.ops if op.path}
-    if ctx.config.trace.earlier_runs:
-        read |= set(plan.trace.earlier_reads)
+    earlier: set[tuple[str, str]] | None = None  # read back only when a claim needs it
     base, tip = ctx.base, ctx.tip
     changed = set(ctx.changed())
     pages = [p for p in tip.pages if p in changed]
@@ -186,8 +197,14 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
         for c in page_claims(tip.page(path), _resolver(tip, path)):
             if (c.sentence, c.source, c.quote) in before or c.source in read:
                 continue
-            if c.source not in tip.entries:  # no source it names: the citation check says so
+            entry = tip.entries.get(c.source)
+            if entry is None:  # no source it names: the citation check says so
                 continue
+            if ctx.config.trace.earlier_runs:
+                if earlier is None:
+                    earlier = _earlier_reads(ctx, plan.trace)
+                if (c.source, str(entry.oid)) in earlier:
+                    continue
             out.append(
                 finding(
                     "trace.unread_source",
@@ -202,3 +219,34 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
             if len(out) >= MAX_UNREAD:
                 return out
     return out
+
+
+def _earlier_reads(ctx: Context, pin: TracePin) -> set[tuple[str, str]]:
+    """(path, blob) of every file the traces of earlier runs read: each trace read back
+    from git, newest first, and counted only when it is the one its pin names (a trace
+    rewritten, cut or gone counts for nothing); at most EARLIER_RUNS runs and
+    EARLIER_EVENTS events in all. A run past those bounds is not read: a source only it
+    read counts as unread, and the check's caveat (a blind spot) says so."""
+    seen: set[tuple[str, str]] = set()
+    left = EARLIER_EVENTS
+    skipped = 1 if pin.earlier_more else 0
+    for i, run in enumerate(pin.earlier):
+        if run.count > left:
+            skipped += len(pin.earlier) - i
+            break
+        left -= run.count
+        try:
+            events = read_trace(ctx.repo, run.run_id, run.count)
+        except TraceUnreadable:
+            continue
+        if events is None or chain_problem(events, run.head, run.count) is not None:
+            continue
+        seen |= {(r.path, r.blob) for e in events for r in e.reads}
+    if skipped:
+        more = "more" if pin.earlier_more else str(skipped)
+        ctx.caveats["trace"] = (
+            f"{PINNED}; the traces of {more} earlier runs were not read (past the newest "
+            f"{EARLIER_RUNS} runs or {EARLIER_EVENTS} events): a source only they read "
+            "counts as unread"
+        )
+    return seen
