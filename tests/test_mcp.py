@@ -662,3 +662,37 @@ def test_streamable_http_serves_each_client_its_own_session(root):
     finally:
         ws.close()
     assert main_tip(root) == before
+
+
+def test_a_findings_claim_id_is_found_for_a_claim_shown_without_its_conflict_marker(root):
+    """A consistency finding shows its claim without the ``[conflict: …]`` marker (the
+    page's note, not the claim's words): the claim's id is still read for it, also when
+    another claim shares its line."""
+    from wikigate.mcp_server import findings_data
+    from wikigate.models import Finding
+
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("ingest", "cli:test")
+        run.stage_write("raw/owls.txt", SOURCE)
+        line = (
+            "Barn owls hunt at night.[^1] Barn owls can hear a mouse under snow "
+            "[conflict: raw/owls.txt says otherwise].[^1]"
+        )
+        page = f'---\ntitle: Owls\n---\n# Owls\n\n{line}\n\n[^1]: raw/owls.txt — "{SOURCE[:24]}"\n'
+        run.stage_write("wiki/owls.md", page)
+        tip = str(run.stage_write("wiki/index.md", INDEX))
+        shown = "Barn owls can hear a mouse under snow."
+        f = Finding(
+            code="claim.source_conflict",
+            severity="major",
+            message="m",
+            path="wiki/owls.md",
+            line=6,
+            claim=shown,
+            claim_line=6,
+        )
+        (data,) = findings_data(ws, [f], tip)
+    finally:
+        ws.close()
+    assert data["claim_id"] == "wiki/owls.md#^1@2", data

@@ -690,6 +690,7 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
     among them: what failed, equal across loops when it fails again), plus ``claim_id``
     (``<page>#^<label>``, the ledger's and the report's ``claim_checks`` id) of the claim a
     finding is about, read from the page at the verified tip; None when it names none."""
+    from wikigate.verifier.checks.consistency import claimed
     from wikigate.verifier.claims import page_claims
 
     tree = None
@@ -708,7 +709,12 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
             except Exception:  # noqa: BLE001 - the finding stands without its claim's id
                 claims = []
             said = " ".join((f.claim or "").split())
-            same = [c for c in claims if c.sentence == said] if len(claims) > 1 else claims
+            # a consistency finding shows the claim without its [conflict: …] marker
+            same = (
+                [c for c in claims if said in (c.sentence, claimed(c))]
+                if len(claims) > 1
+                else claims
+            )
             if len(same) == 1:
                 data["claim_id"] = same[0].id
         out.append(data)
