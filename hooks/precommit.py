@@ -126,7 +126,7 @@ def _run_staged(argv: Sequence[str] | None, gate: str) -> int:
         named = [f for f in files if is_page(f)]
         changed, deleted = staged_changes(tip, head, is_page)
         present = set(named) | set(changed)
-        pages = tuple(sorted(p for p in present if _in_tree(tip.tree, p)))
+        pages = tuple(sorted(p for p in present if p in tip.tree))
         if gate == COMMIT:
             if head is not None and tip.tree_id == head.tree_id:
                 return 0  # nothing changes: --allow-empty, a message amended
@@ -140,14 +140,6 @@ def _run_staged(argv: Sequence[str] | None, gate: str) -> int:
     for f in blocking:
         print(format_line(f))
     return 1 if blocking else 0
-
-
-def _in_tree(tree: pygit2.Tree, path: str) -> bool:
-    try:
-        tree[path]
-    except KeyError:
-        return False
-    return True
 
 
 def landing_base(repo: pygit2.Repository, staged: pygit2.Commit) -> pygit2.Commit | None:

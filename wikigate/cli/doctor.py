@@ -118,7 +118,7 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
         except ConfigError as e:
             out.append(Check("rules", False, str(e), f"fix {CONFIG_FILE} through a run"))
     lines = layout_report(repo, trunk, layout, 3, hints=False)
-    if _in_tree(tree, layout.index):
+    if layout.index in tree:
         out.append(Check("wiki", True, "; ".join(lines)))
     else:  # the orphan check starts there: without it every page is an orphan
         out.append(
@@ -132,14 +132,6 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
             )
         )
     return out
-
-
-def _in_tree(tree: pygit2.Tree, path: str) -> bool:
-    try:
-        tree[path]
-    except KeyError:
-        return False
-    return True
 
 
 def _local_hooks(repo: pygit2.Repository) -> list[Check]:
