@@ -306,6 +306,8 @@ POLARITY: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 )
 
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
+# the same on text with no letter A-Z: a cheaper scan
+_WORD_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
 _NUMBER_NAMES = frozenset(NUMBER_WORDS)
 _ALIASES = frozenset(UNIT_ALIASES)
 
@@ -410,11 +412,19 @@ def _fraction(m: re.Match[str]) -> str:
     return f" {round(_COUNTS.get(count or 'a', 1) * _FRACTION_UNITS[unit])} "
 
 
+def _spelled(text: str) -> bool:
+    """Whether lower-case ``text`` may hold a word ``_SPELLED`` matches (twenty to ninety
+    end in "ty", million and billion in "illion"): a cheap test before the pattern."""
+    return "ty" in text or "hundred" in text or "thousand" in text or "illion" in text
+
+
 def _numbers_spelled(text: str) -> str:
     """Fractions as percentages, and compound number words as digits (text2num, loaded
     on the first text that has one: never on the CLI's start path)."""
     if "hal" in text or "thir" in text or "quarter" in text or "fifth" in text:
         text = _FRACTION.sub(_fraction, text)
+    if not _spelled(text):
+        return text
     if _SPELLED.search(text):
         text = _SCALED.sub(_scaled, text)
     if _SPELLED.search(text):
@@ -447,16 +457,62 @@ _PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of 
 
 def _read(text: str) -> _Words:
     """The text's words (number words as digits, unit aliases unified) and its numbers
-    without commas."""
+    without commas; each text read once while it is among the last ``_MEMO_MAX`` read (a
+    quote is read by several rules, a window by each claim citing it)."""
+    got = _MEMO.get(text)
+    if got is None:
+        got = _read_text(text)
+        if len(text) <= _MEMO_CHARS:
+            if len(_MEMO) >= _MEMO_MAX:
+                _MEMO.clear()
+            _MEMO[text] = got
+    return got
+
+
+_MEMO: dict[str, _Words] = {}
+_MEMO_MAX = 1024  # texts kept read (at most _MEMO_CHARS each: bounded memory)
+_MEMO_CHARS = 50_000
+
+
+def forget() -> None:
+    """Forget the texts read (benchmarks time the rules from cold)."""
+    _MEMO.clear()
+
+
+def _ascii_digit(text: str) -> bool:
+    """Whether ``text`` has a digit 0-9 (a cheap test before a pattern that needs one)."""
+    return (
+        "0" in text
+        or "1" in text
+        or "2" in text
+        or "3" in text
+        or "4" in text
+        or "5" in text
+        or "6" in text
+        or "7" in text
+        or "8" in text
+        or "9" in text
+    )
+
+
+def _maybe_digit(text: str) -> bool:
+    """Whether ``text`` may have a digit ``\\d`` matches: 0-9, or any character outside
+    ASCII (other scripts' digits)."""
+    return not text.isascii() or _ascii_digit(text)
+
+
+def _read_text(text: str) -> _Words:
     text = text.lower().replace("n't", " not").replace("per cent", "percent")
     if "against" in text:
         text = _AGAINST.sub(r"\1 refused", text)
     dates: set[str] = set()
-    if _DATE_DAY.search(text):  # "3 May": a day, not a count of three
+    # "3 May": a day, not a count of three (the pattern's day starts with a digit 1-9)
+    if _ascii_digit(text) and _DATE_DAY.search(text):
         dates = {f"{m.group(1)} {m.group(2)[:3]}" for m in _DATE_DAY.finditer(text)}
         text = _DATE_DAY.sub(r" \2 ", text)
-    text = _numbers_spelled(text)
-    words = set(_WORD.findall(text))
+    digits = _numbers_spelled(text)
+    # no letter A-Z is left in ``text`` by ``str.lower``; text2num's output is not known so
+    words = set((_WORD_LOWER if digits is text else _WORD).findall(digits))
     numbers = {w.replace(",", "") for w in words if w[0].isdigit()} | dates
     named = words & _NUMBER_NAMES
     if named:
@@ -648,11 +704,17 @@ def _as_claimed(claim: str, quote: str) -> str:
     and years (a citation's numbers are no quantities it claims), "first" of an author's
     title, digits inside names.  Another passage the claim quotes stays its words: a quote
     no footnote cites is the writer's assertion as much as the rest of the sentence."""
-    claim = _REFERENCE_NUMBERS.sub(" ", claim)
-    claim = _CITED_YEAR.sub(r"\1", claim)
+    # each pattern tried only on a claim that has what it needs (a digit, a bracket)
+    if _maybe_digit(claim) or "(" in claim:
+        claim = _REFERENCE_NUMBERS.sub(" ", claim)
+    if _ascii_digit(claim):
+        claim = _CITED_YEAR.sub(r"\1", claim)
     if "(" in claim:
         claim = _BRACKETS.sub(lambda m: "(" + _NAMED_YEAR.sub(r"\1", m.group(1)) + ")", claim)
-    claim = _IN_NAME.sub("", claim)
+    if _maybe_digit(claim):
+        claim = _IN_NAME.sub("", claim)
+    if claim.isascii() and "first" not in claim.lower():
+        return claim
     return _FIRST_TITLE.sub(" ", claim)
 
 
@@ -673,7 +735,10 @@ def conflicts(
     whether the claim keeps a hedge, an estimate or an undoing."""
     c, q = _read(_as_claimed(claim, quote)), _read(quote)
     kept = c if not row else _Words(c.words | _read(row[:2000]).words, c.numbers)
-    near = _read(f"{quote}\n{window}") if window else q
+    # the window's numbers and units count only against a claim that has some: a claim
+    # with neither is never read against the window's words
+    cu = c.words & UNITS
+    near = _read(f"{quote}\n{window}") if window and (c.numbers or cu) else q
     before, after = _context(quote, window, at) if window else ("", "")
     denied, hedged = _cues(before, after) if window else (frozenset(), frozenset())
     estimate = _estimate(f"{before} {quote}")
@@ -685,7 +750,7 @@ def conflicts(
         missing |= _borrowed(claim, c, q, quote, window, at)
     if missing:
         out.append(Conflict("number", tuple(sorted(missing)), tuple(sorted(q.numbers))))
-    cu, qu = c.words & UNITS, near.words & UNITS
+    qu = near.words & UNITS
     kinds = {DIMENSIONS[u] for u in qu}
     other = {u for u in cu - qu if DIMENSIONS[u] in kinds}
     if other:
