@@ -501,6 +501,22 @@ def _maybe_digit(text: str) -> bool:
     return not text.isascii() or _ascii_digit(text)
 
 
+def _absent(text: str, needed: tuple[str, ...]) -> bool:
+    """Whether ``text`` surely has no match of a case-insensitive pattern every match of
+    which holds one of ``needed`` (lower case): ASCII text that holds none of them. Text
+    outside ASCII is never ruled out (case folding maps other letters onto ASCII ones)."""
+    if not text.isascii():
+        return False
+    low = text.lower()
+    for n in needed:  # noqa: SIM110 (a loop: no generator to start, on every call)
+        if n in low:
+            return False
+    return True
+
+
+_LETTERS = re.compile(r"[a-z]+")
+
+
 def _read_text(text: str) -> _Words:
     text = text.lower().replace("n't", " not").replace("per cent", "percent")
     if "against" in text:
@@ -513,7 +529,10 @@ def _read_text(text: str) -> _Words:
     digits = _numbers_spelled(text)
     # no letter A-Z is left in ``text`` by ``str.lower``; text2num's output is not known so
     words = set((_WORD_LOWER if digits is text else _WORD).findall(digits))
-    numbers = {w.replace(",", "") for w in words if w[0].isdigit()} | dates
+    # a word starting with a digit is a number (no other word of the pattern does)
+    numbers = dates
+    if _maybe_digit(digits):
+        numbers = {w.replace(",", "") for w in words if w[0].isdigit()} | dates
     named = words & _NUMBER_NAMES
     if named:
         spelled = {NUMBER_WORDS[w] for w in named}
@@ -553,6 +572,9 @@ _SAYS = (
     r"(?:reported|reports|said|says|wrote|writes|stated|states|announced|announces|"
     r"claimed|claims|described|describes|noted|notes|told|tells)"
 )
+# a part of each of _SAYS' words: a text with none has no match of _SAID
+_SAYS_STEMS = ("report", "said", "says", "wrote", "writes", "state", "announce", "claim")
+_SAYS_STEMS += ("describe", "note", "told", "tells")
 _NAME = r"((?:[A-Z][\w'&-]*\.?\s+){0,3}[A-Z][\w'&-]*)"
 _ACCORDING = re.compile(r"\b[Aa]ccording to (?:the\s+)?" + _NAME)
 _SAID = re.compile(r"(?:^|(?<=\s))([Tt]he\s+)?" + _NAME + r"\s+" + _SAYS + r"\b")
@@ -564,15 +586,17 @@ def attributed(claim: str) -> tuple[str, ...]:
     starting the sentence ("Officials said", "Smith wrote") is not read as a name: its
     capital may be the sentence's."""
     text = claim[:1000]
-    found = [m.group(1) for m in _ACCORDING.finditer(text)]
-    for m in _SAID.finditer(text):
+    # each pattern tried on a claim that has its words (both are case-sensitive)
+    found = [m.group(1) for m in _ACCORDING.finditer(text)] if "ccording to" in text else []
+    said = _SAID.finditer(text) if any(s in text for s in _SAYS_STEMS) else ()
+    for m in said:
         lone = m.group(1) is None and " " not in m.group(2) and not text[: m.start()].strip()
         if not lone:
             found.append(m.group(2))
     names = [
         w
         for name in found
-        for w in re.findall(r"[a-z]+", name.lower())
+        for w in _LETTERS.findall(name.lower())
         if w not in _HONORIFICS and len(w) > 2
     ]
     return tuple(dict.fromkeys(names))
@@ -606,22 +630,29 @@ def _context(quote: str, window: str, at: int | None = None) -> tuple[str, str]:
 
 
 _NOT_ONLY = re.compile(r"\b(?:not|never) (?:only|just|merely)\b", re.IGNORECASE)
+_ASCII_LETTERS = re.compile(r"[A-Za-z]+")
+_WOULD_HAVE = re.compile(r"\bwould\s+have\b", re.IGNORECASE)
+
+
+def _not_only(text: str, by: str) -> str:
+    """``text`` with each "not only" ("never just", …) replaced ``by``."""
+    return text if _absent(text, ("not", "never")) else _NOT_ONLY.sub(by, text)
 
 
 def _cues(before: str, after: str) -> tuple[frozenset[str], frozenset[str]]:
     """The denials in the words before a quote ("did not", "failed to", "no longer"; not
     "not only") and right after it ("… was never built", "… was later shown to be
     false", "… were retracted"), and the hedges before or after it."""
-    before = _NOT_ONLY.sub(" ", before).replace("n't", " not")
-    denials = frozenset(re.findall(r"[a-z]+", before.lower())) & DENIALS
-    denied_after = _AFTER_DENIAL.match(_NOT_ONLY.sub(" x ", after.lower().replace("n't", " not")))
+    before = _not_only(before, " ").replace("n't", " not")
+    denials = frozenset(_LETTERS.findall(before.lower())) & DENIALS
+    denied_after = _AFTER_DENIAL.match(_not_only(after.lower().replace("n't", " not"), " x "))
     if denied_after:
         denials |= {denied_after.group(1).split()[-1]}
     hedges: set[str] = set()
     for text in (before, " ".join(after.split()[:AFTER_WORDS])):
-        words = set(re.findall(r"[A-Za-z]+", text))
+        words = set(_ASCII_LETTERS.findall(text))
         hedges |= {w.lower() for w in words if w.lower() in CONTEXT_HEDGES and w != "May"}
-        if re.search(r"\bwould\s+have\b", text, re.IGNORECASE):
+        if not _absent(text, ("would",)) and _WOULD_HAVE.search(text):
             hedges.add("would have")
     return denials, frozenset(hedges)
 
@@ -1019,7 +1050,7 @@ def _retracted_next(window: str, at: int) -> str:
     it back, else ''."""
     end = _SENTENCE_END.search(window, at, at + 300)
     nxt = window[at : end.start() if end else at + 300]
-    if _REFERS_BACK.search(nxt) and _DENIES_NEXT.search(nxt):
+    if _search(_REFERS_BACK, nxt) and _DENIES_NEXT.search(nxt):
         return " ".join(nxt.split())
     return ""
 
@@ -1059,17 +1090,17 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
         if said and not _keeps_undoing(c, quote, said):
             return [Conflict("undone", (), (said,))]
     m = (
-        _BACK_REFERENCE.search(tail)
-        or _HEARSAY.search(tail)
-        or _WRONGLY.search(tail)
-        or _PRONOUN_UNDONE.search(tail)
-        or _GUESS.search(tail)
+        _search(_BACK_REFERENCE, tail)
+        or _search(_HEARSAY, tail)
+        or _search(_WRONGLY, tail)
+        or _search(_PRONOUN_UNDONE, tail)
+        or _search(_GUESS, tail)
     )
     stopped = _ENDED.match(tail) if m is None else None
     if stopped and "until" not in c.words and _still(c, quote):
         return [Conflict("undone", (), (" ".join(stopped.group(0).split()),))]
     if _for_good(c):  # "closed for good" cited for "closed, but … reopened it"
-        again = _AGAIN.search(tail) or (
+        again = _search(_AGAIN, tail) or (
             _AGAIN.search(window, nxt_at, nxt_at + 200) if nxt_at >= 0 else None
         )
         if again and not again.group(1) and not c.words & _AGAIN_WORDS:
@@ -1078,12 +1109,12 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
         said = " ".join(tail.split()[:6]).strip(", ")
         return [Conflict("modal", (), (said,))]
     if m is None:
-        m = _BUT_UNDONE.search(tail)
+        m = _search(_BUT_UNDONE, tail)
         noun = m.group(1) if m else None
         if noun and noun.lower() not in _EVENT_NOUNS and not _refers_back(noun, quote):
             m = None
     if m is None:  # "…, but nothing was ever built": unless the claim is the decision
-        m = _BUT_NEVER.search(tail)
+        m = _search(_BUT_NEVER, tail)
         if m and c.words & _read(quote).words & _DECIDING:
             m = None
     if m is None and _still(c, quote):  # "…, which burned down a month later"
@@ -1104,6 +1135,28 @@ _AGAIN = re.compile(
     r"|restored|restarted)\b",
     re.I,
 )
+
+
+# the words (lower case) one of which each match of a pattern holds: a text with none of
+# them is not searched (``_absent``)
+_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _BACK_REFERENCE: ("story", "claim", "figure", "date", "plan", "rumo", "account", "number")
+    + ("estimate", "report", "tale", "legend", "belief", "assertion", "version", "total")
+    + ("count",),
+    _HEARSAY: ("(", "so", "according"),
+    _WRONGLY: ("wrongly", "falsely", "mistakenly", "incorrectly", "erroneously"),
+    _PRONOUN_UNDONE: ("this", "that", "which", "it"),
+    _GUESS: ("guess", "speculation", "conjecture", "exaggeration"),
+    _AGAIN: ("re",),
+    _BUT_UNDONE: ("but",),
+    _BUT_NEVER: ("but",),
+    _REFERS_BACK: ("th", "both", "none", "all"),
+}
+
+
+def _search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """``pattern.search(text)``, unless ``text`` lacks every word the pattern needs."""
+    return None if _absent(text, _NEEDS[pattern]) else pattern.search(text)
 
 
 def _keeps_undoing(c: _Words, quote: str, said: str) -> bool:
@@ -1163,10 +1216,10 @@ def _precondition_outcome(quote: str, window: str, at: int | None) -> str:
     head = window[starts[-1] if starts else max(0, at - 300) : at]
     end = _SENTENCE_END.search(window, at + len(quote), at + len(quote) + 300)
     tail = window[at + len(quote) : end.start() if end else at + len(quote) + 300]
-    m = _ONLY_AFTER.search(head[-200:])
+    m = None if _absent(head[-200:], ("only", "until")) else _ONLY_AFTER.search(head[-200:])
     if m:
         return head[-200:][: m.start()]
-    m = _BEFORE_FINALLY.match(tail)
+    m = None if _absent(tail, ("before",)) else _BEFORE_FINALLY.match(tail)
     return tail[m.end() :] if m else ""
 
 
@@ -1213,12 +1266,16 @@ ESTIMATES = frozenset(
 APPROXIMATE = ESTIMATES | frozenset(
     {"about", "approximately", "roughly", "around", "nearly", "almost", "some", "est"}
 )
-_ESTIMATE = re.compile(r"\b(" + "|".join(sorted(ESTIMATES)) + r")\b\D{0,80}?\d", re.IGNORECASE)
+_ESTIMATE_WORDS = tuple(sorted(ESTIMATES))
+_ESTIMATE = re.compile(r"\b(" + "|".join(_ESTIMATE_WORDS) + r")\b\D{0,80}?\d", re.IGNORECASE)
 
 
 def _estimate(text: str) -> str:
     """The estimate word before a number in ``text`` (a quote's clause), else ''."""
-    m = _ESTIMATE.search(text[:2000])
+    text = text[:2000]
+    if not _maybe_digit(text) or _absent(text, _ESTIMATE_WORDS):
+        return ""  # the pattern needs a digit and one of the words
+    m = _ESTIMATE.search(text)
     return m.group(1).lower() if m else ""
 
 
@@ -1259,7 +1316,8 @@ DECISIONS = frozenset(
     | {"intended", "intends", "aimed", "aims", "wanted", "wants", "sought", "seeks"}
     | {"planned", "plans", "proposed", "proposes", "tried", "attempted", "threatened"}
 )
-_DECIDED = re.compile(r"\b(" + "|".join(sorted(DECISIONS)) + r")\s+to\s+([a-z]{2,20})\b", re.I)
+_DECISION_WORDS = tuple(sorted(DECISIONS))
+_DECIDED = re.compile(r"\b(" + "|".join(_DECISION_WORDS) + r")\s+to\s+([a-z]{2,20})\b", re.I)
 # verbs whose deed is the decision itself: "decided to adopt the plan" is adopting it
 PERFORMATIVES = frozenset(
     {"adopt", "approve", "accept", "reject", "appoint", "endorse", "ratify", "authorise"}
@@ -1299,7 +1357,7 @@ def _decided(c: _Words, quote: str) -> list[Conflict]:
     """A decision in the quote ("The council voted to build a new bridge") stated in the
     claim as the deed done ("The council built a new bridge"): the verb's past tense in
     the claim, and no word of deciding."""
-    if c.words & DECISIONS:
+    if c.words & DECISIONS or _absent(quote[:2000], _DECISION_WORDS):
         return []
     for m in _DECIDED.finditer(quote[:2000]):
         verb = m.group(2).lower()
