@@ -376,10 +376,9 @@ _FRACTION = re.compile(
     r"\b(?:(a|an|one|two|three|four|[1-4])[\s-]+)?(half|halves|thirds?|quarters?|fifths?)\b"
 )
 # the words text2num reads as part of a number ("twenty-two", "four thousand")
-_SPELLED = re.compile(
-    r"\b(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
-    r"billion)\b"
-)
+_SPELLED_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_SPELLED_WORDS += ("hundred", "thousand", "million", "billion")
+_SPELLED = re.compile(r"\b(?:" + "|".join(_SPELLED_WORDS) + r")\b")
 # digits and a multiplier: "4 thousand" is 4000 as "four thousand" is (text2num reads
 # only words), "2.5 million" is 2500000
 _SCALED = re.compile(r"\b(\d{1,12}(?:\.\d{1,6})?)\s+(hundred|thousand|million|billion)\b")
@@ -413,9 +412,12 @@ def _fraction(m: re.Match[str]) -> str:
 
 
 def _spelled(text: str) -> bool:
-    """Whether lower-case ``text`` may hold a word ``_SPELLED`` matches (twenty to ninety
-    end in "ty", million and billion in "illion"): a cheap test before the pattern."""
-    return "ty" in text or "hundred" in text or "thousand" in text or "illion" in text
+    """Whether lower-case ``text`` may hold a word ``_SPELLED`` matches: it holds one of
+    them (a cheap test before the pattern)."""
+    for word in _SPELLED_WORDS:  # noqa: SIM110 (a loop: no generator to start)
+        if word in text:
+            return True
+    return False
 
 
 def _numbers_spelled(text: str) -> str:
@@ -1050,7 +1052,7 @@ def _retracted_next(window: str, at: int) -> str:
     it back, else ''."""
     end = _SENTENCE_END.search(window, at, at + 300)
     nxt = window[at : end.start() if end else at + 300]
-    if _search(_REFERS_BACK, nxt) and _DENIES_NEXT.search(nxt):
+    if _refers_back_next(nxt) and _DENIES_NEXT.search(nxt):
         return " ".join(nxt.split())
     return ""
 
@@ -1089,18 +1091,19 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
         said = _retracted_next(window, nxt_at)
         if said and not _keeps_undoing(c, quote, said):
             return [Conflict("undone", (), (said,))]
+    low = _ascii_lower(tail)
     m = (
-        _search(_BACK_REFERENCE, tail)
-        or _search(_HEARSAY, tail)
-        or _search(_WRONGLY, tail)
-        or _search(_PRONOUN_UNDONE, tail)
-        or _search(_GUESS, tail)
+        _search(_BACK_REFERENCE, tail, low)
+        or _search(_HEARSAY, tail, low)
+        or _search(_WRONGLY, tail, low)
+        or _search(_PRONOUN_UNDONE, tail, low)
+        or _search(_GUESS, tail, low)
     )
     stopped = _ENDED.match(tail) if m is None else None
     if stopped and "until" not in c.words and _still(c, quote):
         return [Conflict("undone", (), (" ".join(stopped.group(0).split()),))]
     if _for_good(c):  # "closed for good" cited for "closed, but … reopened it"
-        again = _search(_AGAIN, tail) or (
+        again = _search(_AGAIN, tail, low) or (
             _AGAIN.search(window, nxt_at, nxt_at + 200) if nxt_at >= 0 else None
         )
         if again and not again.group(1) and not c.words & _AGAIN_WORDS:
@@ -1109,12 +1112,12 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
         said = " ".join(tail.split()[:6]).strip(", ")
         return [Conflict("modal", (), (said,))]
     if m is None:
-        m = _search(_BUT_UNDONE, tail)
+        m = _search(_BUT_UNDONE, tail, low)
         noun = m.group(1) if m else None
         if noun and noun.lower() not in _EVENT_NOUNS and not _refers_back(noun, quote):
             m = None
     if m is None:  # "…, but nothing was ever built": unless the claim is the decision
-        m = _search(_BUT_NEVER, tail)
+        m = _search(_BUT_NEVER, tail, low)
         if m and c.words & _read(quote).words & _DECIDING:
             m = None
     if m is None and _still(c, quote):  # "…, which burned down a month later"
@@ -1150,13 +1153,42 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _AGAIN: ("re",),
     _BUT_UNDONE: ("but",),
     _BUT_NEVER: ("but",),
-    _REFERS_BACK: ("th", "both", "none", "all"),
 }
 
 
-def _search(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """``pattern.search(text)``, unless ``text`` lacks every word the pattern needs."""
-    return None if _absent(text, _NEEDS[pattern]) else pattern.search(text)
+def _search(pattern: re.Pattern[str], text: str, low: str | None) -> re.Match[str] | None:
+    """``pattern.search(text)``, unless ``text`` lacks every word the pattern needs (``low``:
+    ``text`` in lower case when it is ASCII, else None: see ``_absent``)."""
+    if low is not None:
+        for n in _NEEDS[pattern]:
+            if n in low:
+                break
+        else:
+            return None
+    return pattern.search(text)
+
+
+# _REFERS_BACK matches at the start of a text (a word of referring there) or where it
+# names a statement: a noun of _SHELL, each holding one of these
+_SHELL_STEMS = ("stor", "claim", "figure", "date", "number", "report", "account", "statement")
+_SHELL_STEMS += ("estimate", "rumo", "attribution", "tradition", "version", "legend", "tale")
+_SHELL_STEMS += ("assertion", "decision", "ban", "order", "ruling", "verdict", "vote", "plan")
+
+
+def _refers_back_next(text: str) -> bool:
+    """Whether ``_REFERS_BACK`` matches ``text`` (tried only when it can)."""
+    low = _ascii_lower(text)
+    if low is not None and not low.lstrip().startswith(("th", "both", "none", "all")):
+        for n in _SHELL_STEMS:
+            if n in low:
+                break
+        else:
+            return False
+    return _REFERS_BACK.search(text) is not None
+
+
+def _ascii_lower(text: str) -> str | None:
+    return text.lower() if text.isascii() else None
 
 
 def _keeps_undoing(c: _Words, quote: str, said: str) -> bool:
@@ -1179,14 +1211,16 @@ def _still(c: _Words, quote: str) -> bool:
     if c.words & _STILL:
         return True
     theirs = _read(quote).words
-    return any(
-        len(w) > 3
-        and w.endswith("s")
-        and not w.endswith(("ss", "us", "is"))
-        and w not in theirs
-        and w[:-1] not in theirs
-        for w in c.words
-    )
+    for w in c.words:  # noqa: SIM110 (a loop: no generator to start)
+        if (
+            w.endswith("s")
+            and len(w) > 3
+            and not w.endswith(("ss", "us", "is"))
+            and w not in theirs
+            and w[:-1] not in theirs
+        ):
+            return True
+    return False
 
 
 def _refers_back(noun: str, quote: str) -> bool:
