@@ -308,6 +308,7 @@ POLARITY: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
 # the same on text with no letter A-Z: a cheaper scan
 _WORD_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # the number alternative of both
 _NUMBER_NAMES = frozenset(NUMBER_WORDS)
 _ALIASES = frozenset(UNIT_ALIASES)
 
@@ -423,7 +424,13 @@ def _spelled(text: str) -> bool:
 def _numbers_spelled(text: str) -> str:
     """Fractions as percentages, and compound number words as digits (text2num, loaded
     on the first text that has one: never on the CLI's start path)."""
-    if "hal" in text or "thir" in text or "quarter" in text or "fifth" in text:
+    if (
+        "half" in text
+        or "halves" in text
+        or "third" in text
+        or "quarter" in text
+        or "fifth" in text
+    ):
         text = _FRACTION.sub(_fraction, text)
     if not _spelled(text):
         return text
@@ -531,17 +538,19 @@ def _read_text(text: str) -> _Words:
     digits = _numbers_spelled(text)
     # no letter A-Z is left in ``text`` by ``str.lower``; text2num's output is not known so
     words = set((_WORD_LOWER if digits is text else _WORD).findall(digits))
-    # a word starting with a digit is a number (no other word of the pattern does)
+    # the words starting with a digit are the numbers: the pattern's number alternative,
+    # which no other alternative's word can hold a digit of
     numbers = dates
     if _maybe_digit(digits):
-        numbers = {w.replace(",", "") for w in words if w[0].isdigit()} | dates
+        numbers = {w.replace(",", "") for w in set(_NUMBER.findall(digits))} | dates
     named = words & _NUMBER_NAMES
     if named:
         spelled = {NUMBER_WORDS[w] for w in named}
         words = (words - named) | spelled
         numbers |= spelled
-    if words & _ALIASES:
-        words = {UNIT_ALIASES.get(w, w) for w in words}
+    aliased = words & _ALIASES
+    if aliased:
+        words = (words - aliased) | {UNIT_ALIASES[w] for w in aliased}
     return _Words(frozenset(words), frozenset(numbers))
 
 
