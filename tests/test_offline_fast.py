@@ -86,6 +86,7 @@ def _every_pattern_tried(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(offline, "_maybe_digit", lambda text: True)
     monkeypatch.setattr(offline, "_spelled", lambda text: True)
     monkeypatch.setattr(offline, "_SAYS_STEMS", ("",))
+    monkeypatch.setattr(offline, "_NAME_SAYS", re.compile(""))
     monkeypatch.setattr(offline, "_WORD_LOWER", offline._WORD)
     monkeypatch.setattr(
         offline, "_refers_back_next", lambda t: offline._REFERS_BACK.search(t) is not None
@@ -127,6 +128,8 @@ def test_a_skipped_pattern_is_one_that_cannot_match():
             assert offline._spelled(low_text), text
         if offline._DATE_DAY.search(low_text):
             assert offline._ascii_digit(low_text), text
+        if offline._SAID.search(text):
+            assert offline._NAME_SAYS.search(text), text
 
 
 def test_memoised_reads_equal_fresh_ones_and_the_memo_stays_bounded():
