@@ -377,7 +377,16 @@ _FRACTION = re.compile(
     r"\b(?:(a|an|one|two|three|four|[1-4])[\s-]+)?(half|halves|thirds?|quarters?|fifths?)\b"
 )
 # the words text2num reads as part of a number ("twenty-two", "four thousand")
-_SPELLED_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_SPELLED_WORDS: tuple[str, ...] = (
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+)
 _SPELLED_WORDS += ("hundred", "thousand", "million", "billion")
 _SPELLED = re.compile(r"\b(?:" + "|".join(_SPELLED_WORDS) + r")\b")
 # digits and a multiplier: "4 thousand" is 4000 as "four thousand" is (text2num reads
@@ -584,7 +593,16 @@ _SAYS = (
     r"claimed|claims|described|describes|noted|notes|told|tells)"
 )
 # a part of each of _SAYS' words: a text with none has no match of _SAID
-_SAYS_STEMS = ("report", "said", "says", "wrote", "writes", "state", "announce", "claim")
+_SAYS_STEMS: tuple[str, ...] = (
+    "report",
+    "said",
+    "says",
+    "wrote",
+    "writes",
+    "state",
+    "announce",
+    "claim",
+)
 _SAYS_STEMS += ("describe", "note", "told", "tells")
 _NAME = r"((?:[A-Z][\w'&-]*\.?\s+){0,3}[A-Z][\w'&-]*)"
 _ACCORDING = re.compile(r"\b[Aa]ccording to (?:the\s+)?" + _NAME)
@@ -1182,7 +1200,16 @@ def _search(pattern: re.Pattern[str], text: str, low: str | None) -> re.Match[st
 
 # _REFERS_BACK matches at the start of a text (a word of referring there) or where it
 # names a statement: a noun of _SHELL, each holding one of these
-_SHELL_STEMS = ("stor", "claim", "figure", "date", "number", "report", "account", "statement")
+_SHELL_STEMS: tuple[str, ...] = (
+    "stor",
+    "claim",
+    "figure",
+    "date",
+    "number",
+    "report",
+    "account",
+    "statement",
+)
 _SHELL_STEMS += ("estimate", "rumo", "attribution", "tradition", "version", "legend", "tale")
 _SHELL_STEMS += ("assertion", "decision", "ban", "order", "ruling", "verdict", "vote", "plan")
 
