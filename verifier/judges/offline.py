@@ -488,8 +488,8 @@ def _read(text: str) -> _Words:
 
 
 _MEMO: dict[str, _Words] = {}
-_MEMO_MAX = 1024  # texts kept read (at most _MEMO_CHARS each: bounded memory)
-_MEMO_CHARS = 50_000
+_MEMO_MAX = 256  # texts kept read (at most _MEMO_CHARS each: bounded memory)
+_MEMO_CHARS = 20_000
 
 
 def forget() -> None:
