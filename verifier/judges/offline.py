@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -311,6 +312,27 @@ _WORD_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[%$€£¥°]")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")  # the number alternative of both
 _NUMBER_NAMES = frozenset(NUMBER_WORDS)
 _ALIASES = frozenset(UNIT_ALIASES)
+
+
+class _Lazy:
+    """A regular expression compiled on its first use: the longest of the rules' patterns
+    (~25 ms to compile) are not compiled by a process that never runs them (a hook whose
+    pages' claims did not change)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self._get().search(text, pos, endpos)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self._get().match(text)
 
 
 @dataclass(frozen=True)
@@ -963,14 +985,14 @@ _UNDOING = (
     r"|revised|abandoned|dropped|retracted|withdrawn|rejected|refuted|disproved|debunked"
     r"|discredited)"
 )
-_BACK_REFERENCE = re.compile(
+_BACK_REFERENCE = _Lazy(
     r"(?:^|[,;(\u2014\u2013]|\s-\s)\s*(?:a|an|the|this|that|which\s+is\s+a)\s+"
     r"(?:story|claim|figure|date|plan|rumou?r|account|number|estimate|report|tale|legend"
     r"|belief|assertion|version|total|count)\s+(?:that\s+|which\s+)?"
     r"(?:[\w'’-]+\s+){0,4}?" + _UNDOING + r"\b",
     re.I,
 )
-_HEARSAY = re.compile(
+_HEARSAY = _Lazy(
     r"\(\s*(?:in\s+fact|actually|in\s+reality|in\s+truth)\b"
     r"|\bor\s+so\s+(?:[\w'’-]+\s+){0,3}?(?:claimed|claims?|said|says?|alleged|alleges?"
     r"|insisted|insists?|believed|believes?|thought|maintained|maintains?|reported)\b"
@@ -980,7 +1002,7 @@ _HEARSAY = re.compile(
     r"|\b(?:at\s+least|only)\s+according\s+to\b",
     re.I,
 )
-_BUT_UNDONE = re.compile(
+_BUT_UNDONE = _Lazy(
     r"\bbut\s+(?:it|this|that|they|the\s+([a-z]+))\s+(?:(?:was|were|had\s+been|has\s+been|is)"
     r"\s+)?(?:later\s+|then\s+|eventually\s+|soon\s+)?(?:postponed|abandoned|cancelled"
     r"|canceled|called\s+off|delayed|scrapped|shelved|dropped|never|fell\s+through)\b",
@@ -993,25 +1015,25 @@ _EVENT_NOUNS = frozenset(
 )
 # a pronoun taking the quote back ("; this was later retracted"), a guess ("…, a rough
 # guess by the station master"), a condition ("…, if funding is found")
-_PRONOUN_UNDONE = re.compile(
+_PRONOUN_UNDONE = _Lazy(
     r"(?:^|[,;(\u2014\u2013])\s*(?:this|that|which|it)\s+(?:was|were|is|has\s+been|had\s+been)"
     r"\s+(?:[\w'’-]+\s+){0,2}?" + _UNDOING + r"\b",
     re.I,
 )
-_GUESS = re.compile(
+_GUESS = _Lazy(
     r"(?:^|[,;(\u2014\u2013])\s*(?:a|an|the|this|that|which\s+is\s+a)\s+(?:[\w'’-]+\s+)?"
     r"(?:guess|speculation|conjecture|exaggeration)\b",
     re.I,
 )
 # a state the source says ended: "ran daily | until it was cancelled in 2019"
-_ENDED = re.compile(
+_ENDED = _Lazy(
     r"^\s*,?\s*until\s+(?:it|they|this|that|the\s+[a-z]+)\s+(?:was|were|had\s+been)\s+"
     r"(?:[a-z]+\s+)?(?:cancelled|canceled|closed|abolished|discontinued|scrapped|withdrawn"
     r"|demolished|ended|stopped|suspended|dissolved|replaced)\b",
     re.I,
 )
 # "…, but nothing was ever built", "…, but no tracks were ever laid": the deed never done
-_BUT_NEVER = re.compile(
+_BUT_NEVER = _Lazy(
     r"\bbut\s+(?:[\w'’-]+\s+){0,3}?(?:nothing|no|never|none|not|nobody|n't)\s+"
     r"(?:[\w'’-]+\s+){0,3}?ever\b",
     re.I,
@@ -1023,7 +1045,7 @@ _DECIDING = frozenset(
 )
 # what the quote's sentence goes on to say ended it: "…, which burned down a month
 # later", "…, a ban lifted the following week" (a claim that states it as still so)
-_ENDED_AFTER = re.compile(
+_ENDED_AFTER = _Lazy(
     r"^\s*[,;(\u2014\u2013]\s*(?:which|that|a|an|the|this|it)\s+(?:[\w'’-]+\s+){0,3}?"
     r"(?:burned|burnt|destroyed|demolished|lifted|repealed|revoked|rescinded|overturned"
     r"|reversed|abolished|closed|dissolved|torn|pulled\s+down|collapsed|sank|cancelled"
@@ -1035,7 +1057,7 @@ _STILL = frozenset({"is", "are", "has", "have", "still", "now", "today", "curren
 _STILL |= frozenset({"remains", "remain", "continues", "continue"})
 _CONDITION = re.compile(r"^\s*,?\s*(?:if|unless|provided|providing)\b", re.I)
 # the source calling its own statement wrong: "…, the guidebook wrongly stated"
-_WRONGLY = re.compile(r"\b(?:wrongly|falsely|mistakenly|incorrectly|erroneously)\b", re.I)
+_WRONGLY = _Lazy(r"\b(?:wrongly|falsely|mistakenly|incorrectly|erroneously)\b", re.I)
 # the next sentence taking the quote's sentence back: it refers back to it (it starts
 # with "this", "that", "both", "none of this", or names it with a noun for a statement or
 # a decision: "the claim", "this account", "the decision") and denies, doubts or undoes
@@ -1048,7 +1070,7 @@ _SHELL = (
     r"|estimates?|rumou?rs?|attributions?|traditions?|versions?|legends?|tales?|assertions?"
     r"|decisions?|bans?|orders?|rulings?|verdicts?|votes?|plans?)"
 )
-_REFERS_BACK = re.compile(
+_REFERS_BACK = _Lazy(
     r"^\s*(?:this|that|these|those|both|none\s+of\s+(?:this|these|that|it|them)"
     r"|all\s+of\s+(?:this|it)|the\s+" + _SHELL + r")\b"
     r"|\b(?:this|that|these|those|both)\s+(?:[a-z]+\s+)?" + _SHELL + r"\b",
@@ -1058,7 +1080,7 @@ _UNDO_VERB = (
     r"(?:reject|revers|overturn|rescind|repeal|revok|annul|lift|cancel|withdr[ae]w|retract"
     r"|refut|disprov|debunk|discredit|dismiss)"
 )
-_DENIES_NEXT = re.compile(
+_DENIES_NEXT = _Lazy(
     # a verdict or a doubt: "is false", "is doubtful", "is disputed", "a myth"
     r"\b(?:" + _DOUBT + r"|false|untrue|wrong|incorrect|mistaken|inaccurate|exaggerated"
     r"|disputed|contested|questioned|doubted|retracted|refuted|disproved|debunked"
@@ -1163,7 +1185,7 @@ def _undone_by_source(c: _Words, quote: str, window: str, at: int | None) -> lis
 # a claim that something ended for good, and the source saying it came back
 _FOR_GOOD = frozenset({"permanently", "forever", "finally", "irrevocably"})
 _AGAIN_WORDS = frozenset({"reopened", "reopen", "reopens", "revived", "resumed", "restored"})
-_AGAIN = re.compile(
+_AGAIN = _Lazy(
     r"(never\s+|not\s+|n't\s+|no\s+longer\s+)?\b(?:re-?opened|re-?opens?|revived|resumed"
     r"|restored|restarted)\b",
     re.I,
@@ -1172,7 +1194,7 @@ _AGAIN = re.compile(
 
 # the words (lower case) one of which each match of a pattern holds: a text with none of
 # them is not searched (``_absent``)
-_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+_NEEDS: dict[_Lazy, tuple[str, ...]] = {
     _BACK_REFERENCE: ("story", "claim", "figure", "date", "plan", "rumo", "account", "number")
     + ("estimate", "report", "tale", "legend", "belief", "assertion", "version", "total")
     + ("count",),
@@ -1186,7 +1208,7 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
 }
 
 
-def _search(pattern: re.Pattern[str], text: str, low: str | None) -> re.Match[str] | None:
+def _search(pattern: _Lazy, text: str, low: str | None) -> re.Match[str] | None:
     """``pattern.search(text)``, unless ``text`` lacks every word the pattern needs (``low``:
     ``text`` in lower case when it is ASCII, else None: see ``_absent``)."""
     if low is not None:
