@@ -497,8 +497,9 @@ _PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of 
 
 def _read(text: str) -> _Words:
     """The text's words (number words as digits, unit aliases unified) and its numbers
-    without commas; each text read once while it is among the last ``_MEMO_MAX`` read (a
-    quote is read by several rules, a window by each claim citing it)."""
+    without commas; a text read again is taken from the memo (up to ``_MEMO_MAX`` texts,
+    forgotten all at once when full: a quote is read by several rules, a window by each
+    claim citing it)."""
     got = _MEMO.get(text)
     if got is None:
         got = _read_text(text)
