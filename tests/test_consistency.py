@@ -949,3 +949,38 @@ def test_a_number_after_a_capitalised_quantifier_is_no_name():
     a = _claim(3, "Nearly 400 people attended the fair.", "wiki/a.md")
     b = _claim(4, "Nearly 500 people attended the fair.", "wiki/b.md")
     assert consistency.pair_finding(a, b) is not None
+
+
+# ---------------------------------------------------------------- found by review (37b)
+
+MUSIC_1901 = "The bandstand was built in 1901 [conflict: raw/town.txt says 1899]."
+
+
+def test_a_conflict_marker_silences_only_the_pair_whose_source_it_names(repo, base):
+    """Review 37b (#1): a marker naming any file under raw/ ("raw/cats.txt") muted every
+    contradiction of its claim, both ways: as the new claim, and as the claim already
+    there when a third source's figure came."""
+    unrelated = MUSIC_1901.replace("raw/town.txt", "raw/crowd.txt")
+    wrong = page("Music", [(unrelated, "raw/guide.txt", "The bandstand was built in 1901.")])
+    found = run(repo, base, {"wiki/music.md": wrong})
+    assert [f.code for f in found] == ["claim.source_conflict"], found
+    assert "raw/guide.txt and raw/town.txt" in found[0].message
+    assert "names raw/crowd.txt, not the other claim's source" in found[0].message
+    # the honest marker, naming the other claim's source, lands
+    right = page("Music", [(MUSIC_1901, "raw/guide.txt", "The bandstand was built in 1901.")])
+    assert run(repo, base, {"wiki/music.md": right}) == []
+    # landed, its marker speaks of raw/town.txt only: a third source's 1905 is compared
+    # with it (and with the town page)
+    landed = commit_files(
+        repo,
+        base.id,
+        {"wiki/music.md": right, "raw/late.txt": "The bandstand was built in 1905.\n"},
+    )
+    late = (
+        "---\ntitle: Late\n---\n# Late\n\nThe bandstand was built in 1905.[^1]\n\n"
+        f"[^1]: {format_tail('raw/late.txt', None, 'The bandstand was built in 1905.', 0)}\n"
+    )
+    found = run(repo, landed, {"wiki/late.md": late})
+    assert {f.code for f in found} == {"claim.source_conflict"}, found
+    against = {m for f in found for m in ("wiki/music.md#^1", "wiki/town.md#^5") if m in f.message}
+    assert against == {"wiki/music.md#^1", "wiki/town.md#^5"}, found

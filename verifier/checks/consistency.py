@@ -1116,14 +1116,24 @@ def _finding(
         and _backed(a, b, kind)
         and _backed(b, a, kind, piece=True)
     ):
-        if a.marked or b.marked:  # [conflict: …]: stated too
+        # [conflict: raw/…]: stated too, but only of the other claim's source (review 37b:
+        # a marker naming any file under raw/ took its claim out of every comparison)
+        if (a.marked and cb.source in marker_sources(ca.sentence)) or (
+            b.marked and ca.source in marker_sources(cb.sentence)
+        ):
             return None
+        named = sorted(marker_sources(ca.sentence) | marker_sources(cb.sentence))
+        note = (
+            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source)"
+            if named
+            else ""
+        )
         return finding(
             "claim.source_conflict",
             ca.page,
             ca.line,
-            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
-            + message,
+            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
+            f"{note}; " + message,
             claim=claimed(ca),
         )
     return finding("claim.contradiction", ca.page, ca.line, message, claim=claimed(ca))
@@ -1178,6 +1188,18 @@ _MARKER_PART = re.compile(
     re.I,
 )
 _MARKER_BODY = re.compile(r"\[conflict:\s*(.*?)\]", re.I | re.S)
+
+
+_MARKER_SOURCE = re.compile(r"raw/[^\s,;\]]+")
+
+
+def marker_sources(sentence: str) -> frozenset[str]:
+    """The sources the sentence's ``[conflict: raw/…]`` markers name ("raw/town.txt")."""
+    return frozenset(
+        m.group(0).rstrip(".:!?")
+        for c in CONFLICT.finditer(sentence[:CLAIM_CHARS])
+        for m in _MARKER_SOURCE.finditer(c.group(1))
+    )
 
 
 def marker_says_more(sentence: str) -> str | None:
