@@ -726,20 +726,62 @@ def test_a_disputed_block_on_a_new_page_is_compared_but_one_keeping_mains_claim_
     assert found == []
 
 
+UPDATED = "**Updated 2026-11-21 per raw/town.txt:** "
+
+
+def _walks_updated(marker: str = UPDATED) -> str:
+    """The walks page, its 1894 claim kept in a disputed block beside an update (1896)."""
+    return WALKS.replace(
+        "The pier opened in 1894.[^1]",
+        f"\n\n::: disputed\nThe pier opened in 1894.[^1]\n\n{marker}The pier opened in 1896.[^2]"
+        "\n:::\n\n",
+    ).replace("\n[^1]:", f"\n[^2]: {cite('raw/town.txt', 'The pier opened in 1894.')}\n[^1]:")
+
+
+WALKS = page("Walks", [same("The pier opened in 1894.")])
+
+
 def test_an_update_beside_the_disputed_old_claim_is_compared(repo, base):
     """Review 36b: the documented update form put the new figure inside the disputed
-    block, where it was never compared with the other pages."""
-    walks = page("Walks", [same("The pier opened in 1894.")])
-    landed = commit_files(repo, base.id, {"wiki/walks.md": walks})
-    update = walks.replace(
-        "The pier opened in 1894.[^1]",
-        "\n\n::: disputed\nThe pier opened in 1894.[^1]\n\nThe pier opened in 1896.[^2]\n:::\n\n",
-    ).replace("\n[^1]:", f"\n[^2]: {cite('raw/town.txt', 'The pier opened in 1894.')}\n[^1]:")
-    tip = commit_files(repo, landed.id, {"wiki/walks.md": update})
+    block, where it was never compared with the other pages. Review 37b (#3): once landed,
+    the update was history too, and a block with no dated update took its claims out."""
+    landed = commit_files(repo, base.id, {"wiki/walks.md": WALKS})
+    tip = commit_files(repo, landed.id, {"wiki/walks.md": _walks_updated()})
     report = verify_trees(repo, tip, landed, plan=plan_for(landed, tip, "ingest"))
     found = [f for f in report.findings if f.code in CODES]
     assert [f.code for f in found] == ["claim.contradiction"], found
-    assert "1896" in found[0].message
+    assert "1896" in found[0].message and "wiki/town.md#^1" in found[0].message
+    # without the dated update, the block's old claim is compared too: with its own page's
+    plain = commit_files(repo, landed.id, {"wiki/walks.md": _walks_updated("")})
+    report = verify_trees(repo, plain, landed, plan=plan_for(landed, plain, "ingest"))
+    found = [f for f in report.findings if f.code in CODES]
+    assert {m for f in found for m in ("wiki/town.md#^1", "wiki/walks.md#^1") if m in f.message} == {
+        "wiki/town.md#^1",
+        "wiki/walks.md#^1",
+    }, found
+    # landed, the update is still the wiki's figure: a later page's 1894 is compared with it
+    again = page("Again", [same("The pier opened in 1894.")])
+    found = run(repo, tip, {"wiki/again.md": again})
+    assert [f.code for f in found] == ["claim.contradiction"], found
+    assert "wiki/walks.md#^2" in found[0].message
+
+
+def test_a_claim_demoted_into_a_disputed_block_without_an_update_is_still_compared(repo, base):
+    """Review 37b (#3a): wrapping the town page's claim in `::: disputed` with no update
+    landed, and a later page saying 1896 landed against it, seen by neither `verify --all`
+    nor `health`."""
+    demoted = TOWN_PAGE.replace(
+        "The pier opened in 1894.[^1]",
+        "\n\n::: disputed\nThe pier opened in 1894.[^1]\n:::\n\n",
+    )
+    assert run(repo, base, {"wiki/town.md": demoted}) == []
+    landed = commit_files(repo, base.id, {"wiki/town.md": demoted})
+    found = run(repo, landed, {"wiki/lights.md": PIER_1896})
+    assert [f.code for f in found] == ["claim.contradiction"], found
+    assert "wiki/town.md#^1" in found[0].message
+    on_main = commit_files(repo, landed.id, {"wiki/lights.md": PIER_1896})
+    report = verify_trees(repo, on_main, None)
+    assert [f.code for f in report.findings if f.code in CODES] == ["claim.contradiction"]
 
 
 def test_a_page_of_many_contradicting_claims_is_listed_up_to_a_cap(repo, base):
@@ -813,10 +855,16 @@ def test_a_marked_source_conflict_lands_when_the_other_quote_leaves_out_the_subj
     source does not support") because main's quote, "first lit in 1870", omits the
     subject: raw/harbour.txt does say 1870 of the claim its page names."""
     claim = "The Harbour Lighthouse was first lit in 1879"
-    marked = f"{claim} [conflict: raw/harbour.txt says 1870]."
+    # (the town page's "first lit on 3 May 1870" disagrees too: the marker names both)
+    marked = f"{claim} [conflict: raw/harbour.txt says 1870, raw/town.txt says 1870]."
     quote = "The Harbour Lighthouse was first lit in 1879"
     new = cited_page("Notes", [(marked, "raw/notes.txt", NOTES, quote)])
     assert run(repo, harbour, {"wiki/notes.md": new}) == []
+    # naming one, the other conflict is still to state (review 37b)
+    half = f"{claim} [conflict: raw/harbour.txt says 1870]."
+    found = run(repo, harbour, {"wiki/notes.md": cited_page("Notes", [(half, "raw/notes.txt", NOTES, quote)])})
+    assert [f.code for f in found] == ["claim.source_conflict"], found
+    assert "raw/notes.txt and raw/town.txt" in found[0].message
     # unmarked: the sources disagree, and the page must say so
     plain = cited_page("Notes", [(f"{claim}.", "raw/notes.txt", NOTES, quote)])
     found = run(repo, harbour, {"wiki/notes.md": plain})

@@ -108,7 +108,47 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 def _words(sentence: str) -> set[str]:
     """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
-    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS])).lower()))
+    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", _said(sentence))).lower()))
+
+
+# an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
+# (its sentence as read: "Updated 2026-11-21 per raw/records.pdf: The bridge …")
+UPDATE = re.compile(r"\s*\**\s*Updated\s+\d{4}-\d{2}-\d{2}\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I)
+
+
+def _said(sentence: str) -> str:
+    """What a claim says (its first CLAIM_CHARS characters): an update's dated marker left
+    out ("Updated 2026-11-21 per raw/…:" names when and where from, not what)."""
+    m = UPDATE.match(sentence)
+    return sentence[m.end() : m.end() + CLAIM_CHARS] if m else sentence[:CLAIM_CHARS]
+
+
+def history(claims: Iterable[PageClaim]) -> set[str]:
+    """The ids of the claims that are history: in a ``::: disputed`` block, before the
+    block's dated update (``**Updated YYYY-MM-DD per raw/…:**`` on a later claim of the
+    block, with no claim outside a block between them). A disputed claim with no update
+    after it, and every update, are compared like any other claim (review 37b: a claim
+    wrapped in a block with no update left the check for good, and so did an update once it
+    had landed)."""
+    out: set[str] = set()
+    pending: list[PageClaim] = []
+    for c in sorted(claims, key=lambda c: (c.page, c.line)):
+        if pending and pending[-1].page != c.page:
+            pending = []
+        if not c.disputed:
+            pending = []
+        elif UPDATE.match(c.sentence):
+            out.update(p.id for p in pending)
+            pending = []
+        else:
+            pending.append(c)
+    return out
+
+
+def current(claims: list[PageClaim]) -> list[PageClaim]:
+    """``claims`` without the ones that are history (``history``)."""
+    old = history(claims)
+    return [c for c in claims if c.id not in old]
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -215,7 +255,7 @@ def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
     ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits."""
     # as a reader reads it: "Lighthоuse" with a Cyrillic о, "１８９６" full-width (review 36b)
-    text = fold(CONFLICT.sub("", sentence[:CLAIM_CHARS]))
+    text = fold(CONFLICT.sub("", _said(sentence)))
     return _YEAR_WORDS.sub(_year_of, text)
 
 
@@ -717,7 +757,7 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    everything = [c for c in claims if not c.disputed]
+    everything = current(claims)
     gapped = [g for g in gaps if not g.disputed]
     found = _compared(everything + gapped, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
@@ -800,7 +840,7 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
     if base is None:
         tip.load(tip.pages)
-        everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
+        everything = [c for p in tip.pages for c in current(page_claims(tip.page(p)))]
         gaps = [g for p in tip.pages for g in gap_claims(tip.page(p)) if not g.disputed]
         return everything + gaps, everything  # every page, as the links check reads them
     tip.load(changed)
@@ -810,10 +850,12 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     for path in changed:
         before = page_claims(base.page(path)) if path in base.entries else []
         old = {(c.sentence, c.source, c.quote) for c in before}
-        # a disputed block's claims are history when main had them: a claim new in the
-        # block (a new page's, or the update beside the old claim) is compared
-        for c in page_claims(tip.page(path)):
-            if c.disputed and (c.sentence, c.source, c.quote) in old:
+        # a disputed block's claims before its dated update are history when main had
+        # them; a claim new in a block, every update and a block without one are compared
+        now = page_claims(tip.page(path))
+        was = history(now)
+        for c in now:
+            if c.id in was and (c.sentence, c.source, c.quote) in old:
                 continue
             pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
@@ -858,16 +900,14 @@ def _elsewhere(
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
-    return [c for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+    return [c for p in pages for c in current(page_claims(tip.page(p)))]
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
-    """The keys of a page's claims (disputed ones aside): what TermIndex holds of it; a
-    claim that may disagree with another (a number, a negation) also under ``key!``."""
+    """The keys of a page's claims (history aside: ``history``): what TermIndex holds of
+    it; a claim that may disagree with another (a number, a negation) also under ``key!``."""
     out: set[str] = set()
-    for c in page_claims(tree.page(path)):
-        if c.disputed:
-            continue
+    for c in current(page_claims(tree.page(path))):
         keys = keys_of(c.sentence)
         out.update(keys)
         if decidable(c.sentence):
@@ -882,7 +922,7 @@ _ANY_DIGIT = re.compile(r"\d")
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]))
+    text = fold(CONFLICT.sub(" ", _said(sentence)))
     if _ANY_DIGIT.search(text):
         return True
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
@@ -891,7 +931,7 @@ def decidable(sentence: str) -> bool:
 def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
     """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
     its _words)."""
-    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
+    text = CONFLICT.sub(" ", _said(sentence))
     digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
     return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
 
@@ -920,7 +960,8 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    3,
+                    4,
+                    UPDATE.pattern,
                     DECIDABLE,
                     CONFLICT.pattern,
                     CLAIM_CHARS,
