@@ -755,7 +755,9 @@ def test_an_update_beside_the_disputed_old_claim_is_compared(repo, base):
     plain = commit_files(repo, landed.id, {"wiki/walks.md": _walks_updated("")})
     report = verify_trees(repo, plain, landed, plan=plan_for(landed, plain, "ingest"))
     found = [f for f in report.findings if f.code in CODES]
-    assert {m for f in found for m in ("wiki/town.md#^1", "wiki/walks.md#^1") if m in f.message} == {
+    assert {
+        m for f in found for m in ("wiki/town.md#^1", "wiki/walks.md#^1") if m in f.message
+    } == {
         "wiki/town.md#^1",
         "wiki/walks.md#^1",
     }, found
@@ -862,7 +864,11 @@ def test_a_marked_source_conflict_lands_when_the_other_quote_leaves_out_the_subj
     assert run(repo, harbour, {"wiki/notes.md": new}) == []
     # naming one, the other conflict is still to state (review 37b)
     half = f"{claim} [conflict: raw/harbour.txt says 1870]."
-    found = run(repo, harbour, {"wiki/notes.md": cited_page("Notes", [(half, "raw/notes.txt", NOTES, quote)])})
+    found = run(
+        repo,
+        harbour,
+        {"wiki/notes.md": cited_page("Notes", [(half, "raw/notes.txt", NOTES, quote)])},
+    )
     assert [f.code for f in found] == ["claim.source_conflict"], found
     assert "raw/notes.txt and raw/town.txt" in found[0].message
     # unmarked: the sources disagree, and the page must say so
@@ -1032,3 +1038,42 @@ def test_a_conflict_marker_silences_only_the_pair_whose_source_it_names(repo, ba
     assert {f.code for f in found} == {"claim.source_conflict"}, found
     against = {m for f in found for m in ("wiki/music.md#^1", "wiki/town.md#^5") if m in f.message}
     assert against == {"wiki/music.md#^1", "wiki/town.md#^5"}, found
+
+
+KEEPER = "The lighthouse keeper was first paid in 1871."
+
+
+@pytest.mark.parametrize("prefix", ["aa", "zz"])
+def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
+    repo, base, prefix, monkeypatch
+):
+    """Review 37b (#2): 25 pages saying "The Harbour Lighthouse keeper was first paid in
+    1871" (another thing, sharing every word of the claim) took the 20 candidates, and
+    "first lit in 1878" landed against the page saying 1870, in a run, `verify --all` and
+    `health`. The crowd is named to sort first, then last."""
+    monkeypatch.setitem(SOURCES, "raw/keeper.txt", KEEPER + "\n")
+    crowd = {
+        f"wiki/{prefix}-k{n:02d}.md": page(f"K {n}", [(KEEPER, "raw/keeper.txt", KEEPER)])
+        for n in range(25)
+    }
+    crowded = commit_files(repo, base.id, {"raw/keeper.txt": KEEPER + "\n", **crowd})
+    claim = "The lighthouse was first lit in 1878."
+    new = page("Lights", [(claim, "raw/town.txt", "The lighthouse was first lit on 3 May 1870.")])
+    found = run(repo, crowded, {"wiki/lights.md": new})
+    assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/lights.md")]
+    assert "wiki/town.md#^4" in found[0].message
+    landed = commit_files(repo, crowded.id, {"wiki/lights.md": new})
+    report = verify_trees(repo, landed, None)
+    assert [(f.code, f.path) for f in report.findings if f.code in CODES] == [
+        ("claim.contradiction", "wiki/lights.md")
+    ]
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tree = WikiTree(repo, landed.tree, PageCache(None))
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    pairs = consistency.open_contradictions(every, 20)
+    assert {frozenset((a.page, b.page)) for a, b, _ in pairs} == {
+        frozenset(("wiki/lights.md", "wiki/town.md"))
+    }

@@ -896,7 +896,13 @@ def _elsewhere(
             for path in hits[:limit] if bounded else hits:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
-        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
+        # a crowd of pages named to sort first does not push out the page of the claim's
+        # own subject, which _pairs ranks first (review 37b)
+        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], x[0]))
+        if len(best) > cap:
+            last = best[cap - 1][1]
+            best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
@@ -1120,11 +1126,24 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                     if pool[i] is not me:  # itself; its page's other claims are candidates
                         score[i] = score.get(i, 0) + 1
         mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
-        best = heapq.nsmallest(
-            cap,
-            score.items(),
-            key=lambda x: (not _may_disagree(mine_sig, signature[x[0]]), -x[1], x[0]),
-        )
+        mine_keys = set(a.keys)
+
+        def rank(x: tuple[int, int]) -> tuple[bool, bool, int, int, int]:
+            # those that may disagree; then those saying its dated word ("lit" in "first
+            # lit in 1878"); then most keys shared, fewest of their own ("the Harbour
+            # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
+            # before "the Harbour Lighthouse was first lit": review 37b)
+            i, shared = x
+            words = _words(pool[i].sentence)
+            return (
+                not _may_disagree(mine_sig, signature[i]),
+                bool(a.dated) and a.dated.isdisjoint(_events(_stem(w) for w in words)),
+                -shared,
+                len(set(_keys(words)) - mine_keys),
+                i,
+            )
+
+        best = heapq.nsmallest(cap, score.items(), key=rank)
         out += [(a, pool[i]) for i, _ in best]
     return out
 
