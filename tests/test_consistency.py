@@ -555,7 +555,9 @@ def test_the_corpus_figures_are_the_documented_ones():
     # (R1 R4 R6 C3 C8 F3 G2 G2w G3 G4 G5 H1 H5 N1b); held-out 5 of 6, 4 of 6 (X4 X7 X9 X10 X11)
     # review 36b's cases (added to the development half): before their rules changed, 21 of
     # 23 caught, 4 of 30 flagged wrongly (A6 missed; F15 F12 F4b Z1 flagged)
-    assert corpus_figures(DEV) == (22, 23, 0, 30, ["R6"])  # "stops running": no rule reads it
+    # review 37b's cases (HN1 HN2 H-arabic H-roman MK4, FF1 FF9), before their rules: 22 of
+    # 28 caught, 2 of 32 flagged wrongly (all seven wrong)
+    assert corpus_figures(DEV) == (27, 28, 0, 32, ["R6"])  # "stops running": no rule reads it
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
 
@@ -1077,3 +1079,65 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
     assert {frozenset((a.page, b.page)) for a, b, _ in pairs} == {
         frozenset(("wiki/lights.md", "wiki/town.md"))
     }
+
+
+@pytest.mark.parametrize(
+    ("claim", "other", "flag"),
+    [
+        # a head noun naming the same thing is compared (review 37b #4)
+        (
+            "The museum building opened its doors in 1894.",
+            "The museum opened its doors in 1896.",
+            True,
+        ),
+        ("The ferry service does not run in winter.", "The ferry runs in winter.", True),
+        (
+            "The lighthouse tower was first lit in 1872.",
+            "The lighthouse was first lit in 1870.",
+            True,
+        ),
+        # another thing: a head noun of its own, a kind before the subject (review 37b #6)
+        (
+            "The museum shop opened its doors in 1931.",
+            "The museum opened its doors in 1896.",
+            False,
+        ),
+        ("The railway bridge is 300 metres long.", "The bridge is 400 metres long.", False),
+        (
+            "The maritime museum opened its doors in 1921.",
+            "The museum opened its doors in 1896.",
+            False,
+        ),
+        # a modifier naming no kind is the same museum (review 36b's A4)
+        (
+            "The old stone museum on the quay finally opened its public doors to visitors in 1894.",
+            "The museum opened its doors in 1896.",
+            True,
+        ),
+        # digits of another script, a Roman year (review 37b #7)
+        (
+            "The lighthouse was first lit in \u0661\u0668\u0667\u0663.",
+            "The lighthouse was first lit in 1870.",
+            True,
+        ),
+        (
+            "The lighthouse was first lit in \u0661\u0668\u0667\u0660.",
+            "The lighthouse was first lit in 1870.",
+            False,
+        ),
+        (
+            "The lighthouse was first lit in MDCCCLXXI.",
+            "The lighthouse was first lit in 1870.",
+            True,
+        ),
+        (
+            "The lighthouse was first lit in MDCCCLXX.",
+            "The lighthouse was first lit in 1870.",
+            False,
+        ),
+    ],
+)
+def test_what_names_the_same_thing_and_how_a_date_is_written(claim, other, flag):
+    a, b = _claim(1, claim, "wiki/a.md"), _claim(2, other, "wiki/b.md")
+    assert (consistency.pair_finding(a, b) is not None) is flag
+    assert (consistency.pair_finding(b, a) is not None) is flag

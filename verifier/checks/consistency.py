@@ -43,6 +43,7 @@ import heapq
 import json
 import marshal
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -118,9 +119,36 @@ UPDATE = re.compile(r"\s*\**\s*Updated\s+\d{4}-\d{2}-\d{2}\s+per\s+[^:\n]{1,300}
 
 def _said(sentence: str) -> str:
     """What a claim says (its first CLAIM_CHARS characters): an update's dated marker left
-    out ("Updated 2026-11-21 per raw/…:" names when and where from, not what)."""
+    out ("Updated 2026-11-21 per raw/…:" names when and where from, not what); digits of
+    any script as ASCII ("١٨٧٣": 1873, which NFKC leaves alone), a year in Roman numerals
+    after a preposition as digits ("in MDCCCXCIV": in 1894) (review 37b)."""
     m = UPDATE.match(sentence)
-    return sentence[m.end() : m.end() + CLAIM_CHARS] if m else sentence[:CLAIM_CHARS]
+    text = sentence[m.end() : m.end() + CLAIM_CHARS] if m else sentence[:CLAIM_CHARS]
+    if not text.isascii():
+        text = _OTHER_DIGIT.sub(lambda d: str(unicodedata.decimal(d.group(0))), text)
+    if "M" in text:
+        text = _ROMAN_YEAR.sub(_roman_year, text)
+    return text
+
+
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+_ROMAN_YEAR = re.compile(
+    r"\b((?:in|of|on|since|until|till|from|by|before|after|during|circa|c\.)\s+)"
+    r"(M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\b",
+    re.I,
+)
+_ROMAN = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_year(m: re.Match[str]) -> str:
+    numeral = m.group(2)
+    if not numeral.isupper():
+        return m.group(0)  # "in mix": a word
+    value = 0
+    for here, after in zip(numeral, [*numeral[1:], ""], strict=True):
+        v = _ROMAN[here]
+        value += -v if after and _ROMAN[after] > v else v
+    return m.group(1) + str(value) if 1000 <= value <= 2099 else m.group(0)
 
 
 def history(claims: Iterable[PageClaim]) -> set[str]:
@@ -384,9 +412,10 @@ def _same_subject(a: Read, b: Read) -> bool:
     nearly all in the longer (three at least, three in four: "opened its doors in 1896" and
     "was opened in 1894 after a campaign"); and no proper name tells them apart ("South
     Lighthouse", "Harbour Lighthouse")."""
-    shared = len(a.words & b.words)
-    union = len(a.words | b.words)
-    shorter = min(len(a.words), len(b.words))
+    wa, wb = a.words - _SAME_THING, b.words - _SAME_THING  # "the ferry service": the ferry
+    shared = len(wa & wb)
+    union = len(wa | wb)
+    shorter = min(len(wa), len(wb))
     if not (
         (shared >= MIN_SHARED and shared >= SAME_SUBJECT * union)
         or (shared >= 3 and shared >= 0.75 * shorter)
@@ -461,6 +490,7 @@ def _own_head(a: Read, b: Read) -> bool:
             and w not in STOPWORDS
             and len(w) >= 3
             and y not in _NOT_HEAD
+            and y not in _SAME_THING
             and y not in _NOT_PLAIN
             and y not in STOPWORDS
             and not y.endswith("ly")
@@ -471,6 +501,41 @@ def _own_head(a: Read, b: Read) -> bool:
 
 
 _FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+# head nouns that name the same thing as the word before them ("the museum building", "the
+# ferry service", "the lighthouse tower"): no other thing (review 37b: "The museum building
+# opened its doors in 1894" landed against "The museum opened its doors in 1896")
+_SAME_THING = frozenset(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "building buildings service services structure site facility facilities tower "
+        "premises complex institution establishment edifice organisation organization "
+        "operation operations itself",
+    )
+)
+# words before a subject naming a kind of it ("the railway bridge", "the maritime museum"):
+# another thing; a word not listed ("the old stone museum") names the same one (review 37b)
+_KINDS = frozenset(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "railway rail road foot swing suspension toll rope chain pontoon maritime naval "
+        "military war art science folk transport motor car passenger cargo freight steam "
+        "toy wax aviation mining tram bus",
+    )
+)
+
+
+def _kind_of(a: Read, b: Read) -> bool:
+    """``a`` puts a word naming a kind (``_KINDS``), which ``b`` does not say, just before a
+    word of ``b``: "The railway bridge is 300 metres long" against "The bridge is 400
+    metres long" is another bridge."""
+    ta = _tokens(a.claim.sentence)
+    mine = {w for w, _ in _tokens(b.claim.sentence)}
+    return any(
+        y in _KINDS and not capital and y not in mine and w in mine and w not in _NOT_PLAIN
+        for (y, capital), (w, _) in zip(ta, ta[1:], strict=False)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -515,8 +580,10 @@ def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
     kind = _disagreement(a, b)
-    if kind is not None and (_own_head(a, b) or _own_head(b, a)):
-        return None  # "the museum shop", "the lighthouse keeper": another thing
+    if kind is not None and (
+        _own_head(a, b) or _own_head(b, a) or _kind_of(a, b) or _kind_of(b, a)
+    ):
+        return None  # "the museum shop", "the railway bridge": another thing
     return kind
 
 
