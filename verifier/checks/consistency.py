@@ -1179,6 +1179,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
+    looks: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # a candidate's stems, keys
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     for a in mine:
@@ -1201,12 +1202,15 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
             # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
             # before "the Harbour Lighthouse was first lit": review 37b)
             i, shared = x
-            words = _words(pool[i].sentence)
+            said = looks.get(i)
+            if said is None:  # read once a candidate, whatever the claims it is scored for
+                words = _words(pool[i].sentence)
+                said = looks[i] = (_events(_stem(w) for w in words), frozenset(_keys(words)))
             return (
                 not _may_disagree(mine_sig, signature[i]),
-                bool(a.dated) and a.dated.isdisjoint(_events(_stem(w) for w in words)),
+                bool(a.dated) and a.dated.isdisjoint(said[0]),
                 -shared,
-                len(set(_keys(words)) - mine_keys),
+                len(said[1] - mine_keys),
                 i,
             )
 
