@@ -1019,3 +1019,11 @@ def test_a_reference_in_an_attribute_cites_nothing_and_a_label_title_is_no_state
 @pytest.mark.timing
 def test_title_attributes_and_hidden_references_take_linear_time(unit):
     _linear(unit)
+
+
+def test_a_link_into_the_same_page_keeps_its_words_in_the_quoted_statement(repo, base):
+    """Trial 26b (#12): ``[[#^built]]`` vanished from the statement a finding quotes
+    ("Block ref: and …"); a reader reads its block or heading."""
+    body = f"{CITED}\n\nThe council met again after [[#^built]] and [[#Council|the vote]] passed."
+    (message,) = [m for _, m in flagged(verify(repo, base, body))]
+    assert '"The council met again after ^built and the vote passed."' in message, message

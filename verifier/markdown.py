@@ -165,6 +165,14 @@ def _unclosed_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _link_words(target: str) -> str:
+    """What a reader reads of a wikilink without a label: its page's name, or for a link
+    into the same page (``[[#^built]]``, ``[[#Heading]]``) its heading or block, so the
+    words never vanish from the sentence quoted."""
+    name, _, anchor = target.partition("#")
+    return name or anchor
+
+
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if not src.startswith("[[", pos):
@@ -549,7 +557,7 @@ def _row_cells(tokens: list[Token], i: int) -> list[tuple[str, bool]]:
                 said.append(f"![[{child.content}]]")
             elif child.type == "wikilink":
                 target, _, label = child.content.partition("|")
-                said.append(label or target.partition("#")[0])
+                said.append(label or _link_words(target))
             elif child.type in ("softbreak", "hardbreak"):
                 said.append(" ")
         cells.append((" ".join("".join(said)[: 2 * CELL_CHARS].split())[:CELL_CHARS], cited))
@@ -914,7 +922,10 @@ def _inline(
                 add(f"![[{child.content}]]", said=False)
             else:
                 link_at.append(size)
-                add(label or name, said=bool(label) and not pointed and _link_asserts(label))
+                add(
+                    label or _link_words(target),
+                    said=bool(label) and not pointed and _link_asserts(label),
+                )
         elif child.type == "link_close":
             if linked >= 0 and not pointed and _link_asserts("".join(parts[linked:])):
                 prose[linked:] = parts[linked:]  # "[the bridge collapsed in 2024](x.md)"

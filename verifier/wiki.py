@@ -77,7 +77,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 32: each gap-marked sentence's text (ParsedPage.gapped: the consistency check's)
 # 33: a reference inside an element that hides it is in_html, a title attribute that
 # asserts is hidden text (issue 28)
-CACHE_FORMAT = 33
+# 34: a wikilink into the same page ([[#^id]], [[#Heading]]) reads as its anchor
+CACHE_FORMAT = 34
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

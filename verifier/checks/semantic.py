@@ -21,7 +21,6 @@ from ..judges.offline import (
     SOURCE_HEAD,
     Conflict,
     conflicts,
-    needs_source,
     rules_digest,
     source_label,
 )
@@ -87,17 +86,17 @@ def claims_to_judge(
 ) -> list[ClaimInput]:
     """The claims to judge, each with the window of source text around its quote.
 
-    Without ``windows`` (the offline judge) the source around each quote is read too
-    (``offline.needs_source``: the words before a quote may deny or hedge it, the words
-    after it, and the next sentence, may take it back), and
-    the heuristic's hints come from the cache when these words were read before: a warm
-    verify reads no source and runs no rule for an unchanged claim.  ``hinted_only``
+    The heuristic's rules always read the source around each quote (the words before a
+    quote may deny or hedge it, the words after it, and the next sentence, may take it
+    back). Without ``windows`` (the offline judge) its hints come from the cache when
+    these words were read before: a warm verify reads no source and runs no rule for an
+    unchanged claim.  ``hinted_only``
     leaves out the claims no rule flags (the offline judge votes on hints alone).
     """
     candidates = _candidates(ctx, verified)
     hints: Mapping[str, _Hints | None]
     if windows:  # in source order: each source read once (wiki.SOURCE_CHARS_KEPT)
-        hints = {c.claim_id: _hints(ctx, c, windows=True) for c in by_source(candidates)}
+        hints = {c.claim_id: _hints(ctx, c) for c in by_source(candidates)}
     else:
         hints = _cached_hints(ctx, candidates)
     out: list[ClaimInput] = []
@@ -171,49 +170,75 @@ class _Hints(NamedTuple):
     window_start: int
 
 
-def _hints(
-    ctx: Context, c: _Candidate, *, windows: bool, found: list[Conflict] | None = None
-) -> _Hints | None:
-    """The heuristic's conflicts between a claim and its quote (``found``: already
-    computed without the window), reading the window of source text around the quote
-    when ``windows`` or when a rule that reads it fired. None: the source cannot be read."""
+def _hints(ctx: Context, c: _Candidate) -> _Hints | None:
+    """The heuristic's conflicts between a claim and its quote, read with the window of
+    source text around the quote (every rule may change with it: the words before a
+    quote may deny or hedge it, the words after it and the next sentence take it back).
+    None: the source cannot be read."""
+    read = _window(ctx, c)
+    if read is None:
+        return None
+    return _hinted(read, conflicts(*_rules_input(c, read)))
+
+
+class _Window(NamedTuple):
+    start: int
+    text: str
+    label: str  # the source's ``source_label``
+
+
+def _window(ctx: Context, c: _Candidate) -> _Window | None:
+    """The window of source text around a candidate's quote (from the cache when it was
+    read before); None: the source cannot be read."""
     vq = c.vq
-    if found is None:
-        found = conflicts(c.claim, vq.quote, row=c.row)
-    start, around = vq.offset, vq.quote
-    if windows or needs_source(c.claim, vq.quote, found):
-        chars = ctx.config.judge.window_chars
-        try:  # from the cache when this quote's window was read before
-            start, around, head = ctx.tip.source_window(
-                vq.source, vq.pdf_page, vq.offset, len(vq.quote), chars, SOURCE_HEAD
-            )
-        except SourceError:
-            return None
-        label = source_label(vq.source, head)
-        found = conflicts(c.claim, vq.quote, around, label, at=vq.offset - start, row=c.row)
-    return _Hints(tuple(k.describe() for k in found), around, start)
+    chars = ctx.config.judge.window_chars
+    try:
+        start, around, head = ctx.tip.source_window(
+            vq.source, vq.pdf_page, vq.offset, len(vq.quote), chars, SOURCE_HEAD
+        )
+    except SourceError:
+        return None
+    return _Window(start, around, source_label(vq.source, head))
+
+
+RulesInput = tuple[str, str, str, str, int, str]  # conflicts' claim, quote, window, source, at, row
+
+
+def _rules_input(c: _Candidate, w: _Window) -> RulesInput:
+    return (c.claim, c.vq.quote, w.text, w.label, c.vq.offset - w.start, c.row)
+
+
+def _hinted(w: _Window, found: list[Conflict]) -> _Hints:
+    return _Hints(tuple(k.describe() for k in found), w.text, w.start)
 
 
 PARALLEL_CLAIMS = 20_000  # fewer claims to run the rules on stay in-process
 CLAIMS_PER_TASK = 2_000
 
 
-def _conflicts_task(repo: object, pairs: list[tuple[str, str, str]]) -> list[list[Conflict]]:
-    """The rules on (claim, quote, row) triples, without windows: a worker's share."""
-    return [conflicts(claim, quote, row=row) for claim, quote, row in pairs]
+def _conflicts_task(repo: object, inputs: list[RulesInput]) -> list[list[Conflict]]:
+    """The rules on each claim and the window around its quote: a worker's share."""
+    return [conflicts(*x) for x in inputs]
 
 
-def _windowless(ctx: Context, todo: list[_Candidate]) -> Iterator[list[Conflict]]:
-    """The rules on each candidate, without windows, in order; on the workers when
-    there are many (a cold verify of a large wiki)."""
-    pairs = [(c.claim, c.vq.quote, c.row) for c in todo]
+def _windowed(ctx: Context, todo: list[_Candidate]) -> Iterator[tuple[_Candidate, _Hints | None]]:
+    """Each candidate, in source order (each source read once: wiki.SOURCE_CHARS_KEPT),
+    with its hints (None: its source cannot be read). The windows are read here; the
+    rules run on the workers when there are many claims (a cold verify of a large wiki),
+    a batch of windows at a time (bounded memory)."""
+    ordered = by_source(todo)
     workers = ctx.tip.workers
-    if len(pairs) < PARALLEL_CLAIMS or not workers.enabled:
-        yield from (conflicts(claim, quote, row=row) for claim, quote, row in pairs)
+    if len(ordered) < PARALLEL_CLAIMS or not workers.enabled:
+        yield from ((c, _hints(ctx, c)) for c in ordered)
         return
-    tasks = [pairs[i : i + CLAIMS_PER_TASK] for i in range(0, len(pairs), CLAIMS_PER_TASK)]
-    for found in workers.map(_conflicts_task, tasks):
-        yield from found
+    step = CLAIMS_PER_TASK * max(2, workers.count)
+    for i in range(0, len(ordered), step):
+        read = [(c, _window(ctx, c)) for c in ordered[i : i + step]]
+        inputs = [_rules_input(c, w) for c, w in read if w is not None]
+        tasks = [inputs[j : j + CLAIMS_PER_TASK] for j in range(0, len(inputs), CLAIMS_PER_TASK)]
+        found = (k for chunk in workers.map(_conflicts_task, tasks) for k in chunk)
+        for c, w in read:
+            yield c, None if w is None else _hinted(w, next(found))
 
 
 def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hints]:
@@ -256,10 +281,8 @@ def _cached_hints(ctx: Context, candidates: list[_Candidate]) -> dict[str, _Hint
                 todo.append(c)
             else:
                 out[c.claim_id] = _Hints(row.get(0, ()), c.vq.quote, c.vq.offset)
-    rules = dict(zip((c.claim_id for c in todo), _windowless(ctx, todo), strict=True))
     fresh: dict[str, dict[int, tuple[str, ...]]] = {}
-    for c in by_source(todo):  # in source order: each source read once (SOURCE_CHARS_KEPT)
-        found = _hints(ctx, c, windows=False, found=rules[c.claim_id])
+    for c, found in _windowed(ctx, todo):
         if found is not None:  # else its source could not be read: not a row to keep
             out[c.claim_id] = found
             fresh[claim_keys[c.claim_id]] = {0: found.hints} if found.hints else {}
