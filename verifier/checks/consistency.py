@@ -1196,7 +1196,12 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
         mine_keys = set(a.keys)
 
-        def rank(x: tuple[int, int]) -> tuple[bool, bool, int, int, int]:
+        def rank(
+            x: tuple[int, int],
+            a: Read = a,
+            mine_sig: tuple[frozenset[str], bool, bool] = mine_sig,
+            mine_keys: set[str] = mine_keys,
+        ) -> tuple[bool, bool, int, int, int]:
             # those that may disagree; then those saying its dated word ("lit" in "first
             # lit in 1878"); then most keys shared, fewest of their own ("the Harbour
             # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
