@@ -1141,3 +1141,19 @@ def test_what_names_the_same_thing_and_how_a_date_is_written(claim, other, flag)
     a, b = _claim(1, claim, "wiki/a.md"), _claim(2, other, "wiki/b.md")
     assert (consistency.pair_finding(a, b) is not None) is flag
     assert (consistency.pair_finding(b, a) is not None) is flag
+
+
+def test_a_page_of_many_semantic_conflicts_is_listed_up_to_a_cap(repo, base):
+    """Review 37b (#9): `citation.semantic_conflict` was uncapped, one a claim (5,000 on a
+    page of 5,000 claims, a 2.9 MB report); now as the contradictions: PER_PAGE, then one
+    counting the rest, still major."""
+    claims = [
+        (f"The pier opened in {y}.", "raw/town.txt", "The pier opened in 1894.")
+        for y in range(1900, 1960)
+    ]
+    tip = commit_files(repo, base.id, {"wiki/many.md": page("Many", claims)})
+    report = verify_trees(repo, tip, base, plan=plan_for(base, tip, "ingest"))
+    listed = [f for f in report.findings if f.code == "citation.semantic_conflict"]
+    assert len(listed) == consistency.PER_PAGE + 1
+    [rest] = [f for f in listed if "10 more citation.semantic_conflict findings" in f.message]
+    assert rest.line is None and rest.severity == "major"

@@ -683,12 +683,19 @@ PER_PAGE = 50  # contradiction findings listed per page; one more counts the res
 
 
 def _capped(found: list[Finding]) -> list[Finding]:
-    """At most PER_PAGE findings of each code per page, then one counting the rest: a page
-    of a thousand claims on one subject is one problem, not half a million findings (each
-    fingerprinted and stored: review 36b)."""
+    return capped(found)
+
+
+def capped(found: list[Finding], codes: frozenset[str] | None = None) -> list[Finding]:
+    """At most PER_PAGE findings of each code (of ``codes``, else every code) per page,
+    then one counting the rest: a page of a thousand claims on one subject is one problem,
+    not half a million findings (each fingerprinted and stored: review 36b)."""
     seen: dict[tuple[str | None, str], int] = {}
     out: list[Finding] = []
     for f in found:
+        if codes is not None and f.code not in codes:
+            out.append(f)
+            continue
         key = (f.path, f.code)
         n = seen[key] = seen.get(key, 0) + 1
         if n <= PER_PAGE:
