@@ -786,6 +786,14 @@ def test_a_claim_demoted_into_a_disputed_block_without_an_update_is_still_compar
     on_main = commit_files(repo, landed.id, {"wiki/lights.md": PIER_1896})
     report = verify_trees(repo, on_main, None)
     assert [f.code for f in report.findings if f.code in CODES] == ["claim.contradiction"]
+    # and `wikigate health`'s count
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tree = WikiTree(repo, on_main.tree, PageCache(None))
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    assert len(consistency.open_contradictions(every, 20)) == 1
 
 
 def test_a_page_of_many_contradicting_claims_is_listed_up_to_a_cap(repo, base):
