@@ -1165,3 +1165,17 @@ def test_a_page_of_many_semantic_conflicts_is_listed_up_to_a_cap(repo, base):
     assert len(listed) == consistency.PER_PAGE + 1
     [rest] = [f for f in listed if "10 more citation.semantic_conflict findings" in f.message]
     assert rest.line is None and rest.severity == "major"
+
+
+def test_a_gap_marked_statement_in_a_disputed_block_without_an_update_is_compared(repo, base):
+    """Review 37b (#3), for gap-marked statements: in a whole-wiki verify (and `health`) a
+    disputed block's gap-marked statement was left out, update or none."""
+    body = (
+        "---\ntitle: Gaps\n---\n# Gaps\n\n::: disputed\n"
+        "The pier opened in 1896. [gap: no source found yet]\n:::\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/gaps.md": body})
+    report = verify_trees(repo, tip, None)
+    assert [f.code for f in report.findings if f.code == "claim.gap_contradiction"] == [
+        "claim.gap_contradiction"
+    ]

@@ -21,8 +21,10 @@ each side is what its own quote says, about their subject, and the sources diffe
 sources disagree: the page must say so, by citing both sources on the claim or with a
 ``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
 what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
-error: claim.contradiction. Disputed claims (``::: disputed``) that main had are history,
-never compared; a claim new in a disputed block is compared like any other.
+error: claim.contradiction. Claims of a ``::: disputed`` block that main had, before the
+block's dated update (``**Updated YYYY-MM-DD per raw/…:**``), are history, never compared;
+the update, a claim new in a block and every claim (or gap-marked statement) of a block with
+no update are compared like any other (``history``).
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
 (judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
@@ -831,8 +833,9 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    everything = current(claims)
-    gapped = [g for g in gaps if not g.disputed]
+    old = history([*claims, *gaps])
+    everything = [c for c in claims if c.id not in old]
+    gapped = [g for g in gaps if g.id not in old]
     found = _compared(everything + gapped, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
         rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
@@ -914,8 +917,12 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
     if base is None:
         tip.load(tip.pages)
-        everything = [c for p in tip.pages for c in current(page_claims(tip.page(p)))]
-        gaps = [g for p in tip.pages for g in gap_claims(tip.page(p)) if not g.disputed]
+        everything, gaps = [], []
+        for p in tip.pages:
+            cited, gapped = page_claims(tip.page(p)), gap_claims(tip.page(p))
+            past = history([*cited, *gapped])  # a gap-marked statement may be history too
+            everything += [c for c in cited if c.id not in past]
+            gaps += [g for g in gapped if g.id not in past]
         return everything + gaps, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
