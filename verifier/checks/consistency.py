@@ -21,7 +21,8 @@ each side is what its own quote says, about their subject, and the sources diffe
 sources disagree: the page must say so, by citing both sources on the claim or with a
 ``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
 what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
-error: claim.contradiction. Claims of a ``::: disputed`` block that main had, before the
+error: claim.contradiction. A marker silences only the pair whose other claim cites a source
+it names. Claims of a ``::: disputed`` block that main had, before the
 block's dated update (``**Updated YYYY-MM-DD per raw/…:**``), are history, never compared;
 the update, a claim new in a block and every claim (or gap-marked statement) of a block with
 no update are compared like any other (``history``).
