@@ -1030,6 +1030,18 @@ def test_a_conflict_marker_silences_only_the_pair_whose_source_it_names(repo, ba
     assert [f.code for f in found] == ["claim.source_conflict"], found
     assert "raw/guide.txt and raw/town.txt" in found[0].message
     assert "names raw/crowd.txt, not the other claim's source" in found[0].message
+    # naming it with another figure than it gives: still to state
+    misquoted = MUSIC_1901.replace("says 1899", "says 1850")
+    found = run(
+        repo,
+        base,
+        {
+            "wiki/music.md": page(
+                "Music", [(misquoted, "raw/guide.txt", "The bandstand was built in 1901.")]
+            )
+        },
+    )
+    assert [f.code for f in found] == ["claim.source_conflict"], found
     # the honest marker, naming the other claim's source, lands
     right = page("Music", [(MUSIC_1901, "raw/guide.txt", "The bandstand was built in 1901.")])
     assert run(repo, base, {"wiki/music.md": right}) == []

@@ -1269,13 +1269,12 @@ def _finding(
     ):
         # [conflict: raw/…]: stated too, but only of the other claim's source (review 37b:
         # a marker naming any file under raw/ took its claim out of every comparison)
-        if (a.marked and cb.source in marker_sources(ca.sentence)) or (
-            b.marked and ca.source in marker_sources(cb.sentence)
-        ):
+        if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
         named = sorted(marker_sources(ca.sentence) | marker_sources(cb.sentence))
         note = (
-            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source)"
+            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source "
+            "with its figure)"
             if named
             else ""
         )
@@ -1351,6 +1350,30 @@ def marker_sources(sentence: str) -> frozenset[str]:
         for c in CONFLICT.finditer(sentence[:CLAIM_CHARS])
         for m in _MARKER_SOURCE.finditer(c.group(1))
     )
+
+
+def _said_by(sentence: str) -> dict[str, set[str]]:
+    """Each source a ``[conflict: …]`` marker names → the figures it says that source gives
+    ("raw/town.txt says 1899": {"1899"}; none for "raw/town.txt disagrees")."""
+    out: dict[str, set[str]] = {}
+    for c in CONFLICT.finditer(sentence[:CLAIM_CHARS]):
+        for part in re.split(r"[,;]\s*(?=raw/)", c.group(1)):
+            m = _MARKER_SOURCE.match(part.strip())
+            if m is not None:
+                rest = part.strip()[m.end() :]
+                figures = {d.replace(",", "") for d in _DIGITS.findall(_said(rest))}
+                out.setdefault(m.group(0).rstrip(".:!?"), set()).update(figures)
+    return out
+
+
+def _states(sentence: str, other: Read) -> bool:
+    """The sentence's marker states its conflict with ``other``: it names ``other``'s
+    source, and a figure it gives for it is one of ``other``'s (review 37b: a marker
+    naming any file under raw/ muted every contradiction of its claim)."""
+    figures = _said_by(sentence).get(other.claim.source)
+    if figures is None:
+        return False
+    return not figures or not figures.isdisjoint(other.numbers)
 
 
 def marker_says_more(sentence: str) -> str | None:
