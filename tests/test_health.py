@@ -250,6 +250,23 @@ def test_a_floor_given_twice_is_a_usage_error(wiki):
     assert cli(wiki, "health", "--fail-under", "coverage=0.1,anchored=0.5").returncode == 0
 
 
+def test_a_repeated_or_empty_fail_under_is_a_usage_error(wiki):
+    """Review 37b (#5): `--fail-under coverage=0.9 --fail-under coverage=0.1` kept the last
+    option and exit 0; `--fail-under anchored=0.9 --fail-under coverage=0.1` lost the first
+    floor; an empty `--fail-under ""` (a CI variable left unset) set no floor."""
+    twice = cli(wiki, "health", "--fail-under", "coverage=0.9", "--fail-under", "coverage=0.1")
+    assert twice.returncode == 2, (twice.stdout, twice.stderr)
+    assert "coverage is given twice" in twice.stderr
+    # two options, two figures: both floors hold (coverage is 0.857 here)
+    both = cli(wiki, "health", "--fail-under", "coverage=0.9", "--fail-under", "anchored=0.1")
+    assert both.returncode == 1, (both.stdout, both.stderr)
+    fine = cli(wiki, "health", "--fail-under", "coverage=0.1", "--fail-under", "anchored=0.1")
+    assert fine.returncode == 0
+    for bad in ("", ",", "coverage=0.1,,anchored=0.5", "coverage =0.8", "coverage=\u0661"):
+        done = cli(wiki, "health", "--fail-under", bad)
+        assert done.returncode == 2, (bad, done.stdout, done.stderr)
+
+
 def test_a_sentence_citing_its_source_by_a_link_is_accounted_for_as_verify_holds_it(tmp_path):
     """Issue 30: verify reads a sentence linking a source under raw/ as citing it, unquoted
     (citation.unquoted; not page.uncited, not page.unsupported_statement), but health

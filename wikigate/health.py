@@ -150,15 +150,19 @@ def below(health: Health, floors: Mapping[str, float]) -> list[str]:
 def parse_floors(text: str) -> dict[str, float]:
     """``coverage=0.9,anchored=0.95`` → {"coverage": 0.9, "anchored": 0.95}."""
     out: dict[str, float] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
+    for part in (p.strip() for p in text.split(",")):
+        if not part:  # review 37b: "" or "a,,b" (an empty CI variable) set no floor unseen
+            raise UsageError(
+                f"--fail-under: {text!r} has an empty part: give NAME=VALUE, "
+                f"NAME one of {', '.join(RATIOS)}"
+            )
         name, sep, value = part.partition("=")
-        name = name.strip()
         if not sep or name not in RATIOS:
             raise UsageError(
                 f"--fail-under: {part!r} is not NAME=VALUE with NAME one of {', '.join(RATIOS)}"
             )
-        try:
-            floor = float(value)
+        try:  # ASCII only: float() reads "\u0661" (review 37b)
+            floor = float(value) if value.isascii() and value == value.strip() else -1.0
         except ValueError:
             floor = -1.0
         if not 0 <= floor <= 1:

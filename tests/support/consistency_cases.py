@@ -3,7 +3,8 @@ the check flag the pair (claim.contradiction or claim.source_conflict) or not?
 
 ``DEV``: the cases of the hostile review of issue 30 (report 35b, sections 5 and 6: the
 misses, the false flags on a consistent wiki and the pairs it held) and of review 36b (what
-it held, its false flags on another thing), the ones the rules were changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
+it held, its false flags on another thing) and of review 37b (HN…, FF1, FF9, H-…, MK4), the
+ones the rules were changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
 never tuned on. Each case: a name, the new claim and the claim it meets (each a sentence,
 its source and its quote), whether a careful reader flags the pair.
 """
@@ -275,6 +276,32 @@ DEV += [
     _c("F12", own("The Harbour Lighthouse keeper was first paid in 1871."), LIT, False),
     _c("F4b", own("The old wooden bridge was 250 metres long."), SPAN, False),
     _c("Z1", own("Zebra 40 grazed on the plain."), own("Zebra 39 grazed on the plain."), False),
+]
+
+# review 37b's cases: a head noun naming the same thing, a kind before the subject, digits
+# of another script, a Roman year, a marker naming an unrelated source
+DEV += [
+    _c("HN1", own("The museum building opened its doors in 1894."), MUSEUM, True),
+    _c("HN2", own("The ferry service does not run in winter."), WINTER, True),
+    _c(
+        "H-arabic",
+        own("The Harbour Lighthouse was first lit in \u0661\u0668\u0667\u0663."),
+        LIT,
+        True,
+    ),
+    _c("H-roman", own("The Harbour Lighthouse was first lit in MDCCCLXXI."), LIT, True),
+    _c(
+        "MK4",
+        Side(
+            "The bridge is 500 metres long [conflict: raw/cats.txt says 16].",
+            "raw/more.txt",
+            "The bridge is 500 metres long",
+        ),
+        SPAN,
+        True,
+    ),
+    _c("FF1", own("The railway bridge is 300 metres long."), SPAN, False),
+    _c("FF9", own("The maritime museum opened its doors in 1921."), MUSEUM, False),
 ]
 
 BRIDGE = own("The Town Bridge was completed in 1894 by the masons.", "raw/town.txt")

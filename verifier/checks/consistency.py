@@ -21,8 +21,11 @@ each side is what its own quote says, about their subject, and the sources diffe
 sources disagree: the page must say so, by citing both sources on the claim or with a
 ``[conflict: raw/…]`` marker in its sentence (which may say no more than which source says
 what: else claim.conflict_marker), else claim.source_conflict. Otherwise it is the writer's
-error: claim.contradiction. Disputed claims (``::: disputed``) that main had are history,
-never compared; a claim new in a disputed block is compared like any other.
+error: claim.contradiction. A marker silences only the pair whose other claim cites a source
+it names. Claims of a ``::: disputed`` block that main had, before the
+block's dated update (``**Updated YYYY-MM-DD per raw/…:**``), are history, never compared;
+the update, a claim new in a block and every claim (or gap-marked statement) of a block with
+no update are compared like any other (``history``).
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
 (judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
@@ -43,6 +46,7 @@ import heapq
 import json
 import marshal
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -108,7 +112,74 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 def _words(sentence: str) -> set[str]:
     """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
-    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS])).lower()))
+    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", _said(sentence))).lower()))
+
+
+# an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
+# (its sentence as read: "Updated 2026-11-21 per raw/records.pdf: The bridge …")
+UPDATE = re.compile(r"\s*\**\s*Updated\s+\d{4}-\d{2}-\d{2}\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I)
+
+
+def _said(sentence: str) -> str:
+    """What a claim says (its first CLAIM_CHARS characters): an update's dated marker left
+    out ("Updated 2026-11-21 per raw/…:" names when and where from, not what); digits of
+    any script as ASCII ("١٨٧٣": 1873, which NFKC leaves alone), a year in Roman numerals
+    after a preposition as digits ("in MDCCCXCIV": in 1894) (review 37b)."""
+    m = UPDATE.match(sentence)
+    text = sentence[m.end() : m.end() + CLAIM_CHARS] if m else sentence[:CLAIM_CHARS]
+    if not text.isascii():
+        text = _OTHER_DIGIT.sub(lambda d: str(unicodedata.decimal(d.group(0))), text)
+    if "M" in text:
+        text = _ROMAN_YEAR.sub(_roman_year, text)
+    return text
+
+
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+_ROMAN_YEAR = re.compile(
+    r"\b((?:in|of|on|since|until|till|from|by|before|after|during|circa|c\.)\s+)"
+    r"(M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\b",
+    re.I,
+)
+_ROMAN = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_year(m: re.Match[str]) -> str:
+    numeral = m.group(2)
+    if not numeral.isupper():
+        return m.group(0)  # "in mix": a word
+    value = 0
+    for here, after in zip(numeral, [*numeral[1:], ""], strict=True):
+        v = _ROMAN[here]
+        value += -v if after and _ROMAN[after] > v else v
+    return m.group(1) + str(value) if 1000 <= value <= 2099 else m.group(0)
+
+
+def history(claims: Iterable[PageClaim]) -> set[str]:
+    """The ids of the claims that are history: in a ``::: disputed`` block, before the
+    block's dated update (``**Updated YYYY-MM-DD per raw/…:**`` on a later claim of the
+    block, with no claim outside a block between them). A disputed claim with no update
+    after it, and every update, are compared like any other claim (review 37b: a claim
+    wrapped in a block with no update left the check for good, and so did an update once it
+    had landed)."""
+    out: set[str] = set()
+    pending: list[PageClaim] = []
+    for c in sorted(claims, key=lambda c: (c.page, c.line)):
+        if pending and pending[-1].page != c.page:
+            pending = []
+        if not c.disputed:
+            pending = []
+        elif UPDATE.match(c.sentence):
+            out.update(p.id for p in pending)
+            pending = []
+        else:
+            pending.append(c)
+    return out
+
+
+def current(claims: list[PageClaim]) -> list[PageClaim]:
+    """``claims`` without the ones that are history (``history``)."""
+    old = history(claims)
+    return [c for c in claims if c.id not in old]
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -215,7 +286,7 @@ def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
     ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits."""
     # as a reader reads it: "Lighthоuse" with a Cyrillic о, "１８９６" full-width (review 36b)
-    text = fold(CONFLICT.sub("", sentence[:CLAIM_CHARS]))
+    text = fold(CONFLICT.sub("", _said(sentence)))
     return _YEAR_WORDS.sub(_year_of, text)
 
 
@@ -344,9 +415,10 @@ def _same_subject(a: Read, b: Read) -> bool:
     nearly all in the longer (three at least, three in four: "opened its doors in 1896" and
     "was opened in 1894 after a campaign"); and no proper name tells them apart ("South
     Lighthouse", "Harbour Lighthouse")."""
-    shared = len(a.words & b.words)
-    union = len(a.words | b.words)
-    shorter = min(len(a.words), len(b.words))
+    wa, wb = a.words - _SAME_THING, b.words - _SAME_THING  # "the ferry service": the ferry
+    shared = len(wa & wb)
+    union = len(wa | wb)
+    shorter = min(len(wa), len(wb))
     if not (
         (shared >= MIN_SHARED and shared >= SAME_SUBJECT * union)
         or (shared >= 3 and shared >= 0.75 * shorter)
@@ -421,6 +493,7 @@ def _own_head(a: Read, b: Read) -> bool:
             and w not in STOPWORDS
             and len(w) >= 3
             and y not in _NOT_HEAD
+            and y not in _SAME_THING
             and y not in _NOT_PLAIN
             and y not in STOPWORDS
             and not y.endswith("ly")
@@ -431,6 +504,41 @@ def _own_head(a: Read, b: Read) -> bool:
 
 
 _FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+# head nouns that name the same thing as the word before them ("the museum building", "the
+# ferry service", "the lighthouse tower"): no other thing (review 37b: "The museum building
+# opened its doors in 1894" landed against "The museum opened its doors in 1896")
+_SAME_THING = frozenset(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "building buildings service services structure site facility facilities tower "
+        "premises complex institution establishment edifice organisation organization "
+        "operation operations itself",
+    )
+)
+# words before a subject naming a kind of it ("the railway bridge", "the maritime museum"):
+# another thing; a word not listed ("the old stone museum") names the same one (review 37b)
+_KINDS = frozenset(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "railway rail road foot swing suspension toll rope chain pontoon maritime naval "
+        "military war art science folk transport motor car passenger cargo freight steam "
+        "toy wax aviation mining tram bus",
+    )
+)
+
+
+def _kind_of(a: Read, b: Read) -> bool:
+    """``a`` puts a word naming a kind (``_KINDS``), which ``b`` does not say, just before a
+    word of ``b``: "The railway bridge is 300 metres long" against "The bridge is 400
+    metres long" is another bridge."""
+    ta = _tokens(a.claim.sentence)
+    mine = {w for w, _ in _tokens(b.claim.sentence)}
+    return any(
+        y in _KINDS and not capital and y not in mine and w in mine and w not in _NOT_PLAIN
+        for (y, capital), (w, _) in zip(ta, ta[1:], strict=False)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -475,8 +583,10 @@ def disagreement(a: Read, b: Read) -> str | None:
     """What ``a`` and ``b`` disagree on ("number", "date", "negation"), or None: about
     another subject, or compatible."""
     kind = _disagreement(a, b)
-    if kind is not None and (_own_head(a, b) or _own_head(b, a)):
-        return None  # "the museum shop", "the lighthouse keeper": another thing
+    if kind is not None and (
+        _own_head(a, b) or _own_head(b, a) or _kind_of(a, b) or _kind_of(b, a)
+    ):
+        return None  # "the museum shop", "the railway bridge": another thing
     return kind
 
 
@@ -576,12 +686,19 @@ PER_PAGE = 50  # contradiction findings listed per page; one more counts the res
 
 
 def _capped(found: list[Finding]) -> list[Finding]:
-    """At most PER_PAGE findings of each code per page, then one counting the rest: a page
-    of a thousand claims on one subject is one problem, not half a million findings (each
-    fingerprinted and stored: review 36b)."""
+    return capped(found)
+
+
+def capped(found: list[Finding], codes: frozenset[str] | None = None) -> list[Finding]:
+    """At most PER_PAGE findings of each code (of ``codes``, else every code) per page,
+    then one counting the rest: a page of a thousand claims on one subject is one problem,
+    not half a million findings (each fingerprinted and stored: review 36b)."""
     seen: dict[tuple[str | None, str], int] = {}
     out: list[Finding] = []
     for f in found:
+        if codes is not None and f.code not in codes:
+            out.append(f)
+            continue
         key = (f.path, f.code)
         n = seen[key] = seen.get(key, 0) + 1
         if n <= PER_PAGE:
@@ -717,8 +834,9 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    everything = [c for c in claims if not c.disputed]
-    gapped = [g for g in gaps if not g.disputed]
+    old = history([*claims, *gaps])
+    everything = [c for c in claims if c.id not in old]
+    gapped = [g for g in gaps if g.id not in old]
     found = _compared(everything + gapped, everything, cap, decidable=True)[0]
     if cache is not None and key is not None:
         rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
@@ -800,8 +918,12 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
     if base is None:
         tip.load(tip.pages)
-        everything = [c for p in tip.pages for c in page_claims(tip.page(p)) if not c.disputed]
-        gaps = [g for p in tip.pages for g in gap_claims(tip.page(p)) if not g.disputed]
+        everything, gaps = [], []
+        for p in tip.pages:
+            cited, gapped = page_claims(tip.page(p)), gap_claims(tip.page(p))
+            past = history([*cited, *gapped])  # a gap-marked statement may be history too
+            everything += [c for c in cited if c.id not in past]
+            gaps += [g for g in gapped if g.id not in past]
         return everything + gaps, everything  # every page, as the links check reads them
     tip.load(changed)
     base.load([p for p in changed if p in base.entries])
@@ -810,10 +932,12 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     for path in changed:
         before = page_claims(base.page(path)) if path in base.entries else []
         old = {(c.sentence, c.source, c.quote) for c in before}
-        # a disputed block's claims are history when main had them: a claim new in the
-        # block (a new page's, or the update beside the old claim) is compared
-        for c in page_claims(tip.page(path)):
-            if c.disputed and (c.sentence, c.source, c.quote) in old:
+        # a disputed block's claims before its dated update are history when main had
+        # them; a claim new in a block, every update and a block without one are compared
+        now = page_claims(tip.page(path))
+        was = history(now)
+        for c in now:
+            if c.id in was and (c.sentence, c.source, c.quote) in old:
                 continue
             pool.append(c)
             if (c.sentence, c.source, c.quote) not in old:
@@ -854,20 +978,24 @@ def _elsewhere(
             for path in hits[:limit] if bounded else hits:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
-        best = heapq.nsmallest(cap, score.items(), key=lambda x: (-x[1], x[0]))
+        # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
+        # a crowd of pages named to sort first does not push out the page of the claim's
+        # own subject, which _pairs ranks first (review 37b)
+        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], x[0]))
+        if len(best) > cap:
+            last = best[cap - 1][1]
+            best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     pages = sorted(wanted)
     tip.load(pages)
-    return [c for p in pages for c in page_claims(tip.page(p)) if not c.disputed]
+    return [c for p in pages for c in current(page_claims(tip.page(p)))]
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
-    """The keys of a page's claims (disputed ones aside): what TermIndex holds of it; a
-    claim that may disagree with another (a number, a negation) also under ``key!``."""
+    """The keys of a page's claims (history aside: ``history``): what TermIndex holds of
+    it; a claim that may disagree with another (a number, a negation) also under ``key!``."""
     out: set[str] = set()
-    for c in page_claims(tree.page(path)):
-        if c.disputed:
-            continue
+    for c in current(page_claims(tree.page(path))):
         keys = keys_of(c.sentence)
         out.update(keys)
         if decidable(c.sentence):
@@ -882,7 +1010,7 @@ _ANY_DIGIT = re.compile(r"\d")
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = fold(CONFLICT.sub(" ", sentence[:CLAIM_CHARS]))
+    text = fold(CONFLICT.sub(" ", _said(sentence)))
     if _ANY_DIGIT.search(text):
         return True
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
@@ -891,7 +1019,7 @@ def decidable(sentence: str) -> bool:
 def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
     """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
     its _words)."""
-    text = CONFLICT.sub(" ", sentence[:CLAIM_CHARS])
+    text = CONFLICT.sub(" ", _said(sentence))
     digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
     return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
 
@@ -920,7 +1048,8 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    3,
+                    4,
+                    UPDATE.pattern,
                     DECIDABLE,
                     CONFLICT.pattern,
                     CLAIM_CHARS,
@@ -1065,6 +1194,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
+    looks: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # a candidate's stems, keys
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     for a in mine:
@@ -1079,11 +1209,32 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                     if pool[i] is not me:  # itself; its page's other claims are candidates
                         score[i] = score.get(i, 0) + 1
         mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
-        best = heapq.nsmallest(
-            cap,
-            score.items(),
-            key=lambda x: (not _may_disagree(mine_sig, signature[x[0]]), -x[1], x[0]),
-        )
+        mine_keys = set(a.keys)
+
+        def rank(
+            x: tuple[int, int],
+            a: Read = a,
+            mine_sig: tuple[frozenset[str], bool, bool] = mine_sig,
+            mine_keys: set[str] = mine_keys,
+        ) -> tuple[bool, bool, int, int, int]:
+            # those that may disagree; then those saying its dated word ("lit" in "first
+            # lit in 1878"); then most keys shared, fewest of their own ("the Harbour
+            # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
+            # before "the Harbour Lighthouse was first lit": review 37b)
+            i, shared = x
+            said = looks.get(i)
+            if said is None:  # read once a candidate, whatever the claims it is scored for
+                words = _words(pool[i].sentence)
+                said = looks[i] = (_events(_stem(w) for w in words), frozenset(_keys(words)))
+            return (
+                not _may_disagree(mine_sig, signature[i]),
+                bool(a.dated) and a.dated.isdisjoint(said[0]),
+                -shared,
+                len(said[1] - mine_keys),
+                i,
+            )
+
+        best = heapq.nsmallest(cap, score.items(), key=rank)
         out += [(a, pool[i]) for i, _ in best]
     return out
 
@@ -1116,14 +1267,23 @@ def _finding(
         and _backed(a, b, kind)
         and _backed(b, a, kind, piece=True)
     ):
-        if a.marked or b.marked:  # [conflict: …]: stated too
+        # [conflict: raw/…]: stated too, but only of the other claim's source (review 37b:
+        # a marker naming any file under raw/ took its claim out of every comparison)
+        if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
+        named = sorted(marker_sources(ca.sentence) | marker_sources(cb.sentence))
+        note = (
+            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source "
+            "with its figure)"
+            if named
+            else ""
+        )
         return finding(
             "claim.source_conflict",
             ca.page,
             ca.line,
-            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says; "
-            + message,
+            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
+            f"{note}; " + message,
             claim=claimed(ca),
         )
     return finding("claim.contradiction", ca.page, ca.line, message, claim=claimed(ca))
@@ -1178,6 +1338,42 @@ _MARKER_PART = re.compile(
     re.I,
 )
 _MARKER_BODY = re.compile(r"\[conflict:\s*(.*?)\]", re.I | re.S)
+
+
+_MARKER_SOURCE = re.compile(r"raw/[^\s,;\]]+")
+
+
+def marker_sources(sentence: str) -> frozenset[str]:
+    """The sources the sentence's ``[conflict: raw/…]`` markers name ("raw/town.txt")."""
+    return frozenset(
+        m.group(0).rstrip(".:!?")
+        for c in CONFLICT.finditer(sentence[:CLAIM_CHARS])
+        for m in _MARKER_SOURCE.finditer(c.group(1))
+    )
+
+
+def _said_by(sentence: str) -> dict[str, set[str]]:
+    """Each source a ``[conflict: …]`` marker names → the figures it says that source gives
+    ("raw/town.txt says 1899": {"1899"}; none for "raw/town.txt disagrees")."""
+    out: dict[str, set[str]] = {}
+    for c in CONFLICT.finditer(sentence[:CLAIM_CHARS]):
+        for part in re.split(r"[,;]\s*(?=raw/)", c.group(1)):
+            m = _MARKER_SOURCE.match(part.strip())
+            if m is not None:
+                rest = part.strip()[m.end() :]
+                figures = {d.replace(",", "") for d in _DIGITS.findall(_said(rest))}
+                out.setdefault(m.group(0).rstrip(".:!?"), set()).update(figures)
+    return out
+
+
+def _states(sentence: str, other: Read) -> bool:
+    """The sentence's marker states its conflict with ``other``: it names ``other``'s
+    source, and a figure it gives for it is one of ``other``'s (review 37b: a marker
+    naming any file under raw/ muted every contradiction of its claim)."""
+    figures = _said_by(sentence).get(other.claim.source)
+    if figures is None:
+        return False
+    return not figures or not figures.isdisjoint(other.numbers)
 
 
 def marker_says_more(sentence: str) -> str | None:

@@ -21,8 +21,9 @@ EXIT_REGRESSED = 3  # --fail-on-regression: a figure worse than at --baseline
 @click.option(
     "--fail-under",
     metavar="NAME=VALUE,...",
+    multiple=True,
     help="Exit 1 when a ratio is under its floor: coverage, anchored, supported (0 to 1), "
-    "e.g. coverage=0.9,anchored=0.95.",
+    "e.g. coverage=0.9,anchored=0.95 (may be repeated; each figure given once).",
 )
 @click.option(
     "--fail-on-regression",
@@ -37,7 +38,7 @@ def health(
     ctx: click.Context,
     ref: str | None,
     baseline: str | None,
-    fail_under: str | None,
+    fail_under: tuple[str, ...],
     fail_on_regression: bool,
     per_page: bool,
     fmt: str,
@@ -51,7 +52,8 @@ def health(
     from wikigate import ledger
     from wikigate.errors import UsageError
 
-    floors = health_module.parse_floors(fail_under) if fail_under else {}
+    # repeated, the options are one list (review 37b: the last silently won)
+    floors = health_module.parse_floors(",".join(fail_under)) if fail_under else {}
     if fail_on_regression and baseline is None:
         raise UsageError("--fail-on-regression compares with --baseline REF: give one")
     ws = open_workspace(ctx)
