@@ -13,11 +13,13 @@ from wikigate.text import escaped, shown
 from wikigate.trace import (
     EARLIER_EVENTS,
     EARLIER_RUNS,
+    REBASE,
     TraceEvent,
     TraceOp,
     TraceUnreadable,
     chain_problem,
     read_trace,
+    staged_blobs,
     trace_ref,
 )
 
@@ -143,10 +145,7 @@ def _writes(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
             )
         )
         return out
-    last: dict[str, str | None] = {}
-    for _, done in staged:
-        if done.path is not None and done.kind in ("write", "replace", "delete"):
-            last[done.path] = done.blob
+    last = staged_blobs(events)  # with wikigate's own merges onto main (finalize.py)
     for path, blob in sorted(last.items()):
         entry = ctx.tip.entries.get(path)
         held = str(entry.oid) if entry is not None else None
@@ -177,7 +176,7 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
     run wrote it)."""
     if ctx.base is None or plan.trace is None:
         return []
-    read = {r.path for e in events for r in e.reads}
+    read = {r.path for e in events if e.tool != REBASE for r in e.reads}
     read |= {op.path for op in plan.ops if op.path}
     earlier: set[tuple[str, str]] | None = None  # read back only when a claim needs it
     base, tip = ctx.base, ctx.tip
