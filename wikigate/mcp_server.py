@@ -259,7 +259,13 @@ class Session:
         from wikigate.anchors import anchor_tail
 
         run = self.ws.run(self.run_id) if self.run_id is not None else None
-        return anchor_tail(self.ws, source, quote, page, self.staged().tree, run=run)
+        staged = self.staged()
+        path = normalized(source)
+        if page is not None and path in staged.tree.entries and not staged.is_pdf(path):
+            raise LookupError(
+                f"{path} is not a PDF; anchor the quote without page (`p.N` names a PDF's page)"
+            )
+        return anchor_tail(self.ws, source, quote, page, staged.tree, run=run)
 
     def anchor_traced(self, source: str, quote: str, page: int | None) -> str:
         """The ``anchor`` tool's call: ``anchor``, traced with the source it read."""
@@ -305,6 +311,11 @@ class Session:
         from wikigate.run import ReplaceFailed
 
         run = self.open_run()
+        if not old:  # an argument error: the call fails, the run stays open
+            raise LookupError(
+                "`old` is empty: pass the text to replace, exactly as the page holds it "
+                "(read the page first); nothing was staged"
+            )
         try:
             return str(run.str_replace(path, old, new))
         except ReplaceFailed:
@@ -484,6 +495,9 @@ class SessionTree(StagedTree):
         characters counted as an anchor's offset on that page counts them."""
         from wikigate.verifier.staged import READ_MAX
 
+        if start < 0 or length < 0:
+            said = f"start {start}" if start < 0 else f"length {length}"
+            raise LookupError(f"{said}: characters are counted from 0; pass 0 or more")
         if not self.is_pdf(path):
             if page is not None:
                 self._text(path)  # no such file: that error first
@@ -629,6 +643,7 @@ FOR_AGENTS: tuple[tuple[str, str], ...] = (
         "the `usage` tool (input_tokens, output_tokens, usd)",
     ),
     (r"`wikigate run finalize [^`]*`", "the `finalize` tool"),
+    (r"run `wikigate anchor --fix`", "call `anchor` with the source and the quote"),
     (r"`wikigate run start`", "`start_run`"),
     (r" \(see `wikigate runs list`\)", " (`start_run` returns this session's run id)"),
 )
@@ -649,6 +664,21 @@ def for_agents(message: str, options: bool = False) -> str:
     if options:
         message = re.sub(OPTIONS, lambda m: f"{m[1]}`{m[2].replace('-', '_')}`", message)
     return message
+
+
+CONFLICT = (
+    "main changed the same lines since the run started, so this run cannot land: start a "
+    "new run (`start_run`), read the pages again (they now hold main's change) and redo "
+    "your change on them"
+)
+
+
+def _after(done: Any) -> list[str]:
+    """What an agent does after a rejection the verifier did not explain: a conflict with
+    main (finalize.py's ``conflict: main changed …``) is redone on a new run."""
+    if done.status == "rejected" and (done.reason or "").startswith("conflict:"):
+        return [CONFLICT]
+    return []
 
 
 class _ToolFailure(Exception):
@@ -990,7 +1020,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             "findings": findings,
             # what to do next (one to three steps from the findings), what this
             # verification could not rule out, what a person must answer (verifier/advice.py)
-            "next_actions": [for_agents(a) for a in done.next_actions],
+            "next_actions": [for_agents(a) for a in done.next_actions] or _after(done),
             "blind_spots": [for_agents(b) for b in done.blind_spots],
             "questions": [for_agents(q) for q in done.questions],
         }
