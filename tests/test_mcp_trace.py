@@ -381,7 +381,7 @@ def test_a_trace_ref_pointed_at_a_non_commit_is_tampered_not_a_git_error(root, k
     assert not after.is_error, text(after)  # main, read with no run open
 
 
-def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
+def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root, capsys):
     """A commit made with git on the session's run branch (no op of the run): finalize
     rejects the run with a finding that names the commit, not a tool error that leaves it
     pending."""
@@ -409,6 +409,18 @@ def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
     (forged,) = [f for f in done["findings"] if f["code"] == "run.forged"]
     assert f"commit {sneaky[:7]} is not part of run" in forged["message"]
     assert main_tip(root) == before
+    # review 37a #4: the person who must look at a forged run sees its record
+    from wikigate.cli import main as cli
+
+    capsys.readouterr()
+    assert cli(["-C", str(root), "runs", "show", done["run_id"]]) == 0
+    shown = capsys.readouterr().out
+    assert "rejected" in shown and "run.forged" in shown, shown
+    assert f"ops: unreadable (commit {sneaky[:7]} is not part of run" in shown
+    assert cli(["-C", str(root), "runs", "show", done["run_id"], "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "rejected" and record["ops"] == []
+    assert "is not part of run" in record["ops_unreadable"]
 
 
 def test_earlier_traces_past_the_bound_are_not_read_and_the_report_says_so(root, monkeypatch):
