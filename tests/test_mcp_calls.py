@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pygit2
 from mcp import Client
-from test_mcp import QUOTE, SOURCE, main_tip, ok, owls, text
+from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls, text
 from test_mcp_trace import root, session, two_sessions  # noqa: F401 - root: the fixture
 
 from wikigate.verifier.citation import format_tail
@@ -89,3 +90,27 @@ def test_a_conflict_with_main_says_to_redo_the_change_on_a_new_run(root):  # noq
     assert second["status"] == "rejected" and second["reason"].startswith("conflict:"), second
     (action,) = second["next_actions"]
     assert "start a new run (`start_run`)" in action and "read the pages again" in action
+
+
+def test_read_gives_the_files_characters_alone_and_the_span_apart(root):  # noqa: F811
+    """Review 37a #8: an agent appends to a page what `read` gave it; no header line of the
+    tool's ends up in the page. The span read is structured content."""
+
+    async def body(c: Client) -> tuple[Any, Any, dict[str, Any]]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        whole = await c.call_tool("read", {"path": "wiki/index.md"})
+        part = await c.call_tool("read", {"path": "wiki/index.md", "start": 4, "length": 5})
+        args = {"path": "wiki/index.md", "content": text(whole) + "- [[Owls]] again\n"}
+        ok(await c.call_tool("write", args))
+        return whole, part, ok(await c.call_tool("finalize", {}))
+
+    whole, part, done = session(root, body)
+    assert text(whole) == INDEX
+    assert ok(whole) == {
+        "path": "wiki/index.md", "page": None, "start": 0, "end": len(INDEX),
+        "total": len(INDEX), "text": INDEX,
+    }  # fmt: skip
+    assert text(part) == INDEX[4:9] and (ok(part)["start"], ok(part)["end"]) == (4, 9)
+    assert done["status"] == "committed", done
+    landed = pygit2.Repository(str(root)).revparse_single("main:wiki/index.md").data.decode()
+    assert landed == INDEX + "- [[Owls]] again\n"

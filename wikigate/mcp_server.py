@@ -582,6 +582,32 @@ class SessionTree(StagedTree):
         return None
 
 
+# the header line the reading views start a read with (verifier/staged.py, read_page)
+_SPAN = (
+    r"(?P<path>.*?)(?: p\.(?P<page>\d+))? "
+    r"characters (?P<start>\d+)-(?P<end>\d+) of (?P<total>\d+):"
+)
+
+
+def read_span(said: str) -> tuple[str, dict[str, Any]]:
+    """A read's answer as the tool gives it: the characters alone as its text (what an
+    agent writes back), its header line as structured content (the span read)."""
+    import re
+
+    head, _, text = said.partition("\n")
+    m = re.fullmatch(_SPAN, head)
+    if m is None:  # not a span: said as it is
+        return said, {"text": said}
+    page = m["page"]
+    data: dict[str, Any] = {
+        "path": m["path"],
+        "page": int(page) if page else None,
+        **{k: int(m[k]) for k in ("start", "end", "total")},
+        "text": text,
+    }
+    return text, data
+
+
 def normalized(path: str) -> str:
     from wikigate.paths import normalize
 
@@ -829,17 +855,20 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     @tool(READ)
     async def read(
         ctx: Context, path: str, start: int = 0, length: int = 4000, page: int | None = None
-    ) -> str:
+    ) -> CallToolResult:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
-        characters an anchor on that page counts)."""
-        return await traced(
+        characters an anchor on that page counts). The text is the file's characters
+        only (write them back as they are); the structured content says which: path,
+        page, start, end, total and the text."""
+        said = await traced(
             ctx,
             "read",
             {"path": path, "start": start, "length": length, "page": page},
             lambda s: s.staged().read_page(path, page, start, length),
             lambda s, _: s.reads_of([path]),
         )
+        return result(*read_span(said))
 
     @tool(READ)
     async def grep(ctx: Context, text: str, under: str = "") -> str:
