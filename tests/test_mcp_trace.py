@@ -116,8 +116,10 @@ def test_a_claim_citing_a_source_the_session_never_read_is_flagged(root):
         ok(await c.call_tool("start_run", {"type": "synthesis"}))
         # the anchor written from memory, the source never read in the session
         ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        # a grep hit is one line of the source, not a read of it (docs/mcp.md)
+        await c.call_tool("grep", {"text": "hunt at night", "under": "raw/"})
         first = ok(await c.call_tool("finalize", {}))
-        await c.call_tool("grep", {"text": "hunt at night", "under": "raw/"})  # now read
+        await c.call_tool("read", {"path": "raw/owls.txt"})  # now read
         return first, ok(await c.call_tool("finalize", {}))
 
     before = main_tip(root)
