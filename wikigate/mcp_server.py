@@ -58,7 +58,9 @@ INSTRUCTIONS = (
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
     "On revise, do the result's next_actions first, act on the findings (their hint and "
     "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
-    "to the user."
+    "to the user. read gives a file's characters alone: write a page back as read. On a "
+    "rejection for a conflict with main, start a new run, read the pages again and redo "
+    "the change."
 )
 
 

@@ -347,7 +347,7 @@ class Run:
 
     def _append_trace(
         self,
-        row: dict[str, Any],
+        row: RunRow,
         tool: str,
         args: dict[str, Any],
         result: str,

@@ -80,7 +80,7 @@ def strip_tags(line: str) -> str:
     return html.unescape(_TAG.sub(_tag, line)) if "<" in line or "&" in line else line
 
 
-def _comments(raw: str, out: "Reading | None", line: int) -> str:
+def _comments(raw: str, out: Reading | None, line: int) -> str:
     """``raw`` (from line ``line`` on) with its HTML comments blanked whole, their line
     breaks kept, as a reader sees it (``world <!-- x --> class`` reads ``world class``).
     ``out``: the comments' words are read too (``hidden``), set aside (``Reading.aside``)
