@@ -550,3 +550,34 @@ def test_a_change_made_outside_the_session_is_caught_after_main_moved(root):
     assert done["status"] != "committed", done
     mismatch = [f for f in done["findings"] if f["code"] == "trace.write_mismatch"]
     assert mismatch and mismatch[0]["path"] == "wiki/index.md", done["findings"]
+
+
+def test_a_rebase_vouches_only_for_what_the_session_staged(root):
+    """The finalizer's ``rebase`` event names a merged page only when, before the replay,
+    the page held the blob the session staged: a page changed outside the session (here
+    with git, the op's message kept) is not vouched for by merging it with main."""
+    ws, run = traced_run(root)
+    try:
+        repo = ws.repo
+        tip = repo[run.tip()]
+        staged = tip.tree["wiki/owls.md"].id
+        merged = repo.create_blob(repo[staged].data + b"\nMerged.\n")
+
+        def commit_with(blob: pygit2.Oid) -> pygit2.Oid:
+            index = pygit2.Index()
+            index.read_tree(tip.tree)
+            index.add(pygit2.IndexEntry("wiki/owls.md", blob, pygit2.GIT_FILEMODE_BLOB))
+            tree = index.write_tree(repo)
+            return repo.create_commit(None, tip.author, tip.committer, tip.message, tree, [])
+
+        main = repo.references["refs/heads/main"].target
+        honest = commit_with(merged)
+        run.trace_rebase(tip.id, honest, main, {"wiki/owls.md"})
+        (vouched,) = events(root, run.run_id)[-1:]
+        assert vouched.tool == "rebase"
+        assert [(r.path, r.blob) for r in vouched.reads] == [("wiki/owls.md", str(merged))]
+        sneaky = commit_with(repo.create_blob(b"# Owls\n\nSneaky.\n"))
+        run.trace_rebase(sneaky, honest, main, {"wiki/owls.md"})
+        assert events(root, run.run_id)[-1].reads == ()
+    finally:
+        ws.close()
