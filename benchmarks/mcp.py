@@ -177,10 +177,10 @@ async def mcp_run(s: ClientSession, pid: int, edits: list[Edit], side: Side) -> 
     cpu0 = proc_cpu(pid)
     for e in edits:
         got = await call("read", "read", {"path": e.page, "length": 8000})
-        head, _, text = text_of(got).partition("\n")
-        if not head.endswith(f"-{len(text)} of {len(text)}:"):
-            raise SystemExit(f"{e.page} is longer than one read: {head}")
-        pages[e.page] = text
+        span = got.structured_content  # the text is the page's characters alone
+        if span["end"] != span["total"]:
+            raise SystemExit(f"{e.page} is longer than one read: {span['total']} characters")
+        pages[e.page] = text_of(got)
     cpu["read"] = (proc_cpu(pid) - cpu0) / len(edits)
     tails: dict[str, str] = {}
     cpu0 = proc_cpu(pid)

@@ -420,7 +420,7 @@ def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
 
     async def body(s: ClientSession) -> dict[str, Any]:
         return {
-            "page": text(await s.call_tool("read", {"path": "raw/birds.pdf", "page": 2})),
+            "page": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 2}),
             "nopage": await s.call_tool("read", {"path": "raw/birds.pdf"}),
             "past": await s.call_tool("read", {"path": "raw/birds.pdf", "page": 4}),
             "text_page": await s.call_tool("read", {"path": "raw/notes/owls.txt", "page": 1}),
@@ -442,8 +442,9 @@ def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
         }
 
     out = serve(root, body)
-    head, _, rest = out["page"].partition("\n")
-    assert head == f"raw/birds.pdf p.2 characters 0-{len(rest)} of {len(rest)}:"
+    rest = text(out["page"])  # the page's characters alone; the span as structured content
+    span = {"path": "raw/birds.pdf", "page": 2, "start": 0, "end": len(rest), "total": len(rest)}
+    assert ok(out["page"]) == {**span, "text": rest}
     assert rest.strip() == PAGES[1]
     # the offset the anchor names is where the quote sits in what read returns
     assert f"{{@{at} " in out["anchor"]["tail"] and rest[int(at) :].startswith("human faces")

@@ -116,8 +116,10 @@ def test_a_claim_citing_a_source_the_session_never_read_is_flagged(root):
         ok(await c.call_tool("start_run", {"type": "synthesis"}))
         # the anchor written from memory, the source never read in the session
         ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        # a grep hit is one line of the source, not a read of it (docs/mcp.md)
+        await c.call_tool("grep", {"text": "hunt at night", "under": "raw/"})
         first = ok(await c.call_tool("finalize", {}))
-        await c.call_tool("grep", {"text": "hunt at night", "under": "raw/"})  # now read
+        await c.call_tool("read", {"path": "raw/owls.txt"})  # now read
         return first, ok(await c.call_tool("finalize", {}))
 
     before = main_tip(root)
@@ -381,7 +383,7 @@ def test_a_trace_ref_pointed_at_a_non_commit_is_tampered_not_a_git_error(root, k
     assert not after.is_error, text(after)  # main, read with no run open
 
 
-def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
+def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root, capsys):
     """A commit made with git on the session's run branch (no op of the run): finalize
     rejects the run with a finding that names the commit, not a tool error that leaves it
     pending."""
@@ -409,6 +411,18 @@ def test_a_commit_added_to_the_run_outside_the_session_is_a_verdict(root):
     (forged,) = [f for f in done["findings"] if f["code"] == "run.forged"]
     assert f"commit {sneaky[:7]} is not part of run" in forged["message"]
     assert main_tip(root) == before
+    # review 37a #4: the person who must look at a forged run sees its record
+    from wikigate.cli import main as cli
+
+    capsys.readouterr()
+    assert cli(["-C", str(root), "runs", "show", done["run_id"]]) == 0
+    shown = capsys.readouterr().out
+    assert "rejected" in shown and "run.forged" in shown, shown
+    assert f"ops: unreadable (commit {sneaky[:7]} is not part of run" in shown
+    assert cli(["-C", str(root), "runs", "show", done["run_id"], "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "rejected" and record["ops"] == []
+    assert "is not part of run" in record["ops_unreadable"]
 
 
 def test_earlier_traces_past_the_bound_are_not_read_and_the_report_says_so(root, monkeypatch):
@@ -439,3 +453,131 @@ def test_earlier_traces_past_the_bound_are_not_read_and_the_report_says_so(root,
     assert done["verdict"] == "revise" and "trace.unread_source" in codes(done), done
     (spot,) = [b for b in done["blind_spots"] if b.startswith("trace: ")]
     assert "the traces of more earlier runs were not read (past the newest 1 runs" in spot
+
+
+def two_sessions(root: Path, body: Callable[[Client, Client], Awaitable[Any]]) -> Any:
+    """Run ``body`` with two SDK clients, each on its own session of the server, at once."""
+    held = Session(str(root)), Session(str(root))
+
+    async def main() -> Any:
+        async with (
+            Client(build_server(lambda ctx: held[0])) as a,
+            Client(build_server(lambda ctx: held[1])) as b,
+        ):
+            return await body(a, b)
+
+    try:
+        return asyncio.run(main())
+    finally:
+        for s in held:
+            s.release()
+
+
+def test_two_sessions_editing_other_lines_of_the_index_both_land(root):
+    """Review 37a #1: the second session to finalize is rebased onto the first's change (a
+    three-way merge of the index, as the CLI does); the merged index is wikigate's own
+    doing, not a change staged outside the session, so the run lands. The rebase is an
+    event of its trace."""
+
+    async def body(a: Client, b: Client) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        run_a = ok(await a.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await b.call_tool("start_run", {"type": "synthesis"}))
+        for c, old, new in ((a, "title: Index", "title: The index"), (b, "# Index", "# Owl index")):
+            await c.call_tool("read", {"path": "wiki/index.md"})
+            ok(await c.call_tool("replace", {"path": "wiki/index.md", "old": old, "new": new}))
+        first = ok(await b.call_tool("finalize", {}))
+        return run_a, first, ok(await a.call_tool("finalize", {}))
+
+    run_a, first, second = two_sessions(root, body)
+    assert first["status"] == "committed", first
+    assert second["status"] == "committed", second["findings"]
+    assert not [f for f in second["findings"] if f["code"].startswith("trace.")]
+    index = pygit2.Repository(str(root)).revparse_single("main:wiki/index.md").data.decode()
+    assert "title: The index" in index and "# Owl index" in index
+    trace = events(root, run_a)
+    assert [e.tool for e in trace][-2:] == ["finalize", "rebase"]
+    assert {(r.path, r.blob) for r in trace[-1].reads} == {
+        (
+            "wiki/index.md",
+            str(pygit2.Repository(str(root)).revparse_single("main:wiki/index.md").id),
+        )
+    }
+
+
+def test_a_change_made_outside_the_session_is_caught_after_main_moved(root):
+    """Main moved (another session landed an index change) and a commit of the run is
+    amended with git: the run is not laundered by its replay onto main; the amended blob
+    is neither the session's nor wikigate's merge."""
+    repo = pygit2.Repository(str(root))
+
+    async def body(a: Client, b: Client) -> dict[str, Any]:
+        run_a = ok(await a.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        ok(await b.call_tool("start_run", {"type": "synthesis"}))
+        await a.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await a.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        ok(
+            await a.call_tool(
+                "replace",
+                {"path": "wiki/index.md", "old": "title: Index", "new": "title: The index"},
+            )
+        )
+        ok(
+            await b.call_tool(
+                "replace", {"path": "wiki/index.md", "old": "# Index", "new": "# Owl index"}
+            )
+        )
+        assert ok(await b.call_tool("finalize", {}))["status"] == "committed"
+        # a's run is sent back (an uncited sentence) ...
+        page = hunting() + "\nOwls are quiet.\n"
+        ok(await a.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        back = ok(await a.call_tool("finalize", {}))
+        assert back["status"] == "pending", back
+        # ... then its last commit is amended with git, keeping the op's message
+        branch = f"refs/heads/wikigate/runs/{run_a}"
+        tip = repo[repo.references[branch].target]
+        blob = repo.create_blob(repo[tip.tree["wiki/index.md"].id].data + b"\nSneaky.\n")
+        index = pygit2.Index()
+        index.read_tree(tip.tree)
+        index.add(pygit2.IndexEntry("wiki/index.md", blob, pygit2.GIT_FILEMODE_BLOB))
+        amended = repo.create_commit(
+            None, tip.author, tip.committer, tip.message, index.write_tree(repo), tip.parent_ids
+        )
+        repo.references.create(branch, amended, force=True)
+        ok(await a.call_tool("write", {"path": "wiki/owls.md", "content": hunting()}))
+        return ok(await a.call_tool("finalize", {}))
+
+    done = two_sessions(root, body)
+    assert done["status"] != "committed", done
+    mismatch = [f for f in done["findings"] if f["code"] == "trace.write_mismatch"]
+    assert mismatch and mismatch[0]["path"] == "wiki/index.md", done["findings"]
+
+
+def test_a_rebase_vouches_only_for_what_the_session_staged(root):
+    """The finalizer's ``rebase`` event names a merged page only when, before the replay,
+    the page held the blob the session staged: a page changed outside the session (here
+    with git, the op's message kept) is not vouched for by merging it with main."""
+    ws, run = traced_run(root)
+    try:
+        repo = ws.repo
+        tip = repo[run.tip()]
+        staged = tip.tree["wiki/owls.md"].id
+        merged = repo.create_blob(repo[staged].data + b"\nMerged.\n")
+
+        def commit_with(blob: pygit2.Oid) -> pygit2.Oid:
+            index = pygit2.Index()
+            index.read_tree(tip.tree)
+            index.add(pygit2.IndexEntry("wiki/owls.md", blob, pygit2.GIT_FILEMODE_BLOB))
+            tree = index.write_tree(repo)
+            return repo.create_commit(None, tip.author, tip.committer, tip.message, tree, [])
+
+        main = repo.references["refs/heads/main"].target
+        honest = commit_with(merged)
+        run.trace_rebase(tip.id, honest, main, {"wiki/owls.md"})
+        (vouched,) = events(root, run.run_id)[-1:]
+        assert vouched.tool == "rebase"
+        assert [(r.path, r.blob) for r in vouched.reads] == [("wiki/owls.md", str(merged))]
+        sneaky = commit_with(repo.create_blob(b"# Owls\n\nSneaky.\n"))
+        run.trace_rebase(sneaky, honest, main, {"wiki/owls.md"})
+        assert events(root, run.run_id)[-1].reads == ()
+    finally:
+        ws.close()

@@ -124,6 +124,10 @@ READER = '[presentation]\navoid = ["delve", "world class"]\n'
         "## De&shy;lve",
         "## De\u200blve",  # a zero-width space
         "A plan <!-- world class -->",  # hidden text
+        "## A world <!---->class plan",
+        "## A world <!-- x --> class plan",  # review 37a #2: a comment a reader never sees
+        "A world <!-- a note\nover lines --> class plan. [gap: x]",
+        "<div>A world <!-- x --> class plan</div>",
         "<div>A <b>world</b> <i>class</i> plan</div>",
         "```\nworld class\n```",
         'A [plan](https://example.org "world class")',  # a link's title, shown on hovering

@@ -566,6 +566,9 @@ def _rebase(
     with_ref_lock(repo, [branch], body)
     with env.store.immediate():
         env.store.update_run(run.run_id, tip_commit=str(new_tip), base_commit=str(main))
+    if plan.trace is not None:  # the merge is wikigate's: the trace says so (checks/trace.py)
+        staged = {op.path for op in plan.ops if op.path is not None}
+        run.trace_rebase(old_tip, new_tip, main, staged)
     return run.plan(new_tip)
 
 

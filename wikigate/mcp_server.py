@@ -58,7 +58,9 @@ INSTRUCTIONS = (
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
     "On revise, do the result's next_actions first, act on the findings (their hint and "
     "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
-    "to the user."
+    "to the user. read gives a file's characters alone: write a page back as read. On a "
+    "rejection for a conflict with main, start a new run, read the pages again and redo "
+    "the change."
 )
 
 
@@ -259,7 +261,13 @@ class Session:
         from wikigate.anchors import anchor_tail
 
         run = self.ws.run(self.run_id) if self.run_id is not None else None
-        return anchor_tail(self.ws, source, quote, page, self.staged().tree, run=run)
+        staged = self.staged()
+        path = normalized(source)
+        if page is not None and path in staged.tree.entries and not staged.is_pdf(path):
+            raise LookupError(
+                f"{path} is not a PDF; anchor the quote without page (`p.N` names a PDF's page)"
+            )
+        return anchor_tail(self.ws, source, quote, page, staged.tree, run=run)
 
     def anchor_traced(self, source: str, quote: str, page: int | None) -> str:
         """The ``anchor`` tool's call: ``anchor``, traced with the source it read."""
@@ -305,6 +313,11 @@ class Session:
         from wikigate.run import ReplaceFailed
 
         run = self.open_run()
+        if not old:  # an argument error: the call fails, the run stays open
+            raise LookupError(
+                "`old` is empty: pass the text to replace, exactly as the page holds it "
+                "(read the page first); nothing was staged"
+            )
         try:
             return str(run.str_replace(path, old, new))
         except ReplaceFailed:
@@ -484,6 +497,9 @@ class SessionTree(StagedTree):
         characters counted as an anchor's offset on that page counts them."""
         from wikigate.verifier.staged import READ_MAX
 
+        if start < 0 or length < 0:
+            said = f"start {start}" if start < 0 else f"length {length}"
+            raise LookupError(f"{said}: characters are counted from 0; pass 0 or more")
         if not self.is_pdf(path):
             if page is not None:
                 self._text(path)  # no such file: that error first
@@ -568,6 +584,32 @@ class SessionTree(StagedTree):
         return None
 
 
+# the header line the reading views start a read with (verifier/staged.py, read_page)
+_SPAN = (
+    r"(?P<path>.*?)(?: p\.(?P<page>\d+))? "
+    r"characters (?P<start>\d+)-(?P<end>\d+) of (?P<total>\d+):"
+)
+
+
+def read_span(said: str) -> tuple[str, dict[str, Any]]:
+    """A read's answer as the tool gives it: the characters alone as its text (what an
+    agent writes back), its header line as structured content (the span read)."""
+    import re
+
+    head, _, text = said.partition("\n")
+    m = re.fullmatch(_SPAN, head)
+    if m is None:  # not a span: said as it is
+        return said, {"text": said}
+    page = m["page"]
+    data: dict[str, Any] = {
+        "path": m["path"],
+        "page": int(page) if page else None,
+        **{k: int(m[k]) for k in ("start", "end", "total")},
+        "text": text,
+    }
+    return text, data
+
+
 def normalized(path: str) -> str:
     from wikigate.paths import normalize
 
@@ -629,6 +671,7 @@ FOR_AGENTS: tuple[tuple[str, str], ...] = (
         "the `usage` tool (input_tokens, output_tokens, usd)",
     ),
     (r"`wikigate run finalize [^`]*`", "the `finalize` tool"),
+    (r"run `wikigate anchor --fix`", "call `anchor` with the source and the quote"),
     (r"`wikigate run start`", "`start_run`"),
     (r" \(see `wikigate runs list`\)", " (`start_run` returns this session's run id)"),
 )
@@ -649,6 +692,21 @@ def for_agents(message: str, options: bool = False) -> str:
     if options:
         message = re.sub(OPTIONS, lambda m: f"{m[1]}`{m[2].replace('-', '_')}`", message)
     return message
+
+
+CONFLICT = (
+    "main changed the same lines since the run started, so this run cannot land: start a "
+    "new run (`start_run`), read the pages again (they now hold main's change) and redo "
+    "your change on them"
+)
+
+
+def _after(done: Any) -> list[str]:
+    """What an agent does after a rejection the verifier did not explain: a conflict with
+    main (finalize.py's ``conflict: main changed …``) is redone on a new run."""
+    if done.status == "rejected" and (done.reason or "").startswith("conflict:"):
+        return [CONFLICT]
+    return []
 
 
 class _ToolFailure(Exception):
@@ -799,17 +857,20 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     @tool(READ)
     async def read(
         ctx: Context, path: str, start: int = 0, length: int = 4000, page: int | None = None
-    ) -> str:
+    ) -> CallToolResult:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
-        characters an anchor on that page counts)."""
-        return await traced(
+        characters an anchor on that page counts). The text is the file's characters
+        only (write them back as they are); the structured content says which: path,
+        page, start, end, total and the text."""
+        said = await traced(
             ctx,
             "read",
             {"path": path, "start": start, "length": length, "page": page},
             lambda s: s.staged().read_page(path, page, start, length),
             lambda s, _: s.reads_of([path]),
         )
+        return result(*read_span(said))
 
     @tool(READ)
     async def grep(ctx: Context, text: str, under: str = "") -> str:
@@ -990,7 +1051,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             "findings": findings,
             # what to do next (one to three steps from the findings), what this
             # verification could not rule out, what a person must answer (verifier/advice.py)
-            "next_actions": [for_agents(a) for a in done.next_actions],
+            "next_actions": [for_agents(a) for a in done.next_actions] or _after(done),
             "blind_spots": [for_agents(b) for b in done.blind_spots],
             "questions": [for_agents(q) for q in done.questions],
         }

@@ -39,9 +39,13 @@ from .trace import (
     TraceEvent,
     TraceOp,
     TraceRead,
+    TraceUnreadable,
+    chain_problem,
     digest,
     event_message,
     link,
+    read_trace,
+    staged_blobs,
     trace_ref,
     trace_tip,
 )
@@ -305,10 +309,54 @@ class Run:
         (wikigate/trace.py): a commit on ``refs/wikigate/trace/<run>`` after the last
         event wikigate recorded, and the chain's new head pinned in the database.
         ``reads``: (path, blob) of each file the call read."""
-        repo = self.env.repo
         row = self.refresh()
         if row["status"] == "verifying":  # its verification reads the trace as pinned now
             raise RunError(f"run {self.run_id} is being finalized; wait for it")
+        return self._append_trace(row, tool, args, result, reads=reads, op=op, ops=ops)
+
+    def trace_rebase(
+        self, old_tip: pygit2.Oid, new_tip: pygit2.Oid, main: pygit2.Oid, staged: set[str]
+    ) -> None:
+        """Record in a traced run's trace that its finalizer replayed it onto ``main``
+        (docs/mcp.md, "The trace"): a ``rebase`` event naming, as its reads, each path the
+        run staged whose blob the replay changed (a three-way merge with main's change),
+        and the blob it holds now; the trace check holds the run to those. Only a path
+        that held, before the replay, the blob the trace says the session staged there is
+        named: a change made outside the session is not vouched for by merging it. Called
+        by the finalizer while it verifies the run (no session call can interleave)."""
+        row = self.refresh()
+        count = int(row.get("trace_count") or 0)
+        if not count:
+            return  # no trace: a CLI run
+        repo = self.env.repo
+        try:
+            events = read_trace(repo, self.run_id, count)
+        except TraceUnreadable:
+            events = None
+        if events is None or chain_problem(events, row.get("trace_head") or "", count):
+            return  # the trace check rejects the run (run.trace_tampered)
+        expected = staged_blobs(events)
+        old, new = (gitrepo.commit_at(repo, c).tree for c in (old_tip, new_tip))
+        merged = []
+        for path in sorted(staged):
+            was, now = (_blob_id(t, path) for t in (old, new))
+            if now is not None and was != now and path in expected and expected[path] == was:
+                merged.append((path, now))
+        args = {"from": str(old_tip), "onto": str(main)}
+        self._append_trace(row, "rebase", args, str(new_tip), reads=merged)
+
+    def _append_trace(
+        self,
+        row: RunRow,
+        tool: str,
+        args: dict[str, Any],
+        result: str,
+        *,
+        reads: Sequence[tuple[str, str]] = (),
+        op: TraceOp | None = None,
+        ops: int | None = None,
+    ) -> TraceEvent:
+        repo = self.env.repo
         prev = row.get("trace_head") or GENESIS
         count = int(row.get("trace_count") or 0)
         if count >= TRACE_MAX:
@@ -410,3 +458,11 @@ def _check_text(path: str, data: bytes) -> str:
     if "\x00" in text:
         raise RunError(f"{path}: content holds NUL bytes; wiki pages are text")
     return text
+
+
+def _blob_id(tree: pygit2.Tree, path: str) -> str | None:
+    try:
+        obj = tree[path]
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return str(obj.id) if obj.type_str == "blob" else None

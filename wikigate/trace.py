@@ -198,3 +198,21 @@ def chain_problem(events: list[TraceEvent], head: str, count: int) -> str | None
     if now != head:
         return "the events are not the ones wikigate recorded (their chain's head differs)"
     return None
+
+
+REBASE = "rebase"  # the event the finalizer records when it replays a run onto main
+STAGING = ("write", "replace", "delete")
+
+
+def staged_blobs(events: list[TraceEvent]) -> dict[str, str | None]:
+    """Each path the session staged and the blob it must hold now (None: deleted): its
+    last staging call's, or, when wikigate replayed the run onto main after it, the blob
+    that ``rebase`` event names (its three-way merge with main's change)."""
+    last: dict[str, str | None] = {}
+    for e in events:
+        done = e.op
+        if done is not None and done.path is not None and done.kind in STAGING:
+            last[done.path] = done.blob
+        elif e.tool == REBASE:
+            last.update({r.path: r.blob for r in e.reads if r.path in last})
+    return last

@@ -7,8 +7,11 @@ character with the line of the page it comes from.
 - Unicode folded (``fold``): NFKC (full-width ``ｗ`` is ``w``), invisible format characters
   removed (a soft hyphen, ``&shy;``, zero-width spaces and joiners), and the Cyrillic and
   Greek letters that look like Latin ones read as those (``LOOKALIKES``);
+- an HTML comment is dropped whole, as a reader sees it (``world <!-- x --> class`` reads
+  ``world class``);
 - ``hidden=True`` (``avoid``): code blocks, front matter and the words inside HTML
-  comments are read too (a phrase in a comment is hidden text, not absent text);
+  comments are read too (a phrase in a comment is hidden text, not absent text), the
+  comments' words set apart after the page's text, on their own lines;
   ``hidden=False`` (``preserve``): they are not, nor the text of an inline HTML element
   that hides it (``hidden``, ``display:none``: markdown._hide); text no reader sees keeps
   nothing.
@@ -77,20 +80,24 @@ def strip_tags(line: str) -> str:
     return html.unescape(_TAG.sub(_tag, line)) if "<" in line or "&" in line else line
 
 
-def _comments(raw: str, hidden: bool) -> str:
-    """``raw`` with its HTML comments' delimiters blanked (``hidden``: their words stay) or
-    whole comments blanked (their line breaks kept). An unclosed comment runs to the end."""
-    out: list[str] = []
+def _comments(raw: str, out: Reading | None, line: int) -> str:
+    """``raw`` (from line ``line`` on) with its HTML comments blanked whole, their line
+    breaks kept, as a reader sees it (``world <!-- x --> class`` reads ``world class``).
+    ``out``: the comments' words are read too (``hidden``), set aside (``Reading.aside``)
+    on the lines they stand on. An unclosed comment runs to the end."""
+    parts: list[str] = []
     at = 0
     while (start := raw.find("<!--", at)) >= 0:
         end = raw.find("-->", start + 4)
         stop = len(raw) if end < 0 else end + 3
-        out.append(raw[at:start])
+        parts.append(raw[at:start])
         body = raw[start + 4 : stop - 3 if end >= 0 else stop]
-        out.append(" " + body + " " if hidden else " " + "\n" * body.count("\n") + " ")
+        if out is not None:
+            out.aside(body, line + raw.count("\n", 0, start))
+        parts.append(" " + "\n" * body.count("\n") + " ")
         at = stop
-    out.append(raw[at:])
-    return "".join(out)
+    parts.append(raw[at:])
+    return "".join(parts)
 
 
 # an HTML tag, over lines too; its name read once (as _TAG)
@@ -126,6 +133,9 @@ def _unseen(raw: str) -> str:
     return "".join(out)
 
 
+SEPARATE = "\x00"  # between texts a phrase does not run across (no word, no space)
+
+
 class Heading(NamedTuple):
     line: int
     level: int
@@ -142,6 +152,21 @@ class Reading:
         self.lines: list[int] = []
         self.headings: list[Heading] = []
         self.text = ""
+        self._aside: list[tuple[str, int]] = []
+
+    def aside(self, raw: str, line: int) -> None:
+        """Hidden text (a comment's words, from line ``line`` on), read after the page's
+        text, each apart (``finish``): a phrase within it is found, none across it."""
+        self._aside.append((raw, line))
+
+    def finish(self) -> None:
+        for raw, line in self._aside:
+            self.add(SEPARATE, line)
+            for n, part in enumerate(raw.split("\n")):
+                self.add(strip_tags(part) + " ", line + n)
+        if self._aside:
+            self.add(SEPARATE, self._aside[-1][1])
+        self.text = "".join(self.parts)
 
     def add(self, piece: str, line: int) -> None:
         """``piece`` (no line break in it) as line ``line`` of the page."""
@@ -177,6 +202,7 @@ def read(text: str, hidden: bool) -> Reading:
         out.text = "".join(out.parts)
         return out
     tokens = markdown().parse(_ended(src), {})
+    aside = out if hidden else None
     line = 1
     for i, tok in enumerate(tokens):
         if tok.map is not None:
@@ -186,7 +212,7 @@ def read(text: str, hidden: bool) -> Reading:
             if tok.children:
                 _inline(out, tok.children, line, hidden)
             elif tok.content:  # a footnote definition's body: read as written
-                out.add_lines(_comments(tok.content, hidden), line, tags=True)
+                out.add_lines(_comments(tok.content, aside, line), line, tags=True)
             if i > 0 and tokens[i - 1].type == "heading_open":
                 said = "".join(out.parts[start:])
                 level = int(tokens[i - 1].tag[1:])
@@ -197,12 +223,12 @@ def read(text: str, hidden: bool) -> Reading:
                 first = line + 1 if tok.type != "code_block" else line
                 out.add_lines(tok.content, first, tags=False)
         elif tok.type == "html_block":
-            raw = _comments(tok.content, hidden)
+            raw = _comments(tok.content, aside, line)
             if not hidden:
                 raw = _unseen(raw)
                 out.headings.extend(html_headings(raw, line))
             out.add_lines(raw, line, tags=True)
-    out.text = "".join(out.parts)
+    out.finish()
     return out
 
 
@@ -249,7 +275,7 @@ def _inline(out: Reading, children: list[Token], line: int, hidden: bool) -> Non
         elif kind == "html_inline":
             if not child.content.startswith("<!--"):
                 _hide(child.content, hiding)
-            raw = _comments(child.content, hidden)
+            raw = _comments(child.content, out if hidden else None, line)
             parts = raw.split("\n")
             for n, part in enumerate(parts):
                 out.add(strip_tags(part), line + n)

@@ -13,11 +13,13 @@ from wikigate.text import escaped, shown
 from wikigate.trace import (
     EARLIER_EVENTS,
     EARLIER_RUNS,
+    REBASE,
     TraceEvent,
     TraceOp,
     TraceUnreadable,
     chain_problem,
     read_trace,
+    staged_blobs,
     trace_ref,
 )
 
@@ -29,6 +31,9 @@ ABSENT = (
     "the run has no trace (it was not written through `wikigate mcp`): which sources the "
     "writer read, and in what order it called what, is not known"
 )
+# events whose reads are no reading of a source: a grep hit shows one line of it (its
+# blob is traced, it reads no more), a rebase is wikigate's own merge (docs/mcp.md)
+NOT_READING = frozenset({"grep", REBASE})
 MAX_UNREAD = 50  # trace.unread_source findings, at most (one per claim)
 PINNED = (
     "the trace is held to the head and length pinned in the telemetry database, which "
@@ -143,10 +148,7 @@ def _writes(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
             )
         )
         return out
-    last: dict[str, str | None] = {}
-    for _, done in staged:
-        if done.path is not None and done.kind in ("write", "replace", "delete"):
-            last[done.path] = done.blob
+    last = staged_blobs(events)  # with wikigate's own merges onto main (finalize.py)
     for path, blob in sorted(last.items()):
         entry = ctx.tip.entries.get(path)
         held = str(entry.oid) if entry is not None else None
@@ -177,7 +179,7 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
     run wrote it)."""
     if ctx.base is None or plan.trace is None:
         return []
-    read = {r.path for e in events for r in e.reads}
+    read = {r.path for e in events if e.tool not in NOT_READING for r in e.reads}
     read |= {op.path for op in plan.ops if op.path}
     earlier: set[tuple[str, str]] | None = None  # read back only when a claim needs it
     base, tip = ctx.base, ctx.tip
@@ -211,7 +213,8 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
                     path,
                     c.line,
                     f"the claim cites {shown(c.source)}, which the session that wrote the run "
-                    "never read (no read, grep hit, anchor or follow of it in its trace)",
+                    "never read (no read, anchor or follow of it in its trace; a grep hit "
+                    "is one line of it, not a read)",
                     hint=f"read {shown(c.source)} (or anchor the quote in it), then finalize again",
                     claim=c.sentence,
                 ).model_copy(update={"claim_line": c.line})
@@ -241,7 +244,7 @@ def _earlier_reads(ctx: Context, pin: TracePin) -> set[tuple[str, str]]:
             continue
         if events is None or chain_problem(events, run.head, run.count) is not None:
             continue
-        seen |= {(r.path, r.blob) for e in events for r in e.reads}
+        seen |= {(r.path, r.blob) for e in events if e.tool not in NOT_READING for r in e.reads}
     if skipped:
         more = "more" if pin.earlier_more else str(skipped)
         ctx.caveats["trace"] = (

@@ -270,14 +270,22 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
     if html:
         click.echo(_html(ws, run_id))
         return
-    plan = r.plan()
+    from wikigate.plan import RunForged, RunSchemaError
+
+    try:
+        ops = r.plan().ops
+        unreadable = None
+    except (RunForged, RunSchemaError) as e:  # the record is what a person must see
+        ops, unreadable = [], str(e)
     data: dict[str, Any] = {
         **row,
         "ref": r.ref(),
-        "ops": [op.model_dump(exclude_none=True) for op in plan.ops],
+        "ops": [op.model_dump(exclude_none=True) for op in ops],
         "findings": ws.store.findings(run_id),
         "overrides": ws.store.overrides(run_id),
     }
+    if unreadable is not None:
+        data["ops_unreadable"] = unreadable
     from wikigate.store import advice_of
 
     said = advice_of(row)  # the last verification's next actions, blind spots, questions
@@ -296,8 +304,8 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
         return
     for key in SHOWN:
         click.echo(f"{key:14} {data[key] if data[key] is not None else '-'}")
-    click.echo("ops:")
-    for op in plan.ops:
+    click.echo("ops:" if unreadable is None else f"ops: unreadable ({unreadable})")
+    for op in ops:
         click.echo(f"  {op.kind:8} {op.path or ''}")
     if data["findings"]:
         click.echo("findings:")
