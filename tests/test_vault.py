@@ -889,3 +889,57 @@ def test_exclude_globs_match_a_name_at_any_depth_and_their_number_is_bounded():
     many = ", ".join(f'"n{i}/"' for i in range(201))
     with pytest.raises(ConfigError, match="201 entries; at most 200"):
         parse_config(f'[wiki]\nroot = "."\nexclude = [{many}]\n', "wikigate.toml")
+
+
+def test_the_pre_commit_push_hook_begins_where_wikigates_pre_push_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Trial 26c F1: pre-commit's `wikigate-verify` judged the adoption commits by origin's
+    rules (none: the default root "wiki") and refused init's own index.md, wikigate.toml and
+    .gitignore; it refused a repository file a person had approved (`verify approve`) too.
+    It now begins where wikigate's pre-push hook does: past the adoption point (git config
+    wikigate.adoptedAt) and a person's recorded approval, by the rules there."""
+    from wikigate.hooks.precommit import verify_main
+
+    bare = tmp_path / "vault.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    root = _obsidian_vault(tmp_path / "vault")
+    git(root, "remote", "add", "origin", str(bare))
+    git(root, "push", "-q", "origin", "master")
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    (root / ".gitignore").write_text(".obsidian/\n")
+    git(root, "rm", "-rq", "--cached", ".obsidian")
+    git(root, "add", ".gitignore")
+    git(root, "commit", "-qm", "ignore .obsidian/")
+    assert cli(root, "hooks", "install").returncode == 0
+    monkeypatch.chdir(root)
+
+    def pre_push() -> int:  # what pre-commit hands the hook for `git push origin master`
+        monkeypatch.setenv("PRE_COMMIT_FROM_REF", git(bare, "rev-parse", "master").stdout.strip())
+        monkeypatch.setenv("PRE_COMMIT_TO_REF", git(root, "rev-parse", "master").stdout.strip())
+        return verify_main([])
+
+    assert pre_push() == 0, capsys.readouterr()  # was 1: index.md: run.repository_file ...
+    git(root, "push", "-q", "origin", "master")
+
+    # a repository file through a run, approved by a person: pushed as the pre-push allows
+    start = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:t")
+    run_id = start.stdout.strip()
+    (tmp_path / "gi").write_text(".obsidian/\n.trash/\n")
+    wrote = cli(root, "run", "write", run_id, ".gitignore", "--from", str(tmp_path / "gi"))
+    assert wrote.returncode == 0, wrote.stderr
+    assert cli(root, "run", "finalize", run_id).returncode == 5
+    approved = cli(root, "verify", "approve", run_id, "--reason", "ignore the trash")
+    assert approved.returncode == 0, approved.stderr
+    capsys.readouterr()
+    assert pre_push() == 0, capsys.readouterr()  # was 1: .gitignore: run.repository_file
+
+    # what comes after is still judged, by the rules there (root "."): an orphan page
+    (root / "Tower.md").write_text("# Tower\n\nA tower.\n")
+    git(root, "add", "Tower.md")
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "tower by hand")
+    assert pre_push() == 1
+    out = capsys.readouterr().out
+    assert "Tower.md" in out and "page.orphan" in out
+    assert "run.repository_file" not in out

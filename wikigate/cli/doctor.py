@@ -135,12 +135,15 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
 
 
 def _local_hooks(repo: pygit2.Repository) -> list[Check]:
-    from wikigate.hooks.install import LOCAL_HOOKS, _ours, hooks_dir
+    from wikigate.hooks.install import LOCAL_HOOKS, _ours, chained_by_pre_commit, hooks_dir
 
     folder = hooks_dir(repo)
     out = []
     for name in LOCAL_HOOKS:
         path = folder / name
+        chained = chained_by_pre_commit(folder, name)
+        if chained:  # pre-commit's hook runs wikigate's first, as NAME.legacy
+            path = folder / f"{name}.legacy"
         if not _ours(path):
             out.append(
                 Check(
@@ -157,7 +160,8 @@ def _local_hooks(repo: pygit2.Repository) -> list[Check]:
                 Check(f"hook {name}", False, f"{path} is not executable", f"chmod +x {path}")
             )
         else:
-            out.append(Check(f"hook {name}", True, str(path)))
+            how = f" (pre-commit's {name} hook runs it first)" if chained else ""
+            out.append(Check(f"hook {name}", True, f"{path}{how}"))
     return out
 
 
