@@ -767,6 +767,7 @@ class PullEvent:
             questions=self.questions,
             html=html,
             verdict=outcome.verdict,
+            trunk=plain(self.pull.base_ref),
         )
 
     def publish(self, outcome: Outcome, summary: str) -> None:

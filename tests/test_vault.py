@@ -891,6 +891,7 @@ def test_exclude_globs_match_a_name_at_any_depth_and_their_number_is_bounded():
         parse_config(f'[wiki]\nroot = "."\nexclude = [{many}]\n', "wikigate.toml")
 
 
+@pytest.mark.slow
 def test_the_pre_commit_push_hook_begins_where_wikigates_pre_push_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ):
