@@ -198,3 +198,14 @@ def test_an_approved_repository_file_lands_without_advice_to_approve_it_or_a_lab
     landed = summary()
     assert "### wikigate: commit_approved" in landed
     assert "ask a maintainer to approve" not in landed and "decides on this pull" not in landed
+
+
+@pytest.mark.slow
+def test_a_rejection_names_the_critical_finding_that_caused_it(world: World):
+    """Trial 26c F5: a pull request with a repository file (major) and a stray file in the
+    wiki (critical) was rejected with the headline naming the major one, listed first."""
+    world.push_files(8, {"tools/plan.txt": "a plan\n", "wiki/notes.txt": "stray\n"})
+    rejected = world.run(8)
+    assert "rejected" in rejected.out, rejected.out
+    [line] = [ln for ln in rejected.out.splitlines() if ln.startswith("wikigate: rejected")]
+    assert "wiki/notes.txt" in line and "tools/plan.txt" not in line, line
