@@ -103,9 +103,9 @@ def decided_point(
     cur = tip
     while not _reached(repo, cur, stops):
         note = _note(repo, cur.id, None)
-        if passing(note) and note is not None and note.get("verdict") in DECIDED:
-            if _first_unpassed(repo, stops, str(cur.id), None) is None:
-                return str(cur.id)
+        decided = passing(note) and note is not None and note.get("verdict") in DECIDED
+        if decided and _first_unpassed(repo, stops, str(cur.id), None) is None:
+            return str(cur.id)
         if not cur.parents:
             break
         cur = cur.parents[0]

@@ -62,9 +62,7 @@ def after_a_decision(result: FinalizeResult) -> list[str]:
     (``verify approve``, ``verify reject``, an override): a finding that asks a person
     (``asks``) is answered. The pages ``run.rules_followup`` names still fail the rules
     that landed: that step stays, as a follow-up run."""
-    return answered(
-        result.next_actions, result.verdict, result.status == "committed", result.trunk
-    )
+    return answered(result.next_actions, result.verdict, result.status == "committed", result.trunk)
 
 
 def answered(
