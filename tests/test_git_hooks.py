@@ -411,6 +411,8 @@ def test_pre_commits_pre_push_chaining_wikigates_hook_is_installed_and_gates(ori
     )
     assert refused.returncode != 0
     assert refused.stderr.count("refusing to push main") == 1, refused.stderr
+    counted = wikigate_cli(root, "doctor").stdout  # the chained hook counts what it refuses
+    assert "FAIL  push main to origin: 1 commit(s) on main without a run note" in counted
 
     assert wikigate_cli(root, "hooks", "install", "--uninstall").returncode == 0
     assert not (hooks / "pre-push.legacy").exists()

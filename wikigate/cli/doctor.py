@@ -246,7 +246,7 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     hooks began (git config wikigate.adoptedAt) must be runs with a passing note."""
     from wikigate.errors import GitError
     from wikigate.gitrepo import ADOPTED_KEY, main_ref
-    from wikigate.hooks.install import _ours, hooks_dir
+    from wikigate.hooks.install import _ours, chained_by_pre_commit, hooks_dir
     from wikigate.hooks.local import unpassed_commits
 
     try:
@@ -254,7 +254,10 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     except GitError:
         return []  # reported by the branch check
     main = repo.references.get(trunk)
-    if main is None or not _ours(hooks_dir(repo) / "pre-push"):
+    folder = hooks_dir(repo)
+    if main is None or not (
+        _ours(folder / "pre-push") or chained_by_pre_commit(folder, "pre-push")
+    ):
         return []  # no trunk (said), or no hook to refuse a push (said)
     branch = trunk.removeprefix("refs/heads/")
     try:
@@ -372,7 +375,7 @@ def _has_pdf(repo: pygit2.Repository, commit: pygit2.Oid | str) -> bool:
 @format_option()
 @click.pass_context
 def doctor(ctx: click.Context, fmt: str) -> None:
-    """What is installed and set up here (Python, main, rules, hooks, notes refspec, server
+    """What is installed and set up here (Python, the trunk, rules, hooks, notes refspec, server
     gate, extras, the judge's key), and how to fix what is not; exit 0 only when all is
     well."""
     checks = diagnose(Path(ctx.find_root().obj["repo"]))
