@@ -139,6 +139,9 @@ def test_a_fresh_clone_of_a_master_vault_is_told_to_init_and_init_adopts_it(
     git(clone, "remote", "set-head", "origin", "--delete")
     lint = cli(clone, "verify", "--all", "--format", "sarif", "--output", str(tmp_path / "s"))
     assert lint.returncode == 2 and "no branch 'main'" in lint.stderr
+    # and names the branch checked out (trial 26c F7), as the one to name
+    assert "the branch checked out is master" in lint.stderr
+    assert "`git config wikigate.mainBranch master`" in lint.stderr
     doctor = cli(clone, "doctor")
     assert "FAIL  branch: no branch main: runs land on main" in doctor.stdout
     assert "fix: wikigate init on the branch your wiki lives on" in doctor.stdout
