@@ -563,13 +563,26 @@ def check_log(ctx: Context) -> list[Finding]:
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
+        moved = _log_moved_to(ctx)
+        why = (
+            f"; the rules it proposes move the log to {moved}, but a run is judged by the "
+            f"rules it starts from, where {LOG} is the log"
+            if moved
+            else ""
+        )
+        hint = (
+            f"keep {LOG} in this run (link it from the new index); once the new rules have "
+            "landed it is a page like any other, which a later run may delete"
+            if moved
+            else f"only append lines to the end of {LOG}"
+        )
         return [
             finding(
                 "run.log_rewrite",
                 LOG,
                 None,
-                f"the run deletes {LOG}, an append-only log",
-                hint=f"only append lines to the end of {LOG}",
+                f"the run deletes {LOG}, an append-only log{why}",
+                hint=hint,
             )
         ]
     if ctx.log_appended():
@@ -583,6 +596,16 @@ def check_log(ctx: Context) -> list[Finding]:
             hint=f"only append lines to the end of {LOG}",
         )
     ]
+
+
+def _log_moved_to(ctx: Context) -> str | None:
+    """The log the change's proposed rules name (a ``[wiki] root`` moved), when it is not
+    the base's; None when the rules stay or do not load (run.rules_change says so)."""
+    try:
+        log = _rules_of(ctx, ctx.tip).wiki.layout().log
+    except Exception:  # noqa: BLE001 - unreadable rules: reported by the rules check
+        return None
+    return log if log != ctx.log else None
 
 
 def check_convergence(ctx: Context) -> list[Finding]:
