@@ -353,6 +353,10 @@ def test_moving_the_wiki_root_names_the_pages_it_orphans_and_approve_asks_no_app
     assert "ask a maintainer to approve" not in approved.stdout
     assert "verify approve" not in approved.stdout
     assert "fix the pages run.rules_followup names in a follow-up run" in approved.stdout
+    shown = cli(root, "runs", "show", run_id)  # the run's record says the same (trial 26c)
+    assert shown.returncode == 0, shown.stderr
+    assert "ask a maintainer to approve" not in shown.stdout
+    assert "fix the pages run.rules_followup names in a follow-up run" in shown.stdout
 
 
 def test_deleting_the_old_log_in_a_root_move_says_why_it_is_refused(tmp_path: Path):
