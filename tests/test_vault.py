@@ -837,6 +837,10 @@ def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob
         waiting = run.finalize()
         assert waiting.verdict == "needs_human_review", waiting.findings
         assert [f.code for f in waiting.findings] == ["run.repository_file"]
+        # the wiki is the repository's root: the file is excluded, not "outside" it (26c)
+        said = waiting.findings[0].message
+        assert """not the wiki's ([wiki] exclude "*.canvas")""" in said, said
+        assert "outside the wiki (the repository's root)" not in said
         landed = ws.decide(run.run_id, "the plan board", approve=True)
         assert landed.status == "committed"
         from wikigate.present import outcome
