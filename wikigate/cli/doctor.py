@@ -282,9 +282,10 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
                 False,
                 f"{count} commit(s) on {branch} without a run note that a push will refuse "
                 f"(pre-push: {why})",
-                f"if they predate wikigate's hooks (init's commit, setup commits), push them "
-                f"once without the local check: `git push --no-verify {remote.name} {branch}` "
-                "(a server gate still verifies); else land the change through a run",
+                "land the change through a run (`wikigate run start`, `run finalize`); only "
+                "if they predate wikigate's hooks (init's commit, setup commits), as a last "
+                f"resort: `git push --no-verify {remote.name} {branch}`, which skips every "
+                "push hook, pre-commit's too (a server gate still verifies)",
             )
         )
     return out
