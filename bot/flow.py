@@ -23,7 +23,7 @@ import pygit2
 from wikigate.changes import change_request, ready
 from wikigate.decision import Decision, Repeat, Word, decide, questions
 from wikigate.errors import GitError, UsageError
-from wikigate.kinds import NEEDS_HUMAN_REVIEW, VERDICT_EXIT
+from wikigate.kinds import NEEDS_HUMAN_REVIEW, SEVERITY_RANK, VERDICT_EXIT
 from wikigate.models import RunRecord
 from wikigate.paths import check_scope
 from wikigate.records import finding_fingerprints
@@ -269,7 +269,9 @@ class PullEvent:
             raise GitError(f"pull request #{self.pull.number} shares no history with its base")
         report = self.report = self.verify(head, str(merge_base))
         run = pull_run(self.history, self.repository, self.pull.number, head)
-        first = report.findings[0] if report.findings else None
+        # the headline names the worst finding (a critical one rejects), the first of them
+        ranked = sorted(report.findings, key=lambda f: -SEVERITY_RANK.get(f.severity, 0))
+        first = ranked[0] if ranked else None
         limit = self.env.inputs.max_loops
         why = f"{shown(first.path)}: {first.code}" if first and first.path else ""
         needs = self.sources_for_a_person(str(merge_base), head)
@@ -767,6 +769,7 @@ class PullEvent:
             questions=self.questions,
             html=html,
             verdict=outcome.verdict,
+            trunk=plain(self.pull.base_ref),
         )
 
     def publish(self, outcome: Outcome, summary: str) -> None:

@@ -298,8 +298,16 @@ class PullRequestIO:
             self.pr.edit(state=state)
 
     def remove_label(self, name: str) -> None:
+        """Take the label off; one already gone (removed by hand, or by an earlier run of
+        this job: GitHub answers 404 "Label does not exist") is done, not a refusal."""
+        from github import GithubException
+
         with _calling(f"remove the label {name}"):
-            self.pr.remove_from_labels(name)
+            try:
+                self.pr.remove_from_labels(name)
+            except GithubException as e:
+                if e.status != 404:
+                    raise
 
     def add_label(self, name: str) -> None:
         with _calling(f"add the label {name}"):

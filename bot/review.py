@@ -299,13 +299,20 @@ def summary_body(
     questions: Sequence[str] = (),
     html: str | None = None,
     verdict: str | None = None,
+    trunk: str = "the base branch",
 ) -> str:
     """The one summary comment per pull request, edited in place (found by its marker);
     ``folded``: the findings past ``[github] max_comments``, listed here instead; the
     report's next actions and blind spots, and ``questions``: what a person must answer;
     ``html``: the line linking the HTML report (:func:`html_line`); ``verdict``: the
-    event's (a run waiting for a person, an override), else the verifier's."""
+    event's (a run waiting for a person, an override), else the verifier's: once a person
+    decided, the steps asking for that decision are gone, and before, they speak of the
+    pull request (wikigate/present.py ``answered``); ``trunk``: the branch it lands on."""
+    from wikigate.present import DECIDED, answered
+
     s = report.summary
+    landed = verdict in DECIDED and verdict != "reject_reviewed"
+    steps = answered(report.next_actions, verdict, landed, trunk, pull_request=True)
     lines = [
         SUMMARY_MARKER,
         f"### wikigate: {verdict or report.verdict}",
@@ -321,7 +328,7 @@ def summary_body(
     if html:
         lines.append(html)
     for title, said, numbered in (
-        ("Next", report.next_actions, True),
+        ("Next", steps, True),
         ("Not ruled out", report.blind_spots, False),
         ("A person must answer", questions, False),
     ):

@@ -76,6 +76,51 @@ def unpassed_commits(
     return why, count
 
 
+# a person's decision recorded on a run (``verify approve``, ``verify override``)
+DECIDED = ("commit_approved", "commit_override")
+
+
+def decided_point(
+    repo: pygit2.Repository, old: str | None, new: str, adopted: str | None = None
+) -> str | None:
+    """Where a re-verification of moving ``old`` → ``new`` begins, as the pre-push hook
+    reads the same history (one path for both pre-push gates: this one and pre-commit's
+    ``wikigate-verify``): the newest commit on ``new``'s first-parent line that is a
+    person's recorded decision (a passing note whose verdict is in DECIDED: a repository
+    file or a rules change approved) with every run from ``old`` (or ``adopted``) up to it
+    passing, else ``adopted`` (where this clone's hooks began: the adoption commits are
+    no run's) when it lies between ``old`` and ``new``; None when neither: judge from
+    ``old``. What comes after that point is judged by its rules."""
+    import pygit2
+
+    from wikigate.gitrepo import commit_at
+
+    stops = _stops(repo, old, adopted)
+    try:
+        tip = commit_at(repo, new)
+    except Exception:  # noqa: BLE001 - not a commit here: nothing is decided
+        return None
+    cur = tip
+    while not _reached(repo, cur, stops):
+        note = _note(repo, cur.id, None)
+        decided = passing(note) and note is not None and note.get("verdict") in DECIDED
+        if decided and _first_unpassed(repo, stops, str(cur.id), None) is None:
+            return str(cur.id)
+        if not cur.parents:
+            break
+        cur = cur.parents[0]
+    if not adopted or _null(adopted):
+        return None
+    point = pygit2.Oid(hex=adopted)
+    if point not in repo.odb or not (point == tip.id or repo.descendant_of(tip.id, point)):
+        return None  # not in what is pushed
+    if old and not _null(old):
+        since = pygit2.Oid(hex=old)
+        if since in repo.odb and (since == point or not repo.descendant_of(point, since)):
+            return None  # the adoption point is old news: judge from old
+    return adopted
+
+
 def _stops(repo: pygit2.Repository, old: str | None, adopted: str | None) -> list[pygit2.Oid]:
     import pygit2
 

@@ -159,7 +159,22 @@ def landing_base(repo: pygit2.Repository, staged: pygit2.Commit) -> pygit2.Commi
         return commit_at(repo, staged.parent_ids[0])
     base = repo.merge_base(staged.id, main)
     # no shared history: the push is not a fast-forward (refused); its main's rules stand
-    return commit_at(repo, base if base is not None else main)
+    found = commit_at(repo, base if base is not None else main)
+    return _past_decisions(repo, found, staged.parents[0])
+
+
+def _past_decisions(
+    repo: pygit2.Repository, base: pygit2.Commit, tip: pygit2.Commit
+) -> pygit2.Commit:
+    """``base``, or the point past it where the pre-push hook stops asking (hooks/local.py
+    ``decided_point``): a person's recorded approval of a repository file or a rules
+    change, or where this clone's hooks began (git config wikigate.adoptedAt). What comes
+    after it is judged from there, by its rules, as the push is."""
+    from wikigate.hooks.common import adoption_point
+    from wikigate.hooks.local import decided_point
+
+    point = decided_point(repo, str(base.id), str(tip.id), adoption_point())
+    return commit_at(repo, point) if point is not None else base
 
 
 def _main_upstream(repo: pygit2.Repository) -> pygit2.Oid | None:
@@ -332,7 +347,9 @@ def links_main(argv: Sequence[str] | None = None) -> int:
 
 
 def verify_main(argv: Sequence[str] | None = None) -> int:
-    """Full verification of what is being pushed, against main (pre-push / manual stage).
+    """Full verification of what is being pushed, against the trunk (pre-push / manual
+    stage), from where the pre-push hook begins asking (:func:`_past_decisions`: past the
+    adoption point and a person's recorded approvals), by the rules there.
 
     ``--judge anthropic|offline`` (pre-commit's ``args:``) chooses the semantic judge as
     ``wikigate verify --judge`` does; by default the base rules' ``[judge]`` decides.
@@ -358,6 +375,11 @@ def verify_main(argv: Sequence[str] | None = None) -> int:
         if note:
             print(f"wikigate: {note}", file=sys.stderr)
         request = replace(change_request(ws, to_ref, from_ref), judge=args.judge)
+        if request.base is not None:  # what the pre-push hook asks no verdict of again
+            base = _past_decisions(ws.repo, request.base, request.tip)
+            if base.id == request.tip.id:
+                return 0  # every commit pushed is adopted or a person's recorded decision
+            request = replace(request, base=base)
         ready(request)
         report = verify(request).report
     except WikigateError as e:

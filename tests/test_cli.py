@@ -184,3 +184,12 @@ def test_the_cli_starts_without_the_engine_s_heavy_imports():
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip().endswith("[]"), out
+
+
+def test_the_help_names_the_trunk_not_a_branch_called_main():
+    """Trial 26c item 11: `wikigate --help` said "on main" and "against main" on a vault
+    whose trunk is master; it names the trunk (main is only its default name)."""
+    shown = in_process(["--help"]).stdout
+    for said in ("on main", "against main", "gate main", "(Python, main,"):
+        assert said not in shown, said
+    assert "Every page on the trunk (main)" in shown

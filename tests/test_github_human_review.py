@@ -161,3 +161,51 @@ def test_codeowners_last_match_wins_and_emails_are_skipped():
     assert owners(text, ["wiki/a.md"]) == ["@bob"]
     assert owners(text, ["wiki/policies/x.md"]) == ["@octo/maintainers"]
     assert owners(text, ["README.md", "docs/x.md"]) == ["@all"]
+
+
+@pytest.mark.slow
+def test_an_approved_repository_file_lands_without_advice_to_approve_it_or_a_label_404(
+    world: World,
+):
+    """Trial 26c F3, F4: the summary of a repository file's pull request told its author
+    to `wikigate run write` and `verify approve` (CLI advice on a pull request), and still
+    asked for the approval once an approving review had landed it; a label already removed
+    (by hand, or by an earlier run of the job: GitHub answers 404) read as "the token may
+    not write to this pull request", with every finding sent again as annotations."""
+    head = world.push_files(7, {"tools/plan.txt": "a plan\n"})
+    waiting = world.run(7)
+    assert waiting.code == 5, waiting.out
+    pull = world.gh.pulls[7]
+    assert LABEL in pull.labels
+
+    def summary() -> str:
+        [body] = [
+            c["body"] for c in world.gh.issue_comments.values() if "wikigate:summary" in c["body"]
+        ]
+        return body
+
+    asked = summary()
+    assert "run.repository\\_file on tools/plan.txt" in asked, asked
+    assert "an approving review lands it" in asked
+    assert "wikigate run write" not in asked and "verify approve" not in asked
+
+    pull.labels.remove(LABEL)  # a maintainer took it off by hand
+    approved = world.review(7, "approved", sender="maintainer", body="a plan we keep")
+    assert approved.code == 0, approved.out
+    assert world.main_sha() == head
+    assert "may not write" not in approved.out and "refused to remove" not in approved.out
+    assert "::warning" not in approved.out
+    landed = summary()
+    assert "### wikigate: commit_approved" in landed
+    assert "ask a maintainer to approve" not in landed and "decides on this pull" not in landed
+
+
+@pytest.mark.slow
+def test_a_rejection_names_the_critical_finding_that_caused_it(world: World):
+    """Trial 26c F5: a pull request with a repository file (major) and a stray file in the
+    wiki (critical) was rejected with the headline naming the major one, listed first."""
+    world.push_files(8, {"tools/plan.txt": "a plan\n", "wiki/notes.txt": "stray\n"})
+    rejected = world.run(8)
+    assert "rejected" in rejected.out, rejected.out
+    [line] = [ln for ln in rejected.out.splitlines() if ln.startswith("wikigate: rejected")]
+    assert "wiki/notes.txt" in line and "tools/plan.txt" not in line, line

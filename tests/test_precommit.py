@@ -264,3 +264,61 @@ def test_the_citations_hook_judges_by_mains_rules_not_heads(wiki):
     )
     assert proc.returncode != 0, proc.stdout + proc.stderr
     assert "wiki/owls.md:8: citation.quote_not_found:" in proc.stdout + proc.stderr
+
+
+def test_pre_commits_push_gate_lets_the_adoption_and_an_approved_file_through(
+    tmp_path, hook_repo, pre_commit_home, monkeypatch
+):
+    """Trial 26c F1 with the real pre-commit: wikigate's hooks installed first, then
+    pre-commit's (`wikigate-commit`, `wikigate-verify` at pre-push), as docs/adopt.md
+    orders them. The setup commit (its `.pre-commit-config.yaml`) and a repository file a
+    person approved (`verify approve`) were refused by `wikigate-verify`
+    (run.repository_file), so every push needed --no-verify."""
+    repo_path, rev = hook_repo
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    config = (
+        f"repos:\n- repo: {repo_path}\n  rev: {rev}\n  hooks:\n"
+        "  - id: wikigate-commit\n  - id: wikigate-verify\n"
+    )
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()  # a wiki with no run yet: the hooks begin at its tip
+    bare = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(root, "remote", "add", "origin", str(bare))
+    git(root, "push", "-q", "origin", "main")
+    (root / ".pre-commit-config.yaml").write_text(config)
+    git(root, "add", ".pre-commit-config.yaml")
+    git(root, "commit", "-qm", "pre-commit config")  # the setup commit, before any hook
+
+    def wg(*args):
+        from support.helpers import in_process
+
+        return in_process(["-C", str(root), *args])
+
+    assert wg("hooks", "install").returncode == 0
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "-t", "pre-commit", "-t", "pre-push"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+    def pushed():
+        return subprocess.run(
+            ["git", "push", "origin", "main"], cwd=root, capture_output=True, text=True
+        )
+
+    first = pushed()  # the setup commit: before where the hooks begin
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "wikigate verify" in first.stdout + first.stderr  # pre-commit ran it
+    assert "wikigate commit" not in first.stdout + first.stderr  # a commit's hook, not a push's
+
+    run_id = wg("run", "start", "--type", "cascade", "--triggered-by", "cli:t").stdout.strip()
+    (tmp_path / "gi").write_text(".trash/\n")
+    assert wg("run", "write", run_id, ".gitignore", "--from", str(tmp_path / "gi")).returncode == 0
+    assert wg("run", "finalize", run_id).returncode == 5
+    assert wg("verify", "approve", run_id, "--reason", "ignore the trash").returncode == 0
+    second = pushed()
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert git(bare, "rev-parse", "main").stdout == git(root, "rev-parse", "main").stdout

@@ -353,3 +353,35 @@ def test_moving_the_wiki_root_names_the_pages_it_orphans_and_approve_asks_no_app
     assert "ask a maintainer to approve" not in approved.stdout
     assert "verify approve" not in approved.stdout
     assert "fix the pages run.rules_followup names in a follow-up run" in approved.stdout
+    shown = cli(root, "runs", "show", run_id)  # the run's record says the same (trial 26c)
+    assert shown.returncode == 0, shown.stderr
+    assert "ask a maintainer to approve" not in shown.stdout
+    assert "fix the pages run.rules_followup names in a follow-up run" in shown.stdout
+
+
+def test_deleting_the_old_log_in_a_root_move_says_why_it_is_refused(tmp_path: Path):
+    """Trial 26c F7: a run moving `[wiki] root` and deleting wiki/log.md was rejected with
+    "the run deletes wiki/log.md, an append-only log" and no word on why the old log still
+    counts: a run is judged by the rules it starts from. The finding says so, and how."""
+    from support.wiki_runs import page_run
+
+    from wikigate.workspace import Workspace
+
+    ws = Workspace.init(tmp_path / "w")
+    assert page_run(ws, "owls").status == "committed"
+    root = ws.root
+    ws.close()
+    assert (root / "wiki" / "log.md").exists()
+    proposed = tmp_path / "new.toml"
+    proposed.write_text((root / "wikigate.toml").read_text() + '\n[wiki]\nroot = "."\n')
+    run_id = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:test")
+    run_id = run_id.stdout.strip()
+    assert (
+        cli(root, "run", "write", run_id, "wikigate.toml", "--from", str(proposed)).returncode == 0
+    )
+    assert cli(root, "run", "delete", run_id, "wiki/log.md").returncode == 0
+    done = cli(root, "run", "finalize", run_id)
+    line = next(ln for ln in done.stdout.splitlines() if "run.log_rewrite" in ln)
+    assert "the rules it proposes move the log to log.md" in line, done.stdout
+    assert "a run is judged by the rules it starts from, where wiki/log.md is the log" in line
+    assert "keep wiki/log.md in this run" in done.stdout

@@ -139,6 +139,9 @@ def test_a_fresh_clone_of_a_master_vault_is_told_to_init_and_init_adopts_it(
     git(clone, "remote", "set-head", "origin", "--delete")
     lint = cli(clone, "verify", "--all", "--format", "sarif", "--output", str(tmp_path / "s"))
     assert lint.returncode == 2 and "no branch 'main'" in lint.stderr
+    # and names the branch checked out (trial 26c F7), as the one to name
+    assert "the branch checked out is master" in lint.stderr
+    assert "`git config wikigate.mainBranch master`" in lint.stderr
     doctor = cli(clone, "doctor")
     assert "FAIL  branch: no branch main: runs land on main" in doctor.stdout
     assert "fix: wikigate init on the branch your wiki lives on" in doctor.stdout
@@ -834,6 +837,10 @@ def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob
         waiting = run.finalize()
         assert waiting.verdict == "needs_human_review", waiting.findings
         assert [f.code for f in waiting.findings] == ["run.repository_file"]
+        # the wiki is the repository's root: the file is excluded, not "outside" it (26c)
+        said = waiting.findings[0].message
+        assert """not the wiki's ([wiki] exclude "*.canvas")""" in said, said
+        assert "outside the wiki (the repository's root)" not in said
         landed = ws.decide(run.run_id, "the plan board", approve=True)
         assert landed.status == "committed"
         from wikigate.present import outcome
@@ -889,3 +896,58 @@ def test_exclude_globs_match_a_name_at_any_depth_and_their_number_is_bounded():
     many = ", ".join(f'"n{i}/"' for i in range(201))
     with pytest.raises(ConfigError, match="201 entries; at most 200"):
         parse_config(f'[wiki]\nroot = "."\nexclude = [{many}]\n', "wikigate.toml")
+
+
+@pytest.mark.slow
+def test_the_pre_commit_push_hook_begins_where_wikigates_pre_push_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Trial 26c F1: pre-commit's `wikigate-verify` judged the adoption commits by origin's
+    rules (none: the default root "wiki") and refused init's own index.md, wikigate.toml and
+    .gitignore; it refused a repository file a person had approved (`verify approve`) too.
+    It now begins where wikigate's pre-push hook does: past the adoption point (git config
+    wikigate.adoptedAt) and a person's recorded approval, by the rules there."""
+    from wikigate.hooks.precommit import verify_main
+
+    bare = tmp_path / "vault.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "master", str(bare))
+    root = _obsidian_vault(tmp_path / "vault")
+    git(root, "remote", "add", "origin", str(bare))
+    git(root, "push", "-q", "origin", "master")
+    init = cli(tmp_path, "init", str(root), "--wiki-root", ".", "--exclude", ".obsidian/")
+    assert init.returncode == 0, init.stderr
+    (root / ".gitignore").write_text(".obsidian/\n")
+    git(root, "rm", "-rq", "--cached", ".obsidian")
+    git(root, "add", ".gitignore")
+    git(root, "commit", "-qm", "ignore .obsidian/")
+    assert cli(root, "hooks", "install").returncode == 0
+    monkeypatch.chdir(root)
+
+    def pre_push() -> int:  # what pre-commit hands the hook for `git push origin master`
+        monkeypatch.setenv("PRE_COMMIT_FROM_REF", git(bare, "rev-parse", "master").stdout.strip())
+        monkeypatch.setenv("PRE_COMMIT_TO_REF", git(root, "rev-parse", "master").stdout.strip())
+        return verify_main([])
+
+    assert pre_push() == 0, capsys.readouterr()  # was 1: index.md: run.repository_file ...
+    git(root, "push", "-q", "origin", "master")
+
+    # a repository file through a run, approved by a person: pushed as the pre-push allows
+    start = cli(root, "run", "start", "--type", "cascade", "--triggered-by", "cli:t")
+    run_id = start.stdout.strip()
+    (tmp_path / "gi").write_text(".obsidian/\n.trash/\n")
+    wrote = cli(root, "run", "write", run_id, ".gitignore", "--from", str(tmp_path / "gi"))
+    assert wrote.returncode == 0, wrote.stderr
+    assert cli(root, "run", "finalize", run_id).returncode == 5
+    approved = cli(root, "verify", "approve", run_id, "--reason", "ignore the trash")
+    assert approved.returncode == 0, approved.stderr
+    capsys.readouterr()
+    assert pre_push() == 0, capsys.readouterr()  # was 1: .gitignore: run.repository_file
+
+    # what comes after is still judged, by the rules there (root "."): an orphan page
+    (root / "Tower.md").write_text("# Tower\n\nA tower.\n")
+    git(root, "add", "Tower.md")
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "tower by hand")
+    assert pre_push() == 1
+    out = capsys.readouterr().out
+    assert "Tower.md" in out and "page.orphan" in out
+    assert "run.repository_file" not in out

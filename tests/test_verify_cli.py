@@ -178,3 +178,33 @@ def test_messages_name_the_trunk_not_main(tmp_path):
     git(root, "checkout", "-q", "--detach")
     detached = wg(tmp_path, "init", str(root), "--main-branch", "master")
     assert detached.returncode == 1 and "(`git switch master`)" in detached.stderr
+
+
+def test_anchor_fix_fixes_a_wrong_offset_the_mismatch_hint_sends_you_to(tmp_path):
+    """Trial 26c F6: `citation.anchor_mismatch` hints "or run `wikigate anchor --fix`",
+    which said "nothing to anchor" for a footnote anchored at a wrong offset. It now
+    writes the right anchor when the quote occurs once; a right anchor is left alone."""
+    root = master_repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "deck")
+    (root / "raw" / "deck-spec.txt").write_text("Intro.\nThe deck is 12 metres wide.\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "spec")
+    right = wg(root, "anchor", "raw/deck-spec.txt", "The deck is 12 metres wide.").stdout.strip()
+    wrong = right.replace("{@7 ", "{@100 ")
+    assert wrong != right
+    page = root / "wiki" / "Deck.md"
+    page.write_text(f"# Deck\n\nThe deck is 12 metres wide.[^1]\n\n[^1]: {wrong}\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "deck")
+    found = wg(root, "verify", "--format", "json")
+    [mismatch] = [
+        f for f in json.loads(found.stdout)["findings"] if f["code"] == "citation.anchor_mismatch"
+    ]
+    assert "anchor --fix" in mismatch["hint"]
+    fixed = wg(root, "anchor", "--fix", "wiki/Deck.md")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "wiki/Deck.md:5: [^1] anchored" in fixed.stdout
+    assert page.read_text().endswith(f"[^1]: {right}\n")
+    git(root, "commit", "-qam", "anchor fixed")
+    again = wg(root, "anchor", "--fix", "wiki/Deck.md")
+    assert again.returncode == 0 and "nothing to anchor" in again.stdout

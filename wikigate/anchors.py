@@ -17,6 +17,7 @@ from wikigate.verifier.citation import (
     SourceIndex,
     find_pieces,
     format_citation,
+    parse_definition,
     section_key,
 )
 from wikigate.verifier.parallel import Progress
@@ -193,8 +194,9 @@ def plan_anchor_fix(
     progress: Progress | None = None,
     read_at: str = "in the tree read",
 ) -> AnchorPlan:
-    """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``,
-    without staging anything: a caller with nothing to anchor opens no run.  ``read_at``
+    """Anchors for the quote-only footnotes of ``pages`` (default: all) at ``tree``, and
+    the right anchor for a footnote whose anchor is wrong (``citation.anchor_mismatch``,
+    ``citation.hash_mismatch``: the quote occurs once), without staging anything: a caller with nothing to anchor opens no run.  ``read_at``
     says where ``tree`` is (``on master``), for messages."""
     wiki = _wiki_tree(ws, tree)
     results: list[AnchorFix] = []
@@ -214,18 +216,28 @@ def plan_anchor_fix(
         changed = False
         for d in page.definitions:
             c = d.citation
-            if c is None or c.anchored or not c.quoted:
+            if c is None or not c.quoted:
                 continue
+            # an anchored footnote is fixed only when its anchor is wrong (a wrong offset
+            # or hash, citation.anchor_mismatch) and the quote occurs once: else left alone
             if "\n" in d.tail or d.tail not in lines[d.line - 1]:
-                results.append(AnchorFix(path, d.line, d.label, "skipped: multi-line definition"))
+                if not c.anchored:
+                    results.append(
+                        AnchorFix(path, d.line, d.label, "skipped: multi-line definition")
+                    )
                 continue
             hits, _ = resolve_source(wiki, path, c)
             try:
                 source = hits[0] if len(hits) == 1 else c.source
                 tail = anchor_tail(ws, source, c.quote, c.page, wiki, notes=c, read_at=read_at)
             except WikigateError as e:
-                results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
+                if not c.anchored:  # an anchor may be right where the quote is not unique
+                    results.append(AnchorFix(path, d.line, d.label, f"skipped: {e}"))
                 continue
+            if c.anchored:
+                fixed = parse_definition(tail)
+                if (fixed.offset, fixed.sha256) == (c.offset, c.sha256):
+                    continue  # right already
             lines[d.line - 1] = lines[d.line - 1].replace(d.tail, tail, 1)
             results.append(AnchorFix(path, d.line, d.label, "anchored"))
             changed = True

@@ -62,21 +62,43 @@ def after_a_decision(result: FinalizeResult) -> list[str]:
     (``verify approve``, ``verify reject``, an override): a finding that asks a person
     (``asks``) is answered. The pages ``run.rules_followup`` names still fail the rules
     that landed: that step stays, as a follow-up run."""
+    return answered(result.next_actions, result.verdict, result.status == "committed", result.trunk)
+
+
+def answered(
+    next_actions: Sequence[str],
+    verdict: str | None,
+    committed: bool,
+    trunk: str,
+    pull_request: bool = False,
+) -> list[str]:
+    """``next_actions`` as they stand after ``verdict``: once a person decided (DECIDED),
+    a step asking for that decision is gone (the ``run.rules_followup`` pages stay, as a
+    follow-up); on a pull request (``pull_request``) a step that asks a person speaks of
+    the pull request (a writer's review, the override), not of CLI commands."""
     from .codes import CODES
 
-    if result.verdict not in DECIDED:
-        return list(result.next_actions)
     asked = [name for name, code in CODES.items() if code.asks]
     out = []
-    for action in result.next_actions:
+    for action in next_actions:
         code = next((c for c in asked if action.startswith((f"{c} on ", f"{c}:"))), None)
         if code is None:
             out.append(action)
-        elif code == "run.rules_followup" and result.status == "committed":
+        elif verdict in DECIDED:
+            if code == "run.rules_followup" and committed:
+                out.append(
+                    f"fix the pages run.rules_followup names in a follow-up run: they fail the "
+                    f"rules now on {trunk}"
+                )
+        elif pull_request and code != "run.rules_followup":
+            where = action.split(":", 1)[0]
             out.append(
-                f"fix the pages run.rules_followup names in a follow-up run: they fail the "
-                f"rules now on {result.trunk}"
+                f"{where}: a person with write access decides on this pull request: an "
+                "approving review lands it, a review requesting changes rejects it (or the "
+                "override label, or a `/wikigate override` comment with a reason)"
             )
+        else:
+            out.append(action)
     return out
 
 

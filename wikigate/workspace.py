@@ -86,11 +86,13 @@ class Workspace:
         if gitrepo.ref_target(repo, main) is None:
             branch = main.removeprefix("refs/heads/")
             origin = gitrepo.origin_head_branch(repo)
-            name = origin if origin and origin != branch else "BRANCH"
+            here = _checked_out(repo)
+            name = origin if origin and origin != branch else (here or "BRANCH")
             raise NoTrunk(
                 f"{repo.workdir or repo.path}: no branch '{branch}'; wikigate gates the "
                 f"branch git config {gitrepo.MAIN_BRANCH_KEY} names (default: main)"
                 + (f", and origin's default branch is {origin}" if name == origin else "")
+                + (f"; the branch checked out is {here}" if here and here != branch else "")
                 + ". Run `wikigate init` on your trunk (it records its name), or "
                 f"`git config {gitrepo.MAIN_BRANCH_KEY} {name}`"
             )
@@ -626,3 +628,10 @@ def _advance_adoption(
 def _suffix(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     return name[name.rfind(".") :] if "." in name[1:] else ""
+
+
+def _checked_out(repo: pygit2.Repository) -> str | None:
+    """The branch HEAD names (unborn or not), None when HEAD is detached."""
+    head = repo.references.get("HEAD")
+    target = head.target if head is not None else None
+    return target.removeprefix("refs/heads/") if isinstance(target, str) else None

@@ -4,6 +4,7 @@ convergence, coverage, budget."""
 from __future__ import annotations
 
 import collections
+import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -18,6 +19,7 @@ from wikigate.paths import (
     MAX_PAGE_BYTES,
     Layout,
     attachment_problem,
+    excluded,
     in_scope,
     is_attachment,
 )
@@ -281,13 +283,26 @@ def check_paths(ctx: Context) -> list[Finding]:
     return out
 
 
+def _not_the_wikis(layout: Layout, path: str) -> str:
+    """Why ``path`` is no file of the wiki, in words that hold when the wiki is the
+    repository's root (trial 26c: "outside the wiki (the repository's root)" of a file
+    there read as a contradiction): excluded by ``[wiki] exclude``, hidden, or outside."""
+    if path.startswith(layout.root):
+        rule = next((x for x in layout.exclude if excluded(path, x)), None)
+        if rule is not None:
+            return f"not the wiki's ([wiki] exclude {json.dumps(rule)}) and not under raw/"
+        if not layout.root and "/." in "/" + path:
+            return "a hidden path, not the wiki's (the wiki is the repository's root)"
+    return f"outside the wiki ({layout.shown}) and raw/"
+
+
 def _repository_file(ctx: Context, base: WikiTree, tip: WikiTree, path: str) -> Finding:
     """A file of the repository outside the wiki and raw/ (``.gitignore``, a workflow,
     ``.pre-commit-config.yaml``, ``.obsidian/``): a person decides
     (``run.repository_file``); critical (``run.path_acl``) when it is no regular file of
     at most a page's size, or lies under a ``.git`` folder."""
     layout = tip.layout
-    outside = f"outside the wiki ({layout.shown}) and raw/"
+    outside = _not_the_wikis(layout, path)
     entry = tip.entries.get(path)
     problem = None
     if any(part.casefold() == ".git" for part in path.split("/")):
@@ -563,13 +578,26 @@ def check_log(ctx: Context) -> list[Finding]:
     if ctx.base is None or LOG not in ctx.base.entries or LOG not in ctx.changed():
         return []
     if LOG not in ctx.tip.entries:
+        moved = _log_moved_to(ctx)
+        why = (
+            f"; the rules it proposes move the log to {moved}, but a run is judged by the "
+            f"rules it starts from, where {LOG} is the log"
+            if moved
+            else ""
+        )
+        hint = (
+            f"keep {LOG} in this run (link it from the new index); once the new rules have "
+            "landed it is a page like any other, which a later run may delete"
+            if moved
+            else f"only append lines to the end of {LOG}"
+        )
         return [
             finding(
                 "run.log_rewrite",
                 LOG,
                 None,
-                f"the run deletes {LOG}, an append-only log",
-                hint=f"only append lines to the end of {LOG}",
+                f"the run deletes {LOG}, an append-only log{why}",
+                hint=hint,
             )
         ]
     if ctx.log_appended():
@@ -583,6 +611,16 @@ def check_log(ctx: Context) -> list[Finding]:
             hint=f"only append lines to the end of {LOG}",
         )
     ]
+
+
+def _log_moved_to(ctx: Context) -> str | None:
+    """The log the change's proposed rules name (a ``[wiki] root`` moved), when it is not
+    the base's; None when the rules stay or do not load (run.rules_change says so)."""
+    try:
+        log = _rules_of(ctx, ctx.tip).wiki.layout().log
+    except Exception:  # noqa: BLE001 - unreadable rules: reported by the rules check
+        return None
+    return log if log != ctx.log else None
 
 
 def check_convergence(ctx: Context) -> list[Finding]:

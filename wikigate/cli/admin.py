@@ -67,7 +67,7 @@ def init(
 
 @cli.group()
 def hooks() -> None:
-    """Git hooks that gate main (local pre-push/reference-transaction, server pre-receive)."""
+    """Git hooks that gate the trunk (main; local pre-push/reference-transaction, server pre-receive)."""
 
 
 @hooks.command("install")

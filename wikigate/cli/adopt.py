@@ -22,7 +22,7 @@ RULES = '[verifier.severity]\n"citation.unquoted" = "minor"'
 )
 @click.pass_context
 def adopt(ctx: click.Context, write: bool) -> None:
-    """Report the citation forms the wiki on main writes (counts, examples) and what can
+    """Report the citation forms the wiki on the trunk (main) writes (counts, examples) and what can
     be rewritten into the canonical form; with --write, rewrite it through a run."""
     from wikigate.adopt import FORMS, adopt_on_main
 

@@ -65,7 +65,7 @@ def claims(
     gaps: bool,
     fmt: str,
 ) -> None:
-    """Every cited claim on main: id, sentence, source, quote and its hash and offset, anchor
+    """Every cited claim on the trunk (main): id, sentence, source, quote and its hash and offset, anchor
     status, the commits that introduced and last changed it, the judge's last vote; with
     --states its state (fresh, stale, contested, unverified; docs/health.md).
 

@@ -135,12 +135,15 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
 
 
 def _local_hooks(repo: pygit2.Repository) -> list[Check]:
-    from wikigate.hooks.install import LOCAL_HOOKS, _ours, hooks_dir
+    from wikigate.hooks.install import LOCAL_HOOKS, _ours, chained_by_pre_commit, hooks_dir
 
     folder = hooks_dir(repo)
     out = []
     for name in LOCAL_HOOKS:
         path = folder / name
+        chained = chained_by_pre_commit(folder, name)
+        if chained:  # pre-commit's hook runs wikigate's first, as NAME.legacy
+            path = folder / f"{name}.legacy"
         if not _ours(path):
             out.append(
                 Check(
@@ -157,7 +160,8 @@ def _local_hooks(repo: pygit2.Repository) -> list[Check]:
                 Check(f"hook {name}", False, f"{path} is not executable", f"chmod +x {path}")
             )
         else:
-            out.append(Check(f"hook {name}", True, str(path)))
+            how = f" (pre-commit's {name} hook runs it first)" if chained else ""
+            out.append(Check(f"hook {name}", True, f"{path}{how}"))
     return out
 
 
@@ -242,7 +246,7 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     hooks began (git config wikigate.adoptedAt) must be runs with a passing note."""
     from wikigate.errors import GitError
     from wikigate.gitrepo import ADOPTED_KEY, main_ref
-    from wikigate.hooks.install import _ours, hooks_dir
+    from wikigate.hooks.install import _ours, chained_by_pre_commit, hooks_dir
     from wikigate.hooks.local import unpassed_commits
 
     try:
@@ -250,7 +254,10 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     except GitError:
         return []  # reported by the branch check
     main = repo.references.get(trunk)
-    if main is None or not _ours(hooks_dir(repo) / "pre-push"):
+    folder = hooks_dir(repo)
+    if main is None or not (
+        _ours(folder / "pre-push") or chained_by_pre_commit(folder, "pre-push")
+    ):
         return []  # no trunk (said), or no hook to refuse a push (said)
     branch = trunk.removeprefix("refs/heads/")
     try:
@@ -275,9 +282,10 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
                 False,
                 f"{count} commit(s) on {branch} without a run note that a push will refuse "
                 f"(pre-push: {why})",
-                f"if they predate wikigate's hooks (init's commit, setup commits), push them "
-                f"once without the local check: `git push --no-verify {remote.name} {branch}` "
-                "(a server gate still verifies); else land the change through a run",
+                "land the change through a run (`wikigate run start`, `run finalize`); only "
+                "if they predate wikigate's hooks (init's commit, setup commits), as a last "
+                f"resort: `git push --no-verify {remote.name} {branch}`, which skips every "
+                "push hook, pre-commit's too (a server gate still verifies)",
             )
         )
     return out
@@ -368,7 +376,7 @@ def _has_pdf(repo: pygit2.Repository, commit: pygit2.Oid | str) -> bool:
 @format_option()
 @click.pass_context
 def doctor(ctx: click.Context, fmt: str) -> None:
-    """What is installed and set up here (Python, main, rules, hooks, notes refspec, server
+    """What is installed and set up here (Python, the trunk, rules, hooks, notes refspec, server
     gate, extras, the judge's key), and how to fix what is not; exit 0 only when all is
     well."""
     checks = diagnose(Path(ctx.find_root().obj["repo"]))

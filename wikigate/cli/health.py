@@ -16,7 +16,7 @@ EXIT_REGRESSED = 3  # --fail-on-regression: a figure worse than at --baseline
 
 
 @cli.command("health")
-@click.option("--at", "ref", metavar="REF", help="Measure this commit (default: main's tip).")
+@click.option("--at", "ref", metavar="REF", help="Measure this commit (default: the trunk's tip).")
 @click.option("--baseline", metavar="REF", help="Show each figure's change since this commit.")
 @click.option(
     "--fail-under",

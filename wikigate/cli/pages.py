@@ -20,7 +20,7 @@ STATES = ("fresh", "stale", "contested", "unverified")
 @format_option()
 @click.pass_context
 def pages(ctx: click.Context, state: str | None, fmt: str) -> None:
-    """Every page on main with its state: stale (a claim's source changed and its quote no
+    """Every page on the trunk (main) with its state: stale (a claim's source changed and its quote no
     longer verifies), contested (a claim is one side of an open contradiction), unverified
     (a claim's quote is not at its anchor, or the judge did not find it supported), or
     fresh; and its claims, stale claims and open contradictions."""

@@ -291,6 +291,16 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
     said = advice_of(row)  # the last verification's next actions, blind spots, questions
     data.pop("advice", None)
     data.update({k: said.get(k, []) for k in ("next_actions", "blind_spots", "questions")})
+    from wikigate.gitrepo import branch_name
+    from wikigate.present import answered
+
+    # once a person decided, the steps asking for that decision are gone (as finalize says)
+    data["next_actions"] = answered(
+        data["next_actions"],
+        row["verdict"],
+        row["status"] == "committed",
+        branch_name(ws.env.main),
+    )
     if row["verdict"] == "commit_override":
         data["overridden"] = _overridden(ws, run_id)
     data["suppressed"] = _suppressed(ws, run_id)

@@ -55,7 +55,7 @@ SHARD = ShardType()
 
 @cli.group(cls=DefaultGroup)
 def verify() -> None:
-    """Verify REF (default: the current branch) against main without committing
+    """Verify REF (default: the current branch) against the trunk (main) without committing
     anything; exit 0 commit, 1 reject, 3 revise, 5 needs_human_review.  Or override,
     approve or reject a run (below)."""
 
@@ -69,7 +69,7 @@ def verify() -> None:
 @click.option(
     "--base",
     metavar="REF",
-    help="Compare against this commit (default: the merge-base with main).",
+    help="Compare against this commit (default: the merge-base with the trunk).",
 )
 @click.option(
     "--strictness",
