@@ -52,6 +52,20 @@ def test_a_claim_over_two_lines_is_commented_from_its_first_line(world: World):
     assert "> A barn owl can hear a cat under ice." in comment["body"]
 
 
+@pytest.mark.slow
+def test_a_page_whose_name_has_a_space_gets_its_line_comments(world: World):
+    """Obsidian notes are named with spaces; git writes ``+++ b/Barn owls.md<TAB>`` for
+    them, and GitHub takes the path without it (trial 26d): the comment sits on its line."""
+    made_up = "A barn owl can hear a cat under ice."
+    page = f"# Barn owls\n\n{made_up}[^1]\n\n[^1]: {format_tail(SOURCE, None, made_up, None)}\n"
+    index = (world.seed / "wiki" / "index.md").read_text() + "- [[Barn owls]]\n"
+    world.push_files(15, {"wiki/Barn owls.md": page, "wiki/index.md": index})
+    assert world.run(15, "opened").code == 1
+    [comment] = world.comments()
+    assert comment["path"] == "wiki/Barn owls.md" and comment["line"] == 3, comment
+    assert comment.get("subject_type") != "file"
+
+
 def raise_max_comments(world: World, limit: int) -> None:
     rules = (world.seed / "wikigate.toml").read_text() + f"\n[github]\nmax_comments = {limit}\n"
     world.land_on_main({"wikigate.toml": rules}, "more review comments")

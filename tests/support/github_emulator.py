@@ -188,12 +188,22 @@ class GitHubEmulator:
         if head is None or base is None:
             return {}
         merge_base = _git(self.bare, "merge-base", base, head, check=False).stdout.strip()
-        diff = _git(self.bare, "diff", "-U3", "--no-renames", merge_base or base, head).stdout
+        # as GitHub names paths: unquoted, without the tab git adds after one with a space
+        diff = _git(
+            self.bare,
+            "-c",
+            "core.quotePath=false",
+            "diff",
+            "-U3",
+            "--no-renames",
+            merge_base or base,
+            head,
+        ).stdout
         out: dict[str, list[tuple[int, int]]] = {}
         path = None
         for line in diff.splitlines():
             if line.startswith("+++ "):
-                path = line[6:] if line.startswith("+++ b/") else None
+                path = line[6:].rstrip("\t") if line.startswith("+++ b/") else None
                 if path is not None:
                     out.setdefault(path, [])
             elif line.startswith("@@") and path is not None:
