@@ -705,6 +705,11 @@ def test_a_contributors_fresh_clone_reads_origins_default_branch(
     fixed = cli(clone, "anchor", "--fix", "Tower.md")
     assert fixed.returncode == 0, fixed.stderr
     assert "nothing to anchor" in fixed.stdout
+    # doctor reads the same trunk (trial 26d: it said "no branch main")
+    doctor = cli(clone, "doctor")
+    assert "no branch main" not in doctor.stdout + doctor.stderr
+    assert "ok" in doctor.stdout and "origin/master at " in doctor.stdout, doctor.stdout
+    assert "origin's default branch, read as the trunk" in doctor.stdout
 
     monkeypatch.chdir(clone)
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", "origin/master")

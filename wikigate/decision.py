@@ -141,7 +141,7 @@ _ASK = {
     "quote says, and may a frozen claim be reworded?",
     "run.rules_change": "should the proposed rules apply (the finding names each setting "
     "they change, old → new)?",
-    "run.repository_file": "should the change to {at}, a file outside the wiki, land?",
+    "run.repository_file": "should the change to {at}, a repository file (no page or source), land?",
     "suppression.added": "should the inline suppression on {at} set its finding aside, for "
     "the reason it gives?",
     "run.direction_unclear": "does the change do what its direction says it will?",

@@ -70,7 +70,7 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
 
     from wikigate.config import CONFIG_FILE, config_at
     from wikigate.errors import ConfigError, GitError
-    from wikigate.gitrepo import MAIN_BRANCH_KEY, main_ref
+    from wikigate.gitrepo import MAIN_BRANCH_KEY, branch_name, main_ref, reading_trunk
     from wikigate.paths import WIKI
     from wikigate.workspace import layout_report
 
@@ -88,7 +88,20 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
         if not repo.head_is_unborn
         else "unborn"
     )
-    if main is None:
+    reading = reading_trunk(repo, trunk) if main is None else None
+    if main is None and reading is not None:  # a contributor's clone: verify reads it
+        main = repo.references[reading]
+        trunk, branch = reading, branch_name(reading)
+        out.append(
+            Check(
+                "branch",
+                True,
+                f"{branch} at {str(main.target)[:12]}: origin's default branch, read as the "
+                f"trunk by verify, anchor and the hooks (no local trunk; HEAD: {head}); runs "
+                f"land only on a local trunk: `wikigate init` on it records its name",
+            )
+        )
+    elif main is None:
         return [
             Check(
                 "branch",
@@ -99,7 +112,9 @@ def _branch_and_rules(repo: pygit2.Repository) -> list[Check]:
                 f"`git config {MAIN_BRANCH_KEY} BRANCH`",
             )
         ]
-    out.append(Check("branch", True, f"{branch} at {str(main.target)[:12]} (HEAD: {head})"))
+    else:
+        out.append(Check("branch", True, f"{branch} at {str(main.target)[:12]} (HEAD: {head})"))
+    assert main is not None
     tree = repo[main.target].peel(pygit2.Tree)
     layout = WIKI  # where the pages are: the rules' [wiki], when they can be read
     if CONFIG_FILE not in tree:
