@@ -29,7 +29,9 @@ def adopt(ctx: click.Context, write: bool) -> None:
     ws = open_workspace(ctx)
     with progress.bar() as shown:
         plan, run = adopt_on_main(ws, write, progress=shown)
-    click.echo(f"{plan.definitions} footnote definitions on {plan.pages_read} pages:")
+    sources_lines = plan.forms["sources line"].count
+    also = f" and {sources_lines} Sources lines or fields" if sources_lines else ""
+    click.echo(f"{plan.definitions} footnote definitions{also} on {plan.pages_read} pages:")
     for key, what in FORMS.items():
         form = plan.forms[key]
         if form.count:
