@@ -1191,3 +1191,93 @@ def test_a_gap_marked_statement_in_a_disputed_block_without_an_update_is_compare
     assert [f.code for f in report.findings if f.code == "claim.gap_contradiction"] == [
         "claim.gap_contradiction"
     ]
+
+
+@pytest.mark.parametrize("figure", ["MDCCCLXX", "1870"])
+def test_a_whole_wiki_check_agrees_with_the_gate_on_a_marked_conflict(repo, harbour, figure):
+    """Review 37c (#3): a claim marked "[conflict: raw/harbour.txt says MDCCCLXX]" passed
+    the gate, then `verify --all` and `health` graded main's "first lit in 1870" (whose
+    quote leaves out the subject) as the writer's contradiction: exit 3 on a wiki where
+    every run passed."""
+    claim = "The Harbour Lighthouse was first lit in 1879"
+    marked = f"{claim} [conflict: raw/harbour.txt says {figure}, raw/town.txt says 1870]."
+    new = cited_page("Notes", [(marked, "raw/notes.txt", NOTES, claim)])
+    assert run(repo, harbour, {"wiki/notes.md": new}) == []
+    landed = commit_files(repo, harbour.id, {"wiki/notes.md": new})
+    report = verify_trees(repo, landed, None)
+    assert [f for f in report.findings if f.code in CODES] == []
+    from wikigate.verifier.claims import page_claims
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    tree = WikiTree(repo, landed.tree, PageCache(None))
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    assert consistency.open_contradictions(every, 20) == []
+    # a marker giving another figure for the source still states nothing
+    wrong = marked.replace(f"says {figure},", "says MDCCCL,")
+    found = run(
+        repo,
+        harbour,
+        {"wiki/notes.md": cited_page("Notes", [(wrong, "raw/notes.txt", NOTES, claim)])},
+    )
+    assert [f.code for f in found] == ["claim.source_conflict"], found
+
+
+@pytest.mark.parametrize(
+    ("claim", "flag"),
+    [
+        ("The lighthouse was first lit in mdccclxxvi.", True),
+        ("The lighthouse was first lit in mdccclxx.", False),
+        (
+            "The lighthouse was first lit in \u216f\u216e\u216d\u216d\u216c\u2169\u2169\u2169\u2160.",
+            True,
+        ),
+        (
+            "The lighthouse was first lit in \u216f\u216e\u216d\u216d\u216d\u216c\u2169\u2169.",
+            False,
+        ),
+        (
+            "The lighthouse was first lit in \u217f\u217e\u217d\u217d\u217d\u217c\u2179\u2179\u2179.",
+            True,
+        ),
+    ],
+)
+def test_lower_case_and_unicode_roman_years_are_read_as_upper_case_ones(claim, flag):
+    """Review 37c (#5): "in mdccclxxvi" and "in ⅯⅮⅭⅭⅬⅩⅩⅩⅠ" hid a date; lower case is read
+    only after a preposition and from four letters ("in mix" is a word)."""
+    a, b = (
+        _claim(1, claim, "wiki/a.md"),
+        _claim(2, "The lighthouse was first lit in 1870.", "wiki/b.md"),
+    )
+    assert (consistency.pair_finding(a, b) is not None) is flag
+    assert consistency.roman_value("mix") is None and consistency.roman_value("mm") is None
+    assert consistency.roman_value("MDCCCLXX") == 1870
+
+
+def test_a_marker_with_no_figure_silences_only_a_pair_citing_the_source_it_names():
+    """Review 37c (#6): "[conflict: raw/town.txt disagrees]" states a conflict with a claim
+    citing raw/town.txt, and with no other."""
+
+    def cl(i, sentence, page, source, quote):
+        return PageClaim(page, str(i), i, sentence, source, None, quote, 0, None, False)
+
+    town = cl(
+        1,
+        "The school was founded in 1852.",
+        "wiki/s.md",
+        "raw/town.txt",
+        "The school was founded in 1852.",
+    )
+    guide = cl(
+        2,
+        "The school was founded in 1852.",
+        "wiki/g.md",
+        "raw/guide.txt",
+        "The school was founded in 1852.",
+    )
+    said = "The school was founded in 1859"
+    new = cl(3, f"{said} [conflict: raw/town.txt disagrees].", "wiki/n.md", "raw/n.txt", said)
+    assert consistency.pair_finding(new, town) is None
+    found = consistency.pair_finding(new, guide)
+    assert found is not None and found.code == "claim.source_conflict"
+    assert "names raw/town.txt" in found.message
