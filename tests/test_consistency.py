@@ -1281,3 +1281,59 @@ def test_a_marker_with_no_figure_silences_only_a_pair_citing_the_source_it_names
     found = consistency.pair_finding(new, guide)
     assert found is not None and found.code == "claim.source_conflict"
     assert "names raw/town.txt" in found.message
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        # about another subject (review 37c #1: "Old cats sleep 16 hours a day.")
+        "**Updated 2026-11-01 per raw/town.txt:** The bandstand was built in 1899.",
+        # about the same subject, agreeing: it replaces nothing
+        "**Updated 2026-11-01 per raw/town.txt:** The pier opened in 1894 after a campaign.",
+        # no real date (review 37c #1, LOW)
+        "**Updated 2026-13-45 per raw/town.txt:** The pier opened in 1896.",
+    ],
+)
+def test_only_an_update_disagreeing_on_the_same_subject_makes_the_old_claim_history(
+    repo, base, update
+):
+    """Review 37c (#1): a `::: disputed` block's dated update about any other subject made
+    the old claim history; a later page contradicting it then landed, and `health` counted
+    nothing. An update makes an earlier claim of its block history only when it says of the
+    same subject another figure, date or the opposite, dated a real day."""
+    demoted = TOWN_PAGE.replace(
+        "The pier opened in 1894.[^1]",
+        f"\n\n::: disputed\nThe pier opened in 1894.[^1]\n\n{update}[^1]\n:::\n\n",
+    )
+    landed = commit_files(repo, base.id, {"wiki/town.md": demoted})
+    later = page(
+        "Later", [("The pier opened in 1902.", "raw/town.txt", "The pier opened in 1894.")]
+    )
+    found = run(repo, landed, {"wiki/later.md": later})
+    assert any("wiki/town.md#^1 " in f.message or "wiki/town.md#^1," in f.message for f in found), (
+        found
+    )
+    # the whole wiki's check sees it too
+    on_main = commit_files(repo, landed.id, {"wiki/later.md": later})
+    report = verify_trees(repo, on_main, None)
+    assert any(
+        "wiki/town.md:" in f.message and "1894" in f.message
+        for f in report.findings
+        if f.code in CODES
+    )
+
+
+def test_an_update_disagreeing_on_the_same_subject_still_makes_the_old_claim_history():
+    """The control: the documented update (same subject, another date, a real day) keeps
+    the old claim out of the comparison; another subject or no real date does not."""
+    update = "**Updated 2026-11-01 per raw/guide.txt:** The pier opened in 1896."
+    said = "The pier opened in 1894."
+    old = PageClaim("wiki/t.md", "1", 6, said, "raw/town.txt", None, said, 0, None, True)
+    new = PageClaim("wiki/t.md", "2", 8, update, "raw/guide.txt", None, update, 0, None, True)
+    assert consistency.history([old, new]) == {old.id}
+    cats = new._replace(
+        sentence="**Updated 2026-11-01 per raw/cats.txt:** Old cats sleep 16 hours."
+    )
+    assert consistency.history([old, cats]) == set()
+    undated = new._replace(sentence=update.replace("2026-11-01", "2026-13-45"))
+    assert consistency.history([old, undated]) == set()

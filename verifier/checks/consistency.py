@@ -40,6 +40,7 @@ full only as candidates, and keeps its findings in the verification cache by tre
 from __future__ import annotations
 
 import array
+import datetime
 import functools
 import hashlib
 import heapq
@@ -117,7 +118,7 @@ def _words(sentence: str) -> set[str]:
 
 # an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
 # (its sentence as read: "Updated 2026-11-21 per raw/records.pdf: The bridge …")
-UPDATE = re.compile(r"\s*\**\s*Updated\s+\d{4}-\d{2}-\d{2}\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I)
+UPDATE = re.compile(r"\s*\**\s*Updated\s+(\d{4}-\d{2}-\d{2})\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I)
 
 
 def _said(sentence: str) -> str:
@@ -173,10 +174,12 @@ _ROMAN_NUMERAL = re.compile(r"M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV
 def history(claims: Iterable[PageClaim]) -> set[str]:
     """The ids of the claims that are history: in a ``::: disputed`` block, before the
     block's dated update (``**Updated YYYY-MM-DD per raw/…:**`` on a later claim of the
-    block, with no claim outside a block between them). A disputed claim with no update
+    block, with no claim outside a block between them) that is about the same subject and
+    disagrees with it (the pair the rules would flag). A disputed claim with no such update
     after it, and every update, are compared like any other claim (review 37b: a claim
     wrapped in a block with no update left the check for good, and so did an update once it
-    had landed)."""
+    had landed; review 37c: an update about any other subject, or dated 2026-13-45, made
+    the old claim history)."""
     out: set[str] = set()
     pending: list[PageClaim] = []
     for c in sorted(claims, key=lambda c: (c.page, c.line)):
@@ -184,12 +187,33 @@ def history(claims: Iterable[PageClaim]) -> set[str]:
             pending = []
         if not c.disputed:
             pending = []
-        elif UPDATE.match(c.sentence):
-            out.update(p.id for p in pending)
+        elif is_update(c.sentence):
+            new = read(c)
+            out.update(p.id for p in pending[-PENDING:] if _replaces(new, read(p)))
             pending = []
         else:
             pending.append(c)
     return out
+
+
+PENDING = 20  # the claims before an update it may make history (the nearest ones)
+
+
+def is_update(sentence: str) -> bool:
+    """The sentence begins with an update's dated marker, its date a real day."""
+    m = UPDATE.match(sentence)
+    if m is None:
+        return False
+    try:
+        datetime.date.fromisoformat(m.group(1))
+    except ValueError:
+        return False  # "2026-13-45": no date (review 37c #1)
+    return True
+
+
+def _replaces(new: Read, old: Read) -> bool:
+    """The update says of the old claim's subject another figure, date or the opposite."""
+    return disagreement(new, old) not in (None, POSSIBLE)
 
 
 def current(claims: list[PageClaim]) -> list[PageClaim]:
@@ -593,6 +617,9 @@ def _another_time(a: Read, b: Read) -> bool:
         return False
     past, present = (a, b) if a.tense == "past" else (b, a)
     return bool(past.plain - present.plain)
+
+
+POSSIBLE = "possible"  # disagreement(): another head noun or kind word may be another thing
 
 
 def disagreement(a: Read, b: Read) -> str | None:
