@@ -14,6 +14,8 @@ from wikigate.verifier.checks import consistency
 from wikigate.verifier.citation import format_tail
 from wikigate.verifier.claims import PageClaim
 
+POSSIBLE = "possible"  # test_what_names_the_same_thing…: a claim.possible_contradiction
+
 TOWN = (
     "The pier opened in 1894. The pier is 400 metres long. "
     "The ferry does not run in winter. The lighthouse was first lit on 3 May 1870. "
@@ -39,6 +41,7 @@ CODES = (
     "claim.source_conflict",
     "claim.consistency_unjudged",
     "claim.conflict_marker",
+    "claim.possible_contradiction",
 )
 
 
@@ -531,19 +534,33 @@ def _corpus_claim(page_path: str, side) -> PageClaim:
     )
 
 
-def corpus_flags(case) -> bool:
-    """Whether the check flags the corpus pair (the new claim against the old one)."""
+def corpus_code(case) -> str | None:
+    """The code the check flags the corpus pair with (the new claim against the old one)."""
     a, b = _corpus_claim("wiki/new.md", case.new), _corpus_claim("wiki/old.md", case.old)
-    return consistency.pair_finding(a, b) is not None
+    found = consistency.pair_finding(a, b)
+    return None if found is None else found.code
+
+
+def corpus_flags(case) -> bool:
+    """Whether the check flags the corpus pair (a possible contradiction too: it revises)."""
+    return corpus_code(case) is not None
 
 
 def corpus_figures(cases) -> tuple[int, int, int, int, list[str]]:
-    """caught, of, false flags, of, the names of the cases the check gets wrong."""
+    """caught, of, false flags, of, the names of the cases the check gets wrong (a
+    claim.possible_contradiction is a flag, a softer one: corpus_soft counts them)."""
     got = [(c, corpus_flags(c)) for c in cases]
     caught = sum(f and c.flag for c, f in got)
     false = sum(f and not c.flag for c, f in got)
     wrong = [c.name for c, f in got if f != c.flag]
     return caught, sum(c.flag for c in cases), false, sum(not c.flag for c in cases), wrong
+
+
+def corpus_soft(cases) -> list[str]:
+    """The consistent pairs flagged only as a possible contradiction."""
+    return [
+        c.name for c in cases if not c.flag and corpus_code(c) == "claim.possible_contradiction"
+    ]
 
 
 def test_the_corpus_figures_are_the_documented_ones():
@@ -557,7 +574,13 @@ def test_the_corpus_figures_are_the_documented_ones():
     # 23 caught, 4 of 30 flagged wrongly (A6 missed; F15 F12 F4b Z1 flagged)
     # review 37b's cases (HN1 HN2 H-arabic H-roman MK4, FF1 FF9), before their rules: 22 of
     # 28 caught, 2 of 32 flagged wrongly (all seven wrong)
-    assert corpus_figures(DEV) == (27, 28, 0, 32, ["R6"])  # "stops running": no rule reads it
+    # review 37c's cases (HN3 HN4 HN5 H-romlow H-romuni, FFc FFg FFf), before their rules:
+    # 27 of 33 caught, 3 of 35 flagged wrongly (all eight wrong). Now a head noun or kind
+    # word of one's own is a claim.possible_contradiction (a softer flag, still revising):
+    # it catches HN3…HN5, and flags the six consistent pairs of another thing softly
+    soft = ["F15", "FF1", "FF9", "FFc", "FFg", "FFf"]
+    assert corpus_figures(DEV) == (32, 33, 6, 35, ["R6", *soft])  # R6: "stops running"
+    assert corpus_soft(DEV) == soft  # no consistent pair is a hard flag
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
 
@@ -965,7 +988,9 @@ def test_a_claim_about_another_thing_is_not_a_contradiction(repo, base, claim, t
     against "… was first lit in 1870", numbered subjects ("Zebra 40", "Zebra 39")."""
     landed = commit_files(repo, base.id, {"raw/shop.txt": SHOP})
     new = cited_page("Shop", [(claim, "raw/shop.txt", SHOP, claim.rstrip("."))])
-    assert run(repo, landed, {"wiki/shop.md": new}) == []
+    # another head noun may be the same thing: a possible contradiction (review 37c #2)
+    unsure = ["claim.possible_contradiction"] if "kiosk" in claim else []
+    assert [f.code for f in run(repo, landed, {"wiki/shop.md": new})] == unsure
     # the same words about the town page's subject still disagree with it
     same = cited_page("Shop", [(twin, "raw/shop.txt", SHOP, twin.rstrip("."))])
     found = run(repo, landed, {"wiki/shop.md": same})
@@ -1116,17 +1141,41 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
             "The lighthouse was first lit in 1870.",
             True,
         ),
-        # another thing: a head noun of its own, a kind before the subject (review 37b #6)
+        # maybe another thing: a head noun of its own, a kind before the subject (review 37b
+        # #6), any head noun, another head noun, a capitalised modifier (review 37c #2, #4)
         (
             "The museum shop opened its doors in 1931.",
             "The museum opened its doors in 1896.",
-            False,
+            POSSIBLE,
         ),
-        ("The railway bridge is 300 metres long.", "The bridge is 400 metres long.", False),
+        ("The railway bridge is 300 metres long.", "The bridge is 400 metres long.", POSSIBLE),
         (
             "The maritime museum opened its doors in 1921.",
             "The museum opened its doors in 1896.",
-            False,
+            POSSIBLE,
+        ),
+        (
+            "The museum hall opened its doors in 1893.",
+            "The museum opened its doors in 1896.",
+            POSSIBLE,
+        ),
+        ("The ferry line does not run in winter.", "The ferry runs in winter.", POSSIBLE),
+        ("The ferry boat does not run in winter.", "The ferry runs in winter.", POSSIBLE),
+        (
+            "The museum café opened its doors in 1931.",
+            "The museum hall opened its doors in 1893.",
+            POSSIBLE,
+        ),
+        (
+            "The Sunday school was founded in 1860 by the parish.",
+            "The school was founded in 1852 by the parish.",
+            POSSIBLE,
+        ),
+        # a synonym of the verb is no head noun
+        (
+            "The lighthouse was first illuminated in 1872.",
+            "The lighthouse was first lit in 1870.",
+            True,
         ),
         # a modifier naming no kind is the same museum (review 36b's A4)
         (
@@ -1158,9 +1207,20 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
     ],
 )
 def test_what_names_the_same_thing_and_how_a_date_is_written(claim, other, flag):
+    """True: a contradiction; False: none; POSSIBLE: claim.possible_contradiction, naming
+    both claims and why it is unsure (review 37c #2: "the museum hall" landed against "the
+    museum", "the museum café" was a source conflict with "the museum hall")."""
     a, b = _claim(1, claim, "wiki/a.md"), _claim(2, other, "wiki/b.md")
-    assert (consistency.pair_finding(a, b) is not None) is flag
-    assert (consistency.pair_finding(b, a) is not None) is flag
+    for x, y in ((a, b), (b, a)):
+        found = consistency.pair_finding(x, y)
+        if flag is POSSIBLE:
+            assert found is not None and found.code == "claim.possible_contradiction", found
+            assert found.severity == "major"
+            assert x.id in found.message and y.id in found.message
+            assert "may be another thing than" in found.message
+        else:
+            assert (found is not None) is flag
+            assert found is None or found.code != "claim.possible_contradiction"
 
 
 def test_a_page_of_many_semantic_conflicts_is_listed_up_to_a_cap(repo, base):
