@@ -460,8 +460,8 @@ def _same_subject(a: Read, b: Read) -> bool:
     wa, wb = a.words - _SAME_THING, b.words - _SAME_THING  # "the ferry service": the ferry
     if not _share(wa, wb):
         # "the ferry line": maybe the ferry (review 37c #2); unsure() says so in the finding
-        if len(wa & wb) < MIN_SHARED:
-            return False
+        if len(wa & wb) < MIN_SHARED or (a.negated == b.negated and a.numbers == b.numbers):
+            return False  # (nothing they could disagree on: not worth reading their words)
         why = unsure(a, b)
         if why is None:
             return False
