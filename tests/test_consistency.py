@@ -1397,3 +1397,21 @@ def test_an_update_disagreeing_on_the_same_subject_still_makes_the_old_claim_his
     assert consistency.history([old, cats]) == set()
     undated = new._replace(sentence=update.replace("2026-11-01", "2026-13-45"))
     assert consistency.history([old, undated]) == set()
+
+
+def test_a_possible_contradiction_is_resolved_by_a_marker_or_a_name():
+    """The ways out claim.possible_contradiction's hint gives: a `[conflict: …]` marker
+    naming the other claim's source and figure, or naming the thing unambiguously."""
+    museum = PageClaim(
+        "wiki/m.md", "1", 6, "The museum opened its doors in 1896.", "raw/town.txt", None,
+        "The museum opened its doors in 1896.", 0, None, False,
+    )  # fmt: skip
+    hall = "The museum hall opened its doors in 1893"
+    plain = _claim(2, f"{hall}.", "wiki/h.md")
+    found = consistency.pair_finding(plain, museum)
+    assert found is not None and found.code == "claim.possible_contradiction"
+    assert "“museum hall” may be another thing than “museum”" in found.message
+    marked = _claim(3, f"{hall} [conflict: raw/town.txt says 1896].", "wiki/h.md")
+    assert consistency.pair_finding(marked, museum) is None
+    named = _claim(4, "The Brunel Hall opened its doors in 1893.", "wiki/h.md")
+    assert consistency.pair_finding(named, museum) is None
