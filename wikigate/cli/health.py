@@ -91,7 +91,7 @@ def _text(now: object, before: object, per_page: bool) -> None:
         )
         delta = change.get(name)
         since = "" if delta is None or not change else f"  ({delta:+})"
-        click.echo(f"  {name:<15} {shown_value}{since}")
+        click.echo(f"  {name:<23} {shown_value}{since}")
     if per_page:
         for p in now.pages:
             click.echo(
