@@ -111,6 +111,7 @@ def test_health_equals_a_hand_count(wiki):
         "anchored": 1.0,
         "supported": None,
         "contradictions": 1,
+        "possible_contradictions": 0,
         "stale": 0,
         "orphans": 1,
         "pages": 5,
@@ -334,3 +335,29 @@ def test_a_gap_marked_statement_contradicting_a_cited_claim_counts(wiki):
     done = cli(wiki, "claims", "--format", "json", "--states")
     states = {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
     assert states["wiki/town.md#^1"] == "contested"
+
+
+def test_a_possible_contradiction_is_counted_apart(wiki):
+    """Review 37c (#2): "The museum hall holds 250 paintings" against "The museum holds 300
+    paintings" may be about another thing: a claim.possible_contradiction, counted as
+    `possible_contradictions`, not as an open contradiction, and a regression of its own."""
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})
+    hall = "The museum hall holds 250 paintings."
+    advance(
+        wiki,
+        {
+            "raw/hall.txt": hall + "\n",
+            "wiki/index.md": FILES["wiki/index.md"] + "- [[hall]]\n",
+            "wiki/hall.md": "---\ntitle: Hall\n---\n# Hall\n\n"
+            f"{hall}[^1]\n\n[^1]: {format_tail('raw/hall.txt', None, hall, 0)}\n",
+        },
+    )
+    code, data = health_json(wiki, "--baseline", before, "--fail-on-regression")
+    assert (data["wiki"]["contradictions"], data["wiki"]["possible_contradictions"]) == (1, 1)
+    assert code == 3 and data["baseline"]["regressions"] == ["possible_contradictions"]
+    pages = {p["page"]: p for p in data["pages"]}
+    assert pages["wiki/hall.md"]["possible_contradictions"] == 1
+    assert pages["wiki/hall.md"]["contradictions"] == 0
+    Draft202012Validator(health_module.schema()).validate(data)
+    text = cli(wiki, "health").stdout
+    assert "possible_contradictions 1" in " ".join(text.split())

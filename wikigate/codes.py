@@ -413,6 +413,16 @@ TABLE: tuple[Code, ...] = (
         "disagree), or correct it to agree with the cited claim",
     ),
     Code(
+        "claim.possible_contradiction",
+        "major",
+        "two claims would contradict each other (another number, date, or a denial) if they "
+        "are about one thing, and only a head noun or kind word of one's own says they may "
+        'not be ("the museum hall" against "the museum"): no rule can tell offline '
+        "(`[consistency]`)",
+        "name the thing unambiguously, cite the other page's source too, or add a "
+        "`[conflict: …]` marker if they are one thing",
+    ),
+    Code(
         "claim.conflict_marker",
         "major",
         "a `[conflict: …]` marker says more than which source says what (its words are read by "

@@ -10,7 +10,8 @@ contradictions. A claim is
 - ``stale``: its quote no longer verifies, though it did when its page last changed: a
   source it cites changed under it;
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
-  claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it);
+  claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it) or of
+  a possible one (claim.possible_contradiction: maybe another thing, counted apart);
 - ``unverified``: its quote is not at its anchor (or it has none), or the LLM judge's last
   vote on it was not ``supports``;
 - ``fresh``: none of these.
@@ -41,7 +42,8 @@ from .verify import Request, verify
 State = Literal["fresh", "stale", "contested", "unverified"]
 STATES: tuple[State, ...] = ("stale", "contested", "unverified", "fresh")  # worst first
 RATIOS = ("coverage", "anchored", "supported")  # higher is better, 0..1
-COUNTS = ("contradictions", "stale", "orphans")  # lower is better
+COUNTS = ("contradictions", "possible_contradictions", "stale", "orphans")  # lower is better
+POSSIBLE = "claim.possible_contradiction"  # counted apart from the contradictions
 # shown, with their deltas, never a regression: a gap marker is an honest "no source"
 FIGURES = ("pages", "claims", "statements", "gaps", "judged")
 STALE_HISTORY = 10_000  # first-parent commits walked back to where a page last changed
@@ -62,6 +64,7 @@ class PageHealth:
     judged: int  # claims the LLM judge voted on (its last vote, as the ledger keeps it)
     supported: int
     contradictions: int  # open contradictions one of its claims is a side of
+    possible_contradictions: int  # possible ones (claim.possible_contradiction)
     stale: int
     orphan: bool
 
@@ -74,6 +77,7 @@ class Health:
     pages: list[PageHealth] = field(default_factory=list)
     claims: dict[str, State] = field(default_factory=dict)  # claim id → state
     contradictions: int = 0  # open contradictions, each pair once
+    possible_contradictions: int = 0  # pairs that may be about two things, each once
 
     def figures(self) -> dict[str, float | int | None]:
         """The wiki's figures: the ratios (None: nothing to measure) and the counts."""
@@ -85,6 +89,7 @@ class Health:
             "anchored": _ratio(sum(p.anchored for p in self.pages), claims),
             "supported": _ratio(sum(p.supported for p in self.pages), judged),
             "contradictions": self.contradictions,
+            "possible_contradictions": self.possible_contradictions,
             "stale": sum(p.stale for p in self.pages),
             "orphans": sum(p.orphan for p in self.pages),
             "pages": len(self.pages),
@@ -228,13 +233,18 @@ def measure(
         cache.close()
     contested: dict[str, int] = {}
     per_page: dict[str, int] = {}
-    for a, b, _ in pairs:
+    possible_per_page: dict[str, int] = {}
+    for a, b, f in pairs:
         for c in (a, b):
             contested[c.id] = contested.get(c.id, 0) + 1
+        counts = possible_per_page if f.code == POSSIBLE else per_page
         for where in {a.page, b.page}:
-            per_page[where] = per_page.get(where, 0) + 1
+            counts[where] = counts.get(where, 0) + 1
+    possible = sum(f.code == POSSIBLE for _, _, f in pairs)
     stale = _stale(repo, commit, config, cache_path, [c for c in every if not anchored(c)])
-    health = Health(str(commit.id), contradictions=len(pairs))
+    health = Health(
+        str(commit.id), contradictions=len(pairs) - possible, possible_contradictions=possible
+    )
     votes = votes or {}
     for path, page in sorted(parsed.items()):
         mine = claims[path]
@@ -271,6 +281,7 @@ def measure(
                 judged=judged,
                 supported=supported,
                 contradictions=per_page.get(path, 0),
+                possible_contradictions=possible_per_page.get(path, 0),
                 stale=sum(c.id in stale for c in mine),
                 orphan=path in orphans,
             )
@@ -392,6 +403,7 @@ def schema() -> dict[str, Any]:
                     "judged",
                     "supported",
                     "contradictions",
+                    "possible_contradictions",
                     "stale",
                 )
             },

@@ -3,7 +3,7 @@ the check flag the pair (claim.contradiction or claim.source_conflict) or not?
 
 ``DEV``: the cases of the hostile review of issue 30 (report 35b, sections 5 and 6: the
 misses, the false flags on a consistent wiki and the pairs it held) and of review 36b (what
-it held, its false flags on another thing) and of review 37b (HN…, FF1, FF9, H-…, MK4), the
+it held, its false flags on another thing) and of review 37b (HN…, FF1, FF9, H-…, MK4) and 37c (HN3…HN5, H-rom…, FF…), the
 ones the rules were changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
 never tuned on. Each case: a name, the new claim and the claim it meets (each a sentence,
 its source and its quote), whether a careful reader flags the pair.
@@ -302,6 +302,28 @@ DEV += [
     ),
     _c("FF1", own("The railway bridge is 300 metres long."), SPAN, False),
     _c("FF9", own("The maritime museum opened its doors in 1921."), MUSEUM, False),
+]
+
+# review 37c's cases: a head noun or modifier no list knows (each flagged now, as a
+# claim.possible_contradiction: maybe another thing, maybe the same), Roman years in lower
+# case and in the Unicode block
+HALL = own("The museum hall opened its doors in 1893.", "raw/town.txt")
+DEV += [
+    _c("HN3", own("The museum hall opened its doors in 1893."), MUSEUM, True),
+    _c("HN4", own("The ferry line does not run in winter."), WINTER, True),
+    _c("HN5", own("The ferry boat does not run in winter."), WINTER, True),
+    _c("H-romlow", own("The Harbour Lighthouse was first lit in mdccclxxvi."), LIT, True),
+    _c(
+        "H-romuni",
+        own(
+            "The Harbour Lighthouse was first lit in \u216f\u216e\u216d\u216d\u216c\u2169\u2169\u2169\u2160."
+        ),
+        LIT,
+        True,
+    ),
+    _c("FFc", own("The museum café opened its doors in 1931."), HALL, False),
+    _c("FFg", own("The museum store opened its doors in 1950."), HALL, False),
+    _c("FFf", own("The Sunday school was founded in 1860 by the parish."), SCHOOL, False),
 ]
 
 BRIDGE = own("The Town Bridge was completed in 1894 by the masons.", "raw/town.txt")

@@ -29,7 +29,7 @@ EXIT_REGRESSED = 3  # --fail-on-regression: a figure worse than at --baseline
     "--fail-on-regression",
     is_flag=True,
     help="Exit 3 when a figure is worse than at --baseline (a ratio lower; contradictions, "
-    "stale claims or orphans more).",
+    "possible contradictions, stale claims or orphans more).",
 )
 @click.option("--pages", "per_page", is_flag=True, help="List each page's figures too (text).")
 @format_option(help="Output format (json: docs/health.schema.json).")
@@ -44,8 +44,8 @@ def health(
     fmt: str,
 ) -> None:
     """The wiki's health: statements cited or gap-marked (coverage), claims anchored, claims
-    the LLM judge found supported (where it voted), open contradictions, stale claims and
-    orphan pages; per page with --pages or --format json. Exit 0; 1 when a --fail-under
+    the LLM judge found supported (where it voted), open contradictions (and possible ones,
+    apart), stale claims and orphan pages; per page with --pages or --format json. Exit 0; 1 when a --fail-under
     floor is missed; 3 when --fail-on-regression and a figure got worse since --baseline
     (1 when both); 2 on a usage error."""
     from wikigate import health as health_module
@@ -91,12 +91,14 @@ def _text(now: object, before: object, per_page: bool) -> None:
         )
         delta = change.get(name)
         since = "" if delta is None or not change else f"  ({delta:+})"
-        click.echo(f"  {name:<15} {shown_value}{since}")
+        click.echo(f"  {name:<23} {shown_value}{since}")
     if per_page:
         for p in now.pages:
             click.echo(
                 f"{shown(p.page)}  {p.state}  statements {p.accounted}/{p.statements} "
                 f"({p.gaps} gap-marked), "
                 f"anchored {p.anchored}/{p.claims}, stale {p.stale}, "
-                f"contradictions {p.contradictions}{', orphan' if p.orphan else ''}"
+                f"contradictions {p.contradictions}, "
+                f"possible contradictions {p.possible_contradictions}"
+                f"{', orphan' if p.orphan else ''}"
             )
