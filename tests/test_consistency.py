@@ -474,6 +474,7 @@ def test_the_llm_judge_finds_what_no_rule_sees_through_the_real_client(repo, bas
     assert run(repo, landed, files) == []
 
 
+@pytest.mark.slow
 def test_the_judge_voting_consistent_adds_nothing_and_offline_findings_stay(repo, base, emulator):
     landed, files = designers(repo, base)
     emulator.brain = pair_brain(lambda chunk: "consistent")

@@ -264,6 +264,7 @@ def test_the_mcp_result_of_a_run_waiting_for_a_person_carries_its_questions(tmp_
     assert second["questions"] == [STUCK_QUESTION]
 
 
+@pytest.mark.slow
 def test_a_pull_request_waiting_for_a_person_lists_the_questions_in_its_summary(world: World):
     from test_github_human_review import REWORDED, frozen_world, owls
 

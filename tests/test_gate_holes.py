@@ -392,6 +392,7 @@ def test_many_labels_in_raw_html_are_one_finding_each_and_the_rest_summed_up(rep
     assert found[-1].message == "5 more labels are referenced inside raw HTML, from line 27"
 
 
+@pytest.mark.slow
 def test_the_server_prints_at_most_50_blocking_findings(server):
     ws, bare = server
     before = main_of(bare)

@@ -141,6 +141,7 @@ def test_server_refuses_unverified_and_accepts_verified(server):
     assert git(root, "push", "-q", "origin", "topic:wikigate/runs/x").returncode == 0
 
 
+@pytest.mark.slow
 def test_the_servers_claim_ledger_follows_main_on_every_push(server):
     """post-receive brings the server's ledger up to main: a query straight from SQLite
     (no `wikigate claims` to catch it up) sees the claims the push landed."""

@@ -118,6 +118,7 @@ def test_revise_then_rerun_then_fix_lands_and_cleans_up(world: World):
     assert "wikigate: commit" in summary["body"]
 
 
+@pytest.mark.slow
 def test_override_label_by_a_writer_lands_and_is_recorded(world: World):
     head = world.push_pr(3, fabricated_page("barn"))
     world.gh.pulls[3].labels.append("wikigate:override")

@@ -267,6 +267,7 @@ def test_shown_writer_text_is_one_inert_line(text: str):
 # ---------------------------------------------------------------- the check run always ends
 
 
+@pytest.mark.slow
 def test_the_check_run_is_finished_when_the_summary_comment_fails_after_landing(world: World):
     head = world.push_pr(46, cited_page("barn"))
     world.gh.refuse("POST", r"/issues/46/comments$", 422, "Validation Failed")

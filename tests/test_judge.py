@@ -126,6 +126,7 @@ def test_votes_become_findings_in_one_request_per_source(repo, base, emulator):
     assert "hostile verifier" not in report.model_dump_json()  # no raw text in the report
 
 
+@pytest.mark.slow
 def test_paranoid_makes_unsupported_and_contradicted_critical(repo, base, emulator):
     emulator.default_vote = "contradicts"
     report = judged(repo, base, {"wiki/plan.md": page(FOUR[:1])}, strictness="PARANOID").report

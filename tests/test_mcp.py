@@ -412,6 +412,7 @@ def _with_a_pdf(root: Path) -> str:
         ws.close()
 
 
+@pytest.mark.slow
 def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
     """A PDF source reads a page at a time, its characters those an anchor counts; grep
     searches its pages; follow calls a [[name]] of a raw/ source a source reference, as
@@ -466,6 +467,7 @@ def test_read_grep_and_follow_read_pdf_sources_as_verification_does(root):
     assert out["page_link"].startswith("'Crows' on wiki/index.md leads to wiki/crows.md:")
 
 
+@pytest.mark.slow
 def test_a_pdf_without_the_pdf_extra_is_a_tool_error_naming_it(root):
     _with_a_pdf(root)
     missing = (

@@ -51,6 +51,7 @@ def _python(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_runs_land_through_windows_locks_without_fcntl(tmp_path):
     """The demo's three runs (start, stage, finalize: commit, reject, revise then commit),
     every lock taken through msvcrt."""
@@ -66,6 +67,7 @@ def test_runs_land_through_windows_locks_without_fcntl(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow
 def test_the_package_imports_and_verifies_without_fcntl(tmp_path):
     """Neither fcntl nor msvcrt: every module imports, and a verify of a wiki runs."""
     made = _python(CLI + f"cli('demo', {str(tmp_path / 'demo')!r})\n", tmp_path)

@@ -83,6 +83,7 @@ def test_preserve_keeps_a_pages_heading_and_phrase(repo):
     assert "deletes the page" in gone[0].message
 
 
+@pytest.mark.timing
 def test_hostile_heading_lines_cost_linear_time():
     """A heading line of a million characters, spaces and closing hashes that a
     backtracking pattern would try in every split, is read in one pass."""
@@ -215,6 +216,7 @@ def test_the_lookalike_table_of_the_docs_is_the_one_matched():
     assert rows == LOOKALIKES
 
 
+@pytest.mark.timing
 def test_hostile_markup_for_the_reader_view_costs_linear_time():
     """The reader's view of pages built to make its folding or HTML reading rescan."""
     from wikigate.config import PresentationSection
@@ -319,6 +321,7 @@ def test_the_offline_judge_reports_voice_and_register_as_a_blind_spot(repo):
         (RUBRIC + "require_gain = false\n", "unchanged", "commit"),
     ],
 )
+@pytest.mark.slow
 def test_a_change_under_rubric_goals_must_improve_one(repo, emulator, rules, effect, verdict):
     base = base_with(repo, JUDGED + rules)
     tip = commit_files(repo, base.id, {"wiki/ferry.md": FERRY + "\nIt is slow [gap: x].\n"})

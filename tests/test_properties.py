@@ -144,6 +144,7 @@ def test_a_disputed_block_in_a_quote_on_a_page_without_a_final_newline_parses(te
 # new random examples on every run: a run samples, the runs together explore
 @settings(max_examples=500, deadline=None)
 @given(text=pages)
+@pytest.mark.slow
 def test_parser_never_crashes_on_generated_pages(text):
     page = parse_page("wiki/x.md", text)
     for d in page.definitions:
@@ -216,6 +217,7 @@ plain_ends = st.lists(
 
 @settings(max_examples=500, deadline=None)
 @given(head=pages, tail=st.lists(tail_lines, max_size=12), ends=plain_ends, crlf=st.booleans())
+@pytest.mark.slow
 def test_the_definition_pre_pass_parses_exactly_as_markdown_it(head, tail, ends, crlf):
     text = head + "\n" + "\n".join(tail + ends)
     if crlf:

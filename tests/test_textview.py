@@ -276,6 +276,7 @@ def test_hostile_markup_in_a_quote_search_costs_linear_time():
     assert_linear(run, 1 << 18, "a quote search in hostile markup")
 
 
+@pytest.mark.timing
 def test_a_megabyte_of_markup_takes_bounded_memory():
     raw = "<b>x</b>" * (1 << 17)  # 1 MB, 262k tags: past MAX_EDITS, so no view is made
     tracemalloc.start()
