@@ -150,6 +150,7 @@ def test_a_push_cannot_bring_its_own_rules(server):
     assert main_of(bare) == before
 
 
+@pytest.mark.slow
 def test_server_caches_its_own_verdict_by_trees_and_rules(server):
     ws, bare = server
     old = main_of(bare)

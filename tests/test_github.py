@@ -210,6 +210,7 @@ def test_other_events_are_nothing_to_do(world: World):
 # ---------------------------------------------------------------- loops
 
 
+@pytest.mark.slow
 def test_past_max_loops_the_run_is_rejected_and_a_fresh_clone_shows_its_loops(world: World):
     inputs = {"WIKIGATE_MAX_LOOPS": "2", "WIKIGATE_DELETE_BRANCH": "false"}
     first = world.push_pr(8, quote_only_page("barn"))

@@ -479,6 +479,7 @@ def _summary_comment(world: World) -> str:
     return body
 
 
+@pytest.mark.slow
 def test_the_pull_requests_summary_links_the_html_report_once_it_is_uploaded(world: World):
     world.push_pr(1, quote_only_page("Barn"))
     assert world.step("pull_request", world.pr_event(1), env=RUN).code == 3  # revise

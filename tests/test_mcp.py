@@ -142,6 +142,7 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
     assert runs(root) == {out["run_id"]: "committed"}
 
 
+@pytest.mark.slow
 def test_a_writer_resubmitting_the_same_failure_stops_after_the_second_loop(root):
     """No progress (issue 28): the second finalize fails on exactly what the first did (the
     same signatures), so the run is rejected instead of spending a third loop."""
@@ -248,6 +249,7 @@ def test_read_only_tools_and_their_annotations(root):
     )
 
 
+@pytest.mark.slow
 def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
     before = main_tip(root)
 
@@ -320,6 +322,7 @@ def test_the_sdk_is_imported_by_wikigate_mcp_only_and_its_absence_is_a_clear_err
     assert state(root) == before
 
 
+@pytest.mark.slow
 def test_a_server_terminated_by_its_client_releases_its_run_and_exits(root):
     """The SDK's client sends SIGTERM to a server that has not exited 2 s after its input
     closed (a busy machine): the run is released all the same, and the server exits at
@@ -367,6 +370,7 @@ def test_a_server_terminated_by_its_client_releases_its_run_and_exits(root):
     assert runs(root) == {run_id: "abandoned"}
 
 
+@pytest.mark.slow
 def test_a_run_waiting_for_a_person_outlives_the_session(root):
     """needs_human_review ends the writer's part: the session may start another run, and
     the disconnect leaves that run to a person (only the one in revise is abandoned)."""
