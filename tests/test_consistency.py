@@ -302,6 +302,17 @@ def _index(repo, commit):
     return WikiTree(repo, commit.tree, PageCache(None))
 
 
+def open_pairs(repo, commit) -> set[frozenset[str]]:
+    """The pages of each open contradiction on ``commit``, as `wikigate health` counts
+    them (every claim of the tree, 20 candidates a claim)."""
+    from wikigate.verifier.claims import page_claims
+
+    tree = _index(repo, commit)
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    return {frozenset((a.page, b.page)) for a, b, _ in consistency.open_contradictions(every, 20)}
+
+
 def _listed(index) -> dict[str, list[str]]:
     return {k: index.pages_of(k) for k in index.postings}
 
@@ -621,17 +632,7 @@ def test_a_crowd_of_harmless_pages_sorting_first_does_not_hide_a_contradiction(r
         ("claim.contradiction", "wiki/lights.md")
     ]
     # and `wikigate health`'s count of open contradictions
-    from wikigate.verifier.claims import page_claims
-    from wikigate.verifier.wiki import PageCache, WikiTree
-
-    tree = WikiTree(repo, landed.tree, PageCache(None))
-    tree.load(tree.pages)
-    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
-    pairs = consistency.open_contradictions(every, 20)
-    assert {(a.page, b.page) for a, b, _ in pairs} in (
-        {("wiki/lights.md", "wiki/town.md")},
-        {("wiki/town.md", "wiki/lights.md")},
-    )
+    assert open_pairs(repo, landed) == {frozenset(("wiki/lights.md", "wiki/town.md"))}
 
 
 def test_two_claims_on_one_page_are_compared(repo, base):
@@ -811,13 +812,7 @@ def test_a_claim_demoted_into_a_disputed_block_without_an_update_is_still_compar
     report = verify_trees(repo, on_main, None)
     assert [f.code for f in report.findings if f.code in CODES] == ["claim.contradiction"]
     # and `wikigate health`'s count
-    from wikigate.verifier.claims import page_claims
-    from wikigate.verifier.wiki import PageCache, WikiTree
-
-    tree = WikiTree(repo, on_main.tree, PageCache(None))
-    tree.load(tree.pages)
-    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
-    assert len(consistency.open_contradictions(every, 20)) == 1
+    assert len(open_pairs(repo, on_main)) == 1
 
 
 def test_a_page_of_many_contradicting_claims_is_listed_up_to_a_cap(repo, base):
@@ -1115,16 +1110,7 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
     assert [(f.code, f.path) for f in report.findings if f.code in CODES] == [
         ("claim.contradiction", "wiki/lights.md")
     ]
-    from wikigate.verifier.claims import page_claims
-    from wikigate.verifier.wiki import PageCache, WikiTree
-
-    tree = WikiTree(repo, landed.tree, PageCache(None))
-    tree.load(tree.pages)
-    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
-    pairs = consistency.open_contradictions(every, 20)
-    assert {frozenset((a.page, b.page)) for a, b, _ in pairs} == {
-        frozenset(("wiki/lights.md", "wiki/town.md"))
-    }
+    assert open_pairs(repo, landed) == {frozenset(("wiki/lights.md", "wiki/town.md"))}
 
 
 @pytest.mark.parametrize(
@@ -1267,13 +1253,7 @@ def test_a_whole_wiki_check_agrees_with_the_gate_on_a_marked_conflict(repo, harb
     landed = commit_files(repo, harbour.id, {"wiki/notes.md": new})
     report = verify_trees(repo, landed, None)
     assert [f for f in report.findings if f.code in CODES] == []
-    from wikigate.verifier.claims import page_claims
-    from wikigate.verifier.wiki import PageCache, WikiTree
-
-    tree = WikiTree(repo, landed.tree, PageCache(None))
-    tree.load(tree.pages)
-    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
-    assert consistency.open_contradictions(every, 20) == []
+    assert open_pairs(repo, landed) == set()
     # a marker giving another figure for the source still states nothing
     wrong = marked.replace(f"says {figure},", "says MDCCCL,")
     found = run(
