@@ -499,25 +499,32 @@ def test_the_judges_reading_tools_read_the_wiki_where_the_rules_put_it(repo):
 # ---------------------------------------------------------------- init on an existing vault
 
 
-def _obsidian_vault(root: Path) -> Path:
-    """A vault as users keep one (trial 26): .obsidian/ tracked, a home page of links,
-    notes in folders, a README, sources in sources/ (not raw/), on master."""
+def _vault(root: Path, files: dict[str, str]) -> Path:
+    """A repository on master whose first commit holds ``files``, as a user's vault."""
     root.mkdir()
     git(root, "init", "-q", "-b", "master")
-    files = {
-        ".obsidian/app.json": "{}\n",
-        "Home.md": "# Home\n\n## People\n\n- [[Notes/Owls]]\n- [[Notes/Claims|Claims]]\n",
-        "Notes/Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
-        "Notes/Claims.md": "# Claims\n\n- [[Home]] was written by Jane Doe in 1999.\n",
-        "README.md": "# My vault\n",
-        "sources/river.txt": "The river floods in spring.\n",
-    }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     git(root, "add", ".")
     git(root, "commit", "-qm", "my vault")
     return root
+
+
+def _obsidian_vault(root: Path) -> Path:
+    """A vault as users keep one (trial 26): .obsidian/ tracked, a home page of links,
+    notes in folders, a README, sources in sources/ (not raw/), on master."""
+    return _vault(
+        root,
+        {
+            ".obsidian/app.json": "{}\n",
+            "Home.md": "# Home\n\n## People\n\n- [[Notes/Owls]]\n- [[Notes/Claims|Claims]]\n",
+            "Notes/Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
+            "Notes/Claims.md": "# Claims\n\n- [[Home]] was written by Jane Doe in 1999.\n",
+            "README.md": "# My vault\n",
+            "sources/river.txt": "The river floods in spring.\n",
+        },
+    )
 
 
 def test_init_on_a_vault_stops_before_committing_and_says_what_it_would_treat_as_pages(
@@ -770,22 +777,17 @@ def test_following_inits_notes_on_sources_and_readme_breaks_no_link_of_its_index
 
 def _canvas_vault(root: Path) -> Path:
     """A vault with Obsidian's own non-markdown files beside its notes (trial 26b N3)."""
-    root.mkdir()
-    git(root, "init", "-q", "-b", "master")
-    files = {
-        ".obsidian/app.json": "{}\n",
-        "Home.md": "# Home\n\n- [[Owls]]\n",
-        "Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
-        "Board.canvas": '{"nodes": []}\n',
-        "Boards/Plan.canvas": '{"nodes": []}\n',
-        "Tasks.base": "views: []\n",
-    }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "my vault")
-    return root
+    return _vault(
+        root,
+        {
+            ".obsidian/app.json": "{}\n",
+            "Home.md": "# Home\n\n- [[Owls]]\n",
+            "Owls.md": "# Owls\n\nOwls hunt at night. [gap: no source yet]\n",
+            "Board.canvas": '{"nodes": []}\n',
+            "Boards/Plan.canvas": '{"nodes": []}\n',
+            "Tasks.base": "views: []\n",
+        },
+    )
 
 
 def test_obsidian_canvas_and_base_files_are_named_by_init_and_excluded_by_a_glob(
