@@ -21,7 +21,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters  # the test extra installs the SDK
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from support.helpers import state
+from support.helpers import in_process, state
 from test_sources import PAGES, pdf
 
 from wikigate.cli import main
@@ -571,11 +571,14 @@ def test_print_config_starts_this_install_on_this_workspace_as_the_docs_show(roo
     assert "mcp --print-config" in docs
 
 
+AGENT = Path(__file__).resolve().parents[1] / "wikigate" / "agent"
+
+
 def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
-    """docs/mcp-skill.md (a SKILL.md) and the AGENTS.md/CLAUDE.md snippet in docs/mcp.md
-    name tools the server has, and teach the whole loop, in its order."""
-    skill = (DOCS / "mcp-skill.md").read_text()
-    snippet = _fenced((DOCS / "mcp.md").read_text(), "markdown", "## Teaching the agent")
+    """The skill (a SKILL.md) and the AGENTS.md/CLAUDE.md snippet that ship in
+    wikigate/agent/ name tools the server has, and teach the whole loop, in its order."""
+    skill = (AGENT / "SKILL.md").read_text()
+    snippet = (AGENT / "AGENTS.md").read_text()
     front = skill.split("---\n")[1]
     assert "name: wikigate-writer" in front and "description: " in front
     words = {"committed", "rejected", "pending", "revise", "needs_human_review"}
@@ -588,6 +591,32 @@ def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
         at = [steps.index(f"`{step}`") for step in loop]
         assert at == sorted(at), loop
         assert "[gap:" in text_ and "same findings" in text_
+
+
+def test_the_install_prints_the_skill_the_snippet_and_each_clients_configuration(root):
+    """`wikigate mcp --print-skill` and `--print-snippet` print the files as shipped, so a
+    user's copy is the one for the server they run; `--print-config --client codex` is
+    Codex's TOML of the same command; asking for two at once is a usage error."""
+    import tomllib
+
+    skill = in_process(["-C", str(root), "mcp", "--print-skill"])
+    assert skill.returncode == 0 and skill.stdout == (AGENT / "SKILL.md").read_text()
+    snippet = in_process(["-C", str(root), "mcp", "--print-snippet"])
+    assert snippet.returncode == 0 and snippet.stdout == (AGENT / "AGENTS.md").read_text()
+    assert snippet.stdout.startswith("## Writing the wiki")
+    as_json = json.loads(in_process(["-C", str(root), "mcp", "--print-config"]).stdout)
+    codex = in_process(["-C", str(root), "mcp", "--print-config", "--client", "codex"])
+    assert codex.returncode == 0
+    assert tomllib.loads(codex.stdout) == {"mcp_servers": as_json["mcpServers"]}
+    docs = (DOCS / "mcp.md").read_text()
+    shown = tomllib.loads(_fenced(docs, "toml", "Codex ("))
+    assert set(shown["mcp_servers"]["wikigate"]) == set(as_json["mcpServers"]["wikigate"])
+    for printed in ("--print-skill", "--print-snippet"):
+        assert f"wikigate mcp {printed}" in docs
+    both = in_process(["-C", str(root), "mcp", "--print-skill", "--print-config"])
+    assert both.returncode == 2 and "one of them at a time" in both.stderr
+    alone = in_process(["-C", str(root), "mcp", "--client", "codex"])
+    assert alone.returncode == 2 and "--print-config" in alone.stderr
 
 
 def _free_port() -> int:
