@@ -152,32 +152,35 @@ def below(health: Health, floors: Mapping[str, float]) -> list[str]:
     return out
 
 
-def parse_floors(text: str) -> dict[str, float]:
-    """``coverage=0.9,anchored=0.95`` → {"coverage": 0.9, "anchored": 0.95}."""
+def parse_floors(*texts: str) -> dict[str, float]:
+    """``coverage=0.9,anchored=0.95`` (each ``--fail-under`` given) → {"coverage": 0.9,
+    "anchored": 0.95}. Spaces around a name or a value are read past, the same on either
+    side of ``=``; an error quotes the option as it was given."""
     out: dict[str, float] = {}
-    for part in (p.strip() for p in text.split(",")):
-        if not part:  # review 37b: "" or "a,,b" (an empty CI variable) set no floor unseen
-            raise UsageError(
-                f"--fail-under: {text!r} has an empty part: give NAME=VALUE, "
-                f"NAME one of {', '.join(RATIOS)}"
-            )
-        name, sep, value = part.partition("=")
-        if not sep or name not in RATIOS:
-            raise UsageError(
-                f"--fail-under: {part!r} is not NAME=VALUE with NAME one of {', '.join(RATIOS)}"
-            )
-        try:  # ASCII only: float() reads "\u0661" (review 37b)
-            floor = float(value) if value.isascii() and value == value.strip() else -1.0
-        except ValueError:
-            floor = -1.0
-        if not 0 <= floor <= 1:
-            raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
-        if name in out:  # review 36b: the last silently won, a CI's floor lost unseen
-            raise UsageError(
-                f"--fail-under: {name} is given twice ({name}={out[name]:g} and {part!r}): "
-                "give each figure one floor"
-            )
-        out[name] = floor
+    for text in texts:
+        for part in (p.strip() for p in text.split(",")):
+            if not part:  # review 37b: "" or "a,,b" (an empty CI variable) set no floor unseen
+                raise UsageError(
+                    f"--fail-under: {text!r} has an empty part: give NAME=VALUE, "
+                    f"NAME one of {', '.join(RATIOS)}"
+                )
+            name, sep, value = (s.strip() for s in part.partition("="))
+            if not sep or name not in RATIOS:
+                raise UsageError(
+                    f"--fail-under: {part!r} is not NAME=VALUE with NAME one of {', '.join(RATIOS)}"
+                )
+            try:  # ASCII only: float() reads "\u0661" (review 37b)
+                floor = float(value) if value.isascii() else -1.0
+            except ValueError:
+                floor = -1.0
+            if not 0 <= floor <= 1:
+                raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
+            if name in out:  # review 36b: the last silently won, a CI's floor lost unseen
+                raise UsageError(
+                    f"--fail-under: {name} is given twice ({name}={out[name]:g} and {part!r}): "
+                    "give each figure one floor"
+                )
+            out[name] = floor
     return out
 
 

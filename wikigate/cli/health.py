@@ -53,7 +53,7 @@ def health(
     from wikigate.errors import UsageError
 
     # repeated, the options are one list (review 37b: the last silently won)
-    floors = health_module.parse_floors(",".join(fail_under)) if fail_under else {}
+    floors = health_module.parse_floors(*fail_under)
     if fail_on_regression and baseline is None:
         raise UsageError("--fail-on-regression compares with --baseline REF: give one")
     ws = open_workspace(ctx)
