@@ -621,7 +621,12 @@ class PullEvent:
             )
         word = "approving review" if override and override.approve else "override"
         how = f" by {word} of {override.actor}" if override else ""
-        onto = " (rebased onto it)" if landed.tip != head else ""
+        if landed.tip == head:
+            onto = ""
+        elif landed.rebased is not None:
+            onto = f" (the head {head[:12]} rebased onto {landed.base[:12]} and verified again)"
+        else:
+            onto = f" (the head {head[:12]} rebased onto {landed.base[:12]} as it was)"
         return Outcome(
             verdict,
             chosen.exit_code,

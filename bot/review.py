@@ -322,7 +322,7 @@ def summary_body(
         f"- findings: {_counts(report)}",
         f"- checked: {s.pages_checked} of {s.pages} pages, {s.citations} citations, "
         f"{s.anchors_verified} anchors verified, {s.links} links",
-        f"- head `{report.tip[:12]}`, base `{(report.base or '')[:12]}`, "
+        f"- verified: head `{report.tip[:12]}` on base `{(report.base or '')[:12]}`, "
         f"strictness {report.strictness}",
     ]
     if html:
@@ -382,7 +382,7 @@ def with_html(body: str, line: str) -> str:
             lines[n] = line
             return "\n".join(lines)
     for n, old in enumerate(lines):
-        if old.startswith("- head `"):
+        if old.startswith(("- verified: head `", "- head `")):  # and a summary of before
             lines.insert(n + 1, line)
             return "\n".join(lines)
     return f"{body}\n\n{line}"

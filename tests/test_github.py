@@ -315,8 +315,9 @@ def test_main_moved_same_repo_pr_is_rebased_by_the_bot_from_a_shallow_checkout(w
         "pull_request_target", world.pr_event(13, "opened"), unset=NO_IDENTITY, checkout=shallow
     )
     assert result.code == 0, result.out
-    assert "rebased onto it" in result.out
     tip = world.main_sha()
+    # trial 26d N5: the line says what landed; the summary, what was verified
+    assert f"the head {head[:12]} rebased onto {moved[:12]} and verified again" in result.out
     assert tip != head and git(world.bare, "rev-parse", f"{tip}^").stdout.strip() == moved
     assert world.branch("feature") == tip  # pushed with --force-with-lease, then main PATCHed
     assert world.gh._pull(world.gh.pulls[13])["merged"] is True
