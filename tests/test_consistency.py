@@ -590,8 +590,14 @@ def test_the_corpus_figures_are_the_documented_ones():
     # 27 of 33 caught, 3 of 35 flagged wrongly (all eight wrong). Now a head noun or kind
     # word of one's own is a claim.possible_contradiction (a softer flag, still revising):
     # it catches HN3…HN5, and flags the six consistent pairs of another thing softly
-    soft = ["F15", "FF1", "FF9", "FFc", "FFg", "FFf"]
-    assert corpus_figures(DEV) == (32, 33, 6, 35, ["R6", *soft])  # R6: "stops running"
+    # review 37d's cases (P-hall P-boat P-lamp P-bldg P-curly P-mill P-brunel P-paren
+    # P-appos FFc2 FFg2), before their rules: 33 of 40 caught, 10 of 39 flagged wrongly (8
+    # possible, P-mill and P-brunel plain). Now a possessive is read as the noun before
+    # its head, an appositive after the subject is left out, a name ending in the other's
+    # head ("the Brunel Hall") is another thing, and so is another establishment ("the
+    # museum shop", "café", "store"): no flag
+    soft = ["FF1", "FF9", "FFf", "P-mill"]
+    assert corpus_figures(DEV) == (39, 40, 4, 39, ["R6", *soft])  # R6: "stops running"
     assert corpus_soft(DEV) == soft  # no consistent pair is a hard flag
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
@@ -1130,11 +1136,8 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
         ),
         # maybe another thing: a head noun of its own, a kind before the subject (review 37b
         # #6), any head noun, another head noun, a capitalised modifier (review 37c #2, #4)
-        (
-            "The museum shop opened its doors in 1931.",
-            "The museum opened its doors in 1896.",
-            POSSIBLE,
-        ),
+        # another establishment of the subject: no finding (review 37d #2)
+        ("The museum shop opened its doors in 1931.", "The museum opened its doors in 1896.", False),
         ("The railway bridge is 300 metres long.", "The bridge is 400 metres long.", POSSIBLE),
         (
             "The maritime museum opened its doors in 1921.",
@@ -1151,7 +1154,7 @@ def test_a_crowd_of_consistent_look_alikes_does_not_spend_the_candidate_cap(
         (
             "The museum café opened its doors in 1931.",
             "The museum hall opened its doors in 1893.",
-            POSSIBLE,
+            False,
         ),
         (
             "The Sunday school was founded in 1860 by the parish.",
