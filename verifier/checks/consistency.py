@@ -984,6 +984,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         section.max_candidates,
         decidable=ctx.lint and compare is None,
         whole=ctx.base is None,
+        judged=compare is not None,
     )
     out = [f for _, _, f in found] + _marker_findings(mine)
     if compare is not None and unsure:
@@ -1001,13 +1002,16 @@ def _compared(
     *,
     decidable: bool = False,
     whole: bool = False,
+    judged: bool = False,
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
     cites. The pool's claims are read in full only when they are a candidate;
     ``decidable``: only the claims of ``mine`` a rule can decide on (a number, a negation:
     the other side of a negation is found from the negated one); ``whole``: a whole wiki's
-    claims, none of them new (_finding)."""
+    claims, none of them new (_finding); ``judged``: an LLM judge decides the possible
+    contradictions (``POSSIBLE``): they are not findings but the first of the undecided
+    pairs (review 37d: sent before the others, within the judge's token cap)."""
     cites: Cites = {}
     for c in (*mine, *pool):
         if c.source != GAP:
@@ -1026,6 +1030,7 @@ def _compared(
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
+    possible: list[tuple[Read, Read]] = []  # with ``judged``: the judge's to decide first
     for a, other in _pairs(mine_read, pool, cap):
         pair = frozenset((a.claim.id, other.id))
         if pair in seen:
@@ -1042,10 +1047,13 @@ def _compared(
             ):
                 unsure.append((a, b))
             continue
+        if kind == POSSIBLE and judged:
+            possible.append((a, b))
+            continue
         f = _gap_finding(a, b, kind) if gap else _finding(a, b, kind, cites, whole=whole)
         if f is not None:
             found.append((a.claim, b.claim, f))
-    return found, unsure, cites
+    return found, possible + unsure, cites
 
 
 def open_contradictions(
@@ -1110,7 +1118,11 @@ def _judged(
     cites: Cites,
 ) -> list[Finding]:
     """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
-    a pair it could not vote on fails closed; pairs past the token cap are counted."""
+    a pair it could not vote on fails closed; pairs past the token cap are counted. A
+    possible contradiction (``POSSIBLE``: "the museum hall" against "the museum") voted
+    ``contradicts`` is what the rules make of it as one thing (claim.contradiction or
+    claim.source_conflict, ``_finding``), with the judge's reason; ``consistent`` or
+    ``unrelated``, none; with no vote, claim.possible_contradiction as offline."""
     pairs = {p.pair_id: (a, b, p) for (a, b), p in zip(unsure, pair_inputs(unsure), strict=True)}
     staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
     got = compare(
@@ -1119,11 +1131,23 @@ def _judged(
     if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
         ctx.judgment = ctx.judge.judge([], staged)
     out: list[Finding] = []
+    whole = ctx.base is None
     for pair_id, (a, b, _) in pairs.items():
         vote = got.votes.get(pair_id)
-        if vote is None or vote[0] != "contradicts":
+        gap = a.claim.source == GAP
+        if vote is None:
+            if disagreement(a, b) == POSSIBLE:  # not judged: the offline finding stands
+                found = _gap_finding(a, b, POSSIBLE) if gap else _possible(a, b, cites)
+                if found is not None:
+                    out.append(found)
             continue
-        found = _finding(a, b, "judge", cites, reason=vote[1])
+        if vote[0] != "contradicts":
+            continue
+        kind = _disagreement(a, b) or "judge"  # one thing: the rules' kind, if any
+        if gap:
+            found = _gap_finding(a, b, kind)
+        else:
+            found = _finding(a, b, kind, cites, reason=vote[1], whole=whole)
         if found is not None:
             out.append(found)
     first = unsure[0][0].claim  # where a finding about the pairs as a whole stands
@@ -1601,7 +1625,11 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
     ca, cb = a.claim, b.claim
     if kind == POSSIBLE:
         return _possible(a, b, {})
-    what = {"number": "a different number", "date": "a different date"}.get(kind, "the opposite")
+    what = {
+        "number": "a different number",
+        "date": "a different date",
+        "judge": "something else (the LLM judge)",
+    }.get(kind, "the opposite")
     return finding(
         "claim.gap_contradiction",
         ca.page,
