@@ -1498,8 +1498,8 @@ def test_an_appositive_after_the_subject_hides_no_denial(claim, other, flag):
         ("The museum store opened its doors in 1950.", None),
         ("The museum gift shop opened its doors in 1931.", None),
         ("The museum restaurant opened its doors in 1931.", None),
-        ("The museum gardens opened their gates in 1931.", None),
-        ("The museum car park opened in 1960.", None),
+        ("The museum gardens opened their doors in 1931.", None),
+        ("The museum car park opened its doors in 1960.", None),
         ("The museum's café opened its doors in 1931.", None),
         # a head noun that may be the museum or a part of it: still possible
         ("The museum hall opened its doors in 1893.", POSSIBLE),
@@ -1514,12 +1514,7 @@ def test_another_establishment_of_the_subject_is_no_contradiction(claim, code):
     careful writer was refused. A head noun naming another establishment after the subject
     (shop, café, store, restaurant, gardens, car park) is another thing; two claims about
     the shop itself are still compared."""
-    other = (
-        MUSEUM_1896.replace("its doors", "its doors")
-        if "gates" not in claim
-        else ("The museum opened its doors in 1896.")
-    )
-    found = _code(claim, other)
+    found = _code(claim, MUSEUM_1896)
     if code is None:
         assert found is None
     elif code is POSSIBLE:
@@ -1557,7 +1552,6 @@ def kiosk(repo, base):
     return landed, {"wiki/kiosk.md": new}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("vote", "codes"),
     [("contradicts", ["claim.source_conflict"]), ("consistent", []), ("unrelated", [])],
@@ -1581,7 +1575,6 @@ def test_with_the_judge_a_possible_contradiction_is_the_judges_to_decide(
     assert any("kiosk" in m.body["messages"][0]["content"][0]["text"] for m in sent)
 
 
-@pytest.mark.slow
 def test_a_possible_contradiction_the_judge_does_not_vote_on_stays(repo, base, emulator):
     """Fail closed: a possible contradiction past `[consistency] judge_max_tokens`, or in an
     answer leaving it out, is reported as offline (with the judge's own finding)."""
