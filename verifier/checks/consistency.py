@@ -28,7 +28,9 @@ the update, a claim new in a block and every claim (or gap-marked statement) of 
 no update are compared like any other (``history``).
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
-(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
+(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``, the possible
+contradictions first: one of those is a finding only if the judge votes ``contradicts``
+(offline, and with no vote, claim.possible_contradiction).
 
 Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it (a
 key at most max_candidates claims of one page), and each claim scores at most SCAN *
