@@ -1477,10 +1477,18 @@ def test_a_name_ending_in_the_others_head_is_another_thing(hall):
         ("The ferry (the boat) does not run in winter.", "The ferry runs in winter.", True),
         ("The ferry, the old boat, does not run in winter.", "The ferry runs in winter.", True),
         ("The museum (the old hall) opened its doors in 1894.", MUSEUM_1896, True),
+        ("The ferry (boat) does not run in winter.", "The ferry runs in winter.", True),
+        (
+            "The ferry \u2014 the boat \u2014 does not run in winter.",
+            "The ferry runs in winter.",
+            True,
+        ),
+        ("The ferry - the boat - does not run in winter.", "The ferry runs in winter.", True),
         # a bracket giving a figure is read whole
         ("The bridge (built in 1894) is 400 metres long.", "The bridge was built in 1896.", True),
         # a bracket qualifying the predicate is no appositive
         ("The ferry runs (in summer).", "The ferry does not run in winter.", False),
+        ("The ferry runs (except in summer).", "The ferry does not run in winter.", False),
     ],
 )
 def test_an_appositive_after_the_subject_hides_no_denial(claim, other, flag):
@@ -1504,8 +1512,9 @@ def test_an_appositive_after_the_subject_hides_no_denial(claim, other, flag):
         # a head noun that may be the museum or a part of it: still possible
         ("The museum hall opened its doors in 1893.", POSSIBLE),
         ("The museum library opened its doors in 1931.", POSSIBLE),
-        # the museum's own claim: compared
+        # the museum's own claim: compared, and so is a list naming the museum too
         ("The museum opened its doors in 1931.", True),
+        ("The museum, shop and café opened its doors in 1931.", True),
     ],
 )
 def test_another_establishment_of_the_subject_is_no_contradiction(claim, code):

@@ -338,7 +338,7 @@ def _text(sentence: str) -> str:
         text = text.translate(_APOSTROPHES)
     if "'" in text:
         text = _POSSESSIVE.sub(_possessive, text)
-    if "(" in text or "," in text:
+    if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
     return _YEAR_WORDS.sub(_year_of, text)
 
@@ -360,14 +360,22 @@ def _possessive(m: re.Match[str]) -> str:
     return m.group(0) if word.lower() in _CONTRACTED else word
 
 
-# an appositive just after the subject (its first words, at most six): in brackets, or
-# between commas after "the"/"a"/"its", with no figure of its own ("The ferry (the boat) does
-# not run in winter" against "The ferry runs in winter": review 37d #1); the rest of the
-# sentence and a bracket giving a figure ("The bridge (built in 1894) is …") are read whole
+# an appositive just after the subject (its first words, at most six): in brackets (not
+# a qualifier: "(in summer)", "(except on Sundays)"), or between commas or dashes after
+# "the"/"a"/"its", with no figure of its own ("The ferry (the boat) does not run in winter"
+# against "The ferry runs in winter": review 37d #1); the rest of the sentence and a
+# bracket giving a figure ("The bridge (built in 1894) is …") are read whole
+_QUALIFYING = (
+    r"in|on|at|during|until|till|except|but|only|not|no|never|from|to|for|with|without|if|"
+    r"when|while|unless|since|before|after|by|as|via|per|every|each|weather|save|apart"
+)
 _APPOSITIVE = re.compile(
     r"^(\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)"
-    r"(?:\s*\((?:(?:the|an?|its|their)\s|[A-Z])[^()\d]{0,80}\)"
-    r"|,\s+(?:the|an?|its|their)\s+[^,;:()\d]{1,60},)(?=\s)"
+    rf"(?:\s*\((?!\s*(?:{_QUALIFYING})\b)[^()\d]{{1,80}}\)"
+    r"|,\s+(?:the|an?|its|their)\s+[^,;:()\d]{1,60},"
+    r"|\s+[\u2014\u2013-]{1,2}\s*(?:the|an?|its|their)\s+[^\u2014\u2013;:()\d-]{1,60}?"
+    r"\s*[\u2014\u2013-]{1,2})(?=\s)",
+    re.I,
 )
 
 
@@ -790,14 +798,14 @@ def _another_place(a: Read, b: Read) -> bool:
     words of its own, one naming another establishment (``_PLACES``: "the museum gift
     shop", "the museum's café", "the pier car park")."""
     words = _place_words(a.claim.sentence)
-    mine = {w for w, _ in _place_words(b.claim.sentence)}
-    for i, (w, _) in enumerate(words[:-1]):
+    mine = {w for w, _, _ in _place_words(b.claim.sentence)}
+    for i, (w, _, _) in enumerate(words[:-1]):
         if w not in mine or w in STOPWORDS or w in _NOT_PLAIN or len(w) < 3:
             continue
         own = []
-        for y, capital in words[i + 1 : i + 3]:
-            if capital or y in mine or y in STOPWORDS or y in _NOT_HEAD:
-                break
+        for y, capital, joined in words[i + 1 : i + 3]:
+            if not joined or capital or y in mine or y in STOPWORDS or y in _NOT_HEAD:
+                break  # "the museum, shop and café": a list, the museum too
             own.append(y)
         if any(y in _PLACES for y in own) or tuple(own) in _PLACE_PAIRS:
             return True
@@ -805,13 +813,24 @@ def _another_place(a: Read, b: Read) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _place_words(sentence: str) -> tuple[tuple[str, bool], ...]:
+def _place_words(sentence: str) -> tuple[tuple[str, bool, bool], ...]:
     """A claim's words in order as written (lower case, with their accents: "café"), each
-    with whether it has a capital (read only for a pair the rules find disagreeing)."""
-    return tuple((w.lower(), w[0].isupper()) for w in _ANY_WORD.findall(_text(sentence)))
+    with whether it has a capital and whether only spaces or a hyphen stand before it (read
+    only for a pair the rules find disagreeing)."""
+    text = _text(sentence)
+    out = []
+    end = 0
+    for m in _ANY_WORD.finditer(text):
+        gap = text[end : m.start()]
+        out.append(
+            (m.group(0).lower(), m.group(0)[0].isupper(), _JOINED.fullmatch(gap) is not None)
+        )
+        end = m.end()
+    return tuple(out)
 
 
 _ANY_WORD = re.compile(r"[^\W\d_]+")
+_JOINED = re.compile(r"[\s-]+")
 
 
 def unsure(a: Read, b: Read) -> tuple[str, str] | None:
