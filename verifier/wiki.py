@@ -78,7 +78,7 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 33: a reference inside an element that hides it is in_html, a title attribute that
 # asserts is hidden text (issue 28)
 # 34: a wikilink into the same page ([[#^id]], [[#Heading]]) reads as its anchor
-CACHE_FORMAT = 34
+CACHE_FORMAT = 35
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

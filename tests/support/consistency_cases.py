@@ -3,7 +3,7 @@ the check flag the pair (claim.contradiction or claim.source_conflict) or not?
 
 ``DEV``: the cases of the hostile review of issue 30 (report 35b, sections 5 and 6: the
 misses, the false flags on a consistent wiki and the pairs it held) and of review 36b (what
-it held, its false flags on another thing) and of review 37b (HN…, FF1, FF9, H-…, MK4) and 37c (HN3…HN5, H-rom…, FF…), the
+it held, its false flags on another thing) and of review 37b (HN…, FF1, FF9, H-…, MK4) and 37c (HN3…HN5, H-rom…, FF…) and 37d (P-…, FFc2, FFg2), the
 ones the rules were changed for. ``HELD_OUT``: written before any rule changed, from other town-history prose,
 never tuned on. Each case: a name, the new claim and the claim it meets (each a sentence,
 its source and its quote), whether a careful reader flags the pair.
@@ -324,6 +324,29 @@ DEV += [
     _c("FFc", own("The museum café opened its doors in 1931."), HALL, False),
     _c("FFg", own("The museum store opened its doors in 1950."), HALL, False),
     _c("FFf", own("The Sunday school was founded in 1860 by the parish."), SCHOOL, False),
+]
+
+# review 37d's cases: a possessive with an ASCII apostrophe ("the museum's hall") and with the
+# typographic one, a bracketed or comma appositive after the subject, a name against a
+# possessive, and another establishment of the subject ("the museum café") against the subject
+MILL = own("The mill was built in 1790.", "raw/town.txt")
+DEV += [
+    _c("P-hall", own("The museum's hall opened its doors in 1894."), MUSEUM, True),
+    _c("P-boat", own("The ferry's boat does not run in winter."), WINTER, True),
+    _c("P-lamp", own("The Harbour Lighthouse's lamp was first lit in 1881."), LIT, True),
+    _c("P-bldg", own("The museum's building opened its doors in 1894."), MUSEUM, True),
+    _c("P-curly", own("The museum\u2019s hall opened its doors in 1894."), MUSEUM, True),
+    _c("P-mill", own("The mill\u2019s wheel was built in 1795."), MILL, False),
+    _c(
+        "P-brunel",
+        own("The Brunel Hall opened its doors in 1893."),
+        own("The museum's hall opened its doors in 1901.", "raw/town.txt"),
+        False,
+    ),
+    _c("P-paren", own("The ferry (the boat) does not run in winter."), WINTER, True),
+    _c("P-appos", own("The ferry, the old boat, does not run in winter."), WINTER, True),
+    _c("FFc2", own("The museum café opened its doors in 1931."), MUSEUM, False),
+    _c("FFg2", own("The museum store opened its doors in 1950."), MUSEUM, False),
 ]
 
 BRIDGE = own("The Town Bridge was completed in 1894 by the masons.", "raw/town.txt")

@@ -28,7 +28,9 @@ the update, a claim new in a block and every claim (or gap-marked statement) of 
 no update are compared like any other (``history``).
 
 With the LLM judge, the pairs about one subject no rule decides are voted on too
-(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``.
+(judges/llm/pairs.py), within ``[consistency] judge_max_tokens``, the possible
+contradictions first: one of those is a finding only if the judge votes ``contradicts``
+(offline, and with no vote, claim.possible_contradiction).
 
 Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words index it (a
 key at most max_candidates claims of one page), and each claim scores at most SCAN *
@@ -326,10 +328,55 @@ def _events(stems: Iterable[str]) -> frozenset[str]:
 
 def _text(sentence: str) -> str:
     """A claim's text as the rules read it: its first CLAIM_CHARS characters, without its
-    ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits."""
+    ``[conflict: raw/…]`` marker (the page's note, not the claim), years in words as digits,
+    a possessive as the noun before its head ("the museum's hall", "the museum’s hall": "the
+    museum hall"), an appositive after the subject left out ("The ferry (the boat) does
+    not run", "The ferry, the old boat, does not run": "The ferry does not run")."""
     # as a reader reads it: "Lighthоuse" with a Cyrillic о, "１８９６" full-width (review 36b)
     text = fold(CONFLICT.sub("", _said(sentence)))
+    if not text.isascii():  # "doesn’t", "museum’s": the ASCII apostrophe (review 37d #1)
+        text = text.translate(_APOSTROPHES)
+    if "'" in text:
+        text = _POSSESSIVE.sub(_possessive, text)
+    if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
+        text = _APPOSITIVE.sub(r"\1", text, count=1)
     return _YEAR_WORDS.sub(_year_of, text)
+
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "\u2018": "'", "\uff07": "'"})
+# "the museum's hall", "the brothers' mill": the noun as read before a head (review 37d #1:
+# "museum's" was read as a word of its own, so the pair was never compared); not "it's",
+# "there's", "let's" (a contraction: "it is")
+_POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b|(?<=[A-Za-z]s)'(?=\s)")
+_CONTRACTED = frozenset(
+    re.findall(r"\w+", "it he she that there what who here where how let this one everyone")
+)
+
+
+def _possessive(m: re.Match[str]) -> str:
+    word = m.group(1)
+    if word is None:
+        return ""  # "the brothers' mill"
+    return m.group(0) if word.lower() in _CONTRACTED else word
+
+
+# an appositive just after the subject (its first words, at most six): in brackets (not
+# a qualifier: "(in summer)", "(except on Sundays)"), or between commas or dashes after
+# "the"/"a"/"its", with no figure of its own ("The ferry (the boat) does not run in winter"
+# against "The ferry runs in winter": review 37d #1); the rest of the sentence and a
+# bracket giving a figure ("The bridge (built in 1894) is …") are read whole
+_QUALIFYING = (
+    r"in|on|at|during|until|till|except|but|only|not|no|never|from|to|for|with|without|if|"
+    r"when|while|unless|since|before|after|by|as|via|per|every|each|weather|save|apart"
+)
+_APPOSITIVE = re.compile(
+    r"^(\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)"
+    rf"(?:\s*\((?!\s*(?:{_QUALIFYING})\b)[^()\d]{{1,80}}\)"
+    r"|,\s+(?:the|an?|its|their)\s+[^,;:()\d]{1,60},"
+    r"|\s+[\u2014\u2013-]{1,2}\s*(?:the|an?|its|their)\s+[^\u2014\u2013;:()\d-]{1,60}?"
+    r"\s*[\u2014\u2013-]{1,2})(?=\s)",
+    re.I,
+)
 
 
 _MONTHS = frozenset(
@@ -468,7 +515,45 @@ def _same_subject(a: Read, b: Read) -> bool:
         head = _stem(why[1].split()[-1].lower())
         if not _share(wa - {head}, wb - {head}):
             return False
-    return not _other_names(a, b)
+    return not _other_names(a, b) and not _named_apart(a, b) and not _named_apart(b, a)
+
+
+# words before a head that describe it and name no other one ("the old lighthouse" against
+# "the Harbour Lighthouse" is still compared)
+_DESCRIBING = frozenset(
+    re.findall(
+        r"\w+",
+        "old new former original present current great grand main little small big large "
+        "first last later earlier early late upper lower inner outer",
+    )
+)
+
+
+def _named_apart(a: Read, b: Read) -> bool:
+    """``a`` names the thing with a proper name ending in a word ``b`` says in lower case
+    after a word of its own that the name lacks: "The Brunel Hall" against "the museum
+    hall" (or "the museum's hall", review 37d #1) are two things, each named otherwise; not
+    a describing word ("the old lighthouse" against "the Harbour Lighthouse")."""
+    ta, tb = _tokens(a.claim.sentence), _tokens(b.claim.sentence)
+    heads = {
+        w
+        for (x, x_capital), (w, capital) in zip(ta, ta[1:], strict=False)
+        if capital and x_capital and x not in STOPWORDS and x not in _NOT_NAMES
+    }
+    if not heads:
+        return False
+    theirs = {w for w, _ in ta}
+    return any(
+        w in heads
+        and not capital
+        and not x_capital
+        and x not in theirs
+        and x not in _NOT_PLAIN
+        and x not in STOPWORDS
+        and x not in _DESCRIBING
+        and len(x) >= 3
+        for (x, x_capital), (w, capital) in zip(tb, tb[1:], strict=False)
+    )
 
 
 def _share(wa: frozenset[str] | set[str], wb: frozenset[str] | set[str]) -> bool:
@@ -684,9 +769,68 @@ def disagreement(a: Read, b: Read) -> str | None:
     own tells them apart ("the museum hall", "the railway bridge": maybe another thing,
     maybe the same: ``unsure``)."""
     kind = _disagreement(a, b)
-    if kind is not None and unsure(a, b) is not None:
+    if kind is None:
+        return None
+    if _another_place(a, b) or _another_place(b, a):
+        return None  # "the museum café" against "the museum": another establishment
+    if unsure(a, b) is not None:
         return POSSIBLE
     return kind
+
+
+# head nouns that, after a word naming a subject, name another establishment of it ("the
+# museum shop", "the museum café", "the pier car park"): another thing, no finding (review
+# 37d #2: each was a claim.possible_contradiction against "the museum", so a careful writer
+# was refused); a head noun not listed ("the museum hall", "the ferry boat", "the pier
+# kiosk", "the museum library") may be the thing itself or a part of it: possible
+_PLACES = frozenset(
+    re.findall(
+        r"\w+",
+        "shop giftshop bookshop café cafe cafés cafes store restaurant "
+        "restaurants tearoom tearooms canteen garden gardens",
+    )
+)
+_PLACE_PAIRS = frozenset({("car", "park"), ("tea", "room"), ("coffee", "shop")})
+
+
+def _another_place(a: Read, b: Read) -> bool:
+    """``a`` puts, just after a word of ``b`` naming its subject, one or two lower-case
+    words of its own, one naming another establishment (``_PLACES``: "the museum gift
+    shop", "the museum's café", "the pier car park")."""
+    words = _place_words(a.claim.sentence)
+    mine = {w for w, _, _ in _place_words(b.claim.sentence)}
+    for i, (w, _, _) in enumerate(words[:-1]):
+        if w not in mine or w in STOPWORDS or w in _NOT_PLAIN or len(w) < 3:
+            continue
+        own = []
+        for y, capital, joined in words[i + 1 : i + 3]:
+            if not joined or capital or y in mine or y in STOPWORDS or y in _NOT_HEAD:
+                break  # "the museum, shop and café": a list, the museum too
+            own.append(y)
+        if any(y in _PLACES for y in own) or tuple(own) in _PLACE_PAIRS:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _place_words(sentence: str) -> tuple[tuple[str, bool, bool], ...]:
+    """A claim's words in order as written (lower case, with their accents: "café"), each
+    with whether it has a capital and whether only spaces or a hyphen stand before it (read
+    only for a pair the rules find disagreeing)."""
+    text = _text(sentence)
+    out = []
+    end = 0
+    for m in _ANY_WORD.finditer(text):
+        gap = text[end : m.start()]
+        out.append(
+            (m.group(0).lower(), m.group(0)[0].isupper(), _JOINED.fullmatch(gap) is not None)
+        )
+        end = m.end()
+    return tuple(out)
+
+
+_ANY_WORD = re.compile(r"[^\W\d_]+")
+_JOINED = re.compile(r"[\s-]+")
 
 
 def unsure(a: Read, b: Read) -> tuple[str, str] | None:
@@ -861,6 +1005,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         section.max_candidates,
         decidable=ctx.lint and compare is None,
         whole=ctx.base is None,
+        judged=compare is not None,
     )
     out = [f for _, _, f in found] + _marker_findings(mine)
     if compare is not None and unsure:
@@ -878,13 +1023,16 @@ def _compared(
     *,
     decidable: bool = False,
     whole: bool = False,
+    judged: bool = False,
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
     cites. The pool's claims are read in full only when they are a candidate;
     ``decidable``: only the claims of ``mine`` a rule can decide on (a number, a negation:
     the other side of a negation is found from the negated one); ``whole``: a whole wiki's
-    claims, none of them new (_finding)."""
+    claims, none of them new (_finding); ``judged``: an LLM judge decides the possible
+    contradictions (``POSSIBLE``): they are not findings but the first of the undecided
+    pairs (review 37d: sent before the others, within the judge's token cap)."""
     cites: Cites = {}
     for c in (*mine, *pool):
         if c.source != GAP:
@@ -903,6 +1051,7 @@ def _compared(
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
+    possible: list[tuple[Read, Read]] = []  # with ``judged``: the judge's to decide first
     for a, other in _pairs(mine_read, pool, cap):
         pair = frozenset((a.claim.id, other.id))
         if pair in seen:
@@ -919,10 +1068,13 @@ def _compared(
             ):
                 unsure.append((a, b))
             continue
+        if kind == POSSIBLE and judged:
+            possible.append((a, b))
+            continue
         f = _gap_finding(a, b, kind) if gap else _finding(a, b, kind, cites, whole=whole)
         if f is not None:
             found.append((a.claim, b.claim, f))
-    return found, unsure, cites
+    return found, possible + unsure, cites
 
 
 def open_contradictions(
@@ -987,7 +1139,11 @@ def _judged(
     cites: Cites,
 ) -> list[Finding]:
     """The LLM judge's votes on the pairs no rule decided: ``contradicts`` is a finding;
-    a pair it could not vote on fails closed; pairs past the token cap are counted."""
+    a pair it could not vote on fails closed; pairs past the token cap are counted. A
+    possible contradiction (``POSSIBLE``: "the museum hall" against "the museum") voted
+    ``contradicts`` is what the rules make of it as one thing (claim.contradiction or
+    claim.source_conflict, ``_finding``), with the judge's reason; ``consistent`` or
+    ``unrelated``, none; with no vote, claim.possible_contradiction as offline."""
     pairs = {p.pair_id: (a, b, p) for (a, b), p in zip(unsure, pair_inputs(unsure), strict=True)}
     staged = StagedTree(ctx.repo, ctx.tip, ctx.tip_commit, ctx.heartbeat)
     got = compare(
@@ -996,11 +1152,23 @@ def _judged(
     if ctx.judgment is None and hasattr(ctx.judge, "judge"):  # its artifacts go with it
         ctx.judgment = ctx.judge.judge([], staged)
     out: list[Finding] = []
+    whole = ctx.base is None
     for pair_id, (a, b, _) in pairs.items():
         vote = got.votes.get(pair_id)
-        if vote is None or vote[0] != "contradicts":
+        gap = a.claim.source == GAP
+        if vote is None:
+            if disagreement(a, b) == POSSIBLE:  # not judged: the offline finding stands
+                found = _gap_finding(a, b, POSSIBLE) if gap else _possible(a, b, cites)
+                if found is not None:
+                    out.append(found)
             continue
-        found = _finding(a, b, "judge", cites, reason=vote[1])
+        if vote[0] != "contradicts":
+            continue
+        kind = _disagreement(a, b) or "judge"  # one thing: the rules' kind, if any
+        if gap:
+            found = _gap_finding(a, b, kind)
+        else:
+            found = _finding(a, b, kind, cites, reason=vote[1], whole=whole)
         if found is not None:
             out.append(found)
     first = unsure[0][0].claim  # where a finding about the pairs as a whole stands
@@ -1478,7 +1646,11 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
     ca, cb = a.claim, b.claim
     if kind == POSSIBLE:
         return _possible(a, b, {})
-    what = {"number": "a different number", "date": "a different date"}.get(kind, "the opposite")
+    what = {
+        "number": "a different number",
+        "date": "a different date",
+        "judge": "something else (the LLM judge)",
+    }.get(kind, "the opposite")
     return finding(
         "claim.gap_contradiction",
         ca.page,
