@@ -1546,6 +1546,10 @@ def test_a_possessive_contradiction_is_found_by_the_gate_and_by_health(repo, bas
     found = run(repo, landed, {"wiki/boat.md": new})
     assert [f.code for f in found] == ["claim.possible_contradiction"], found
     assert "wiki/town.md#^3" in found[0].message
+    # trial 28 (F10): the finding names its claim's line, as the others do, so a writer
+    # (and the MCP server's claim_id) finds the claim: the line of its [^1]
+    at = next(n for n, s in enumerate(new.splitlines(), 1) if claim in s and "[^1]" in s)
+    assert (found[0].line, found[0].claim_line) == (at, at)
     on_main = commit_files(repo, landed.id, {"wiki/boat.md": new})
     assert open_pairs(repo, on_main) == {frozenset({"wiki/boat.md", "wiki/town.md"})}
 

@@ -647,6 +647,7 @@ def finding(
     hint: str | None = None,
     severity: Severity | None = None,
     claim: str | None = None,
+    claim_line: int | None = None,
 ) -> Finding:
     """A finding of a registered code: its default severity and hint unless given."""
     entry = CODES[code]  # KeyError: register the code in TABLE first
@@ -660,6 +661,7 @@ def finding(
         message=message,
         hint=hint if hint is not None else entry.hint,
         claim=claim,
+        claim_line=claim_line,
     )
 
 

@@ -1586,8 +1586,11 @@ def _finding(
             f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
             f"{note}; " + message,
             claim=claimed(ca),
+            claim_line=ca.line,
         )
-    return finding("claim.contradiction", ca.page, ca.line, message, claim=claimed(ca))
+    return finding(
+        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    )
 
 
 def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
@@ -1612,6 +1615,7 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
         f"“{_excerpt(claimed(cb))}”; they disagree if they are about one thing, but "
         f"“{phrase}” may be another thing than “{word}”",
         claim=claimed(ca),
+        claim_line=ca.line if ca.source != GAP else None,  # a gap-marked statement: no claim
     )
 
 
