@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygit2
 
+from .sources import SourceShelf as SourceShelf  # the engine names it from here
+
 if TYPE_CHECKING:
     from wikigate.config import Config
     from wikigate.models import Finding, Plan
@@ -27,7 +29,6 @@ if TYPE_CHECKING:
     from .parallel import Progress
     from .report import VerificationReport
     from .shard import Shard
-    from .wiki import SourceShelf
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Request:
       subtrees); None: this verification's own.
     - ``sources``: source texts a longer-lived reader decoded (an MCP session's: what its
       ``read`` and ``anchor`` decoded), by blob and how it is read, never by path
-      (wiki.SourceShelf): read before git, and what this verification decodes is kept
+      (SourceShelf): read before git, and what this verification decodes is kept
       there; the results are the same. None: each text read from git.
     - ``heartbeat``: called between steps (finalize renews its lease there); ``progress``
       hears how far the long jobs are.

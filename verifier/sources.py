@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import pygit2
 
@@ -71,6 +71,17 @@ def pdf_limits(limits: LimitsSection | None = None) -> PdfLimits:
     return PdfLimits(limits.pdf_pages, limits.pdf_bytes, limits.pdf_seconds)
 
 
+class SourceShelf(Protocol):
+    """Source texts a reader that outlives one tree decoded (an MCP session's: its reads
+    and anchors, then the verification its finalize runs), by how a source is read
+    (``wiki.WikiTree.shelf_key``: its blob, name and markup, the PDF box, the page), never by
+    path: a staged source may change under one path. Its owner bounds what it keeps."""
+
+    def get(self, key: tuple[object, ...]) -> str | None: ...
+
+    def put(self, key: tuple[object, ...], text: str) -> None: ...
+
+
 class Source:
     """One source blob, read once: its text, or (a PDF) the wanted pages' text from
     one parse in the box (``limits``: pdf_limits()). SourceError when the blob is too
@@ -85,7 +96,7 @@ class Source:
         text: str | None = None,
     ) -> None:
         """``text``: a text source's text, as a reader decoded it before (a shelf's:
-        wiki.SourceShelf): its blob is not read again."""
+        SourceShelf): its blob is not read again."""
         self._repo, self._oid = repo, entry.oid
         self._data: memoryview | None = None  # a PDF's: until its box has run
         self._text: str | None = text  # a text source's: decoded by the first text() call

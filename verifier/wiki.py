@@ -40,6 +40,7 @@ from .sources import (
     Quotes,
     Source,
     SourceError,
+    SourceShelf,
     is_pdf_name,
     locate_in,
     locate_in_source,
@@ -134,17 +135,6 @@ def parse_entries(repo: pygit2.Repository, entries: list[Entry]) -> list[ParsedR
         else:
             out.append((entry, data, nav, None))
     return out
-
-
-class SourceShelf(Protocol):
-    """Source texts a reader that outlives one tree decoded (an MCP session's: its reads
-    and anchors, then the verification its finalize runs), by how a source is read
-    (``WikiTree.shelf_key``: its blob, name and markup, the PDF box, the page), never by
-    path: a staged source may change under one path. Its owner bounds what it keeps."""
-
-    def get(self, key: tuple[object, ...]) -> str | None: ...
-
-    def put(self, key: tuple[object, ...], text: str) -> None: ...
 
 
 class WikiTree:

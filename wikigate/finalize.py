@@ -54,7 +54,7 @@ from .verify import Request, cache_path, verdict_of, verify
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
-    from wikigate.verifier.wiki import SourceShelf
+    from wikigate.verifier.protocol import SourceShelf
 
     from .run import Run
     from .store import RunRow

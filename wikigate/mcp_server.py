@@ -378,9 +378,9 @@ class SourceTexts:
     ~55 ms to inflate and decode), by how the source is read (its blob, name, markup, a
     PDF's box; sources.reading_of) and page (``WikiTree.shelf_key``: never by path), so a
     run's next tree (every write makes one) and the verification ``finalize`` runs (a
-    ``wiki.SourceShelf``: ``Request.sources``) do not read them again. Kept while within SOURCE_BYTES_KEPT bytes (the strings'
-    size in memory), the least recently read dropped first; a text larger than the
-    budget is not kept."""
+    ``protocol.SourceShelf``: ``Request.sources``) do not read them again. Kept while
+    within SOURCE_BYTES_KEPT bytes (the strings' size in memory), the least recently read
+    dropped first; a text larger than the budget is not kept."""
 
     def __init__(self, budget: int = SOURCE_BYTES_KEPT) -> None:
         from collections import OrderedDict

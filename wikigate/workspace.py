@@ -30,7 +30,7 @@ from .runid import new_run_id
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
-    from wikigate.verifier.wiki import SourceShelf
+    from wikigate.verifier.protocol import SourceShelf
 
     from .finalize import FinalizeResult
     from .store import RunRow, Store
