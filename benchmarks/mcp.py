@@ -249,6 +249,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
 
     import pygit2
 
+    from wikigate import ledger
     from wikigate.anchors import anchor_tail
     from wikigate.changes import finalize_judge
     from wikigate.mcp_server import Session
@@ -265,6 +266,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     finalize_judge(ws, first, None)
     if first.finalize(judge=None).status != "committed":
         raise SystemExit("the warm-up run did not commit")
+    ledger.sync(ws)  # as the server syncs after each landing: the profiled one syncs its own
     # the server's session, on this thread: every call traced as the server traces it
     session = Session(str(clone))
     args = {"type": "cascade", "triggered_by": "mcp:bench"}

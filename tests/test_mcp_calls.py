@@ -8,10 +8,16 @@ from typing import Any
 
 import pygit2
 from mcp import Client
+from support.helpers import in_process
 from test_mcp import INDEX, QUOTE, SOURCE, main_tip, ok, owls, text
 from test_mcp_trace import root, session, two_sessions  # noqa: F401 - root: the fixture
 
 from wikigate.verifier.citation import format_tail
+
+NOT_A_PDF = (
+    "raw/owls.txt is not a PDF: pages exist only in PDF sources; anchor the quote without "
+    "a page (a line note, `L3`, locates a passage in a text source)"
+)
 
 
 def test_argument_mistakes_are_tool_errors_and_the_run_stays_open(root):  # noqa: F811
@@ -39,9 +45,7 @@ def test_argument_mistakes_are_tool_errors_and_the_run_stays_open(root):  # noqa
     before = main_tip(root)
     out = session(root, body)
     assert out["anchor"].is_error and "p.2" not in text(out["anchor"])
-    assert text(out["anchor"]) == (
-        "raw/owls.txt is not a PDF; anchor the quote without page (`p.N` names a PDF's page)"
-    )
+    assert text(out["anchor"]) == NOT_A_PDF
     assert out["replace"].is_error and "`old` is empty" in text(out["replace"])
     assert "nothing was staged" in text(out["replace"])
     assert out["read"].is_error
@@ -114,3 +118,16 @@ def test_read_gives_the_files_characters_alone_and_the_span_apart(root):  # noqa
     assert done["status"] == "committed", done
     landed = pygit2.Repository(str(root)).revparse_single("main:wiki/index.md").data.decode()
     assert landed == INDEX + "- [[Owls]] again\n"
+
+
+def test_the_cli_refuses_a_page_of_a_text_source_as_the_tool_does(root):  # noqa: F811
+    """`wikigate anchor SOURCE QUOTE --page 2` on a text source: a usage error (exit 2)
+    with the `anchor` tool's message, and no footnote printed; a PDF-less anchor works."""
+    refused = in_process(["-C", str(root), "anchor", "raw/owls.txt", QUOTE, "--page", "2"])
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == f"error: {NOT_A_PDF}\n"
+    fine = in_process(["-C", str(root), "anchor", "raw/owls.txt", QUOTE])
+    assert (fine.returncode, fine.stdout) == (
+        0,
+        format_tail("raw/owls.txt", None, QUOTE, SOURCE.index(QUOTE)) + "\n",
+    )

@@ -14,12 +14,14 @@ from typing import Any
 import pygit2
 import pytest
 from mcp import Client
+from support.trees import commit_files
 from test_mcp import QUOTE, main_tip, ok
 from test_mcp_trace import NIGHT, TAIL, events, hunting, root, session
 
 from wikigate.mcp_server import SourceTexts
 from wikigate.verifier import sources, wiki
 from wikigate.verifier.citation import format_tail
+from wikigate.verify import Request, verify
 from wikigate.workspace import Workspace
 
 __all__ = ["root"]  # the fixture: a main holding raw/owls.txt, cited by wiki/owls.md
@@ -135,3 +137,56 @@ def test_source_texts_keep_the_most_recent_within_their_budget():
     kept.put(("huge",), "c" * 5000)  # larger than the budget: not kept, nothing dropped
     assert kept.get(("huge",)) is None and kept.get(("blob", 2)) is not None
     assert kept.size <= kept.budget
+
+
+def test_finalize_verifies_with_the_sources_the_session_decoded(root):
+    """The verification ``finalize`` runs reads the source texts the session's ``read``
+    and ``anchor`` decoded (the session's SourceTexts, ``Request.sources``): no source
+    blob is read again, and its findings are what a verification reading git finds."""
+    wrong = format_tail("raw/owls.txt", None, NIGHT, 3)  # a stale offset: a mismatch
+
+    async def body(c: Client) -> tuple[dict[str, Any], list[str]]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("anchor", {"source": "raw/owls.txt", "quote": NIGHT}))
+        page = hunting().replace(format_tail("raw/owls.txt", None, NIGHT, 0), wrong)
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        reads: list[str] = []
+        with sources.watching_reads(lambda path, _: reads.append(path)):
+            done = ok(await c.call_tool("finalize", {}))
+        return done, reads
+
+    done, reads = session(root, body)
+    assert done["verdict"] == "revise", done
+    assert reads == []  # the quote's source was located in the text the session decoded
+    (mismatch,) = [f for f in done["findings"] if f["code"] == "citation.anchor_mismatch"]
+    assert mismatch["suggested_tail"] == format_tail("raw/owls.txt", None, NIGHT, 0)
+    # what a verification that reads the source from git finds, to the letter
+    repo = pygit2.Repository(str(root))
+    fresh = verify(Request(repo, repo[done["tip"]], repo.revparse_single("main"), cache_path=None))
+    said = [(f["code"], f["path"], f["line"], f["message"], f["suggested_tail"])
+            for f in done["findings"] if f["code"].startswith("citation.")]  # fmt: skip
+    assert said == [
+        (f.code, f.path, f.line, f.message, f.suggested_tail)
+        for f in fresh.report.findings
+        if f.code.startswith("citation.")
+    ]
+
+
+def test_a_shelf_keys_a_text_by_its_blob_never_its_path(repo):
+    """Two trees holding different texts under one path, read through one shelf: each
+    reads its own (a staged source may change under its path); a text on the shelf is
+    not read from git again."""
+    old = commit_files(repo, None, {"raw/s.txt": "The first text."})
+    new = commit_files(repo, old.id, {"raw/s.txt": "The second text."})
+    shelf = SourceTexts()
+    first = wiki.WikiTree(repo, old.tree, wiki.PageCache(None), shelf=shelf)
+    assert first.source_text("raw/s.txt", None) == "The first text."
+    second = wiki.WikiTree(repo, new.tree, wiki.PageCache(None), shelf=shelf)
+    assert second.source_text("raw/s.txt", None) == "The second text."
+    reads: list[str] = []
+    with sources.watching_reads(lambda path, _: reads.append(path)):
+        again = wiki.WikiTree(repo, old.tree, wiki.PageCache(None), shelf=shelf)
+        assert again.source_text("raw/s.txt", None) == "The first text."
+        assert again.locate([("raw/s.txt", None, [(4, "first")])]) == [(None, [None])]
+        assert again.locate([("raw/s.txt", None, [(0, "second")])])[0][1][0].offset < 0
+    assert reads == []

@@ -100,11 +100,12 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             raise broken
         # ids: libgit2 may not parse the tree; a tree past [limits] is refused unexpanded
         layout = config.wiki.layout()  # where the pages are: the base's rules, like every rule
-        tip_tree = WikiTree(repo, tip.tree_id, cache, workers, config.limits, layout)
+        shelf = request.sources
+        tip_tree = WikiTree(repo, tip.tree_id, cache, workers, config.limits, layout, shelf)
         base_tree = (
             None
             if base is None
-            else WikiTree(repo, base.tree_id, cache, workers, config.limits, layout)
+            else WikiTree(repo, base.tree_id, cache, workers, config.limits, layout, shelf)
         )
         tip_tree.keep_windows = base is not None or scope is not None  # not the whole wiki's
         if judge is None:

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygit2
 
+from .sources import SourceShelf as SourceShelf  # the engine names it from here
+
 if TYPE_CHECKING:
     from wikigate.config import Config
     from wikigate.models import Finding, Plan
@@ -52,6 +54,10 @@ class Request:
     - ``walks``: tree objects an earlier verification in this process walked (a claim
       ledger's sync verifies each commit of a run, whose trees share all but a few
       subtrees); None: this verification's own.
+    - ``sources``: source texts a longer-lived reader decoded (an MCP session's: what its
+      ``read`` and ``anchor`` decoded), by blob and how it is read, never by path
+      (SourceShelf): read before git, and what this verification decodes is kept
+      there; the results are the same. None: each text read from git.
     - ``heartbeat``: called between steps (finalize renews its lease there); ``progress``
       hears how far the long jobs are.
     """
@@ -72,6 +78,7 @@ class Request:
     rules: Config | None = None
     cache_path: Path | None = None
     walks: WalkMemo | None = None
+    sources: SourceShelf | None = None
     heartbeat: Callable[[], None] | None = None
     progress: Progress | None = None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import pygit2
 
@@ -71,6 +71,17 @@ def pdf_limits(limits: LimitsSection | None = None) -> PdfLimits:
     return PdfLimits(limits.pdf_pages, limits.pdf_bytes, limits.pdf_seconds)
 
 
+class SourceShelf(Protocol):
+    """Source texts a reader that outlives one tree decoded (an MCP session's: its reads
+    and anchors, then the verification its finalize runs), by how a source is read
+    (``wiki.WikiTree.shelf_key``: its blob, name and markup, the PDF box, the page), never by
+    path: a staged source may change under one path. Its owner bounds what it keeps."""
+
+    def get(self, key: tuple[object, ...]) -> str | None: ...
+
+    def put(self, key: tuple[object, ...], text: str) -> None: ...
+
+
 class Source:
     """One source blob, read once: its text, or (a PDF) the wanted pages' text from
     one parse in the box (``limits``: pdf_limits()). SourceError when the blob is too
@@ -78,8 +89,25 @@ class Source:
     cannot be parsed, or breaks the box, has none."""
 
     def __init__(
-        self, repo: pygit2.Repository, entry: Entry, limits: PdfLimits | None = None
+        self,
+        repo: pygit2.Repository,
+        entry: Entry,
+        limits: PdfLimits | None = None,
+        text: str | None = None,
     ) -> None:
+        """``text``: a text source's text, as a reader decoded it before (a shelf's:
+        SourceShelf): its blob is not read again."""
+        self._repo, self._oid = repo, entry.oid
+        self._data: memoryview | None = None  # a PDF's: until its box has run
+        self._text: str | None = text  # a text source's: decoded by the first text() call
+        self._limits = limits or pdf_limits()
+        self._count: int | None = None  # a PDF's pages, once read
+        self._pages: dict[int, str | SourceError] = {}  # a PDF page's text, or why none
+        self._broken: SourceError | None = None  # why the PDF has no text at all
+        self.dialect = None if _pdf_name(entry.path) else textview.dialect(entry.path)
+        if text is not None:  # read, checked and decoded before: a text source
+            self.is_pdf = False
+            return
         for listener in _readers_watching:
             listener(entry.path, str(entry.oid))
         blob = blob_at(repo, entry.oid)
@@ -90,15 +118,8 @@ class Source:
             )
         if not blob.size:
             raise SourceError("is empty")
-        self._data: memoryview | None = memoryview(blob)  # a PDF's: until its box has run
-        self._repo, self._oid = repo, entry.oid
-        self.dialect = None if _pdf_name(entry.path) else textview.dialect(entry.path)
+        self._data = memoryview(blob)
         self.is_pdf = bytes(self._data[:5]) == b"%PDF-" or _pdf_name(entry.path)
-        self._text: str | None = None  # decoded by the first text() call
-        self._limits = limits or pdf_limits()
-        self._count: int | None = None  # a PDF's pages, once read
-        self._pages: dict[int, str | SourceError] = {}  # a PDF page's text, or why none
-        self._broken: SourceError | None = None  # why the PDF has no text at all
 
     def want(self, pages: Iterable[int | None]) -> None:
         """Read these pages of a PDF, in one box, unless they are read already."""

@@ -25,7 +25,8 @@ from typing import ClassVar, Protocol, Self, TypeVar
 import pygit2
 
 from wikigate.config import LimitsSection
-from wikigate.paths import WIKI, Layout
+from wikigate.gitrepo import blob_at
+from wikigate.paths import MAX_SOURCE_BYTES, WIKI, Layout
 
 from .cache import CACHE_ERRORS, GRAPHS_KEPT, Cache, decode_page, encode_page
 from .entries import Entry, read_page, walk
@@ -39,6 +40,8 @@ from .sources import (
     Quotes,
     Source,
     SourceError,
+    SourceShelf,
+    is_pdf_name,
     locate_in,
     locate_in_source,
     pdf_limits,
@@ -47,7 +50,7 @@ from .sources import (
 )
 from .version import installed
 
-__all__ = ["PageCache", "WikiTree", "cache_version", "parse_entries"]
+__all__ = ["PageCache", "SourceShelf", "WikiTree", "cache_version", "parse_entries"]
 # names other modules and tests import from here (tests patch parse_page, PARALLEL_*)
 __all__ += ["GRAPHS_KEPT", "Located", "SourceError", "decode_page", "encode_page", "parse_page"]
 
@@ -78,7 +81,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 33: a reference inside an element that hides it is in_html, a title attribute that
 # asserts is hidden text (issue 28)
 # 34: a wikilink into the same page ([[#^id]], [[#Heading]]) reads as its anchor
-CACHE_FORMAT = 35
+# 35: a possessive or an appositive read as its subject's (issue 30)
+# 36: a page note on a text source is citation.page_not_pdf (issue 28)
+CACHE_FORMAT = 36
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
@@ -144,11 +149,14 @@ class WikiTree:
         workers: Workers | None = None,
         limits: LimitsSection | None = None,
         layout: Layout | None = None,
+        shelf: SourceShelf | None = None,
     ) -> None:
         """``limits``: the rules' ``[limits]`` (their defaults when None); a tree past
         them raises entries.TreeLimitError, before a path of it is expanded. ``layout``:
-        where the pages are (the rules' ``[wiki]``; default: under wiki/)."""
+        where the pages are (the rules' ``[wiki]``; default: under wiki/). ``shelf``: the
+        source texts a longer-lived reader decoded, read before git and kept there."""
         self.repo = repo
+        self.shelf = shelf
         self.layout = layout or WIKI
         self.tree_id = tree.id if isinstance(tree, pygit2.Tree) else tree
         self.cache = cache
@@ -175,6 +183,7 @@ class WikiTree:
         self._source_chars = 0
         # one reading per source blob (source_key): a PDF's pages extracted once, in one box
         self._readers: dict[tuple[str, bool, str | None], Source | SourceError] = {}
+        self._as_text: dict[str, bool] = {}  # is_text_source's answers, by blob
         self._graph: LinkGraph | None = None
         self._indexes: dict[str, object] = {}  # term_index's, by kind
         self._changed: dict[str, list[str]] = {}  # by the base tree's id
@@ -396,6 +405,10 @@ class WikiTree:
             self._sources.move_to_end(key)
             return text
         entry = self.entries[path]
+        shelved = self._shelved(path, page)
+        if shelved is not None:
+            self._keep(path, page, shelved)
+            return shelved
         reader = self._reader(entry)
         if isinstance(reader, SourceError):
             raise reader
@@ -403,11 +416,40 @@ class WikiTree:
         if not reader.is_pdf:
             self._readers.pop(source_key(entry), None)
         self._keep(path, page, text)
+        if self.shelf is not None:
+            self.shelf.put(self.shelf_key(path, page), text)
         return text
 
     def reading(self, path: str) -> str:
         """How the source at ``path`` is read, for cache keys (sources.reading_of)."""
         return reading_of(self.entries[path], self.pdf_limits)
+
+    def shelf_key(self, path: str, page: int | None) -> tuple[object, ...]:
+        """The key of the source at ``path`` (its PDF page) on a SourceShelf: what its text
+        depends on (its blob, name and markup, the box a PDF is read in, the page)."""
+        return (*source_key(self.entries[path]), self.reading(path), page)
+
+    def _shelved(self, path: str, page: int | None) -> str | None:
+        return self.shelf.get(self.shelf_key(path, page)) if self.shelf is not None else None
+
+    def is_text_source(self, path: str) -> bool:
+        """Whether the source at ``path`` is read as text: not named a PDF, its blob not
+        starting like one (sources.Source), and not too big to read (then it has no text
+        at all: SourceError says so)."""
+        entry = self.entries[path]
+        if is_pdf_name(path):
+            return False
+        key = str(entry.oid)
+        found = self._as_text.get(key)
+        if found is None:
+            if self._shelved(path, None) is not None:  # decoded as text before
+                found = True
+            elif not 0 < self._size(entry) <= MAX_SOURCE_BYTES:
+                found = False
+            else:
+                found = bytes(blob_at(self.repo, entry.oid).data[:5]) != b"%PDF-"
+            self._as_text[key] = found
+        return found
 
     def source_window(
         self, path: str, page: int | None, at: int, length: int, chars: int, head: int
@@ -464,6 +506,11 @@ class WikiTree:
         for ix, results in zip(pdfs, self._locate_pdfs(wanted, pdfs, scans), strict=True):
             located.update(zip(ix, results, strict=True))
         groups = [ix for key, ix in by_source.items() if not key[1]]
+        for ix in [ix for ix in groups if self._shelved(wanted[ix[0]][0], None) is not None]:
+            groups.remove(ix)  # decoded already: read here, from the shelf
+            pages = [(wanted[i][1], wanted[i][2]) for i in ix]
+            found = self._locate_here(self.entries[wanted[ix[0]][0]], pages, scans)
+            located.update(zip(ix, found, strict=True))
         tasks = [
             (
                 self.entries[wanted[ix[0]][0]],
@@ -489,12 +536,19 @@ class WikiTree:
     ) -> list[tuple[str | None, list[Located | None]]]:
         """locate_in_source in this process, the text kept for source_text() (the
         judge's windows read the same sources next) within SOURCE_CHARS_KEPT."""
-        reader = self._reader(entry)
+        shelved = self._shelved(entry.path, None)
+        if shelved is not None:  # a text source a longer-lived reader decoded
+            reader: Source | SourceError = Source(self.repo, entry, self.pdf_limits, shelved)
+        else:
+            reader = self._reader(entry)
         results = locate_in(reader, pages, scans)
         if isinstance(reader, Source) and not reader.is_pdf:
             self._readers.pop(source_key(entry), None)
             with contextlib.suppress(SourceError):  # locate_in said why: not text
-                self._keep(entry.path, None, reader.text(None))
+                text = reader.text(None)
+                self._keep(entry.path, None, text)
+                if self.shelf is not None and shelved is None:
+                    self.shelf.put(self.shelf_key(entry.path, None), text)
         return results
 
     def _keep(self, path: str, page: int | None, text: str) -> None:

@@ -109,6 +109,11 @@ def anchor_tail(
         raise WikigateError(f"{source}: no such file under raw/ {where}{hint}")
     if len(hits) != 1:
         raise WikigateError(f"{source}: names {len(hits)} files: {', '.join(hits)}")
+    if page is not None and tree.is_text_source(hits[0]):
+        raise UsageError(
+            f"{hits[0]} is not a PDF: pages exist only in PDF sources; anchor the quote "
+            "without a page (a line note, `L3`, locates a passage in a text source)"
+        )
     try:
         text = tree.source_text(hits[0], page)
     except SourceError as e:

@@ -133,6 +133,15 @@ TABLE: tuple[Code, ...] = (
         "fix the location note, or quote (and anchor) the occurrence it names",
     ),
     Code(
+        "citation.page_not_pdf",
+        "minor",
+        "a page note (`p.N`, `pp.N-M`) on a source that is not a PDF: pages exist only in "
+        "PDF sources, so the note locates nothing and is not checked (the claim ledger "
+        "records it as written). A note: the quote is still verified",
+        "drop the page note, or cite the PDF itself; a line note (`L3`) or a section "
+        '(`§"Title"`) locates a passage in a text source',
+    ),
+    Code(
         "citation.semantic_conflict",
         "major",
         "the judge sees a conflict between claim and quote (see below)",

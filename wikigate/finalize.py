@@ -54,6 +54,7 @@ from .verify import Request, cache_path, verdict_of, verify
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
+    from wikigate.verifier.protocol import SourceShelf
 
     from .run import Run
     from .store import RunRow
@@ -97,9 +98,11 @@ def finalize(
     draft_only: bool,
     verifier: Verifier | None = None,
     judge: str | None = None,
+    sources: SourceShelf | None = None,
 ) -> FinalizeResult:
     """``verifier``: the one to use (None: the one the rules name, `wikigate.verify`);
-    ``judge``: ``--judge`` (anthropic | offline), which may raise the rules' judge only."""
+    ``judge``: ``--judge`` (anthropic | offline), which may raise the rules' judge only;
+    ``sources``: source texts the caller decoded already (``Request.sources``)."""
     env = run.env
     sweep(env)
     if draft_only:
@@ -119,7 +122,7 @@ def finalize(
         attest.check_key(env.repo)
     lease = Lease.take(run)
     try:
-        asked = Asked(verifier, judge, lease.renew) if verify else None
+        asked = Asked(verifier, judge, lease.renew, sources) if verify else None
         return _finalize_leased(run, lease, asked, key)
     finally:
         lease.release()
@@ -127,12 +130,14 @@ def finalize(
 
 @dataclass(frozen=True)
 class Asked:
-    """How finalize verifies: the verifier chosen (None: the rules'), ``--judge``, and the
-    lease renewal the verification calls between steps."""
+    """How finalize verifies: the verifier chosen (None: the rules'), ``--judge``, the
+    lease renewal the verification calls between steps, and the source texts decoded
+    already (an MCP session's)."""
 
     verifier: Verifier | None
     judge: str | None
     heartbeat: Callable[[], None]
+    sources: SourceShelf | None = None
 
 
 def _finalize_leased(
@@ -269,6 +274,7 @@ def _vote(run: Run, plan: Plan, asked: Asked) -> VerifierVerdict:
             judge_may_lower=False,
             cache_path=cache_path(repo),
             heartbeat=asked.heartbeat,
+            sources=asked.sources,
         ),
         verifier=asked.verifier,
     )

@@ -36,7 +36,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wikigate.verifier.sources import source_key
 from wikigate.verifier.staged import StagedTree
 from wikigate.verifier.wiki import WikiTree
 
@@ -261,13 +260,7 @@ class Session:
         from wikigate.anchors import anchor_tail
 
         run = self.ws.run(self.run_id) if self.run_id is not None else None
-        staged = self.staged()
-        path = normalized(source)
-        if page is not None and path in staged.tree.entries and not staged.is_pdf(path):
-            raise LookupError(
-                f"{path} is not a PDF; anchor the quote without page (`p.N` names a PDF's page)"
-            )
-        return anchor_tail(self.ws, source, quote, page, staged.tree, run=run)
+        return anchor_tail(self.ws, source, quote, page, self.staged().tree, run=run)
 
     def anchor_traced(self, source: str, quote: str, page: int | None) -> str:
         """The ``anchor`` tool's call: ``anchor``, traced with the source it read."""
@@ -329,7 +322,7 @@ class Session:
 
         ws, run = self.ws, self.open_run()
         finalize_judge(ws, run, judge)
-        result = run.finalize(judge=judge)
+        result = run.finalize(judge=judge, sources=self._texts)  # what read and anchor decoded
         findings = findings_data(ws, result.findings, result.tip)
         if result.status == "committed":
             _sync_ledger(ws)
@@ -383,10 +376,11 @@ SOURCE_BYTES_KEPT = 256 * 2**20  # bytes of decoded source text a session keeps,
 class SourceTexts:
     """The source texts a session decoded (``WikiTree.source_text``: a 10 MB source is
     ~55 ms to inflate and decode), by how the source is read (its blob, name, markup, a
-    PDF's box; sources.reading_of) and page, so a run's next tree (every write makes one)
-    does not read them again. Kept while within SOURCE_BYTES_KEPT bytes (the strings'
-    size in memory), the least recently read dropped first; a text larger than the
-    budget is not kept."""
+    PDF's box; sources.reading_of) and page (``WikiTree.shelf_key``: never by path), so a
+    run's next tree (every write makes one) and the verification ``finalize`` runs (a
+    ``protocol.SourceShelf``: ``Request.sources``) do not read them again. Kept while
+    within SOURCE_BYTES_KEPT bytes (the strings' size in memory), the least recently read
+    dropped first; a text larger than the budget is not kept."""
 
     def __init__(self, budget: int = SOURCE_BYTES_KEPT) -> None:
         from collections import OrderedDict
@@ -410,22 +404,6 @@ class SourceTexts:
         while self.size > self.budget:
             _, dropped = self._kept.popitem(last=False)
             self.size -= sys.getsizeof(dropped)
-
-
-class KeptTexts(WikiTree):
-    """A WikiTree whose source texts come from a session's SourceTexts, and go there."""
-
-    def __init__(self, *args: Any, texts: SourceTexts, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._texts = texts
-
-    def source_text(self, path: str, page: int | None) -> str:
-        key = (*source_key(self.entries[path]), self.reading(path), page)
-        found = self._texts.get(key)
-        if found is None:
-            found = super().source_text(path, page)
-            self._texts.put(key, found)
-        return found
 
 
 class PdfTexts:
@@ -738,9 +716,7 @@ def wiki_tree(ws: "Workspace", tip: Any, texts: "SourceTexts | None" = None) -> 
 
     at = commit_at(ws.repo, tip).tree
     limits, layout = ws.config.limits, ws.config.wiki.layout()
-    if texts is None:
-        return WikiTree(ws.repo, at, PageCache(None), limits=limits, layout=layout)
-    return KeptTexts(ws.repo, at, PageCache(None), limits=limits, layout=layout, texts=texts)
+    return WikiTree(ws.repo, at, PageCache(None), limits=limits, layout=layout, shelf=texts)
 
 
 def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ from .runid import new_run_id
 
 if TYPE_CHECKING:
     from wikigate.verifier import Verifier
+    from wikigate.verifier.protocol import SourceShelf
 
     from .finalize import FinalizeResult
     from .store import RunRow, Store
@@ -599,15 +600,18 @@ class WorkspaceRun(Run):
         draft_only: bool = False,
         verifier: Verifier | None = None,
         judge: str | None = None,
+        sources: SourceShelf | None = None,
     ) -> FinalizeResult:
         """Verify, then commit / reject / revise (finalize.py). ``verifier``: this call's
-        (default: the workspace's, ``Workspace.verifier``; None there: the rules')."""
+        (default: the workspace's, ``Workspace.verifier``; None there: the rules');
+        ``sources``: source texts decoded already (an MCP session's: ``Request.sources``)."""
         return _finalize.finalize(
             self,
             verify=verify,
             draft_only=draft_only,
             verifier=verifier or self.ws.verifier,
             judge=judge,
+            sources=sources,
         )
 
 

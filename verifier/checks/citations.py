@@ -273,6 +273,8 @@ def _check_page(
                 )
             )
         found = _check_source(ctx, path, line, label, parsed, used.get(label))
+        if isinstance(found, _Pending):
+            out += [on_claim(f, used.get(label)) for f in _page_note(ctx, found)]
         if isinstance(found, _Pending) and not parsed.quoted:
             unquoted.append(found)
         elif isinstance(found, _Pending):
@@ -424,6 +426,29 @@ def _check_source(
     # that is not there is quote_not_found whatever its sha (anchoring it cannot help)
     bad_sha = digest if c.sha256 is not None and digest != c.sha256 else None
     return _Pending(path, line, label, c, source, entry.oid, key, ref, bad_sha)
+
+
+def _page_note(ctx: Context, p: _Pending) -> list[Finding]:
+    """citation.page_not_pdf: a page note (``p.N``, ``pp.N-M``) on a text source, where it
+    names no page: pages exist only in PDF sources."""
+    c = p.citation
+    if c.page is not None:
+        note = f"p.{c.page}"
+    elif c.pages is not None:
+        note = f"pp.{c.pages[0]}-{c.pages[1]}"
+    else:
+        return []
+    if not ctx.tip.is_text_source(p.source):
+        return []
+    return [
+        finding(
+            "citation.page_not_pdf",
+            p.path,
+            p.line,
+            f"[^{p.label}]: {p.source} is not a PDF: `{note}` names no page of it (pages "
+            "exist only in PDF sources)",
+        )
+    ]
 
 
 def resolve_source(tree: WikiTree, page_path: str, c: Citation) -> tuple[list[str], str | None]:
