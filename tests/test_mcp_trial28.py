@@ -223,3 +223,36 @@ def test_a_semantic_finding_points_at_its_claims_line_in_a_wrapped_paragraph(tmp
     (flag,) = at(report, "citation.semantic_conflict")
     assert flag.message.startswith("[^2]"), flag.message
     assert flag.line == 7 == flag.claim_line  # line 6 holds the first claim
+
+
+def test_an_http_client_that_goes_away_keeps_its_run_till_the_server_stops(root):  # noqa: F811
+    """F6: over --http, a session whose SDK connection is gone (collected) is not released
+    then, at a time no one can tell: its run stays pending, and the server's stop
+    releases it."""
+    import gc
+    from types import SimpleNamespace
+
+    from wikigate.mcp_server import HttpSessions
+
+    class Connection:  # stands for the SDK's connection object, one per MCP session
+        pass
+
+    sessions = HttpSessions(str(root))
+    connection = Connection()
+    held = sessions(SimpleNamespace(session=SimpleNamespace(_connection=connection)))
+    start = (held.start_run, "synthesis", "mcp:start_run", {}, None, None)
+    run_id = held._pool.submit(*start).result()
+    del connection, held
+    gc.collect()
+    ws = Workspace.open(root)
+    try:
+        assert ws.store.get(run_id)["status"] == "pending"
+    finally:
+        ws.close()
+    assert sessions.release() == [run_id]
+    ws = Workspace.open(root)
+    try:
+        row = ws.store.get(run_id)
+        assert row["status"] == "abandoned" and "server stopped" in row["reject_reason"]
+    finally:
+        ws.close()

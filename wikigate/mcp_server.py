@@ -1211,23 +1211,23 @@ def client_config(repo: str) -> dict[str, Any]:
 class HttpSessions:
     """The sessions of a streamable HTTP server, one per MCP session (each client's own
     open run and worker thread), made at its first tool call. Every one is released (its
-    open runs abandoned, as on a stdio disconnect) when the server stops. The SDK tells a
-    server no session's end: one is released early only once the SDK's connection object
-    is collected, which is not promptly after its client ends it, so a client that goes
-    away leaves its open run to the run timeout (the next sweep abandons it)."""
+    open runs abandoned, as on a stdio disconnect) when the server stops, and only then:
+    the SDK tells a server no session's end, so a client that goes away leaves its open
+    run to the run timeout (the next sweep abandons it) or to the server's stop, whichever
+    comes first. (Releasing a session once the SDK's connection object is collected
+    would release it at a time no one can tell: not at all.)"""
 
     def __init__(self, repo: str) -> None:
         import threading
         import weakref
 
         self.repo = repo
-        self._lock = threading.RLock()  # _gone may run in a collection inside __call__
+        self._lock = threading.Lock()
+        # by the SDK's connection; a collected one's session stays live till the stop
         self._by: weakref.WeakKeyDictionary[Any, Session] = weakref.WeakKeyDictionary()
         self._live: list[Session] = []
 
     def __call__(self, ctx: Any) -> Session:
-        import weakref
-
         # the SDK's Connection: one per MCP session (its ServerSession is one per request;
         # the SDK gives a tool no public handle on the connection)
         key = ctx.session._connection
@@ -1236,17 +1236,7 @@ class HttpSessions:
             if found is None:
                 found = self._by[key] = Session(self.repo)
                 self._live.append(found)
-                weakref.finalize(key, self._gone, found)
         return found
-
-    def _gone(self, session: Session) -> None:
-        import threading
-
-        with self._lock:
-            if session not in self._live:
-                return
-            self._live.remove(session)
-        threading.Thread(target=session.release, name="wikigate-mcp-release").start()
 
     def release(self) -> list[str]:
         with self._lock:
