@@ -24,8 +24,8 @@ TAIL = format_tail("raw/owls.txt", None, QUOTE, SOURCE.index(QUOTE))
 # trial 28 (mcp28f)
 
 
-def run_tip(root: Any, run_id: str) -> str:
-    ws = Workspace.open(root)
+def run_tip(where: Any, run_id: str) -> str:
+    ws = Workspace.open(where)
     try:
         return str(ws.run(run_id).tip())
     finally:

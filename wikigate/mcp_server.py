@@ -62,9 +62,9 @@ INSTRUCTIONS = (
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
     "On revise, do the result's next_actions first, act on the findings (their hint and "
     "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
-    "to the user. read gives a file's characters alone: write a page back as read. On a "
-    "rejection for a conflict with main, start a new run, read the pages again and redo "
-    "the change."
+    "to the user. read gives a file's characters alone: write a page back as read. A "
+    "rejection closes the run (run_open false): start a new run, read the sources and "
+    "pages again and redo the change, fixing what next_actions name."
 )
 
 
@@ -210,7 +210,10 @@ class Session:
         row = self.ws.run(run_id).refresh()
         try:
             trace_tip(
-                self.ws.repo, run_id, row.get("trace_head") or GENESIS, int(row.get("trace_count") or 0)
+                self.ws.repo,
+                run_id,
+                row.get("trace_head") or GENESIS,
+                int(row.get("trace_count") or 0),
             )
         except TraceTampered as e:
             raise RunError(f"{tool} was refused, nothing was done: {e}") from e
@@ -790,9 +793,7 @@ CLOSED = (
     "the run is closed: start a new run (`start_run`), read the sources again and redo "
     "the change, fixing: "
 )
-NO_PROGRESS = (
-    "; if you cannot fix them, do not redo it: tell the user what fails and why instead"
-)
+NO_PROGRESS = "; if you cannot fix them, do not redo it: tell the user what fails and why instead"
 
 
 def _after(done: Any) -> list[str]:
