@@ -528,8 +528,8 @@ def test_hints_name_the_tools_an_agent_calls_not_cli_commands(root):
         assert "wikigate run" not in finding["hint"] + finding["message"], finding
     assert "wikigate run" not in text(out["revise"])
     assert out["replace"].is_error
-    assert text(out["replace"]).endswith(
-        "rejected: `old` text found 0 times in wiki/a.md; it must match exactly once"
+    assert text(out["replace"]).startswith(
+        "`old` text found 0 times in wiki/a.md; it must match exactly once: nothing was staged"
     )
 
 

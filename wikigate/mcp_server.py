@@ -175,7 +175,8 @@ class Session:
         event cannot be recorded fails, naming why: the run's trace would not hold it.
         The trace is checked first: on a trace that is not the one recorded, the call
         fails before it acts (nothing staged)."""
-        opened = self.run_id
+        # start_run opens a run or fails (a run ended elsewhere is forgotten first)
+        opened = self.run_id if tool != "start_run" else None
         if opened is not None:
             self._trace_intact(tool, opened)
         done = fn()
