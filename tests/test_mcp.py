@@ -528,8 +528,8 @@ def test_hints_name_the_tools_an_agent_calls_not_cli_commands(root):
         assert "wikigate run" not in finding["hint"] + finding["message"], finding
     assert "wikigate run" not in text(out["revise"])
     assert out["replace"].is_error
-    assert text(out["replace"]).endswith(
-        "rejected: `old` text found 0 times in wiki/a.md; it must match exactly once"
+    assert text(out["replace"]).startswith(
+        "`old` text found 0 times in wiki/a.md; it must match exactly once: nothing was staged"
     )
 
 
@@ -585,6 +585,7 @@ def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
     for text_ in (skill, snippet):
         named = set(re.findall(r"`([a-z_]+)`", text_))
         fields = {"suggested_tail", "next_actions", "questions", "blind_spots"}  # the result's
+        fields |= {"run_open", "loops_left", "scope"}  # and start_run's scope
         assert named - words - fields - {"wikigate"} <= TOOLS, named - TOOLS
         loop = ["start_run", "read", "anchor", "write", "finalize", "revise", "abandon"]
         steps = text_.partition("## The loop")[2] or text_  # the skill's; the snippet

@@ -29,13 +29,17 @@ The ``mcp`` SDK is imported here only, when the server starts (``pip install
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import functools
 import os
 import signal
 import sys
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wikigate.kinds import MAX_LOOPS, NEEDS_HUMAN_REVIEW
+from wikigate.trace import READS_MAX
 from wikigate.verifier.staged import StagedTree
 from wikigate.verifier.wiki import WikiTree
 
@@ -57,9 +61,9 @@ INSTRUCTIONS = (
     "cite or gap-mark every statement, write the pages (write, replace), then finalize. "
     "On revise, do the result's next_actions first, act on the findings (their hint and "
     "suggested_tail) and finalize again; on needs_human_review, stop and pass its questions "
-    "to the user. read gives a file's characters alone: write a page back as read. On a "
-    "rejection for a conflict with main, start a new run, read the pages again and redo "
-    "the change."
+    "to the user. read gives a file's characters alone: write a page back as read. A "
+    "rejection closes the run (run_open false): start a new run, read the sources and "
+    "pages again and redo the change, fixing what next_actions name."
 )
 
 
@@ -73,6 +77,9 @@ class Session:
         self._main: Any = None  # main's tip when the workspace was opened
         self.run_id: str | None = None
         self.started: list[str] = []
+        # (path, blob) of what the session read with no run open, the newest last: the
+        # next run's start_run event names them as read (docs/mcp.md, "The trace")
+        self._unrun_reads: OrderedDict[str, str] = OrderedDict()
         self._pdfs = PdfTexts()  # the PDF sources read in this session, by blob
         self._texts = SourceTexts()  # the sources decoded in this session, by blob
         # the tree the reading tools read: (the workspace, the tree's id, its view); one
@@ -164,19 +171,52 @@ class Session:
         arguments' and result's digests, what it read (``reads`` of the result: (path,
         blob)), what it staged (``op``: a TraceOp). On the worker thread; with no run open,
         or when the call fails (it changed nothing), nothing is recorded. A call whose
-        event cannot be recorded fails, naming why: the run's trace would not hold it."""
+        event cannot be recorded fails, naming why: the run's trace would not hold it.
+        The trace is checked first: on a trace that is not the one recorded, the call
+        fails before it acts (nothing staged)."""
+        # start_run opens a run or fails (a run ended elsewhere is forgotten first)
+        opened = self.run_id if tool != "start_run" else None
+        if opened is not None:
+            self._trace_intact(tool, opened)
         done = fn()
         run_id = self.run_id
-        if run_id is not None:
-            self._record(
-                run_id,
-                tool,
-                args,
-                _result_text(done),
-                reads=reads(done) if reads is not None else (),
-                op=op(done) if op is not None else None,
-            )
+        read = reads(done) if reads is not None else []
+        if run_id is None:  # no run open: kept for the next run's start_run event
+            self._unrun_reads.update(read)
+            for path, _ in read:
+                self._unrun_reads.move_to_end(path)
+            while len(self._unrun_reads) > READS_MAX:
+                self._unrun_reads.popitem(last=False)
+            return done
+        if opened is None:  # start_run: the reads this session made with no run open
+            read = [*self._unrun_reads.items(), *read]
+            self._unrun_reads.clear()
+        self._record(
+            run_id,
+            tool,
+            args,
+            _result_text(done),
+            reads=read,
+            op=op(done) if op is not None else None,
+        )
         return done
+
+    def _trace_intact(self, tool: str, run_id: str) -> None:
+        """TraceTampered (as a RunError naming the call) when the run's trace ref does not
+        end at the event wikigate pinned last: a call on it could not be recorded."""
+        from wikigate.errors import RunError
+        from wikigate.trace import GENESIS, TraceTampered, trace_tip
+
+        row = self.ws.run(run_id).refresh()
+        try:
+            trace_tip(
+                self.ws.repo,
+                run_id,
+                row.get("trace_head") or GENESIS,
+                int(row.get("trace_count") or 0),
+            )
+        except TraceTampered as e:
+            raise RunError(f"{tool} was refused, nothing was done: {e}") from e
 
     def _record(self, run_id: str, tool: str, args: dict[str, Any], result: str, **kw: Any) -> None:
         from wikigate.errors import RunError, WikigateError
@@ -303,7 +343,7 @@ class Session:
         return run.run_id
 
     def replace(self, path: str, old: str, new: str) -> str:
-        from wikigate.run import ReplaceFailed
+        from wikigate.run import NoSingleMatch, Run
 
         run = self.open_run()
         if not old:  # an argument error: the call fails, the run stays open
@@ -311,11 +351,60 @@ class Session:
                 "`old` is empty: pass the text to replace, exactly as the page holds it "
                 "(read the page first); nothing was staged"
             )
+        self.check_scope(path)
         try:
-            return str(run.str_replace(path, old, new))
-        except ReplaceFailed:
-            self.run_id = None  # the whole run was rejected
-            raise
+            # the run's own check (the page, the count) before it stages: a call with no
+            # single match stages nothing and leaves the run open (the CLI's `run
+            # replace`, through the Python API's run, rejects the whole run)
+            return str(Run.str_replace(run, path, old, new))
+        except NoSingleMatch as e:
+            raise LookupError(
+                f"{str(e).replace('--old', '`old`')}: nothing was staged and the run stays "
+                "open; read the page and pass `old` exactly as it holds it, once"
+            ) from e
+
+    def write(self, path: str, content: str) -> str:
+        run = self.open_run()
+        self.check_scope(path)
+        return str(run.stage_write(path, content))
+
+    def delete(self, path: str) -> str:
+        run = self.open_run()
+        self.check_scope(path)
+        return str(run.stage_delete(path))
+
+    def over_budget(self, spent: Any) -> list[str]:
+        """What ``spent`` exceeds of the open run's declared budget: ``usd: used 0.5,
+        budget 0.1`` each (the ``run.budget`` finding finalize will make)."""
+        from wikigate.plan import read_meta
+
+        run = self.open_run()
+        budget = read_meta(self.ws.repo, run.tip(), run.run_id).budget
+        out = []
+        for name in ("input_tokens", "output_tokens", "usd"):
+            cap, used = getattr(budget, name), getattr(spent, name)
+            if cap is not None and used is not None and used > cap:
+                out.append(f"{name.replace('_', ' ')}: used {used:g}, budget {cap:g}")
+        return out
+
+    def check_scope(self, path: str) -> None:
+        """A staging call on a path outside the scope the open run declared (``start_run``
+        ``scope``) is refused before it stages: finalize would reject the whole run
+        (``run.scope``). Appending to the log is always in scope (finalize checks that it
+        is an append)."""
+        from wikigate.paths import in_scope
+        from wikigate.plan import read_meta
+
+        run = self.open_run()
+        scope = read_meta(self.ws.repo, run.tip(), run.run_id).scope
+        target = normalized(path)
+        if scope is None or in_scope(target, scope) or target == self.ws.config.wiki.layout().log:
+            return
+        raise LookupError(
+            f"{target} is outside the scope this run declared ({', '.join(scope) or 'no path'}): "
+            "nothing was staged and the run stays open; change only paths in the scope, or "
+            "finalize or abandon this run and start one whose scope holds it"
+        )
 
     def finalize(self, judge: str | None) -> Any:
         from wikigate.changes import finalize_judge
@@ -679,12 +768,33 @@ CONFLICT = (
 )
 
 
+CLOSED = (
+    "the run is closed: start a new run (`start_run`), read the sources again and redo "
+    "the change, fixing: "
+)
+NO_PROGRESS = "; if you cannot fix them, do not redo it: tell the user what fails and why instead"
+
+
 def _after(done: Any) -> list[str]:
-    """What an agent does after a rejection the verifier did not explain: a conflict with
-    main (finalize.py's ``conflict: main changed …``) is redone on a new run."""
-    if done.status == "rejected" and (done.reason or "").startswith("conflict:"):
+    """The next actions an agent is given: the verification's, with a person's command
+    naming the run (``RUN`` in a code's hint); once the run is closed (rejected,
+    abandoned), one step that says so and to redo the change on a new run, fixing what
+    failed: the closed run takes no more calls. A conflict with main (finalize.py's
+    ``conflict: main changed …``) is redone on a new run, the pages read again."""
+    import re
+
+    actions = [
+        re.sub(r"(`wikigate verify (?:approve|reject)) RUN\b", rf"\1 {done.run_id}", a)
+        for a in done.next_actions
+    ]
+    if done.status not in ("rejected", "abandoned"):
+        return actions
+    reason = done.reason or ""
+    if reason.startswith("conflict:"):
         return [CONFLICT]
-    return []
+    fixing = "; ".join(a.rstrip(".") for a in actions) or reason or "what the findings say"
+    stuck = NO_PROGRESS if reason.startswith("no progress") else ""
+    return [CLOSED + fixing + stuck]
 
 
 class _ToolFailure(Exception):
@@ -952,7 +1062,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             ctx,
             "write",
             {"path": path, "content": content},
-            lambda s: str(s.open_run().stage_write(path, content)),
+            lambda s: s.write(path, content),
             op=staged,
         )
         return result(f"staged {path}", {"path": path, "commit": commit})
@@ -977,7 +1087,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             ctx,
             "delete",
             {"path": path},
-            lambda s: str(s.open_run().stage_delete(path)),
+            lambda s: s.delete(path),
             op=lambda s, done: s.staging_op("delete", normalized(path), done),
         )
         return result(f"deleted {path}", {"path": path, "commit": commit})
@@ -988,20 +1098,28 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     ) -> CallToolResult:
         """Attest what the writer spent on this run."""
 
-        def attest(session: Session) -> str:
+        def attest(session: Session) -> dict[str, Any]:
             from wikigate.models import Budget
 
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
-            return str(session.open_run().attest_usage(spent))
+            run = session.open_run()
+            commit = str(run.attest_usage(spent))
+            return {"commit": commit, "over_budget": session.over_budget(spent)}
 
-        commit = await traced(
+        data = await traced(
             ctx,
             "usage",
             {"input_tokens": input_tokens, "output_tokens": output_tokens, "usd": usd},
             attest,
             op=lambda s, _: usage_op(),
         )
-        return result("usage attested", {"commit": commit})
+        over = data["over_budget"]
+        warning = (
+            "\nwarning: over the run's declared budget ("
+            + "; ".join(over)
+            + "): finalize will reject the run (run.budget)"
+        )
+        return result("usage attested" + (warning if over else ""), data)
 
     @tool(DROP)
     async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
@@ -1017,17 +1135,24 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         if judge not in (None, "offline", "anthropic"):
             raise _ToolFailure(f"judge {judge!r}: expected offline or anthropic")
         done, findings = await session.call(session.finalize_traced, judge)
+        done = dataclasses.replace(done, next_actions=_after(done))
+        run_open = done.status == "pending" and done.verdict != NEEDS_HUMAN_REVIEW
         data = {
             "run_id": done.run_id,
             "status": done.status,
             "verdict": done.verdict,
             "reason": done.reason,
+            # whether the run still takes calls: False once it is committed, rejected,
+            # abandoned or waits for a person (a new change is a new run)
+            "run_open": run_open,
             "loop": done.loop,
+            "loops_max": MAX_LOOPS,
+            "loops_left": max(0, MAX_LOOPS - done.loop) if run_open else 0,
             "tip": done.tip,
             "findings": findings,
             # what to do next (one to three steps from the findings), what this
             # verification could not rule out, what a person must answer (verifier/advice.py)
-            "next_actions": [for_agents(a) for a in done.next_actions] or _after(done),
+            "next_actions": [for_agents(a) for a in done.next_actions],
             "blind_spots": [for_agents(b) for b in done.blind_spots],
             "questions": [for_agents(q) for q in done.questions],
         }
@@ -1064,23 +1189,23 @@ def client_config(repo: str) -> dict[str, Any]:
 class HttpSessions:
     """The sessions of a streamable HTTP server, one per MCP session (each client's own
     open run and worker thread), made at its first tool call. Every one is released (its
-    open runs abandoned, as on a stdio disconnect) when the server stops. The SDK tells a
-    server no session's end: one is released early only once the SDK's connection object
-    is collected, which is not promptly after its client ends it, so a client that goes
-    away leaves its open run to the run timeout (the next sweep abandons it)."""
+    open runs abandoned, as on a stdio disconnect) when the server stops, and only then:
+    the SDK tells a server no session's end, so a client that goes away leaves its open
+    run to the run timeout (the next sweep abandons it) or to the server's stop, whichever
+    comes first. (Releasing a session once the SDK's connection object is collected
+    would release it at a time no one can tell: not at all.)"""
 
     def __init__(self, repo: str) -> None:
         import threading
         import weakref
 
         self.repo = repo
-        self._lock = threading.RLock()  # _gone may run in a collection inside __call__
+        self._lock = threading.Lock()
+        # by the SDK's connection; a collected one's session stays live till the stop
         self._by: weakref.WeakKeyDictionary[Any, Session] = weakref.WeakKeyDictionary()
         self._live: list[Session] = []
 
     def __call__(self, ctx: Any) -> Session:
-        import weakref
-
         # the SDK's Connection: one per MCP session (its ServerSession is one per request;
         # the SDK gives a tool no public handle on the connection)
         key = ctx.session._connection
@@ -1089,17 +1214,7 @@ class HttpSessions:
             if found is None:
                 found = self._by[key] = Session(self.repo)
                 self._live.append(found)
-                weakref.finalize(key, self._gone, found)
         return found
-
-    def _gone(self, session: Session) -> None:
-        import threading
-
-        with self._lock:
-            if session not in self._live:
-                return
-            self._live.remove(session)
-        threading.Thread(target=session.release, name="wikigate-mcp-release").start()
 
     def release(self) -> list[str]:
         with self._lock:

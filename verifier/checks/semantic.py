@@ -345,11 +345,14 @@ def _vote_finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
         return None
     reason = shown(vote.reason)[:REASON_MAX]
     label = f"[^{c.label}]"
+    # the claim's line (the one holding its reference), as the citation checks name it,
+    # not the paragraph's first: a hard-wrapped paragraph holds several claims
+    line = c.claim_line if c.claim_line is not None else c.line
     if judge == HEURISTIC:
         return finding(
             "citation.semantic_conflict",
             c.page,
-            c.line,
+            line,
             f"{label} may not support the claim ({judge} judge): {reason}",
             claim=c.claim,
         )
@@ -363,4 +366,4 @@ def _vote_finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
         "flaky": f"{label}: two fresh {judge} judgements disagree "
         f"({' then '.join(vote.rejudged or ())}): {reason}",
     }[vote.vote]
-    return finding(VOTE_CODES[vote.vote], c.page, c.line, message, claim=c.claim)
+    return finding(VOTE_CODES[vote.vote], c.page, line, message, claim=c.claim)

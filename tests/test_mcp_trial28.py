@@ -1,0 +1,258 @@
+"""A new user's trial of ``wikigate mcp`` (issue 28, trial 28): the SDK's own client
+(``mcp.Client``) drives the server in-process (``session`` of test_mcp_trace.py: main
+holds raw/owls.txt, wiki/owls.md, wiki/index.md), on a real workspace, with the product's
+verifier; and one fix through the verifier alone (a semantic finding's line)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygit2
+from mcp import Client
+from support.trees import at, commit_files
+from support.verifying import verify_trees
+from test_mcp import QUOTE, SOURCE, main_tip, ok, owls, text
+from test_mcp_trace import events, root, session  # noqa: F401 - root: the fixture
+
+from wikigate.config import Config
+from wikigate.trace import trace_ref
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+TAIL = format_tail("raw/owls.txt", None, QUOTE, SOURCE.index(QUOTE))
+
+# trial 28 (mcp28f)
+
+
+def run_tip(where: Any, run_id: str) -> str:
+    ws = Workspace.open(where)
+    try:
+        return str(ws.run(run_id).tip())
+    finally:
+        ws.close()
+
+
+def test_a_replace_without_one_match_is_a_tool_error_that_stages_nothing(root):  # noqa: F811
+    """F2: `old` found 0 times, 2 times, or a page the run does not hold: each call fails
+    saying so and that nothing was staged; the run stays open and lands after."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        before = run_tip(root, run_id)
+        out: dict[str, Any] = {"run_id": run_id}
+        for name, args in (
+            ("zero", {"path": "wiki/index.md", "old": "title: index", "new": "x"}),
+            ("two", {"path": "wiki/index.md", "old": "Index", "new": "x"}),
+            ("gone", {"path": "wiki/nope.md", "old": "Index", "new": "x"}),
+        ):
+            out[name] = await c.call_tool("replace", args)
+        out["same_tip"] = run_tip(root, run_id) == before
+        args = {"path": "wiki/index.md", "old": "title: Index", "new": "title: All"}
+        out["then"] = await c.call_tool("replace", args)
+        out["done"] = ok(await c.call_tool("finalize", {}))
+        return out
+
+    before = main_tip(root)
+    out = session(root, body)
+    for name, said in (
+        ("zero", "found 0 times in wiki/index.md"),
+        ("two", "found 2 times in wiki/index.md"),
+        ("gone", "wiki/nope.md does not exist in the run"),
+    ):
+        assert out[name].is_error, (name, text(out[name]))
+        assert said in text(out[name]) and "nothing was staged" in text(out[name])
+        assert "rejected" not in text(out[name])
+    assert out["same_tip"]
+    assert not out["then"].is_error, text(out["then"])
+    assert out["done"]["run_id"] == out["run_id"]
+    assert out["done"]["status"] == "committed", out["done"]
+    assert main_tip(root) != before
+
+
+def test_a_call_on_a_tampered_trace_is_refused_before_it_stages(root):  # noqa: F811
+    """F8: the trace's ref moved back one event: `write` is a tool error and the page is
+    not staged (the run's tip is where it was)."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        await c.call_tool("read", {"path": "wiki/index.md"})
+        repo = pygit2.Repository(str(root))
+        ref = repo.references[trace_ref(run_id)]
+        ref.set_target(repo[ref.target].parents[0].id)  # the read's event dropped
+        before = run_tip(root, run_id)
+        args = {"path": "wiki/t.md", "content": "# T\n\nx [gap: y].\n"}
+        said = await c.call_tool("write", args)
+        return {"said": said, "same_tip": run_tip(root, run_id) == before}
+
+    out = session(root, body)
+    assert out["said"].is_error
+    assert "nothing was done" in text(out["said"]) and "write was done" not in text(out["said"])
+    assert out["same_tip"], "the page was staged"
+
+
+def test_a_write_outside_the_scope_is_refused_and_usage_over_budget_warns(root):  # noqa: F811
+    """F9: with scope wiki/owls.md, a write, replace or delete of another page is a tool
+    error naming the scope; nothing is staged and the run stays open. `usage` over the
+    budget says so (text and `over_budget`); finalize still rejects it, and says the run
+    is closed (F1)."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        start = {"type": "synthesis", "scope": ["wiki/owls.md"], "budget_usd": 0.1}
+        run_id = ok(await c.call_tool("start_run", start))["run_id"]
+        before = run_tip(root, run_id)
+        out: dict[str, Any] = {
+            "write": await c.call_tool("write", {"path": "wiki/index.md", "content": "# I\n"}),
+            "replace": await c.call_tool(
+                "replace", {"path": "wiki/index.md", "old": "title: Index", "new": "title: A"}
+            ),
+            "delete": await c.call_tool("delete", {"path": "wiki/index.md"}),
+        }
+        out["same_tip"] = run_tip(root, run_id) == before
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        page = owls(TAIL).replace("# Owls\n", "# Barn owls\n")
+        out["in_scope"] = await c.call_tool("write", {"path": "wiki/owls.md", "content": page})
+        out["usage"] = await c.call_tool(
+            "usage", {"input_tokens": 10, "output_tokens": 10, "usd": 0.5}
+        )
+        out["done"] = ok(await c.call_tool("finalize", {}))
+        return out
+
+    out = session(root, body)
+    for name in ("write", "replace", "delete"):
+        said = text(out[name])
+        assert out[name].is_error, (name, said)
+        assert "outside the scope this run declared (wiki/owls.md)" in said, said
+        assert "nothing was staged and the run stays open" in said
+    assert out["same_tip"]
+    assert not out["in_scope"].is_error, text(out["in_scope"])
+    usage = ok(out["usage"])
+    assert usage["over_budget"] == ["usd: used 0.5, budget 0.1"]
+    assert "warning: over the run's declared budget" in text(out["usage"])
+    done = out["done"]
+    assert done["status"] == "rejected" and "run.budget" in {f["code"] for f in done["findings"]}
+    assert done["run_open"] is False and done["loops_left"] == 0
+
+
+def test_a_rejected_run_says_it_is_closed_and_to_redo_the_change_on_a_new_run(root):  # noqa: F811
+    """F1, F10: a paraphrased quote is critical: the run is rejected at loop 1. The result
+    says the run is closed (`run_open`), and its first next action is to start a new run,
+    not to edit this one; a revise says how many loops are left."""
+    wrong = 'raw/owls.txt — "They hear mice under the snow."'  # not in the source
+
+    async def body(c: Client) -> tuple[Any, dict[str, Any], Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        missing = owls(TAIL).replace("# Owls\n", "# Barn owls\n") + "\nOwls are birds.\n"
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": missing}))
+        revise = ok(await c.call_tool("finalize", {}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": owls(wrong)}))
+        rejected = await c.call_tool("finalize", {})
+        after = await c.call_tool("write", {"path": "wiki/owls.md", "content": owls(TAIL)})
+        return revise, ok(rejected), (text(rejected), after)
+
+    revise, rejected, (said, after) = session(root, body)
+    assert revise["verdict"] == "revise", revise
+    assert (revise["run_open"], revise["loops_max"], revise["loops_left"]) == (True, 3, 2)
+    assert rejected["status"] == "rejected", rejected
+    assert "citation.quote_not_found" in {f["code"] for f in rejected["findings"]}
+    assert (rejected["run_open"], rejected["loops_left"]) == (False, 0)
+    (action,) = rejected["next_actions"]
+    assert action.startswith(
+        "the run is closed: start a new run (`start_run`), read the sources again and redo "
+        "the change, fixing: "
+    ), action
+    assert "quote" in action
+    assert action in said  # the text says it too
+    assert after.is_error and "no run is open" in text(after)
+
+
+def test_reads_made_before_start_run_count_for_the_run(root):  # noqa: F811
+    """F7: an agent reads and anchors the source, then starts the run: its start_run event
+    names the reads, and a claim citing the source is not `trace.unread_source`."""
+
+    async def body(c: Client) -> tuple[str, dict[str, Any]]:
+        await c.call_tool("read", {"path": "raw/owls.txt"})
+        ok(await c.call_tool("anchor", {"source": "raw/owls.txt", "quote": QUOTE}))
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        page = owls(TAIL).replace("# Owls\n", "# Barn owls\n")
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        return run_id, ok(await c.call_tool("finalize", {}))
+
+    run_id, done = session(root, body)
+    assert "trace.unread_source" not in {f["code"] for f in done["findings"]}, done
+    assert done["status"] == "committed", done
+    start = events(root, run_id)[0]
+    assert start.tool == "start_run" and [r.path for r in start.reads] == ["raw/owls.txt"]
+
+
+def test_a_person_s_command_in_next_actions_names_the_run(root):  # noqa: F811
+    """F10: a rules change waits for a person; the next action's `wikigate verify approve`
+    names this run, not a RUN placeholder."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        rules = (root / "wikigate.toml").read_text() + "\n# a note\n"
+        ok(await c.call_tool("write", {"path": "wikigate.toml", "content": rules}))
+        return ok(await c.call_tool("finalize", {}))
+
+    done = session(root, body)
+    assert done["verdict"] == "needs_human_review", done
+    assert done["run_open"] is False
+    named = [a for a in done["next_actions"] if "wikigate verify approve" in a]
+    assert named, done["next_actions"]
+    for a in named:
+        assert f"wikigate verify approve {done['run_id']} " in a and " RUN " not in a
+
+
+def test_a_semantic_finding_points_at_its_claims_line_in_a_wrapped_paragraph(tmp_path):
+    """F3: in a hard-wrapped paragraph, the offline judge's finding on the second claim
+    names the line that claim is on, not the paragraph's first line."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "Minutes, Q3 2024.\nAfter a long debate the committee decided to adopt the plan.\n"
+    quote = "the committee decided to adopt the plan"
+    tail = format_tail("raw/m.txt", None, quote, source.find(quote))
+    base = commit_files(repo, None, {"raw/m.txt": source})
+    page = (
+        "---\ntitle: P\n---\n# P\n\n"
+        "In Q3 2024 the committee decided to adopt the plan.[^1]\n"
+        "The committee rejected the plan.[^2]\n\n"
+        f"[^1]: {tail}\n[^2]: {tail}\n"
+    )
+    tip = commit_files(repo, base.id, {"wiki/p.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert flag.message.startswith("[^2]"), flag.message
+    assert flag.line == 7 == flag.claim_line  # line 6 holds the first claim
+
+
+def test_an_http_client_that_goes_away_keeps_its_run_till_the_server_stops(root):  # noqa: F811
+    """F6: over --http, a session whose SDK connection is gone (collected) is not released
+    then, at a time no one can tell: its run stays pending, and the server's stop
+    releases it."""
+    import gc
+    from types import SimpleNamespace
+
+    from wikigate.mcp_server import HttpSessions
+
+    class Connection:  # stands for the SDK's connection object, one per MCP session
+        pass
+
+    sessions = HttpSessions(str(root))
+    connection = Connection()
+    held = sessions(SimpleNamespace(session=SimpleNamespace(_connection=connection)))
+    start = (held.start_run, "synthesis", "mcp:start_run", {}, None, None)
+    run_id = held._pool.submit(*start).result()
+    del connection, held
+    gc.collect()
+    ws = Workspace.open(root)
+    try:
+        assert ws.store.get(run_id)["status"] == "pending"
+    finally:
+        ws.close()
+    assert sessions.release() == [run_id]
+    ws = Workspace.open(root)
+    try:
+        row = ws.store.get(run_id)
+        assert row["status"] == "abandoned" and "server stopped" in row["reject_reason"]
+    finally:
+        ws.close()
