@@ -476,3 +476,30 @@ def test_runs_editing_different_parts_of_one_page_both_commit(ws):
     assert result.status == "rejected" and result.reason.startswith(
         "conflict: main changed wiki/a.md"
     )
+
+
+def test_runs_that_each_append_to_the_log_and_the_index_both_commit(ws):
+    """Trial 28 (F4): two writers following the skill each add a page, a link at the end of
+    the index and a line at the end of the log; the one that lands second was rejected for
+    a conflict and redid everything. Lines only added at the end of a file by both sides are
+    kept, main's first; anything else both sides changed still conflicts."""
+    seed = ws.start_run("cascade", "cli:test")
+    seed.stage_write("wiki/list.md", "# List\n\n- [[Index]]\n")
+    assert seed.finalize().status == "committed"
+    log = (ws.root / "wiki" / "log.md").read_text()
+    first, second = (ws.start_run("cascade", "cli:test") for _ in range(2))
+    for run, name in ((first, "Owls"), (second, "Voles")):
+        run.stage_write(f"wiki/{name.lower()}.md", f"# {name}\n\n[[List]]\n")
+        run.stage_write("wiki/list.md", f"# List\n\n- [[Index]]\n- [[{name}]]\n")
+        run.stage_write("wiki/log.md", log + f"- added {name}\n")
+    assert first.finalize().status == "committed"
+    assert second.finalize().status == "committed"  # rebased onto first, appends kept
+    text = (ws.root / "wiki" / "list.md").read_text()
+    assert text == "# List\n\n- [[Index]]\n- [[Owls]]\n- [[Voles]]\n"
+    assert (ws.root / "wiki" / "log.md").read_text() == log + "- added Owls\n- added Voles\n"
+    # one side appends, the other rewrites the last line: a conflict as before
+    edit, tail = (ws.start_run("cascade", "cli:test") for _ in range(2))
+    edit.str_replace("wiki/list.md", "- [[Voles]]", "- [[Field voles]]")
+    tail.stage_write("wiki/list.md", text + "- [[Moths]]\n")
+    assert edit.finalize().status == "committed"
+    assert tail.finalize().reason.startswith("conflict: main changed wiki/list.md")

@@ -584,12 +584,31 @@ def _merge_file(
 
     index = repo.merge_trees(alone(ancestor), alone(ours), alone(theirs))
     if index.conflicts is not None:
-        return False
+        return _appended(repo, ancestor, ours, theirs)
     try:
         merged = index[path]
     except KeyError:
         return None
     return merged.id, int(merged.mode)
+
+
+def _appended(
+    repo: pygit2.Repository, ancestor: Entry, ours: Entry, theirs: Entry
+) -> Entry | Literal[False]:
+    """Two sides that only added lines at the end of one file (a log's line, a new page's
+    link at the end of an index): the ancestor, then ours' lines, then theirs' (git's
+    ``union`` for this one case; the result is verified again like every rebase). Any other
+    overlap is a conflict (False)."""
+    if ancestor is None or ours is None or theirs is None or ours[1] != theirs[1]:
+        return False
+    base, mine, other = (bytes(blob_at(repo, e[0]).data) for e in (ancestor, ours, theirs))
+    if not (base.endswith(b"\n") or base == b""):
+        return False  # the first added line would join the last one
+    if not (mine.startswith(base) and other.startswith(base)):
+        return False
+    if not (mine.endswith(b"\n") and other.endswith(b"\n")):
+        return False
+    return repo.create_blob(mine + other[len(base) :]), ours[1]
 
 
 # ---------------------------------------------------------------- working tree
