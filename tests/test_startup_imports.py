@@ -182,7 +182,8 @@ def test_verify_branch_loads_nothing_it_does_not_use(tiny_wiki, tmp_path):
 @pytest.mark.slow
 def test_a_verify_all_the_cache_answers_imports_no_check(tiny_wiki, tmp_path):
     """A second ``verify --all`` of the same tree is answered from the whole-wiki report
-    cache (verifier/reportcache.py) before the engine or any check's module is imported."""
+    cache (verifier/reportcache.py) before the engine, the page cache or any check's module
+    is imported."""
     args = ["verify", "--all", "--format", "json"]
     first, _ = loaded_modules(tiny_wiki, "wikigate verify BRANCH", tmp_path / "a", args)
     assert "wikigate.verifier.engine" in first  # verified, and its report kept
@@ -190,6 +191,7 @@ def test_a_verify_all_the_cache_answers_imports_no_check(tiny_wiki, tmp_path):
     assert "wikigate.verifier.reportcache" in again
     checks = {m for m in again if m.startswith("wikigate.verifier.checks")}
     assert "wikigate.verifier.engine" not in again and not checks, checks
+    assert "wikigate.verifier.wiki" not in again  # its row read with sqlite3 alone
     assert not set(ON_FIRST_USE) & again
 
 

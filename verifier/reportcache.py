@@ -5,26 +5,33 @@ pages, the sources under raw/ and the rules (``wikigate.toml`` of that tree: the
 never the working tree's) are all in it. So when nothing it depends on changed, the
 report is the same: the row keeps it, keyed by a digest of the tree id, the blob of the
 rules file it read, the preset, the judge (offline), the verifier's code
-(``version.code_version``), the libraries that parse (``shard.verifier_version``) and the
-cache's version (``wiki.cache_version``, ``CACHE_FORMAT`` in it). A hit returns the report
-without reading the per-page verdict rows (``verdicts.py``) or any page; only the tip
-commit (a commit of the same tree) and the elapsed time are this verification's.
+(``version.code_version``: every module of the verifier, ``wiki.py``'s ``CACHE_FORMAT``
+with them), the libraries that parse (``shard.verifier_version``) and the Python: what the
+cache's version (``wiki.cache_version``) names, read without importing ``wiki.py``. A hit
+returns the report without reading the per-page verdict rows (``verdicts.py``) or any
+page, and without importing the engine or any check; only the tip commit (a commit of the
+same tree) and the elapsed time are this verification's.
 
 It applies only to a plain ``verify --all``: no base, run, shard, pages, ``only``, rules
 handed in, dry run or walks, and the offline judge (the LLM judge's votes have their own
 cache and budget). A report is kept only when every check ran through (no
 ``verifier.error``, no spent budget). A row that cannot be read back (garbage, a digest
 that does not match its text, another shape) is a miss: the wiki is verified again and
-the row written anew.
+the row written anew; so is a row whose report is of another tree (moved under this key).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pygit2
 
 from wikigate.config import CONFIG_FILE, config_at
 from wikigate.plain import quick_validate
@@ -43,29 +50,31 @@ NOT_KEPT = ("verifier.error", "verifier.budget")
 def through(request: Request, verify: Callable[[Request], Verification]) -> Verification:
     """``verify(request)``, or for a plain whole-wiki verify the report kept for what it
     depends on (kept when it was computed: ``keep``). A hit is a `Verification` of the
-    report alone (no judgment, anchors or pages: what ``verify --all`` reads)."""
+    report alone (no judgment, anchors or pages: what ``verify --all`` reads); it reads one
+    row with ``sqlite3`` and imports neither the engine nor the page cache (``wiki.py``)."""
     started = time.perf_counter()
-    if request.base is not None or request.cache_path is None:
+    key = whole_key(request) if request.base is None else None
+    if key is None or request.cache_path is None:
         return verify(request)
-    from .wiki import PageCache
+    found = lookup(request.cache_path, key, request, started)
+    if found is not None:
+        return Verification(found)
+    done = verify(request)
+    from .wiki import PageCache  # imported by the verification anyway
 
     cache = PageCache(request.cache_path)
     try:
-        key = whole_key(request, cache.tag) if cache.conn is not None else None
-        found = lookup(cache, key, request, started) if key is not None else None
-        if found is not None:
-            return Verification(found)
-        done = verify(request)
-        if key is not None:
-            keep(cache, key, done.report)
-        return done
+        keep(cache, key, done.report)
     finally:
         cache.close()
+    return done
 
 
-def whole_key(request: Request, tag: str) -> str | None:
-    """The row's key of ``request``'s report (``tag``: the cache's version), or None when
-    the cache does not apply to it (see the module's docstring)."""
+def whole_key(request: Request) -> str | None:
+    """The row's key of ``request``'s report, or None when the cache does not apply to it
+    (see the module's docstring). What the cache's version (``wiki.cache_version``) names
+    is in it: ``CACHE_FORMAT`` through the digest of the verifier's code, the libraries
+    through ``verifier_version``, and the Python."""
     if (
         request.base is not None
         or request.plan is not None
@@ -96,7 +105,7 @@ def whole_key(request: Request, tag: str) -> str | None:
     material = "\0".join(
         [
             FORMAT,
-            tag,
+            f"py{sys.version_info[0]}.{sys.version_info[1]}-{sys.implementation.name}",
             code_version(),
             verifier_version(provider),
             str(tip.tree_id),
@@ -108,16 +117,34 @@ def whole_key(request: Request, tag: str) -> str | None:
     return hashlib.blake2b(material.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
-def lookup(cache: Cache, key: str, request: Request, started: float) -> VerificationReport | None:
-    """The stored report of ``key``, as this verification's (its tip, its elapsed time),
-    or None (no row, or one that cannot be read back)."""
-    report = decoded(cache.report(key))
+def lookup(path: Path, key: str, request: Request, started: float) -> VerificationReport | None:
+    """The stored report of ``key`` in the cache file ``path``, as this verification's (its
+    tip, its elapsed time), or None (no row, or one that cannot be read back, or one that is
+    not of this tree and preset: a row moved under another key)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT data FROM reports WHERE tree = ?", (key,)).fetchone()
+        finally:
+            conn.close()
+        data = bytes(row[0]).decode("utf-8") if row is not None else None
+    except (sqlite3.Error, TypeError, ValueError):  # no file, no table, not bytes: a miss
+        return None
+    report = decoded(data)
     if report is None or report.base is not None or report.run_id is not None:
+        return None
+    repo, tip = request.repo, request.tip
+    try:
+        written = repo[report.tip]  # the commit it was written for: of this very tree
+        same_tree = isinstance(written, pygit2.Commit) and written.tree_id == tip.tree_id
+    except (KeyError, ValueError):
+        same_tree = False
+    if not same_tree or report.strictness != (request.strictness or report.strictness):
         return None
     summary = report.summary.model_copy(
         update={"elapsed_ms": round((time.perf_counter() - started) * 1000, 2)}
     )
-    return report.model_copy(update={"tip": str(request.tip.id), "summary": summary})
+    return report.model_copy(update={"tip": str(tip.id), "summary": summary})
 
 
 def keep(cache: Cache, key: str, report: VerificationReport) -> None:
