@@ -195,6 +195,35 @@ def test_a_verify_all_the_cache_answers_imports_no_check(tiny_wiki, tmp_path):
     assert not set(ON_FIRST_USE) & again
 
 
+def fresh_modules(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(proc.stdout.split())
+
+
+def test_the_registry_imports_a_check_when_it_runs():
+    """``CHECKS`` names each check's function as ``module:function``: importing the
+    registry imports no check's module (but the context every check sees); each name
+    resolves to a function, its module imported then."""
+    from wikigate.verifier.checks import CHECKS
+
+    modules = fresh_modules("import wikigate.verifier.checks")
+    checks = {m for m in modules if m.startswith("wikigate.verifier.checks.")}
+    assert checks == {"wikigate.verifier.checks.context"}, checks
+    for check in CHECKS:
+        assert callable(check.fn), check.name
+        assert isinstance(check.run, str) and check.fn.__name__ == check.run.partition(":")[2]
+    # the presentation rules' reader, only where [presentation] rules ask for it
+    assert "wikigate.verifier.checks.reading" not in fresh_modules(
+        "import wikigate.verifier.checks.presentation"
+    )
+
+
 # The rules are read without pydantic when the quick check vouches for them
 # (wikigate/plain.py: quick_validate); whatever it accepts, pydantic must accept and make
 # the same of, and what it cannot vouch for goes to pydantic, whose errors users see.
