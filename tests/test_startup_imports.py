@@ -192,6 +192,7 @@ def test_a_verify_all_the_cache_answers_imports_no_check(tiny_wiki, tmp_path):
     checks = {m for m in again if m.startswith("wikigate.verifier.checks")}
     assert "wikigate.verifier.engine" not in again and not checks, checks
     assert "wikigate.verifier.wiki" not in again  # its row read with sqlite3 alone
+    assert "sqlite_utils" not in again  # no finding: no override to set aside, no store
     assert not set(ON_FIRST_USE) & again
 
 
