@@ -180,16 +180,9 @@ class Cache:
         """Keep a tree's term index, and the most recent INDEXES_KEPT others."""
         self._store_tree_row("indexes", tree, data, INDEXES_KEPT)
 
-    def report(self, key: str) -> str | None:
-        """The stored whole-wiki report of ``key`` (reportcache.py's row), if any."""
-        data = self._tree_row("reports", key)
-        try:
-            return data.decode("utf-8") if data is not None else None
-        except UnicodeDecodeError:
-            return None
-
     def store_report(self, key: str, data: str) -> None:
-        """Keep a whole-wiki report, and the most recent REPORTS_KEPT others."""
+        """Keep a whole-wiki report, and the most recent REPORTS_KEPT others (read back
+        with ``sqlite3`` alone: reportcache.lookup)."""
         self._store_tree_row("reports", key, data.encode("utf-8", "surrogatepass"), REPORTS_KEPT)
 
     def _tree_row(self, table: str, tree: str) -> bytes | None:
