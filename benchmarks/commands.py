@@ -20,7 +20,11 @@ Every row gives wall time and CPU time (user + system of the command and every p
 started: workers, pre-commit's hooks), median and range, and the load average seen: on a
 shared machine the wall time moves with the load, the CPU time far less.
 ``commit`` and ``push`` run on ``--hooks-wiki`` (the 1,000-page wiki); with ``--before
-TREE`` (``git archive OLD | tar -x -C TREE``) they alternate that code and this, run by run.
+TREE`` (``git archive OLD | tar -x -C TREE``) they, and ``version``, ``warm`` and ``run``,
+alternate that code and this, run by run (``warm`` and ``run`` in one clone: the parsed
+pages and anchors are shared when both codes have the same ``CACHE_FORMAT``, the verdict
+rows and reports are each code's own). ``warm`` also times ``verify --all`` after one page
+is edited and committed (each round, each code its own page): the per-page verdict rows.
 """
 
 from __future__ import annotations
@@ -92,21 +96,72 @@ def branch_with(clone: Path, name: str, edit) -> None:  # type: ignore[no-untype
     git(clone, "checkout", "-q", "main")
 
 
-def ten_page_runs(clone: Path, n: int) -> None:
-    verify_warm(clone)
+Versions = list[tuple[str, Path | None]]  # (label, a source tree of earlier code or None)
+
+
+def versions_of(before: Path | None) -> Versions:
+    return [("", None)] if before is None else [(" (before)", before), ("", None)]
+
+
+def env_of(tree: Path | None) -> dict[str, str] | None:
+    return {"PYTHONPATH": str(tree)} if tree is not None else None
+
+
+def ten_page_runs(clone: Path, n: int, versions: Versions | None = None) -> None:
+    versions = versions or versions_of(None)
+    for _, tree in versions:
+        verify_warm(clone, tree)
     topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
-    rng = random.Random(3)
-    figure = Figure("`wikigate verify BRANCH --base main`, 10 pages edited, warm cache")
+    rngs = {name: random.Random(3) for name, _ in versions}
+    figures = {
+        name: Figure(f"`wikigate verify BRANCH --base main`, 10 pages edited, warm cache{name}")
+        for name, _ in versions
+    }
     for i in range(n):
+        for k, (name, tree) in enumerate(versions):
 
-        def edit() -> None:
-            for path in rng.sample(topics, 10):
-                path.write_text(path.read_text().replace("## Details", "## Details\n\nNew.", 1))
+            def edit(name: str = name) -> None:
+                for path in rngs[name].sample(topics, 10):
+                    text = path.read_text().replace("## Details", f"## Details\n\nNew{name}.", 1)
+                    path.write_text(text)
 
-        branch_with(clone, f"ten-{i}", edit)
-        argv = [WIKIGATE, "verify", f"ten-{i}", "--base", "main"]
-        figure.add(*timed(argv, clone, ok=VERIFY_OK)[:2])
-    print(figure, flush=True)
+            branch = f"ten-{i}" + (f"-{k}" if len(versions) > 1 else "")
+            branch_with(clone, branch, edit)
+            argv = [WIKIGATE, "verify", branch, "--base", "main"]
+            figures[name].add(*timed(argv, clone, ok=VERIFY_OK, env=env_of(tree))[:2])
+    for figure in figures.values():
+        print(figure, flush=True)
+
+
+def warm_rows(clone: Path, n: int, versions: Versions) -> None:
+    """Warm ``verify --all`` of an unchanged tree, then after one page is edited and
+    committed to main (each code its own page, each round)."""
+    argv = [WIKIGATE, "verify", "--all"]
+    for _, tree in versions:
+        verify_warm(clone, tree)  # the first: cold
+        verify_warm(clone, tree)  # each code's own rows
+    figures = {name: Figure(f"`wikigate verify --all`, warm cache{name}") for name, _ in versions}
+    for _ in range(n):
+        for name, tree in versions:
+            figures[name].add(*timed(argv, clone, ok=VERIFY_OK, env=env_of(tree))[:2])
+    for figure in figures.values():
+        print(figure, flush=True)
+    topics = sorted((clone / "wiki" / "topics").rglob("*.md"))
+    rng = random.Random(11)
+    edited = {
+        name: Figure(f"`wikigate verify --all`, warm, one page edited and committed{name}")
+        for name, _ in versions
+    }
+    for i in range(n):
+        for name, tree in versions:
+            path = rng.choice(topics)
+            text = path.read_text().replace("## Details", f"## Details\n\nEdited {i}{name}.", 1)
+            path.write_text(text)
+            git(clone, "add", "-A")
+            git(clone, *GIT_ID, "-c", "core.hooksPath=/dev/null", "commit", "-qm", f"edit {i}")
+            edited[name].add(*timed(argv, clone, ok=VERIFY_OK, env=env_of(tree))[:2])
+    for figure in edited.values():
+        print(figure, flush=True)
 
 
 def ingest_runs(clone: Path, n: int) -> None:
@@ -147,9 +202,10 @@ def ingest_runs(clone: Path, n: int) -> None:
     print(figure, flush=True)
 
 
-def verify_warm(clone: Path) -> None:
-    """One ``verify --all`` (not timed), so what follows finds the cache warm."""
-    run([WIKIGATE, "verify", "--all"], clone, ok=VERIFY_OK)
+def verify_warm(clone: Path, tree: Path | None = None) -> None:
+    """One ``verify --all`` (not timed), so what follows finds the cache warm; ``tree``:
+    with that earlier code."""
+    run([WIKIGATE, "verify", "--all"], clone, ok=VERIFY_OK, env=env_of(tree))
 
 
 def links(wiki: Path, n: int) -> None:
@@ -326,30 +382,33 @@ def main() -> None:
     p.add_argument(
         "--before",
         type=Path,
-        help="commit, push: also time this source tree of earlier code (on PYTHONPATH), "
-        "alternating with the installed code run by run",
+        help="commit, push, version, warm, run: also time this source tree of earlier code "
+        "(on PYTHONPATH), alternating with the installed code run by run",
     )
     a = p.parse_args()
     rows = a.only or list(ROWS)
     n = a.repeat
+    versions = versions_of(a.before)
     if "version" in rows:
-        repeat("`wikigate --version`", max(n, 9), lambda: run([WIKIGATE, "--version"], a.wiki)[0])
+        shown = {name: Figure(f"`wikigate --version`{name}") for name, _ in versions}
+        for _, tree in versions:  # bytecode written, files in the page cache
+            run([WIKIGATE, "--version"], a.wiki, env=env_of(tree))
+        for _ in range(max(n, 9)):
+            for name, tree in versions:
+                took, cpu, _proc = timed([WIKIGATE, "--version"], a.wiki, env=env_of(tree))
+                shown[name].add(took, cpu)
+        for figure in shown.values():
+            print(figure, flush=True)
     if {"verify", "warm", "ledger", "memory", "run", "ingest"} & set(rows):
         with fresh_clone(a.wiki) as clone:
             if {"verify", "ledger"} & set(rows):
                 verify_all(clone, n, verify="verify" in rows, ledger="ledger" in rows)
             if "warm" in rows and "verify" not in rows:
-                verify_warm(clone)
-                argv = [WIKIGATE, "verify", "--all"]
-                repeat(
-                    "`wikigate verify --all`, warm cache",
-                    n,
-                    lambda: run(argv, clone, ok=VERIFY_OK)[0],
-                )
+                warm_rows(clone, n, versions)
             if "memory" in rows:
                 memory(clone, n)
             if "run" in rows:
-                ten_page_runs(clone, n)
+                ten_page_runs(clone, n, versions)
             if "ingest" in rows:
                 ingest_runs(clone, n)
     if "links" in rows:

@@ -110,7 +110,18 @@ def tiny_wiki(tmp_path_factory) -> Path:
 
 def loaded(root: Path, entry: str, tmp_path: Path) -> tuple[set[str], dict[str, list[str]]]:
     """The top-level packages ``entry`` loaded, and which modules asked for a heavy one."""
-    module, function, args = ENTRIES[entry]
+    modules, asked = loaded_modules(root, entry, tmp_path)
+    return {name.split(".")[0] for name in modules}, asked
+
+
+def loaded_modules(
+    root: Path, entry: str, tmp_path: Path, args: list[str] | None = None
+) -> tuple[set[str], dict[str, list[str]]]:
+    """Every module ``entry`` loaded (``args``: other arguments than ENTRIES' own), and
+    which modules asked for a heavy one."""
+    module, function, own = ENTRIES[entry]
+    args = own if args is None else args
+    tmp_path.mkdir(parents=True, exist_ok=True)
     out = tmp_path / "modules.json"
     cwd, stdin, env = root, None, None
     if entry == "MCP tools":  # tests/support on the path, as the suite has it
@@ -132,7 +143,7 @@ def loaded(root: Path, entry: str, tmp_path: Path) -> tuple[set[str], dict[str, 
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "hook failed" not in proc.stderr, proc.stderr
     found = json.loads(out.read_text())
-    return {name.split(".")[0] for name in found["modules"]}, found["asked"]
+    return set(found["modules"]), found["asked"]
 
 
 @pytest.mark.slow
@@ -152,6 +163,66 @@ def test_start_up_does_not_import(tiny_wiki, tmp_path, entry):
         ssl_from |= {"asyncio.base_events", "asyncio.selector_events", "asyncio.sslproto"}
     assert set(asked.get("ssl", [])) <= ssl_from, asked.get("ssl")
     assert "pygit2.settings" in asked.get("ssl", []), asked.get("ssl")
+
+
+# Imported on first use (issue 25): what reads a verdict never loads what lands one (the
+# finalizer, its attestations and publishing, sweeping runs, rebuilding the telemetry), nor
+# the PDF boxes' thread pool, nor the presentation rules' reader when no rule asks for it.
+LANDING = ("wikigate.finalize", "wikigate.attest", "wikigate.reconcile", "wikigate.publish")
+ON_FIRST_USE = (*LANDING, "wikigate.rebuild", "concurrent.futures")
+
+
+@pytest.mark.slow
+def test_verify_branch_loads_nothing_it_does_not_use(tiny_wiki, tmp_path):
+    modules, _ = loaded_modules(tiny_wiki, "wikigate verify BRANCH", tmp_path)
+    assert "wikigate.verifier.checks.citations" in modules  # the checks ran
+    assert not set(ON_FIRST_USE) & modules, set(ON_FIRST_USE) & modules
+
+
+@pytest.mark.slow
+def test_a_verify_all_the_cache_answers_imports_no_check(tiny_wiki, tmp_path):
+    """A second ``verify --all`` of the same tree is answered from the whole-wiki report
+    cache (verifier/reportcache.py) before the engine, the page cache or any check's module
+    is imported."""
+    args = ["verify", "--all", "--format", "json"]
+    first, _ = loaded_modules(tiny_wiki, "wikigate verify BRANCH", tmp_path / "a", args)
+    assert "wikigate.verifier.engine" in first  # verified, and its report kept
+    again, _ = loaded_modules(tiny_wiki, "wikigate verify BRANCH", tmp_path / "b", args)
+    assert "wikigate.verifier.reportcache" in again
+    checks = {m for m in again if m.startswith("wikigate.verifier.checks")}
+    assert "wikigate.verifier.engine" not in again and not checks, checks
+    assert "wikigate.verifier.wiki" not in again  # its row read with sqlite3 alone
+    assert "sqlite_utils" not in again  # no finding: no override to set aside, no store
+    assert not set(ON_FIRST_USE) & again
+
+
+def fresh_modules(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return set(proc.stdout.split())
+
+
+def test_the_registry_imports_a_check_when_it_runs():
+    """``CHECKS`` names each check's function as ``module:function``: importing the
+    registry imports no check's module (but the context every check sees); each name
+    resolves to a function, its module imported then."""
+    from wikigate.verifier.checks import CHECKS
+
+    modules = fresh_modules("import wikigate.verifier.checks")
+    checks = {m for m in modules if m.startswith("wikigate.verifier.checks.")}
+    assert checks == {"wikigate.verifier.checks.context"}, checks
+    for check in CHECKS:
+        assert callable(check.fn), check.name
+        assert isinstance(check.run, str) and check.fn.__name__ == check.run.partition(":")[2]
+    # the presentation rules' reader, only where [presentation] rules ask for it
+    assert "wikigate.verifier.checks.reading" not in fresh_modules(
+        "import wikigate.verifier.checks.presentation"
+    )
 
 
 # The rules are read without pydantic when the quick check vouches for them

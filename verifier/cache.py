@@ -1,7 +1,7 @@
 """The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
 
 SQLite tables of parsed pages (by blob id), link graphs and term indexes (by tree
-id), verified anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
+id), whole-wiki reports (by what they depend on: reportcache.py), verified anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
 is tagged with the version it was given (what produced it: see ``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
 parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
 row cannot be decoded, the work is done again.
@@ -28,6 +28,7 @@ from .markdown import Definition, Link, ParsedPage, Ref, Statement
 # a damaged cache row is a cache miss
 CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexError)
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
+REPORTS_KEPT = 4  # whole-wiki reports (reportcache.py) of recent trees
 INDEXES_KEPT = 4  # term indexes of recent trees (checks/consistency.py's): a few MB each
 CHUNK = 900  # keys per `IN (…)`: under SQLite's bound-parameter limit
 
@@ -63,6 +64,9 @@ class Cache:
                 # digest of what produced them
                 "verdicts (key TEXT PRIMARY KEY, v TEXT, data TEXT)",
                 "graphs (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                # a whole-wiki verify's report (reportcache.py), by a digest of what it
+                # depends on (its tree, rules, preset, judge, code): in the tree column
+                "reports (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 # a tree's index of its claims' words (the consistency check's), by tree
                 "indexes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
@@ -91,6 +95,7 @@ class Cache:
         self.conn.execute("DELETE FROM indexes WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM reports WHERE v IS NOT ?", (self.tag,))
         self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
             "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
         )
@@ -174,6 +179,11 @@ class Cache:
     def store_index(self, tree: str, data: bytes) -> None:
         """Keep a tree's term index, and the most recent INDEXES_KEPT others."""
         self._store_tree_row("indexes", tree, data, INDEXES_KEPT)
+
+    def store_report(self, key: str, data: str) -> None:
+        """Keep a whole-wiki report, and the most recent REPORTS_KEPT others (read back
+        with ``sqlite3`` alone: reportcache.lookup)."""
+        self._store_tree_row("reports", key, data.encode("utf-8", "surrogatepass"), REPORTS_KEPT)
 
     def _tree_row(self, table: str, tree: str) -> bytes | None:
         if self.conn is None:

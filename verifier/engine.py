@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from wikigate.codes import finding, verdict_for
 from wikigate.config import Config, config_at
@@ -34,8 +34,10 @@ from .report import (
     VerificationReport,
 )
 from .shard import content_digest, rules_digest, verifier_version
-from .verdicts import PageVerdicts
 from .wiki import PageCache, WikiTree
+
+if TYPE_CHECKING:
+    from .verdicts import PageVerdicts
 
 
 @contextmanager
@@ -134,15 +136,18 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             declared_scope=request.declared_scope,
             declared_direction=request.declared_direction,
         )
-        if PageVerdicts.applies(ctx, only):
-            # a whole-wiki verify: the per-page checks look only at the pages the verdict
-            # cache does not answer for (verdicts.py); the whole-wiki checks at every page
-            verdicts = PageVerdicts(ctx, level)
-            whole = ctx.scope
-            ctx.scope = verdicts.lookup(ctx.pages_in_scope())
-            ctx.page_counts = {}
-            if any(c.name == "links" and level in c.presets for c in CHECKS):
-                ctx.tip.load_nav(list(verdicts.hits))  # unparsed: their links in one read
+        if ctx.lint and only is None:
+            from .verdicts import PageVerdicts as Rows  # the per-page checks' modules
+
+            if Rows.applies(ctx, only):
+                # a whole-wiki verify: the per-page checks look only at the pages the verdict
+                # cache does not answer for (verdicts.py); the whole-wiki checks at every page
+                verdicts = Rows(ctx, level)
+                whole = ctx.scope
+                ctx.scope = verdicts.lookup(ctx.pages_in_scope())
+                ctx.page_counts = {}
+                if any(c.name == "links" and level in c.presets for c in CHECKS):
+                    ctx.tip.load_nav(list(verdicts.hits))  # unparsed: their links in one read
         for check in CHECKS:
             t0 = time.perf_counter()
             if clock.expired():
@@ -174,7 +179,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             status: Literal["passed", "failed", "error", "skipped"]
             skipped = None
             try:
-                result = check.run(ctx, **{need: provided[need] for need in check.needs})
+                result = check.fn(ctx, **{need: provided[need] for need in check.needs})
                 if check.provides is not None:
                     result, provided[check.provides] = result
                 found = _adjust(result, level, config)

@@ -17,7 +17,6 @@ import posixpath
 import sys
 from collections import OrderedDict
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar, Protocol, Self, TypeVar
@@ -582,6 +581,8 @@ class WikiTree:
             if isinstance(r, Source)
         ]
         if len(boxes) > 1 and self.workers.count > 1:
+            from concurrent.futures import ThreadPoolExecutor  # PDFs only: logging and all
+
             with ThreadPoolExecutor(min(len(boxes), self.workers.count)) as pool:
                 list(pool.map(lambda box: box[0].want(box[1]), boxes))
         return [locate_in(r, pp, scans) for r, pp in zip(readers, pages, strict=True)]

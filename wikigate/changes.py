@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from wikigate.verifier.default import DeterministicVerifier
 from wikigate.verifier.judges.choose import API_KEY_ENV, chosen_provider, missing_key_reason
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.report import VerificationReport
@@ -198,6 +197,8 @@ def finalize_judge(ws: Workspace, run: Run, requested: str | None) -> None:
     is then a UsageError."""
     base = commit_at(ws.repo, run.refresh()["base_commit"])
     plugin = ws.verifier is not None or chosen_spec(Request(ws.repo, base, base)) != DEFAULT
+    from wikigate.verifier.default import DeterministicVerifier
+
     if plugin and not isinstance(ws.verifier, DeterministicVerifier):
         if requested is not None:
             raise UsageError(

@@ -18,7 +18,6 @@ from . import gitrepo
 from .config import Config, config_at, load_config
 from .errors import TelemetryError
 from .gitrepo import FAILED_PREFIX
-from .rebuild import rebuild
 
 if TYPE_CHECKING:
     from .store import Store
@@ -55,6 +54,8 @@ class Env:
             missing = not path.exists()
             self._store = Store(path)
             if missing:
+                from .rebuild import rebuild  # the records' readers: only to fill it
+
                 rebuild(self.repo, self.name, self._store)
         return self._store
 
@@ -86,6 +87,8 @@ class Env:
                     side.rename(Path(f"{moved}{suffix}"))
             store = Store(path)
         self._store = store
+        from .rebuild import rebuild
+
         return rebuild(self.repo, self.name, store, progress)
 
     def failed_ref(self, run_id: str) -> str:

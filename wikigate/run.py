@@ -26,7 +26,6 @@ from .paths import (
     normalize,
 )
 from .plan import check_pinned, op_text, read_meta, read_plan, trailers_for
-from .reconcile import sweep
 from .records import pending_record
 from .refs import RefTransaction, with_ref_lock
 from .runid import now_iso
@@ -181,6 +180,8 @@ class Run:
     # ------------------------------------------------------------ staging
 
     def _require_open(self) -> None:
+        from .reconcile import sweep  # publishing and attesting: not on a reading path
+
         sweep(self.env)
         status = self.refresh()["status"]
         if status in TERMINAL:

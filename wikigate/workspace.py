@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import pygit2
 
-from . import finalize as _finalize
 from . import gitrepo, vault
 from .config import CONFIG_FILE, DEFAULT_TOML, Config
 from .env import Env
@@ -23,8 +22,6 @@ from .errors import GitError, NoTrunk, RunError, UsageError
 from .gitrepo import RUN_PREFIX
 from .models import MAX_DIRECTION, RUN_TYPES, Budget, RunRecord
 from .paths import WIKI, Layout, check_scope, is_attachment
-from .reconcile import abandon as _abandon
-from .reconcile import sweep
 from .run import NoSingleMatch, ReplaceFailed, Run
 from .runid import new_run_id
 
@@ -313,12 +310,16 @@ class Workspace:
     def sweep(self) -> list[str]:
         """Settle runs left behind, from git's facts; return the runs it changed
         (``reconcile.sweep``)."""
+        from .reconcile import sweep  # its publishing and attesting: not on a reading path
+
         return sweep(self.env)
 
     def abandon(self, run_id: str, reason: str) -> RunRow:
         """``wikigate run abandon``: one pending run (or one whose finalizer is gone)
         abandoned, with actor and reason (``reconcile.abandon``)."""
-        return _abandon(self.env, run_id, reason)
+        from .reconcile import abandon
+
+        return abandon(self.env, run_id, reason)
 
     # ------------------------------------------------------------ override
 
@@ -326,6 +327,8 @@ class Workspace:
         if not reason.strip():
             raise UsageError("--reason must say why the verifier is overruled")
         self.sweep()
+        from . import finalize as _finalize  # its attestations: not on a reading path
+
         return _finalize.override(self.run(run_id), reason, source)
 
     def decide(
@@ -336,6 +339,8 @@ class Workspace:
         if not reason.strip():
             raise UsageError("--reason must say why (it is recorded with your name)")
         self.sweep()
+        from . import finalize as _finalize
+
         return _finalize.decide(self.run(run_id), reason, approve=approve, source=source)
 
     def failed_ref(self, run_id: str) -> str:
@@ -590,6 +595,8 @@ class WorkspaceRun(Run):
         try:
             return super().str_replace(path, old, new)
         except NoSingleMatch as e:
+            from . import finalize as _finalize
+
             _finalize.abort(self, e.finding)
             raise ReplaceFailed(f"run {self.run_id} rejected: {e}") from e
 
@@ -605,6 +612,8 @@ class WorkspaceRun(Run):
         """Verify, then commit / reject / revise (finalize.py). ``verifier``: this call's
         (default: the workspace's, ``Workspace.verifier``; None there: the rules');
         ``sources``: source texts decoded already (an MCP session's: ``Request.sources``)."""
+        from . import finalize as _finalize
+
         return _finalize.finalize(
             self,
             verify=verify,

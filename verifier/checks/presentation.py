@@ -20,7 +20,6 @@ from wikigate.text import plural, shown
 
 from ..wiki import WikiTree
 from .context import Context
-from .reading import fold, read
 
 
 def _pattern(phrase: str) -> re.Pattern[str]:
@@ -74,6 +73,8 @@ def avoided(spec: PresentationSection, text: str, lines: Iterable[int]) -> list[
     wanted = set(lines)
     if not wanted or not spec.avoid:
         return []
+    from .reading import fold, read  # its patterns compiled only where rules ask for it
+
     seen = read(text, hidden=True)
     out: set[tuple[int, str]] = set()
     for phrase in spec.avoid:
@@ -89,6 +90,8 @@ def kept(spec: PresentationSection, text: str) -> dict[str, int]:
     """The ``preserve`` entries ``text`` holds, each with the first line holding it, in the
     text a reader sees (reading.read: not in code, not in comments; a heading is one the
     page renders, in markdown or HTML, whatever its markup)."""
+    from .reading import fold, read
+
     out: dict[str, int] = {}
     wanted = {p: _heading(fold(p)) for p in spec.preserve}
     if not wanted:
