@@ -103,6 +103,7 @@ class Read:
 
 
 _LETTERS = re.compile(r"[a-z]+")
+_NOT_KEYS = frozenset(STOPWORDS) | frozenset(NEGATIONS) | frozenset(NUMBER_WORDS)  # no claim is keyed by them
 
 
 def keys_of(sentence: str) -> tuple[str, ...]:
@@ -113,7 +114,18 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 def _words(sentence: str) -> set[str]:
     """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
-    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", _said(sentence))).lower()))
+    return _words_in(_unmarked(sentence))
+
+
+def _unmarked(sentence: str) -> str:
+    """What a claim says (_said), its ``[conflict: raw/…]`` marker left out."""
+    said = _said(sentence)
+    return CONFLICT.sub(" ", said) if "[" in said else said
+
+
+def _words_in(text: str) -> set[str]:
+    """The words of an _unmarked text, lower case (ASCII text is as fold reads it)."""
+    return set(_LETTERS.findall((text if text.isascii() else fold(text)).lower()))
 
 
 # an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
@@ -134,7 +146,7 @@ def _said(sentence: str) -> str:
         text = _OTHER_DIGIT.sub(lambda d: str(unicodedata.decimal(d.group(0))), text)
         # "ⅯⅮⅭⅭⅭⅬⅩⅩ" (U+2160..U+2188): the letters NFKC folds them to (review 37c #5)
         text = _ROMAN_SIGN.sub(lambda r: unicodedata.normalize("NFKC", r.group(0)), text)
-    if "M" in text or "m" in text:
+    if ("M" in text or "m" in text) and _ROMAN_WORD.search(text):
         text = _ROMAN_YEAR.sub(_roman_year, text)
     return text
 
@@ -146,6 +158,8 @@ _ROMAN_YEAR = re.compile(
     r"(M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\b",
     re.I,
 )
+# what _ROMAN_YEAR needs, found cheaply: a word of Roman letters after a space, "M" first
+_ROMAN_WORD = re.compile(r"\sM[MDCLXVI]*\b", re.I)
 _ROMAN = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
 
 
@@ -225,12 +239,10 @@ def current(claims: list[PageClaim]) -> list[PageClaim]:
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
-    subject = {
-        w
-        for w in words
-        if len(w) >= 4 and w not in STOPWORDS and w not in NEGATIONS and w not in NUMBER_WORDS
-    }
-    return tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
+    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    subject.sort()
+    subject.sort(key=len, reverse=True)  # stable: the longest first, then alphabetically
+    return tuple(subject[:KEYS])
 
 
 # "eighteen ninety-six", "nineteen hundred and ten": years in words
@@ -1136,10 +1148,17 @@ def decidable(sentence: str) -> bool:
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
 
 
-def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
+Signature = tuple[frozenset[str], bool, bool]  # _signature
+
+
+def _signature(sentence: str, words: set[str]) -> Signature:
     """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
     its _words)."""
-    text = CONFLICT.sub(" ", _said(sentence))
+    return _signature_in(_unmarked(sentence), words)
+
+
+def _signature_in(text: str, words: set[str]) -> Signature:
+    """_signature of a claim's _unmarked text."""
     digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
     return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
 
@@ -1302,19 +1321,30 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     later: dict[str, list[int]] = {}  # the same, claims with no number and no negation
     wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
-    signature: dict[int, tuple[frozenset[str], bool, bool]] = {}
+    # what the ranking reads of a candidate, read once here (each pool claim's text is
+    # read once, whatever the claims of ``mine`` it is scored for: review of issue 30's
+    # cost): its signature, its keys, and its words for its events (only for a dated claim)
+    signature: dict[int, Signature] = {}
+    own: dict[int, frozenset[str]] = {}
+    said: dict[int, set[str]] = {}
+    dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
-        words = _words(c.sentence)
+        text = _unmarked(c.sentence)
+        words = _words_in(text)
         if words.isdisjoint(wanted):
             continue  # none of its keys is wanted
-        sig = signature[i] = _signature(c.sentence, words)
+        sig = signature[i] = _signature_in(text, words)
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        for k in _keys(words):
+        keys = _keys(words)
+        own[i] = frozenset(keys)
+        if dated:
+            said[i] = words
+        for k in keys:
             if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    looks: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # a candidate's stems, keys
+    events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     for a in mine:
@@ -1329,33 +1359,30 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                     if pool[i] is not me:  # itself; its page's other claims are candidates
                         score[i] = score.get(i, 0) + 1
         mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
-        mine_keys = set(a.keys)
-
-        def rank(
-            x: tuple[int, int],
-            a: Read = a,
-            mine_sig: tuple[frozenset[str], bool, bool] = mine_sig,
-            mine_keys: set[str] = mine_keys,
-        ) -> tuple[bool, bool, int, int, int]:
-            # those that may disagree; then those saying its dated word ("lit" in "first
-            # lit in 1878"); then most keys shared, fewest of their own ("the Harbour
-            # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
-            # before "the Harbour Lighthouse was first lit": review 37b)
-            i, shared = x
-            said = looks.get(i)
-            if said is None:  # read once a candidate, whatever the claims it is scored for
-                words = _words(pool[i].sentence)
-                said = looks[i] = (_events(_stem(w) for w in words), frozenset(_keys(words)))
-            return (
+        mine_keys = frozenset(a.keys)
+        other: dict[int, bool] = {}  # not saying its dated word
+        if a.dated:
+            for i in score:
+                stems = events.get(i)
+                if stems is None:
+                    stems = events[i] = _events(_stem(w) for w in said[i])
+                other[i] = a.dated.isdisjoint(stems)
+        # those that may disagree; then those saying its dated word ("lit" in "first lit in
+        # 1878"); then most keys shared, fewest of their own ("the Harbour Lighthouse keeper
+        # … paid" ×25 is another thing and never spends the cap before "the Harbour
+        # Lighthouse was first lit": review 37b); a candidate's index last (none equal)
+        ranked = [
+            (
                 not _may_disagree(mine_sig, signature[i]),
-                bool(a.dated) and a.dated.isdisjoint(said[0]),
+                other.get(i, False),
                 -shared,
-                len(said[1] - mine_keys),
+                len(own[i] - mine_keys),
                 i,
             )
-
-        best = heapq.nsmallest(cap, score.items(), key=rank)
-        out += [(a, pool[i]) for i, _ in best]
+            for i, shared in score.items()
+        ]
+        best = heapq.nsmallest(cap, ranked)
+        out += [(a, pool[x[-1]]) for x in best]
     return out
 
 
