@@ -103,7 +103,8 @@ class Read:
 
 
 _LETTERS = re.compile(r"[a-z]+")
-_NOT_KEYS = frozenset(STOPWORDS) | frozenset(NEGATIONS) | frozenset(NUMBER_WORDS)  # no claim is keyed by them
+# words no claim is keyed by (_keys)
+_NOT_KEYS = frozenset(STOPWORDS) | frozenset(NEGATIONS) | frozenset(NUMBER_WORDS)
 
 
 def keys_of(sentence: str) -> tuple[str, ...]:
