@@ -867,7 +867,8 @@ def _module_digest() -> str:
 
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
-    mine, pool = _claims(ctx, section.max_candidates)
+    cut: list[Finding] = []  # claims whose candidates were cut (_elsewhere)
+    mine, pool = _claims(ctx, section.max_candidates, cut)
     found, unsure, cites = _compared(
         mine,
         pool,
@@ -875,7 +876,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         decidable=ctx.lint and compare is None,
         whole=ctx.base is None,
     )
-    out = [f for _, _, f in found] + _marker_findings(mine)
+    out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
@@ -1043,9 +1044,12 @@ def _judged(
     return out
 
 
-def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
+def _claims(
+    ctx: Context, cap: int, cut: list[Finding] | None = None
+) -> tuple[list[PageClaim], list[PageClaim]]:
     """The claims to check (the run's new or changed ones; every claim in a whole-wiki
-    verify) and the claims they are checked against."""
+    verify) and the claims they are checked against; into ``cut``, a finding for each
+    claim whose candidate pages were cut (_elsewhere)."""
     tip, base = ctx.tip, ctx.base
     pages = set(tip.pages)
     changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
@@ -1082,17 +1086,24 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
-    return mine, _elsewhere(tip, base, mine, set(changed), cap) + pool
+    return mine, _elsewhere(tip, base, mine, set(changed), cap, cut) + pool
 
 
 def _elsewhere(
-    tip: WikiTree, base: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
+    tip: WikiTree,
+    base: WikiTree,
+    mine: list[PageClaim],
+    changed: set[str],
+    cap: int,
+    cut: list[Finding] | None = None,
 ) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) whose claims share a claim's words:
     for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
     pages: the tree's TermIndex, derived from the base's), ties by path; and, apart, the
     ``cap`` pages whose claims with a number or a negation share most of them, so that no
-    crowd of pages without either (which no rule can find contradicting) takes their place."""
+    crowd of pages without either (which no rule can find contradicting) takes their place.
+    Into ``cut``: a claim.consistency_cut finding for each claim with more pages tied with
+    the last of its ``cap`` than SCAN * ``cap`` (the pages past it are not compared)."""
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
     keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
@@ -1101,7 +1112,8 @@ def _elsewhere(
     bounded = work > EXACT
     limit = SCAN * cap
     wanted: set[str] = set()
-    for mine_keys in keys:  # as _pairs scores claims: bounded per claim
+    tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
+    for n_claim, mine_keys in enumerate(keys):  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
         for k in sorted(mine_keys, key=lambda k: (len(postings.get(k, ())), k)):
@@ -1118,10 +1130,31 @@ def _elsewhere(
         if len(best) > cap:
             last = best[cap - 1][1]
             best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
+            if len(best) == limit and last + common >= MIN_SHARED:
+                kept = sum(n == last for _, n in best)
+                ties = sum(n == last for n in score.values())
+                if ties > kept:  # a crowd past the bound: which of them is its subject?
+                    at = n_claim % len(mine)
+                    tied[at] = max(tied.get(at, (0, 0)), (ties, kept))
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
+    if cut is not None:
+        cut += [_cut(mine[at], ties, kept, cap) for at, (ties, kept) in sorted(tied.items())]
     pages = sorted(wanted)
     tip.load(pages)
     return [c for p in pages for c in current(page_claims(tip.page(p)))]
+
+
+def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
+    return finding(
+        "claim.consistency_cut",
+        claim.page,
+        claim.line,
+        f"{ties} pages share this claim's words as much as the last of its {cap} candidate "
+        f"pages; only {kept} of them were compared (at most {SCAN} × [consistency] "
+        f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
+        f"{ties - kept} would not be found",
+        claim=claim.sentence,
+    )
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
@@ -1359,7 +1392,8 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 for i in postings.get(k, ())[:limit]:
                     if pool[i] is not me:  # itself; its page's other claims are candidates
                         score[i] = score.get(i, 0) + 1
-        mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
+        text = _unmarked(a.claim.sentence)
+        mine_sig = _signature_in(text, _words_in(text))
         mine_keys = frozenset(a.keys)
         other: dict[int, bool] = {}  # not saying its dated word
         if a.dated:
