@@ -239,6 +239,12 @@ def current(claims: list[PageClaim]) -> list[PageClaim]:
     return [c for c in claims if c.id not in old]
 
 
+def _key_set(words: set[str]) -> frozenset[str]:
+    """_keys(words) as a set (unsorted unless there are more than KEYS)."""
+    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    return frozenset(subject) if len(subject) <= KEYS else frozenset(_keys(words))
+
+
 def _keys(words: set[str]) -> tuple[str, ...]:
     subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
     subject.sort()
@@ -1369,8 +1375,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
             continue  # none of its keys is wanted
         sig = signature[i] = _signature_in(text, words)
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        keys = _keys(words)
-        own[i] = frozenset(keys)
+        keys = own[i] = _key_set(words)
         if dated:
             said[i] = words
         for k in keys:
