@@ -1199,8 +1199,12 @@ def _signature(sentence: str, words: set[str]) -> Signature:
 
 def _signature_in(text: str, words: set[str]) -> Signature:
     """_signature of a claim's _unmarked text."""
-    digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
-    return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
+    found = _DIGITS.findall(text)
+    digits = frozenset([d.replace(",", "") for d in found]) if found else frozenset()
+    return digits, not words.isdisjoint(_NUMBER_WORDS), not words.isdisjoint(NEGATIONS)
+
+
+_NUMBER_WORDS = frozenset(NUMBER_WORDS)
 
 
 def _may_disagree(
@@ -1410,17 +1414,19 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         # those that may disagree; then those saying its dated word ("lit" in "first lit in
         # 1878"); then most keys shared, fewest of their own ("the Harbour Lighthouse keeper
         # … paid" ×25 is another thing and never spends the cap before "the Harbour
-        # Lighthouse was first lit": review 37b); a candidate's index last (none equal)
-        ranked = [
-            (
-                not _may_disagree(mine_sig, signature[i]),
-                other.get(i, False),
-                -shared,
-                len(own[i] - mine_keys),
-                i,
-            )
-            for i, shared in score.items()
-        ]
+        # Lighthouse was first lit": review 37b); a candidate's index last (none equal). The
+        # candidates by the first three (known without reading them again), and the fewest
+        # keys of their own counted only for the first groups, up to ``cap`` of them
+        groups: dict[tuple[bool, bool, int], list[int]] = {}
+        for i, shared in score.items():
+            groups.setdefault(
+                (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
+            ).append(i)
+        ranked: list[tuple[bool, bool, int, int, int]] = []
+        for group in sorted(groups):
+            ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
+            if len(ranked) >= cap:
+                break  # the groups after it all rank after these
         best = heapq.nsmallest(cap, ranked)
         out += [(a, pool[x[-1]]) for x in best]
     return out
