@@ -242,7 +242,12 @@ def current(claims: list[PageClaim]) -> list[PageClaim]:
 def _key_set(words: set[str]) -> frozenset[str]:
     """_keys(words) as a set (unsorted unless there are more than KEYS)."""
     subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
-    return frozenset(subject) if len(subject) <= KEYS else frozenset(_keys(words))
+    if len(subject) <= KEYS:
+        return frozenset(subject)
+    subject.sort(key=len, reverse=True)
+    if len(subject[KEYS - 1]) > len(subject[KEYS]):  # no tie at the cut: no order of names
+        return frozenset(subject[:KEYS])
+    return frozenset(_keys(words))
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
@@ -1390,17 +1395,22 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
+    mine_ids = {id(a.claim) for a in mine}
+    at: dict[int, list[int]] = {}  # a claim of ``mine`` → where it is in ``pool``
+    for i, c in enumerate(pool):
+        if id(c) in mine_ids:
+            at.setdefault(id(c), []).append(i)
     for a in mine:
-        score: dict[int, int] = {}
-        me = a.claim
+        score: Counter[int] = Counter()
+        itself = at.get(id(a.claim), [])  # not its own candidate; its page's other claims are
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
         for postings in (index, later):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
                 if bounded and len(score) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
-                for i in postings.get(k, ())[:limit]:
-                    if pool[i] is not me:  # itself; its page's other claims are candidates
-                        score[i] = score.get(i, 0) + 1
+                score.update(postings.get(k, ())[:limit])
+                for i in itself:
+                    score.pop(i, None)
         text = _unmarked(a.claim.sentence)
         mine_sig = _signature_in(text, _words_in(text))
         mine_keys = frozenset(a.keys)
