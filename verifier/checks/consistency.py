@@ -1118,20 +1118,28 @@ def _elsewhere(
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
     keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
-    postings = {k: index.pages_of(k) for k in {k for ks in keys for k in ks}}
-    work = sum(len(postings[k]) for ks in keys for k in ks)
+    numbers = {k: index.numbers_of(k) for k in {k for ks in keys for k in ks}}
+    work = sum(len(numbers[k]) for ks in keys for k in ks)
     bounded = work > EXACT
+    postings = {k: index.pages_of(k) for k in numbers} if bounded else {}  # by path
     limit = SCAN * cap
     wanted: set[str] = set()
     tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
     for n_claim, mine_keys in enumerate(keys):  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
-        for k in sorted(mine_keys, key=lambda k: (len(postings.get(k, ())), k)):
-            if bounded and len(score) >= limit:
+        if not bounded:  # every page holding one of its keys: counted by number, in C
+            counted: Counter[int] = Counter()
+            for k in mine_keys:
+                counted.update(numbers[k])
+            for number, n in counted.items():
+                path = index.pages[number]
+                if path not in changed:
+                    score[path] = n
+        for k in sorted(mine_keys, key=lambda k: (len(numbers[k]), k)) if bounded else ():
+            if len(score) >= limit:
                 break
-            hits = postings[k]
-            for path in hits[:limit] if bounded else hits:
+            for path in postings[k][:limit]:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
         # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
@@ -1266,6 +1274,14 @@ class TermIndex:
             return sorted(self.pages[n] for n in _numbers(data))
         except IndexError:
             raise ValueError("a damaged term index in the verification cache") from None
+
+    def numbers_of(self, key: str) -> array.array[int]:
+        """The numbers (in ``pages``) of the pages whose claims hold ``key``, unsorted."""
+        data = self.postings.get(key)
+        found = _numbers(data) if data else array.array("I")
+        if found and max(found) >= len(self.pages):
+            raise ValueError("a damaged term index in the verification cache")
+        return found
 
     @classmethod
     def of(cls, keys: dict[str, frozenset[str]]) -> TermIndex:
