@@ -1613,3 +1613,77 @@ def test_a_possible_contradiction_the_judge_does_not_vote_on_stays(repo, base, e
         ("claim.consistency_unjudged", "minor"),
         ("claim.possible_contradiction", "major"),
     ]
+
+
+# ---------------------------------------------------------------- cost of the ranking (cons30f)
+
+
+@pytest.mark.parametrize("crowd_size", [15, 40])
+def test_a_crowd_past_the_candidate_bound_is_a_located_finding_not_silence(
+    repo, base, monkeypatch, crowd_size
+):
+    """Review 37b's crowd ("The lighthouse keeper was first paid in 1871", another thing
+    sharing every key of the claim), named to sort first: up to SCAN * max_candidates
+    pages tied at the cut (here 4 * 4 = 16) the page saying "the lighthouse was first lit
+    on 3 May 1870" is still compared; past it, which page is the claim's subject is not
+    known from the index, and a located claim.consistency_cut says the candidates were cut
+    (fails closed: no silent pass)."""
+    monkeypatch.setitem(SOURCES, "raw/keeper.txt", KEEPER + "\n")
+    crowd = {
+        f"wiki/aa-k{n:02d}.md": page(f"K {n}", [(KEEPER, "raw/keeper.txt", KEEPER)])
+        for n in range(crowd_size)
+    }
+    crowded = commit_files(repo, base.id, {"raw/keeper.txt": KEEPER + "\n", **crowd})
+    claim = "The lighthouse was first lit in 1878."
+    new = page("Lights", [(claim, "raw/town.txt", "The lighthouse was first lit on 3 May 1870.")])
+    tip = commit_files(repo, crowded.id, {"wiki/lights.md": new})
+    config = parse_config("[consistency]\nmax_candidates = 4\n", "wikigate.toml")
+    report = verify_trees(repo, tip, crowded, config=config, plan=plan_for(crowded, tip, "ingest"))
+    no_errors(report)
+    found = [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")]
+    if crowd_size == 15:  # the crowd and the town page: 16 tied, all kept and read
+        assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/lights.md")]
+        assert "wiki/town.md#^4" in found[0].message
+        return
+    assert [(f.code, f.path, f.line, f.severity) for f in found] == [
+        ("claim.consistency_cut", "wiki/lights.md", 6, "major")
+    ]
+    assert found[0].claim == claim
+    assert "41 pages share this claim's words" in found[0].message
+    assert "only 16 of them were compared" in found[0].message
+
+
+@pytest.mark.timing
+def test_ranking_reads_each_candidate_once_whatever_the_claims_it_is_ranked_for(monkeypatch):
+    """The ranking (review 37b: the claim's dated word first, then most keys shared, fewest
+    of their own) reads a candidate's text once, however many of the run's claims score
+    it: a count of reads, not a wall time, so steady under load. Before, each candidate
+    was read again for each claim's ranking (its words, events and keys): 853 ms of a
+    10-page run's check on the 10k benchmark wiki."""
+    crowd = [
+        _claim(n, f"The lighthouse keeper was first paid in {1800 + n}.", f"wiki/k{n:03d}.md")
+        for n in range(300)
+    ]
+    town = _claim(400, "The lighthouse was first lit on 3 May 1870.", "wiki/town.md")
+    pool = [*crowd, town]
+    said = consistency._said
+    for size in (1, 10):
+        mine = [
+            consistency.read(
+                _claim(500 + n, f"The lighthouse was first lit in {1878 + n}.", "wiki/l.md")
+            )
+            for n in range(size)
+        ]
+        reads = 0
+
+        def counted(sentence: str) -> str:
+            nonlocal reads
+            reads += 1
+            return said(sentence)
+
+        monkeypatch.setattr(consistency, "_said", counted)
+        pairs = consistency._pairs(mine, [*pool, *(a.claim for a in mine)], 20)
+        monkeypatch.setattr(consistency, "_said", said)
+        assert reads == len(pool) + 2 * size  # each candidate once, each claim as both
+        # the dated word still ranks the page of the claim's own subject first
+        assert all([b.page for a, b in pairs if a is r][0] == "wiki/town.md" for r in mine), pairs

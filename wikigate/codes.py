@@ -440,6 +440,15 @@ TABLE: tuple[Code, ...] = (
         "claim",
     ),
     Code(
+        "claim.consistency_cut",
+        "major",
+        "more pages share a claim's words as much as the last of its candidates than the "
+        "consistency check compares (`[consistency] max_candidates` × 4): the others were not "
+        "compared, so a contradiction with one of them would go unseen (fails closed)",
+        "name the claim's subject more specifically (a name, a date, the thing's own noun), "
+        "or raise `[consistency] max_candidates`",
+    ),
+    Code(
         "claim.consistency_unjudged",
         "major",
         "the LLM judge could not vote on pairs of claims the consistency check gave it (major: "

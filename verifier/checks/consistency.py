@@ -105,6 +105,8 @@ class Read:
 
 
 _LETTERS = re.compile(r"[a-z]+")
+# words no claim is keyed by (_keys)
+_NOT_KEYS = frozenset(STOPWORDS) | frozenset(NEGATIONS) | frozenset(NUMBER_WORDS)
 
 
 def keys_of(sentence: str) -> tuple[str, ...]:
@@ -115,7 +117,18 @@ def keys_of(sentence: str) -> tuple[str, ...]:
 
 def _words(sentence: str) -> set[str]:
     """The claim's words, lower case, its ``[conflict: raw/…]`` marker left out."""
-    return set(_LETTERS.findall(fold(CONFLICT.sub(" ", _said(sentence))).lower()))
+    return _words_in(_unmarked(sentence))
+
+
+def _unmarked(sentence: str) -> str:
+    """What a claim says (_said), its ``[conflict: raw/…]`` marker left out."""
+    said = _said(sentence)
+    return CONFLICT.sub(" ", said) if "[" in said else said
+
+
+def _words_in(text: str) -> set[str]:
+    """The words of an _unmarked text, lower case (ASCII text is as fold reads it)."""
+    return set(_LETTERS.findall((text if text.isascii() else fold(text)).lower()))
 
 
 # an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
@@ -136,7 +149,7 @@ def _said(sentence: str) -> str:
         text = _OTHER_DIGIT.sub(lambda d: str(unicodedata.decimal(d.group(0))), text)
         # "ⅯⅮⅭⅭⅭⅬⅩⅩ" (U+2160..U+2188): the letters NFKC folds them to (review 37c #5)
         text = _ROMAN_SIGN.sub(lambda r: unicodedata.normalize("NFKC", r.group(0)), text)
-    if "M" in text or "m" in text:
+    if ("M" in text or "m" in text) and _ROMAN_WORD.search(text):
         text = _ROMAN_YEAR.sub(_roman_year, text)
     return text
 
@@ -148,6 +161,8 @@ _ROMAN_YEAR = re.compile(
     r"(M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\b",
     re.I,
 )
+# what _ROMAN_YEAR needs, found cheaply: a word of Roman letters after a space, "M" first
+_ROMAN_WORD = re.compile(r"\sM[MDCLXVI]*\b", re.I)
 _ROMAN = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
 
 
@@ -226,13 +241,22 @@ def current(claims: list[PageClaim]) -> list[PageClaim]:
     return [c for c in claims if c.id not in old]
 
 
+def _key_set(words: set[str]) -> frozenset[str]:
+    """_keys(words) as a set (unsorted unless there are more than KEYS)."""
+    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    if len(subject) <= KEYS:
+        return frozenset(subject)
+    subject.sort(key=len, reverse=True)
+    if len(subject[KEYS - 1]) > len(subject[KEYS]):  # no tie at the cut: no order of names
+        return frozenset(subject[:KEYS])
+    return frozenset(_keys(words))
+
+
 def _keys(words: set[str]) -> tuple[str, ...]:
-    subject = {
-        w
-        for w in words
-        if len(w) >= 4 and w not in STOPWORDS and w not in NEGATIONS and w not in NUMBER_WORDS
-    }
-    return tuple(sorted(subject, key=lambda w: (-len(w), w))[:KEYS])
+    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    subject.sort()
+    subject.sort(key=len, reverse=True)  # stable: the longest first, then alphabetically
+    return tuple(subject[:KEYS])
 
 
 # "eighteen ninety-six", "nineteen hundred and ten": years in words
@@ -998,7 +1022,8 @@ def _module_digest() -> str:
 
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
-    mine, pool = _claims(ctx, section.max_candidates)
+    cut: list[Finding] = []  # claims whose candidates were cut (_elsewhere)
+    mine, pool = _claims(ctx, section.max_candidates, cut)
     found, unsure, cites = _compared(
         mine,
         pool,
@@ -1007,7 +1032,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         whole=ctx.base is None,
         judged=compare is not None,
     )
-    out = [f for _, _, f in found] + _marker_findings(mine)
+    out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
@@ -1198,9 +1223,12 @@ def _judged(
     return out
 
 
-def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
+def _claims(
+    ctx: Context, cap: int, cut: list[Finding] | None = None
+) -> tuple[list[PageClaim], list[PageClaim]]:
     """The claims to check (the run's new or changed ones; every claim in a whole-wiki
-    verify) and the claims they are checked against."""
+    verify) and the claims they are checked against; into ``cut``, a finding for each
+    claim whose candidate pages were cut (_elsewhere)."""
     tip, base = ctx.tip, ctx.base
     pages = set(tip.pages)
     changed = [p for p in ctx.changed() if p in tip.entries and p in pages]
@@ -1237,33 +1265,49 @@ def _claims(ctx: Context, cap: int) -> tuple[list[PageClaim], list[PageClaim]]:
     if not mine:
         return [], []
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
-    return mine, _elsewhere(tip, base, mine, set(changed), cap) + pool
+    return mine, _elsewhere(tip, base, mine, set(changed), cap, cut) + pool
 
 
 def _elsewhere(
-    tip: WikiTree, base: WikiTree, mine: list[PageClaim], changed: set[str], cap: int
+    tip: WikiTree,
+    base: WikiTree,
+    mine: list[PageClaim],
+    changed: set[str],
+    cap: int,
+    cut: list[Finding] | None = None,
 ) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) whose claims share a claim's words:
     for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
     pages: the tree's TermIndex, derived from the base's), ties by path; and, apart, the
     ``cap`` pages whose claims with a number or a negation share most of them, so that no
-    crowd of pages without either (which no rule can find contradicting) takes their place."""
+    crowd of pages without either (which no rule can find contradicting) takes their place.
+    Into ``cut``: a claim.consistency_cut finding for each claim with more pages tied with
+    the last of its ``cap`` than SCAN * ``cap`` (the pages past it are not compared)."""
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
     keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
-    postings = {k: index.pages_of(k) for k in {k for ks in keys for k in ks}}
-    work = sum(len(postings[k]) for ks in keys for k in ks)
+    numbers = {k: index.numbers_of(k) for k in {k for ks in keys for k in ks}}
+    work = sum(len(numbers[k]) for ks in keys for k in ks)
     bounded = work > EXACT
+    postings = {k: index.pages_of(k) for k in numbers} if bounded else {}  # by path
     limit = SCAN * cap
     wanted: set[str] = set()
-    for mine_keys in keys:  # as _pairs scores claims: bounded per claim
+    tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
+    for n_claim, mine_keys in enumerate(keys):  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
-        for k in sorted(mine_keys, key=lambda k: (len(postings.get(k, ())), k)):
-            if bounded and len(score) >= limit:
+        if not bounded:  # every page holding one of its keys: counted by number, in C
+            counted: Counter[int] = Counter()
+            for k in mine_keys:
+                counted.update(numbers[k])
+            for number, n in counted.items():
+                path = index.pages[number]
+                if path not in changed:
+                    score[path] = n
+        for k in sorted(mine_keys, key=lambda k: (len(numbers[k]), k)) if bounded else ():
+            if len(score) >= limit:
                 break
-            hits = postings[k]
-            for path in hits[:limit] if bounded else hits:
+            for path in postings[k][:limit]:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
         # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
@@ -1273,10 +1317,31 @@ def _elsewhere(
         if len(best) > cap:
             last = best[cap - 1][1]
             best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
+            if len(best) == limit and last + common >= MIN_SHARED:
+                kept = sum(n == last for _, n in best)
+                ties = sum(n == last for n in score.values())
+                if ties > kept:  # a crowd past the bound: which of them is its subject?
+                    at = n_claim % len(mine)
+                    tied[at] = max(tied.get(at, (0, 0)), (ties, kept))
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
+    if cut is not None:
+        cut += [_cut(mine[at], ties, kept, cap) for at, (ties, kept) in sorted(tied.items())]
     pages = sorted(wanted)
     tip.load(pages)
     return [c for p in pages for c in current(page_claims(tip.page(p)))]
+
+
+def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
+    return finding(
+        "claim.consistency_cut",
+        claim.page,
+        claim.line,
+        f"{ties} pages share this claim's words as much as the last of its {cap} candidate "
+        f"pages; only {kept} of them were compared (at most {SCAN} × [consistency] "
+        f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
+        f"{ties - kept} would not be found",
+        claim=claim.sentence,
+    )
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
@@ -1304,12 +1369,23 @@ def decidable(sentence: str) -> bool:
     return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
 
 
-def _signature(sentence: str, words: set[str]) -> tuple[frozenset[str], bool, bool]:
+Signature = tuple[frozenset[str], bool, bool]  # _signature
+
+
+def _signature(sentence: str, words: set[str]) -> Signature:
     """A claim's digits, whether it has number words, whether it denies (cheap; ``words``:
     its _words)."""
-    text = CONFLICT.sub(" ", _said(sentence))
-    digits = frozenset(m.group(0).replace(",", "") for m in _DIGITS.finditer(text))
-    return digits, not words.isdisjoint(NUMBER_WORDS.keys()), not words.isdisjoint(NEGATIONS)
+    return _signature_in(_unmarked(sentence), words)
+
+
+def _signature_in(text: str, words: set[str]) -> Signature:
+    """_signature of a claim's _unmarked text."""
+    found = _DIGITS.findall(text)
+    digits = frozenset([d.replace(",", "") for d in found]) if found else frozenset()
+    return digits, not words.isdisjoint(_NUMBER_WORDS), not words.isdisjoint(NEGATIONS)
+
+
+_NUMBER_WORDS = frozenset(NUMBER_WORDS)
 
 
 def _may_disagree(
@@ -1366,6 +1442,14 @@ class TermIndex:
             return sorted(self.pages[n] for n in _numbers(data))
         except IndexError:
             raise ValueError("a damaged term index in the verification cache") from None
+
+    def numbers_of(self, key: str) -> array.array[int]:
+        """The numbers (in ``pages``) of the pages whose claims hold ``key``, unsorted."""
+        data = self.postings.get(key)
+        found = _numbers(data) if data else array.array("I")
+        if found and max(found) >= len(self.pages):
+            raise ValueError("a damaged term index in the verification cache")
+        return found
 
     @classmethod
     def of(cls, keys: dict[str, frozenset[str]]) -> TermIndex:
@@ -1470,60 +1554,75 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     later: dict[str, list[int]] = {}  # the same, claims with no number and no negation
     wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
-    signature: dict[int, tuple[frozenset[str], bool, bool]] = {}
+    # what the ranking reads of a candidate, read once here (each pool claim's text is
+    # read once, whatever the claims of ``mine`` it is scored for: review of issue 30's
+    # cost): its signature, its keys, and its words for its events (only for a dated claim)
+    signature: dict[int, Signature] = {}
+    own: dict[int, frozenset[str]] = {}
+    said: dict[int, set[str]] = {}
+    dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
-        words = _words(c.sentence)
+        text = _unmarked(c.sentence)
+        words = _words_in(text)
         if words.isdisjoint(wanted):
             continue  # none of its keys is wanted
-        sig = signature[i] = _signature(c.sentence, words)
+        sig = signature[i] = _signature_in(text, words)
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        for k in _keys(words):
+        keys = own[i] = _key_set(words)
+        if dated:
+            said[i] = words
+        for k in keys:
             if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    looks: dict[int, tuple[frozenset[str], frozenset[str]]] = {}  # a candidate's stems, keys
+    events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
+    mine_ids = {id(a.claim) for a in mine}
+    at: dict[int, list[int]] = {}  # a claim of ``mine`` → where it is in ``pool``
+    for i, c in enumerate(pool):
+        if id(c) in mine_ids:
+            at.setdefault(id(c), []).append(i)
     for a in mine:
-        score: dict[int, int] = {}
-        me = a.claim
+        score: Counter[int] = Counter()
+        itself = at.get(id(a.claim), [])  # not its own candidate; its page's other claims are
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
         for postings in (index, later):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
                 if bounded and len(score) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
-                for i in postings.get(k, ())[:limit]:
-                    if pool[i] is not me:  # itself; its page's other claims are candidates
-                        score[i] = score.get(i, 0) + 1
-        mine_sig = _signature(a.claim.sentence, _words(a.claim.sentence))
-        mine_keys = set(a.keys)
-
-        def rank(
-            x: tuple[int, int],
-            a: Read = a,
-            mine_sig: tuple[frozenset[str], bool, bool] = mine_sig,
-            mine_keys: set[str] = mine_keys,
-        ) -> tuple[bool, bool, int, int, int]:
-            # those that may disagree; then those saying its dated word ("lit" in "first
-            # lit in 1878"); then most keys shared, fewest of their own ("the Harbour
-            # Lighthouse keeper … paid" ×25 is another thing and never spends the cap
-            # before "the Harbour Lighthouse was first lit": review 37b)
-            i, shared = x
-            said = looks.get(i)
-            if said is None:  # read once a candidate, whatever the claims it is scored for
-                words = _words(pool[i].sentence)
-                said = looks[i] = (_events(_stem(w) for w in words), frozenset(_keys(words)))
-            return (
-                not _may_disagree(mine_sig, signature[i]),
-                bool(a.dated) and a.dated.isdisjoint(said[0]),
-                -shared,
-                len(said[1] - mine_keys),
-                i,
-            )
-
-        best = heapq.nsmallest(cap, score.items(), key=rank)
-        out += [(a, pool[i]) for i, _ in best]
+                score.update(postings.get(k, ())[:limit])
+                for i in itself:
+                    score.pop(i, None)
+        text = _unmarked(a.claim.sentence)
+        mine_sig = _signature_in(text, _words_in(text))
+        mine_keys = frozenset(a.keys)
+        other: dict[int, bool] = {}  # not saying its dated word
+        if a.dated:
+            for i in score:
+                stems = events.get(i)
+                if stems is None:
+                    stems = events[i] = _events(_stem(w) for w in said[i])
+                other[i] = a.dated.isdisjoint(stems)
+        # those that may disagree; then those saying its dated word ("lit" in "first lit in
+        # 1878"); then most keys shared, fewest of their own ("the Harbour Lighthouse keeper
+        # … paid" ×25 is another thing and never spends the cap before "the Harbour
+        # Lighthouse was first lit": review 37b); a candidate's index last (none equal). The
+        # candidates by the first three (known without reading them again), and the fewest
+        # keys of their own counted only for the first groups, up to ``cap`` of them
+        groups: dict[tuple[bool, bool, int], list[int]] = {}
+        for i, shared in score.items():
+            groups.setdefault(
+                (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
+            ).append(i)
+        ranked: list[tuple[bool, bool, int, int, int]] = []
+        for group in sorted(groups):
+            ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
+            if len(ranked) >= cap:
+                break  # the groups after it all rank after these
+        best = heapq.nsmallest(cap, ranked)
+        out += [(a, pool[x[-1]]) for x in best]
     return out
 
 
