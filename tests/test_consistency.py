@@ -1687,3 +1687,14 @@ def test_ranking_reads_each_candidate_once_whatever_the_claims_it_is_ranked_for(
         assert reads == len(pool) + 2 * size  # each candidate once, each claim as both
         # the dated word still ranks the page of the claim's own subject first
         assert all([b.page for a, b in pairs if a is r][0] == "wiki/town.md" for r in mine), pairs
+
+
+@pytest.mark.parametrize("letter", ["\u0130", "\u0131"])
+def test_a_dotted_or_dotless_i_is_no_roman_numeral(letter):
+    """cons30f: "The pier opened in M\u0130." matched the case-blind Roman pattern (Unicode folds
+    "\u0130" and "\u0131" onto "i"), and reading its value raised KeyError: one letter made the
+    consistency check fail on every run that compared the claim."""
+    odd = _claim(1, f"The pier opened in M{letter}.", "wiki/a.md")
+    other = _claim(2, "The pier opened in 1894.", "wiki/b.md")
+    assert consistency.read(odd).claim == odd  # read, not raised
+    assert consistency.pair_finding(odd, other) is None  # no year in it: nothing to compare

@@ -177,7 +177,9 @@ def roman_value(numeral: str) -> int | None:
     are words: review 37c #5)."""
     if not numeral.isupper() and len(numeral) < 4:
         return None
-    if _ROMAN_NUMERAL.fullmatch(numeral) is None:
+    # ASCII letters only: the patterns ignore case, and Unicode case folding matches "İ"
+    # (U+0130) and "ı" to "i", which are no Roman numerals (a KeyError made the check fail)
+    if not numeral.isascii() or _ROMAN_NUMERAL.fullmatch(numeral) is None:
         return None
     value = 0
     upper = numeral.upper()
