@@ -1,6 +1,7 @@
 """The verifier's cache under ``.git/wikigate/cache.db``, and its rows' codec.
 
-SQLite tables of parsed pages (by blob id), link graphs and term indexes (by tree
+SQLite tables of parsed pages (by blob id), the consistency check's features of a
+page's claims (by blob id and the code's digest), link graphs and term indexes (by tree
 id), whole-wiki reports (by what they depend on: reportcache.py), verified anchors and the LLM judge's votes (keyed by what they judged); every row but the votes
 is tagged with the version it was given (what produced it: see ``wiki.cache_version``), and ``encode_page``/``decode_page``/``decode_nav``, how a
 parsed page is stored. A cache is an optimisation: when it cannot be opened, or a
@@ -69,6 +70,10 @@ class Cache:
                 "reports (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 # a tree's index of its claims' words (the consistency check's), by tree
                 "indexes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                # a page's current claims and what the consistency check's ranking reads
+                # of each (checks/consistency.py: _pool_claims), by page blob and the
+                # digest of the code that reads them
+                "features (key TEXT PRIMARY KEY, v TEXT, data BLOB)",
                 "meta (name TEXT PRIMARY KEY, value TEXT)",
                 # the LLM judge's votes, by (claim, quote, window, model, prompt version):
                 # the key says what produced them, so no version change drops them
@@ -96,6 +101,7 @@ class Cache:
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM reports WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM features WHERE v IS NOT ?", (self.tag,))
         self.conn.execute(  # keys outside the range "tag:" … "tag;" (';' follows ':')
             "DELETE FROM anchors WHERE key < ? OR key >= ?", (self.tag + ":", self.tag + ";")
         )
@@ -266,6 +272,23 @@ class Cache:
     def store_verdicts(self, rows: Mapping[str, str]) -> None:
         self._write(
             "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?)",
+            [(k, self.tag, d) for k, d in sorted(rows.items())],
+        )
+
+    def features(self, keys: list[str]) -> dict[str, bytes]:
+        """Stored rows of the consistency check's candidate features by key (undecoded:
+        checks/consistency.py reads them, a damaged one is its miss)."""
+        if self.conn is None or not keys:
+            return {}
+        try:
+            query = "SELECT key, data FROM features WHERE v = ? AND key IN ({marks})"
+            return {k: bytes(d) for k, d in self._rows_in(query, keys, self.tag)}
+        except (sqlite3.DatabaseError, TypeError):
+            return {}
+
+    def store_features(self, rows: Mapping[str, bytes]) -> None:
+        self._write(
+            "INSERT OR REPLACE INTO features VALUES (?, ?, ?)",
             [(k, self.tag, d) for k, d in sorted(rows.items())],
         )
 

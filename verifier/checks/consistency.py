@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, final
+from typing import Any, ClassVar, cast, final
 
 from wikigate.codes import finding
 from wikigate.models import Finding
@@ -1328,9 +1328,80 @@ def _elsewhere(
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     if cut is not None:
         cut += [_cut(mine[at], ties, kept, cap) for at, (ties, kept) in sorted(tied.items())]
-    pages = sorted(wanted)
-    tip.load(pages)
-    return [c for p in pages for c in current(page_claims(tip.page(p)))]
+    return _pool_claims(tip, sorted(wanted))
+
+
+# what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
+# its _signature, its key set (_key_set) and its events (_events of its words' stems)
+Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str]]
+FEATURES_KEPT = 50_000  # candidates' features kept in memory between checks (by sentence)
+_FEATURES: dict[str, Features] = {}
+
+
+def _features(sentence: str) -> Features:
+    text = _unmarked(sentence)
+    words = _words_in(text)
+    events = _events(_stem(w) for w in words)
+    return frozenset(words), _signature_in(text, words), _key_set(words), events
+
+
+@functools.lru_cache(maxsize=1)
+def _features_digest() -> str:
+    """What a page's features row depends on besides its blob: this module, how claims
+    are read from a parsed page (claims.py), the offline judge's words."""
+    material = [_module_digest(), rules_digest()]
+    material.append(hashlib.sha256(Path(page_claims.__code__.co_filename).read_bytes()).hexdigest())
+    return hashlib.blake2b("/".join(material).encode(), digest_size=12).hexdigest()
+
+
+def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
+    """The current claims (``current``) of ``pages``, in order: read from the verification
+    cache's features rows (by page blob: the page's claims and their ``Features``, which
+    go into the memo _pairs reads) or, for a page without one, parsed, and its row stored
+    (issue 28: a run's candidates were read again in every verification)."""
+    digest = _features_digest()
+    keys = {p: f"{tip.entries[p].oid}:{digest}" for p in pages if p in tip.entries}
+    rows = tip.cache.features(list(keys.values()))
+    found: dict[str, tuple[list[PageClaim], list[Features]]] = {}
+    for path, key in keys.items():
+        data = rows.get(key)
+        got = _decoded(data, path) if data is not None else None
+        if got is not None:
+            found[path] = got
+    missing = [p for p in keys if p not in found]
+    tip.load(missing)
+    fresh: dict[str, bytes] = {}
+    for path in missing:
+        page = tip.page(path)
+        claims = current(page_claims(page))
+        features = [_features(c.sentence) for c in claims]
+        found[path] = claims, features
+        if page is not None:  # an unreadable page: not kept (the limits may change)
+            fresh[keys[path]] = marshal.dumps((path, [tuple(c) for c in claims], features))
+    tip.cache.store_features(fresh)
+    if len(_FEATURES) > FEATURES_KEPT:
+        _FEATURES.clear()  # bounded: a larger pool reads its rows again next time
+    out: list[PageClaim] = []
+    for path in pages:
+        claims, features = found.get(path, ([], []))
+        out += claims
+        _FEATURES.update(zip([c.sentence for c in claims], features, strict=True))
+    return out
+
+
+_page_claim = cast(Callable[[Any], PageClaim], functools.partial(tuple.__new__, PageClaim))
+
+
+def _decoded(data: bytes, path: str) -> tuple[list[PageClaim], list[Features]] | None:
+    """A features row read back, or None (another path's: the same blob elsewhere; or
+    damaged)."""
+    try:
+        at, claims, features = marshal.loads(data)
+        if at != path or len(claims) != len(features):
+            return None
+        return [_page_claim(c) for c in claims], list(features)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
@@ -1559,26 +1630,36 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     # what the ranking reads of a candidate, read once here (each pool claim's text is
     # read once, whatever the claims of ``mine`` it is scored for: review of issue 30's
     # cost): its signature, its keys, and its words for its events (only for a dated claim)
+    # (the candidates of _pool_claims: their features read from the cache, _FEATURES)
     signature: dict[int, Signature] = {}
     own: dict[int, frozenset[str]] = {}
-    said: dict[int, set[str]] = {}
+    said: dict[int, set[str] | frozenset[str]] = {}
+    events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
-        text = _unmarked(c.sentence)
-        words = _words_in(text)
-        if words.isdisjoint(wanted):
-            continue  # none of its keys is wanted
-        sig = signature[i] = _signature_in(text, words)
+        known = _FEATURES.get(c.sentence)
+        if known is not None:
+            words, sig, keys, stems = known
+            if words.isdisjoint(wanted):
+                continue  # none of its keys is wanted
+            signature[i], own[i] = sig, keys
+            if dated:
+                events[i] = stems
+        else:
+            text = _unmarked(c.sentence)
+            words = _words_in(text)
+            if words.isdisjoint(wanted):
+                continue  # none of its keys is wanted
+            sig = signature[i] = _signature_in(text, words)
+            keys = own[i] = _key_set(words)
+            if dated:
+                said[i] = words
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        keys = own[i] = _key_set(words)
-        if dated:
-            said[i] = words
         for k in keys:
             if k in wanted and per_page[(k, c.page)] < cap:
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     mine_ids = {id(a.claim) for a in mine}
