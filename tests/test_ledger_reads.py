@@ -60,9 +60,10 @@ def test_a_ledger_built_on_a_fresh_clone_walks_each_commit_once(
         ws.close()
     assert built.rebuilt and sorted(rows) == ["wiki/owls.md#^1", "wiki/ravens.md#^1"]
     assert rows == expected
-    # commits that change a page are verified, their trees walked once each (it was twice:
-    # the verification's, then the ledger's own to read claims and gaps)
+    # commits that change a page are verified, their trees walked at most once each (it was
+    # twice: the verification's, then the ledger's own to read claims and gaps); a run's
+    # commits that change no source are verified together (issue 28): fewer walks
     changing = git(clone, "rev-list", "--first-parent", "main", "--", "wiki/").stdout.split()
-    assert counted["walks"] == len(changing) > 1
+    assert 1 <= counted["walks"] < len(changing)
     # every page parsed once per blob, by the verification; none decoded again from the cache
     assert counted["parses"] >= 1 and counted["decodes"] == counted["parses"]

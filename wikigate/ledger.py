@@ -15,7 +15,7 @@ behind main.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
-WALKS_SHARED = 16  # commits of a sync whose verifications share the trees they walked
+BATCH = 16  # commits of a sync read together (_read_batch), sharing the trees they walked
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
 CONTENT = (
@@ -99,17 +99,19 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
         _clear(store)
         known = None
     done = Synced(known, rebuilt=rebuilt)
-    walks = WalkMemo()
-    for n, commit in enumerate(path, 1):
-        if progress is not None:
-            progress("ledger", n, len(path))
-        if n % WALKS_SHARED == 0:  # what the memo holds stays bounded on a long replay
-            walks = WalkMemo()
-        pages = _apply(ws, commit, known, walks)
-        if pages is None:  # another process got there first: start over from its state
-            return sync(ws, progress=progress)
-        known = str(commit.id)
-        done.commit, done.commits, done.pages = known, done.commits + 1, done.pages + pages
+    n = 0
+    for batch in _batches(ws.repo, path):
+        # the commits' trees walked once a batch: what the memo holds stays bounded
+        for commit, pages, rows, gap_rows in _read_batch(ws, batch, WalkMemo()):
+            n += 1
+            if progress is not None:
+                progress("ledger", n, len(path))
+            if not _apply(ws, commit, known, pages, rows, gap_rows):
+                # another process got there first: start over from its state
+                return sync(ws, progress=progress)
+            known = str(commit.id)
+            done.commit, done.commits = known, done.commits + 1
+            done.pages += len(pages)
     return done
 
 
@@ -214,28 +216,93 @@ def _citing(store: Any, sources: list[str]) -> set[str]:
     return found
 
 
-def _apply(
-    ws: Workspace, commit: pygit2.Commit, known: str | None, walks: WalkMemo | None = None
-) -> int | None:
-    """Apply one first-parent commit of main; the number of pages read, or None when the
-    ledger moved meanwhile (another process applied it)."""
-    repo, store = ws.repo, ws.store
+Batch = list[tuple[pygit2.Commit, list[str]]]  # commits, each with the paths it changed
+Read = tuple[list[dict[str, Any]], list[dict[str, Any]]]  # a page's ledger rows, gap rows
+
+
+def _changes(repo: pygit2.Repository, commit: pygit2.Commit) -> list[str]:
     parent = commit.parents[0] if commit.parents else None
     if parent is not None:
-        changed = gitrepo.changed_paths(repo, parent.tree, commit.tree)
-    else:  # the first commit: every path, from a diff against the empty tree
-        changed = sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
-    pages = set(filter(ws.config.wiki.layout().is_page, changed))  # main's [wiki] root
-    raws = [p for p in changed if p.startswith("raw/")]
-    if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
-        pages |= _citing(store, raws)
-    rows, gap_rows = _extract(ws, commit, sorted(pages), walks)
+        return gitrepo.changed_paths(repo, parent.tree, commit.tree)
+    # the first commit: every path, from a diff against the empty tree
+    return sorted({d.new_file.path for d in commit.tree.diff_to_tree(swap=True).deltas})
+
+
+def _batches(repo: pygit2.Repository, path: list[pygit2.Commit]) -> Iterator[Batch]:
+    """``path`` in batches of at most BATCH commits, a commit that changes a source
+    (raw/) always the first of its batch: within a batch no source changes, so a page
+    reads the same at every commit of it that holds the same blob (_read_batch). Lazy:
+    a batch is read after the ones before it are applied."""
+    batch: Batch = []
+    for commit in path:
+        changed = _changes(repo, commit)
+        if batch and (len(batch) >= BATCH or any(p.startswith("raw/") for p in changed)):
+            yield batch
+            batch = []
+        batch.append((commit, changed))
+    if batch:
+        yield batch
+
+
+def _read_batch(
+    ws: Workspace, batch: Batch, walks: WalkMemo
+) -> list[tuple[pygit2.Commit, list[str], list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Each commit of ``batch`` with the pages to read again (those it changed, and
+    those citing a source it added or changed) and their rows at that commit. A page as a
+    commit left it is read at the last commit of the batch before the page changes again
+    (no source changes within a batch: _batches), so a run whose commits each change a
+    page is one citations check of its pages, not one per commit (issue 28)."""
+    layout = ws.config.wiki.layout()  # main's [wiki] root
+    pages_of: list[list[str]] = []
+    for _, changed in batch:
+        pages = set(filter(layout.is_page, changed))
+        raws = [p for p in changed if p.startswith("raw/")]
+        if raws:  # a changed source re-checks every claim citing it (a new one may anchor some)
+            pages |= _citing(ws.store, raws)
+        pages_of.append(sorted(pages))
+    where: list[dict[str, int]] = [{} for _ in batch]  # a commit's page → read at
+    read_at: dict[int, set[str]] = {}
+    changes: dict[str, int] = {}  # a path → the next commit of the batch changing it
+    for n in reversed(range(len(batch))):
+        for p in pages_of[n]:
+            at = where[n][p] = changes.get(p, len(batch)) - 1
+            read_at.setdefault(at, set()).add(p)
+        for p in batch[n][1]:
+            changes[p] = n
+    found: dict[tuple[int, str], Read] = {}
+    for at, pages in sorted(read_at.items()):
+        for p, got in _extract(ws, batch[at][0], sorted(pages), walks).items():
+            found[(at, p)] = got
+    out = []
+    for n, (commit, _) in enumerate(batch):
+        rows: list[dict[str, Any]] = []
+        gap_rows: list[dict[str, Any]] = []
+        for p in pages_of[n]:
+            page_rows, page_gaps = found.get((where[n][p], p), ([], []))
+            rows += [dict(r) for r in page_rows]
+            gap_rows += [dict(g) for g in page_gaps]
+        out.append((commit, pages_of[n], rows, gap_rows))
+    return out
+
+
+def _apply(
+    ws: Workspace,
+    commit: pygit2.Commit,
+    known: str | None,
+    pages: list[str],
+    rows: list[dict[str, Any]],
+    gap_rows: list[dict[str, Any]],
+) -> bool:
+    """Apply one first-parent commit of main (``rows``, ``gap_rows``: those of
+    ``pages`` at it); False when the ledger moved meanwhile (another process applied
+    it)."""
+    store = ws.store
     votes = _votes(ws, str(commit.id))
     at = str(commit.id)
     with store.immediate():
         state = _state(store)
         if (state["commit_id"] if state and state["version"] == version() else None) != known:
-            return None
+            return False
         old = (
             {}
             if known is None  # a build from scratch: the tables were just emptied
@@ -268,7 +335,7 @@ def _apply(
         store.table("ledger_state").upsert(
             {"ref": REF, "commit_id": at, "version": version()}, pk="ref"
         )
-    return len(pages)
+    return True
 
 
 def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:
@@ -299,15 +366,16 @@ def read_pages(
 
 def _extract(
     ws: Workspace, commit: pygit2.Commit, pages: Sequence[str], walks: WalkMemo | None = None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The ledger rows of ``pages`` at ``commit`` (the deleted ones have none), with each
-    quote's anchor checked by the verifier's citations check; and the pages' gap markers.
+) -> dict[str, Read]:
+    """The ledger rows of each of ``pages`` at ``commit`` (the deleted ones have none),
+    with each quote's anchor checked by the verifier's citations check; and the pages'
+    gap markers.
 
     The claims and gaps are read from the pages as that check parsed them
-    (``Verification.pages``): each commit's tree is walked, and its pages parsed (or read
+    (``Verification.pages``): the commit's tree is walked, and its pages parsed (or read
     from the cache), once."""
     if not pages:
-        return [], []
+        return {}
     repo = ws.repo
     # the default verifier's citations check, as every gate runs it (wikigate.verify):
     # the ledger records what it found of each claim's anchor
@@ -325,16 +393,15 @@ def _extract(
         ),
         f"the citations check of {str(commit.id)[:12]}",
     )
-    rows: list[dict[str, Any]] = []
-    gap_rows: list[dict[str, Any]] = []
+    out: dict[str, Read] = {}
     for path in pages:
         page = parsed.get(path)
         if page is None:
             continue  # deleted, or unreadable: it holds no claims the ledger can name
-        for c in page_claims(page):
-            rows.append(_row(c, verified.get((path, c.label))))
-        gap_rows += [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]
-    return rows, gap_rows
+        rows = [_row(c, verified.get((path, c.label))) for c in page_claims(page)]
+        gaps = [{"page": path, "line": ln, "reason": why} for ln, why in page.gaps]
+        out[path] = rows, gaps
+    return out
 
 
 def _row(c: PageClaim, found: Any) -> dict[str, Any]:

@@ -1341,8 +1341,14 @@ _FEATURES: dict[str, Features] = {}
 def _features(sentence: str) -> Features:
     text = _unmarked(sentence)
     words = _words_in(text)
-    events = _events(_stem(w) for w in words)
+    events = frozenset(map(_event_stem, words))  # _events(_stem(w) for w in words)
     return frozenset(words), _signature_in(text, words), _key_set(words), events
+
+
+@functools.lru_cache(maxsize=2**16)
+def _event_stem(word: str) -> str:
+    stem = _stem(word)
+    return _SAME_EVENT.get(stem, stem)
 
 
 @functools.lru_cache(maxsize=1)
@@ -1633,18 +1639,18 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     # (the candidates of _pool_claims: their features read from the cache, _FEATURES)
     signature: dict[int, Signature] = {}
     own: dict[int, frozenset[str]] = {}
-    said: dict[int, set[str] | frozenset[str]] = {}
+    said: dict[int, set[str]] = {}
     events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
     dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
-            words, sig, keys, stems = known
-            if words.isdisjoint(wanted):
+            if known[0].isdisjoint(wanted):
                 continue  # none of its keys is wanted
+            _, sig, keys, found = known
             signature[i], own[i] = sig, keys
             if dated:
-                events[i] = stems
+                events[i] = found
         else:
             text = _unmarked(c.sentence)
             words = _words_in(text)
