@@ -1681,6 +1681,7 @@ def test_ranking_reads_each_candidate_once_whatever_the_claims_it_is_ranked_for(
             reads += 1
             return said(sentence)
 
+        monkeypatch.setattr(consistency, "_FEATURES", {})  # none read from a cache (mcp28g)
         monkeypatch.setattr(consistency, "_said", counted)
         pairs = consistency._pairs(mine, [*pool, *(a.claim for a in mine)], 20)
         monkeypatch.setattr(consistency, "_said", said)
@@ -1698,3 +1699,56 @@ def test_a_dotted_or_dotless_i_is_no_roman_numeral(letter):
     other = _claim(2, "The pier opened in 1894.", "wiki/b.md")
     assert consistency.read(odd).claim == odd  # read, not raised
     assert consistency.pair_finding(odd, other) is None  # no year in it: nothing to compare
+
+
+# pool features cached (mcp28g)
+
+
+def test_a_runs_candidates_and_their_features_are_read_back_from_the_cache(
+    repo, base, tmp_path, monkeypatch
+):
+    """Issue 28 (mcp28g): the claims of the pages a run's claims are compared with, and what
+    the ranking reads of each (words, signature, keys, events), are kept in the verification
+    cache by page blob: a later verification in another process (nothing in memory) parses
+    no candidate page and derives no candidate's features again, and finds the same."""
+    from wikigate.verifier.wiki import WikiTree
+
+    landed = commit_files(repo, base.id, FILLERS)
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    cache_file = tmp_path / "cache.db"
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    uncached = consistency.check_consistency(_context(repo, tip, landed, None))
+    assert [f.code for f in uncached] == ["claim.contradiction"]
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == uncached
+
+    monkeypatch.setattr(consistency, "_FEATURES", {})  # another process
+    loaded: list[str] = []
+    load = WikiTree.load
+    monkeypatch.setattr(
+        WikiTree, "load", lambda self, paths: loaded.extend(paths) or load(self, paths)
+    )
+    monkeypatch.setattr(consistency, "_features", lambda s: pytest.fail(f"derived again: {s}"))
+    assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == uncached
+    assert "wiki/town.md" not in loaded  # its claims (the 1894 one) from its features row
+
+
+def test_a_damaged_features_row_is_read_again_from_the_page(repo, base, tmp_path, monkeypatch):
+    """A features row that cannot be decoded, or another path's (the same blob elsewhere),
+    is a miss: the page is parsed and the findings are the same."""
+    import sqlite3
+
+    landed = commit_files(
+        repo, base.id, {"wiki/copy.md": TOWN_PAGE.replace("title: Town", "title: Copy")}
+    )
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    cache_file = tmp_path / "cache.db"
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    first = consistency.check_consistency(_context(repo, tip, landed, cache_file))
+    assert {f.code for f in first} == {"claim.contradiction"}
+    with sqlite3.connect(cache_file) as db:
+        assert db.execute("UPDATE features SET data = x'00ff'").rowcount >= 1
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first

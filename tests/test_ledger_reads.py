@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from support.helpers import git
-from test_ledger import RAVENS, _index, page_with, run_cli
+from test_ledger import QUOTE, RAVENS, _index, page_with, run_cli
 from test_ledger import wiki as wiki  # noqa: F401 - the fixture
 
 from wikigate import ledger
@@ -67,3 +67,54 @@ def test_a_ledger_built_on_a_fresh_clone_walks_each_commit_once(
     assert 1 <= counted["walks"] < len(changing)
     # every page parsed once per blob, by the verification; none decoded again from the cache
     assert counted["parses"] >= 1 and counted["decodes"] == counted["parses"]
+
+
+def test_the_sync_of_a_ten_page_run_verifies_its_pages_once(
+    wiki: Path,  # noqa: F811
+    counted: dict[str, int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 28 (mcp28g): a run's commits each change a page and no source, so the ledger's
+    sync after it is one citations check of the run's pages at its last commit (it was one
+    a commit, each walking the commit's tree), with the rows a commit-by-commit rebuild
+    makes (introduced and changed commits too)."""
+    ws = Workspace.open(wiki)
+    try:
+        ledger.sync(ws)
+        run = ws.start_run("cascade", "cli:test")
+        names = [f"Ravens {n}" for n in range(10)]
+        pages = {
+            f"wiki/ravens-{n}.md": page_with(name, (RAVENS, RAVENS)) for n, name in enumerate(names)
+        }
+        for path, text in pages.items():
+            run.stage_write(path, text)
+        owls = page_with("Owls", (QUOTE, QUOTE), (RAVENS, RAVENS))  # a claim added
+        run.stage_write("wiki/owls.md", owls)
+        run.stage_write("wiki/index.md", _index("Owls", *names))
+        done = run.finalize(judge=None)
+        assert done.status == "committed", done.reason
+        verified: list[tuple[str, ...]] = []
+        real = ledger.read_pages
+
+        def reading(request, what):  # type: ignore[no-untyped-def]
+            verified.append(request.pages)
+            return real(request, what)
+
+        monkeypatch.setattr(ledger, "read_pages", reading)
+        for key in counted:
+            counted[key] = 0
+        synced = ledger.sync(ws)
+        rows = ledger.claims(ws)
+        assert synced.commits >= 12 and synced.pages == 12
+        # one verification of the run's twelve pages, its last commit's tree walked once
+        assert verified == [tuple(sorted([*pages, "wiki/owls.md", "wiki/index.md"]))]
+        assert counted["walks"] == 1
+        assert {r["page"] for r in rows} == {"wiki/owls.md", *pages}
+        # a commit-by-commit rebuild, as before: the same rows
+        monkeypatch.setattr(ledger, "BATCH", 1)
+        verified.clear()
+        ledger.rebuild(ws)
+        assert ledger.claims(ws) == rows
+        assert len(verified) >= 12  # commit by commit
+    finally:
+        ws.close()
