@@ -1752,3 +1752,20 @@ def test_a_damaged_features_row_is_read_again_from_the_page(repo, base, tmp_path
         assert db.execute("UPDATE features SET data = x'00ff'").rowcount >= 1
     monkeypatch.setattr(consistency, "_FEATURES", {})
     assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first
+
+
+def test_the_features_kept_in_memory_are_bounded(repo, base, tmp_path, monkeypatch):
+    """At most FEATURES_KEPT candidates' features stay in memory (a long-lived server checks
+    run after run): the candidates past it are read again, with the same findings."""
+    landed = commit_files(repo, base.id, FILLERS)
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    found = consistency.check_consistency(_context(repo, tip, landed, tmp_path / "cache.db"))
+    assert len(consistency._FEATURES) > 3
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    monkeypatch.setattr(consistency, "FEATURES_KEPT", 3)
+    assert (
+        consistency.check_consistency(_context(repo, tip, landed, tmp_path / "cache.db")) == found
+    )
+    assert len(consistency._FEATURES) == 3

@@ -1334,7 +1334,11 @@ def _elsewhere(
 # what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
 # its _signature, its key set (_key_set) and its events (_events of its words' stems)
 Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str]]
-FEATURES_KEPT = 50_000  # candidates' features kept in memory between checks (by sentence)
+# candidates' features kept in memory (by sentence; a few kB each): from _pool_claims to
+# _pairs, and to the next check of a long-lived process; a claim of more words than
+# FEATURE_WORDS is not kept (_pairs reads it again)
+FEATURES_KEPT = 5_000
+FEATURE_WORDS = 48
 _FEATURES: dict[str, Features] = {}
 
 
@@ -1385,13 +1389,15 @@ def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
         if page is not None:  # an unreadable page: not kept (the limits may change)
             fresh[keys[path]] = marshal.dumps((path, [tuple(c) for c in claims], features))
     tip.cache.store_features(fresh)
-    if len(_FEATURES) > FEATURES_KEPT:
-        _FEATURES.clear()  # bounded: a larger pool reads its rows again next time
+    if len(_FEATURES) >= FEATURES_KEPT:
+        _FEATURES.clear()  # bounded memory: the claims past it are read again by _pairs
     out: list[PageClaim] = []
     for path in pages:
         claims, features = found.get(path, ([], []))
         out += claims
-        _FEATURES.update(zip([c.sentence for c in claims], features, strict=True))
+        for c, f in zip(claims, features, strict=True):
+            if len(_FEATURES) < FEATURES_KEPT and len(f[0]) <= FEATURE_WORDS:
+                _FEATURES[c.sentence] = f
     return out
 
 
