@@ -5,7 +5,8 @@ The ledger is derived from git alone: main's first-parent history (each commit's
 changed pages, parsed and their quotes checked at that commit) and, for the judge's
 votes, the artifacts a committed run's verification left under its note. ``sync``
 brings it up to main's tip one commit at a time, re-reading only the pages a commit
-changed (and those citing a source it added or changed); ``rebuild`` replays it from the first
+changed (and those citing a source it added or changed; the commits of a batch that
+changes no source after its first are read in one verification: _read_batch); ``rebuild`` replays it from the first
 commit, so a rebuild and the live ledger agree by construction. Every command that
 moves main calls ``sync`` after (finalize, override, approve, the bot, the server's
 post-receive); ``wikigate claims`` calls it before reading, so the ledger is never

@@ -10,7 +10,8 @@ place), then the rarest words first, at most ``[consistency] max_candidates`` of
 run, the pages that may hold them are looked up in the tree's TermIndex (each word of at
 most COMMON pages → the pages whose claims hold it; ``word!`` → those whose claims with a
 number or a negation hold it), kept in the verification cache by tree and derived from the
-base's (WikiTree.term_index), and only those pages are parsed.
+base's (WikiTree.term_index), and only those pages are read: their claims, and what the ranking
+reads of each, from the verification cache by page blob (_pool_claims), else parsed.
 
 A candidate about the same subject (most of their words in common, or nearly all of the
 shorter's; no proper name telling them apart) contradicts the claim when it gives a
