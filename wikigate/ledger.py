@@ -5,12 +5,12 @@ The ledger is derived from git alone: main's first-parent history (each commit's
 changed pages, parsed and their quotes checked at that commit) and, for the judge's
 votes, the artifacts a committed run's verification left under its note. ``sync``
 brings it up to main's tip one commit at a time, re-reading only the pages a commit
-changed (and those citing a source it added or changed; the commits of a batch that
-changes no source after its first are read in one verification: _read_batch); ``rebuild`` replays it from the first
-commit, so a rebuild and the live ledger agree by construction. Every command that
-moves main calls ``sync`` after (finalize, override, approve, the bot, the server's
-post-receive); ``wikigate claims`` calls it before reading, so the ledger is never
-behind main.
+changed (and those citing a source it added or changed; a batch of commits that change
+no source after its first is read in one verification: _read_batch); ``rebuild``
+replays it from the first commit, so a rebuild and the live ledger agree by
+construction. Every command that moves main calls ``sync`` after (finalize, override,
+approve, the bot, the server's post-receive); ``wikigate claims`` calls it before
+reading, so the ledger is never behind main.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
 BATCH = 16  # commits of a sync read together (_read_batch), sharing the trees they walked
+BATCH_PATHS = 5000  # and the paths they change, at most (a larger commit is a batch alone)
 STATUSES = ("anchored", "unanchored", "mismatched")
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
 CONTENT = (
@@ -230,17 +231,21 @@ def _changes(repo: pygit2.Repository, commit: pygit2.Commit) -> list[str]:
 
 
 def _batches(repo: pygit2.Repository, path: list[pygit2.Commit]) -> Iterator[Batch]:
-    """``path`` in batches of at most BATCH commits, a commit that changes a source
-    (raw/) always the first of its batch: within a batch no source changes, so a page
+    """``path`` in batches of at most BATCH commits changing at most BATCH_PATHS paths
+    (what a batch holds stays bounded), a commit that changes a source (raw/) always the
+    first of its batch: within a batch no source changes, so a page
     reads the same at every commit of it that holds the same blob (_read_batch). Lazy:
     a batch is read after the ones before it are applied."""
     batch: Batch = []
+    size = 0
     for commit in path:
         changed = _changes(repo, commit)
-        if batch and (len(batch) >= BATCH or any(p.startswith("raw/") for p in changed)):
+        full = len(batch) >= BATCH or size + len(changed) > BATCH_PATHS
+        if batch and (full or any(p.startswith("raw/") for p in changed)):
             yield batch
-            batch = []
+            batch, size = [], 0
         batch.append((commit, changed))
+        size += len(changed)
     if batch:
         yield batch
 
