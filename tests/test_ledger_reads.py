@@ -118,3 +118,38 @@ def test_the_sync_of_a_ten_page_run_verifies_its_pages_once(
         assert len(verified) >= 12  # commit by commit
     finally:
         ws.close()
+
+
+def test_a_source_added_mid_run_starts_a_batch_and_the_rows_equal_a_rebuild(
+    wiki: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """mcp28g: a commit that adds a source is read at itself (the pages citing it too), so a
+    run that cites a source before adding it, then edits the page again, leaves the rows a
+    commit-by-commit rebuild leaves; and the claim, mismatched at its first commit, is
+    anchored from the source's commit on."""
+    from wikigate.verifier.citation import format_tail
+
+    source = "raw/ravens.txt"
+    tail = format_tail(source, None, RAVENS, 0)
+    first = f"# Ravens\n\n{RAVENS}[^1]\n\n[^1]: {tail}\n"
+    again = f"# Ravens\n\nA roost. {RAVENS}[^1]\n\n[^1]: {tail}\n"
+    ws = Workspace.open(wiki)
+    try:
+        ledger.sync(ws)
+        run = ws.start_run("ingest", "cli:test")
+        run.stage_write("wiki/ravens.md", first)
+        run.stage_write(source, RAVENS + "\n")
+        run.stage_write("wiki/ravens.md", again)
+        run.stage_write("wiki/index.md", _index("Owls", "Ravens"))
+        done = run.finalize(judge=None)
+        assert done.status == "committed", done.reason
+        ledger.sync(ws)
+        rows = ledger.claims(ws)
+        ravens = [r for r in rows if r["page"] == "wiki/ravens.md"]
+        assert [(r["anchor_status"], r["source"]) for r in ravens] == [("anchored", source)]
+        monkeypatch.setattr(ledger, "BATCH", 1)
+        ledger.rebuild(ws)
+        assert ledger.claims(ws) == rows
+    finally:
+        ws.close()
