@@ -56,11 +56,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, final
 
+import pygit2
+
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
+from ..entries import TreeLimitError
 from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
@@ -1022,6 +1025,8 @@ def _module_digest() -> str:
 
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
+    if ctx.base is None and compare is None:
+        return _whole(ctx, section.max_candidates)
     cut: list[Finding] = []  # claims whose candidates were cut (_elsewhere)
     mine, pool = _claims(ctx, section.max_candidates, cut)
     found, unsure, cites = _compared(
@@ -1036,6 +1041,217 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
+
+
+# ---------------------------------------------------------------- the whole-wiki pass
+
+WHOLE_CHANGED = 0.1  # past this share of the pages changed, a whole-wiki pass is made anew
+Place = tuple[int, str, int]  # a claim's place in a whole-wiki pass: (gap-marked, page, nth)
+Row = tuple[Place, Place, Finding]  # an open contradiction: its two sides, its finding
+
+
+def _whole(ctx: Context, cap: int) -> list[Finding]:
+    """A whole-wiki verify's findings (offline): derived from the last tree's pass kept in
+    the verification cache when few pages changed (``_derived``), else every claim of the
+    wiki compared (``_full``); kept for the next tree."""
+    tip = ctx.tip
+    scope = _pass_scope(ctx)
+    versions = {p: str(tip.entries[p].oid) for p in tip.pages}
+    got = None
+    last = _last_pass(ctx.cache.latest_pass(scope))
+    if last is not None:
+        got = _derived(ctx, cap, last, versions)
+    rows, markers = got if got is not None else _full(ctx, cap)
+    data = {
+        "tree": str(tip.tree_id),
+        "versions": versions,
+        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
+        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
+    }
+    ctx.cache.store_whole_pass(scope, str(tip.tree_id), json.dumps(data).encode())
+    return [f for _, _, f in rows] + [f for p in sorted(markers) for f in markers[p]]
+
+
+def _pass_scope(ctx: Context) -> str:
+    """What a whole-wiki pass depends on but its tree: where the pages are, the rules'
+    section, this module and the offline judge's number reading."""
+    layout = ctx.tip.layout
+    material = json.dumps(
+        [
+            "pass",
+            layout.root,
+            list(layout.exclude),
+            ctx.config.consistency.model_dump(mode="json"),
+            _module_digest(),
+            rules_digest(),
+        ]
+    )
+    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+
+
+@dataclass
+class _Pass:
+    tree: str
+    versions: dict[str, str]  # page → its blob id
+    rows: list[Row]
+    markers: dict[str, list[Finding]]  # page → its claim.conflict_marker findings
+
+
+def _last_pass(data: bytes | None) -> _Pass | None:
+    """A stored pass, decoded (None: none, or a damaged one)."""
+    if data is None:
+        return None
+    try:
+        got = json.loads(data)
+        versions = got["versions"]
+        if not isinstance(versions, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
+        ):
+            return None
+        rows: list[Row] = []
+        for ag, ap, an, bg, bp, bn, f in got["rows"]:
+            if not all(isinstance(x, int) for x in (ag, an, bg, bn)):
+                return None
+            if not (isinstance(ap, str) and isinstance(bp, str)):
+                return None
+            rows.append(((ag, ap, an), (bg, bp, bn), Finding.model_validate(f)))
+        markers = {
+            str(p): [Finding.model_validate(f) for f in fs] for p, fs in got["markers"].items()
+        }
+        return _Pass(str(got["tree"]), versions, rows, markers)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _current_of(tree: WikiTree, path: str) -> tuple[list[PageClaim], list[PageClaim]]:
+    """A page's claims and gap-marked statements that are not history (``history``)."""
+    page = tree.page(path)
+    cited, gapped = page_claims(page), gap_claims(page)
+    past = history([*cited, *gapped])  # a gap-marked statement may be history too
+    return [c for c in cited if c.id not in past], [g for g in gapped if g.id not in past]
+
+
+def _placed(
+    tree: WikiTree, paths: Iterable[str], places: dict[int, Place]
+) -> tuple[list[PageClaim], list[PageClaim]]:
+    """The current claims and gap-marked statements of ``paths`` (loaded), each with its
+    place (by object) into ``places``."""
+    cited: list[PageClaim] = []
+    gaps: list[PageClaim] = []
+    for p in paths:
+        c, g = _current_of(tree, p)
+        places.update((id(x), (0, p, n)) for n, x in enumerate(c))
+        places.update((id(x), (1, p, n)) for n, x in enumerate(g))
+        cited += c
+        gaps += g
+    return cited, gaps
+
+
+def _markers(cited: list[PageClaim]) -> dict[str, list[Finding]]:
+    out: dict[str, list[Finding]] = {}
+    for f in _marker_findings(cited):
+        out.setdefault(f.path or "", []).append(f)
+    return out
+
+
+def _full(ctx: Context, cap: int) -> tuple[list[Row], dict[str, list[Finding]]]:
+    """Every claim of the wiki that a rule can decide on (and every gap-marked statement)
+    against its candidates among every claim of the wiki: each pair once, from the side
+    placed first (pages by path, a page's claims in order, gap-marked statements last)."""
+    tip = ctx.tip
+    tip.load(tip.pages)
+    places: dict[int, Place] = {}
+    cited, gaps = _placed(tip, tip.pages, places)
+    tip.term_index(TermIndex)  # the next tree's pass derives its candidates from it
+    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True)[0]
+    rows = sorted(
+        ((places[id(a)], places[id(b)], f) for a, b, f in found), key=lambda r: (r[0], r[1])
+    )
+    return rows, _markers(cited)
+
+
+def _derived(
+    ctx: Context, cap: int, last: _Pass, versions: dict[str, str]
+) -> tuple[list[Row], dict[str, list[Finding]]] | None:
+    """The pass of this tree from ``last`` (another tree's): its pairs of two unchanged
+    pages kept, the changed pages' claims (a blob changed, added or removed) compared as a
+    run's are (their candidate pages from the TermIndex, ``_elsewhere``), both sides graded,
+    each pair from the side ``_full`` takes it. None: too many pages changed, or the last
+    tree is not readable."""
+    tip = ctx.tip
+    changed = {
+        p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
+    }
+    if len(changed) > WHOLE_CHANGED * len(versions):
+        return None
+    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
+    markers = {p: fs for p, fs in last.markers.items() if p not in changed}
+    if not changed:
+        return kept, markers
+    try:
+        base = WikiTree(
+            ctx.repo,
+            pygit2.Oid(hex=last.tree),
+            ctx.cache,
+            limits=ctx.config.limits,
+            layout=tip.layout,
+        )
+    except (KeyError, ValueError, TypeError, pygit2.GitError, TreeLimitError):
+        return None  # the last tree is gone (or was never this repository's)
+    here = sorted(p for p in changed if p in versions)
+    tip.load(here)
+    places: dict[int, Place] = {}
+    mine_cited, mine_gaps = _placed(tip, here, places)
+    if not mine_cited and not mine_gaps:
+        return kept, markers
+    near = {c.page for c in _elsewhere(tip, base, mine_cited + mine_gaps, changed, cap)}
+    near_cited, near_gaps = _placed(tip, sorted(near), places)
+    pool, gap_pool = near_cited + mine_cited, near_gaps + mine_gaps
+    cites: Cites = {}
+    for c in pool:
+        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    reads: dict[int, Read] = {}
+
+    def full(c: PageClaim) -> Read:
+        r = reads.get(id(c))
+        if r is None:
+            r = reads[id(c)] = read(c)
+        return r
+
+    mine = [full(c) for c in mine_cited + mine_gaps]
+    pairs = _pairs(mine, pool, cap)
+    # a changed claim against the gap-marked statements of its candidate pages (the pass
+    # compares those one way: from the statement's side)
+    pairs += _pairs([full(c) for c in mine_cited], gap_pool, cap)
+    seen: set[frozenset[int]] = set()
+    rows = list(kept)
+    for a, other in pairs:
+        pair = frozenset((id(a.claim), id(other)))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        b = full(other)
+        if a.claim.source == GAP or b.claim.source == GAP:
+            x, y = (a, b) if a.claim.source == GAP else (b, a)
+        else:
+            da, db = bool(a.numbers or a.negated), bool(b.numbers or b.negated)
+            if not (da or db):
+                continue  # no rule decides between them
+            first = da and (not db or places[id(a.claim)] < places[id(b.claim)])
+            x, y = (a, b) if first else (b, a)
+        kind = disagreement(x, y)
+        if kind is None:
+            continue
+        if x.claim.source == GAP:
+            f = _gap_finding(x, y, kind)
+        else:
+            f = _finding(x, y, kind, cites, whole=True)
+        if f is not None:
+            rows.append((places[id(x.claim)], places[id(y.claim)], f))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    for p, fs in _markers(mine_cited).items():
+        markers[p] = fs
+    return rows, markers
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
