@@ -1061,12 +1061,13 @@ def _whole(ctx: Context, cap: int) -> list[Finding]:
     last = _last_pass(ctx.cache.latest_pass(scope))
     if last is not None:
         got = _derived(ctx, cap, last, versions)
-    rows, markers = got if got is not None else _full(ctx, cap)
+    rows, markers, gaps = got if got is not None else _full(ctx, cap)
     data = {
         "tree": str(tip.tree_id),
         "versions": versions,
         "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
         "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
+        "gaps": gaps,
     }
     ctx.cache.store_whole_pass(scope, str(tip.tree_id), json.dumps(data).encode())
     return [f for _, _, f in rows] + [f for p in sorted(markers) for f in markers[p]]
@@ -1095,6 +1096,10 @@ class _Pass:
     versions: dict[str, str]  # page → its blob id
     rows: list[Row]
     markers: dict[str, list[Finding]]  # page → its claim.conflict_marker findings
+    gaps: dict[str, list[str]]  # page → the keys of its gap-marked statements (keys_of)
+
+
+Parts = tuple[list[Row], dict[str, list[Finding]], dict[str, list[str]]]
 
 
 def _last_pass(data: bytes | None) -> _Pass | None:
@@ -1118,7 +1123,8 @@ def _last_pass(data: bytes | None) -> _Pass | None:
         markers = {
             str(p): [Finding.model_validate(f) for f in fs] for p, fs in got["markers"].items()
         }
-        return _Pass(str(got["tree"]), versions, rows, markers)
+        gaps = {str(p): [str(k) for k in ks] for p, ks in got["gaps"].items()}
+        return _Pass(str(got["tree"]), versions, rows, markers, gaps)
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
 
@@ -1154,7 +1160,7 @@ def _markers(cited: list[PageClaim]) -> dict[str, list[Finding]]:
     return out
 
 
-def _full(ctx: Context, cap: int) -> tuple[list[Row], dict[str, list[Finding]]]:
+def _full(ctx: Context, cap: int) -> Parts:
     """Every claim of the wiki that a rule can decide on (and every gap-marked statement)
     against its candidates among every claim of the wiki: each pair once, from the side
     placed first (pages by path, a page's claims in order, gap-marked statements last)."""
@@ -1167,12 +1173,19 @@ def _full(ctx: Context, cap: int) -> tuple[list[Row], dict[str, list[Finding]]]:
     rows = sorted(
         ((places[id(a)], places[id(b)], f) for a, b, f in found), key=lambda r: (r[0], r[1])
     )
-    return rows, _markers(cited)
+    return rows, _markers(cited), _gap_keys(gaps)
 
 
-def _derived(
-    ctx: Context, cap: int, last: _Pass, versions: dict[str, str]
-) -> tuple[list[Row], dict[str, list[Finding]]] | None:
+def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
+    """The keys of each page's gap-marked statements: the pages a changed claim is compared
+    with from their statements' side (the TermIndex lists only cited claims' pages)."""
+    out: dict[str, set[str]] = {}
+    for g in gaps:
+        out.setdefault(g.page, set()).update(keys_of(g.sentence))
+    return {p: sorted(ks) for p, ks in out.items()}
+
+
+def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> Parts | None:
     """The pass of this tree from ``last`` (another tree's): its pairs of two unchanged
     pages kept, the changed pages' claims (a blob changed, added or removed) compared as a
     run's are (their candidate pages from the TermIndex, ``_elsewhere``), both sides graded,
@@ -1186,8 +1199,9 @@ def _derived(
         return None
     kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
     markers = {p: fs for p, fs in last.markers.items() if p not in changed}
+    gap_keys = {p: ks for p, ks in last.gaps.items() if p not in changed}
     if not changed:
-        return kept, markers
+        return kept, markers, gap_keys
     try:
         base = WikiTree(
             ctx.repo,
@@ -1202,9 +1216,14 @@ def _derived(
     tip.load(here)
     places: dict[int, Place] = {}
     mine_cited, mine_gaps = _placed(tip, here, places)
+    gap_keys.update(_gap_keys(mine_gaps))
     if not mine_cited and not mine_gaps:
-        return kept, markers
+        return kept, markers, gap_keys
     near = {c.page for c in _elsewhere(tip, base, mine_cited + mine_gaps, changed, cap)}
+    # the pages whose gap-marked statements share a changed claim's words
+    wanted = {k for c in mine_cited for k in keys_of(c.sentence)}
+    near |= {p for p, ks in gap_keys.items() if p not in changed and not wanted.isdisjoint(ks)}
+    tip.load(sorted(near))
     near_cited, near_gaps = _placed(tip, sorted(near), places)
     pool, gap_pool = near_cited + mine_cited, near_gaps + mine_gaps
     cites: Cites = {}
@@ -1251,7 +1270,7 @@ def _derived(
     rows.sort(key=lambda r: (r[0], r[1]))
     for p, fs in _markers(mine_cited).items():
         markers[p] = fs
-    return rows, markers
+    return rows, markers, gap_keys
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
