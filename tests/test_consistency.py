@@ -1697,7 +1697,7 @@ GAPS = (
     "The pier opened in 1896. [gap: no source found yet]\n\n"
     "The pier is a fine place for a walk [gap: opinion].\n"
 )
-WALKS = page(
+LONGER = page(
     "Walks", [("The pier is 450 metres long.", "raw/town.txt", "The pier is 400 metres long.")]
 )
 FERRY = page(
@@ -1715,13 +1715,26 @@ def _whole(repo, commit, cache_path):
     ]
 
 
+def _open(repo, commit, cache) -> list[tuple[str, ...]]:
+    """`wikigate health`'s open contradictions on ``commit``, through ``cache`` (or none)."""
+    from wikigate.verifier.claims import page_claims
+
+    tree = _index(repo, commit)
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    gaps = [g for p in tree.pages for g in consistency.gap_claims(tree.page(p))]
+    key = str(commit.tree_id)
+    found = consistency.open_contradictions(every, 20, gaps=gaps, cache=cache, key=key)
+    return [(a.id, b.id, f.code, f.path or "", str(f.line), f.message) for a, b, f in found]
+
+
 def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_path, monkeypatch):
     """`verify --all` of a tree a few pages away from the last one verified derives the
     consistency pass from that one's (kept in the verification cache): along a history of
     edits it reports exactly what comparing every claim again reports."""
     steps = [
         FILLERS,  # the first pass: every claim compared
-        {"wiki/walks.md": WALKS},  # a page added with a different number
+        {"wiki/walks.md": LONGER},  # a page added with a different number
         {"wiki/ferry.md": FERRY, "wiki/gaps.md": GAPS},  # a negation; a gap-marked date
         {"wiki/walks.md": None},  # a page removed: its contradiction goes
         {"wiki/ferry.md": None, "wiki/boats.md": FERRY},  # a page renamed
@@ -1730,10 +1743,19 @@ def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_pa
         {"wiki/town.md": TOWN_PAGE.replace("# Town\n", "# Town\n\nA new first line.\n")},
         {"wiki/gaps.md": None},  # the gap-marked statement's page removed
     ]
-    full = consistency._full
+    from wikigate.verifier.wiki import PageCache
+
+    full, derive = consistency._full, consistency._derived_open
     fulls: list[int] = []
+    opens: list[bool] = []
     monkeypatch.setattr(consistency, "_full", lambda *a: fulls.append(1) or full(*a))
+    monkeypatch.setattr(
+        consistency,
+        "_derived_open",
+        lambda *a: opens.append((got := derive(*a)) is not None) or got,
+    )
     cache = tmp_path / "cache.db"
+    health = PageCache(tmp_path / "health.db")
     commit = base
     seen = []
     for files in steps:
@@ -1742,7 +1764,12 @@ def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_pa
         whole = _whole(repo, commit, None)
         assert derived == whole, (len(seen), derived, whole)  # no cache: every claim compared
         seen.append(sorted({(code, path) for code, path, *_ in derived}))
+        # and `wikigate health`'s open contradictions, derived from the last tree's
+        assert _open(repo, commit, health) == _open(repo, commit, None)
+    health.close()
     assert len(fulls) == 1 + len(steps)  # the first pass, and each uncached one
+    # health counts the pages with claims (12 to 14 here): two of them changed is past 10%
+    assert opens == [True, False, True, False, True, True, True, True]
     town = ("claim.contradiction", "wiki/town.md")
     assert seen[1] == [town]  # walks' 450 against town's 400, graded from either side
     assert ("claim.gap_contradiction", "wiki/gaps.md") in seen[2]
@@ -1761,7 +1788,7 @@ def test_a_derived_pass_reads_only_the_changed_pages_and_their_candidates(
     landed = commit_files(repo, base.id, FILLERS)
     cache = tmp_path / "cache.db"
     _whole(repo, landed, cache)
-    tip = commit_files(repo, landed.id, {"wiki/walks.md": WALKS})
+    tip = commit_files(repo, landed.id, {"wiki/walks.md": LONGER})
     loaded: list[str] = []
     read_on: list[str] = []
     load, read = WikiTree.load, consistency.read

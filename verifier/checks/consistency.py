@@ -1225,7 +1225,27 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
     near |= {p for p, ks in gap_keys.items() if p not in changed and not wanted.isdisjoint(ks)}
     tip.load(sorted(near))
     near_cited, near_gaps = _placed(tip, sorted(near), places)
-    pool, gap_pool = near_cited + mine_cited, near_gaps + mine_gaps
+    rows = kept + _changed_rows(
+        mine_cited, mine_gaps, near_cited + mine_cited, near_gaps + mine_gaps, places, cap
+    )
+    rows.sort(key=lambda r: (r[0], r[1]))
+    for p, fs in _markers(mine_cited).items():
+        markers[p] = fs
+    return rows, markers, gap_keys
+
+
+def _changed_rows(
+    mine_cited: list[PageClaim],
+    mine_gaps: list[PageClaim],
+    pool: list[PageClaim],
+    gap_pool: list[PageClaim],
+    places: dict[int, Place],
+    cap: int,
+) -> list[Row]:
+    """The open contradictions of the changed pages' claims and gap-marked statements
+    (``mine_…``) with their candidates in ``pool`` (cited claims) and ``gap_pool``: as a
+    run's (every changed claim, whatever it says), each pair from the side the full pass
+    takes it (a gap-marked statement's; else the first placed of those a rule decides on)."""
     cites: Cites = {}
     for c in pool:
         cites.setdefault((c.page, c.sentence), set()).add(c.source)
@@ -1243,7 +1263,7 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
     # compares those one way: from the statement's side)
     pairs += _pairs([full(c) for c in mine_cited], gap_pool, cap)
     seen: set[frozenset[int]] = set()
-    rows = list(kept)
+    rows: list[Row] = []
     for a, other in pairs:
         pair = frozenset((id(a.claim), id(other)))
         if pair in seen:
@@ -1267,10 +1287,7 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
             f = _finding(x, y, kind, cites, whole=True)
         if f is not None:
             rows.append((places[id(x.claim)], places[id(y.claim)], f))
-    rows.sort(key=lambda r: (r[0], r[1]))
-    for p, fs in _markers(mine_cited).items():
-        markers[p] = fs
-    return rows, markers, gap_keys
+    return rows
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
@@ -1366,14 +1383,76 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    old = history([*claims, *gaps])
-    everything = [c for c in claims if c.id not in old]
-    gapped = [g for g in gaps if g.id not in old]
-    found = _compared(everything + gapped, everything, cap, decidable=True, whole=True)[0]
+    by_page: dict[str, tuple[list[PageClaim], list[PageClaim]]] = {}
+    for c in claims:
+        by_page.setdefault(c.page, ([], []))[0].append(c)
+    for g in gaps:
+        by_page.setdefault(g.page, ([], []))[1].append(g)
+    places: dict[int, Place] = {}
+    at: dict[Place, PageClaim] = {}
+    cited: list[PageClaim] = []
+    gapped: list[PageClaim] = []
+    versions: dict[str, str] = {}  # page → a digest of its claims (lines included)
+    for p in sorted(by_page):
+        cs, gs = by_page[p]
+        past = history([*cs, *gs])
+        cs, gs = [c for c in cs if c.id not in past], [g for g in gs if g.id not in past]
+        for kind, xs in ((0, cs), (1, gs)):
+            for n, x in enumerate(xs):
+                place = (kind, p, n)
+                places[id(x)], at[place] = place, x
+        cited += cs
+        gapped += gs
+        versions[p] = hashlib.blake2b(repr((cs, gs)).encode(), digest_size=16).hexdigest()
+    scope = hashlib.blake2b(
+        json.dumps(["open", cap, _module_digest(), rules_digest()]).encode(), digest_size=20
+    ).hexdigest()
+    last = _last_pass(cache.latest_pass(scope)) if cache is not None and key is not None else None
+    got: list[Row] | None = None
+    if last is not None:
+        got = _derived_open(last, versions, cited, gapped, places, cap)
+        if got is not None and any(a not in at or b not in at for a, b, _ in got):
+            got = None  # a damaged row: computed in full
+    if got is None:
+        found = _compared(cited + gapped, cited, cap, decidable=True, whole=True)[0]
+        got = [(places[id(a)], places[id(b)], f) for a, b, f in found]
+    rows = sorted(got, key=lambda r: (r[0], r[1]))
+    out = [(at[a], at[b], f) for a, b, f in rows]
     if cache is not None and key is not None:
-        rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
-        cache.store_verdicts({key: json.dumps(rows)})
-    return found
+        data = {
+            "tree": key,
+            "versions": versions,
+            "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
+            "markers": {},
+            "gaps": {},
+        }
+        cache.store_whole_pass(scope, key, json.dumps(data).encode())
+        stored = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in out]
+        cache.store_verdicts({key: json.dumps(stored)})
+    return out
+
+
+def _derived_open(
+    last: _Pass,
+    versions: dict[str, str],
+    cited: list[PageClaim],
+    gapped: list[PageClaim],
+    places: dict[int, Place],
+    cap: int,
+) -> list[Row] | None:
+    """open_contradictions' pass from ``last``: as ``_derived``, every claim at hand (its
+    changed pages' claims against every claim, not the TermIndex's candidate pages)."""
+    changed = {
+        p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
+    }
+    if len(changed) > WHOLE_CHANGED * len(versions):
+        return None
+    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
+    if not changed:
+        return kept
+    mine_cited = [c for c in cited if c.page in changed]
+    mine_gaps = [g for g in gapped if g.page in changed]
+    return kept + _changed_rows(mine_cited, mine_gaps, cited, gapped, places, cap)
 
 
 def pair_inputs(unsure: list[tuple[Read, Read]]) -> list[PairInput]:
