@@ -1754,6 +1754,13 @@ def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_pa
         "_derived_open",
         lambda *a: opens.append((got := derive(*a)) is not None) or got,
     )
+    builds: list[str] = []  # the TermIndex built from every page, in the cached passes
+    build = consistency.TermIndex.build.__func__
+    monkeypatch.setattr(
+        consistency.TermIndex,
+        "build",
+        classmethod(lambda cls, t: builds.append(1) or build(cls, t)),
+    )
     cache = tmp_path / "cache.db"
     health = PageCache(tmp_path / "health.db")
     commit = base
@@ -1761,8 +1768,12 @@ def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_pa
     for files in steps:
         commit = commit_files(repo, commit.id, files)
         derived = _whole(repo, commit, cache)
+        if len(builds) > 1:
+            pytest.fail(f"the TermIndex built from every page again at step {len(seen)}")
+        builds_before = len(builds)
         whole = _whole(repo, commit, None)
         assert derived == whole, (len(seen), derived, whole)  # no cache: every claim compared
+        del builds[builds_before:]  # the uncached pass builds its own
         seen.append(sorted({(code, path) for code, path, *_ in derived}))
         # and `wikigate health`'s open contradictions, derived from the last tree's
         assert _open(repo, commit, health) == _open(repo, commit, None)

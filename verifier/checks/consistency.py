@@ -1062,8 +1062,11 @@ def _whole(ctx: Context, cap: int) -> list[Finding]:
     if last is not None:
         got = _derived(ctx, cap, last, versions)
     rows, markers, gaps = got if got is not None else _full(ctx, cap)
+    # the tree whose TermIndex (kept in the cache) the next pass derives its index from:
+    # the last one's when no page changed (no index of this tree was made)
+    same = last is not None and got is not None and last.versions == versions
     data = {
-        "tree": str(tip.tree_id),
+        "tree": last.tree if same and last is not None else str(tip.tree_id),
         "versions": versions,
         "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
         "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
@@ -1212,6 +1215,7 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
         )
     except (KeyError, ValueError, TypeError, pygit2.GitError, TreeLimitError):
         return None  # the last tree is gone (or was never this repository's)
+    tip.term_index(TermIndex, base)  # derived from the last tree's: the next pass's base
     here = sorted(p for p in changed if p in versions)
     tip.load(here)
     places: dict[int, Place] = {}
