@@ -1701,6 +1701,139 @@ def test_a_dotted_or_dotless_i_is_no_roman_numeral(letter):
     assert consistency.pair_finding(odd, other) is None  # no year in it: nothing to compare
 
 
+# the whole-wiki pass, derived (cons30h)
+
+PASS_CODES = (*CODES, "claim.gap_contradiction")
+GAPS = (
+    "---\ntitle: Gaps\n---\n# Gaps\n\n"
+    "The pier opened in 1896. [gap: no source found yet]\n\n"
+    "The pier is a fine place for a walk [gap: opinion].\n"
+)
+LONGER = page(
+    "Walks", [("The pier is 450 metres long.", "raw/town.txt", "The pier is 400 metres long.")]
+)
+FERRY = page(
+    "Ferry", [("The ferry runs in winter.", "raw/town.txt", "The ferry does not run in winter.")]
+)
+
+
+def _whole(repo, commit, cache_path):
+    report = verify_trees(repo, commit, None, cache_path=cache_path)
+    no_errors(report)
+    return [
+        (f.code, f.path, f.line, f.claim, f.claim_line, f.severity, f.message)
+        for f in report.findings
+        if f.code in PASS_CODES
+    ]
+
+
+def _open(repo, commit, cache) -> list[tuple[str, ...]]:
+    """`wikigate health`'s open contradictions on ``commit``, through ``cache`` (or none)."""
+    from wikigate.verifier.claims import page_claims
+
+    tree = _index(repo, commit)
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    gaps = [g for p in tree.pages for g in consistency.gap_claims(tree.page(p))]
+    key = str(commit.tree_id)
+    found = consistency.open_contradictions(every, 20, gaps=gaps, cache=cache, key=key)
+    return [(a.id, b.id, f.code, f.path or "", str(f.line), f.message) for a, b, f in found]
+
+
+def test_a_derived_whole_wiki_pass_finds_what_a_full_one_does(repo, base, tmp_path, monkeypatch):
+    """`verify --all` of a tree a few pages away from the last one verified derives the
+    consistency pass from that one's (kept in the verification cache): along a history of
+    edits it reports exactly what comparing every claim again reports."""
+    steps = [
+        FILLERS,  # the first pass: every claim compared
+        {"wiki/walks.md": LONGER},  # a page added with a different number
+        {"wiki/ferry.md": FERRY, "wiki/gaps.md": GAPS},  # a negation; a gap-marked date
+        {"wiki/walks.md": None},  # a page removed: its contradiction goes
+        {"wiki/ferry.md": None, "wiki/boats.md": FERRY},  # a page renamed
+        {"raw/guide.txt": GUIDE + "The tram depot was closed in 1950.\n"},  # a source
+        {"wiki/filler03.md": FILLERS["wiki/filler03.md"] + "\nMore prose.\n"},  # lines move
+        {"wiki/town.md": TOWN_PAGE.replace("# Town\n", "# Town\n\nA new first line.\n")},
+        {"wiki/gaps.md": None},  # the gap-marked statement's page removed
+    ]
+    from wikigate.verifier.wiki import PageCache
+
+    full, derive = consistency._full, consistency._derived_open
+    fulls: list[int] = []
+    opens: list[bool] = []
+    monkeypatch.setattr(consistency, "_full", lambda *a: fulls.append(1) or full(*a))
+    monkeypatch.setattr(
+        consistency,
+        "_derived_open",
+        lambda *a: opens.append((got := derive(*a)) is not None) or got,
+    )
+    builds: list[str] = []  # the TermIndex built from every page, in the cached passes
+    build = consistency.TermIndex.build.__func__
+    monkeypatch.setattr(
+        consistency.TermIndex,
+        "build",
+        classmethod(lambda cls, t: builds.append(1) or build(cls, t)),
+    )
+    cache = tmp_path / "cache.db"
+    health = PageCache(tmp_path / "health.db")
+    commit = base
+    seen = []
+    for files in steps:
+        commit = commit_files(repo, commit.id, files)
+        derived = _whole(repo, commit, cache)
+        if len(builds) > 1:
+            pytest.fail(f"the TermIndex built from every page again at step {len(seen)}")
+        builds_before = len(builds)
+        whole = _whole(repo, commit, None)
+        assert derived == whole, (len(seen), derived, whole)  # no cache: every claim compared
+        del builds[builds_before:]  # the uncached pass builds its own
+        seen.append(sorted({(code, path) for code, path, *_ in derived}))
+        # and `wikigate health`'s open contradictions, derived from the last tree's
+        assert _open(repo, commit, health) == _open(repo, commit, None)
+    health.close()
+    assert len(fulls) == 1 + len(steps)  # the first pass, and each uncached one
+    # health counts the pages with claims (12 to 14 here): two of them changed is past 10%
+    assert opens == [True, False, True, False, True, True, True, True]
+    town = ("claim.contradiction", "wiki/town.md")
+    assert seen[1] == [town]  # walks' 450 against town's 400, graded from either side
+    assert ("claim.gap_contradiction", "wiki/gaps.md") in seen[2]
+    assert ("claim.contradiction", "wiki/ferry.md") in seen[2] or town in seen[2]
+    assert ("claim.gap_contradiction", "wiki/gaps.md") in seen[-2]
+    assert seen[-1] and all(path != "wiki/gaps.md" for _, path in seen[-1])
+
+
+def test_a_derived_pass_reads_only_the_changed_pages_and_their_candidates(
+    repo, base, tmp_path, monkeypatch
+):
+    """After one page is edited, `verify --all` reads the claims of that page and of the
+    pages its claims' words lead to (the TermIndex), not every claim of the wiki again."""
+    from wikigate.verifier.wiki import WikiTree
+
+    landed = commit_files(repo, base.id, FILLERS)
+    cache = tmp_path / "cache.db"
+    _whole(repo, landed, cache)
+    tip = commit_files(repo, landed.id, {"wiki/walks.md": LONGER})
+    loaded: list[str] = []
+    read_on: list[str] = []
+    load, read = WikiTree.load, consistency.read
+    monkeypatch.setattr(
+        WikiTree, "load", lambda self, paths: loaded.extend(paths) or load(self, paths)
+    )
+    monkeypatch.setattr(consistency, "read", lambda c: read_on.append(c.page) or read(c))
+    monkeypatch.setattr(consistency, "_full", lambda *a: pytest.fail("every claim compared"))
+    found = _whole(repo, tip, cache)
+    assert [(code, path) for code, path, *_ in found] == [("claim.contradiction", "wiki/town.md")]
+    compared = set(loaded)  # what the consistency check parsed (the others read their cache)
+    assert {"wiki/walks.md", "wiki/town.md"} <= set(read_on) <= {"wiki/walks.md", "wiki/town.md"}
+    assert not any(p.startswith("wiki/filler") for p in read_on)
+    assert not any(p.startswith("wiki/filler") for p in compared), compared
+    # the same tree uncached compares every claim a rule can decide on: the fillers' too
+    monkeypatch.undo()
+    read_on.clear()
+    monkeypatch.setattr(consistency, "read", lambda c: read_on.append(c.page) or read(c))
+    _whole(repo, tip, None)
+    assert any(p.startswith("wiki/filler") for p in read_on)
+
+
 # pool features cached (mcp28g)
 
 

@@ -220,6 +220,7 @@ def test_read_only_tools_and_their_annotations(root):
             ),
             "history": text(await s.call_tool("history", {"path": "wiki/owls.md"})),
             "claims": ok(await s.call_tool("claims", {"page": "wiki/owls.md"})),
+            "bad_status": await s.call_tool("claims", {"status": "bogus"}),
             "missing": await s.call_tool("read", {"path": "wiki/nope.md"}),
         }
 
@@ -241,12 +242,14 @@ def test_read_only_tools_and_their_annotations(root):
     )
     assert out["follow"].startswith("'Owls' on wiki/index.md leads to wiki/owls.md:")
     assert len(out["history"].splitlines()) == 1 and "no commit" not in out["history"]
+    # trial 28 (F11): a date a reader reads, and the run that made the commit
+    assert re.search(r"^\w{12} \d{4}-\d\d-\d\d \d\d:\d\d UTC .* \(run \S+\)$", out["history"])
     (claim,) = out["claims"]["claims"]
     assert claim["source"] == "raw/owls.txt" and claim["anchor_status"] == "anchored"
+    assert out["bad_status"].is_error  # trial 28 (F11): not "no claims"
+    assert "status 'bogus': one of anchored, unanchored" in text(out["bad_status"])
     assert out["missing"].is_error
-    assert text(out["missing"]) == (
-        "wiki/nope.md: no such file under raw/ or wiki/ in the staged tree"
-    )
+    assert text(out["missing"]) == "wiki/nope.md: no such file under raw/ or wiki/ on main"
 
 
 @pytest.mark.slow

@@ -31,6 +31,7 @@ CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexErr
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
 REPORTS_KEPT = 4  # whole-wiki reports (reportcache.py) of recent trees
 INDEXES_KEPT = 4  # term indexes of recent trees (checks/consistency.py's): a few MB each
+PASSES_KEPT = 4  # whole-wiki consistency passes of recent trees (checks/consistency.py's)
 CHUNK = 900  # keys per `IN (…)`: under SQLite's bound-parameter limit
 
 
@@ -70,6 +71,9 @@ class Cache:
                 "reports (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 # a tree's index of its claims' words (the consistency check's), by tree
                 "indexes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                # a whole-wiki consistency pass's pairs, by "scope:tree" (the next tree's
+                # is derived from the most recent of its scope: checks/consistency.py)
+                "passes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 # a page's current claims and what the consistency check's ranking reads
                 # of each (checks/consistency.py: _pool_claims), by page blob and the
                 # digest of the code that reads them
@@ -98,6 +102,7 @@ class Cache:
         self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM indexes WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM passes WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM reports WHERE v IS NOT ?", (self.tag,))
@@ -185,6 +190,25 @@ class Cache:
     def store_index(self, tree: str, data: bytes) -> None:
         """Keep a tree's term index, and the most recent INDEXES_KEPT others."""
         self._store_tree_row("indexes", tree, data, INDEXES_KEPT)
+
+    def latest_pass(self, scope: str) -> bytes | None:
+        """The most recently stored whole-wiki consistency pass of ``scope``, if any."""
+        if self.conn is None:
+            return None
+        try:
+            row = self.conn.execute(
+                "SELECT data FROM passes WHERE tree >= ? AND tree < ? AND v = ? "
+                "ORDER BY used DESC LIMIT 1",
+                (scope + ":", scope + ";", self.tag),  # ';' follows ':'
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return bytes(row[0]) if row else None
+
+    def store_whole_pass(self, scope: str, tree: str, data: bytes) -> None:
+        """Keep a tree's whole-wiki consistency pass, and the most recent PASSES_KEPT
+        others."""
+        self._store_tree_row("passes", f"{scope}:{tree}", data, PASSES_KEPT)
 
     def store_report(self, key: str, data: str) -> None:
         """Keep a whole-wiki report, and the most recent REPORTS_KEPT others (read back

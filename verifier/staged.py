@@ -9,6 +9,7 @@ judge marks before sending (verifier/judges/llm/spotlight.py).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pygit2
@@ -31,7 +32,10 @@ class Unsearched(LookupError):
 
 
 class StagedTree:
-    """Read-only views of one tree (and the history behind ``tip``, when known)."""
+    """Read-only views of one tree (and the history behind ``tip``, when known); ``where``
+    names the tree in messages (an MCP session's: "on main", "in run ID")."""
+
+    where = "in the staged tree"
 
     def __init__(
         self,
@@ -58,7 +62,7 @@ class StagedTree:
         entry = self.tree.entries.get(path)
         if entry is None or not self._readable(path):
             raise LookupError(
-                f"{path}: no such file under raw/ or {self.tree.layout.shown} in the staged tree"
+                f"{path}: no such file under raw/ or {self.tree.layout.shown} {self.where}"
             )
         if entry.is_link or entry.is_submodule:
             raise LookupError(f"{path}: a symlink or submodule; not read")
@@ -143,10 +147,22 @@ class StagedTree:
             before = _blob(parents[0].tree, path) if parents else None
             if mine != before:
                 subject = commit.message.split("\n", 1)[0][:200]
-                out.append(f"{str(commit.id)[:12]} {commit.commit_time} {subject}")
+                when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(commit.commit_time))
+                run = _run_of(commit.message)
+                out.append(f"{str(commit.id)[:12]} {when} {subject}{run}")
                 if len(out) >= HISTORY_MAX:
                     break
         return "\n".join(out) if out else f"no commit changed {path}"
+
+
+def _run_of(message: str) -> str:
+    """`` (run ID)`` when the commit names its run in a ``Wikigate-Run:`` trailer (as the
+    writer wrote it: shown, not trusted), else ""."""
+    for line in message.splitlines()[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "wikigate-run" and value.strip():
+            return f" (run {value.strip()[:64]})"
+    return ""
 
 
 def _blob(tree: pygit2.Tree, path: str) -> str | None:

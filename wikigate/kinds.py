@@ -36,3 +36,15 @@ REPORT_FORMATS: tuple[str, ...] = ("text", "json", "rdjson", "sarif", "html")
 # `wikigate verify --filter`: which findings of a change are reported (wikigate.reportfilter)
 FilterMode = Literal["added", "diff_context", "file", "nofilter"]
 FILTER_MODES: tuple[str, ...] = get_args(FilterMode)
+# a claim's anchor status in the ledger, and what `wikigate claims --status` filters on: one
+# of those, or the LLM judge's last vote on the claim
+ANCHOR_STATUSES: tuple[str, ...] = ("anchored", "unanchored", "mismatched")
+CLAIM_FILTERS: tuple[str, ...] = (
+    *ANCHOR_STATUSES,
+    "supports",
+    "partial",
+    "contradicts",
+    "unsupported",
+    "inconclusive",
+    "flaky",
+)

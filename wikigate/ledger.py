@@ -25,6 +25,7 @@ import pygit2
 from . import attest, gitrepo
 from .config import Config
 from .errors import GitError, WikigateError
+from .kinds import ANCHOR_STATUSES, CLAIM_FILTERS
 from .models import VerificationRef
 from .verifier.citation import quote_hash
 from .verifier.claims import PageClaim, page_claims
@@ -41,7 +42,7 @@ REF = gitrepo.MAIN  # the ledger state row's key (the trunk, whatever its name)
 FORMAT = 1  # the rows' meaning; with cache_version(): a change rebuilds the ledger
 BATCH = 16  # commits of a sync read together (_read_batch), sharing the trees they walked
 BATCH_PATHS = 5000  # and the paths they change, at most (a larger commit is a batch alone)
-STATUSES = ("anchored", "unanchored", "mismatched")
+STATUSES = ANCHOR_STATUSES
 # the columns whose change makes a claim "changed" (its line moves with edits around it)
 CONTENT = (
     "claim",
@@ -132,6 +133,13 @@ def claims(
 ) -> list[dict[str, Any]]:
     """The ledger's rows (after a sync), filtered: ``page`` a page or folder (``wiki/x/``),
     ``source`` a source path or folder, ``status`` an anchor status or a judge vote."""
+    if status and status not in CLAIM_FILTERS:
+        from .errors import UsageError
+
+        raise UsageError(
+            f"status {status!r}: one of {', '.join(CLAIM_FILTERS)} (an anchor status, or the "
+            "LLM judge's last vote)"
+        )
     sync(ws)
     where, args = [], []
     for column, value in (("page", page), ("source", source)):

@@ -141,10 +141,13 @@ class Session:
             raise LookupError(f"{branch_name(ws.env.main)} is gone; nothing to read")
         tree_id = str(commit_at(ws.repo, found).tree_id)
         kept = self._tree
+        where = f"in run {self.run_id}" if self.run_id is not None else "on main"
         if kept is not None and kept[0] is ws and kept[1] == tree_id:
             kept[2].tip = str(found)  # the same files at another commit: history from it
+            kept[2].where = where
             return kept[2]
         view = SessionTree(ws.repo, wiki_tree(ws, found, self._texts), str(found), self._pdfs)
+        view.where = where
         self._tree = (ws, tree_id, view)
         return view
 

@@ -57,11 +57,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, cast, final
 
+import pygit2
+
 from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
+from ..entries import TreeLimitError
 from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
@@ -1025,6 +1028,8 @@ def _module_digest() -> str:
 
 def _check(ctx: Context, compare: Any) -> list[Finding]:
     section = ctx.config.consistency
+    if ctx.base is None and compare is None:
+        return _whole(ctx, section.max_candidates)
     cut: list[Finding] = []  # claims whose candidates were cut (_elsewhere)
     mine, pool = _claims(ctx, section.max_candidates, cut)
     found, unsure, cites = _compared(
@@ -1039,6 +1044,257 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
     return out
+
+
+# ---------------------------------------------------------------- the whole-wiki pass
+
+WHOLE_CHANGED = 0.1  # past this share of the pages changed, a whole-wiki pass is made anew
+Place = tuple[int, str, int]  # a claim's place in a whole-wiki pass: (gap-marked, page, nth)
+Row = tuple[Place, Place, Finding]  # an open contradiction: its two sides, its finding
+
+
+def _whole(ctx: Context, cap: int) -> list[Finding]:
+    """A whole-wiki verify's findings (offline): derived from the last tree's pass kept in
+    the verification cache when few pages changed (``_derived``), else every claim of the
+    wiki compared (``_full``); kept for the next tree."""
+    tip = ctx.tip
+    scope = _pass_scope(ctx)
+    versions = {p: str(tip.entries[p].oid) for p in tip.pages}
+    got = None
+    last = _last_pass(ctx.cache.latest_pass(scope))
+    if last is not None:
+        got = _derived(ctx, cap, last, versions)
+    rows, markers, gaps = got if got is not None else _full(ctx, cap)
+    # the tree whose TermIndex (kept in the cache) the next pass derives its index from:
+    # the last one's when no page changed (no index of this tree was made)
+    same = last is not None and got is not None and last.versions == versions
+    data = {
+        "tree": last.tree if same and last is not None else str(tip.tree_id),
+        "versions": versions,
+        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
+        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
+        "gaps": gaps,
+    }
+    ctx.cache.store_whole_pass(scope, str(tip.tree_id), json.dumps(data).encode())
+    return [f for _, _, f in rows] + [f for p in sorted(markers) for f in markers[p]]
+
+
+def _pass_scope(ctx: Context) -> str:
+    """What a whole-wiki pass depends on but its tree: where the pages are, the rules'
+    section, this module and the offline judge's number reading."""
+    layout = ctx.tip.layout
+    material = json.dumps(
+        [
+            "pass",
+            layout.root,
+            list(layout.exclude),
+            ctx.config.consistency.model_dump(mode="json"),
+            _module_digest(),
+            rules_digest(),
+        ]
+    )
+    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+
+
+@dataclass
+class _Pass:
+    tree: str
+    versions: dict[str, str]  # page → its blob id
+    rows: list[Row]
+    markers: dict[str, list[Finding]]  # page → its claim.conflict_marker findings
+    gaps: dict[str, list[str]]  # page → the keys of its gap-marked statements (keys_of)
+
+
+Parts = tuple[list[Row], dict[str, list[Finding]], dict[str, list[str]]]
+
+
+def _last_pass(data: bytes | None) -> _Pass | None:
+    """A stored pass, decoded (None: none, or a damaged one)."""
+    if data is None:
+        return None
+    try:
+        got = json.loads(data)
+        versions = got["versions"]
+        if not isinstance(versions, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in versions.items()
+        ):
+            return None
+        rows: list[Row] = []
+        for ag, ap, an, bg, bp, bn, f in got["rows"]:
+            if not all(isinstance(x, int) for x in (ag, an, bg, bn)):
+                return None
+            if not (isinstance(ap, str) and isinstance(bp, str)):
+                return None
+            rows.append(((ag, ap, an), (bg, bp, bn), Finding.model_validate(f)))
+        markers = {
+            str(p): [Finding.model_validate(f) for f in fs] for p, fs in got["markers"].items()
+        }
+        gaps = {str(p): [str(k) for k in ks] for p, ks in got["gaps"].items()}
+        return _Pass(str(got["tree"]), versions, rows, markers, gaps)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _current_of(tree: WikiTree, path: str) -> tuple[list[PageClaim], list[PageClaim]]:
+    """A page's claims and gap-marked statements that are not history (``history``)."""
+    page = tree.page(path)
+    cited, gapped = page_claims(page), gap_claims(page)
+    past = history([*cited, *gapped])  # a gap-marked statement may be history too
+    return [c for c in cited if c.id not in past], [g for g in gapped if g.id not in past]
+
+
+def _placed(
+    tree: WikiTree, paths: Iterable[str], places: dict[int, Place]
+) -> tuple[list[PageClaim], list[PageClaim]]:
+    """The current claims and gap-marked statements of ``paths`` (loaded), each with its
+    place (by object) into ``places``."""
+    cited: list[PageClaim] = []
+    gaps: list[PageClaim] = []
+    for p in paths:
+        c, g = _current_of(tree, p)
+        places.update((id(x), (0, p, n)) for n, x in enumerate(c))
+        places.update((id(x), (1, p, n)) for n, x in enumerate(g))
+        cited += c
+        gaps += g
+    return cited, gaps
+
+
+def _markers(cited: list[PageClaim]) -> dict[str, list[Finding]]:
+    out: dict[str, list[Finding]] = {}
+    for f in _marker_findings(cited):
+        out.setdefault(f.path or "", []).append(f)
+    return out
+
+
+def _full(ctx: Context, cap: int) -> Parts:
+    """Every claim of the wiki that a rule can decide on (and every gap-marked statement)
+    against its candidates among every claim of the wiki: each pair once, from the side
+    placed first (pages by path, a page's claims in order, gap-marked statements last)."""
+    tip = ctx.tip
+    tip.load(tip.pages)
+    places: dict[int, Place] = {}
+    cited, gaps = _placed(tip, tip.pages, places)
+    tip.term_index(TermIndex)  # the next tree's pass derives its candidates from it
+    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True)[0]
+    rows = sorted(
+        ((places[id(a)], places[id(b)], f) for a, b, f in found), key=lambda r: (r[0], r[1])
+    )
+    return rows, _markers(cited), _gap_keys(gaps)
+
+
+def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
+    """The keys of each page's gap-marked statements: the pages a changed claim is compared
+    with from their statements' side (the TermIndex lists only cited claims' pages)."""
+    out: dict[str, set[str]] = {}
+    for g in gaps:
+        out.setdefault(g.page, set()).update(keys_of(g.sentence))
+    return {p: sorted(ks) for p, ks in out.items()}
+
+
+def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> Parts | None:
+    """The pass of this tree from ``last`` (another tree's): its pairs of two unchanged
+    pages kept, the changed pages' claims (a blob changed, added or removed) compared as a
+    run's are (their candidate pages from the TermIndex, ``_elsewhere``), both sides graded,
+    each pair from the side ``_full`` takes it. None: too many pages changed, or the last
+    tree is not readable."""
+    tip = ctx.tip
+    changed = {
+        p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
+    }
+    if len(changed) > WHOLE_CHANGED * len(versions):
+        return None
+    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
+    markers = {p: fs for p, fs in last.markers.items() if p not in changed}
+    gap_keys = {p: ks for p, ks in last.gaps.items() if p not in changed}
+    if not changed:
+        return kept, markers, gap_keys
+    try:
+        base = WikiTree(
+            ctx.repo,
+            pygit2.Oid(hex=last.tree),
+            ctx.cache,
+            limits=ctx.config.limits,
+            layout=tip.layout,
+        )
+    except (KeyError, ValueError, TypeError, pygit2.GitError, TreeLimitError):
+        return None  # the last tree is gone (or was never this repository's)
+    tip.term_index(TermIndex, base)  # derived from the last tree's: the next pass's base
+    here = sorted(p for p in changed if p in versions)
+    tip.load(here)
+    places: dict[int, Place] = {}
+    mine_cited, mine_gaps = _placed(tip, here, places)
+    gap_keys.update(_gap_keys(mine_gaps))
+    if not mine_cited and not mine_gaps:
+        return kept, markers, gap_keys
+    near = {c.page for c in _elsewhere(tip, base, mine_cited + mine_gaps, changed, cap)}
+    # the pages whose gap-marked statements share a changed claim's words
+    wanted = {k for c in mine_cited for k in keys_of(c.sentence)}
+    near |= {p for p, ks in gap_keys.items() if p not in changed and not wanted.isdisjoint(ks)}
+    tip.load(sorted(near))
+    near_cited, near_gaps = _placed(tip, sorted(near), places)
+    rows = kept + _changed_rows(
+        mine_cited, mine_gaps, near_cited + mine_cited, near_gaps + mine_gaps, places, cap
+    )
+    rows.sort(key=lambda r: (r[0], r[1]))
+    for p, fs in _markers(mine_cited).items():
+        markers[p] = fs
+    return rows, markers, gap_keys
+
+
+def _changed_rows(
+    mine_cited: list[PageClaim],
+    mine_gaps: list[PageClaim],
+    pool: list[PageClaim],
+    gap_pool: list[PageClaim],
+    places: dict[int, Place],
+    cap: int,
+) -> list[Row]:
+    """The open contradictions of the changed pages' claims and gap-marked statements
+    (``mine_…``) with their candidates in ``pool`` (cited claims) and ``gap_pool``: as a
+    run's (every changed claim, whatever it says), each pair from the side the full pass
+    takes it (a gap-marked statement's; else the first placed of those a rule decides on)."""
+    cites: Cites = {}
+    for c in pool:
+        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    reads: dict[int, Read] = {}
+
+    def full(c: PageClaim) -> Read:
+        r = reads.get(id(c))
+        if r is None:
+            r = reads[id(c)] = read(c)
+        return r
+
+    mine = [full(c) for c in mine_cited + mine_gaps]
+    pairs = _pairs(mine, pool, cap)
+    # a changed claim against the gap-marked statements of its candidate pages (the pass
+    # compares those one way: from the statement's side)
+    pairs += _pairs([full(c) for c in mine_cited], gap_pool, cap)
+    seen: set[frozenset[int]] = set()
+    rows: list[Row] = []
+    for a, other in pairs:
+        pair = frozenset((id(a.claim), id(other)))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        b = full(other)
+        if a.claim.source == GAP or b.claim.source == GAP:
+            x, y = (a, b) if a.claim.source == GAP else (b, a)
+        else:
+            da, db = bool(a.numbers or a.negated), bool(b.numbers or b.negated)
+            if not (da or db):
+                continue  # no rule decides between them
+            first = da and (not db or places[id(a.claim)] < places[id(b.claim)])
+            x, y = (a, b) if first else (b, a)
+        kind = disagreement(x, y)
+        if kind is None:
+            continue
+        if x.claim.source == GAP:
+            f = _gap_finding(x, y, kind)
+        else:
+            f = _finding(x, y, kind, cites, whole=True)
+        if f is not None:
+            rows.append((places[id(x.claim)], places[id(y.claim)], f))
+    return rows
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
@@ -1134,14 +1390,76 @@ def open_contradictions(
                 return [(by_id[a], by_id[b], Finding.model_validate(f)) for a, b, f in rows]
             except (ValueError, KeyError, TypeError):
                 pass  # a damaged row, or not these claims': computed again
-    old = history([*claims, *gaps])
-    everything = [c for c in claims if c.id not in old]
-    gapped = [g for g in gaps if g.id not in old]
-    found = _compared(everything + gapped, everything, cap, decidable=True, whole=True)[0]
+    by_page: dict[str, tuple[list[PageClaim], list[PageClaim]]] = {}
+    for c in claims:
+        by_page.setdefault(c.page, ([], []))[0].append(c)
+    for g in gaps:
+        by_page.setdefault(g.page, ([], []))[1].append(g)
+    places: dict[int, Place] = {}
+    at: dict[Place, PageClaim] = {}
+    cited: list[PageClaim] = []
+    gapped: list[PageClaim] = []
+    versions: dict[str, str] = {}  # page → a digest of its claims (lines included)
+    for p in sorted(by_page):
+        cs, gs = by_page[p]
+        past = history([*cs, *gs])
+        cs, gs = [c for c in cs if c.id not in past], [g for g in gs if g.id not in past]
+        for kind, xs in ((0, cs), (1, gs)):
+            for n, x in enumerate(xs):
+                place = (kind, p, n)
+                places[id(x)], at[place] = place, x
+        cited += cs
+        gapped += gs
+        versions[p] = hashlib.blake2b(repr((cs, gs)).encode(), digest_size=16).hexdigest()
+    scope = hashlib.blake2b(
+        json.dumps(["open", cap, _module_digest(), rules_digest()]).encode(), digest_size=20
+    ).hexdigest()
+    last = _last_pass(cache.latest_pass(scope)) if cache is not None and key is not None else None
+    got: list[Row] | None = None
+    if last is not None:
+        got = _derived_open(last, versions, cited, gapped, places, cap)
+        if got is not None and any(a not in at or b not in at for a, b, _ in got):
+            got = None  # a damaged row: computed in full
+    if got is None:
+        found = _compared(cited + gapped, cited, cap, decidable=True, whole=True)[0]
+        got = [(places[id(a)], places[id(b)], f) for a, b, f in found]
+    rows = sorted(got, key=lambda r: (r[0], r[1]))
+    out = [(at[a], at[b], f) for a, b, f in rows]
     if cache is not None and key is not None:
-        rows = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in found]
-        cache.store_verdicts({key: json.dumps(rows)})
-    return found
+        data = {
+            "tree": key,
+            "versions": versions,
+            "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
+            "markers": {},
+            "gaps": {},
+        }
+        cache.store_whole_pass(scope, key, json.dumps(data).encode())
+        stored = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in out]
+        cache.store_verdicts({key: json.dumps(stored)})
+    return out
+
+
+def _derived_open(
+    last: _Pass,
+    versions: dict[str, str],
+    cited: list[PageClaim],
+    gapped: list[PageClaim],
+    places: dict[int, Place],
+    cap: int,
+) -> list[Row] | None:
+    """open_contradictions' pass from ``last``: as ``_derived``, every claim at hand (its
+    changed pages' claims against every claim, not the TermIndex's candidate pages)."""
+    changed = {
+        p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
+    }
+    if len(changed) > WHOLE_CHANGED * len(versions):
+        return None
+    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
+    if not changed:
+        return kept
+    mine_cited = [c for c in cited if c.page in changed]
+    mine_gaps = [g for g in gapped if g.page in changed]
+    return kept + _changed_rows(mine_cited, mine_gaps, cited, gapped, places, cap)
 
 
 def pair_inputs(unsure: list[tuple[Read, Read]]) -> list[PairInput]:

@@ -10,24 +10,12 @@ from typing import Any
 
 import click
 
+from wikigate.kinds import CLAIM_FILTERS
 from wikigate.text import plural
 
 from . import progress
 from .app import cli
 from .base import format_option, open_workspace
-
-# anchor statuses, then the LLM judge's votes (wikigate.ledger.STATUSES and the judge's)
-STATUS_CHOICES = (
-    "anchored",
-    "unanchored",
-    "mismatched",
-    "supports",
-    "partial",
-    "contradicts",
-    "unsupported",
-    "inconclusive",
-    "flaky",
-)
 
 
 @cli.command("claims")
@@ -37,7 +25,7 @@ STATUS_CHOICES = (
 )
 @click.option(
     "--status",
-    type=click.Choice(STATUS_CHOICES),
+    type=click.Choice(CLAIM_FILTERS),
     help="Only claims with this anchor status, or this last vote of the LLM judge.",
 )
 @click.option(
