@@ -168,3 +168,15 @@ def test_a_verification_of_chosen_checks_hands_back_every_page(repo, tmp_path):
     )
     assert done.pages is not None and "wiki/p1.md" in done.pages
     assert done.anchors is not None and ("wiki/p1.md", "1") in done.anchors
+
+
+def test_the_code_digest_covers_the_modules_a_verdict_depends_on():
+    """Review 38b (F2): a build that changed a code's default severity in wikigate/codes.py,
+    at the same version, was answered from the cached report of the old build: the digest
+    read only verifier/, config.py and models.py."""
+    from wikigate.verifier.version import code_files
+
+    names = {p.name for p in code_files()}
+    for module in ("codes.py", "text.py", "paths.py", "gitrepo.py", "config.py", "models.py"):
+        assert module in names, module
+    assert {"consistency.py", "engine.py", "offline.py"} <= names  # the verifier's own

@@ -1,5 +1,6 @@
 """What produced a verdict: wikigate's version and a digest of the code a verdict depends
-on (the verifier's modules, the config and the models).  The server gate keys its cached
+on (the verifier's modules and the package's top-level modules: the config, the models, the
+codes' severities and hints).  The server gate keys its cached
 verdicts by it; an attestation names it."""
 
 from __future__ import annotations
@@ -17,15 +18,23 @@ _VERSION: list[str] = []
 def code_version() -> str:
     """``<wikigate version>+<16 hex digits of the code's digest>``, computed once."""
     if not _VERSION:
-        from wikigate import config, models
-
-        here = Path(__file__).resolve().parent
-        files = sorted(here.rglob("*.py"))
         digest = hashlib.sha256()
-        for path in [*files, Path(str(config.__file__)), Path(str(models.__file__))]:
+        for path in code_files():
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
         _VERSION.append(f"{_installed_version()}+{digest.hexdigest()[:16]}")
     return _VERSION[0]
+
+
+def code_files() -> list[Path]:
+    """The files of ``code_version``'s digest: the verifier's modules, and every module of
+    the package's top level it may call (codes.py's severities and hints, text.py, paths.py,
+    gitrepo.py, config.py, models.py…): a change to any of them is another verifier (review
+    38b: codes.py was not in the digest, so cached reports outlived a change of severity)."""
+    import wikigate
+
+    here = Path(__file__).resolve().parent
+    top = Path(str(wikigate.__file__)).resolve().parent
+    return sorted(here.rglob("*.py")) + sorted(top.glob("*.py"))
 
 
 def _installed_version() -> str:
