@@ -1731,3 +1731,45 @@ def test_a_same_thing_noun_that_is_the_subject_itself_is_compared(new, old):
         _pair_code("The museum building opened its doors in 1894.", "The museum opened in 1896.")
         is not None
     )
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The bus does not run on Sundays.", "The bus runs on Sundays."),
+        ("The council did not pay the rent in full.", "The council paid the rent in full."),
+        ("The club did not win the county cup.", "The club won the county cup."),
+        ("The inn was built in 1752.", "The inn was built in 1750."),
+        ("The zoo opened in 1935.", "The zoo opened in 1931."),
+        ("The steamer Hope was sunk in 1891.", "The steamer Hope sank in 1890."),
+        ("The bell was rung in 1891.", "The bell rang in 1890."),
+        ("The caf\u00e9 opened in 1894.", "The caf\u00e9 opened in 1896."),
+        ("The ferry still does not run in winter.", "The ferry runs in winter."),
+        ("The small ferry does not run in winter.", "The ferry runs in winter."),
+        ("The ferry is not running in winter.", "The ferry runs in winter."),
+        ("The ferry isn't running in winter.", "The ferry runs in winter."),
+    ],
+)
+def test_words_of_three_letters_accents_and_irregular_verbs_are_read(new, old):
+    """Review 38a #2: words under four letters ("bus", "run", "pay", "inn") were not read,
+    "café" was read "caf", and "paid"/"pay", "sank"/"sunk", "running"/"runs" did not stem
+    together: each pair kept one word in common or none, and landed."""
+    assert _pair_code(new, old) == "claim.source_conflict"
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The ferry does not run on Sundays in winter.", "The ferry runs in winter."),
+        ("The bus runs on weekdays.", "The bus runs on Sundays."),
+        (
+            "The Harbour Lighthouse was last lit in 1960.",
+            "The Harbour Lighthouse was first lit in 1870.",
+        ),
+        ("The club won the county cup in 1920.", "The club won the league in 1921."),
+    ],
+)
+def test_reading_short_words_flags_no_denial_of_something_more(new, old):
+    """The consistent pairs that "run" and "lit", now read, would have made one subject: a
+    denial of something more, another of a series ("last" against "first")."""
+    assert _pair_code(new, old) is None

@@ -127,8 +127,16 @@ def _unmarked(sentence: str) -> str:
 
 
 def _words_in(text: str) -> set[str]:
-    """The words of an _unmarked text, lower case (ASCII text is as fold reads it)."""
-    return set(_LETTERS.findall((text if text.isascii() else fold(text)).lower()))
+    """The words of an _unmarked text, lower case (ASCII text is as fold reads it, accents
+    left out: "café" is "cafe")."""
+    return set(_LETTERS.findall((text if text.isascii() else _unaccented(fold(text))).lower()))
+
+
+def _unaccented(text: str) -> str:
+    """``text`` with the accents of its letters left out ("café": "cafe"; review 38a #2:
+    "[a-z]+" read "caf", a word too short to count, so "The café opened in 1894" was never
+    compared with "… in 1896")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 # an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
@@ -311,20 +319,88 @@ _NEGATION_HELPERS = frozenset(
 # the words of three letters that say nothing of a subject (longer ones: STOPWORDS)
 _SHORT_STOP = frozenset(re.findall(r"\w+", "the and was its has had are for but not did any all"))
 _SHORT_STOP |= frozenset(re.findall(r"\w+", "one his her who yet now too onto"))
+# function words of three letters (a content word of three letters, "bus", "inn", "run",
+# "pay", "win", is read as any other word: review 38a #2)
+_SHORT_STOP |= frozenset(
+    re.findall(
+        r"\w+",
+        "nor yes off out how why may can per via she him our you get got let own see few "
+        "new old ago far way set put lot due non etc ltd its isn wasn aren hasn hadn don "
+        "also",
+    )
+)
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _stem(w: str) -> str:
     """A word's stem, cheaply: "opened", "opens", "opening" → "open"; "closed", "close" →
-    "clos"."""
+    "clos"; "running", "ran", "runs" → "run" and the past forms of common irregular verbs
+    as their verb's ("paid": "pay", "sank", "sunk": "sink"; review 38a #2)."""
+    irregular = _IRREGULAR.get(w)
+    if irregular is not None:
+        return irregular
+    return _suffixed(w)
+
+
+def _suffixed(w: str) -> str:
     for suffix in ("ing", "ed", "es", "s", "e"):
         if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            return w[: -len(suffix)]
+            stem = w[: -len(suffix)]
+            if suffix in ("ing", "ed") and stem[-1] == stem[-2] and stem[-1] in _DOUBLED:
+                return stem[:-1]  # "running": "run", "stopped": "stop"
+            return stem
     return w
+
+
+_DOUBLED = frozenset("bgmnprt")  # "running", "stopped"; not "falling", "passed", "added"
+# irregular forms of common verbs, each read as its verb (a word of two forms, "found",
+# "left", "rose", "saw", is not listed: it is also another word)
+_IRREGULAR = {
+    form: _suffixed(verb)
+    for verb, forms in (
+        ("pay", "paid"),
+        ("win", "won"),
+        ("run", "ran"),
+        ("sink", "sank sunk"),
+        ("ring", "rang rung"),
+        ("sing", "sang sung"),
+        ("build", "built"),
+        ("begin", "began begun beginning"),
+        ("sell", "sold"),
+        ("buy", "bought"),
+        ("hold", "held"),
+        ("make", "made"),
+        ("give", "gave given"),
+        ("take", "took taken"),
+        ("come", "came"),
+        ("write", "wrote written"),
+        ("stand", "stood"),
+        ("lose", "lost"),
+        ("keep", "kept"),
+        ("lead", "led"),
+        ("meet", "met"),
+        ("send", "sent"),
+        ("spend", "spent"),
+        ("burn", "burnt"),
+        ("teach", "taught"),
+        ("bring", "brought"),
+        ("grow", "grew grown"),
+        ("draw", "drew drawn"),
+        ("fly", "flew flown"),
+        ("choose", "chose chosen"),
+        ("break", "broke broken"),
+        ("drive", "drove driven"),
+        ("ride", "rode ridden"),
+        ("swim", "swam swum"),
+        ("strike", "struck"),
+    )
+    for form in forms.split()
+}
 
 
 _NEGATION_STEMS = frozenset(_stem(n) for n in NEGATIONS)
 _NOT_PLAIN = _SHORT_STOP | NEGATIONS | _NEGATION_HELPERS
+_SHORT_STEMS = frozenset(_stem(w) for w in _NOT_PLAIN if len(w) <= 3)  # "did", "doe"
 _NOT_NAMES = STOPWORDS | _SHORT_STOP | {"in", "on", "at", "of", "a", "an", "by"}
 
 # words for one event: a synonym of the other claim's verb is the same event, not another
@@ -361,7 +437,7 @@ def _text(sentence: str) -> str:
     # as a reader reads it: "Lighthоuse" with a Cyrillic о, "１８９６" full-width (review 36b)
     text = fold(CONFLICT.sub("", _said(sentence)))
     if not text.isascii():  # "doesn’t", "museum’s": the ASCII apostrophe (review 37d #1)
-        text = text.translate(_APOSTROPHES)
+        text = _unaccented(text.translate(_APOSTROPHES))
     if "'" in text:
         text = _POSSESSIVE.sub(_possessive, text)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
@@ -487,7 +563,11 @@ def read(claim: PageClaim) -> Read:
             n for n in numbers if n in hedged or (n not in literal and " " not in n and _round(n))
         )
     content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
-    subject = _events(_stem(w) for w in content if len(w) >= 4) - _NEGATION_STEMS
+    subject = (
+        _events(_stem(w) for w in content if len(w) >= 4 or w not in _NOT_PLAIN)
+        - _NEGATION_STEMS
+        - _SHORT_STEMS
+    )
     plain = _events(_stem(w) for w in content if w not in _NOT_PLAIN)
     names = tuple(
         run
@@ -886,6 +966,8 @@ def _disagreement(a: Read, b: Read) -> str | None:
             return None  # it denies another thing ("… in summer" against "… in winter")
         if neg.period and not pos.period:
             return None  # another time
+        if _denies_more(neg, pos):
+            return None  # "does not run on Sundays in winter" against "runs in winter"
         return "negation"
     if a.negated:
         return None  # two denials do not contradict each other
@@ -909,8 +991,43 @@ def _disagreement(a: Read, b: Read) -> str | None:
     if dates_ok and quantities_ok:
         return None
     if quantities_ok:
-        return None if _another_event(a, b) else "date"
+        if _another_event(a, b) or _other_ordinals(a, b):
+            return None
+        return "date"
     return None if _another_time(a, b) else "number"
+
+
+_ORDINALS = frozenset(
+    _stem(w) for w in re.findall(r"\w+", "first last second third final earliest latest")
+)
+
+
+def _other_ordinals(a: Read, b: Read) -> bool:
+    """Each dates another one of a series: "was last lit in 1960" against "was first lit
+    in 1870" (review 38a: "lit", a word of three letters, now counts)."""
+    oa, ob = a.plain & _ORDINALS, b.plain & _ORDINALS
+    return bool(oa and ob and oa.isdisjoint(ob))
+
+
+_NEGATION_TOKENS = frozenset(_stem(n) for n in NEGATIONS) | {"t"}  # "isn't": "isn", "t"
+
+
+def _denies_more(neg: Read, pos: Read) -> bool:
+    """The denial's words of its own come after its negation, no adverb: it denies
+    something more ("does not run on Sundays in winter" against "runs in winter"); words
+    of its own before it describe the subject ("The small ferry does not run", "still",
+    "regularly": review 38a #2, now compared as words of three letters count)."""
+    extra = neg.plain - pos.plain
+    if not extra:
+        return False
+    tokens = _tokens(neg.claim.sentence)
+    at = next((i for i, (w, _) in enumerate(tokens) if w in _NEGATION_TOKENS), None)
+    if at is None:
+        return False
+    return any(
+        w in extra and w not in _NOT_HEAD and w not in _FILLERS and not w.endswith("ly")
+        for w, _ in tokens[at + 1 :]
+    )
 
 
 def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
@@ -937,7 +1054,9 @@ def _backed(r: Read, other: Read, kind: str, *, piece: bool = False) -> bool:
     q = _quote(r.claim)
     shared = r.words & other.words
     piece = piece and bool(q.plain & other.plain) and q.plain <= r.plain
-    if len(shared & q.words) * 2 < len(shared) and not piece:
+    # more than half (review 38a: "lit", now a word, made "first lit in 1879" half of
+    # "Harbour Lighthouse first lit": a quote naming no lighthouse backed the claim)
+    if len(shared & q.words) * 2 <= len(shared) and not piece:
         return False
     if kind == "negation":
         return q.negated == r.negated
