@@ -1773,3 +1773,25 @@ def test_reading_short_words_flags_no_denial_of_something_more(new, old):
     """The consistent pairs that "run" and "lit", now read, would have made one subject: a
     denial of something more, another of a series ("last" against "first")."""
     assert _pair_code(new, old) is None
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The ferry, in service since 1890, does not run in winter.",
+        "The ferry (in service since 1890) does not run in winter.",
+        "The ferry, established in 1890, no longer runs in winter.",
+        "The ferry (the boat of 1890) does not run in winter.",
+        "The ferry does not run during winter.",
+    ],
+)
+def test_an_appositive_with_a_date_or_during_is_no_other_time(new):
+    """Review 38a #3: the figure of an appositive describing the subject ("in service since
+    1890") made the denial read as one of another time, and "during winter" as a period:
+    each landed against "The ferry runs in winter"."""
+    assert _pair_code(new, "The ferry runs in winter.") == "claim.source_conflict"
+    # a denial bound to another time is still none
+    assert (
+        _pair_code("The ferry did not run in winter during the war.", "The ferry runs in winter.")
+        is None
+    )

@@ -102,6 +102,7 @@ class Read:
     named: frozenset[str] = frozenset()  # numbers that are part of a name: "Zebra 40"
     dated: frozenset[str] = frozenset()  # the word before a date: "lit" in "lit in 1870"
     tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
+    described: frozenset[str] = frozenset()  # numbers only of an appositive: "(built 1890)"
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -553,6 +554,7 @@ def read(claim: PageClaim) -> Read:
     text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
     numbers = numbers - named
+    main, described = _apart(text)
     qualified = _QUALIFIER.search(text)
     main_words = read_words(text[: qualified.start()])[0] if qualified else words
     approx: frozenset[str] = frozenset()
@@ -587,11 +589,33 @@ def read(claim: PageClaim) -> Read:
         approx,
         names,
         plain,
-        _PERIOD.search(text) is not None,
+        _PERIOD.search(_DURING_SEASON.sub("in ", main)) is not None,
         named,
         dated,
         _tense(words),
+        described,
     )
+
+
+# an appositive after the subject that carries a figure: "The ferry, in service since 1890,
+# does not run", "The ferry (the boat of 1890) does not run": it describes the subject, its
+# figure is no time of the claim (review 38a #3: the denial read as one of another time)
+_DATED_APPOSITIVE = re.compile(
+    r"^\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*"
+    r"(\s*\([^()]{0,80}\d[^()]{0,80}\)|,\s+[^,;:()]{0,60}\d[^,;:()]{0,60},)(?=\s)"
+)
+_SEASONS = "winter|summer|spring|autumn|the winter|the summer|the spring|the autumn"
+_DURING_SEASON = re.compile(rf"\bduring\s+(?=(?:{_SEASONS})\b)", re.I)  # "in winter"
+
+
+def _apart(text: str) -> tuple[str, frozenset[str]]:
+    """``text`` without an appositive after its subject that carries a figure, and the
+    numbers only that appositive says."""
+    m = _DATED_APPOSITIVE.match(text) if ("," in text or "(" in text) else None
+    if m is None:
+        return text, frozenset()
+    main = text[: m.start(1)] + text[m.end(1) :]
+    return main, read_words(m.group(1))[1] - read_words(main)[1]
 
 
 def _round(n: str) -> bool:
@@ -960,7 +984,7 @@ def _disagreement(a: Read, b: Read) -> str | None:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
-        if not neg.numbers <= pos.numbers:
+        if not neg.numbers - neg.described <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
         if neg.plain - pos.plain and pos.plain - neg.plain:
             return None  # it denies another thing ("… in summer" against "… in winter")
