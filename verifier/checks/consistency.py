@@ -940,7 +940,26 @@ def _another_place(a: Read, b: Read) -> bool:
             if not joined or capital or y in mine or y in STOPWORDS or y in _NOT_HEAD:
                 break  # "the museum, shop and café": a list, the museum too
             own.append(y)
-        if any(y in _PLACES for y in own) or tuple(own) in _PLACE_PAIRS:
+        if (any(y in _PLACES for y in own) or tuple(own) in _PLACE_PAIRS) and not _bare(
+            words, w, i, b
+        ):
+            return True
+    return False
+
+
+def _bare(words: tuple[tuple[str, bool, bool], ...], w: str, at: int, b: Read) -> bool:
+    """``words`` name ``w`` again elsewhere than ``at``, bare: at the end of a clause, before
+    a function word or before the word ``b`` says after it ("The museum shop and the museum
+    opened", "… in 1894, as did the museum": the museum too, review 38a #4)."""
+    theirs = _place_words(b.claim.sentence)
+    after = {theirs[j + 1][0] for j, (x, _, _) in enumerate(theirs[:-1]) if x == w}
+    for j, (x, _, _) in enumerate(words):
+        if x != w or j == at:
+            continue
+        if j + 1 == len(words):
+            return True
+        y, _, joined = words[j + 1]
+        if not joined or y in after or y in STOPWORDS or y in _NOT_PLAIN or y in _NOT_HEAD:
             return True
     return False
 
