@@ -1817,3 +1817,42 @@ def test_a_sentence_naming_the_shop_and_the_museum_is_about_the_museum_too(new):
         )
         is None
     )
+
+
+def test_a_contradiction_with_a_stale_claim_of_one_source_says_to_update_it():
+    """Review 38a #7: a source changed ("1896" to "1897"), museum.md's claim went stale, and
+    a writer citing the corrected source was told "correct the claim that its source does
+    not support": the finding never said the other side may be stale. (The gate does not
+    read the other claim's source: when both quote one source and the quotes disagree, the
+    new claim's quote verified in the run, so the other's is the one that no longer does.)"""
+    new = PageClaim(
+        "wiki/newmus.md",
+        "1",
+        6,
+        "The museum opened its doors in 1897.",
+        "raw/town.txt",
+        None,
+        "The museum opened its doors in 1897",
+        0,
+        None,
+        False,
+    )
+    old = PageClaim(
+        "wiki/museum.md",
+        "1",
+        6,
+        "The museum opened its doors in 1896.",
+        "raw/town.txt",
+        None,
+        "The museum opened its doors in 1896",
+        0,
+        None,
+        False,
+    )
+    found = consistency.pair_finding(new, old)
+    assert found is not None and found.code == "claim.contradiction"
+    assert "wiki/museum.md:6's quote no longer verifies, that claim is stale" in found.message
+    assert "the fix is to update it" in found.message
+    # a claim of another source is no stale side of this one
+    other = old._replace(source="raw/other.txt")
+    assert "stale" not in consistency.pair_finding(new, other).message

@@ -1854,6 +1854,22 @@ def _finding(
             claim=claimed(ca),
             claim_line=ca.line,
         )
+    if (
+        kind not in ("judge", POSSIBLE)
+        and not whole
+        and ca.source == cb.source
+        and _backed(a, b, kind)
+        and _backed(b, a, kind, piece=True)
+    ):
+        # one source, two quotes that disagree: the new claim's quote verified in this run,
+        # so the other's no longer does (its source changed: stale), unless the source says
+        # both (review 38a #7: the writer citing the corrected source was told to correct
+        # their own claim)
+        message += (
+            f"; both quote {ca.source}, and their quotes disagree: if {cb.page}:{cb.line}'s "
+            f"quote no longer verifies, that claim is stale (its source changed since it was "
+            f"written: `wikigate claims --state stale`), and the fix is to update it"
+        )
     return finding(
         "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
     )
