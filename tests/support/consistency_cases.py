@@ -537,3 +537,31 @@ DEV += [
     _c("C-shop", own("The museum shop opened its doors in 1931."), MUSEUM, False),
     _c("C-run", own("The ferry does not run at night."), WINTER, False),
 ]
+
+# review 38a #5: counts in the range of years (a thousands comma, a plural noun after it)
+DEV += [
+    _c(
+        "Y-lib",
+        own("The library held 1,500 books in 1950."),
+        own("The library held 1,200 books in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-school",
+        own("The school had 1,200 pupils in 1960."),
+        own("The school had 40 pupils in 1852.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-exhibits",
+        own("The museum had 2000 exhibits in 1950."),
+        own("The museum had 1500 exhibits in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-same",
+        own("The library held 1,500 books in 1900."),
+        own("The library held 1,200 books in 1900.", "raw/town.txt"),
+        True,
+    ),
+]
