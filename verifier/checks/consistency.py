@@ -103,6 +103,7 @@ class Read:
     dated: frozenset[str] = frozenset()  # the word before a date: "lit" in "lit in 1870"
     tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
     described: frozenset[str] = frozenset()  # numbers only of an appositive: "(built 1890)"
+    counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
 
 
 _LETTERS = re.compile(r"[a-z]+")
@@ -555,6 +556,7 @@ def read(claim: PageClaim) -> Read:
     words, numbers = read_words(text)
     numbers = numbers - named
     main, described = _apart(text)
+    counts = _counts(text) if numbers else frozenset()
     qualified = _QUALIFIER.search(text)
     main_words = read_words(text[: qualified.start()])[0] if qualified else words
     approx: frozenset[str] = frozenset()
@@ -584,7 +586,7 @@ def read(claim: PageClaim) -> Read:
         bool(main_words & NEGATIONS),
         keys_of(raw),
         CONFLICT.search(raw) is not None,
-        frozenset(int(n) for n in numbers if _YEAR.fullmatch(n)),
+        frozenset(int(n) for n in numbers if _YEAR.fullmatch(n) and n not in counts),
         decades,
         approx,
         names,
@@ -594,7 +596,24 @@ def read(claim: PageClaim) -> Read:
         dated,
         _tense(words),
         described,
+        counts,
     )
+
+
+# a year-like number that counts: with a thousands comma ("1,500"), or before a plural
+# noun and after no preposition of time ("held 1500 books"; not "in 1894 visitors came")
+# (review 38a #5: "1,500 exhibits in 1950" against "1,200 … in 1900" read as two dates)
+_COUNT = re.compile(
+    r"(?<![\d,.])(\d{1,2},\d{3})(?![\d,.]*\d)"
+    r"|(?<!\bin )(?<!\bon )(?<!\bby )(?<!\bof )(?<!\bto )(?<!since )(?<!until )(?<!from )"
+    r"(?<!before )(?<!after )(?<!during )(?<!circa )(?<![\d,.])(\d{4})\s+(?=[a-z]+s\b)",
+    re.I,
+)
+
+
+def _counts(text: str) -> frozenset[str]:
+    """The year-like numbers of ``text`` that count things (``_COUNT``), without commas."""
+    return frozenset((m.group(1) or m.group(2)).replace(",", "") for m in _COUNT.finditer(text))
 
 
 # an appositive after the subject that carries a figure: "The ferry, in service since 1890,
@@ -739,7 +758,11 @@ def _quantities_meet(a: Read, b: Read) -> bool:
 
 
 def _quantities(r: Read) -> frozenset[str]:
-    return frozenset(n for n in r.numbers if not _YEAR.fullmatch(n) and not _MONTH_DAY.fullmatch(n))
+    return frozenset(
+        n
+        for n in r.numbers
+        if (n in r.counts or not _YEAR.fullmatch(n)) and not _MONTH_DAY.fullmatch(n)
+    )
 
 
 def _own_head(a: Read, b: Read) -> tuple[str, str] | None:
