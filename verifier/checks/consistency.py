@@ -1107,7 +1107,13 @@ def pair_finding(a: PageClaim, b: PageClaim) -> Finding | None:
 
 
 def _quote(claim: PageClaim) -> Read:
-    return read(claim._replace(sentence=claim.quote))
+    return _quote_read(claim.quote)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quote_read(quote: str) -> Read:
+    """A quote as the rules read it (a claim's quote is read for each pair it is in: once)."""
+    return read(PageClaim("", "", 0, quote, "", None, quote, None, None, False))
 
 
 def _backed(r: Read, other: Read, kind: str, *, piece: bool = False) -> bool:
