@@ -1881,3 +1881,22 @@ def test_a_year_like_count_is_a_count_of_a_time_series(new, old):
         _pair_code("The library held 1,500 books in 1900.", "The library held 1,200 books in 1900.")
         == "claim.source_conflict"
     )
+
+
+def test_review_38a_pairs_are_found_by_a_run(repo, base):
+    """Through a run (candidates from the wiki's index, not only the pair rules): "the
+    tower" (a same-thing noun as the subject), "the bus … run" (words of three letters) and
+    "the café" (an accent) each contradict the page on main: before, all three landed."""
+    old_text = "The tower was completed in 1890. The bus runs on Sundays. The café opened in 1896."
+    new_text = (
+        "The tower was completed in 1891. The bus does not run on Sundays. The café opened in 1894."
+    )
+    said = [s.strip() + "." for s in old_text.split(".") if s.strip()]
+    told = [s.strip() + "." for s in new_text.split(".") if s.strip()]
+    main = cited_page("Old", [(s, "raw/old.txt", old_text, s.rstrip(".")) for s in said])
+    at = commit_files(repo, base.id, {"raw/old.txt": old_text, "wiki/old.md": main})
+    new = cited_page("New", [(s, "raw/new.txt", new_text, s.rstrip(".")) for s in told])
+    found = run(repo, at, {"raw/new.txt": new_text, "wiki/new.md": new})
+    assert sorted((f.code, f.claim) for f in found) == sorted(
+        ("claim.source_conflict", s) for s in told
+    ), found
