@@ -1900,3 +1900,17 @@ def test_review_38a_pairs_are_found_by_a_run(repo, base):
     assert sorted((f.code, f.claim) for f in found) == sorted(
         ("claim.source_conflict", s) for s in told
     ), found
+
+
+def test_words_of_another_script_are_read():
+    """Review 38a #2: the word pattern was "[a-z]+", so a subject in Greek letters was no
+    word at all and the pair was never compared."""
+    assert (
+        _pair_code(
+            "The \u03a9\u03b4\u03b5\u03af\u03bf opened in 1903.",
+            "The \u03a9\u03b4\u03b5\u03af\u03bf opened in 1901.",
+        )
+        == "claim.source_conflict"
+    )
+    # and it keys the claim (its look-alike letters read as Latin ones, as everywhere)
+    assert len(consistency.keys_of("The \u03a9\u03b4\u03b5\u03af\u03bf opened in 1903.")) == 2

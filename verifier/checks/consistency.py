@@ -106,7 +106,7 @@ class Read:
     counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
 
 
-_LETTERS = re.compile(r"[a-z]+")
+_LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
 # words no claim is keyed by (_keys)
 _NOT_KEYS = frozenset(STOPWORDS) | frozenset(NEGATIONS) | frozenset(NUMBER_WORDS)
 
@@ -554,6 +554,8 @@ def read(claim: PageClaim) -> Read:
     decades = frozenset(int(m.group(1)) for m in _DECADE.finditer(text))
     text = _DECADE.sub(" ", text)
     words, numbers = read_words(text)
+    if not text.isascii():  # words of another script than Latin ("Ωδείο"), case-folded
+        words = words | {w.casefold() for w in _ANY_WORD.findall(text) if not w.isascii()}
     numbers = numbers - named
     main, described = _apart(text)
     counts = _counts(text) if numbers else frozenset()
