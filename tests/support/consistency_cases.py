@@ -565,3 +565,16 @@ DEV += [
         True,
     ),
 ]
+
+# review 38a #5: ranges and bounds
+DEV += [
+    _c(
+        "B-between", own("The town had between 5,000 and 5,500 inhabitants in 1910."), PEOPLE, False
+    ),
+    _c("B-dash", own("The town had 5,000\u20135,500 inhabitants in 1910."), PEOPLE, False),
+    _c("B-fewer", own("The town had fewer than 6,000 inhabitants in 1910."), PEOPLE, False),
+    _c("B-before", own("The museum opened its doors before 1900."), MUSEUM, False),
+    _c("B-years", own("The museum opened its doors between 1895 and 1897."), MUSEUM, False),
+    _c("B-fewer2", own("The town had fewer than 5,000 inhabitants in 1910."), PEOPLE, True),
+    _c("B-before2", own("The museum opened its doors before 1890."), MUSEUM, True),
+]
