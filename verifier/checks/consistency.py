@@ -104,6 +104,7 @@ class Read:
     tense: str = ""  # "present" (is, are, has, have), "past" (was, were, had), or ""
     described: frozenset[str] = frozenset()  # numbers only of an appositive: "(built 1890)"
     counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
+    spans: tuple[tuple[float, float], ...] = ()  # "between 5,000 and 5,500", "before 1900"
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -559,15 +560,21 @@ def read(claim: PageClaim) -> Read:
     numbers = numbers - named
     main, described = _apart(text)
     counts = _counts(text) if numbers else frozenset()
+    spans, bounding = _spans(text) if numbers else ((), frozenset())
     qualified = _QUALIFIER.search(text)
     main_words = read_words(text[: qualified.start()])[0] if qualified else words
     approx: frozenset[str] = frozenset()
     if numbers:
         literal = {m.group(0).replace(",", "") for m in _DIGITS.finditer(text)}
         hedged = {m.group(1).replace(",", "") for m in _HEDGE.finditer(text)}
-        approx = frozenset(
-            n for n in numbers if n in hedged or (n not in literal and " " not in n and _round(n))
-        )
+        approx = (
+            frozenset(
+                n
+                for n in numbers
+                if n in hedged or (n not in literal and " " not in n and _round(n))
+            )
+            - bounding
+        )  # "fewer than 5,000" is no rough 5,000
     content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
     subject = (
         _events(_stem(w) for w in content if len(w) >= 4 or w not in _NOT_PLAIN)
@@ -599,7 +606,53 @@ def read(claim: PageClaim) -> Read:
         _tense(words),
         described,
         counts,
+        spans,
     )
+
+
+# a range or a bound: "between 5,000 and 5,500", "5,000–5,500", "fewer than 6,000",
+# "before 1900" (review 38a #5: each was read as a figure of its own, and a careful
+# writer's range was refused as a conflict)
+_NUM = r"(\d[\d,]*(?:\.\d+)?)"
+_SPAN = re.compile(
+    rf"\bbetween\s+{_NUM}\s+and\s+{_NUM}|(?<![\d,.]){_NUM}\s*[\u2013\u2014-]\s*{_NUM}(?![\d,.]*\d)"
+    rf"|\b(fewer than|less than|under|below|before|up to|at most|no more than)\s+{_NUM}"
+    rf"|\b(more than|over|above|after|at least|no fewer than|no less than)\s+{_NUM}",
+    re.I,
+)
+
+
+def _spans(text: str) -> tuple[tuple[tuple[float, float], ...], frozenset[str]]:
+    """The ranges and bounds of ``text`` (``_SPAN``), and the numbers that bound one."""
+    spans: list[tuple[float, float]] = []
+    bounding: set[str] = set()
+    for m in _SPAN.finditer(text):
+        g = m.groups()
+        try:
+            if g[0] is not None or g[2] is not None:
+                x, y = (g[0], g[1]) if g[0] is not None else (g[2], g[3])
+                lo, hi = float(x.replace(",", "")), float(y.replace(",", ""))
+                if lo >= hi:
+                    continue  # "1893–94": no range read
+                spans.append((lo, hi))
+                bounding |= {x.replace(",", ""), y.replace(",", "")}
+            elif g[5] is not None:
+                spans.append((float("-inf"), float(g[5].replace(",", ""))))
+                bounding.add(g[5].replace(",", ""))
+            else:
+                spans.append((float(g[7].replace(",", "")), float("inf")))
+                bounding.add(g[7].replace(",", ""))
+        except ValueError:
+            continue
+    return tuple(spans), frozenset(bounding)
+
+
+def _within(n: str | int, spans: tuple[tuple[float, float], ...]) -> bool:
+    try:
+        v = float(n)
+    except ValueError:
+        return False
+    return any(lo <= v <= hi for lo, hi in spans)
 
 
 # a year-like number that counts: with a thousands comma ("1,500"), or before a plural
@@ -734,7 +787,7 @@ def _dates_meet(a: Read, b: Read) -> bool:
         if _MONTH_DAY.fullmatch(n) and n not in days_b:
             return False
     for y in a.years:
-        if y not in b.years and y // 10 * 10 not in b.decades:
+        if y not in b.years and y // 10 * 10 not in b.decades and not _within(y, b.spans):
             return False
     return all(d in b.decades or any(y // 10 * 10 == d for y in b.years) for d in a.decades)
 
@@ -752,7 +805,7 @@ def _quantities_meet(a: Read, b: Read) -> bool:
     it roughly ("about 4,000", "four thousand": 4,012 agrees)."""
     qb = _quantities(b)
     for n in _quantities(a):
-        if n in qb:
+        if n in qb or _within(n, b.spans):
             continue
         if not any((n in a.approx or m in b.approx) and _near(n, m) for m in qb):
             return False
