@@ -82,7 +82,7 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 34: a wikilink into the same page ([[#^id]], [[#Heading]]) reads as its anchor
 # 35: a possessive or an appositive read as its subject's (issue 30)
 # 36: a page note on a text source is citation.page_not_pdf (issue 28)
-CACHE_FORMAT = 36
+CACHE_FORMAT = 37
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

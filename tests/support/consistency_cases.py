@@ -428,3 +428,153 @@ HELD_OUT: list[Case] = [
         False,
     ),
 ]
+
+# review 38a's cases: a same-thing noun as the subject itself ("the tower", "the building"),
+# words of three letters ("bus", "inn", "run", "pay"), irregular verbs (paid/pay, won/win,
+# sank/sunk), an accented word ("café"), an appositive carrying a date ("The ferry, in
+# service since 1890, …"), "is not running", "during winter", and a sentence naming both
+# the museum shop and the museum
+DEV += [
+    _c(
+        "T-tower",
+        own("The tower was completed in 1891."),
+        own("The tower was completed in 1890.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "T-tall",
+        own("The tower is 40 metres tall."),
+        own("The tower is 42 metres tall.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "T-bldg",
+        own("The building was completed in 1893."),
+        own("The building was completed in 1890.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "T-site",
+        own("The site was sold in 1891."),
+        own("The site was sold in 1890.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-bus",
+        own("The bus does not run on Sundays."),
+        own("The bus runs on Sundays.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-pay",
+        own("The council did not pay the rent in full."),
+        own("The council paid the rent in full.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-win",
+        own("The club did not win the county cup."),
+        own("The club won the county cup.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-inn",
+        own("The inn was built in 1752."),
+        own("The inn was built in 1750.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-sank",
+        own("The steamer Hope was sunk in 1891."),
+        own("The steamer Hope sank in 1890.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "S-cafe",
+        own("The caf\u00e9 opened in 1894."),
+        own("The caf\u00e9 opened in 1896.", "raw/town.txt"),
+        True,
+    ),
+    _c("S-still", own("The ferry still does not run in winter."), WINTER, True),
+    _c("S-small", own("The small ferry does not run in winter."), WINTER, True),
+    _c("D-since", own("The ferry, in service since 1890, does not run in winter."), WINTER, True),
+    _c("D-paren", own("The ferry (in service since 1890) does not run in winter."), WINTER, True),
+    _c("D-est", own("The ferry, established in 1890, no longer runs in winter."), WINTER, True),
+    _c("D-boat", own("The ferry (the boat of 1890) does not run in winter."), WINTER, True),
+    _c("D-running", own("The ferry is not running in winter."), WINTER, True),
+    _c("D-isnt", own("The ferry isn't running in winter."), WINTER, True),
+    _c(
+        "D-during",
+        own("The ferry does not run during winter between the harbour and the island."),
+        FERRY,
+        True,
+    ),
+    _c("M-shop", own("The museum shop and the museum opened their doors in 1894."), MUSEUM, True),
+    _c(
+        "M-asdid",
+        own("The museum caf\u00e9 opened its doors in 1894, as did the museum."),
+        MUSEUM,
+        True,
+    ),
+    _c(
+        "C-bus",
+        own("The bus runs on weekdays."),
+        own("The bus runs on Sundays.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "C-inn",
+        own("The inn had 12 rooms in 1800."),
+        own("The inn had 20 rooms in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "C-cup",
+        own("The club won the county cup in 1920."),
+        own("The club won the league in 1921.", "raw/town.txt"),
+        False,
+    ),
+    _c("C-shop", own("The museum shop opened its doors in 1931."), MUSEUM, False),
+    _c("C-run", own("The ferry does not run at night."), WINTER, False),
+]
+
+# review 38a #5: counts in the range of years (a thousands comma, a plural noun after it)
+DEV += [
+    _c(
+        "Y-lib",
+        own("The library held 1,500 books in 1950."),
+        own("The library held 1,200 books in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-school",
+        own("The school had 1,200 pupils in 1960."),
+        own("The school had 40 pupils in 1852.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-exhibits",
+        own("The museum had 2000 exhibits in 1950."),
+        own("The museum had 1500 exhibits in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "Y-same",
+        own("The library held 1,500 books in 1900."),
+        own("The library held 1,200 books in 1900.", "raw/town.txt"),
+        True,
+    ),
+]
+
+# review 38a #5: ranges and bounds
+DEV += [
+    _c(
+        "B-between", own("The town had between 5,000 and 5,500 inhabitants in 1910."), PEOPLE, False
+    ),
+    _c("B-dash", own("The town had 5,000\u20135,500 inhabitants in 1910."), PEOPLE, False),
+    _c("B-fewer", own("The town had fewer than 6,000 inhabitants in 1910."), PEOPLE, False),
+    _c("B-before", own("The museum opened its doors before 1900."), MUSEUM, False),
+    _c("B-years", own("The museum opened its doors between 1895 and 1897."), MUSEUM, False),
+    _c("B-fewer2", own("The town had fewer than 5,000 inhabitants in 1910."), PEOPLE, True),
+    _c("B-before2", own("The museum opened its doors before 1890."), MUSEUM, True),
+]
