@@ -82,6 +82,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 34: a wikilink into the same page ([[#^id]], [[#Heading]]) reads as its anchor
 # 35: a possessive or an appositive read as its subject's (issue 30)
 # 36: a page note on a text source is citation.page_not_pdf (issue 28)
+# 37: short words, irregular verbs, ranges and counts read by the consistency rules; a
+# semantic finding on its claim's line (issue 30 review 38a, issue 28 trial 28)
 CACHE_FORMAT = 37
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
