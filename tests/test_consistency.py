@@ -428,6 +428,17 @@ def emulator(monkeypatch: pytest.MonkeyPatch):
     yield from serving(monkeypatch, KEY)
 
 
+def no_pair_votes(body):
+    """Claims are supported; the pairs get no vote at all (an answer leaving them out)."""
+    from support.anthropic_emulator import parse_claims, tool_use, votes_for
+
+    if body["tools"][-1]["name"] != "record_pair_votes":
+        return {
+            "content": [tool_use("record_votes", votes_for(parse_claims(body), {}, "supports"))]
+        }
+    return {"content": [tool_use("record_pair_votes", {"votes": []})]}
+
+
 def pair_brain(vote_of):
     """Claims are supported; each pair gets ``vote_of(pair's text)``."""
     import re
@@ -500,16 +511,7 @@ def test_the_judge_voting_consistent_adds_nothing_and_offline_findings_stay(repo
 
 
 def test_no_vote_fails_closed_and_the_token_cap_is_the_rules(repo, base, emulator):
-    from support.anthropic_emulator import parse_claims, tool_use, votes_for
-
     landed, files = designers(repo, base)
-
-    def no_pair_votes(body):
-        if body["tools"][-1]["name"] != "record_pair_votes":
-            return {
-                "content": [tool_use("record_votes", votes_for(parse_claims(body), {}, "supports"))]
-            }
-        return {"content": [tool_use("record_pair_votes", {"votes": []})]}
 
     emulator.brain = no_pair_votes
     found = judged(repo, landed, files)
@@ -1599,16 +1601,7 @@ def test_with_the_judge_a_possible_contradiction_is_the_judges_to_decide(
 def test_a_possible_contradiction_the_judge_does_not_vote_on_stays(repo, base, emulator):
     """Fail closed: a possible contradiction past `[consistency] judge_max_tokens`, or in an
     answer leaving it out, is reported as offline (with the judge's own finding)."""
-    from support.anthropic_emulator import parse_claims, tool_use, votes_for
-
     landed, files = kiosk(repo, base)
-
-    def no_pair_votes(body):
-        if body["tools"][-1]["name"] != "record_pair_votes":
-            return {
-                "content": [tool_use("record_votes", votes_for(parse_claims(body), {}, "supports"))]
-            }
-        return {"content": [tool_use("record_pair_votes", {"votes": []})]}
 
     emulator.brain = no_pair_votes
     found = judged(repo, landed, files)

@@ -1253,13 +1253,17 @@ def capped(found: list[Finding], codes: frozenset[str] | None = None) -> list[Fi
 
 
 def _result_key(ctx: Context) -> str:
-    """What a whole-wiki check's findings depend on: the tree, where its pages are, the
-    rules' section, this module and the offline judge's number reading."""
+    """What a whole-wiki check's findings depend on: the tree, and what ``_scope`` names."""
+    return _scope(ctx, "consistency", str(ctx.tip.tree_id))
+
+
+def _scope(ctx: Context, *tag: str) -> str:
+    """A digest of ``tag`` and what the check's findings depend on but the tree: where the
+    pages are, the rules' section, this module and the offline judge's number reading."""
     layout = ctx.tip.layout
     material = json.dumps(
         [
-            "consistency",
-            str(ctx.tip.tree_id),
+            *tag,
             layout.root,
             list(layout.exclude),
             ctx.config.consistency.model_dump(mode="json"),
@@ -1329,20 +1333,8 @@ def _whole(ctx: Context, cap: int) -> list[Finding]:
 
 
 def _pass_scope(ctx: Context) -> str:
-    """What a whole-wiki pass depends on but its tree: where the pages are, the rules'
-    section, this module and the offline judge's number reading."""
-    layout = ctx.tip.layout
-    material = json.dumps(
-        [
-            "pass",
-            layout.root,
-            list(layout.exclude),
-            ctx.config.consistency.model_dump(mode="json"),
-            _module_digest(),
-            rules_digest(),
-        ]
-    )
-    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+    """What a whole-wiki pass depends on but its tree (``_scope``)."""
+    return _scope(ctx, "pass")
 
 
 @dataclass
