@@ -256,3 +256,29 @@ def test_an_http_client_that_goes_away_keeps_its_run_till_the_server_stops(root)
         assert row["status"] == "abandoned" and "server stopped" in row["reject_reason"]
     finally:
         ws.close()
+
+
+# trial 28 (mcp28h)
+
+
+def test_anchor_with_straight_quotes_of_a_curly_source_says_how_the_source_has_it(root):  # noqa: F811
+    """F11: a quote typed with ' and -- where the staged source has ’ and —: the tool error
+    says which characters differ and gives the footnote quoting the source as it is; the
+    run stays open and that footnote anchors."""
+    curly = "The owl’s call — a shriek — carries far.\n"
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "ingest"}))
+        ok(await c.call_tool("write", {"path": "raw/calls.txt", "content": curly}))
+        typed = {"source": "raw/calls.txt", "quote": "The owl's call -- a shriek"}
+        said = await c.call_tool("anchor", typed)
+        exact = {"source": "raw/calls.txt", "quote": "The owl’s call — a shriek"}
+        return {"said": said, "tail": ok(await c.call_tool("anchor", exact))["tail"]}
+
+    out = session(root, body)
+    said = text(out["said"])
+    assert out["said"].is_error
+    assert said.startswith("the quote does not occur in raw/calls.txt; it matches with")
+    assert "’ where the quote has '" in said and "— where the quote has --" in said
+    assert 'The quote as the source has it: "The owl’s call — a shriek"' in said
+    assert said.endswith(f"its footnote: {out['tail']}")
