@@ -238,7 +238,7 @@ SHOWN = (
     "status",
     "verdict",
     "reject_reason",
-    "loop_count",
+    "loops",
     "started_at",
     "ended_at",
     "ref",
@@ -277,8 +277,11 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
         unreadable = None
     except (RunForged, RunSchemaError) as e:  # the record is what a person must see
         ops, unreadable = [], str(e)
+    from wikigate.present import loops_done
+
     data: dict[str, Any] = {
         **row,
+        "loops": loops_done(row),  # loop_count: the loop it is on, 1 before a finalize
         "ref": r.ref(),
         "ops": [op.model_dump(exclude_none=True) for op in ops],
         "findings": ws.store.findings(run_id),
