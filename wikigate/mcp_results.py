@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from wikigate.kinds import Severity, Status, Verdict
+from wikigate.kinds import Severity, Status
 
 
 class ListResult(TypedDict):
@@ -114,7 +114,9 @@ class FinalizeResult(TypedDict):
 
     run_id: str
     status: Status
-    verdict: Verdict | None
+    # commit, revise, reject, needs_human_review, or a person's word on it: commit_override,
+    # commit_approved, reject_reviewed (the run's record); None: nothing was verified
+    verdict: str | None
     reason: str | None
     run_open: bool  # whether the run still takes calls
     loop: int  # the loops verified (finalize calls that verified the run)
