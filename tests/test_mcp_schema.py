@@ -7,21 +7,23 @@ holds raw/owls.txt, wiki/owls.md, wiki/index.md)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from mcp import Client
 from test_mcp import QUOTE, TOOLS, ok
 from test_mcp_trace import TAIL, root, session  # noqa: F401 - root: the fixture
 
+from wikigate.mcp_server import follow_data, grep_data, history_data
 from wikigate.models import Finding
 
 # the keys of each tool's structured content, as docs/mcp.md names them
 KEYS = {
     "list": {"where", "paths", "total"},
     "read": {"path", "page", "start", "end", "total", "text"},
-    "grep": {"result"},
-    "follow": {"result"},
-    "history": {"result"},
+    "grep": {"hits", "notes"},
+    "follow": {"leads_to", "source_reference", "pdf", "text"},
+    "history": {"commits", "notes"},
     "claims": {"claims", "total"},
     "anchor": {"tail"},
     "start_run": {"run_id"},
@@ -94,3 +96,52 @@ def test_every_tool_declares_its_output_schema_and_its_results_hold_to_it(root):
     (missing,) = [f for f in revise["findings"] if f["code"] == "citation.anchor_missing"]
     assert missing["claim_id"] == "wiki/owls.md#^1"
     assert results["abandon"]["status"] == "abandoned"
+    # grep, follow and history: their text's parts, not the text again
+    hits = {(h["path"], h["page"], h["line"]): h["text"] for h in results["grep"]["hits"]}
+    assert hits[("raw/owls.txt", None, 1)].startswith("Barn owls hunt at night.")
+    assert ("wiki/owls.md", None, 6) in hits and results["grep"]["notes"] == []
+    followed = results["follow"]
+    assert followed["leads_to"] == "wiki/owls.md" and not followed["source_reference"]
+    assert not followed["pdf"] and followed["text"].startswith("---\ntitle: Owls")
+    (landed,) = results["history"]["commits"]
+    assert landed["run"] and landed["subject"] and results["history"]["notes"] == []
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", landed["date"])
+
+
+def test_grep_follow_and_history_texts_read_as_their_parts():
+    """The texts the reading views give (verifier/staged.py), each line read as the tool's
+    structured content says: a PDF's page, a path holding ':1: ', notes after the hits."""
+    entries = {"raw/a.pdf": 1, "wiki/x:1: y.md": 1}
+    said = "raw/a.pdf p.3:12: owls here\nwiki/x:1: y.md:4: a: b\n(first 30 hits)"
+    assert grep_data(said, entries) == {
+        "hits": [
+            {"path": "raw/a.pdf", "page": 3, "line": 12, "text": "owls here"},
+            {"path": "wiki/x:1: y.md", "page": None, "line": 4, "text": "a: b"},
+        ],
+        "notes": ["(first 30 hits)"],
+    }
+    assert grep_data("no match", entries) == {"hits": [], "notes": []}
+    assert follow_data("'Crows' on wiki/index.md leads nowhere")["leads_to"] is None
+    pdf = follow_data(
+        "'birds.pdf' on wiki/index.md is a source reference to raw/birds.pdf, a PDF: read it with page"
+    )
+    assert (pdf["leads_to"], pdf["source_reference"], pdf["pdf"]) == ("raw/birds.pdf", True, True)
+    said = "0123456789ab 2026-05-01 10:00 UTC wikigate: write wiki/o.md (run 2026-x)\nabcdefabcdef 2026-04-30 09:00 UTC init\n(stopped after 2000 commits)"
+    assert history_data(said) == {
+        "commits": [
+            {
+                "commit": "0123456789ab",
+                "date": "2026-05-01 10:00 UTC",
+                "subject": "wikigate: write wiki/o.md",
+                "run": "2026-x",
+            },
+            {
+                "commit": "abcdefabcdef",
+                "date": "2026-04-30 09:00 UTC",
+                "subject": "init",
+                "run": None,
+            },
+        ],
+        "notes": ["(stopped after 2000 commits)"],
+    }
+    assert history_data("no commit changed wiki/o.md")["notes"] == ["no commit changed wiki/o.md"]

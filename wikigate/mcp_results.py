@@ -34,10 +34,45 @@ class ReadResult(TypedDict):
     text: str
 
 
-class TextResult(TypedDict):
-    """What a reading tool answers, as its text says it (grep, follow, history)."""
+class GrepHit(TypedDict):
+    path: str
+    page: int | None  # a PDF's page
+    line: int
+    text: str  # the line (at most 240 characters)
 
-    result: str
+
+class GrepResult(TypedDict):
+    """grep's hits (at most 30), and what its text says besides: "(first 30 hits)", a
+    file it could not search and why."""
+
+    hits: list[GrepHit]
+    notes: list[str]
+
+
+class FollowResult(TypedDict):
+    """Where the link leads: a page or file (None: nowhere), whether it is a source
+    reference (a [[name]] of a raw/ source), whether that is a PDF (read it with page), and
+    the start of it shown."""
+
+    leads_to: str | None
+    source_reference: bool
+    pdf: bool
+    text: str
+
+
+class HistoryCommit(TypedDict):
+    commit: str  # its id's first 12 hex digits
+    date: str  # YYYY-MM-DD HH:MM UTC
+    subject: str
+    run: str | None  # the run its Wikigate-Run trailer names (shown, not trusted)
+
+
+class HistoryResult(TypedDict):
+    """The commits that changed the file, newest first (at most 20), and what the text
+    says besides ("no commit changed …", "(stopped after 2000 commits)")."""
+
+    commits: list[HistoryCommit]
+    notes: list[str]
 
 
 class ClaimRow(TypedDict):

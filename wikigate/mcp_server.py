@@ -46,6 +46,11 @@ from wikigate.mcp_results import (
     ClaimsResult,
     FinalizeResult,
     FindingResult,
+    FollowResult,
+    GrepHit,
+    GrepResult,
+    HistoryCommit,
+    HistoryResult,
     ListResult,
     ReadResult,
     StagedResult,
@@ -702,6 +707,72 @@ def read_span(said: str, path: str, page: int | None) -> tuple[str, ReadResult]:
     return text, data
 
 
+def grep_data(said: str, entries: Mapping[str, Any]) -> GrepResult:
+    """grep's text as structured content: each ``path:line: text`` (``path p.N:line:
+    text``) a hit, its path one the tree holds; any other line a note."""
+    import re
+
+    hits: list[GrepHit] = []
+    notes: list[str] = []
+    for line in said.split("\n") if said != "no match" else ():
+        for m in re.finditer(r"(?: p\.(\d+))?:(\d+): ", line):
+            if line[: m.start()] in entries:
+                page = int(m[1]) if m[1] else None
+                hits.append(
+                    {
+                        "path": line[: m.start()],
+                        "page": page,
+                        "line": int(m[2]),
+                        "text": line[m.end() :],
+                    }
+                )
+                break
+        else:
+            notes.append(line)
+    return {"hits": hits, "notes": notes}
+
+
+_FOLLOWED = r"^.* (leads to|is a source reference to) (.+?)(, a PDF: read it with page|:)$"
+
+
+def follow_data(said: str) -> FollowResult:
+    """follow's text as structured content (its head line: where it leads)."""
+    import re
+
+    head, _, text = said.partition("\n")
+    m = re.match(_FOLLOWED, head)
+    if m is None:  # "… leads nowhere"
+        return {"leads_to": None, "source_reference": False, "pdf": False, "text": ""}
+    return {
+        "leads_to": m[2],
+        "source_reference": m[1] != "leads to",
+        "pdf": m[3] != ":",
+        "text": text,
+    }
+
+
+_COMMIT = r"([0-9a-f]{12}) (\d{4}-\d\d-\d\d \d\d:\d\d UTC) (.*)"
+
+
+def history_data(said: str) -> HistoryResult:
+    """history's text as structured content: each ``sha12 date subject (run ID)`` line a
+    commit; any other line a note."""
+    import re
+
+    commits: list[HistoryCommit] = []
+    notes: list[str] = []
+    for line in said.split("\n"):
+        m = re.fullmatch(_COMMIT, line)
+        if m is None:
+            notes.append(line)
+            continue
+        subject, run = m[3], None
+        if subject.endswith(")") and " (run " in subject:
+            subject, _, run = subject[:-1].rpartition(" (run ")
+        commits.append({"commit": m[1], "date": m[2], "subject": subject, "run": run})
+    return {"commits": commits, "notes": notes}
+
+
 def normalized(path: str) -> str:
     from wikigate.paths import normalize
 
@@ -984,31 +1055,46 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result(*read_span(said, path, page))
 
     @tool(READ)
-    async def grep(ctx: Context, text: str, under: str = "") -> str:
+    async def grep(
+        ctx: Context, text: str, under: str = ""
+    ) -> Annotated[CallToolResult, GrepResult]:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
-        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
+        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30; structured:
+        hits (path, page, line, text) and notes."""
         args = {"text": text, "under": under}
-        return await traced(
-            ctx, "grep", args, lambda s: s.staged().grep(text, under), Session.grep_reads
-        )
+        parsed: list[GrepResult] = []  # the hits, read against the tree grep searched
+
+        def found(s: Session) -> str:
+            view = s.staged()
+            said = view.grep(text, under)
+            parsed.append(grep_data(said, view.tree.entries))
+            return said  # traced as its text, as every reading tool's
+
+        said = await traced(ctx, "grep", args, found, Session.grep_reads)
+        return result(said, parsed[0])
 
     @tool(READ)
-    async def follow(ctx: Context, page: str, target: str) -> str:
+    async def follow(
+        ctx: Context, page: str, target: str
+    ) -> Annotated[CallToolResult, FollowResult]:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
-        a [[name]] of a raw/ source is a source reference, as the link checker says."""
-        return await traced(
+        a [[name]] of a raw/ source is a source reference, as the link checker says;
+        structured: leads_to, source_reference, pdf, text."""
+        said = await traced(
             ctx,
             "follow",
             {"page": page, "target": target},
             lambda s: s.staged().follow(page, target),
             lambda s, shown: s.follow_reads(page, shown),
         )
+        return result(said, follow_data(said))
 
     @tool(READ)
-    async def history(ctx: Context, path: str) -> str:
+    async def history(ctx: Context, path: str) -> Annotated[CallToolResult, HistoryResult]:
         """The commits that changed `path`, newest first (behind the open run's tip, else
-        main)."""
-        return await traced(ctx, "history", {"path": path}, lambda s: s.staged().history(path))
+        main); structured: commits (commit, date, subject, run) and notes."""
+        said = await traced(ctx, "history", {"path": path}, lambda s: s.staged().history(path))
+        return result(said, history_data(said))
 
     @tool(READ)
     async def claims(
