@@ -287,9 +287,13 @@ def test_anchor_with_straight_quotes_of_a_curly_source_says_how_the_source_has_i
 
 
 def loops_listed(where: Any) -> dict[str, str]:
-    """Each run's LOOPS in `wikigate runs list`, by run id."""
+    """Each run's LOOPS in `wikigate runs list`, by run id (its --format json says the same)."""
     lines = in_process(["-C", str(where), "runs", "list"]).stdout.splitlines()
     at = lines[0].split().index("LOOPS")
+    listed = in_process(["-C", str(where), "runs", "list", "--format", "json"]).stdout
+    assert {r["run_id"]: str(r["loops"]) for r in json.loads(listed)} == {
+        line.split()[0]: line.split()[at] for line in lines[1:]
+    }
     return {line.split()[0]: line.split()[at] for line in lines[1:]}
 
 

@@ -226,7 +226,9 @@ def runs_list(ctx: click.Context, status: str | None, fmt: str) -> None:
     """Runs, oldest first."""
     rows = open_workspace(ctx).runs(status)
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
+        from wikigate.present import loops_done
+
+        click.echo(json.dumps([{**r, "loops": loops_done(r)} for r in rows], indent=2))
         return
     click.echo(runs_table(rows))
 
