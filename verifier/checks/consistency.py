@@ -51,7 +51,7 @@ import json
 import marshal
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1826,8 +1826,14 @@ def _claims(
         mine += [g for g in gap_claims(tip.page(path)) if g.sentence not in had]
     if not mine:
         return [], []
+    _FEATURES.clear()  # the memo holds this verification's claims (a server's next run:
+    # its own; the last run's are in the cache's rows)
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
-    return mine, _elsewhere(tip, base, mine, set(changed), cap, cut) + pool
+    elsewhere = _elsewhere(tip, base, mine, set(changed), cap, cut)
+    # the features of the run's own pages, which _pairs reads as it reads the candidates':
+    # kept by their blobs (the next run's base), their unchanged claims' from the base's
+    _pool_claims(tip, changed, base)
+    return mine, elsewhere + pool
 
 
 def _elsewhere(
@@ -1894,10 +1900,12 @@ def _elsewhere(
 # what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
 # its _signature, its key set (_key_set) and its events (_events of its words' stems)
 Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str]]
-# candidates' features kept in memory (by sentence; a few kB each): from _pool_claims to
-# _pairs, and to the next check of a long-lived process; a claim of more words than
-# FEATURE_WORDS is not kept (_pairs reads it again)
-FEATURES_KEPT = 5_000
+# candidates' features kept in memory (by sentence): from _pool_claims to _pairs, for
+# one check (_claims clears it); the features are the pool's, in memory anyway: the memo
+# adds an entry each, up to FEATURES_KEPT (past it, _pairs reads a claim again: a pool of
+# 5,000 claims was reached by a 10-page run on the 1k benchmark wiki, and then _pairs
+# read every claim past it, 100 ms); a claim of more words than FEATURE_WORDS is not kept
+FEATURES_KEPT = 200_000
 FEATURE_WORDS = 48
 _FEATURES: dict[str, Features] = {}
 
@@ -1924,27 +1932,36 @@ def _features_digest() -> str:
     return hashlib.blake2b("/".join(material).encode(), digest_size=12).hexdigest()
 
 
-def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
+def _pool_claims(tip: WikiTree, pages: list[str], base: WikiTree | None = None) -> list[PageClaim]:
     """The current claims (``current``) of ``pages``, in order: read from the verification
     cache's features rows (by page blob: the page's claims and their ``Features``, which
     go into the memo _pairs reads) or, for a page without one, parsed, and its row stored
-    (issue 28: a run's candidates were read again in every verification)."""
+    (issue 28: a run's candidates were read again in every verification). ``base``: the
+    tree a run changed ``pages`` from: a page's features there are its unchanged
+    sentences' (a run's own pages: most of their claims are the base's)."""
     digest = _features_digest()
     keys = {p: f"{tip.entries[p].oid}:{digest}" for p in pages if p in tip.entries}
-    rows = tip.cache.features(list(keys.values()))
     found: dict[str, tuple[list[PageClaim], list[Features]]] = {}
+    for path, key in keys.items():
+        kept = _ROWS.get(key)
+        if kept is not None and kept[0] == path:
+            _ROWS.move_to_end(key)
+            found[path] = kept[1]
+    rows = tip.cache.features([k for p, k in keys.items() if p not in found])
     for path, key in keys.items():
         data = rows.get(key)
         got = _decoded(data, path) if data is not None else None
         if got is not None:
             found[path] = got
+            _keep(key, path, got)
     missing = [p for p in keys if p not in found]
+    known = _base_features(base, missing, digest) if base is not None and missing else {}
     tip.load(missing)
     fresh: dict[str, bytes] = {}
     for path in missing:
         page = tip.page(path)
         claims = current(page_claims(page))
-        features = [_features(c.sentence) for c in claims]
+        features = [known.get(c.sentence) or _features(c.sentence) for c in claims]
         found[path] = claims, features
         if page is not None:  # an unreadable page: not kept (the limits may change)
             rows_of = [
@@ -1953,9 +1970,8 @@ def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
             ]
             # the sets as tuples: marshal writes a frozenset ~6x slower, reads it no faster
             fresh[keys[path]] = marshal.dumps((path, [tuple(c) for c in claims], rows_of))
+            _keep(keys[path], path, found[path])
     tip.cache.store_features(fresh)
-    if len(_FEATURES) >= FEATURES_KEPT:
-        _FEATURES.clear()  # bounded memory: the claims past it are read again by _pairs
     out: list[PageClaim] = []
     for path in pages:
         claims, features = found.get(path, ([], []))
@@ -1963,6 +1979,41 @@ def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
         for c, f in zip(claims, features, strict=True):
             if len(_FEATURES) < FEATURES_KEPT and len(f[0]) <= FEATURE_WORDS:
                 _FEATURES[c.sentence] = f
+    return out
+
+
+# pages' features rows as read (decoded), by key, kept in memory for the next check of a
+# long-lived process (an MCP server: a run's candidates are much the last run's); at most
+# ROWS_KEPT claims, the least recently read dropped first
+ROWS_KEPT = 20_000
+_ROWS: OrderedDict[str, tuple[str, tuple[list[PageClaim], list[Features]]]] = OrderedDict()
+_ROWS_CLAIMS = [0]  # the claims _ROWS holds
+
+
+def _keep(key: str, path: str, got: tuple[list[PageClaim], list[Features]]) -> None:
+    old = _ROWS.pop(key, None)
+    if old is not None:
+        _ROWS_CLAIMS[0] -= len(old[1][0])
+    if len(got[0]) > ROWS_KEPT:
+        return
+    _ROWS[key] = (path, got)
+    _ROWS_CLAIMS[0] += len(got[0])
+    while _ROWS_CLAIMS[0] > ROWS_KEPT:
+        _, (_, dropped) = _ROWS.popitem(last=False)
+        _ROWS_CLAIMS[0] -= len(dropped[0])
+
+
+def _base_features(base: WikiTree, pages: list[str], digest: str) -> dict[str, Features]:
+    """The features of ``pages``' claims as the base's features rows have them, by
+    sentence (a pure function of it: _features)."""
+    keys = {p: f"{base.entries[p].oid}:{digest}" for p in pages if p in base.entries}
+    rows = base.cache.features(list(keys.values()))
+    out: dict[str, Features] = {}
+    for path, key in keys.items():
+        data = rows.get(key)
+        got = _decoded(data, path) if data is not None else None
+        if got is not None:
+            out.update((c.sentence, f) for c, f in zip(*got, strict=True))
     return out
 
 
