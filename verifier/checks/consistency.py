@@ -49,6 +49,7 @@ import hashlib
 import heapq
 import json
 import marshal
+import operator
 import re
 import unicodedata
 from collections import Counter, OrderedDict
@@ -2244,6 +2245,9 @@ def _numbers(data: bytes) -> array.array[int]:
     return out
 
 
+_SHARED = operator.itemgetter(1)
+
+
 def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
     aside): the claims that may disagree with it (a number other than its own, the opposite
@@ -2269,9 +2273,10 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
-            if known[0].isdisjoint(wanted):
-                continue  # none of its keys is wanted
             _, sig, keys, found = known
+            hits = keys & wanted
+            if not hits:
+                continue  # none of its keys is wanted
             signature[i], own[i] = sig, keys
             if dated:
                 events[i] = found
@@ -2282,12 +2287,14 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 continue  # none of its keys is wanted
             sig = signature[i] = _signature_in(text, words)
             keys = own[i] = _key_set(words)
+            hits = keys & wanted
             if dated:
                 said[i] = words
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        for k in keys:
-            if k in wanted and per_page[(k, c.page)] < cap:
-                per_page[(k, c.page)] += 1
+        for k in hits:
+            n = per_page[(k, c.page)]
+            if n < cap:
+                per_page[(k, c.page)] = n + 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
     bounded = len(mine) * len(pool) > EXACT
@@ -2298,12 +2305,13 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         if id(c) in mine_ids:
             at.setdefault(id(c), []).append(i)
     for a in mine:
-        score: Counter[int] = Counter()
+        # the candidates scored (keys shared), those with a number or a negation apart
+        scores: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
         itself = at.get(id(a.claim), [])  # not its own candidate; its page's other claims are
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
-        for postings in (index, later):
+        for postings, score in zip((index, later), scores, strict=True):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
-                if bounded and len(score) >= limit:
+                if bounded and len(scores[0]) + len(scores[1]) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
                 score.update(postings.get(k, ())[:limit])
                 for i in itself:
@@ -2313,7 +2321,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         mine_keys = frozenset(a.keys)
         other: dict[int, bool] = {}  # not saying its dated word
         if a.dated:
-            for i in score:
+            for i in (*scores[0], *scores[1]):
                 stems = events.get(i)
                 if stems is None:
                     stems = events[i] = _events(_stem(w) for w in said[i])
@@ -2325,10 +2333,24 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         # candidates by the first three (known without reading them again), and the fewest
         # keys of their own counted only for the first groups, up to ``cap`` of them
         groups: dict[tuple[bool, bool, int], list[int]] = {}
-        for i, shared in score.items():
+        for i, shared in scores[0].items():
             groups.setdefault(
                 (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
             ).append(i)
+        # a claim with no number and no negation may disagree only with a denial
+        # (_may_disagree): its group is known without a call; an undated claim's groups are
+        # those of its keys shared, most first, and only the first ``cap`` of them are read
+        plain = not mine_sig[2]
+        if a.dated:
+            for i, shared in scores[1].items():
+                groups.setdefault((plain, other[i], -shared), []).append(i)
+        else:
+            taken, last = 0, 0
+            for i, shared in sorted(scores[1].items(), key=_SHARED, reverse=True):
+                if taken >= cap and shared != last:
+                    break  # the groups after it rank after these
+                groups.setdefault((plain, False, -shared), []).append(i)
+                taken, last = taken + 1, shared
         ranked: list[tuple[bool, bool, int, int, int]] = []
         for group in sorted(groups):
             ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
