@@ -1830,6 +1830,7 @@ def test_a_derived_pass_reads_only_the_changed_pages_and_their_candidates(
     # the same tree uncached compares every claim a rule can decide on: the fillers' too
     monkeypatch.undo()
     read_on.clear()
+    consistency._read_kept.cache_clear()  # as in another process
     monkeypatch.setattr(consistency, "read", lambda c: read_on.append(c.page) or read(c))
     _whole(repo, tip, None)
     assert any(p.startswith("wiki/filler") for p in read_on)
@@ -1845,6 +1846,7 @@ def _new_process(monkeypatch):
     monkeypatch.setattr(consistency, "_FEATURES", {})
     monkeypatch.setattr(consistency, "_ROWS", OrderedDict())
     monkeypatch.setattr(consistency, "_ROWS_CLAIMS", [0])
+    consistency._read_kept.cache_clear()
 
 
 def test_a_runs_candidates_and_their_features_are_read_back_from_the_cache(
@@ -2156,7 +2158,8 @@ def test_a_servers_next_check_reads_its_candidates_rows_from_memory(
     repo, base, tmp_path, monkeypatch
 ):
     """Issue 28: a long-lived process (the MCP server) keeps the candidates' rows it read,
-    decoded, for its next check: the same candidates are not read from the cache again;
+    decoded, and the claims as read, for its next check: the same candidates are not read
+    from the cache, nor their sentences read, again;
     at most ROWS_KEPT claims are kept, and past it the findings are the same."""
     from wikigate.verifier.wiki import PageCache
 
@@ -2172,7 +2175,10 @@ def test_a_servers_next_check_reads_its_candidates_rows_from_memory(
     monkeypatch.setattr(
         PageCache, "features", lambda self, keys: asked.extend(keys) or features(self, keys)
     )
+    read = consistency.read
+    monkeypatch.setattr(consistency, "read", lambda c: pytest.fail(f"read again: {c}"))
     assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first
+    monkeypatch.setattr(consistency, "read", read)
     town = f"{repo.revparse_single(f'{landed.id}:wiki/town.md').id}:"
     assert not [k for k in asked if k.startswith(town)]  # from memory, not the cache
     assert 0 < consistency._ROWS_CLAIMS[0] <= consistency.ROWS_KEPT

@@ -1542,6 +1542,23 @@ def _changed_rows(
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
 
 
+# claims as read (a pure function of the claim), the last READS_KEPT kept for the next
+# check of a long-lived process (an MCP server: a run's candidates are much the last's)
+READS_KEPT = 4096
+_read_kept = functools.lru_cache(maxsize=READS_KEPT)(lambda claim: read(claim))
+
+
+def _read_of(claim: PageClaim) -> Read:
+    """``read(claim)``, of this very claim object (the checks pair claims by identity)."""
+    r = _read_kept(claim)
+    if r.claim is claim:
+        return r
+    again = object.__new__(Read)
+    again.__dict__.update(r.__dict__)
+    object.__setattr__(again, "claim", claim)
+    return again
+
+
 def _compared(
     mine: list[PageClaim],
     pool: list[PageClaim],
@@ -1568,7 +1585,7 @@ def _compared(
     def full(c: PageClaim) -> Read:
         r = reads.get(c.id)
         if r is None:
-            r = reads[c.id] = read(c)
+            r = reads[c.id] = _read_of(c)
         return r
 
     mine_read = [full(c) for c in mine]
