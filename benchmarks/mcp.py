@@ -266,7 +266,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     finalize_judge(ws, first, None)
     if first.finalize(judge=None).status != "committed":
         raise SystemExit("the warm-up run did not commit")
-    ledger.sync(ws)  # as the server syncs after each landing: the profiled one syncs its own
+    ledger.sync(ws)  # the ledger up to main: the profiled run's finalize does not sync it
     # the server's session, on this thread: every call traced as the server traces it
     session = Session(str(clone))
     args = {"type": "cascade", "triggered_by": "mcp:bench"}
