@@ -1548,6 +1548,15 @@ READS_KEPT = 4096
 _read_kept = functools.lru_cache(maxsize=READS_KEPT)(lambda claim: read(claim))
 
 
+def forget() -> None:
+    """Drop what this process keeps of earlier checks (a new process's state: benchmarks
+    of a one-shot command, tests)."""
+    _FEATURES.clear()
+    _ROWS.clear()
+    _ROWS_CLAIMS[0] = 0
+    _read_kept.cache_clear()
+
+
 def _read_of(claim: PageClaim) -> Read:
     """``read(claim)``, of this very claim object (the checks pair claims by identity)."""
     r = _read_kept(claim)
