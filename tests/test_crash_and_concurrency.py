@@ -122,13 +122,16 @@ def until(what, deadline=120.0):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/locks"), reason="needs Linux's /proc/locks")
-def test_next_command_waits_for_a_dead_finalizers_git(tmp_path):
+@pytest.mark.parametrize("checked_out", [True, False], ids=["main-checked-out", "other-branch"])
+def test_next_command_waits_for_a_dead_finalizers_git(tmp_path, checked_out):
     """The finalizer dies while its git still finishes the transaction that moves main (on
     a busy machine git can take longer than the next command's start). The next command
-    must not settle the landing from main's old value: once git is done, the index and the
-    files are main's and the run is committed."""
+    must not settle the run from main's old value: once git is done, the index and the
+    files are main's (when main is checked out) and the run is committed."""
     repo = tmp_path / "w"
     ws = Workspace.init(repo)
+    if not checked_out:
+        git(repo, "switch", "-q", "-c", "elsewhere")
     run = ws.start_run("ingest", "cli:ingest")
     run.stage_write("wiki/a.md", "# A\n")
     before, staged = ws.repo.references[MAIN].target, run.tip()
@@ -154,8 +157,8 @@ def test_next_command_waits_for_a_dead_finalizers_git(tmp_path):
     assert swept.returncode == 0, swept.stderr
     assert pygit2.Repository(str(repo)).references[MAIN].target == staged
     assert git(repo, "status", "--porcelain").stdout == ""  # was "D  wiki/a.md"
-    assert (repo / "wiki" / "a.md").read_text() == "# A\n"
-    assert ws.store.get(run.run_id)["status"] == "committed"
+    assert (repo / "wiki" / "a.md").exists() == checked_out
+    assert ws.store.get(run.run_id)["status"] == "committed"  # was "pending"
     run = ws.start_run("ingest", "cli:ingest")
     run.stage_write("wiki/b.md", "# B\n")
     assert forked(finalize_cmd(repo, run.run_id), plugin_env()).returncode == 0
