@@ -91,7 +91,7 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
 # A `git` for the finalizer: its ref transaction that moves main is handed to a real git
 # that finishes it after the finalizer is gone (as git does once `commit` is in its pipe),
 # and only when the test says so: the next command may start in between.
-SLOW_GIT = """\
+LATE_GIT = """\
 #!/bin/sh
 case "$1" in update-ref) ;; *) exec "{git}" "$@" ;; esac
 INPUT=$(cat)
@@ -139,7 +139,7 @@ def test_next_command_waits_for_a_dead_finalizers_git(tmp_path, checked_out):
     bin_dir.mkdir()
     os.mkfifo(go)
     fake = bin_dir / "git"
-    fake.write_text(SLOW_GIT.format(git=shutil.which("git"), go=go, done=done))
+    fake.write_text(LATE_GIT.format(git=shutil.which("git"), go=go, done=done))
     fake.chmod(0o755)
     env = plugin_env(PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     killed = Forked(finalize_cmd(repo, run.run_id), env).result(timeout=120)
