@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pygit2
 import pytest
@@ -83,6 +85,84 @@ def test_sigkill_during_finalize_leaves_main_whole(tmp_path):
     run.stage_write("wiki/after.md", "# After\n")
     last = forked(finalize_cmd(repo, run.run_id), env)
     assert last.returncode == 0, last.stderr
+    ws.close()
+
+
+# A `git` for the finalizer: its ref transaction that moves main is handed to a real git
+# that finishes it after the finalizer is gone (as git does once `commit` is in its pipe),
+# and only when the test says so: the next command may start in between.
+LATE_GIT = """\
+#!/bin/sh
+case "$1" in update-ref) ;; *) exec "{git}" "$@" ;; esac
+INPUT=$(cat)
+case "$INPUT" in *"update refs/heads/main "*) ;; *) printf '%s\\n' "$INPUT" | exec "{git}" "$@" ;; esac
+kill -9 "$PPID"
+cat "{go}" >/dev/null
+printf '%s\\n' "$INPUT" | "{git}" "$@" >/dev/null 2>&1
+echo $? > "{done}.tmp" && mv "{done}.tmp" "{done}"
+"""
+
+
+def waiting_for_lock(pid: int, path) -> bool:
+    """Is process ``pid`` waiting for a ``flock`` on ``path`` (Linux: /proc/locks lists a
+    waiter after ``->``)?"""
+    inode = str(path.stat().st_ino)
+    for line in Path("/proc/locks").read_text(encoding="ascii").splitlines():
+        f = line.split()
+        if f[1:3] == ["->", "FLOCK"] and f[5] == str(pid) and f[6].rsplit(":", 1)[1] == inode:
+            return True
+    return False
+
+
+def until(what, deadline=120.0):
+    end = time.monotonic() + deadline
+    while not what():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/locks"), reason="needs Linux's /proc/locks")
+@pytest.mark.parametrize("checked_out", [True, False], ids=["main-checked-out", "other-branch"])
+def test_next_command_waits_for_a_dead_finalizers_git(tmp_path, checked_out):
+    """The finalizer dies while its git still finishes the transaction that moves main (on
+    a busy machine git can take longer than the next command's start). The next command
+    must not settle the run from main's old value: once git is done, the index and the
+    files are main's (when main is checked out) and the run is committed."""
+    repo = tmp_path / "w"
+    ws = Workspace.init(repo)
+    if not checked_out:
+        git(repo, "switch", "-q", "-c", "elsewhere")
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/a.md", "# A\n")
+    before, staged = ws.repo.references[MAIN].target, run.tip()
+    bin_dir, go, done = tmp_path / "bin", tmp_path / "go", tmp_path / "git-done"
+    bin_dir.mkdir()
+    os.mkfifo(go)
+    fake = bin_dir / "git"
+    fake.write_text(LATE_GIT.format(git=shutil.which("git"), go=go, done=done))
+    fake.chmod(0o755)
+    env = plugin_env(PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    killed = Forked(finalize_cmd(repo, run.run_id), env).result(timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    assert pygit2.Repository(str(repo)).references[MAIN].target == before
+    # the next command, while the dead finalizer's git has not yet moved main
+    sweep = Forked(["-C", str(repo), "sweep"], plugin_env())
+    lock = repo / ".git" / "wikigate" / "refs.lock"
+    until(lambda: not sweep.alive() or waiting_for_lock(sweep.pid, lock))
+    with open(go, "w"):
+        pass  # git goes on
+    until(done.exists)
+    assert done.read_text().strip() == "0"  # git committed what it was handed
+    swept = sweep.result(timeout=120)
+    assert swept.returncode == 0, swept.stderr
+    assert pygit2.Repository(str(repo)).references[MAIN].target == staged
+    assert git(repo, "status", "--porcelain").stdout == ""  # was "D  wiki/a.md"
+    assert (repo / "wiki" / "a.md").exists() == checked_out
+    assert ws.store.get(run.run_id)["status"] == "committed"  # was "pending"
+    run = ws.start_run("ingest", "cli:ingest")
+    run.stage_write("wiki/b.md", "# B\n")
+    assert forked(finalize_cmd(repo, run.run_id), plugin_env()).returncode == 0
+    assert git(repo, "status", "--porcelain").stdout == ""
     ws.close()
 
 

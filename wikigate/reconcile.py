@@ -20,6 +20,7 @@ from .models import TERMINAL
 from .plan import T_RUN
 from .publish import drop_branch, publish_terminal
 from .records import parse_record, record_from_db
+from .refs import process_lock
 from .runid import now_iso, parse_iso
 
 if TYPE_CHECKING:
@@ -182,9 +183,13 @@ def reconcile(env: Env, row: RunRow, why: str, *, abandon: bool) -> bool:
     Committed if main holds the run; rejected/abandoned if a terminal note says
     so; revised if its tip carries a revise note; else pending again, or
     abandoned (with ``why``) when ``abandon``.  Returns True if anything changed.
+    The facts are read once no git a dead finalizer started is still moving refs (that
+    git holds the process lock: refs.py).
     """
     repo = env.repo
     run_id = row["run_id"]
+    with process_lock(repo):
+        pass  # a dead finalizer's git may be finishing its transaction: it holds the lock
     branch_tip = gitrepo.ref_target(repo, RUN_PREFIX + run_id)
     failed_tip = gitrepo.ref_target(repo, FAILED_PREFIX + run_id)
     landed = landed_tip(repo, run_id, row["started_at"])

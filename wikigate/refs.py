@@ -6,7 +6,10 @@ Why git's own transaction and not libgit2's:
   ``git`` process.  If wikigate is killed before it sent ``commit``, git reads
   end-of-file and aborts, removing its ``.lock`` files itself; once ``commit``
   is in the pipe, git finishes it.  Either way the refs are all old or all new,
-  and no lock is left behind.  libgit2's transaction holds its ``.lock`` files
+  and no lock is left behind.  A git that finishes after wikigate died still
+  holds wikigate's process lock (it inherits the lock's descriptor), so whoever
+  takes the lock next reads the refs as that git left them: a dead finalizer's
+  landing is never settled from a main that is about to move.  libgit2's transaction holds its ``.lock`` files
   in our own process, so a SIGKILL leaves them, and nothing can prove later
   that such a file is not held by a live ``git``.
 - **The same gate for everyone.**  git runs the ``reference-transaction`` hook
@@ -40,7 +43,8 @@ T = TypeVar("T")
 ZERO = "0" * 40
 LOCK_WAIT_SECONDS = 30.0
 
-_held: dict[tuple[str, int], int] = {}  # (git dir, thread) → depth: the lock is re-entrant
+_held: dict[tuple[str, int], int] = {}  # (lock file, thread) → depth: the lock is re-entrant
+_fds: dict[tuple[str, int], int] = {}  # (lock file, thread) → the descriptor holding it
 
 
 class RefMoved(GitError):
@@ -57,7 +61,9 @@ def process_lock(repo: pygit2.Repository, name: str = "refs.lock") -> Iterator[N
 
     Re-entrant within a thread.  A journal or lock file of wikigate's that the
     holder of this lock finds was left by a dead process: nobody else writes
-    them without holding it.
+    them without holding it.  The ``git`` that applies a ref transaction holds
+    the lock with its holder (:func:`inherited_locks`), so the lock is free only
+    once no process acting under it can still move a ref.
     """
     key = (os.path.join(repo.path, name), threading.get_ident())
     if _held.get(key):
@@ -73,12 +79,27 @@ def process_lock(repo: pygit2.Repository, name: str = "refs.lock") -> Iterator[N
     try:
         oslock.lock(fd)
         _held[key] = 1
+        _fds[key] = fd
         try:
             yield
         finally:
-            del _held[key]
+            del _held[key], _fds[key]
     finally:
         os.close(fd)
+
+
+def inherited_locks(repo: pygit2.Repository) -> tuple[int, ...]:
+    """The descriptors of the process locks this thread holds on ``repo``, for a child
+    git to inherit: ``flock`` belongs to the open file, so the lock stays held while
+    the child lives, also when this process is killed meanwhile.  None on Windows
+    (``msvcrt`` locks are not inherited; ``pass_fds`` is POSIX only)."""
+    if os.name == "nt":
+        return ()
+    here = os.path.dirname(os.path.join(repo.path, "refs.lock"))  # as process_lock's keys
+    me = threading.get_ident()
+    return tuple(
+        fd for (path, tid), fd in _fds.items() if tid == me and os.path.dirname(path) == here
+    )
 
 
 class RefTransaction:
@@ -119,7 +140,11 @@ class RefTransaction:
         env = {**os.environ, "GIT_DIR": self.repo.path}
         cwd = self.repo.workdir or self.repo.path
         proc = run_git_waiting(
-            ["git", "update-ref", "--stdin", "-m", message], input=script, env=env, cwd=cwd
+            ["git", "update-ref", "--stdin", "-m", message],
+            input=script,
+            env=env,
+            cwd=cwd,
+            pass_fds=inherited_locks(self.repo),
         )
         if proc.returncode != 0:
             raise _error(self.refs, proc.stderr.strip())
@@ -131,14 +156,23 @@ def run_git_waiting(
     input: str,  # noqa: A002
     env: dict[str, str],
     cwd: str | None = None,
+    pass_fds: tuple[int, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
     """Run a git command that writes refs; while it fails because a lock file exists,
-    run it again (backing off) for up to LOCK_WAIT_SECONDS.  The last run's result."""
+    run it again (backing off) for up to LOCK_WAIT_SECONDS.  The last run's result.
+    ``pass_fds``: descriptors git inherits (the process locks it acts under)."""
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
     delay = 0.005
     while True:
         proc = subprocess.run(
-            args, input=input, capture_output=True, text=True, env=env, cwd=cwd, check=False
+            args,
+            input=input,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=cwd,
+            check=False,
+            pass_fds=pass_fds,
         )
         if proc.returncode == 0 or "File exists" not in proc.stderr:
             return proc

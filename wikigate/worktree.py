@@ -4,8 +4,11 @@ Landing a run on a checked-out main is three steps: write a *journal* naming
 every path the run changes (old and new blob), move the refs (one git
 transaction), then bring those paths in the index and working tree from old to
 new.  All of it runs under :func:`wikigate.refs.process_lock`, so a journal
-that the lock's next holder finds was left by a dead process.  :func:`recover`
-then finishes the job towards whatever main now is (old or new):
+that the lock's next holder finds was left by a dead process.  The ``git``
+moving the refs holds that lock too (it inherits it) and may outlive its
+finalizer, finishing the transaction it was handed: the lock's next holder
+reads main only once that git is done.  :func:`recover` then finishes the job
+towards whatever main now is (old or new):
 
 - a file holding exactly the other side's content (the dead run's, or the old
   main's) is set to main's; a file holding anything else is a person's own

@@ -141,6 +141,12 @@ class Forked:
         assert pid is not None
         return pid
 
+    def alive(self) -> bool:
+        """Whether the process is still running (it is reaped once it has ended)."""
+        if self._fresh is not None:
+            return self._fresh.poll() is None
+        return self._proc is not None and self._proc.is_alive()
+
     def kill(self) -> None:
         if self._fresh is not None:
             self._fresh.kill()
