@@ -360,3 +360,24 @@ def test_a_footnote_typed_with_straight_quotes_gets_the_source_s_footnote_as_its
     assert "the source has ’ where the quote has ', — where the quote has -" in found["hint"]
     assert found["claim_id"] == "wiki/owls.md#^2"
     assert out["fixed"]["status"] == "committed", out["fixed"]["findings"]
+
+
+def test_an_unread_source_finding_names_where_its_claim_s_sentence_starts(root):  # noqa: F811
+    """`trace.unread_source` on a claim whose sentence is wrapped over two lines names the
+    line its sentence starts on (`claim_start_line`), as other claim findings do, and the
+    line of its reference (`claim_line`)."""
+    night = format_tail("raw/owls.txt", None, "Barn owls hunt at night.", 0)
+    page = (
+        owls(TAIL).replace("snow.[^1]\n", "snow.[^1] Barn owls\nhunt at night.[^2]\n")
+        + f"[^2]: {night}\n"
+    )
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        return ok(await c.call_tool("finalize", {}))  # raw/owls.txt never read
+
+    done = session(root, body)
+    (unread,) = [f for f in done["findings"] if f["code"] == "trace.unread_source"]
+    assert unread["claim"] == "Barn owls hunt at night.", unread
+    assert (unread["line"], unread["claim_line"], unread["claim_start_line"]) == (7, 7, 6)
