@@ -106,6 +106,8 @@ def finalize(
     env = run.env
     sweep(env)
     if draft_only:
+        from .present import loops_done  # as `runs list` counts them
+
         row = run.refresh()
         require_pending(run, row)
         return FinalizeResult(
@@ -114,7 +116,7 @@ def finalize(
             row["verdict"],
             "draft: left for inspection",
             tip=str(run.tip()),
-            loop=row["loop_count"],
+            loop=loops_done(row),  # the loops verified: 0 for a run never finalized
         )
     key = None
     if verify:  # a key that cannot sign stops us before the run is leased
