@@ -106,8 +106,6 @@ def finalize(
     env = run.env
     sweep(env)
     if draft_only:
-        from .present import loops_done  # as `runs list` counts them
-
         row = run.refresh()
         require_pending(run, row)
         return FinalizeResult(
@@ -116,7 +114,8 @@ def finalize(
             row["verdict"],
             "draft: left for inspection",
             tip=str(run.tip()),
-            loop=loops_done(row),  # the loops verified: 0 for a run never finalized
+            # the loops verified, 0 before a verdict: `runs list`'s (present.loops_done)
+            loop=row["loop_count"] if row["verdict"] is not None else 0,
         )
     key = None
     if verify:  # a key that cannot sign stops us before the run is leased
