@@ -467,7 +467,8 @@ def format_tail(source: str, page: int | None, quote: str, offset: int | None) -
 # ---------------------------------------------------------------- near misses
 # The check is exact. When a quote does not occur, these say where it would match
 # after a fold (Unicode normalization, line ends, case, whitespace, typographic quotes
-# and dashes), so the writer knows what differs. Each fold of a source is computed once, and only for a miss.
+# and dashes), so the writer knows what differs. Each fold of a source is computed once,
+# and only for a miss.
 
 
 class NearMiss(NamedTuple):
