@@ -62,3 +62,59 @@ def test_a_page_note_on_a_pdf_is_no_such_note(repo):
     # a text source without a page note: nothing to say either
     plain = wiki("raw/m.txt", SOURCE, format_tail("raw/m.txt", None, QUOTE, SOURCE.index(QUOTE)))
     assert not report_of(repo, plain).findings
+
+
+# ------------------------------------------- a quote typed with straight quotes (issue 28)
+
+CURLY = "Minutes.\nThe chair said: “the harbour’s ice — thick as a wall — held till March.”\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "typed", "exact", "differ"),
+    [
+        (
+            CURLY,
+            '"the harbour\'s ice - thick as a wall - held till March."',
+            "“the harbour’s ice — thick as a wall — held till March.”",
+            "“ where the quote has \", ’ where the quote has ', — where the quote has -, "
+            '” where the quote has "',
+        ),
+        (  # the reverse: the source is typed straight, the quote curly
+            'Minutes.\nThe chair said: "it\'s done - at last".\n',
+            "“it’s done – at last”",
+            '"it\'s done - at last"',
+            "\" where the quote has “, ' where the quote has ’, - where the quote has –, "
+            '" where the quote has ”',
+        ),
+    ],
+    ids=["straight-quote-of-curly-source", "curly-quote-of-straight-source"],
+)
+def test_a_quote_typed_with_other_quotes_and_dashes_gets_the_source_s_footnote(
+    repo, source, typed, exact, differ
+):
+    """A footnote typed straight into a page (no `wikigate anchor`) with ' " - where the
+    source has ’ “ ” — (or the reverse): still critical (a quote is verbatim), but the
+    finding says which characters differ and carries the footnote quoting the source as it
+    is (`suggested_tail`), which verifies."""
+    tail = format_tail("raw/m.txt", None, typed, None)
+    report = report_of(repo, wiki("raw/m.txt", source, tail))
+    (found,) = at(report, "citation.quote_not_found")
+    assert (found.severity, found.line) == ("critical", 8)
+    offset = source.index(exact)
+    assert (
+        "after using the source's own quotes, apostrophes and dashes at offset "
+        f"{offset}, line 2" in found.message
+    ), found.message
+    assert found.suggested_tail == format_tail("raw/m.txt", None, exact, offset)
+    assert found.hint is not None and f"the source has {differ}: " in found.hint, found.hint
+    assert found.hint.endswith(f"use [^1]: {found.suggested_tail}")
+    fixed = report_of(repo, wiki("raw/m.txt", source, found.suggested_tail))
+    assert not [f for f in fixed.findings if f.severity == "critical"], fixed.findings
+
+
+def test_a_quote_typed_straight_and_also_paraphrased_gets_no_suggestion(repo):
+    """Straight quotes are not all that differs: no near miss, no suggested tail."""
+    tail = format_tail("raw/m.txt", None, "the harbour's ice - thick as stone", None)
+    report = report_of(repo, wiki("raw/m.txt", CURLY, tail))
+    (found,) = at(report, "citation.quote_not_found")
+    assert found.suggested_tail is None and "matches after" not in found.message

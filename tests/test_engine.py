@@ -240,6 +240,18 @@ def test_draft_only_leaves_run_pending_for_inspection(ws):
     assert run.finalize().status == "committed"
 
 
+def test_a_draft_reports_the_loops_done_none_before_a_verification(ws):
+    """A draft of a run never verified has had no loop (it said loop 1): 0, as `runs list`
+    counts it; after a revise, the one loop verified."""
+    from wikigate.present import loops_done
+
+    run = ws.start_run("synthesis", "daemon:weekly")
+    run.stage_write("wiki/a.md", page("A", "REVISE-ME"))
+    assert run.finalize(draft_only=True).loop == 0 == loops_done(ws.store.get(run.run_id))
+    assert run.finalize().verdict == "revise"
+    assert run.finalize(draft_only=True).loop == 1 == loops_done(ws.store.get(run.run_id))
+
+
 def test_log_append_is_still_verified_and_recorded_as_exempt(ws):
     from wikigate.verifier.default import DeterministicVerifier
 

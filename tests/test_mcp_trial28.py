@@ -325,3 +325,59 @@ def test_a_run_never_finalized_has_had_no_loop(root):  # noqa: F811
     assert out["open"] == ("0", ("0", 0))
     assert out["loop"] == 1 and out["revised"] == ("1", ("1", 1))
     assert loops_listed(root)[out["run_id"]] == "1"  # abandoned after its one loop
+
+
+# trial 28 (mcp28i)
+
+
+def test_a_footnote_typed_with_straight_quotes_gets_the_source_s_footnote_as_its_fix(root):  # noqa: F811
+    """A footnote typed straight into a page (no `anchor` call) with ' and - where the
+    source has ’ and —: finalize's finding is still critical, names the characters that
+    differ, and carries the footnote quoting the source as it is (`suggested_tail`); a
+    new run with that footnote commits."""
+    curly = "The owl’s call — a shriek — carries far.\n"
+    typed = format_tail("raw/calls.txt", None, "The owl's call - a shriek", None)
+    page = owls(TAIL) + "\nA barn owl's call is a shriek.[^2]\n\n[^2]: TAIL\n"  # a claim added
+
+    async def body(c: Client) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in ("typed", "fixed"):
+            ok(await c.call_tool("start_run", {"type": "ingest"}))
+            ok(await c.call_tool("write", {"path": "raw/calls.txt", "content": curly}))
+            await c.call_tool("read", {"path": "raw/calls.txt"})
+            tail = typed if name == "typed" else out["typed"]["findings"][0]["suggested_tail"]
+            args = {"path": "wiki/owls.md", "content": page.replace("TAIL", tail)}
+            ok(await c.call_tool("write", args))
+            out[name] = ok(await c.call_tool("finalize", {}))
+        return out
+
+    out = session(root, body)
+    done = out["typed"]
+    (found,) = [f for f in done["findings"] if f["code"] == "citation.quote_not_found"]
+    assert found["severity"] == "critical" and done["status"] != "committed", done
+    exact = "The owl’s call — a shriek"
+    assert found["suggested_tail"] == format_tail("raw/calls.txt", None, exact, curly.index(exact))
+    assert "the source has ’ where the quote has ', — where the quote has -" in found["hint"]
+    assert found["claim_id"] == "wiki/owls.md#^2"
+    assert out["fixed"]["status"] == "committed", out["fixed"]["findings"]
+
+
+def test_an_unread_source_finding_names_where_its_claim_s_sentence_starts(root):  # noqa: F811
+    """`trace.unread_source` on a claim whose sentence is wrapped over two lines names the
+    line its sentence starts on (`claim_start_line`), as other claim findings do, and the
+    line of its reference (`claim_line`)."""
+    night = format_tail("raw/owls.txt", None, "Barn owls hunt at night.", 0)
+    page = (
+        owls(TAIL).replace("snow.[^1]\n", "snow.[^1] Barn owls\nhunt at night.[^2]\n")
+        + f"[^2]: {night}\n"
+    )
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("write", {"path": "wiki/owls.md", "content": page}))
+        return ok(await c.call_tool("finalize", {}))  # raw/owls.txt never read
+
+    done = session(root, body)
+    (unread,) = [f for f in done["findings"] if f["code"] == "trace.unread_source"]
+    assert unread["claim"] == "Barn owls hunt at night.", unread
+    assert (unread["line"], unread["claim_line"], unread["claim_start_line"]) == (7, 7, 6)

@@ -150,3 +150,49 @@ def test_a_run_that_changes_nothing_ends_abandoned_and_lands_nothing(repo):
     assert wikigate(repo, "run", "delete", run, "wiki/a.md").returncode == 0
     assert wikigate(repo, "run", "finalize", run, "--no-verify").returncode == 1
     assert git(repo, "rev-parse", "main").stdout.strip() == main
+
+
+def _held_elsewhere(repo, run: str) -> str:
+    """The run as an MCP server on another machine left it, killed mid-finalize: claimed
+    by its process there until a time now past (returned)."""
+    _verifying(repo, run, pid=4242, lease_seconds=-60)
+    ws = Workspace.open(repo)
+    try:
+        with ws.store.immediate():
+            ws.store.update_run(run, finalizer_host="gone-host.example")
+        return str(ws.store.get(run)["lease_until"])
+    finally:
+        ws.close()
+
+
+def _swept(repo, **env: str) -> dict[str, str]:
+    """`wikigate sweep`'s lines, by run."""
+    done = wikigate(repo, "sweep", env=env)
+    assert done.returncode == 0, done.stderr
+    return dict(line.split(": ", 1) for line in done.stdout.splitlines())
+
+
+def test_sweep_says_what_it_did_to_each_run_and_nothing_when_nothing_was_left(repo):
+    """`wikigate sweep` said only `swept RUN` of a run whose finalizer (an MCP server) was
+    killed: one line per run now says what it did and why; a sweep with nothing to settle
+    prints nothing."""
+    held, dead, idle = _staged(repo), _staged(repo), _staged(repo)
+    until = _held_elsewhere(repo, held)
+    _verifying(repo, dead, pid=2**22 + 7, lease_seconds=600)  # no such process here
+    again = "; finalize it again, or abandon it (`wikigate run abandon {} --reason TEXT`)"
+    assert _swept(repo) == {  # younger than the run timeout: pending again
+        held: f"pending again: its lease ran out at {until} (the process holding it is gone)"
+        + again.format(held),
+        dead: f"pending again: finalizer process {2**22 + 7} died" + again.format(dead),
+    }
+    assert wikigate(repo, "sweep").stdout == ""  # nothing left behind: nothing said
+    until = _held_elsewhere(repo, held)
+    old = {"WIKIGATE_RUN_TIMEOUT_MINUTES": "0"}
+    assert _swept(repo, **old) == {
+        held: f"abandoned: its lease ran out at {until} (the process holding it is gone)",
+        dead: "abandoned: older than the run timeout (0 min)",
+        idle: "abandoned: older than the run timeout (0 min)",
+    }
+    shown = json.loads(wikigate(repo, "runs", "show", held, "--format", "json").stdout)
+    assert shown["status"] == "abandoned" and until in shown["reject_reason"]
+    assert wikigate(repo, "sweep", env=old).stdout == ""

@@ -13,7 +13,7 @@ import posixpath
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import NamedTuple
 from urllib.parse import unquote
@@ -466,14 +466,18 @@ def format_tail(source: str, page: int | None, quote: str, offset: int | None) -
 
 # ---------------------------------------------------------------- near misses
 # The check is exact. When a quote does not occur, these say where it would match
-# after a fold (Unicode normalization, line ends, case, whitespace), so the writer
-# knows what differs. Each fold of a source is computed once, and only for a miss.
+# after a fold (Unicode normalization, line ends, case, whitespace, typographic quotes
+# and dashes), so the writer knows what differs. Each fold of a source is computed once,
+# and only for a miss.
 
 
 class NearMiss(NamedTuple):
     fold: str  # a key of FOLDS
     offset: int  # where the source's own text starts, in code points
     line: int
+    # the source's own text of the quote, when the fold maps one character to one
+    # (SAME_LENGTH): what the quote, copied verbatim, is
+    exact: str | None = None
 
 
 def _collapse(text: str) -> str:
@@ -486,13 +490,54 @@ def _collapse(text: str) -> str:
     return head + inner + tail
 
 
+# the characters a writer types for one the source may hold as its typographic form (or
+# the reverse): quotes and apostrophes, dashes; each folds to one character, so a quote
+# folded is as long as the source's span it matches (``wikigate anchor`` shares these)
+SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b\u2032"  # ' ‘ ’ ‚ ‛ ′
+DOUBLE_QUOTES = '"\u201c\u201d\u201e\u201f\u2033'  # " “ ” „ ‟ ″
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"  # - ‐ ‑ ‒ – — ― −
+TYPOGRAPHIC_FOLD = str.maketrans(
+    {
+        **dict.fromkeys(SINGLE_QUOTES, "'"),
+        **dict.fromkeys(DOUBLE_QUOTES, '"'),
+        **dict.fromkeys(DASHES, "-"),
+    }
+)
+TYPOGRAPHIC = "using the source's own quotes, apostrophes and dashes"  # a key of FOLDS
+
+
+_TYPOGRAPHIC_PAIRS = [(chr(k), v) for k, v in TYPOGRAPHIC_FOLD.items() if chr(k) != v]
+
+
+def fold_typographic(text: str) -> str:
+    """``text`` with each quote, apostrophe and dash as its ASCII form: one character for
+    one (an ASCII text is its own fold). A replace per character that occurs: a few
+    times faster than ``str.translate`` on a long text."""
+    if text.isascii():
+        return text
+    for typographic, typed in _TYPOGRAPHIC_PAIRS:
+        if typographic in text:
+            text = text.replace(typographic, typed)
+    return text
+
+
+def typographic_differences(source: Sequence[str], typed: Sequence[str]) -> str:
+    """Which characters of the source's span differ from the quote's, each pair once, in
+    order: "’ where the quote has ', — where the quote has --" (``typed``: the quote's
+    pieces, one a character of the source's; a dash may be typed as two hyphens)."""
+    pairs = dict.fromkeys((s, t) for s, t in zip(source, typed, strict=True) if s != t)
+    return ", ".join(f"{s} where the quote has {t}" for s, t in pairs)
+
+
 FOLDS: dict[str, Callable[[str], str]] = {
     "Unicode normalization (NFC)": partial(unicodedata.normalize, "NFC"),
     "Unicode normalization (NFKC)": partial(unicodedata.normalize, "NFKC"),
     "folding CRLF line ends to LF": lambda s: s.replace("\r\n", "\n").replace("\r", "\n"),
     "ignoring case": str.casefold,
     "collapsing whitespace": _collapse,
+    TYPOGRAPHIC: fold_typographic,
 }
+SAME_LENGTH = frozenset({TYPOGRAPHIC})  # folds of one character to one: NearMiss.exact
 
 
 class _Folded(NamedTuple):
@@ -514,8 +559,11 @@ class NearMisses:
             folded = self._fold(name)
             at = folded.text.find(fold(quote))
             if at >= 0:
-                offset = self._source_offset(name, folded, at)
-                return NearMiss(name, offset, self.text.count("\n", 0, offset) + 1)
+                same = name in SAME_LENGTH  # offsets are the source's
+                offset = at if same else self._source_offset(name, folded, at)
+                line = self.text.count("\n", 0, offset) + 1
+                exact = self.text[offset : offset + len(quote)] if same else None
+                return NearMiss(name, offset, line, exact)
         return None
 
     def _chunk_starts(self) -> list[int]:
@@ -535,6 +583,8 @@ class NearMisses:
         return self._chunks
 
     def _fold(self, name: str) -> _Folded:
+        if name not in self._folded and name in SAME_LENGTH:  # the text at once
+            self._folded[name] = _Folded(FOLDS[name](self.text), [0], [0])
         if name not in self._folded:
             fold, starts = FOLDS[name], self._chunk_starts()
             ends = [*starts[1:], len(self.text)]

@@ -15,12 +15,19 @@ import pygit2
 from wikigate.verifier import textview
 from wikigate.verifier.checks.citations import resolve_source
 from wikigate.verifier.citation import (
+    DASHES,
+    DOUBLE_QUOTES,
+    SINGLE_QUOTES,
+    TYPOGRAPHIC,
     Citation,
+    NearMiss,
     SourceIndex,
     find_pieces,
+    fold_typographic,
     format_citation,
     parse_definition,
     section_key,
+    typographic_differences,
 )
 from wikigate.verifier.parallel import Progress
 from wikigate.verifier.sources import ELLIPSIS, locate_quotes
@@ -134,15 +141,14 @@ def anchor_tail(
         if not found:
             located = locate_quotes(text, [(None, quote)], None, kind)[0]
             near = located.near if located is not None else None
-            where = ""
-            if near is not None:
+            # the source's own quotes and dashes: say which differ, and the footnote
+            where = typographic_hint(text, c, source) if _typographic(near) else ""
+            if near is not None and not where:
                 how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
                 where = (
                     f"; it matches {how} at offset {near.offset}, line {near.line}: "
                     "copy the quote from the source, verbatim"
                 )
-            else:
-                where = typographic_hint(text, c, source)
             raise WikigateError(f"the quote does not occur in {hits[0]}{where}")
         where = ", ".join(f"offset {o} (line {text.count(chr(10), 0, o) + 1})" for o in found[:10])
         raise WikigateError(
@@ -153,17 +159,17 @@ def anchor_tail(
 
 
 # the characters a writer types for one the source may hold as its typographic form (or
-# the reverse): quotes and apostrophes, dashes (two or three hyphens typed for a dash)
-_SINGLE = "'\u2018\u2019\u201a\u201b\u2032"  # ' ‘ ’ ‚ ‛ ′
-_DOUBLE = '"\u201c\u201d\u201e\u201f\u2033'  # " “ ” „ ‟ ″
-_DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"  # - ‐ ‑ ‒ – — ― −
-_TYPOGRAPHIC = str.maketrans(
-    {**dict.fromkeys(_SINGLE, "'"), **dict.fromkeys(_DOUBLE, '"'), **dict.fromkeys(_DASHES, "-")}
-)
-_ANY_VARIANT = re.compile(f"[{re.escape(_SINGLE + _DOUBLE + _DASHES)}]")
+# the reverse): the verifier's (citation.py), and two or three hyphens typed for a dash
+_ANY_VARIANT = re.compile(f"[{re.escape(SINGLE_QUOTES + DOUBLE_QUOTES + DASHES)}]")
 _TYPED_DASH = re.compile(r"(?<!-)-{2,3}(?!-)")  # "--", "---": one dash, typed
 TYPOGRAPHIC_SHOWN = 10  # places a typographic match lists, at most
 TYPOGRAPHIC_FINDS = 100  # matches looked at, at most (each a linear str.find)
+
+
+def _typographic(near: NearMiss | None) -> bool:
+    """Whether a quote found nowhere may be in the source with its own quotes and dashes:
+    nothing else nearly matched (a dash typed as two hyphens is no fold), or that fold."""
+    return near is None or near.fold == TYPOGRAPHIC
 
 
 def typographic_hint(text: str, c: Citation, source: str) -> str:
@@ -181,7 +187,7 @@ def typographic_hint(text: str, c: Citation, source: str) -> str:
         return ""
     # the fold costs ~0.1 µs a character of a non-ASCII source (1 s for 10 MB); an ASCII
     # source is its own fold
-    folded = text if text.isascii() else text.translate(_TYPOGRAPHIC)
+    folded = fold_typographic(text)
     # each typed piece of the quote, one per character of the source: a dash typed as two
     # or three hyphens stands for one character (tried first), else as typed
     spans = [m.span() for m in _TYPED_DASH.finditer(quote)]
@@ -193,7 +199,7 @@ def typographic_hint(text: str, c: Citation, source: str) -> str:
     found: list[tuple[int, list[str]]] = []
     seen = 0
     for typed in [cuts, list(quote)] if spans else [list(quote)]:
-        needle = "".join(t[0] for t in typed).translate(_TYPOGRAPHIC)
+        needle = fold_typographic("".join(t[0] for t in typed))
         at = folded.find(needle)
         while at >= 0 and len(found) < TYPOGRAPHIC_SHOWN and seen < TYPOGRAPHIC_FINDS:
             seen += 1
@@ -213,8 +219,7 @@ def typographic_hint(text: str, c: Citation, source: str) -> str:
         )
     at, typed = found[0]
     mine = text[at : at + len(typed)]
-    pairs = dict.fromkeys((s, t) for s, t in zip(mine, typed, strict=True) if s != t)
-    differ = ", ".join(f"{s} where the quote has {t}" for s, t in pairs)
+    differ = typographic_differences(mine, typed)
     line = text.count("\n", 0, at) + 1
     return (
         f"; it matches with the source's own characters at offset {at}, line {line}: "

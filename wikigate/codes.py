@@ -79,7 +79,9 @@ TABLE: tuple[Code, ...] = (
         "the quote does not occur verbatim in the source, nor in its text view (a markup "
         "source as a reader sees it); the message says where it would match after Unicode "
         "normalization (NFC, NFKC), `\\r\\n` → `\\n`, ignoring case, collapsing whitespace "
-        "or both, after removing markup, or as pieces joined by an ellipsis, if it would",
+        "or both, with the source's own quotes, apostrophes and dashes (then `suggested_tail` "
+        "is the footnote quoting the source as it is), after removing markup, or as pieces "
+        "joined by an ellipsis, if it would",
         "quote the source verbatim; paraphrases and invented quotes are rejected",
     ),
     Code(

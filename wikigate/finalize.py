@@ -114,7 +114,8 @@ def finalize(
             row["verdict"],
             "draft: left for inspection",
             tip=str(run.tip()),
-            loop=row["loop_count"],
+            # the loops verified, 0 before a verdict: `runs list`'s (present.loops_done)
+            loop=row["loop_count"] if row["verdict"] is not None else 0,
         )
     key = None
     if verify:  # a key that cannot sign stops us before the run is leased

@@ -166,8 +166,9 @@ class Finding(Plain):
     )
     suggested_tail: str | None = rule(
         default=None,
-        description="for anchor findings: the footnote's text after '[^n]: ' with the "
-        "correct anchor, as `wikigate anchor` prints it",
+        description="for anchor findings, and a quote found with the source's own quotes "
+        "and dashes: the footnote's text after '[^n]: ' with the correct anchor, as "
+        "`wikigate anchor` prints it",
     )
     signature: str = rule(
         default="",

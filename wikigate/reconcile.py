@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import socket
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import pygit2
 
@@ -28,8 +28,23 @@ if TYPE_CHECKING:
     from .store import RunRow
 
 
+class Swept(NamedTuple):
+    """A run ``sweep`` changed, and what it did: "abandoned: older than …", "pending
+    again: …", "committed: main holds it"."""
+
+    run_id: str
+    said: str
+
+
 def sweep(env: Env) -> list[str]:
-    """Settle runs left behind, from git's facts; return the runs it changed.
+    """Settle runs left behind, from git's facts; return the runs it changed
+    (``sweep_runs``: and what it did to each)."""
+    return [s.run_id for s in sweep_runs(env)]
+
+
+def sweep_runs(env: Env) -> list[Swept]:
+    """Settle runs left behind, from git's facts; return the runs it changed, each with
+    what it did and why.
 
     - a half-done landing of a dead finalizer is finished (worktree.recover);
     - a ``verifying`` run whose finalizer died (same host) or whose lease
@@ -56,23 +71,41 @@ def sweep(env: Env) -> list[str]:
             if row["finalizer_host"] == host and not pid_alive(row["finalizer_pid"]):
                 why = f"finalizer process {row['finalizer_pid']} died"
             elif lease and parse_iso(lease) < now:
-                why = f"the finalizer's lease expired at {lease}"
+                why = f"its lease ran out at {lease} (the process holding it is gone)"
             elif lease or not old:
                 continue  # a live finalizer owns it
         elif not old:
             continue
         if reconcile(env, row, why, abandon=old):
-            swept.append(row["run_id"])
+            swept.append(Swept(row["run_id"], _said(env, row["run_id"], why)))
     for row in env.store.overriding():  # an override that died (after main moved?)
         if row["finalizer_host"] == host and pid_alive(row["finalizer_pid"]):
             continue
+        why = "the process overriding its rejection is gone"
         if landed_tip(env.repo, row["run_id"], row["started_at"]) is not None:
             reconcile(env, row, "main holds it", abandon=False)
+            said = f"committed: {why}, and main holds it"
         else:
             with env.store.immediate():
                 env.store.update_run(row["run_id"], finalizer_pid=None, finalizer_host=None)
-        swept.append(row["run_id"])
+            said = f"still rejected: {why}, and main does not hold it (override it again)"
+        swept.append(Swept(row["run_id"], said))
     return swept
+
+
+def _said(env: Env, run_id: str, why: str) -> str:
+    """What settling a run left behind (for ``why``) made of it, from its row."""
+    row = env.store.get(run_id)
+    status = row["status"] if row is not None else "unknown"
+    if row is not None and status == "committed":
+        return "committed: main holds it"
+    if row is not None and status in TERMINAL:  # abandoned, rejected: the record's reason
+        reason = row["reject_reason"] or why
+        return reason if reason.startswith(f"{status}:") else f"{status}: {reason}"
+    return (
+        f"{status} again: {why}; finalize it again, or abandon it "
+        f"(`wikigate run abandon {run_id} --reason TEXT`)"
+    )
 
 
 def abandon(env: Env, run_id: str, reason: str) -> RunRow:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from wikigate.verifier.protocol import SourceShelf
 
     from .finalize import FinalizeResult
+    from .reconcile import Swept
     from .store import RunRow, Store
 
 INDEX_MD = "---\ntitle: Index\n---\n# Index\n\nThe root of this wiki. Link every page from here.\n"
@@ -313,6 +314,12 @@ class Workspace:
         from .reconcile import sweep  # its publishing and attesting: not on a reading path
 
         return sweep(self.env)
+
+    def sweep_runs(self) -> list[Swept]:
+        """``sweep``, each run with what it did to it and why (``wikigate sweep``)."""
+        from .reconcile import sweep_runs
+
+        return sweep_runs(self.env)
 
     def abandon(self, run_id: str, reason: str) -> RunRow:
         """``wikigate run abandon``: one pending run (or one whose finalizer is gone)

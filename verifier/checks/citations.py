@@ -14,6 +14,7 @@ from ..citation import (
     ELLIPSIS_SPAN,
     MAX_PIECES,
     MIN_PIECE_CHARS,
+    TYPOGRAPHIC,
     Citation,
     NearMiss,
     SourceIndex,
@@ -22,6 +23,7 @@ from ..citation import (
     quote_hash,
     section_key,
     source_names,
+    typographic_differences,
 )
 from ..links import FileNames, source_link
 from ..markdown import ParsedPage, Ref
@@ -782,6 +784,7 @@ NEAR_MISS_HINTS = {
     "write \\r\\n in the quote",
     "ignoring case": "the letter case differs",
     "collapsing whitespace": "the spaces or line breaks differ (write \\n for a line break)",
+    TYPOGRAPHIC: "the quotes, apostrophes or dashes differ (’ “ ” – — or ' \" -)",
     CASE_AND_SPACE: "the letter case and the spaces or line breaks differ",
     ELLIPSIS: "the quote's pieces are in the source in order, but not as an ellipsis quote "
     f"verifies (at most {MAX_PIECES} pieces of {MIN_PIECE_CHARS} characters or more, within "
@@ -807,7 +810,16 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
             hint = f"{NEAR_MISS_HINTS[ELLIPSIS]}, {FIX}"
         else:
             hint = f"{_near_hint(near.fold)}: copy the quote from the source, verbatim; {FIX}"
-    return finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
+    found = finding("citation.quote_not_found", p.path, p.line, message, hint=hint)
+    if near is None or near.exact is None:
+        return found
+    # the fold maps a character to one: the source's span is the quote, verbatim
+    tail = format_citation(c._replace(quote=near.exact), _written(c, p.source), near.offset)
+    hint = (
+        f"the source has {typographic_differences(near.exact, c.quote)}: the quote must be "
+        f"verbatim; use [^{p.label}]: {tail}"
+    )
+    return found.model_copy(update={"hint": hint, "suggested_tail": tail})
 
 
 def _near_hint(fold: str) -> str:

@@ -24,6 +24,7 @@ from wikigate.trace import (
 )
 
 from ..claims import page_claims
+from ..markdown import Ref
 from .context import Context, NotRun
 from .runs import _resolver
 
@@ -196,7 +197,11 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
             if path in base.entries
             else set()
         )
-        for c in page_claims(tip.page(path), _resolver(tip, path)):
+        page = tip.page(path)
+        starts = _start_lines(page.refs if page is not None else [])
+        for c in page_claims(page, _resolver(tip, path)):
+            start = starts.get((c.label, c.line), [])  # each reference's, in order
+            start_line = start.pop(0) if start else None
             if (c.sentence, c.source, c.quote) in before or c.source in read:
                 continue
             entry = tip.entries.get(c.source)
@@ -217,10 +222,19 @@ def _unread(ctx: Context, plan: Plan, events: list[TraceEvent]) -> list[Finding]
                     "is one line of it, not a read)",
                     hint=f"read {shown(c.source)} (or anchor the quote in it), then finalize again",
                     claim=c.sentence,
-                ).model_copy(update={"claim_line": c.line})
+                ).model_copy(update={"claim_line": c.line, "claim_start_line": start_line})
             )
             if len(out) >= MAX_UNREAD:
                 return out
+    return out
+
+
+def _start_lines(refs: list[Ref]) -> dict[tuple[str, int], list[int]]:
+    """Where each reference's sentence starts, by its label and line, in the page's order
+    (page_claims' order: a label's references are all claims, or none is)."""
+    out: dict[tuple[str, int], list[int]] = {}
+    for ref in refs:
+        out.setdefault((ref.label, ref.at_line), []).append(ref.start_line)
     return out
 
 

@@ -102,10 +102,10 @@ def hooks_install(
 @cli.command()
 @click.pass_context
 def sweep(ctx: click.Context) -> None:
-    """Settle runs left by dead finalizers, expired leases or the run timeout."""
-    swept = open_workspace(ctx).sweep()
-    for run_id in swept:
-        click.echo(f"swept {run_id}")
+    """Settle runs left by dead finalizers, expired leases or the run timeout: one line
+    per run, what was done and why; nothing when nothing was left behind."""
+    for swept in open_workspace(ctx).sweep_runs():
+        click.echo(f"{swept.run_id}: {swept.said}")
 
 
 @cli.group()
