@@ -611,13 +611,18 @@ def test_the_corpus_figures_are_the_documented_ones():
     # before a denial, an appositive naming the subject), before their rules: 65 of 77
     # caught, 20 of 77 flagged (6 possible, 14 plain) (cons30j)
     soft = ["FF1", "FF9", "FFf", "P-mill"]
-    todo = [
-        *("O-shopof", "O-cafeof", "O-wingof", "O-wings", "O-wing", "O-girls", "O-boys"),
-        *("O-infant", "O-grammar", "O-again", "O-again2", "O-reopened", "O-sundays", "O-new"),
-        *("O-ext", "U-km", "U-tonnes", "U-hours", "U-yards", "V-length", "V-hasa", "V-active"),
-        *("L-since", "L-itself"),
-    ]
-    assert corpus_figures(DEV) == (67, 77, 19, 77, ["R6", *soft, *todo])  # R6: "stops running"
+    # "the girls' school", "the infant school": a kind, possible (as "the railway bridge")
+    kinds = ["O-girls", "O-boys", "O-infant", "O-grammar"]
+    todo = ["U-km", "U-tonnes", "U-hours", "U-yards", "V-length", "V-hasa", "V-active"]
+    todo += ["L-since", "L-itself"]
+    assert corpus_figures(DEV) == (
+        67,
+        77,
+        8,
+        77,
+        ["R6", *soft, *kinds, *todo],
+    )  # R6: "stops running"
+    soft += kinds
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
 
@@ -2206,3 +2211,62 @@ def test_numbered_mills_in_one_run_are_no_contradiction(repo, base):
         files[f"raw/f{n}.txt"] = text
         files[f"wiki/mill{n}.md"] = cited_page(f"Mill {n}", [(said, f"raw/f{n}.txt", text, quote)])
     assert run(repo, base, files) == []
+
+
+MUSEUM_1896 = "The museum opened its doors in 1896."
+SCHOOL_1852 = "The school was founded in 1852 by the parish."
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The shop of the museum opened its doors in 1932.",
+        "The café of the museum opened its doors in 1936.",
+        "The east wing of the museum opened its doors in 1931.",
+        "The museum's east wing opened its doors in 1931.",
+        "The museum east wing opened its doors in 1931.",
+        "The museum extension opened its doors in 1975.",
+        "The museum opened its doors again in 1946.",
+        "The museum opened again in 1946.",
+        "The museum reopened its doors in 1950.",
+        "The museum opened its doors on Sundays from 1901.",
+        "The new museum opened its doors in 1975.",
+    ],
+)
+def test_a_part_a_successor_or_another_opening_of_the_subject_is_no_contradiction(new):
+    """Review 38a #8: each was refused against "The museum opened its doors in 1896." (a
+    plain source conflict; "reopened" and "extension" a possible contradiction, "reopened"
+    read as a head noun)."""
+    assert _pair_code(new, MUSEUM_1896) is None
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The girls' school was founded in 1870 by the parish.",
+        "The boys\u2019 school was founded in 1870 by the parish.",
+        "The infant school was founded in 1870 by the parish.",
+        "The grammar school was founded in 1870 by the parish.",
+    ],
+)
+def test_a_plural_possessive_or_school_kind_is_a_kind_not_the_school_itself(new):
+    """Review 38a #8: "the girls' school" was read as "the school" (a plain source
+    conflict) where "the Sunday school" was a possible contradiction: a kind of the
+    subject, as "the railway bridge" is, may be another one."""
+    assert _pair_code(new, SCHOOL_1852) == "claim.possible_contradiction"
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The museum opened its doors in 1894.", MUSEUM_1896),
+        ("The museum was opened in 1894.", MUSEUM_1896),
+        ("The museum shop opened its doors in 1894, as did the museum.", MUSEUM_1896),
+        ("The shop of the museum and the museum opened their doors in 1894.", MUSEUM_1896),
+        ("The museum reopened its doors in 1950.", "The museum reopened its doors in 1946."),
+        ("The new museum opened its doors in 1975.", "The new museum opened its doors in 1976."),
+        ("The school was founded in 1850 by the parish.", SCHOOL_1852),
+    ],
+)
+def test_the_subject_itself_or_the_same_reopening_is_still_compared(new, old):
+    assert _pair_code(new, old) is not None
