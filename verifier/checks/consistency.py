@@ -65,7 +65,15 @@ from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
 from ..entries import TreeLimitError
-from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
+from ..judges.offline import (
+    DIMENSIONS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    UNIT_ALIASES,
+    UNITS,
+    read_words,
+    rules_digest,
+)
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
 from ..staged import StagedTree
@@ -109,6 +117,9 @@ class Read:
     described: frozenset[str] = frozenset()  # numbers only of an appositive: "(built 1890)"
     counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
     spans: tuple[tuple[float, float], ...] = ()  # "between 5,000 and 5,500", "before 1900"
+    # each figure with a unit of _FACTORS: (its system, its value in the system's base unit,
+    # half its last digit's step in that unit): "0.4 km" is ("m", 400.0, 50.0)
+    measures: tuple[tuple[str, float, float], ...] = ()
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -592,7 +603,14 @@ def read(claim: PageClaim) -> Read:
             )
             - bounding
         )  # "fewer than 5,000" is no rough 5,000
-    content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
+    measures, measured = (
+        _measures(text) if numbers and not words.isdisjoint(_FACTORS) else ((), frozenset())
+    )
+    content = [
+        w
+        for w in words
+        if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS and w not in measured
+    ]  # a unit after a figure is no word of the subject ("2 miles", "3,520 yards")
     subject = (
         _events(_stem(w) for w in content if len(w) >= 4 or w not in _NOT_PLAIN)
         - _NEGATION_STEMS
@@ -624,7 +642,78 @@ def read(claim: PageClaim) -> Read:
         described,
         counts,
         spans,
+        measures,
     )
+
+
+# the factors of the offline judge's units (DIMENSIONS, UNIT_ALIASES: the faithful-quote
+# check's table, by their canonical names) within one system of one kind: each unit's
+# system (named by its base unit) and its size in that base. Metric and imperial units are
+# not converted into each other ("400 metres" and "1312 feet" are not compared): the table
+# has no such factors (review 38a #9: "0.3 kilometres" against "400 metres" was no pair)
+_FACTORS: dict[str, tuple[str, float]] = {
+    **{u: ("m", f) for u, f in (("km", 1000.0), ("m", 1.0), ("cm", 0.01), ("mm", 0.001))},
+    **{u: ("ft", f) for u, f in (("miles", 5280.0), ("yards", 3.0), ("feet", 1.0))},
+    "inches": ("ft", 1 / 12),
+    **{u: ("kg", f) for u, f in (("tons", 1000.0), ("kg", 1.0), ("g", 0.001), ("mg", 1e-6))},
+    **{u: ("lb", f) for u, f in (("lb", 1.0), ("ounces", 1 / 16))},
+    **{u: ("min", 60.0) for u in ("hours", "hour")},
+    **{u: ("min", 1.0) for u in ("minutes", "minute")},
+    **{u: ("min", 1 / 60) for u in ("seconds", "second")},
+    **{u: ("min", 1440.0) for u in ("days", "day")},
+    **{u: ("min", 10080.0) for u in ("weeks", "week")},
+}
+# the judge's units, each system of one kind (DIMENSIONS: length, mass, time)
+assert set(_FACTORS) <= UNITS
+assert all(
+    len({DIMENSIONS[u] for u, (s, _) in _FACTORS.items() if s == system}) == 1
+    for system in {s for s, _ in _FACTORS.values()}
+)
+# every spelling of those units (the judge's aliases), longest first
+_SPELLINGS = {u: u for u in _FACTORS} | {
+    a: u for a, u in UNIT_ALIASES.items() if u in _FACTORS and a.isalpha()
+}
+_MEASURE = re.compile(
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*-?\s*("
+    + "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True))
+    + r")\b"
+)
+
+
+def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozenset[str]]:
+    """The figures of ``text`` with a unit of _FACTORS ("0.3 kilometres", "400 m"), and
+    those units (as read_words reads them: "km", "miles")."""
+    out = []
+    units = set()
+    for m in _MEASURE.finditer(text.lower()):
+        figure = m.group(1).replace(",", "")
+        try:
+            value = float(figure)
+        except ValueError:
+            continue
+        unit = _SPELLINGS[m.group(2)]
+        units.add(unit)
+        system, factor = _FACTORS[unit]
+        step = 10.0 ** -(len(figure) - figure.index(".") - 1) if "." in figure else 1.0
+        out.append((system, value * factor, step * factor / 2))
+    return tuple(out), frozenset(units)
+
+
+def _measures_meet(a: Read, b: Read) -> bool | None:
+    """Whether each figure of ``a`` with a unit meets one of ``b``'s of the same system,
+    converted into one unit, within the rounding of the less precise one ("0.4 km" and
+    "402 metres" agree, "0.3 km" and "400 metres" do not); None when they share no system
+    (no unit, or "metres" against "feet": not compared)."""
+    common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
+    if not common:
+        return None
+    for x, y in ((a, b), (b, a)):
+        for s, v, half in x.measures:
+            if s in common and not any(
+                t == s and abs(v - w) <= max(half, other) * (1 + 1e-9) for t, w, other in y.measures
+            ):
+                return False
+    return True
 
 
 # a range or a bound: "between 5,000 and 5,500", "5,000–5,500", "fewer than 6,000",
@@ -1178,7 +1267,9 @@ def _disagreement(a: Read, b: Read) -> str | None:
         dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
     quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
     if not quantities_ok and a.units != b.units:
-        quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
+        # "0.3 km" and "400 metres": one unit of a system; "400 m" and "1312 feet": other
+        # systems, not compared
+        quantities_ok = _measures_meet(a, b) is not False
     if dates_ok and quantities_ok:
         return None
     if quantities_ok:
