@@ -613,9 +613,9 @@ def test_the_corpus_figures_are_the_documented_ones():
     soft = ["FF1", "FF9", "FFf", "P-mill"]
     # "the girls' school", "the infant school": a kind, possible (as "the railway bridge")
     kinds = ["O-girls", "O-boys", "O-infant", "O-grammar"]
-    todo = ["V-length", "V-hasa", "V-active", "L-since", "L-itself"]
+    todo = ["L-since", "L-itself"]
     wrong = ["R6", *soft, *kinds, *todo]  # R6: "stops running"
-    assert corpus_figures(DEV) == (71, 77, 8, 77, wrong)
+    assert corpus_figures(DEV) == (74, 77, 8, 77, wrong)
     soft += kinds
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
@@ -2287,4 +2287,30 @@ def test_the_subject_itself_or_the_same_reopening_is_still_compared(new, old):
 def test_units_of_one_system_are_converted_before_figures_are_compared(new, old, flag):
     """Review 38a #9: "0.3 kilometres" against "400 metres" (and the agreeing "0.4 km")
     was no pair at all, units other than each other's never compared."""
+    assert (_pair_code(new, old) is not None) == flag
+
+
+BRIDGE_400 = "The bridge is 400 metres long."
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "flag"),
+    [
+        ("The bridge is 300 metres in length.", BRIDGE_400, True),
+        ("The bridge has a length of 300 metres.", BRIDGE_400, True),
+        ("The bridge is 300 metres long.", "The bridge has a length of 400 metres.", True),
+        ("The tower has a height of 40 metres.", "The tower is 42 metres high.", True),
+        ("The bridge is 400 metres in length.", BRIDGE_400, False),
+        ("The bridge has a total length of 400 metres.", BRIDGE_400, False),
+        ("The town opened the museum in 1894.", MUSEUM_1896, True),
+        ("The town opened the museum in 1894.", "The museum was opened in 1896.", True),
+        ("The town opened the museum in 1896.", MUSEUM_1896, False),
+        ("The town opened the library in 1894.", MUSEUM_1896, False),
+        ("The council opened the pier in 1894.", "The council opened the museum in 1896.", False),
+    ],
+)
+def test_a_size_put_another_way_and_an_agents_object_are_one_predicate(new, old, flag):
+    """Review 38a #10: "is 300 metres in length", "has a length of 300 metres" against "is
+    400 metres long", and "The town opened the museum in 1894" against "The museum opened
+    its doors in 1896", landed: no two words in common."""
     assert (_pair_code(new, old) is not None) == flag
