@@ -613,9 +613,8 @@ def test_the_corpus_figures_are_the_documented_ones():
     soft = ["FF1", "FF9", "FFf", "P-mill"]
     # "the girls' school", "the infant school": a kind, possible (as "the railway bridge")
     kinds = ["O-girls", "O-boys", "O-infant", "O-grammar"]
-    todo = ["L-since", "L-itself"]
-    wrong = ["R6", *soft, *kinds, *todo]  # R6: "stops running"
-    assert corpus_figures(DEV) == (74, 77, 8, 77, wrong)
+    wrong = ["R6", *soft, *kinds]  # R6: "stops running"
+    assert corpus_figures(DEV) == (76, 77, 8, 77, wrong)
     soft += kinds
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 
@@ -2314,3 +2313,41 @@ def test_a_size_put_another_way_and_an_agents_object_are_one_predicate(new, old,
     400 metres long", and "The town opened the museum in 1894" against "The museum opened
     its doors in 1896", landed: no two words in common."""
     assert (_pair_code(new, old) is not None) == flag
+
+
+WINTER_RUNS = "The ferry runs in winter."
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "flag"),
+    [
+        ("Since 1890 the ferry has not run.", WINTER_RUNS, True),
+        ("The ferry has not run since 1890.", WINTER_RUNS, True),
+        ("Since 1890 the ferry has not run.", "The ferry ran in winter in 1895.", True),
+        # the times do not meet: before the period, or a past with no year
+        ("Since 1890 the ferry has not run.", "The ferry ran in winter in 1880.", False),
+        ("Since 1890 the ferry has not run.", "The ferry ran in winter.", False),
+        ("Until 1938 the ferry did not run.", WINTER_RUNS, False),  # a closed period
+    ],
+)
+def test_a_denial_since_a_year_contradicts_only_where_the_times_meet(new, old, flag):
+    """Review 38a's leftover: "Since 1890 the ferry has not run." was read as a denial of
+    another time (and "since" as a word of its subject): against "The ferry runs in
+    winter." (now), it landed."""
+    assert (_pair_code(new, old) is not None) == flag
+
+
+@pytest.mark.parametrize(
+    ("new", "flag"),
+    [
+        ("The museum shop (the museum itself) opened in 1894.", True),
+        ("The museum shop, that is the museum, opened its doors in 1894.", True),
+        ("The museum shop (that is, the museum) opened in 1894.", True),
+        ("The museum shop (the museum itself) opened in 1896.", False),
+        ("The museum shop opened in 1894.", False),  # the shop: another establishment
+    ],
+)
+def test_an_appositive_naming_the_subject_again_is_read_as_the_subject(new, flag):
+    """Review 38a #4's leftover: "The museum shop (the museum itself) opened in 1894." was
+    read as the shop's opening, and landed against "The museum opened its doors in 1896."."""
+    assert (_pair_code(new, MUSEUM_1896) is not None) == flag

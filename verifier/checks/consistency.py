@@ -459,6 +459,9 @@ def _text(sentence: str) -> str:
         text = _unaccented(text.translate(_APOSTROPHES))
     if "'" in text:
         text = _POSSESSIVE.sub(_possessive, text)
+    if "itself" in text or "that is" in text or "i.e." in text:
+        # "The museum shop (the museum itself) opened …": the museum
+        text = _RENAMED.sub(lambda m: m.group(1) + (m.group(2) or m.group(3)), text, count=1)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
     if "o." in text or "r." in text or "No " in text or "#" in text:
@@ -467,6 +470,18 @@ def _text(sentence: str) -> str:
         # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
         text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
     return _YEAR_WORDS.sub(_year_of, text)
+
+
+# an appositive just after the subject that names the subject again, "the X itself" or
+# "that is the X": the claim is about what it names ("The museum shop (the museum itself)
+# opened in 1894" is about the museum, not the shop)
+_RENAMED = re.compile(
+    r"^(\W*)(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*\s*(?:\(\s*|,\s+)"
+    r"(?:(?:that is|i\.e\.),?\s+((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
+    r"(?:\s+itself)?|((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)\s+itself)"
+    r"\s*(?:\)|,)(?=\s)",
+    re.I,
+)
 
 
 # one predicate of a size, however it is put (review 38a #10: "The bridge is 300 metres in
@@ -635,8 +650,13 @@ def read(claim: PageClaim) -> Read:
     content = [
         w
         for w in words
-        if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS and w not in measured
-    ]  # a unit after a figure is no word of the subject ("2 miles", "3,520 yards")
+        if len(w) >= 3
+        and not w[0].isdigit()
+        and w not in STOPWORDS
+        and w not in measured
+        and w != "since"
+    ]  # a unit after a figure is no word of the subject ("2 miles", "3,520 yards"), nor
+    # the "since" of a period ("Since 1890 the ferry has not run": the ferry, run)
     subject = (
         _events(_stem(w) for w in content if len(w) >= 4 or w not in _NOT_PLAIN)
         - _NEGATION_STEMS
@@ -1294,11 +1314,12 @@ def _disagreement(a: Read, b: Read) -> str | None:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
-        if not neg.numbers - neg.described <= pos.numbers:
+        since = _since(neg) if neg.period and not pos.period else None
+        if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
         if neg.plain - pos.plain and pos.plain - neg.plain:
             return None  # it denies another thing ("… in summer" against "… in winter")
-        if neg.period and not pos.period:
+        if neg.period and not pos.period and not (since is not None and _now(pos, since)):
             return None  # another time
         if _denies_more(neg, pos):
             return None  # "does not run on Sundays in winter" against "runs in winter"
@@ -1333,6 +1354,36 @@ def _disagreement(a: Read, b: Read) -> str | None:
             return None
         return "date"
     return None if _another_time(a, b) else "number"
+
+
+def _since(r: Read) -> int | None:
+    """The year of a period open to now that is the claim's only time: "Since 1890 the
+    ferry has not run" (not "did not run", not "until", "during", …); else None."""
+    sentence = r.claim.sentence
+    m = _SINCE.search(sentence)
+    if m is None or r.tense == "past":
+        return None
+    if any(p.group(0).lower() != "since" for p in _PERIOD.finditer(sentence)):
+        return None
+    return int(m.group(1))
+
+
+_SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+
+
+def _now(r: Read, since: int) -> bool:
+    """``r`` says what is (the present, no past form of a verb) or what was in a year from
+    ``since`` on: a time a denial "since" that year meets ("Since 1890 the ferry has not
+    run" against "The ferry runs in winter"; not against "The ferry ran in winter in
+    1880", nor "… ran in winter")."""
+    if r.years:
+        return all(y >= since for y in r.years)
+    if r.tense == "past":
+        return False
+    return r.tense == "present" or not any(
+        w.endswith("ed") or w in _IRREGULAR
+        for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
+    )
 
 
 def _again(r: Read) -> bool:
