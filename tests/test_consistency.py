@@ -2343,6 +2343,7 @@ def test_a_denial_since_a_year_contradicts_only_where_the_times_meet(new, old, f
         ("The museum shop (the museum itself) opened in 1894.", True),
         ("The museum shop, that is the museum, opened its doors in 1894.", True),
         ("The museum shop (that is, the museum) opened in 1894.", True),
+        ("The museum (that is the building) opened in 1894.", True),  # the museum still
         ("The museum shop (the museum itself) opened in 1896.", False),
         ("The museum shop opened in 1894.", False),  # the shop: another establishment
     ],

@@ -461,7 +461,7 @@ def _text(sentence: str) -> str:
         text = _POSSESSIVE.sub(_possessive, text)
     if "itself" in text or "that is" in text or "i.e." in text:
         # "The museum shop (the museum itself) opened …": the museum
-        text = _RENAMED.sub(lambda m: m.group(1) + (m.group(2) or m.group(3)), text, count=1)
+        text = _RENAMED.sub(_renamed, text, count=1)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
     if "o." in text or "r." in text or "No " in text or "#" in text:
@@ -476,12 +476,22 @@ def _text(sentence: str) -> str:
 # "that is the X": the claim is about what it names ("The museum shop (the museum itself)
 # opened in 1894" is about the museum, not the shop)
 _RENAMED = re.compile(
-    r"^(\W*)(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*\s*(?:\(\s*|,\s+)"
+    r"^(\W*)((?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s*(?:\(\s*|,\s+)"
     r"(?:(?:that is|i\.e\.),?\s+((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
     r"(?:\s+itself)?|((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)\s+itself)"
     r"\s*(?:\)|,)(?=\s)",
     re.I,
 )
+
+
+def _renamed(m: re.Match[str]) -> str:
+    """The subject an appositive names again, if its last word is one of the subject's
+    ("The museum shop (the museum itself)": "the museum"); else the text unchanged ("The
+    museum (that is the building)": _APPOSITIVE leaves it out)."""
+    name = m.group(3) or m.group(4)
+    if name.split()[-1].lower() not in m.group(2).lower().split():
+        return m.group(0)
+    return m.group(1) + name
 
 
 # one predicate of a size, however it is put (review 38a #10: "The bridge is 300 metres in
