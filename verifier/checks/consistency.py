@@ -1400,7 +1400,10 @@ def _again(r: Read) -> bool:
     """The claim dates a repeat of its event: "opened its doors again in 1946", "reopened
     in 1950", "was rebuilt in 1921" (review 38a #8: a plain source conflict against
     "opened its doors in 1896")."""
-    return bool(r.plain & _REDONE) or _AGAIN.search(r.claim.sentence) is not None
+    if r.plain & _REDONE:
+        return True
+    sentence = r.claim.sentence
+    return ("gain" in sentence or "GAIN" in sentence) and _AGAIN.search(sentence) is not None
 
 
 _AGAIN = re.compile(r"\bagain\b", re.I)
@@ -1428,9 +1431,16 @@ _RECURRING = re.compile(
 def _scheduled(a: Read, b: Read) -> bool:
     """``a`` says a recurring time ("on Sundays"), ``b`` none."""
     return (
-        _RECURRING.search(a.claim.sentence) is not None
+        not a.plain.isdisjoint(_RECURRING_STEMS)
+        and _RECURRING.search(a.claim.sentence) is not None
         and _RECURRING.search(b.claim.sentence) is None
     )
+
+
+# what _RECURRING's words are read as in Read.plain (a cheap test first)
+_RECURRING_STEMS = _events(
+    _stem(w) for w in re.findall(r"\(\?:([a-z|]+)\)", _RECURRING.pattern)[0].split("|")
+)
 
 
 _ORDINALS = frozenset(
