@@ -2257,6 +2257,7 @@ def test_a_plural_possessive_or_school_kind_is_a_kind_not_the_school_itself(new)
         ("The museum shop opened its doors in 1894, as did the museum.", MUSEUM_1896),
         ("The shop of the museum and the museum opened their doors in 1894.", MUSEUM_1896),
         ("The museum reopened its doors in 1950.", "The museum reopened its doors in 1946."),
+        ("The museum opened its doors in 1894 and is open daily.", MUSEUM_1896),
         ("The new museum opened its doors in 1975.", "The new museum opened its doors in 1976."),
         ("The school was founded in 1850 by the parish.", SCHOOL_1852),
     ],
@@ -2273,6 +2274,7 @@ def test_the_subject_itself_or_the_same_reopening_is_still_compared(new, old):
         ("The bridge is 0.4 kilometres long.", "The bridge is 400 metres long.", False),
         ("The bridge is 0.4 km long.", "The bridge is 402 metres long.", False),  # rounding
         ("The pier is 4,000 centimetres long.", "The pier is 40 metres long.", False),
+        ("The pier is 400 metres long and 10 metres wide.", "The pier is 0.4 km long.", False),
         ("The crane lifts 2 tonnes.", "The crane lifts 3,000 kg.", True),
         ("The crane lifts 3 tonnes.", "The crane lifts 3,000 kilograms.", False),
         ("The crossing takes 3 hours.", "The crossing takes 90 minutes.", True),

@@ -788,13 +788,18 @@ def _measures_meet(a: Read, b: Read) -> bool | None:
     common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
     if not common:
         return None
-    for x, y in ((a, b), (b, a)):
-        for s, v, half in x.measures:
-            if s in common and not any(
+    # one side's figures all among the other's, as _quantities_meet ("42 metres tall and 2
+    # km from the pier" holds "42 metres tall")
+    return any(
+        all(
+            any(
                 t == s and abs(v - w) <= max(half, other) * (1 + 1e-9) for t, w, other in y.measures
-            ):
-                return False
-    return True
+            )
+            for s, v, half in x.measures
+            if s in common
+        )
+        for x, y in ((a, b), (b, a))
+    )
 
 
 # a range or a bound: "between 5,000 and 5,500", "5,000–5,500", "fewer than 6,000",
@@ -1418,21 +1423,30 @@ _REDONE = frozenset(
         "relaunched reconsecrated rededicated reinstated restarted",
     )
 )
-# words of a recurring time: a claim dated with one the other lacks is of a schedule
-# ("opened its doors on Sundays from 1901" against "opened its doors in 1896": review 38a
-# #8), no date of the other's event ("the Sunday school" is no recurring time)
+# words of a recurring time: a claim dating one the other lacks ("on Sundays from 1901") is
+# of a schedule ("opened its doors on Sundays from 1901" against "opened its doors in 1896":
+# review 38a #8), no date of the other's event ("the Sunday school" is no recurring time)
 _RECURRING = re.compile(
     r"\b(?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|weekends|"
     r"weekdays|evenings|mornings|afternoons|nights|holidays|daily|weekly|nightly)\b",
     re.I,
 )
+# the recurring time and its start together: "on Sundays from 1901", "from 1901 on
+# weekdays" (not a recurring word anywhere: "opened in 1894 and is open daily" is dated)
+_SCHEDULE = re.compile(
+    rf"{_RECURRING.pattern}\s+(?:from|since|after)\s+(?:\d{{1,2}}\s+[a-z]+\s+)?"
+    rf"(?:1\d{{3}}|20\d{{2}})\b"
+    rf"|\b(?:from|since|after)\s+(?:1\d{{3}}|20\d{{2}})\s+(?:on\s+|in\s+the\s+)?"
+    rf"{_RECURRING.pattern}",
+    re.I,
+)
 
 
 def _scheduled(a: Read, b: Read) -> bool:
-    """``a`` says a recurring time ("on Sundays"), ``b`` none."""
+    """``a`` dates a recurring time ("on Sundays from 1901"), ``b`` says none."""
     return (
         not a.plain.isdisjoint(_RECURRING_STEMS)
-        and _RECURRING.search(a.claim.sentence) is not None
+        and _SCHEDULE.search(a.claim.sentence) is not None
         and _RECURRING.search(b.claim.sentence) is None
     )
 
