@@ -1234,7 +1234,10 @@ def _another_place(a: Read, b: Read) -> bool:
             words, w, i, b
         ):
             return True
-    return _place_of(words, mine, b) or _new_one(words, mine)
+    sentence = a.claim.sentence
+    return (" of " in sentence and _place_of(words, mine, b)) or (
+        ("new " in sentence or "New " in sentence) and _new_one(words, mine)
+    )
 
 
 def _place_of(words: tuple[tuple[str, bool, bool], ...], mine: set[str], b: Read) -> bool:
