@@ -266,7 +266,7 @@ def profile(clone: Path, warm: list[Edit], edits: list[Edit], top: int) -> None:
     finalize_judge(ws, first, None)
     if first.finalize(judge=None).status != "committed":
         raise SystemExit("the warm-up run did not commit")
-    ledger.sync(ws)  # as the server syncs after each landing: the profiled one syncs its own
+    ledger.sync(ws)  # the ledger up to main: the profiled run's finalize does not sync it
     # the server's session, on this thread: every call traced as the server traces it
     session = Session(str(clone))
     args = {"type": "cascade", "triggered_by": "mcp:bench"}
@@ -313,8 +313,9 @@ def report(sides: list[Side], runs: int, pages: int, loads: list[float]) -> None
         f"\n{runs} runs of {pages} pages a side; load average {min(loads):.1f}–{max(loads):.1f} "
         f"(cores: {os.cpu_count()})"
     )
-    print("| step | MCP wall | MCP server CPU a call | CLI wall | CLI CPU a call |")
-    print("|---|---|---|---|---|")
+    heads = {"MCP": "MCP wall | MCP server CPU a call", "CLI": "CLI wall | CLI CPU a call"}
+    print("| step | " + " | ".join(heads[side.name] for side in sides) + " |")
+    print("|---" * (1 + 2 * len(sides)) + "|")
     for step in STEPS:
         cells = []
         for side in sides:
@@ -340,6 +341,10 @@ def main() -> None:
         help="then one more run in process under cProfile: the top N entries",
     )  # fmt: skip
     parser.add_argument("--source-mb", type=int, default=10, help="the size of the source quoted")
+    parser.add_argument(
+        "--mcp-only", action="store_true",
+        help="the MCP side alone (every run through the server; no CLI figures)",
+    )  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wikigate-bench-mcp-") as tmp:
         clone = Path(tmp) / "wiki"
@@ -376,19 +381,23 @@ def main() -> None:
                     loads.append(load())
                     await mcp_run(s, pid, plan[2 * r], mcp_side)
                     loads.append(load())
-                    cli_run(clone, plan[2 * r + 1], cli_side, scratch)
+                    if args.mcp_only:
+                        await mcp_run(s, pid, plan[2 * r + 1], mcp_side)
+                    else:
+                        cli_run(clone, plan[2 * r + 1], cli_side, scratch)
                     loads.append(load())
-                    mcp_fin = mcp_side.wall["finalize"].times[-1]
-                    cli_fin = cli_side.wall["finalize"].times[-1]
+                    fins = [side.wall["finalize"].times[-1] for side in (mcp_side, cli_side)
+                            if "finalize" in side.wall]  # fmt: skip
                     print(
-                        f"round {r + 1}: MCP finalize {ms(mcp_fin)}, CLI finalize "
-                        f"{ms(cli_fin)} (load {loads[-1]:.1f})",
+                        f"round {r + 1}: finalize {', '.join(map(ms, fins))} "
+                        f"(load {loads[-1]:.1f})",
                         flush=True,
                     )
 
         if args.rounds:
             asyncio.run(session())
-            report([mcp_side, cli_side], args.rounds, args.pages, loads)
+            sides = [mcp_side] if args.mcp_only else [mcp_side, cli_side]
+            report(sides, args.rounds * (2 if args.mcp_only else 1), args.pages, loads)
         if args.profile:
             profile(clone, plan[2 * args.rounds], plan[2 * args.rounds + 1], args.profile)
 

@@ -1689,7 +1689,7 @@ def test_ranking_reads_each_candidate_once_whatever_the_claims_it_is_ranked_for(
             reads += 1
             return said(sentence)
 
-        monkeypatch.setattr(consistency, "_FEATURES", {})  # none read from a cache (mcp28g)
+        _new_process(monkeypatch)  # none read from a cache (mcp28g)
         monkeypatch.setattr(consistency, "_said", counted)
         pairs = consistency._pairs(mine, [*pool, *(a.claim for a in mine)], 20)
         monkeypatch.setattr(consistency, "_said", said)
@@ -1837,12 +1837,23 @@ def test_a_derived_pass_reads_only_the_changed_pages_and_their_candidates(
     # the same tree uncached compares every claim a rule can decide on: the fillers' too
     monkeypatch.undo()
     read_on.clear()
+    consistency._read_kept.cache_clear()  # as in another process
     monkeypatch.setattr(consistency, "read", lambda c: read_on.append(c.page) or read(c))
     _whole(repo, tip, None)
     assert any(p.startswith("wiki/filler") for p in read_on)
 
 
 # pool features cached (mcp28g)
+
+
+def _new_process(monkeypatch):
+    """Nothing of the consistency check's in memory: as in another process."""
+    from collections import OrderedDict
+
+    monkeypatch.setattr(consistency, "_FEATURES", {})
+    monkeypatch.setattr(consistency, "_ROWS", OrderedDict())
+    monkeypatch.setattr(consistency, "_ROWS_CLAIMS", [0])
+    consistency._read_kept.cache_clear()
 
 
 def test_a_runs_candidates_and_their_features_are_read_back_from_the_cache(
@@ -1858,13 +1869,13 @@ def test_a_runs_candidates_and_their_features_are_read_back_from_the_cache(
     bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
     tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
     cache_file = tmp_path / "cache.db"
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     uncached = consistency.check_consistency(_context(repo, tip, landed, None))
     assert [f.code for f in uncached] == ["claim.contradiction"]
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == uncached
 
-    monkeypatch.setattr(consistency, "_FEATURES", {})  # another process
+    _new_process(monkeypatch)  # another process
     loaded: list[str] = []
     load = WikiTree.load
     monkeypatch.setattr(
@@ -1886,25 +1897,26 @@ def test_a_damaged_features_row_is_read_again_from_the_page(repo, base, tmp_path
     bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
     tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
     cache_file = tmp_path / "cache.db"
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     first = consistency.check_consistency(_context(repo, tip, landed, cache_file))
     assert {f.code for f in first} == {"claim.contradiction"}
     with sqlite3.connect(cache_file) as db:
         assert db.execute("UPDATE features SET data = x'00ff'").rowcount >= 1
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first
 
 
 def test_the_features_kept_in_memory_are_bounded(repo, base, tmp_path, monkeypatch):
-    """At most FEATURES_KEPT candidates' features stay in memory (a long-lived server checks
-    run after run): the candidates past it are read again, with the same findings."""
+    """At most FEATURES_KEPT candidates' features are in the memo a check reads (a
+    long-lived server checks run after run): the candidates past it are read again, with
+    the same findings."""
     landed = commit_files(repo, base.id, FILLERS)
     bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
     tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     found = consistency.check_consistency(_context(repo, tip, landed, tmp_path / "cache.db"))
     assert len(consistency._FEATURES) > 3
-    monkeypatch.setattr(consistency, "_FEATURES", {})
+    _new_process(monkeypatch)
     monkeypatch.setattr(consistency, "FEATURES_KEPT", 3)
     assert (
         consistency.check_consistency(_context(repo, tip, landed, tmp_path / "cache.db")) == found
@@ -2144,6 +2156,85 @@ def test_a_range_or_bound_holds_the_figures_within_it(new, old, flag):
     5,200 as a conflict, "before 1900" against 1896; and "fewer than 5,000" was read as a
     rough 5,000, agreeing with 5,200."""
     assert (_pair_code(new, old) is not None) == flag
+
+
+# ---------------------------------------------------------------- a server's next run (perf28)
+
+
+def test_a_servers_next_check_reads_its_candidates_rows_from_memory(
+    repo, base, tmp_path, monkeypatch
+):
+    """Issue 28: a long-lived process (the MCP server) keeps the candidates' rows it read,
+    decoded, and the claims as read, for its next check: the same candidates are not read
+    from the cache, nor their sentences read, again;
+    at most ROWS_KEPT claims are kept, and past it the findings are the same."""
+    from wikigate.verifier.wiki import PageCache
+
+    landed = commit_files(repo, base.id, FILLERS)
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    cache_file = tmp_path / "cache.db"
+    _new_process(monkeypatch)
+    first = consistency.check_consistency(_context(repo, tip, landed, cache_file))
+    assert [f.code for f in first] == ["claim.contradiction"]
+    asked: list[str] = []
+    features = PageCache.features
+    monkeypatch.setattr(
+        PageCache, "features", lambda self, keys: asked.extend(keys) or features(self, keys)
+    )
+    read = consistency.read
+    monkeypatch.setattr(consistency, "read", lambda c: pytest.fail(f"read again: {c}"))
+    assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first
+    monkeypatch.setattr(consistency, "read", read)
+    town = f"{repo.revparse_single(f'{landed.id}:wiki/town.md').id}:"
+    assert not [k for k in asked if k.startswith(town)]  # from memory, not the cache
+    assert 0 < consistency._ROWS_CLAIMS[0] <= consistency.ROWS_KEPT
+
+    _new_process(monkeypatch)
+    monkeypatch.setattr(consistency, "ROWS_KEPT", 2)
+    assert consistency.check_consistency(_context(repo, tip, landed, cache_file)) == first
+    assert consistency._ROWS_CLAIMS[0] <= 2
+    assert sum(len(got[0]) for _, got in consistency._ROWS.values()) == consistency._ROWS_CLAIMS[0]
+
+
+def test_a_runs_own_page_reuses_its_base_features_for_its_unchanged_claims(
+    repo, base, tmp_path, monkeypatch
+):
+    """Issue 28: a run's own pages are read as its candidates are: their unchanged claims'
+    features come from the base page's row (most of a cascade's page is unchanged), only
+    the new claim's are derived; the tip page's row is kept for the next run."""
+    cache_file = tmp_path / "cache.db"
+    landed = commit_files(repo, base.id, FILLERS)
+    first = commit_files(
+        repo, landed.id, {"wiki/lights.md": page("Lights", [same("The pier opened in 1894.")])}
+    )
+    _new_process(monkeypatch)
+    consistency.check_consistency(_context(repo, first, landed, cache_file))  # town.md: a row
+    more = page(
+        "Town",
+        [
+            same("The pier opened in 1894."),
+            same("The pier is 400 metres long."),
+            same("The ferry does not run in winter."),
+            same("The lighthouse was first lit on 3 May 1870."),
+            same("The bandstand was built in 1899."),
+            (
+                "The bandstand was built in 1897.",
+                "raw/town.txt",
+                "The bandstand was built in 1899.",
+            ),
+        ],
+    )
+    tip = commit_files(repo, first.id, {"wiki/town.md": more})
+    _new_process(monkeypatch)
+    derived: list[str] = []
+    features = consistency._features
+    monkeypatch.setattr(consistency, "_features", lambda s: derived.append(s) or features(s))
+    found = consistency.check_consistency(_context(repo, tip, first, cache_file))
+    assert [f.code for f in found] == ["claim.contradiction"]
+    assert derived == ["The bandstand was built in 1897."]
+    uncached = consistency.check_consistency(_context(repo, tip, first, None))
+    assert found == uncached
 
 
 # ---------------------------------------------------------------- review 38 leftovers (cons30j)

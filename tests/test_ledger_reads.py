@@ -103,9 +103,16 @@ def test_the_sync_of_a_ten_page_run_verifies_its_pages_once(
         monkeypatch.setattr(ledger, "read_pages", reading)
         for key in counted:
             counted[key] = 0
+        writes: list[int] = []  # the sync's write transactions (each one a commit)
+        immediate = type(ws.store).immediate
+        monkeypatch.setattr(
+            type(ws.store), "immediate", lambda self: writes.append(1) or immediate(self)
+        )
         synced = ledger.sync(ws)
+        monkeypatch.setattr(type(ws.store), "immediate", immediate)
         rows = ledger.claims(ws)
         assert synced.commits >= 12 and synced.pages == 12
+        assert len(writes) == 1  # the run's commits in one transaction (it was one each)
         # one verification of the run's twelve pages, its last commit's tree walked once
         assert verified == [tuple(sorted([*pages, "wiki/owls.md", "wiki/index.md"]))]
         assert counted["walks"] == 1

@@ -125,7 +125,12 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
         spent = {"input_tokens": 1200, "output_tokens": 300, "usd": 0.01}
         ok(await s.call_tool("usage", spent))
         done = ok(await s.call_tool("finalize", {}))
-        return {"run_id": run_id, "revise": revise, "first": text(first), "done": done}
+        # the ledger catches up when it is read: the landed claim, introduced by the run
+        claims = ok(await s.call_tool("claims", {"page": "wiki/owls.md"}))["claims"]
+        return {
+            "run_id": run_id, "revise": revise, "first": text(first), "done": done,
+            "claims": claims,
+        }  # fmt: skip
 
     out = serve(root, body)
     revise, done = out["revise"], out["done"]
@@ -140,6 +145,15 @@ def test_ingest_anchor_write_finalize_revise_fix_commit(root):
     assert main_tip(root) == done["tip"] != before
     assert (root / "wiki" / "owls.md").read_text() == owls(missing["suggested_tail"])
     assert runs(root) == {out["run_id"]: "committed"}
+    (claim,) = out["claims"]
+    assert claim["claim_id"] == "wiki/owls.md#^1" and claim["anchor_status"] == "anchored"
+    repo = pygit2.Repository(str(root))  # introduced by one of the run's commits
+    introduced = pygit2.Oid(hex=claim["introduced_commit"])
+    assert (
+        repo.descendant_of(pygit2.Oid(hex=done["tip"]), introduced)
+        or str(introduced) == done["tip"]
+    )
+    assert repo.descendant_of(introduced, pygit2.Oid(hex=before))
 
 
 @pytest.mark.slow

@@ -5,10 +5,12 @@ verifier; and one fix through the verifier alone (a semantic finding's line)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pygit2
 from mcp import Client
+from support.helpers import in_process
 from support.trees import at, commit_files
 from support.verifying import verify_trees
 from test_mcp import QUOTE, SOURCE, main_tip, ok, owls, text
@@ -256,3 +258,70 @@ def test_an_http_client_that_goes_away_keeps_its_run_till_the_server_stops(root)
         assert row["status"] == "abandoned" and "server stopped" in row["reject_reason"]
     finally:
         ws.close()
+
+
+# trial 28 (mcp28h)
+
+
+def test_anchor_with_straight_quotes_of_a_curly_source_says_how_the_source_has_it(root):  # noqa: F811
+    """F11: a quote typed with ' and -- where the staged source has ’ and —: the tool error
+    says which characters differ and gives the footnote quoting the source as it is; the
+    run stays open and that footnote anchors."""
+    curly = "The owl’s call — a shriek — carries far.\n"
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "ingest"}))
+        ok(await c.call_tool("write", {"path": "raw/calls.txt", "content": curly}))
+        typed = {"source": "raw/calls.txt", "quote": "The owl's call -- a shriek"}
+        said = await c.call_tool("anchor", typed)
+        exact = {"source": "raw/calls.txt", "quote": "The owl’s call — a shriek"}
+        return {"said": said, "tail": ok(await c.call_tool("anchor", exact))["tail"]}
+
+    out = session(root, body)
+    said = text(out["said"])
+    assert out["said"].is_error
+    assert said.startswith("the quote does not occur in raw/calls.txt; it matches with")
+    assert "’ where the quote has '" in said and "— where the quote has --" in said
+    assert 'The quote as the source has it: "The owl’s call — a shriek"' in said
+    assert said.endswith(f"its footnote: {out['tail']}")
+
+
+def loops_listed(where: Any) -> dict[str, str]:
+    """Each run's LOOPS in `wikigate runs list`, by run id (its --format json says the same)."""
+    lines = in_process(["-C", str(where), "runs", "list"]).stdout.splitlines()
+    at = lines[0].split().index("LOOPS")
+    listed = in_process(["-C", str(where), "runs", "list", "--format", "json"]).stdout
+    assert {r["run_id"]: str(r["loops"]) for r in json.loads(listed)} == {
+        line.split()[0]: line.split()[at] for line in lines[1:]
+    }
+    return {line.split()[0]: line.split()[at] for line in lines[1:]}
+
+
+def loops_shown(where: Any, run_id: str) -> tuple[str, int]:
+    """`runs show`'s loops line, and its --format json's `loops`."""
+    said = in_process(["-C", str(where), "runs", "show", run_id]).stdout.splitlines()
+    (line,) = [x for x in said if x.startswith("loops ")]
+    shown = in_process(["-C", str(where), "runs", "show", run_id, "--format", "json"]).stdout
+    return line.split()[1], json.loads(shown)["loops"]
+
+
+def test_a_run_never_finalized_has_had_no_loop(root):  # noqa: F811
+    """F11: `runs list` showed LOOPS 1 for a run never finalized. It shows 0 (and `runs
+    show` says loops 0) until a finalize decides; then the count finalize's result gives
+    (loop 1: a revise), also once the run is abandoned."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        run_id = ok(await c.call_tool("start_run", {"type": "synthesis"}))["run_id"]
+        out: dict[str, Any] = {"run_id": run_id}
+        out["open"] = (loops_listed(root)[run_id], loops_shown(root, run_id))
+        page = "---\ntitle: T\n---\n# T\n\nOwls hunt voles.[^1]\n\n[^1]: raw/owls.txt\n"
+        ok(await c.call_tool("write", {"path": "wiki/t.md", "content": page}))
+        out["loop"] = ok(await c.call_tool("finalize", {}))["loop"]
+        out["revised"] = (loops_listed(root)[run_id], loops_shown(root, run_id))
+        ok(await c.call_tool("abandon", {}))
+        return out
+
+    out = session(root, body)
+    assert out["open"] == ("0", ("0", 0))
+    assert out["loop"] == 1 and out["revised"] == ("1", ("1", 1))
+    assert loops_listed(root)[out["run_id"]] == "1"  # abandoned after its one loop

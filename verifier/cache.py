@@ -55,6 +55,7 @@ class Cache:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(path), timeout=5, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")  # a cache: not synced a commit
             for table in (
                 "pages (blob TEXT PRIMARY KEY, v TEXT, data BLOB, nav BLOB)",
                 # key: tag:how the source is read (sources.reading_of):page:offset:hash

@@ -105,16 +105,25 @@ def sync(ws: Workspace, *, progress: Progress | None = None) -> Synced:
     n = 0
     for batch in _batches(ws.repo, path):
         # the commits' trees walked once a batch: what the memo holds stays bounded
-        for commit, pages, rows, gap_rows in _read_batch(ws, batch, WalkMemo()):
-            n += 1
-            if progress is not None:
-                progress("ledger", n, len(path))
-            if not _apply(ws, commit, known, pages, rows, gap_rows):
-                # another process got there first: start over from its state
-                return sync(ws, progress=progress)
-            known = str(commit.id)
-            done.commit, done.commits = known, done.commits + 1
-            done.pages += len(pages)
+        read = _read_batch(ws, batch, WalkMemo())
+        votes = [_votes(ws, str(commit.id)) for commit, *_ in read]
+        with store.immediate():  # a batch in one transaction (a run's commits: one)
+            state = _state(store)
+            moved = (
+                state["commit_id"] if state and state["version"] == version() else None
+            ) != known
+            for (commit, pages, rows, gap_rows), voted in zip(read, votes, strict=True):
+                if moved:
+                    break
+                n += 1
+                if progress is not None:
+                    progress("ledger", n, len(path))
+                _apply(store, commit, known, pages, rows, gap_rows, voted)
+                known = str(commit.id)
+                done.commit, done.commits = known, done.commits + 1
+                done.pages += len(pages)
+        if moved:  # another process got there first: start over from its state
+            return sync(ws, progress=progress)
     return done
 
 
@@ -300,56 +309,50 @@ def _read_batch(
 
 
 def _apply(
-    ws: Workspace,
+    store: Any,
     commit: pygit2.Commit,
     known: str | None,
     pages: list[str],
     rows: list[dict[str, Any]],
     gap_rows: list[dict[str, Any]],
-) -> bool:
+    votes: dict[str, tuple[str, str]],
+) -> None:
     """Apply one first-parent commit of main (``rows``, ``gap_rows``: those of
-    ``pages`` at it); False when the ledger moved meanwhile (another process applied
-    it)."""
-    store = ws.store
-    votes = _votes(ws, str(commit.id))
+    ``pages`` at it; ``votes``: the judge's on its claims), in the caller's transaction,
+    the ledger at ``known``."""
     at = str(commit.id)
-    with store.immediate():
-        state = _state(store)
-        if (state["commit_id"] if state and state["version"] == version() else None) != known:
-            return False
-        old = (
-            {}
-            if known is None  # a build from scratch: the tables were just emptied
-            else {
-                r["claim_id"]: r
-                for page in pages
-                for r in store.db["claims"].rows_where("page = ?", [page])
-            }
-        )
-        for row in rows:
-            before = old.pop(row["claim_id"], None)
-            same = before is not None and all(before[k] == row[k] for k in CONTENT)
-            row["introduced_commit"] = before["introduced_commit"] if before else at
-            row["changed_commit"] = before["changed_commit"] if same and before else at
-            vote = votes.get(row["claim_id"])
-            if vote is not None:
-                row["judge_vote"], row["judge_reason"] = vote
-            elif same and before is not None:
-                row["judge_vote"], row["judge_reason"] = (
-                    before["judge_vote"],
-                    before["judge_reason"],
-                )
-        for gone in old:
-            store.table("claims").delete(gone)
-        _write(store, "INSERT OR REPLACE INTO claims", rows)
-        if known is not None:
-            for page in pages:
-                store.table("gaps").delete_where("page = ?", [page])
-        _write(store, "INSERT INTO gaps", gap_rows)
-        store.table("ledger_state").upsert(
-            {"ref": REF, "commit_id": at, "version": version()}, pk="ref"
-        )
-    return True
+    old = (
+        {}
+        if known is None  # a build from scratch: the tables were just emptied
+        else {
+            r["claim_id"]: r
+            for page in pages
+            for r in store.db["claims"].rows_where("page = ?", [page])
+        }
+    )
+    for row in rows:
+        before = old.pop(row["claim_id"], None)
+        same = before is not None and all(before[k] == row[k] for k in CONTENT)
+        row["introduced_commit"] = before["introduced_commit"] if before else at
+        row["changed_commit"] = before["changed_commit"] if same and before else at
+        vote = votes.get(row["claim_id"])
+        if vote is not None:
+            row["judge_vote"], row["judge_reason"] = vote
+        elif same and before is not None:
+            row["judge_vote"], row["judge_reason"] = (
+                before["judge_vote"],
+                before["judge_reason"],
+            )
+    for gone in old:
+        store.table("claims").delete(gone)
+    _write(store, "INSERT OR REPLACE INTO claims", rows)
+    if known is not None:
+        for page in pages:
+            store.table("gaps").delete_where("page = ?", [page])
+    _write(store, "INSERT INTO gaps", gap_rows)
+    store.table("ledger_state").upsert(
+        {"ref": REF, "commit_id": at, "version": version()}, pk="ref"
+    )
 
 
 def _write(store: Any, statement: str, rows: list[dict[str, Any]]) -> None:

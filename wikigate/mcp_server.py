@@ -35,10 +35,28 @@ import os
 import signal
 import sys
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from wikigate.kinds import MAX_LOOPS, NEEDS_HUMAN_REVIEW
+from wikigate.mcp_results import (
+    AbandonResult,
+    AnchorResult,
+    ClaimRow,
+    ClaimsResult,
+    FinalizeResult,
+    FindingResult,
+    FollowResult,
+    GrepHit,
+    GrepResult,
+    HistoryCommit,
+    HistoryResult,
+    ListResult,
+    ReadResult,
+    StagedResult,
+    StartRunResult,
+    UsageResult,
+)
 from wikigate.trace import READS_MAX
 from wikigate.verifier.staged import StagedTree
 from wikigate.verifier.wiki import WikiTree
@@ -281,7 +299,7 @@ class Session:
 
     # -------------------------------------------------------- reading
 
-    def list_paths(self, under: str) -> dict[str, Any]:
+    def list_paths(self, under: str) -> ListResult:
         tree = self.staged().tree
         paths = sorted(
             p for p in tree.entries if p.startswith(("raw/", "wiki/")) and p.startswith(under)
@@ -291,11 +309,12 @@ class Session:
     def where(self) -> str:
         return f"run {self.run_id}" if self.run_id is not None else "main"
 
-    def claims(self, page: str | None, source: str | None, status: str | None) -> dict[str, Any]:
+    def claims(self, page: str | None, source: str | None, status: str | None) -> ClaimsResult:
         from wikigate import ledger
 
         rows = ledger.claims(self.ws, page=page, source=source, status=status)
-        return {"claims": rows[:CLAIMS_MAX], "total": len(rows)}
+        shown: list[ClaimRow] = rows[:CLAIMS_MAX]  # type: ignore[assignment] # the table's columns
+        return {"claims": shown, "total": len(rows)}
 
     def anchor(self, source: str, quote: str, page: int | None) -> str:
         """``anchor`` in the tree the reading tools read (its sources decoded once a
@@ -416,12 +435,12 @@ class Session:
         finalize_judge(ws, run, judge)
         result = run.finalize(judge=judge, sources=self._texts)  # what read and anchor decoded
         findings = findings_data(ws, result.findings, result.tip)
-        if result.status == "committed":
-            _sync_ledger(ws)
+        # the claim ledger catches up when it is read (the claims tool: ledger.claims syncs),
+        # with every run landed since at once (a finalize spent ~35 ms on it, issue 28)
         self._settled(run)
         return result, findings
 
-    def abandon(self, why: str) -> dict[str, Any]:
+    def abandon(self, why: str) -> AbandonResult:
         run = self.open_run()
         try:
             row = self.ws.abandon(run.run_id, why)  # as `wikigate run abandon`
@@ -661,23 +680,97 @@ _SPAN = (
 )
 
 
-def read_span(said: str) -> tuple[str, dict[str, Any]]:
+def read_span(said: str, path: str, page: int | None) -> tuple[str, ReadResult]:
     """A read's answer as the tool gives it: the characters alone as its text (what an
     agent writes back), its header line as structured content (the span read)."""
     import re
 
     head, _, text = said.partition("\n")
     m = re.fullmatch(_SPAN, head)
-    if m is None:  # not a span: said as it is
-        return said, {"text": said}
-    page = m["page"]
-    data: dict[str, Any] = {
+    if m is None:  # not a span (the reading views always start with one): all of it
+        return said, {
+            "path": path,
+            "page": page,
+            "start": 0,
+            "end": len(said),
+            "total": len(said),
+            "text": said,
+        }
+    data: ReadResult = {
         "path": m["path"],
-        "page": int(page) if page else None,
-        **{k: int(m[k]) for k in ("start", "end", "total")},
+        "page": int(m["page"]) if m["page"] else None,
+        "start": int(m["start"]),
+        "end": int(m["end"]),
+        "total": int(m["total"]),
         "text": text,
     }
     return text, data
+
+
+def grep_data(said: str, entries: Mapping[str, Any]) -> GrepResult:
+    """grep's text as structured content: each ``path:line: text`` (``path p.N:line:
+    text``) a hit, its path one the tree holds; any other line a note."""
+    import re
+
+    hits: list[GrepHit] = []
+    notes: list[str] = []
+    for line in said.split("\n") if said != "no match" else ():
+        for m in re.finditer(r"(?: p\.(\d+))?:(\d+): ", line):
+            if line[: m.start()] in entries:
+                page = int(m[1]) if m[1] else None
+                hits.append(
+                    {
+                        "path": line[: m.start()],
+                        "page": page,
+                        "line": int(m[2]),
+                        "text": line[m.end() :],
+                    }
+                )
+                break
+        else:
+            notes.append(line)
+    return {"hits": hits, "notes": notes}
+
+
+_FOLLOWED = r"^.* (leads to|is a source reference to) (.+?)(, a PDF: read it with page|:)$"
+
+
+def follow_data(said: str) -> FollowResult:
+    """follow's text as structured content (its head line: where it leads)."""
+    import re
+
+    head, _, text = said.partition("\n")
+    m = re.match(_FOLLOWED, head)
+    if m is None:  # "… leads nowhere"
+        return {"leads_to": None, "source_reference": False, "pdf": False, "text": ""}
+    return {
+        "leads_to": m[2],
+        "source_reference": m[1] != "leads to",
+        "pdf": m[3] != ":",
+        "text": text,
+    }
+
+
+_COMMIT = r"([0-9a-f]{12}) (\d{4}-\d\d-\d\d \d\d:\d\d UTC) (.*)"
+
+
+def history_data(said: str) -> HistoryResult:
+    """history's text as structured content: each ``sha12 date subject (run ID)`` line a
+    commit; any other line a note."""
+    import re
+
+    commits: list[HistoryCommit] = []
+    notes: list[str] = []
+    for line in said.split("\n"):
+        m = re.fullmatch(_COMMIT, line)
+        if m is None:
+            notes.append(line)
+            continue
+        subject, run = m[3], None
+        if subject.endswith(")") and " (run " in subject:
+            subject, _, run = subject[:-1].rpartition(" (run ")
+        commits.append({"commit": m[1], "date": m[2], "subject": subject, "run": run})
+    return {"commits": commits, "notes": notes}
 
 
 def normalized(path: str) -> str:
@@ -709,17 +802,6 @@ def _waits_for_a_person(row: Any) -> bool:
     from wikigate.kinds import NEEDS_HUMAN_REVIEW
 
     return bool(row["status"] == "pending" and row["verdict"] == NEEDS_HUMAN_REVIEW)
-
-
-def _sync_ledger(ws: "Workspace") -> None:
-    """After main moved: the claim ledger follows (as the CLI's ``run finalize``); it is
-    derived from git, so a failure here loses nothing."""
-    import contextlib
-
-    from wikigate import ledger
-
-    with contextlib.suppress(Exception):  # main has landed; the next `claims` catches up
-        ledger.sync(ws)
 
 
 # the library's hints name CLI commands and options; an agent calls tools: each hint it
@@ -832,7 +914,7 @@ def wiki_tree(ws: "Workspace", tip: Any, texts: "SourceTexts | None" = None) -> 
     return WikiTree(ws.repo, at, PageCache(None), limits=limits, layout=layout, shelf=texts)
 
 
-def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[dict[str, Any]]:
+def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list[FindingResult]:
     """The findings as structured content: the report's Finding fields (``signature``
     among them: what failed, equal across loops when it fails again), plus ``claim_id``
     (``<page>#^<label>``, the ledger's and the report's ``claim_checks`` id) of the claim a
@@ -864,7 +946,7 @@ def findings_data(ws: "Workspace", findings: list[Any], tip: str | None) -> list
             )
             if len(same) == 1:
                 data["claim_id"] = same[0].id
-        out.append(data)
+        out.append(cast(FindingResult, data))
     return out
 
 
@@ -908,9 +990,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
 
         return register
 
-    def result(text: str, data: dict[str, Any]) -> CallToolResult:
+    def result(text: str, data: Mapping[str, Any]) -> CallToolResult:
         return CallToolResult(
-            content=[TextContent(type="text", text=text)], structured_content=data
+            content=[TextContent(type="text", text=text)], structured_content=dict(data)
         )
 
     async def traced(
@@ -937,7 +1019,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     # ------------------------------------------------------------ reading
 
     @tool(READ, name="list")
-    async def list_(ctx: Context, under: str = "wiki/") -> CallToolResult:
+    async def list_(ctx: Context, under: str = "wiki/") -> Annotated[CallToolResult, ListResult]:
         """The files under raw/ and wiki/ starting with `under` (the open run's staged
         tree, else main)."""
         data = await traced(ctx, "list", {"under": under}, lambda s: s.list_paths(under))
@@ -946,7 +1028,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     @tool(READ)
     async def read(
         ctx: Context, path: str, start: int = 0, length: int = 4000, page: int | None = None
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, ReadResult]:
         """Characters start … start+length (at most 8000) of a page or raw source, from the
         open run's staged tree, else main; a PDF one page at a time (`page`, from 1: the
         characters an anchor on that page counts). The text is the file's characters
@@ -959,39 +1041,54 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
             lambda s: s.staged().read_page(path, page, start, length),
             lambda s, _: s.reads_of([path]),
         )
-        return result(*read_span(said))
+        return result(*read_span(said, path, page))
 
     @tool(READ)
-    async def grep(ctx: Context, text: str, under: str = "") -> str:
+    async def grep(
+        ctx: Context, text: str, under: str = ""
+    ) -> Annotated[CallToolResult, GrepResult]:
         """Lines holding `text` (literal, case-insensitive) in raw/ and wiki/ (or under
-        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30."""
+        `under`): path:line: text (a PDF's: path p.N:line: text), at most 30; structured:
+        hits (path, page, line, text) and notes."""
         args = {"text": text, "under": under}
-        return await traced(
-            ctx, "grep", args, lambda s: s.staged().grep(text, under), Session.grep_reads
-        )
+        parsed: list[GrepResult] = []  # the hits, read against the tree grep searched
+
+        def found(s: Session) -> str:
+            view = s.staged()
+            said = view.grep(text, under)
+            parsed.append(grep_data(said, view.tree.entries))
+            return said  # traced as its text, as every reading tool's
+
+        said = await traced(ctx, "grep", args, found, Session.grep_reads)
+        return result(said, parsed[0])
 
     @tool(READ)
-    async def follow(ctx: Context, page: str, target: str) -> str:
+    async def follow(
+        ctx: Context, page: str, target: str
+    ) -> Annotated[CallToolResult, FollowResult]:
         """Where a link on `page` leads ([[Name]] or a relative path) and that page's start;
-        a [[name]] of a raw/ source is a source reference, as the link checker says."""
-        return await traced(
+        a [[name]] of a raw/ source is a source reference, as the link checker says;
+        structured: leads_to, source_reference, pdf, text."""
+        said = await traced(
             ctx,
             "follow",
             {"page": page, "target": target},
             lambda s: s.staged().follow(page, target),
             lambda s, shown: s.follow_reads(page, shown),
         )
+        return result(said, follow_data(said))
 
     @tool(READ)
-    async def history(ctx: Context, path: str) -> str:
+    async def history(ctx: Context, path: str) -> Annotated[CallToolResult, HistoryResult]:
         """The commits that changed `path`, newest first (behind the open run's tip, else
-        main)."""
-        return await traced(ctx, "history", {"path": path}, lambda s: s.staged().history(path))
+        main); structured: commits (commit, date, subject, run) and notes."""
+        said = await traced(ctx, "history", {"path": path}, lambda s: s.staged().history(path))
+        return result(said, history_data(said))
 
     @tool(READ)
     async def claims(
         ctx: Context, page: str | None = None, source: str | None = None, status: str | None = None
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, ClaimsResult]:
         """The claim ledger: every cited claim on main, filtered by page or folder/,
         source or folder/, anchor status or the judge's last vote (`wikigate claims`)."""
         data = await traced(
@@ -1006,7 +1103,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     @tool(READ)
     async def anchor(
         ctx: Context, source: str, quote: str, page: int | None = None
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, AnchorResult]:
         """The footnote text after `[^n]: ` with a correct anchor for a verbatim, unique
         quote of a source (`page`: a PDF's page), read from the open run's staged tree,
         else main."""
@@ -1026,7 +1123,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         budget_usd: float | None = None,
         scope: list[str] | None = None,
         direction: str | None = None,
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, StartRunResult]:
         """Open a run (type: ingest, cascade, synthesis, lint or archive, as `run start --type`);
         the session's writing tools act on it until it is finalized or abandoned."""
         budget = {
@@ -1049,7 +1146,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result(run_id, {"run_id": run_id})
 
     @tool(STAGE)
-    async def write(ctx: Context, path: str, content: str) -> CallToolResult:
+    async def write(
+        ctx: Context, path: str, content: str
+    ) -> Annotated[CallToolResult, StagedResult]:
         """Stage the whole content of a wiki page (or a raw source in an ingest run)."""
 
         def staged(_: Session, __: str) -> Any:
@@ -1071,7 +1170,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result(f"staged {path}", {"path": path, "commit": commit})
 
     @tool(DROP)  # a mismatch rejects the whole run
-    async def replace(ctx: Context, path: str, old: str, new: str) -> CallToolResult:
+    async def replace(
+        ctx: Context, path: str, old: str, new: str
+    ) -> Annotated[CallToolResult, StagedResult]:
         """Replace the one occurrence of `old` in the staged page; zero or several
         matches reject the whole run."""
         commit = await traced(
@@ -1084,7 +1185,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result(f"replaced in {path}", {"path": path, "commit": commit})
 
     @tool(DROP)
-    async def delete(ctx: Context, path: str) -> CallToolResult:
+    async def delete(ctx: Context, path: str) -> Annotated[CallToolResult, StagedResult]:
         """Stage the deletion of a wiki page."""
         commit = await traced(
             ctx,
@@ -1098,10 +1199,10 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
     @tool(ADD)
     async def usage(
         ctx: Context, input_tokens: int, output_tokens: int, usd: float
-    ) -> CallToolResult:
+    ) -> Annotated[CallToolResult, UsageResult]:
         """Attest what the writer spent on this run."""
 
-        def attest(session: Session) -> dict[str, Any]:
+        def attest(session: Session) -> UsageResult:
             from wikigate.models import Budget
 
             spent = Budget(input_tokens=input_tokens, output_tokens=output_tokens, usd=usd)
@@ -1125,7 +1226,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result("usage attested" + (warning if over else ""), data)
 
     @tool(DROP)
-    async def finalize(ctx: Context, judge: str | None = None) -> CallToolResult:
+    async def finalize(
+        ctx: Context, judge: str | None = None
+    ) -> Annotated[CallToolResult, FinalizeResult]:
         """Verify the open run, then commit it to main, reject it, or ask for a revision.
         The verdict and every finding (code, severity, path, line, claim_id, claim,
         message, hint, suggested_tail, signature) come back as structured content, with
@@ -1140,7 +1243,7 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         done, findings = await session.call(session.finalize_traced, judge)
         done = dataclasses.replace(done, next_actions=_after(done))
         run_open = done.status == "pending" and done.verdict != NEEDS_HUMAN_REVIEW
-        data = {
+        data: FinalizeResult = {
             "run_id": done.run_id,
             "status": done.status,
             "verdict": done.verdict,
@@ -1162,7 +1265,9 @@ def build_server(sessions: Callable[[Any], Session]) -> Any:
         return result(for_agents(outcome(done)), data)
 
     @tool(DROP)
-    async def abandon(ctx: Context, reason: str = "the writer gave the run up") -> CallToolResult:
+    async def abandon(
+        ctx: Context, reason: str = "the writer gave the run up"
+    ) -> Annotated[CallToolResult, AbandonResult]:
         """Abandon the open run (`wikigate run abandon`): nothing reaches main; its branch
         is kept as its failed ref; the reason is recorded with the actor."""
         session = sessions(ctx)

@@ -142,6 +142,14 @@ def suppressed_lines(suppressed: object) -> list[str]:
     return lines
 
 
+def loops_done(row: RunRow) -> int:
+    """The loops a run was verified in (LOOPS in ``runs list``, ``loops`` in ``runs
+    show``): its ``loop_count`` once a finalize decided on it (a verdict), else 0. The
+    column holds the loop a run is on, 1 before its first finalize: a run never
+    finalized has had no loop. As ``wikigate stats`` counts a run's loops."""
+    return int(row["loop_count"]) if row["verdict"] is not None else 0
+
+
 def runs_table(rows: Sequence[RunRow]) -> str:
     header = ("RUN", "TYPE", "STATUS", "VERDICT", "LOOPS", "REASON")
     body = [
@@ -150,7 +158,7 @@ def runs_table(rows: Sequence[RunRow]) -> str:
             r["run_type"],
             r["status"],
             r["verdict"] or "-",
-            str(r["loop_count"]),
+            str(loops_done(r)),
             _short(r["reject_reason"] or ""),
         )
         for r in rows

@@ -231,6 +231,11 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
             conn.execute("PRAGMA busy_timeout = 30000")
+            # a commit is not synced to disk (WAL: the database stays whole, a power loss
+            # may take the last transactions back): the runs' truth is in git, and the
+            # database is rebuilt from it (`telemetry rebuild`; sweep settles runs from
+            # git); a finalize writes ~30 transactions, each an fsync before (issue 28)
+            conn.execute("PRAGMA synchronous = NORMAL")
             # no sqlite-utils plug-ins: finding them reads every installed package's entry
             # points (~25 ms of CPU a process), and none has a say in the telemetry
             self.db = sqlite_utils.Database(conn, execute_plugins=False)

@@ -49,9 +49,10 @@ import hashlib
 import heapq
 import json
 import marshal
+import operator
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1879,6 +1880,23 @@ def _changed_rows(
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
 
 
+# claims as read (a pure function of the claim), the last READS_KEPT kept for the next
+# check of a long-lived process (an MCP server: a run's candidates are much the last's)
+READS_KEPT = 4096
+_read_kept = functools.lru_cache(maxsize=READS_KEPT)(lambda claim: read(claim))
+
+
+def _read_of(claim: PageClaim) -> Read:
+    """``read(claim)``, of this very claim object (the checks pair claims by identity)."""
+    r = _read_kept(claim)
+    if r.claim is claim:
+        return r
+    again = object.__new__(Read)
+    again.__dict__.update(r.__dict__)
+    object.__setattr__(again, "claim", claim)
+    return again
+
+
 def _compared(
     mine: list[PageClaim],
     pool: list[PageClaim],
@@ -1905,7 +1923,7 @@ def _compared(
     def full(c: PageClaim) -> Read:
         r = reads.get(c.id)
         if r is None:
-            r = reads[c.id] = read(c)
+            r = reads[c.id] = _read_of(c)
         return r
 
     mine_read = [full(c) for c in mine]
@@ -2164,8 +2182,14 @@ def _claims(
         mine += [g for g in gap_claims(tip.page(path)) if g.sentence not in had]
     if not mine:
         return [], []
+    _FEATURES.clear()  # the memo holds this verification's claims (a server's next run:
+    # its own; the last run's are in the cache's rows)
     # the pages elsewhere first: a key's first claims are theirs, not the run's own
-    return mine, _elsewhere(tip, base, mine, set(changed), cap, cut) + pool
+    elsewhere = _elsewhere(tip, base, mine, set(changed), cap, cut)
+    # the features of the run's own pages, which _pairs reads as it reads the candidates':
+    # kept by their blobs (the next run's base), their unchanged claims' from the base's
+    _pool_claims(tip, changed, base)
+    return mine, elsewhere + pool
 
 
 def _elsewhere(
@@ -2232,10 +2256,12 @@ def _elsewhere(
 # what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
 # its _signature, its key set (_key_set) and its events (_events of its words' stems)
 Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str]]
-# candidates' features kept in memory (by sentence; a few kB each): from _pool_claims to
-# _pairs, and to the next check of a long-lived process; a claim of more words than
-# FEATURE_WORDS is not kept (_pairs reads it again)
-FEATURES_KEPT = 5_000
+# candidates' features kept in memory (by sentence): from _pool_claims to _pairs, for
+# one check (_claims clears it); the features are the pool's, in memory anyway: the memo
+# adds an entry each, up to FEATURES_KEPT (past it, _pairs reads a claim again: a pool of
+# 5,000 claims was reached by a 10-page run on the 1k benchmark wiki, and then _pairs
+# read every claim past it, 100 ms); a claim of more words than FEATURE_WORDS is not kept
+FEATURES_KEPT = 200_000
 FEATURE_WORDS = 48
 _FEATURES: dict[str, Features] = {}
 
@@ -2262,27 +2288,36 @@ def _features_digest() -> str:
     return hashlib.blake2b("/".join(material).encode(), digest_size=12).hexdigest()
 
 
-def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
+def _pool_claims(tip: WikiTree, pages: list[str], base: WikiTree | None = None) -> list[PageClaim]:
     """The current claims (``current``) of ``pages``, in order: read from the verification
     cache's features rows (by page blob: the page's claims and their ``Features``, which
     go into the memo _pairs reads) or, for a page without one, parsed, and its row stored
-    (issue 28: a run's candidates were read again in every verification)."""
+    (issue 28: a run's candidates were read again in every verification). ``base``: the
+    tree a run changed ``pages`` from: a page's features there are its unchanged
+    sentences' (a run's own pages: most of their claims are the base's)."""
     digest = _features_digest()
     keys = {p: f"{tip.entries[p].oid}:{digest}" for p in pages if p in tip.entries}
-    rows = tip.cache.features(list(keys.values()))
     found: dict[str, tuple[list[PageClaim], list[Features]]] = {}
+    for path, key in keys.items():
+        kept = _ROWS.get(key)
+        if kept is not None and kept[0] == path:
+            _ROWS.move_to_end(key)
+            found[path] = kept[1]
+    rows = tip.cache.features([k for p, k in keys.items() if p not in found])
     for path, key in keys.items():
         data = rows.get(key)
         got = _decoded(data, path) if data is not None else None
         if got is not None:
             found[path] = got
+            _keep(key, path, got)
     missing = [p for p in keys if p not in found]
+    known = _base_features(base, missing, digest) if base is not None and missing else {}
     tip.load(missing)
     fresh: dict[str, bytes] = {}
     for path in missing:
         page = tip.page(path)
         claims = current(page_claims(page))
-        features = [_features(c.sentence) for c in claims]
+        features = [known.get(c.sentence) or _features(c.sentence) for c in claims]
         found[path] = claims, features
         if page is not None:  # an unreadable page: not kept (the limits may change)
             rows_of = [
@@ -2291,9 +2326,8 @@ def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
             ]
             # the sets as tuples: marshal writes a frozenset ~6x slower, reads it no faster
             fresh[keys[path]] = marshal.dumps((path, [tuple(c) for c in claims], rows_of))
+            _keep(keys[path], path, found[path])
     tip.cache.store_features(fresh)
-    if len(_FEATURES) >= FEATURES_KEPT:
-        _FEATURES.clear()  # bounded memory: the claims past it are read again by _pairs
     out: list[PageClaim] = []
     for path in pages:
         claims, features = found.get(path, ([], []))
@@ -2301,6 +2335,41 @@ def _pool_claims(tip: WikiTree, pages: list[str]) -> list[PageClaim]:
         for c, f in zip(claims, features, strict=True):
             if len(_FEATURES) < FEATURES_KEPT and len(f[0]) <= FEATURE_WORDS:
                 _FEATURES[c.sentence] = f
+    return out
+
+
+# pages' features rows as read (decoded), by key, kept in memory for the next check of a
+# long-lived process (an MCP server: a run's candidates are much the last run's); at most
+# ROWS_KEPT claims, the least recently read dropped first
+ROWS_KEPT = 20_000
+_ROWS: OrderedDict[str, tuple[str, tuple[list[PageClaim], list[Features]]]] = OrderedDict()
+_ROWS_CLAIMS = [0]  # the claims _ROWS holds
+
+
+def _keep(key: str, path: str, got: tuple[list[PageClaim], list[Features]]) -> None:
+    old = _ROWS.pop(key, None)
+    if old is not None:
+        _ROWS_CLAIMS[0] -= len(old[1][0])
+    if len(got[0]) > ROWS_KEPT:
+        return
+    _ROWS[key] = (path, got)
+    _ROWS_CLAIMS[0] += len(got[0])
+    while _ROWS_CLAIMS[0] > ROWS_KEPT:
+        _, (_, dropped) = _ROWS.popitem(last=False)
+        _ROWS_CLAIMS[0] -= len(dropped[0])
+
+
+def _base_features(base: WikiTree, pages: list[str], digest: str) -> dict[str, Features]:
+    """The features of ``pages``' claims as the base's features rows have them, by
+    sentence (a pure function of it: _features)."""
+    keys = {p: f"{base.entries[p].oid}:{digest}" for p in pages if p in base.entries}
+    rows = base.cache.features(list(keys.values()))
+    out: dict[str, Features] = {}
+    for path, key in keys.items():
+        data = rows.get(key)
+        got = _decoded(data, path) if data is not None else None
+        if got is not None:
+            out.update((c.sentence, f) for c, f in zip(*got, strict=True))
     return out
 
 
@@ -2531,6 +2600,9 @@ def _numbers(data: bytes) -> array.array[int]:
     return out
 
 
+_SHARED = operator.itemgetter(1)
+
+
 def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
     aside): the claims that may disagree with it (a number other than its own, the opposite
@@ -2556,9 +2628,10 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
-            if known[0].isdisjoint(wanted):
-                continue  # none of its keys is wanted
             _, sig, keys, found = known
+            hits = keys & wanted
+            if not hits:
+                continue  # none of its keys is wanted
             signature[i], own[i] = sig, keys
             if dated:
                 events[i] = found
@@ -2569,12 +2642,14 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 continue  # none of its keys is wanted
             sig = signature[i] = _signature_in(text, words)
             keys = own[i] = _key_set(words)
+            hits = keys & wanted
             if dated:
                 said[i] = words
         into = index if (sig[0] or sig[1] or sig[2]) else later
-        for k in keys:
-            if k in wanted and per_page[(k, c.page)] < cap:
-                per_page[(k, c.page)] += 1
+        for k in hits:
+            n = per_page[(k, c.page)]
+            if n < cap:
+                per_page[(k, c.page)] = n + 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
     bounded = len(mine) * len(pool) > EXACT
@@ -2585,12 +2660,13 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         if id(c) in mine_ids:
             at.setdefault(id(c), []).append(i)
     for a in mine:
-        score: Counter[int] = Counter()
+        # the candidates scored (keys shared), those with a number or a negation apart
+        scores: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
         itself = at.get(id(a.claim), [])  # not its own candidate; its page's other claims are
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
-        for postings in (index, later):
+        for postings, score in zip((index, later), scores, strict=True):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
-                if bounded and len(score) >= limit:
+                if bounded and len(scores[0]) + len(scores[1]) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
                 score.update(postings.get(k, ())[:limit])
                 for i in itself:
@@ -2600,7 +2676,7 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         mine_keys = frozenset(a.keys)
         other: dict[int, bool] = {}  # not saying its dated word
         if a.dated:
-            for i in score:
+            for i in (*scores[0], *scores[1]):
                 stems = events.get(i)
                 if stems is None:
                     stems = events[i] = _events(_stem(w) for w in said[i])
@@ -2612,10 +2688,24 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
         # candidates by the first three (known without reading them again), and the fewest
         # keys of their own counted only for the first groups, up to ``cap`` of them
         groups: dict[tuple[bool, bool, int], list[int]] = {}
-        for i, shared in score.items():
+        for i, shared in scores[0].items():
             groups.setdefault(
                 (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
             ).append(i)
+        # a claim with no number and no negation may disagree only with a denial
+        # (_may_disagree): its group is known without a call; an undated claim's groups are
+        # those of its keys shared, most first, and only the first ``cap`` of them are read
+        plain = not mine_sig[2]
+        if a.dated:
+            for i, shared in scores[1].items():
+                groups.setdefault((plain, other[i], -shared), []).append(i)
+        else:
+            taken, last = 0, 0
+            for i, shared in sorted(scores[1].items(), key=_SHARED, reverse=True):
+                if taken >= cap and shared != last:
+                    break  # the groups after it rank after these
+                groups.setdefault((plain, False, -shared), []).append(i)
+                taken, last = taken + 1, shared
         ranked: list[tuple[bool, bool, int, int, int]] = []
         for group in sorted(groups):
             ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]

@@ -226,7 +226,9 @@ def runs_list(ctx: click.Context, status: str | None, fmt: str) -> None:
     """Runs, oldest first."""
     rows = open_workspace(ctx).runs(status)
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2))
+        from wikigate.present import loops_done
+
+        click.echo(json.dumps([{**r, "loops": loops_done(r)} for r in rows], indent=2))
         return
     click.echo(runs_table(rows))
 
@@ -238,7 +240,7 @@ SHOWN = (
     "status",
     "verdict",
     "reject_reason",
-    "loop_count",
+    "loops",
     "started_at",
     "ended_at",
     "ref",
@@ -277,8 +279,11 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
         unreadable = None
     except (RunForged, RunSchemaError) as e:  # the record is what a person must see
         ops, unreadable = [], str(e)
+    from wikigate.present import loops_done
+
     data: dict[str, Any] = {
         **row,
+        "loops": loops_done(row),  # loop_count: the loop it is on, 1 before a finalize
         "ref": r.ref(),
         "ops": [op.model_dump(exclude_none=True) for op in ops],
         "findings": ws.store.findings(run_id),
