@@ -84,7 +84,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 36: a page note on a text source is citation.page_not_pdf (issue 28)
 # 37: short words, irregular verbs, ranges and counts read by the consistency rules; a
 # semantic finding on its claim's line (issue 30 review 38a, issue 28 trial 28)
-CACHE_FORMAT = 37
+# 38: numbered names, parts and repeats of a subject, units of one system, sizes and agents,
+# denials since a year read by the consistency rules (issue 30 reviews 38a, 38b)
+CACHE_FORMAT = 38
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

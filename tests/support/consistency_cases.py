@@ -578,3 +578,100 @@ DEV += [
     _c("B-fewer2", own("The town had fewer than 5,000 inhabitants in 1910."), PEOPLE, True),
     _c("B-before2", own("The museum opened its doors before 1890."), MUSEUM, True),
 ]
+
+# review 38b F3 and review 38a #8, #9, #10 (cons30j): a number naming the thing ("Mill
+# number 2"), another thing or event than the subject's ("the shop of the museum", "the
+# girls' school", "opened its doors again"), units of one kind ("0.3 kilometres" against
+# "400 metres"), predicate forms and voice ("is 300 metres in length", "The town opened
+# the museum"), a period before a denial and an appositive naming the subject again
+MILL = own("Mill number 1 produced flour for the valley villages.", "raw/town.txt")
+DEV += [
+    _c("N-number", own("Mill number 2 produced flour for the valley villages."), MILL, False),
+    _c(
+        "N-no",
+        own("Mill No. 3 produced flour for the valley villages."),
+        own("Mill No. 1 produced flour for the valley villages.", "raw/town.txt"),
+        False,
+    ),
+    _c("N-bare", own("Mill 2 produced flour for the valley villages."), MILL, False),
+    _c(
+        "N-lock",
+        own("Lock 12 was built in 1790."),
+        own("Lock 13 was built in 1790.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "N-same",
+        own("Mill number 2 was built in 1790."),
+        own("Mill number 2 was built in 1795.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "N-same-no",
+        own("Mill No. 3 produced 40 tonnes of flour a week."),
+        own("Mill No. 3 produced 60 tonnes of flour a week.", "raw/town.txt"),
+        True,
+    ),
+    _c("O-shopof", own("The shop of the museum opened its doors in 1932."), MUSEUM, False),
+    _c("O-cafeof", own("The café of the museum opened its doors in 1936."), MUSEUM, False),
+    _c("O-wingof", own("The east wing of the museum opened its doors in 1931."), MUSEUM, False),
+    _c("O-wings", own("The museum's east wing opened its doors in 1931."), MUSEUM, False),
+    _c("O-wing", own("The museum east wing opened its doors in 1931."), MUSEUM, False),
+    _c("O-girls", own("The girls' school was founded in 1870 by the parish."), SCHOOL, False),
+    _c("O-boys", own("The boys' school was founded in 1870 by the parish."), SCHOOL, False),
+    _c("O-infant", own("The infant school was founded in 1870 by the parish."), SCHOOL, False),
+    _c("O-grammar", own("The grammar school was founded in 1870 by the parish."), SCHOOL, False),
+    _c("O-again", own("The museum opened its doors again in 1946."), MUSEUM, False),
+    _c("O-again2", own("The museum opened again in 1946."), MUSEUM, False),
+    _c("O-reopened", own("The museum reopened its doors in 1950."), MUSEUM, False),
+    _c("O-sundays", own("The museum opened its doors on Sundays from 1901."), MUSEUM, False),
+    _c("O-new", own("The new museum opened its doors in 1975."), MUSEUM, False),
+    _c("O-ext", own("The museum extension opened its doors in 1975."), MUSEUM, False),
+    _c("O-same", own("The museum was opened in 1894."), MUSEUM, True),
+    _c("O-school", own("The school was founded in 1850 by the parish."), SCHOOL, True),
+    _c("U-km", own("The bridge is 0.3 kilometres long."), SPAN, True),
+    _c("U-km-ok", own("The bridge is 0.4 kilometres long."), SPAN, False),
+    _c(
+        "U-km-round",
+        own("The bridge is 0.4 km long."),
+        own("The bridge is 402 metres long."),
+        False,
+    ),
+    _c(
+        "U-tonnes",
+        own("The crane lifts 2 tonnes."),
+        own("The crane lifts 3,000 kg.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "U-hours",
+        own("The crossing takes 3 hours."),
+        own("The crossing takes 90 minutes.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "U-hours-ok",
+        own("The crossing takes 1.5 hours."),
+        own("The crossing takes 90 minutes.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "U-yards",
+        own("The road is 2 miles long."),
+        own("The road is 5,000 yards long.", "raw/town.txt"),
+        True,
+    ),
+    _c("V-length", own("The bridge is 300 metres in length."), SPAN, True),
+    _c("V-hasa", own("The bridge has a length of 300 metres."), SPAN, True),
+    _c("V-length-ok", own("The bridge is 400 metres in length."), SPAN, False),
+    _c("V-active", own("The town opened the museum in 1894."), MUSEUM, True),
+    _c("V-active-ok", own("The town opened the museum in 1896."), MUSEUM, False),
+    _c("L-since", own("Since 1890 the ferry has not run."), WINTER, True),
+    _c(
+        "L-since-ok",
+        own("Since 1890 the ferry has not run."),
+        own("The ferry ran in winter in 1880.", "raw/town.txt"),
+        False,
+    ),
+    _c("L-itself", own("The museum shop (the museum itself) opened in 1894."), MUSEUM, True),
+]

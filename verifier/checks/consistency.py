@@ -66,7 +66,15 @@ from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
 from ..entries import TreeLimitError
-from ..judges.offline import NEGATIONS, NUMBER_WORDS, UNITS, read_words, rules_digest
+from ..judges.offline import (
+    DIMENSIONS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    UNIT_ALIASES,
+    UNITS,
+    read_words,
+    rules_digest,
+)
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
 from ..staged import StagedTree
@@ -110,6 +118,10 @@ class Read:
     described: frozenset[str] = frozenset()  # numbers only of an appositive: "(built 1890)"
     counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
     spans: tuple[tuple[float, float], ...] = ()  # "between 5,000 and 5,500", "before 1900"
+    # each figure with a unit of _FACTORS: (its system, its value in the system's base unit,
+    # half its last digit's step in that unit): "0.4 km" is ("m", 400.0, 50.0)
+    measures: tuple[tuple[str, float, float], ...] = ()
+    agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -448,9 +460,66 @@ def _text(sentence: str) -> str:
         text = _unaccented(text.translate(_APOSTROPHES))
     if "'" in text:
         text = _POSSESSIVE.sub(_possessive, text)
+    if "itself" in text or "that is" in text or "i.e." in text:
+        # "The museum shop (the museum itself) opened …": the museum
+        text = _RENAMED.sub(_renamed, text, count=1)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
+    if "o." in text or "r." in text or "No " in text or "#" in text:
+        text = _NUMBER_SIGN.sub("number ", text)  # "Mill No. 3": "Mill number 3"
+    if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
+        # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
+        text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
     return _YEAR_WORDS.sub(_year_of, text)
+
+
+# an appositive just after the subject that names the subject again, "the X itself" or
+# "that is the X": the claim is about what it names ("The museum shop (the museum itself)
+# opened in 1894" is about the museum, not the shop)
+_RENAMED = re.compile(
+    r"^(\W*)((?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s*(?:\(\s*|,\s+)"
+    r"(?:(?:that is|i\.e\.),?\s+((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)"
+    r"(?:\s+itself)?|((?:the|its|their)\s+[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,3}?)\s+itself)"
+    r"\s*(?:\)|,)(?=\s)",
+    re.I,
+)
+
+
+def _renamed(m: re.Match[str]) -> str:
+    """The subject an appositive names again, if its last word is one of the subject's
+    ("The museum shop (the museum itself)": "the museum"); else the text unchanged ("The
+    museum (that is the building)": _APPOSITIVE leaves it out)."""
+    name = m.group(3) or m.group(4)
+    if name.split()[-1].lower() not in m.group(2).lower().split():
+        return m.group(0)
+    return m.group(1) + name
+
+
+# one predicate of a size, however it is put (review 38a #10: "The bridge is 300 metres in
+# length" and "… has a length of 300 metres" were never compared with "… 400 metres long")
+_ADJECTIVE = {"length": "long", "height": "high", "width": "wide", "depth": "deep"}
+_IN_DIMENSION = re.compile(
+    r"\b(is|was|are|were)\s+((?:[\w,.]+\s+){1,4}?)in\s+(length|height|width|depth)\b", re.I
+)
+_DIMENSION_OF = re.compile(
+    r"\b(has|had|have)\s+an?\s+(?:total\s+)?(length|height|width|depth)\s+of\s+"
+    r"((?:[a-z]+\s+){0,2}\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+)\b",
+    re.I,
+)
+_BE = {"has": "is", "had": "was", "have": "are"}
+
+
+def _in_dimension(m: re.Match[str]) -> str:
+    return f"{m.group(1)} {m.group(2)}{_ADJECTIVE[m.group(3).lower()]}"
+
+
+def _dimension_of(m: re.Match[str]) -> str:
+    return f"{_BE[m.group(1).lower()]} {m.group(3)} {_ADJECTIVE[m.group(2).lower()]}"
+
+
+# "Mill No. 3", "Mill no. 3", "Lock Nr. 12", "Pier #4": the sign of a number naming the
+# thing, read as "number" (review 38b F3: "No." was read as a negation)
+_NUMBER_SIGN = re.compile(r"(?<=[A-Za-z] )(?:(?:[Nn]o|[Nn]r|[Nn]os)\.\s*|No\s+|#\s*)(?=\d)")
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "\u2018": "'", "\uff07": "'"})
@@ -496,6 +565,7 @@ _MONTHS = frozenset(
 )
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
+_NUMBERED = re.compile(r"\b[A-Za-z]+\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
 # capitalised words before a figure that say how much, not which: "Nearly 400 people"
 _QUANTIFIERS = frozenset(
     re.findall(
@@ -526,8 +596,13 @@ _NOT_HEAD = frozenset(
 
 def _named(text: str) -> frozenset[str]:
     """The numbers of ``text`` that are part of a name ("Zebra 40 grazed", "Route 66"):
-    after a word with a capital that is no month or function word, and no year."""
-    return frozenset(
+    after a word with a capital that is no month or function word, and no year; or after
+    "number" after a word ("Mill number 2", "the mill No. 3": review 38b F3, twenty pages
+    "Mill number N produced flour …" gave 190 source conflicts)."""
+    numbered = (
+        frozenset(m.group(1) for m in _NUMBERED.finditer(text)) if "umber" in text else frozenset()
+    )
+    return numbered | frozenset(
         m.group(2)
         for m in _NAMED_NUMBER.finditer(text)
         if (w := m.group(1).lower()) not in _MONTHS
@@ -580,7 +655,19 @@ def read(claim: PageClaim) -> Read:
             )
             - bounding
         )  # "fewer than 5,000" is no rough 5,000
-    content = [w for w in words if len(w) >= 3 and not w[0].isdigit() and w not in STOPWORDS]
+    measures, measured = (
+        _measures(text) if numbers and not words.isdisjoint(_FACTORS) else ((), frozenset())
+    )
+    content = [
+        w
+        for w in words
+        if len(w) >= 3
+        and not w[0].isdigit()
+        and w not in STOPWORDS
+        and w not in measured
+        and w != "since"
+    ]  # a unit after a figure is no word of the subject ("2 miles", "3,520 yards"), nor
+    # the "since" of a period ("Since 1890 the ferry has not run": the ferry, run)
     subject = (
         _events(_stem(w) for w in content if len(w) >= 4 or w not in _NOT_PLAIN)
         - _NEGATION_STEMS
@@ -612,6 +699,107 @@ def read(claim: PageClaim) -> Read:
         described,
         counts,
         spans,
+        measures,
+        _agent(text),
+    )
+
+
+# an agent before an event's verb and its object, at the start of a claim: "The town
+# opened the museum in 1894", "Brunel built the bridge" (review 38a #10: never compared
+# with "The museum opened its doors in 1896"; the object is the subject)
+_AGENT = re.compile(
+    r"^\W*(?:the\s+)?((?:[A-Za-z][\w'-]*\s+){1,3}?)"
+    r"(?:(?:re)?(?:open|found|establish|erect|construct|clos|demolish|launch|complet|finish|"
+    r"inaugurat|unveil|design|dedicat|consecrat)ed|(?:re)?built|(?:re)?lit|bought|sold)"
+    r"\s+(?:the|an?)\s+",
+    re.I,
+)
+
+
+def _agent(text: str) -> frozenset[str]:
+    """The words (stems, as ``Read.words``) of an agent before an event's verb and its
+    object (``_AGENT``): none where the verb follows an auxiliary ("was opened")."""
+    m = _AGENT.match(text)
+    if m is None:
+        return frozenset()
+    words = [w.lower() for w in _LETTERS.findall(m.group(1))]
+    if any(w in _NOT_HEAD for w in words):
+        return frozenset()
+    return _events(_stem(w) for w in words if w not in STOPWORDS)
+
+
+# the factors of the offline judge's units (DIMENSIONS, UNIT_ALIASES: the faithful-quote
+# check's table, by their canonical names) within one system of one kind: each unit's
+# system (named by its base unit) and its size in that base. Metric and imperial units are
+# not converted into each other ("400 metres" and "1312 feet" are not compared): the table
+# has no such factors (review 38a #9: "0.3 kilometres" against "400 metres" was no pair)
+_FACTORS: dict[str, tuple[str, float]] = {
+    **{u: ("m", f) for u, f in (("km", 1000.0), ("m", 1.0), ("cm", 0.01), ("mm", 0.001))},
+    **{u: ("ft", f) for u, f in (("miles", 5280.0), ("yards", 3.0), ("feet", 1.0))},
+    "inches": ("ft", 1 / 12),
+    **{u: ("kg", f) for u, f in (("tons", 1000.0), ("kg", 1.0), ("g", 0.001), ("mg", 1e-6))},
+    **{u: ("lb", f) for u, f in (("lb", 1.0), ("ounces", 1 / 16))},
+    **{u: ("min", 60.0) for u in ("hours", "hour")},
+    **{u: ("min", 1.0) for u in ("minutes", "minute")},
+    **{u: ("min", 1 / 60) for u in ("seconds", "second")},
+    **{u: ("min", 1440.0) for u in ("days", "day")},
+    **{u: ("min", 10080.0) for u in ("weeks", "week")},
+}
+# the judge's units, each system of one kind (DIMENSIONS: length, mass, time)
+assert set(_FACTORS) <= UNITS
+assert all(
+    len({DIMENSIONS[u] for u, (s, _) in _FACTORS.items() if s == system}) == 1
+    for system in {s for s, _ in _FACTORS.values()}
+)
+# every spelling of those units (the judge's aliases), longest first
+_SPELLINGS = {u: u for u in _FACTORS} | {
+    a: u for a, u in UNIT_ALIASES.items() if u in _FACTORS and a.isalpha()
+}
+_MEASURE = re.compile(
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*-?\s*("
+    + "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True))
+    + r")\b"
+)
+
+
+def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozenset[str]]:
+    """The figures of ``text`` with a unit of _FACTORS ("0.3 kilometres", "400 m"), and
+    those units (as read_words reads them: "km", "miles")."""
+    out = []
+    units = set()
+    for m in _MEASURE.finditer(text.lower()):
+        figure = m.group(1).replace(",", "")
+        try:
+            value = float(figure)
+        except ValueError:
+            continue
+        unit = _SPELLINGS[m.group(2)]
+        units.add(unit)
+        system, factor = _FACTORS[unit]
+        step = 10.0 ** -(len(figure) - figure.index(".") - 1) if "." in figure else 1.0
+        out.append((system, value * factor, step * factor / 2))
+    return tuple(out), frozenset(units)
+
+
+def _measures_meet(a: Read, b: Read) -> bool | None:
+    """Whether each figure of ``a`` with a unit meets one of ``b``'s of the same system,
+    converted into one unit, within the rounding of the less precise one ("0.4 km" and
+    "402 metres" agree, "0.3 km" and "400 metres" do not); None when they share no system
+    (no unit, or "metres" against "feet": not compared)."""
+    common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
+    if not common:
+        return None
+    # one side's figures all among the other's, as _quantities_meet ("42 metres tall and 2
+    # km from the pier" holds "42 metres tall")
+    return any(
+        all(
+            any(
+                t == s and abs(v - w) <= max(half, other) * (1 + 1e-9) for t, w, other in y.measures
+            )
+            for s, v, half in x.measures
+            if s in common
+        )
+        for x, y in ((a, b), (b, a))
     )
 
 
@@ -717,6 +905,9 @@ def _same_subject(a: Read, b: Read) -> bool:
     # tower was completed in 1890/1891": review 38a #1, never compared), kept
     same = _SAME_THING - (a.words & b.words)
     wa, wb = a.words - same, b.words - same
+    if (a.agent or b.agent) and not _share(wa, wb):
+        # "The town opened the museum": about the museum, its agent of its own left out
+        wa, wb = wa - (a.agent - wb), wb - (b.agent - wa)
     if not _share(wa, wb):
         # "the ferry line": maybe the ferry (review 37c #2); unsure() says so in the finding
         if len(wa & wb) < MIN_SHARED or (a.negated == b.negated and a.numbers == b.numbers):
@@ -859,6 +1050,7 @@ def _own_head(a: Read, b: Read) -> tuple[str, str] | None:
             and len(w) >= 3
             and _plain_head(y, capital)
             and not (y in _SAME_EVENT and x not in mine)
+            and not (y.startswith("re") and y[2:] in mine)  # "reopened": a verb, no head
         ):
             return _written(a.claim.sentence, i, 2)
     return None
@@ -910,7 +1102,8 @@ _KINDS = frozenset(
         r"\w+",
         "railway rail road foot swing suspension toll rope chain pontoon maritime naval "
         "military war art science folk transport motor car passenger cargo freight steam "
-        "toy wax aviation mining tram bus",
+        "toy wax aviation mining tram bus infant infants grammar primary secondary junior "
+        "nursery elementary",
     )
 )
 
@@ -922,10 +1115,11 @@ def _kind_of(a: Read, b: Read) -> tuple[str, str] | None:
     against "The school" may be another one; returned as (the word of ``b``, both)."""
     ta = _tokens(a.claim.sentence)
     mine = {w for w, _ in _tokens(b.claim.sentence)}
+    whose = _plural_possessives(a.claim.sentence)
     for i, ((y, capital), (w, w_capital)) in enumerate(zip(ta, ta[1:], strict=False)):
         if y in mine or w not in mine or w in _NOT_PLAIN:
             continue
-        if (y in _KINDS and not capital) or (
+        if ((y in _KINDS or y in whose) and not capital) or (
             capital
             and i > 0
             and not w_capital
@@ -936,6 +1130,17 @@ def _kind_of(a: Read, b: Read) -> tuple[str, str] | None:
             words = _written(a.claim.sentence, i, 2)
             return words[1].split()[-1], words[1]
     return None
+
+
+def _plural_possessives(sentence: str) -> frozenset[str]:
+    """The stems of the plural possessives of ``sentence`` ("the girls' school": "girl"), a
+    kind of what follows, not the thing itself (review 38a #8: read as "the school")."""
+    if "s'" not in sentence and "s\u2019" not in sentence:
+        return frozenset()
+    return frozenset(_stem(m.group(1).lower()) for m in _PLURAL_POSSESSIVE.finditer(sentence))
+
+
+_PLURAL_POSSESSIVE = re.compile(r"\b([A-Za-z]+s)['\u2019](?=\s)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1003,7 +1208,10 @@ _PLACES = frozenset(
     re.findall(
         r"\w+",
         "shop giftshop bookshop café cafe cafés cafes store restaurant "
-        "restaurants tearoom tearooms canteen garden gardens",
+        "restaurants tearoom tearooms canteen garden gardens "
+        # a part with its own dates ("the museum's east wing", "the museum extension": review
+        # 38a #8, each a plain source conflict against "the museum opened … in 1896")
+        "wing wings extension extensions annexe annexes annex",
     )
 )
 _PLACE_PAIRS = frozenset({("car", "park"), ("tea", "room"), ("coffee", "shop")})
@@ -1027,7 +1235,46 @@ def _another_place(a: Read, b: Read) -> bool:
             words, w, i, b
         ):
             return True
+    sentence = a.claim.sentence
+    return (" of " in sentence and _place_of(words, mine, b)) or (
+        ("new " in sentence or "New " in sentence) and _new_one(words, mine)
+    )
+
+
+def _place_of(words: tuple[tuple[str, bool, bool], ...], mine: set[str], b: Read) -> bool:
+    """``words`` name another establishment or part "of" a word of ``b`` naming its subject:
+    "The shop of the museum", "the east wing of the museum" (review 38a #8: a plain source
+    conflict, where "the museum shop" was none)."""
+    for i in range(1, len(words) - 1):
+        if words[i][0] != "of" or words[i - 1][0] not in _PLACES or words[i - 1][0] in mine:
+            continue
+        j = i + 1
+        while j < len(words) - 1 and words[j][0] in _ARTICLES:
+            j += 1
+        w = words[j][0]
+        if w in mine and w not in STOPWORDS and w not in _NOT_PLAIN and not _bare(words, w, j, b):
+            return True
     return False
+
+
+_ARTICLES = frozenset({"the", "a", "an", "its", "their", "this", "that"})
+
+
+def _new_one(words: tuple[tuple[str, bool, bool], ...], mine: set[str]) -> bool:
+    """``words`` say "the new" just before a word of the other claim naming its subject,
+    which the other does not call new: "The new museum opened its doors in 1975" against
+    "The museum opened its doors in 1896" is a successor, another one (review 38a #8)."""
+    if "new" in mine:
+        return False
+    return any(
+        w == "new"
+        and i + 1 < len(words)
+        and words[i + 1][0] in mine
+        and words[i + 1][2]
+        and words[i + 1][0] not in STOPWORDS
+        and words[i + 1][0] not in _NOT_PLAIN
+        for i, (w, _, _) in enumerate(words)
+    )
 
 
 def _bare(words: tuple[tuple[str, bool, bool], ...], w: str, at: int, b: Read) -> bool:
@@ -1086,11 +1333,12 @@ def _disagreement(a: Read, b: Read) -> str | None:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
-        if not neg.numbers - neg.described <= pos.numbers:
+        since = _since(neg) if neg.period and not pos.period else None
+        if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
         if neg.plain - pos.plain and pos.plain - neg.plain:
             return None  # it denies another thing ("… in summer" against "… in winter")
-        if neg.period and not pos.period:
+        if neg.period and not pos.period and not (since is not None and _now(pos, since)):
             return None  # another time
         if _denies_more(neg, pos):
             return None  # "does not run on Sundays in winter" against "runs in winter"
@@ -1113,14 +1361,104 @@ def _disagreement(a: Read, b: Read) -> str | None:
         dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
     quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
     if not quantities_ok and a.units != b.units:
-        quantities_ok = True  # "400 m" and "1312 feet": other units, not compared
+        # "0.3 km" and "400 metres": one unit of a system; "400 m" and "1312 feet": other
+        # systems, not compared
+        quantities_ok = _measures_meet(a, b) is not False
     if dates_ok and quantities_ok:
         return None
     if quantities_ok:
-        if _another_event(a, b) or _other_ordinals(a, b):
+        if _another_event(a, b) or _other_ordinals(a, b) or _again(a) != _again(b):
+            return None
+        if _scheduled(a, b) or _scheduled(b, a):
             return None
         return "date"
     return None if _another_time(a, b) else "number"
+
+
+def _since(r: Read) -> int | None:
+    """The year of a period open to now that is the claim's only time: "Since 1890 the
+    ferry has not run" (not "did not run", not "until", "during", …); else None."""
+    sentence = r.claim.sentence
+    m = _SINCE.search(sentence)
+    if m is None or r.tense == "past":
+        return None
+    if any(p.group(0).lower() != "since" for p in _PERIOD.finditer(sentence)):
+        return None
+    return int(m.group(1))
+
+
+_SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+
+
+def _now(r: Read, since: int) -> bool:
+    """``r`` says what is (the present, no past form of a verb) or what was in a year from
+    ``since`` on: a time a denial "since" that year meets ("Since 1890 the ferry has not
+    run" against "The ferry runs in winter"; not against "The ferry ran in winter in
+    1880", nor "… ran in winter")."""
+    if r.years:
+        return all(y >= since for y in r.years)
+    if r.tense == "past":
+        return False
+    return r.tense == "present" or not any(
+        w.endswith("ed") or w in _IRREGULAR
+        for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
+    )
+
+
+def _again(r: Read) -> bool:
+    """The claim dates a repeat of its event: "opened its doors again in 1946", "reopened
+    in 1950", "was rebuilt in 1921" (review 38a #8: a plain source conflict against
+    "opened its doors in 1896")."""
+    if r.plain & _REDONE:
+        return True
+    sentence = r.claim.sentence
+    return ("gain" in sentence or "GAIN" in sentence) and _AGAIN.search(sentence) is not None
+
+
+_AGAIN = re.compile(r"\bagain\b", re.I)
+
+
+# "reopened", "rebuilt", "relit", "re-founded": a verb done again (read as its stem)
+_REDONE = frozenset(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "reopened reopen reopens rebuilt rebuild relit relighted refounded reestablished "
+        "relaunched reconsecrated rededicated reinstated restarted",
+    )
+)
+# words of a recurring time: a claim dating one the other lacks ("on Sundays from 1901") is
+# of a schedule ("opened its doors on Sundays from 1901" against "opened its doors in 1896":
+# review 38a #8), no date of the other's event ("the Sunday school" is no recurring time)
+_RECURRING = re.compile(
+    r"\b(?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|weekends|"
+    r"weekdays|evenings|mornings|afternoons|nights|holidays|daily|weekly|nightly)\b",
+    re.I,
+)
+# the recurring time and its start together: "on Sundays from 1901", "from 1901 on
+# weekdays" (not a recurring word anywhere: "opened in 1894 and is open daily" is dated)
+_SCHEDULE = re.compile(
+    rf"{_RECURRING.pattern}\s+(?:from|since|after)\s+(?:\d{{1,2}}\s+[a-z]+\s+)?"
+    rf"(?:1\d{{3}}|20\d{{2}})\b"
+    rf"|\b(?:from|since|after)\s+(?:1\d{{3}}|20\d{{2}})\s+(?:on\s+|in\s+the\s+)?"
+    rf"{_RECURRING.pattern}",
+    re.I,
+)
+
+
+def _scheduled(a: Read, b: Read) -> bool:
+    """``a`` dates a recurring time ("on Sundays from 1901"), ``b`` says none."""
+    return (
+        not a.plain.isdisjoint(_RECURRING_STEMS)
+        and _SCHEDULE.search(a.claim.sentence) is not None
+        and _RECURRING.search(b.claim.sentence) is None
+    )
+
+
+# what _RECURRING's words are read as in Read.plain (a cheap test first)
+_RECURRING_STEMS = _events(
+    _stem(w) for w in re.findall(r"\(\?:([a-z|]+)\)", _RECURRING.pattern)[0].split("|")
+)
 
 
 _ORDINALS = frozenset(
