@@ -581,3 +581,51 @@ def test_a_rebase_vouches_only_for_what_the_session_staged(root):
         assert events(root, run.run_id)[-1].reads == ()
     finally:
         ws.close()
+
+
+# ---------------------------------------------------------------- the pin and a rebuild
+
+
+def unread_run(root: Path) -> tuple[Workspace, Any]:
+    """A traced run whose page cites raw/owls.txt, which its trace never read."""
+    ws = Workspace.open(root)
+    run = ws.start_run("synthesis", "mcp:test")
+    run.trace("start_run", {"type": "synthesis"}, run.run_id)
+    commit = run.stage_write("wiki/owls.md", hunting())
+    blob = str(ws.repo[commit].tree["wiki/owls.md"].id)
+    run.trace("write", {}, str(commit), op=TraceOp(kind="write", path="wiki/owls.md", blob=blob))
+    return ws, run
+
+
+def test_a_rebuild_while_a_traced_run_is_open_keeps_its_pin(root):
+    """Trial 28b N1: `wikigate telemetry rebuild` during an MCP run dropped its trace pin,
+    the run then read as written outside the server (no trace checks) and a claim citing a
+    source never read landed; the pin is wikigate's record, kept through a rebuild."""
+    ws, run = unread_run(root)
+    try:
+        before = ws.store.get(run.run_id)
+        ws.rebuild_telemetry()
+        after = ws.store.get(run.run_id)
+        assert (after["trace_head"], after["trace_count"]) == (
+            before["trace_head"],
+            before["trace_count"],
+        )
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status != "committed"
+    assert "trace.unread_source" in {f.code for f in done.findings}
+
+
+def test_a_trace_in_git_whose_pin_is_gone_is_tampered(root):
+    """A run with a trace in git and no pin in the database (the database replaced while
+    the run was open) holds to nothing: run.trace_tampered, not a run with no trace."""
+    ws, run = unread_run(root)
+    try:
+        ws.store.update_run(run.run_id, trace_head=None, trace_count=None)
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "rejected"
+    (tampered,) = [f for f in done.findings if f.code == "run.trace_tampered"]
+    assert trace_ref(run.run_id) in tampered.message and "start a new run" in tampered.message

@@ -80,6 +80,15 @@ def rebuild(
                 " FROM runs WHERE status = 'verifying'"
             )
         }
+        # a run's trace pin is not in git (that is the point of it: the writer can rewrite
+        # git): kept from the rows it had (trial 28b N1: a rebuild dropped an open run's,
+        # and its trace checks were off; a landed run's is a later run's evidence of reads)
+        pins = {
+            r["run_id"]: r
+            for r in store.db.execute_returning_dicts(
+                "SELECT run_id, trace_head, trace_count FROM runs WHERE trace_head IS NOT NULL"
+            )
+        }
         store.db.execute("DELETE FROM findings")
         store.db.execute("DELETE FROM verifications")
         store.db.execute("DELETE FROM overrides")
@@ -89,6 +98,9 @@ def rebuild(
             claim = claims.get(record.run_id)
             if claim is not None and record.status == "pending":
                 store.update_run(record.run_id, **{k: v for k, v in claim.items() if k != "run_id"})
+            pin = pins.get(record.run_id)
+            if pin is not None:
+                store.update_run(record.run_id, **{k: v for k, v in pin.items() if k != "run_id"})
     return len(latest)
 
 

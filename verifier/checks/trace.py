@@ -32,6 +32,13 @@ ABSENT = (
     "the run has no trace (it was not written through `wikigate mcp`): which sources the "
     "writer read, and in what order it called what, is not known"
 )
+# a run with a trace in git and no pin: the database lost it (replaced, or rebuilt while the
+# run was open by a wikigate from before rebuilds kept pins); held to nothing, it proves
+# nothing (trial 28b N1: its checks were off, and a claim citing a source never read landed)
+LOST = (
+    "wikigate's record of its head and length is gone (the telemetry database was replaced "
+    "while the run was open): it cannot be held to anything; start a new run"
+)
 # events whose reads are no reading of a source: a grep hit shows one line of it (its
 # blob is traced, it reads no more), a rebase is wikigate's own merge (docs/mcp.md)
 NOT_READING = frozenset({"grep", REBASE})
@@ -52,6 +59,9 @@ def check_trace(ctx: Context) -> list[Finding]:
     if not rules.enabled:
         raise NotRun("[trace] enabled = false: the run's trace is not checked")
     if plan.trace is None:
+        ref = trace_ref(plan.meta.run_id)
+        if ref in ctx.repo.references:  # written through the server, its pin lost
+            return [_tampered(f"{ref} holds a trace, but {LOST}")]
         if rules.absent == "allow":
             raise NotRun(ABSENT)
         said = finding("trace.absent", None, None, ABSENT)
