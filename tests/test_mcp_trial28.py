@@ -381,3 +381,22 @@ def test_an_unread_source_finding_names_where_its_claim_s_sentence_starts(root):
     (unread,) = [f for f in done["findings"] if f["code"] == "trace.unread_source"]
     assert unread["claim"] == "Barn owls hunt at night.", unread
     assert (unread["line"], unread["claim_line"], unread["claim_start_line"]) == (7, 7, 6)
+
+
+def test_reading_spans_of_a_source_inflates_its_blob_once(root, monkeypatch):  # noqa: F811
+    """Trial 28b N2: each `read` of a span of a source inflated the whole blob again (to see
+    whether it starts as a PDF does: ~0.3 s a call for a 10 MB source); a session reads a
+    source's bytes once, whatever the spans it reads of it."""
+    from wikigate import gitrepo
+    from wikigate.mcp_server import Session
+
+    s = Session(str(root))
+    oid = str(s.ws.repo.revparse_single("main:raw/owls.txt").id)
+    inflated: list[str] = []
+    blob_at = gitrepo.blob_at
+    monkeypatch.setattr(
+        gitrepo, "blob_at", lambda repo, o: inflated.append(str(o)) or blob_at(repo, o)
+    )
+    spans = [s.staged().read_page("raw/owls.txt", None, start, 10) for start in (0, 5, 10, 15)]
+    assert spans[1].startswith("raw/owls.txt characters 5-15 of ")
+    assert inflated.count(oid) <= 1

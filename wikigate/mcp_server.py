@@ -527,6 +527,21 @@ class PdfTexts:
 
         self._kept: OrderedDict[tuple[str, str], dict[int, str]] = OrderedDict()
         self._chars = 0
+        self._starts: dict[str, bool] = {}  # a blob → whether it starts as a PDF does
+
+    def starts_as_pdf(self, repo: Any, oid: Any) -> bool:
+        """Whether the blob starts like a PDF: read once a session (libgit2 inflates a
+        whole blob to give its first bytes: ~0.3 s for a 10 MB source, at every ``read``
+        of a span of it before; trial 28b N2). Bounded: one bool a source blob."""
+        from wikigate.gitrepo import blob_at
+
+        key = str(oid)
+        found = self._starts.get(key)
+        if found is None:
+            if len(self._starts) >= 100_000:
+                self._starts.clear()
+            found = self._starts[key] = bytes(blob_at(repo, oid).data[:5]) == b"%PDF-"
+        return found
 
     def pages(self, repo: Any, path: str, oid: Any, limits: "PdfLimits") -> dict[int, str]:
         """The text of every page of the PDF at ``path`` (pages counted from 1; a page
@@ -570,13 +585,12 @@ class SessionTree(StagedTree):
     def is_pdf(self, path: str) -> bool:
         """A raw source read as a PDF: named so, or a blob that starts like one (as
         verifier/sources.py decides)."""
-        from wikigate.gitrepo import blob_at
         from wikigate.verifier.sources import is_pdf_name
 
         entry = self.tree.entries.get(path)
         if entry is None or not path.startswith("raw/") or entry.is_link or entry.is_submodule:
             return False
-        return is_pdf_name(path) or bytes(blob_at(self.repo, entry.oid).data[:5]) == b"%PDF-"
+        return is_pdf_name(path) or self._pdfs.starts_as_pdf(self.repo, entry.oid)
 
     def pdf_pages(self, path: str) -> dict[int, str]:
         return self._pdfs.pages(self.repo, path, self.tree.entries[path].oid, self.tree.pdf_limits)
