@@ -629,3 +629,20 @@ def test_a_trace_in_git_whose_pin_is_gone_is_tampered(root):
     assert done.status == "rejected"
     (tampered,) = [f for f in done.findings if f.code == "run.trace_tampered"]
     assert trace_ref(run.run_id) in tampered.message and "start a new run" in tampered.message
+
+
+def test_an_empty_run_whose_trace_was_tampered_is_rejected_not_abandoned(root):
+    """Trial 28b N4: a trace rolled back before anything was staged, then finalize: the
+    run ended "abandoned: the run changes nothing", with nothing of the tampering on
+    record; it is verified, and rejected as run.trace_tampered."""
+    ws = Workspace.open(root)
+    try:
+        run = ws.start_run("synthesis", "mcp:test")
+        run.trace("start_run", {"type": "synthesis"}, run.run_id)
+        run.trace("list", {}, "wiki/owls.md")
+        ws.repo.references.delete(trace_ref(run.run_id))
+        done = run.finalize()
+    finally:
+        ws.close()
+    assert done.status == "rejected", done
+    assert "run.trace_tampered" in {f.code for f in done.findings}

@@ -150,7 +150,7 @@ def _finalize_leased(
         plan = run.plan()
     except (RunSchemaError, RunForged) as e:
         return _reject_unreadable(run, loop, e)
-    if _changes_nothing(run, plan):
+    if _changes_nothing(run, plan) and _trace_as_pinned(run):
         return _abandon_empty(run, loop)
     with ExitStack() as turn:
         way = _Landing(run, plan, loop, turn, lease, unverified=asked is None)
@@ -226,6 +226,23 @@ def _changes_nothing(run: Run, plan: Plan) -> bool:
     repo = run.env.repo
     tip = gitrepo.commit_at(repo, plan.tip)
     return tip.tree_id == gitrepo.commit_at(repo, plan.meta.base).tree_id
+
+
+def _trace_as_pinned(run: Run) -> bool:
+    """The run's trace ref ends where wikigate pinned it (or there is none, and none was
+    pinned). An empty run whose trace is not is verified, not abandoned: the trace check
+    rejects it, run.trace_tampered on record (trial 28b N4: "abandoned: the run changes
+    nothing" said nothing of the tampering the server had just refused a call for)."""
+    from .trace import GENESIS, TraceTampered, trace_tip
+
+    row = run.refresh()
+    try:
+        trace_tip(
+            run.env.repo, run.run_id, row["trace_head"] or GENESIS, int(row["trace_count"] or 0)
+        )
+    except TraceTampered:
+        return False
+    return True
 
 
 def _abandon_empty(run: Run, loop: int) -> FinalizeResult:
