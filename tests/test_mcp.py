@@ -272,7 +272,7 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
 
     async def body(s: ClientSession) -> tuple[str, dict[str, Any], str]:
         first = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
-        ok(await s.call_tool("delete", {"path": "wiki/log.md"}))
+        ok(await s.call_tool("delete", {"path": "wiki/owls.md"}))
         dropped = ok(await s.call_tool("abandon", {"reason": "wrong page"}))
         # a run ended elsewhere (a person, a sweep) is refused, then the session moves on
         ended = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
@@ -299,7 +299,7 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
     assert dropped["reason"].startswith("abandoned: by ") and dropped["reason"].endswith(
         ": wrong page"
     )
-    assert (root / "wiki" / "log.md").exists()
+    assert (root / "wiki" / "owls.md").exists()
     # the server released the run before it exited: abandoned now, not after the timeout
     ws = Workspace.open(root)
     try:
@@ -598,7 +598,7 @@ def test_the_skill_and_the_snippet_name_only_real_tools_and_teach_the_loop():
     snippet = (AGENT / "AGENTS.md").read_text()
     front = skill.split("---\n")[1]
     assert "name: wikigate-writer" in front and "description: " in front
-    words = {"committed", "rejected", "pending", "revise", "needs_human_review"}
+    words = {"committed", "rejected", "abandoned", "pending", "revise", "needs_human_review"}
     for text_ in (skill, snippet):
         named = set(re.findall(r"`([a-z_]+)`", text_))
         fields = {"suggested_tail", "next_actions", "questions", "blind_spots"}  # the result's

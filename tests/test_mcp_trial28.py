@@ -400,3 +400,34 @@ def test_reading_spans_of_a_source_inflates_its_blob_once(root, monkeypatch):  #
     spans = [s.staged().read_page("raw/owls.txt", None, start, 10) for start in (0, 5, 10, 15)]
     assert spans[1].startswith("raw/owls.txt characters 5-15 of ")
     assert inflated.count(oid) <= 1
+
+
+def test_a_call_that_would_rewrite_the_log_is_refused_and_stages_nothing(root):  # noqa: F811
+    """Trial 28b N7: in a scoped run, a `replace` that rewrote the log's existing text was
+    staged, then the whole run was rejected at finalize (run.log_rewrite); a write, replace
+    or delete that would leave the log other than an append is a tool error, staging
+    nothing; an append lands."""
+    log = (root / "wiki" / "log.md").read_text()
+    last = log.rstrip("\n").rsplit("\n", 1)[-1]
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis", "scope": ["wiki/owls.md"]}))
+        refused = [
+            await c.call_tool(
+                "replace", {"path": "wiki/log.md", "old": "Append-only", "new": "Rewritten"}
+            ),
+            await c.call_tool("write", {"path": "wiki/log.md", "content": "# Log\n"}),
+            await c.call_tool("delete", {"path": "wiki/log.md"}),
+        ]
+        listed = ok(await c.call_tool("list", {}))
+        appended = await c.call_tool(
+            "replace", {"path": "wiki/log.md", "old": last, "new": f"{last}\n\n- owls: nothing"}
+        )
+        return {"refused": refused, "appended": appended, "listed": listed}
+
+    out = session(root, body)
+    for got in out["refused"]:
+        assert got.is_error, got
+        said = text(got)
+        assert "wiki/log.md is append-only" in said and "nothing was staged" in said, said
+    assert not out["appended"].is_error, text(out["appended"])

@@ -374,6 +374,11 @@ class Session:
                 "(read the page first); nothing was staged"
             )
         self.check_scope(path)
+        staged = run.read(normalized(path))
+        if staged is not None:
+            text = staged.decode("utf-8", "replace")
+            if text.count(old) == 1:  # else str_replace says why it stages nothing
+                self.check_log(path, text.replace(old, new, 1).encode())
         try:
             # the run's own check (the page, the count) before it stages: a call with no
             # single match stages nothing and leaves the run open (the CLI's `run
@@ -388,12 +393,37 @@ class Session:
     def write(self, path: str, content: str) -> str:
         run = self.open_run()
         self.check_scope(path)
+        self.check_log(path, content.encode())
         return str(run.stage_write(path, content))
 
     def delete(self, path: str) -> str:
         run = self.open_run()
         self.check_scope(path)
+        self.check_log(path, None)
         return str(run.stage_delete(path))
+
+    def check_log(self, path: str, content: bytes | None) -> None:
+        """A staging call that would leave the log not an append of the run's base's log
+        (``content``: the log it would stage; None: deleted) is refused before it stages:
+        finalize would reject the whole run (run.log_rewrite, critical; trial 28b N7)."""
+        from wikigate.gitrepo import blob_at, commit_at
+
+        log = self.ws.config.wiki.layout().log
+        if normalized(path) != log:
+            return
+        base = commit_at(self.ws.repo, self.open_run().refresh()["base_commit"])
+        try:
+            before = blob_at(self.ws.repo, base.tree[log].id).data
+        except KeyError:
+            return  # no log on the base: a new one is the run's to write
+        if content is not None and content.startswith(before):
+            return
+        what = "delete" if content is None else "change what is already in"
+        raise LookupError(
+            f"{log} is append-only: this call would {what} it (finalize rejects that: "
+            "run.log_rewrite): nothing was staged and the run stays open; add lines to its "
+            "end only"
+        )
 
     def over_budget(self, spent: Any) -> list[str]:
         """What ``spent`` exceeds of the open run's declared budget: ``usd: used 0.5,
