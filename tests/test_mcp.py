@@ -635,6 +635,25 @@ def test_the_install_prints_the_skill_the_snippet_and_each_clients_configuration
     assert both.returncode == 2 and "one of them at a time" in both.stderr
     alone = in_process(["-C", str(root), "mcp", "--client", "codex"])
     assert alone.returncode == 2 and "--print-config" in alone.stderr
+    # trial 28b N8: with --http, the URL of the server that --http starts (it was ignored)
+    http = json.loads(
+        in_process(["-C", str(root), "mcp", "--print-config", "--http", "8765"]).stdout
+    )
+    assert http == {
+        "mcpServers": {"wikigate": {"type": "http", "url": "http://127.0.0.1:8765/mcp"}}
+    }
+    every = [
+        "-C",
+        str(root),
+        "mcp",
+        "--print-config",
+        "--http",
+        "0.0.0.0:9000",
+        "--client",
+        "codex",
+    ]
+    codex_http = tomllib.loads(in_process(every).stdout)
+    assert codex_http == {"mcp_servers": {"wikigate": {"url": "http://127.0.0.1:9000/mcp"}}}
 
 
 def _free_port() -> int:

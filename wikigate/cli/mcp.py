@@ -24,6 +24,8 @@ def codex_config(config: dict[str, object]) -> str:
     """The ``mcpServers`` map as Codex's ``~/.codex/config.toml`` spells it (JSON strings
     are valid TOML basic strings)."""
     entry = config["mcpServers"]["wikigate"]  # type: ignore[index]
+    if "url" in entry:  # a server started with --http: the client connects to its URL
+        return f"[mcp_servers.wikigate]\nurl = {json.dumps(entry['url'])}\n"
     args = ", ".join(json.dumps(a) for a in entry["args"])
     return f"[mcp_servers.wikigate]\ncommand = {json.dumps(entry['command'])}\nargs = [{args}]\n"
 
@@ -34,7 +36,8 @@ def codex_config(config: dict[str, object]) -> str:
     is_flag=True,
     help="Print the client configuration that starts this server with this install's "
     "wikigate on this workspace, and exit: an `mcpServers` JSON map (Claude Code, Claude "
-    "Desktop, Cursor), or Codex's TOML with --client codex.",
+    "Desktop, Cursor), or Codex's TOML with --client codex; with --http, the URL of a "
+    "server started with that --http.",
 )
 @click.option(
     "--client",
@@ -94,9 +97,14 @@ def mcp(
         return
     repo = ctx.find_root().obj["repo"]
     if print_config:
-        from wikigate.mcp_server import client_config
+        from wikigate.mcp_server import client_config, http_address
 
         config = client_config(repo)
+        if http is not None:  # the server runs on its own (`mcp --http`): its URL
+            host, port = http_address(http)
+            shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # noqa: S104
+            url = f"http://{shown}:{port}/mcp"
+            config = {"mcpServers": {"wikigate": {"type": "http", "url": url}}}
         click.echo(
             codex_config(config) if client == "codex" else json.dumps(config, indent=2),
             nl=client != "codex",
