@@ -2445,3 +2445,26 @@ def test_an_appositive_naming_the_subject_again_is_read_as_the_subject(new, flag
     """Review 38a #4's leftover: "The museum shop (the museum itself) opened in 1894." was
     read as the shop's opening, and landed against "The museum opened its doors in 1896."."""
     assert (_pair_code(new, MUSEUM_1896) is not None) == flag
+
+
+def test_after_a_whole_wiki_verify_a_runs_candidates_are_read_from_rows(
+    repo, base, tmp_path, monkeypatch
+):
+    """Issue 30's cost: building a tree's term index (a whole-wiki verify, a fresh clone's
+    first run) keeps every page's features row on the way, so a later run's check derives
+    the features of its own new claims only, none of its candidates', and finds the same
+    as a check with no cache."""
+    landed = commit_files(repo, base.id, FILLERS)
+    cache_file = tmp_path / "cache.db"
+    _whole(repo, landed, cache_file)
+    bad = page("Lights", [("The pier opened in 1896.", "raw/town.txt", "The pier opened in 1894.")])
+    tip = commit_files(repo, landed.id, {"wiki/lights.md": bad})
+    _new_process(monkeypatch)
+    derived: list[str] = []
+    features = consistency._features
+    monkeypatch.setattr(consistency, "_features", lambda s: derived.append(s) or features(s))
+    found = consistency.check_consistency(_context(repo, tip, landed, cache_file))
+    assert [f.code for f in found] == ["claim.contradiction"]
+    assert derived == ["The pier opened in 1896."]  # the run's claim, no candidate's
+    _new_process(monkeypatch)
+    assert consistency.check_consistency(_context(repo, tip, landed, None)) == found

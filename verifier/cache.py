@@ -311,6 +311,16 @@ class Cache:
         except (sqlite3.DatabaseError, TypeError):
             return {}
 
+    def feature_keys(self, keys: list[str]) -> set[str]:
+        """Which of ``keys`` have a features row (their data not read)."""
+        if self.conn is None or not keys:
+            return set()
+        try:
+            query = "SELECT key FROM features WHERE v = ? AND key IN ({marks})"
+            return {k for (k,) in self._rows_in(query, keys, self.tag)}
+        except sqlite3.DatabaseError:
+            return set()
+
     def store_features(self, rows: Mapping[str, bytes]) -> None:
         self._write(
             "INSERT OR REPLACE INTO features VALUES (?, ?, ?)",

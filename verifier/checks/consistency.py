@@ -2329,12 +2329,7 @@ def _pool_claims(tip: WikiTree, pages: list[str], base: WikiTree | None = None) 
         features = [known.get(c.sentence) or _features(c.sentence) for c in claims]
         found[path] = claims, features
         if page is not None:  # an unreadable page: not kept (the limits may change)
-            rows_of = [
-                (tuple(w), (tuple(d), n, neg), tuple(k), tuple(e))
-                for w, (d, n, neg), k, e in features
-            ]
-            # the sets as tuples: marshal writes a frozenset ~6x slower, reads it no faster
-            fresh[keys[path]] = marshal.dumps((path, [tuple(c) for c in claims], rows_of))
+            fresh[keys[path]] = _row(path, claims, features)
             _keep(keys[path], path, found[path])
     tip.cache.store_features(fresh)
     out: list[PageClaim] = []
@@ -2366,6 +2361,13 @@ def _keep(key: str, path: str, got: tuple[list[PageClaim], list[Features]]) -> N
     while _ROWS_CLAIMS[0] > ROWS_KEPT:
         _, (_, dropped) = _ROWS.popitem(last=False)
         _ROWS_CLAIMS[0] -= len(dropped[0])
+
+
+def _row(path: str, claims: list[PageClaim], features: list[Features]) -> bytes:
+    """A page's features row (read back by _decoded): the sets as tuples (marshal writes a
+    frozenset ~6x slower than a tuple, and reads it no faster)."""
+    rows = [(tuple(w), (tuple(d), n, neg), tuple(k), tuple(e)) for w, (d, n, neg), k, e in features]
+    return marshal.dumps((path, [tuple(c) for c in claims], rows))
 
 
 def _base_features(base: WikiTree, pages: list[str], digest: str) -> dict[str, Features]:
@@ -2410,6 +2412,40 @@ def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
         f"{ties - kept} would not be found",
         claim=claim.sentence,
     )
+
+
+FEATURE_ROWS_AT_ONCE = 500  # pages' features rows written together (bounded memory)
+
+
+def _keys_keeping_features(tree: WikiTree, pages: list[str]) -> dict[str, frozenset[str]]:
+    """``_page_keys`` of each of ``pages`` (loaded), and each page's features row (as
+    _pool_claims keeps it) stored when the cache has none: its claims' words read once for
+    both."""
+    digest = _features_digest()
+    keys = {p: f"{tree.entries[p].oid}:{digest}" for p in pages}
+    have = tree.cache.feature_keys(list(keys.values())) if tree.cache.conn is not None else None
+    out: dict[str, frozenset[str]] = {}
+    fresh: dict[str, bytes] = {}
+    for path in pages:
+        page = tree.page(path)
+        claims = current(page_claims(page))
+        if have is None or keys[path] in have or page is None:
+            out[path] = _page_keys(tree, path)
+            continue
+        features = [_features(c.sentence) for c in claims]
+        found: set[str] = set()
+        for c, f in zip(claims, features, strict=True):
+            ks = _keys(set(f[0]))  # keys_of(c.sentence): the same words
+            found.update(ks)
+            if decidable(c.sentence):
+                found.update(k + DECIDABLE for k in ks)
+        out[path] = frozenset(found)
+        fresh[keys[path]] = _row(path, claims, features)
+        if len(fresh) >= FEATURE_ROWS_AT_ONCE:
+            tree.cache.store_features(fresh)
+            fresh = {}
+    tree.cache.store_features(fresh)
+    return out
 
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
@@ -2532,8 +2568,12 @@ class TermIndex:
 
     @classmethod
     def build(cls, tree: WikiTree) -> TermIndex:
+        """From every page's claims; their features rows kept on the way (what a run's
+        check reads of its candidates: a fresh clone's first build, then every run's
+        candidates read rows, not the pages: issue 30's 10-page check on the 10k wiki
+        derived ~4,000 candidates' features in each run)."""
         tree.load(tree.pages)
-        return cls.of({p: _page_keys(tree, p) for p in tree.pages})
+        return cls.of(_keys_keeping_features(tree, tree.pages))
 
     @classmethod
     def derive(cls, base: TermIndex, base_tree: WikiTree, tree: WikiTree) -> TermIndex | None:
