@@ -324,3 +324,21 @@ def test_advice_on_many_findings_costs_linear_time():
         blind_spots(found, citations=n, judge=None, inconclusive=[str(i) for i in range(n // 100)])
 
     assert_linear(run, 400_000, "next actions and blind spots")
+
+
+def test_runs_show_of_a_rejected_run_says_to_redo_it_on_a_new_run(repo):
+    """Trial 28b N8: `runs show` of a rejected run still said the verification's "… then
+    finalize again"; a closed run takes no more changes: one step, a new run, fixing
+    what failed."""
+    from test_no_progress import broken_links_run
+
+    run = broken_links_run(repo)
+    wikigate(repo, "run", "finalize", run, env=PRODUCT)
+    wikigate(repo, "run", "finalize", run, env=PRODUCT)  # no progress: rejected
+    data = json.loads(wikigate(repo, "runs", "show", run, "--format", "json").stdout)
+    assert data["status"] == "rejected", data
+    (step,) = data["next_actions"]
+    assert step.startswith("the run is rejected: redo the change on a new run"), step
+    assert "finalize again" not in step
+    shown = wikigate(repo, "runs", "show", run).stdout
+    assert "next:\n  1. the run is rejected: redo the change on a new run" in shown

@@ -65,6 +65,18 @@ def after_a_decision(result: FinalizeResult) -> list[str]:
     return answered(result.next_actions, result.verdict, result.status == "committed", result.trunk)
 
 
+def closed(status: str, reason: str | None, next_actions: Sequence[str]) -> list[str]:
+    """A rejected or abandoned run's next actions: it takes no more changes, so one step,
+    to redo the change on a new run, fixing what failed (trial 28b N8: `runs show` of a
+    rejected run said "then finalize again"); another status's, as they are."""
+    if status not in ("rejected", "abandoned"):
+        return list(next_actions)
+    fixing = "; ".join(a.rstrip(".") for a in next_actions) or reason or "what the findings say"
+    return [
+        f"the run is {status}: redo the change on a new run (`wikigate run start`), fixing: {fixing}"
+    ]
+
+
 def answered(
     next_actions: Sequence[str],
     verdict: str | None,

@@ -297,14 +297,18 @@ def runs_show(ctx: click.Context, run_id: str, fmt: str, artifacts: bool, html: 
     data.pop("advice", None)
     data.update({k: said.get(k, []) for k in ("next_actions", "blind_spots", "questions")})
     from wikigate.gitrepo import branch_name
-    from wikigate.present import answered
+    from wikigate.present import answered, closed
 
     # once a person decided, the steps asking for that decision are gone (as finalize says)
-    data["next_actions"] = answered(
-        data["next_actions"],
-        row["verdict"],
-        row["status"] == "committed",
-        branch_name(ws.env.main),
+    data["next_actions"] = closed(
+        row["status"],
+        row["reject_reason"],
+        answered(
+            data["next_actions"],
+            row["verdict"],
+            row["status"] == "committed",
+            branch_name(ws.env.main),
+        ),
     )
     if row["verdict"] == "commit_override":
         data["overridden"] = _overridden(ws, run_id)
