@@ -11,6 +11,8 @@ import sys
 from support.fixtures import initialised_repo  # noqa: F401  (the `repo` fixture)
 from support.helpers import git, state, wikigate
 
+from wikigate.gitrepo import ADOPTED_KEY
+
 
 def _doctor(repo, *args, env=None):
     return wikigate(repo, "doctor", *args, env=env)
@@ -27,6 +29,8 @@ def _commit(repo, path: str, data: bytes | str, message: str) -> None:
     target.write_bytes(data.encode() if isinstance(data, str) else data)
     git(repo, "add", path)
     git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-qm", message)
+    # a setup commit: the hooks begin after it (a push would refuse a commit past them)
+    git(repo, "config", ADOPTED_KEY, git(repo, "rev-parse", "HEAD").stdout.strip())
 
 
 def test_a_fresh_workspace_needs_its_hooks_then_all_is_well(repo):
@@ -124,3 +128,20 @@ def test_a_wiki_without_its_index_is_no_well_wiki(repo):
     assert proc.returncode == 1
     assert "FAIL  wiki: main has no index.md, where the orphan check starts" in proc.stdout
     assert "fix: add index.md linking the pages, through a run" in proc.stdout
+
+
+def test_with_no_remote_doctor_counts_the_commits_a_push_refuses(repo):
+    """Trial 28b N8: a commit that bypassed the hooks (`core.hooksPath`) was refused by a
+    push to a bare path, while doctor said all was well: with no remote configured it
+    counts the trunk's commits since the hooks began, as any push would."""
+    assert wikigate(repo, "hooks", "install").returncode == 0
+    assert _doctor(repo).returncode == 0
+    (repo / "wiki" / "bypass.md").write_text("# Bypass\n")
+    git(repo, "add", "wiki/bypass.md")
+    git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "bypass")
+    proc = _doctor(repo, "--format", "json")
+    assert proc.returncode == 1
+    failed = _failed(proc)
+    assert list(failed) == ["push main to a remote (none is configured)"], failed
+    checks = {c["name"]: c for c in json.loads(proc.stdout)}
+    assert "1 commit(s) on main without a run note" in checks[list(failed)[0]]["detail"]

@@ -280,13 +280,16 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     except KeyError:
         adopted = None
     out = []
-    for remote in repo.remotes:
-        if not remote.name:
-            continue
-        theirs = repo.references.get(f"refs/remotes/{remote.name}/{branch}")
+    # with no remote, a push to a path or URL: all of the trunk since the hooks began
+    # (trial 28b N8: doctor said all is well of commits a push to a bare path refused)
+    targets = [r.name for r in repo.remotes if r.name] or [None]
+    for remote_name in targets:
+        theirs = (
+            repo.references.get(f"refs/remotes/{remote_name}/{branch}") if remote_name else None
+        )
         old = str(theirs.target) if theirs is not None else None
         refused = unpassed_commits(repo, old, str(main.target), adopted)
-        name = f"push {branch} to {remote.name}"
+        name = f"push {branch} to {remote_name or 'a remote (none is configured)'}"
         if refused is None:
             out.append(Check(name, True, "every commit it brings is a run with a passing note"))
             continue
@@ -299,8 +302,8 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
                 f"(pre-push: {why})",
                 "land the change through a run (`wikigate run start`, `run finalize`); only "
                 "if they predate wikigate's hooks (init's commit, setup commits), as a last "
-                f"resort: `git push --no-verify {remote.name} {branch}`, which skips every "
-                "push hook, pre-commit's too (a server gate still verifies)",
+                f"resort: `git push --no-verify {remote_name or 'REMOTE'} {branch}`, which "
+                "skips every push hook, pre-commit's too (a server gate still verifies)",
             )
         )
     return out
