@@ -53,7 +53,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, cast, final
 
@@ -1317,18 +1317,13 @@ def _whole(ctx: Context, cap: int) -> list[Finding]:
     last = _last_pass(ctx.cache.latest_pass(scope))
     if last is not None:
         got = _derived(ctx, cap, last, versions)
-    rows, markers, gaps = got if got is not None else _full(ctx, cap)
+    made = got if got is not None else _full(ctx, cap)
     # the tree whose TermIndex (kept in the cache) the next pass derives its index from:
     # the last one's when no page changed (no index of this tree was made)
     same = last is not None and got is not None and last.versions == versions
-    data = {
-        "tree": last.tree if same and last is not None else str(tip.tree_id),
-        "versions": versions,
-        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
-        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
-        "gaps": gaps,
-    }
-    ctx.cache.store_whole_pass(scope, str(tip.tree_id), json.dumps(data).encode())
+    tree = last.tree if same and last is not None else str(tip.tree_id)
+    ctx.cache.store_whole_pass(scope, str(tip.tree_id), _stored(tree, versions, made))
+    rows, markers = made.rows, made.markers
     return [f for _, _, f in rows] + [f for p in sorted(markers) for f in markers[p]]
 
 
@@ -1337,16 +1332,47 @@ def _pass_scope(ctx: Context) -> str:
     return _scope(ctx, "pass")
 
 
+# a claim compared in a whole-wiki pass (one a rule decides on, or a gap-marked statement)
+# → its candidates' places, best first (_pairs): what a derived pass ranks again only for
+# the claims whose candidates a changed page may change (_rederive)
+Lists = dict[Place, list[Place]]
+
+
 @dataclass
-class _Pass:
-    tree: str
-    versions: dict[str, str]  # page → its blob id
+class Parts:
+    """What a whole-wiki pass finds, and what the next one is derived from."""
+
     rows: list[Row]
     markers: dict[str, list[Finding]]  # page → its claim.conflict_marker findings
     gaps: dict[str, list[str]]  # page → the keys of its gap-marked statements (keys_of)
+    lists: Lists
+    counts: dict[str, tuple[int, int]]  # page → its claims, and those compared (_sizes)
 
 
-Parts = tuple[list[Row], dict[str, list[Finding]], dict[str, list[str]]]
+@dataclass
+class _Pass(Parts):
+    tree: str = ""
+    versions: dict[str, str] = field(default_factory=dict)  # page → its blob id
+
+
+def _stored(tree: str, versions: dict[str, str], made: Parts) -> bytes:
+    pages = sorted(versions.keys() | made.counts.keys())
+    number = {p: n for n, p in enumerate(pages)}
+
+    def code(place: Place) -> int:  # a place as one number: page, nth, gap-marked
+        return (number[place[1]] << 33) | (place[2] << 1) | place[0]
+
+    data = {
+        "tree": tree,
+        "versions": versions,
+        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in made.rows],
+        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in made.markers.items()},
+        "gaps": made.gaps,
+        "pages": pages,
+        "lists": [[code(h), *map(code, cs)] for h, cs in sorted(made.lists.items())],
+        "counts": made.counts,
+    }
+    return json.dumps(data).encode()
 
 
 def _last_pass(data: bytes | None) -> _Pass | None:
@@ -1371,8 +1397,19 @@ def _last_pass(data: bytes | None) -> _Pass | None:
             str(p): [Finding.model_validate(f) for f in fs] for p, fs in got["markers"].items()
         }
         gaps = {str(p): [str(k) for k in ks] for p, ks in got["gaps"].items()}
-        return _Pass(str(got["tree"]), versions, rows, markers, gaps)
-    except (ValueError, TypeError, KeyError, AttributeError):
+        pages = got["pages"]
+        if not all(isinstance(p, str) for p in pages):
+            return None
+
+        def place(code: int) -> Place:
+            if not isinstance(code, int) or code < 0:
+                raise ValueError("not a place")
+            return (code & 1, pages[code >> 33], (code >> 1) & 0xFFFFFFFF)
+
+        lists = {place(h): [place(c) for c in cs] for h, *cs in got["lists"]}
+        counts = {str(p): (int(n), int(m)) for p, (n, m) in got["counts"].items()}
+        return _Pass(rows, markers, gaps, lists, counts, str(got["tree"]), versions)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         return None
 
 
@@ -1414,13 +1451,39 @@ def _full(ctx: Context, cap: int) -> Parts:
     tip = ctx.tip
     tip.load(tip.pages)
     places: dict[int, Place] = {}
-    cited, gaps = _placed(tip, tip.pages, places)
+    cited, gaps = _placed(tip, sorted(tip.pages), places)
     tip.term_index(TermIndex)  # the next tree's pass derives its candidates from it
-    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True)[0]
+    rows, lists = _full_rows(cited, gaps, places, cap)
+    return Parts(rows, _markers(cited), _gap_keys(gaps), lists, _sizes(cited, gaps, lists))
+
+
+def _full_rows(
+    cited: list[PageClaim], gaps: list[PageClaim], places: dict[int, Place], cap: int
+) -> tuple[list[Row], Lists]:
+    """The open contradictions of ``cited`` and ``gaps`` (in place order), and each
+    compared claim's candidates."""
+    by_id: dict[int, list[PageClaim]] = {}
+    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True, lists=by_id)[0]
     rows = sorted(
         ((places[id(a)], places[id(b)], f) for a, b, f in found), key=lambda r: (r[0], r[1])
     )
-    return rows, _markers(cited), _gap_keys(gaps)
+    lists = {places[k]: [places[id(c)] for c in cs] for k, cs in by_id.items()}
+    return rows, lists
+
+
+def _sizes(
+    cited: list[PageClaim], gaps: list[PageClaim], lists: Lists
+) -> dict[str, tuple[int, int]]:
+    """Per page: its claims, and its claims and statements compared (``lists``' heads):
+    whether a full pass scores bounded (_pairs) is known from them."""
+    out: dict[str, list[int]] = {}
+    for c in cited:
+        out.setdefault(c.page, [0, 0])[0] += 1
+    for g in gaps:
+        out.setdefault(g.page, [0, 0])
+    for h in lists:
+        out.setdefault(h[1], [0, 0])[1] += 1
+    return {p: (n, m) for p, (n, m) in out.items()}
 
 
 def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
@@ -1432,23 +1495,97 @@ def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
     return {p: sorted(ks) for p, ks in out.items()}
 
 
+class _Source:
+    """Where a derived pass reads the claims it compares again: whole pages (their current
+    claims and gap-marked statements, each with its place) and the pages holding a key."""
+
+    def __init__(self, places: dict[int, Place]):
+        self.places = places
+        self.at: dict[Place, PageClaim] = {}
+        self.cited: dict[str, list[PageClaim]] = {}
+        self.gaps: dict[str, list[PageClaim]] = {}
+
+    def load(self, pages: Iterable[str]) -> None:
+        wanted = sorted({p for p in pages if p not in self.cited})
+        for p, (cs, gs) in zip(wanted, self._read(wanted), strict=True):
+            self.cited[p], self.gaps[p] = cs, gs
+            for kind, xs in ((0, cs), (1, gs)):
+                for n, x in enumerate(xs):
+                    self.places[id(x)] = (kind, p, n)
+                    self.at[(kind, p, n)] = x
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        raise NotImplementedError
+
+    def holding(self, keys: set[str]) -> set[str]:
+        """The pages whose claims (or gap-marked statements) hold one of ``keys``."""
+        raise NotImplementedError
+
+
+class _TreeSource(_Source):
+    """A tree's pages, parsed; the pages holding a key from its TermIndex (a key of more
+    than COMMON pages is not listed there: its other pages are not read)."""
+
+    def __init__(
+        self, tree: WikiTree, index: TermIndex, gaps: dict[str, list[str]], places: dict[int, Place]
+    ):
+        super().__init__(places)
+        self.tree, self.index, self.gap_keys = tree, index, gaps
+        self.present = set(tree.pages)
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        pages = [p for p in pages if p in self.present]
+        self.tree.load(pages)
+        return [_current_of(self.tree, p) for p in pages]
+
+    def load(self, pages: Iterable[str]) -> None:
+        super().load(p for p in pages if p in self.present)
+
+    def holding(self, keys: set[str]) -> set[str]:
+        out = {p for k in keys for p in self.index.pages_of(k)}
+        out |= {p for p, ks in self.gap_keys.items() if not keys.isdisjoint(ks)}
+        return {p for p in out if p in self.present}
+
+
+class _MemorySource(_Source):
+    """Claims at hand (``wikigate health``'s, every page's), by page."""
+
+    def __init__(
+        self, pages: dict[str, tuple[list[PageClaim], list[PageClaim]]], places: dict[int, Place]
+    ):
+        super().__init__(places)
+        self.pages = pages
+        self.keys: dict[str, frozenset[str]] | None = None
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        return [self.pages[p] for p in pages if p in self.pages]
+
+    def load(self, pages: Iterable[str]) -> None:
+        super().load(p for p in pages if p in self.pages)
+
+    def holding(self, keys: set[str]) -> set[str]:
+        if self.keys is None:
+            self.keys = {
+                p: frozenset(k for x in (*cs, *gs) for k in keys_of(x.sentence))
+                for p, (cs, gs) in self.pages.items()
+            }
+        return {p for p, ks in self.keys.items() if not ks.isdisjoint(keys)}
+
+
 def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> Parts | None:
-    """The pass of this tree from ``last`` (another tree's): its pairs of two unchanged
-    pages kept, the changed pages' claims (a blob changed, added or removed) compared as a
-    run's are (their candidate pages from the TermIndex, ``_elsewhere``), both sides graded,
-    each pair from the side ``_full`` takes it. None: too many pages changed, or the last
-    tree is not readable."""
+    """The pass of this tree from ``last`` (another tree's), as ``_rederive`` makes it, the
+    pages holding a key read from the tree's TermIndex. None: too many pages changed, or
+    the last tree is not readable."""
     tip = ctx.tip
     changed = {
         p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
     }
     if len(changed) > WHOLE_CHANGED * len(versions):
         return None
-    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
     markers = {p: fs for p, fs in last.markers.items() if p not in changed}
     gap_keys = {p: ks for p, ks in last.gaps.items() if p not in changed}
     if not changed:
-        return kept, markers, gap_keys
+        return Parts(last.rows, markers, gap_keys, last.lists, last.counts)
     try:
         base = WikiTree(
             ctx.repo,
@@ -1459,44 +1596,70 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
         )
     except (KeyError, ValueError, TypeError, pygit2.GitError, TreeLimitError):
         return None  # the last tree is gone (or was never this repository's)
-    tip.term_index(TermIndex, base)  # derived from the last tree's: the next pass's base
+    index = tip.term_index(TermIndex, base)  # derived from the last tree's: the next's base
     here = sorted(p for p in changed if p in versions)
-    tip.load(here)
     places: dict[int, Place] = {}
-    mine_cited, mine_gaps = _placed(tip, here, places)
+    source = _TreeSource(tip, index, gap_keys, places)
+    source.load(here)
+    mine_cited = [c for p in here for c in source.cited[p]]
+    mine_gaps = [g for p in here for g in source.gaps[p]]
     gap_keys.update(_gap_keys(mine_gaps))
-    if not mine_cited and not mine_gaps:
-        return kept, markers, gap_keys
-    near = {c.page for c in _elsewhere(tip, base, mine_cited + mine_gaps, changed, cap)}
-    # the pages whose gap-marked statements share a changed claim's words
-    wanted = {k for c in mine_cited for k in keys_of(c.sentence)}
-    near |= {p for p, ks in gap_keys.items() if p not in changed and not wanted.isdisjoint(ks)}
-    tip.load(sorted(near))
-    near_cited, near_gaps = _placed(tip, sorted(near), places)
-    rows = kept + _changed_rows(
-        mine_cited, mine_gaps, near_cited + mine_cited, near_gaps + mine_gaps, places, cap
-    )
-    rows.sort(key=lambda r: (r[0], r[1]))
+    source.gap_keys = gap_keys
+    got = _rederive(last, changed, source, cap)
+    if got is None:
+        return None
+    rows, lists, counts = got
     for p, fs in _markers(mine_cited).items():
         markers[p] = fs
-    return rows, markers, gap_keys
+    return Parts(rows, markers, gap_keys, lists, counts)
 
 
-def _changed_rows(
-    mine_cited: list[PageClaim],
-    mine_gaps: list[PageClaim],
-    pool: list[PageClaim],
-    gap_pool: list[PageClaim],
-    places: dict[int, Place],
-    cap: int,
-) -> list[Row]:
-    """The open contradictions of the changed pages' claims and gap-marked statements
-    (``mine_…``) with their candidates in ``pool`` (cited claims) and ``gap_pool``: as a
-    run's (every changed claim, whatever it says), each pair from the side the full pass
-    takes it (a gap-marked statement's; else the first placed of those a rule decides on)."""
-    cites: Cites = {}
-    for c in pool:
-        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+def _rederive(
+    last: _Pass, changed: set[str], source: _Source, cap: int
+) -> tuple[list[Row], Lists, dict[str, tuple[int, int]]] | None:
+    """The open contradictions, candidates and counts of a full pass of this tree, from
+    ``last`` (a pass of another tree, ``changed`` pages away; the changed pages present are
+    loaded in ``source``). A claim's candidates depend only on the claims sharing its keys
+    (and their pages' other claims: at most max_candidates of a page a key), so they are
+    ranked again only for the claims of the changed pages and for the unchanged claims
+    whose candidates a changed page's claims were (all of their keys' claims ranked again
+    when the cap bound: the next one in line is not known) or may now be (their candidates
+    ranked again with the changed pages' claims: the best of those and of the last ones are
+    the best of all). A pair is reported when one side has the other among its candidates,
+    graded from the side placed first of those that have; the pairs of two claims whose
+    candidates did not change are kept as they were. None: a last pass with no
+    candidates (a pass of an older version)."""
+    old = last.lists
+    places = source.places
+    here = sorted(p for p in source.cited if p in changed)
+    new_cited = [c for p in here for c in source.cited[p]]
+    new_gaps = [g for p in here for g in source.gaps[p]]
+    fresh = {k for c in new_cited for k in keys_of(c.sentence)}  # gaps are no candidates
+    again: set[Place] = set()  # unchanged claims ranked again
+    wide: set[Place] = set()  # ... against every claim sharing their keys
+    for h, cs in old.items():
+        if h[1] in changed:
+            continue
+        if any(c[1] in changed for c in cs):
+            again.add(h)
+            if len(cs) >= cap:
+                wide.add(h)
+    near = source.holding(fresh) - changed
+    source.load(near)
+    for p in near:
+        for x in (*source.cited[p], *source.gaps[p]):
+            at = places[id(x)]
+            if at in old and not fresh.isdisjoint(keys_of(x.sentence[:CLAIM_CHARS])):
+                again.add(at)
+    source.load({h[1] for h in again})
+    if any(h not in source.at for h in again):
+        return None  # not this pass's claims: a damaged pass
+    wanted = {k for x in (*new_cited, *new_gaps) for k in keys_of(x.sentence)}
+    wanted |= {k for h in wide for k in keys_of(source.at[h].sentence)}
+    pool_pages = set(here) | source.holding(wanted) | {h[1] for h in again}
+    pool_pages |= {c[1] for h in again - wide for c in old[h]}
+    source.load(pool_pages)
+    pool = [c for p in sorted(pool_pages) if p in source.cited for c in source.cited[p]]
     reads: dict[int, Read] = {}
 
     def full(c: PageClaim) -> Read:
@@ -1505,37 +1668,65 @@ def _changed_rows(
             r = reads[id(c)] = read(c)
         return r
 
-    mine = [full(c) for c in mine_cited + mine_gaps]
-    pairs = _pairs(mine, pool, cap)
-    # a changed claim against the gap-marked statements of its candidate pages (the pass
-    # compares those one way: from the statement's side)
-    pairs += _pairs([full(c) for c in mine_cited], gap_pool, cap)
-    seen: set[frozenset[int]] = set()
-    rows: list[Row] = []
-    for a, other in pairs:
-        pair = frozenset((id(a.claim), id(other)))
-        if pair in seen:
-            continue
-        seen.add(pair)
-        b = full(other)
-        if a.claim.source == GAP or b.claim.source == GAP:
-            x, y = (a, b) if a.claim.source == GAP else (b, a)
+    mine = sorted([source.at[h] for h in again] + new_cited + new_gaps, key=lambda c: places[id(c)])
+    mine_read = [
+        r
+        for r in map(full, mine)
+        if places[id(r.claim)] in again or r.numbers or r.negated or r.claim.source == GAP
+    ]
+    counts = {p: n for p, n in last.counts.items() if p not in changed}
+    for p in here:
+        counts[p] = (len(source.cited[p]), 0)
+    new: Lists = {places[id(r.claim)]: [] for r in mine_read}
+    for h in new:
+        if h[1] in changed:
+            n, m = counts[h[1]]
+            counts[h[1]] = (n, m + 1)
+    total = sum(n for n, _ in counts.values())
+    compared = sum(m for _, m in counts.values())
+    bounded = compared * total > EXACT  # as the full pass scores
+    for a, c in _pairs(mine_read, pool, cap, bounded=bounded):
+        new[places[id(a.claim)]].append(places[id(c)])
+    lists = {h: cs for h, cs in old.items() if h[1] not in changed and h not in new}
+    # the pairs to grade again: those of a claim ranked again (either side)
+    todo: set[tuple[Place, Place]] = set()
+    for h, cs in new.items():
+        todo.update((min(h, c), max(h, c)) for c in cs)
+    for h, cs in lists.items():
+        if not again.isdisjoint(cs):
+            todo.update((min(h, c), max(h, c)) for c in cs if c in again)
+    lists.update(new)
+    source.load({p[1] for pair in todo for p in pair})
+    cites: Cites = {}
+    for p in source.cited:
+        for c in source.cited[p]:
+            cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    rows = [
+        r
+        for r in last.rows
+        if r[0][1] not in changed and r[1][1] not in changed and r[0] not in new and r[1] not in new
+    ]
+    for u, v in sorted(todo):
+        if v in lists.get(u, ()):
+            first, second = u, v  # the first placed that has the other among its candidates
+        elif u in lists.get(v, ()):
+            first, second = v, u
         else:
-            da, db = bool(a.numbers or a.negated), bool(b.numbers or b.negated)
-            if not (da or db):
-                continue  # no rule decides between them
-            first = da and (not db or places[id(a.claim)] < places[id(b.claim)])
-            x, y = (a, b) if first else (b, a)
-        kind = disagreement(x, y)
+            continue
+        if first not in source.at or second not in source.at:
+            return None  # a damaged pass
+        a, b = full(source.at[first]), full(source.at[second])
+        kind = disagreement(a, b)
         if kind is None:
             continue
-        if x.claim.source == GAP:
-            f = _gap_finding(x, y, kind)
+        if a.claim.source == GAP:
+            f = _gap_finding(a, b, kind)
         else:
-            f = _finding(x, y, kind, cites, whole=True)
+            f = _finding(a, b, kind, cites, whole=True)
         if f is not None:
-            rows.append((places[id(x.claim)], places[id(y.claim)], f))
-    return rows
+            rows.append((first, second, f))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows, lists, counts
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
@@ -1549,6 +1740,7 @@ def _compared(
     decidable: bool = False,
     whole: bool = False,
     judged: bool = False,
+    lists: dict[int, list[PageClaim]] | None = None,
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
@@ -1557,7 +1749,8 @@ def _compared(
     the other side of a negation is found from the negated one); ``whole``: a whole wiki's
     claims, none of them new (_finding); ``judged``: an LLM judge decides the possible
     contradictions (``POSSIBLE``): they are not findings but the first of the undecided
-    pairs (review 37d: sent before the others, within the judge's token cap)."""
+    pairs (review 37d: sent before the others, within the judge's token cap). Into
+    ``lists``: each compared claim's candidates, best first (by the claim's object id)."""
     cites: Cites = {}
     for c in (*mine, *pool):
         if c.source != GAP:
@@ -1577,7 +1770,11 @@ def _compared(
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
     possible: list[tuple[Read, Read]] = []  # with ``judged``: the judge's to decide first
+    if lists is not None:
+        lists.update((id(a.claim), []) for a in mine_read)
     for a, other in _pairs(mine_read, pool, cap):
+        if lists is not None:
+            lists[id(a.claim)].append(other)
         pair = frozenset((a.claim.id, other.id))
         if pair in seen:
             continue
@@ -1614,7 +1811,9 @@ def open_contradictions(
     once, with the finding the check makes of it (``wikigate health``, the claims' states);
     and of each gap-marked statement of ``gaps`` (gap_claims) with the claims it
     contradicts (claim.gap_contradiction). With a ``cache`` (verifier/cache.py) and a
-    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back."""
+    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back;
+    a tree a few pages of claims away from the last one kept is derived from it
+    (``_rederive``)."""
     gaps = gaps or []
     if cap == 0:
         return []
@@ -1645,6 +1844,7 @@ def open_contradictions(
         cs, gs = by_page[p]
         past = history([*cs, *gs])
         cs, gs = [c for c in cs if c.id not in past], [g for g in gs if g.id not in past]
+        by_page[p] = cs, gs
         for kind, xs in ((0, cs), (1, gs)):
             for n, x in enumerate(xs):
                 place = (kind, p, n)
@@ -1656,25 +1856,19 @@ def open_contradictions(
         json.dumps(["open", cap, _module_digest(), rules_digest()]).encode(), digest_size=20
     ).hexdigest()
     last = _last_pass(cache.latest_pass(scope)) if cache is not None and key is not None else None
-    got: list[Row] | None = None
+    got = None
     if last is not None:
-        got = _derived_open(last, versions, cited, gapped, places, cap)
-        if got is not None and any(a not in at or b not in at for a, b, _ in got):
+        got = _derived_open(last, versions, by_page, cap)
+        if got is not None and any(a not in at or b not in at for a, b, _ in got[0]):
             got = None  # a damaged row: computed in full
     if got is None:
-        found = _compared(cited + gapped, cited, cap, decidable=True, whole=True)[0]
-        got = [(places[id(a)], places[id(b)], f) for a, b, f in found]
-    rows = sorted(got, key=lambda r: (r[0], r[1]))
+        rows, lists = _full_rows(cited, gapped, places, cap)
+        got = rows, lists, _sizes(cited, gapped, lists)
+    rows, lists, counts = got
     out = [(at[a], at[b], f) for a, b, f in rows]
     if cache is not None and key is not None:
-        data = {
-            "tree": key,
-            "versions": versions,
-            "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
-            "markers": {},
-            "gaps": {},
-        }
-        cache.store_whole_pass(scope, key, json.dumps(data).encode())
+        made = Parts(rows, {}, {}, lists, counts)
+        cache.store_whole_pass(scope, key, _stored(key, versions, made))
         stored = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in out]
         cache.store_verdicts({key: json.dumps(stored)})
     return out
@@ -1683,24 +1877,19 @@ def open_contradictions(
 def _derived_open(
     last: _Pass,
     versions: dict[str, str],
-    cited: list[PageClaim],
-    gapped: list[PageClaim],
-    places: dict[int, Place],
+    by_page: dict[str, tuple[list[PageClaim], list[PageClaim]]],
     cap: int,
-) -> list[Row] | None:
-    """open_contradictions' pass from ``last``: as ``_derived``, every claim at hand (its
-    changed pages' claims against every claim, not the TermIndex's candidate pages)."""
+) -> tuple[list[Row], Lists, dict[str, tuple[int, int]]] | None:
+    """open_contradictions' pass from ``last``, as ``_rederive`` makes it, every claim at
+    hand. None: too many pages changed, or a damaged pass."""
     changed = {
         p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
     }
     if len(changed) > WHOLE_CHANGED * len(versions):
         return None
-    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
-    if not changed:
-        return kept
-    mine_cited = [c for c in cited if c.page in changed]
-    mine_gaps = [g for g in gapped if g.page in changed]
-    return kept + _changed_rows(mine_cited, mine_gaps, cited, gapped, places, cap)
+    source = _MemorySource(by_page, {})
+    source.load(p for p in changed if p in by_page)
+    return _rederive(last, changed, source, cap)
 
 
 def pair_inputs(unsure: list[tuple[Read, Read]]) -> list[PairInput]:
@@ -2193,7 +2382,9 @@ def _numbers(data: bytes) -> array.array[int]:
     return out
 
 
-def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
+def _pairs(
+    mine: list[Read], pool: list[PageClaim], cap: int, *, bounded: bool | None = None
+) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
     aside): the claims that may disagree with it (a number other than its own, the opposite
     negation) before the others, then those sharing most of its keys, the rarest keys
@@ -2239,7 +2430,8 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 per_page[(k, c.page)] += 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    bounded = len(mine) * len(pool) > EXACT
+    if bounded is None:  # a derived pass scores as the full pass it stands for (_rederive)
+        bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     mine_ids = {id(a.claim) for a in mine}
     at: dict[int, list[int]] = {}  # a claim of ``mine`` → where it is in ``pool``
