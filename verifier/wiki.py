@@ -84,7 +84,8 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # 36: a page note on a text source is citation.page_not_pdf (issue 28)
 # 37: short words, irregular verbs, ranges and counts read by the consistency rules; a
 # semantic finding on its claim's line (issue 30 review 38a, issue 28 trial 28)
-CACHE_FORMAT = 37
+# 38: a whole-wiki consistency pass keeps each compared claim's candidates (review 38b F1)
+CACHE_FORMAT = 38
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -51,6 +51,7 @@ import json
 import marshal
 import re
 import unicodedata
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -2029,22 +2030,30 @@ def _elsewhere(
 ) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) whose claims share a claim's words:
     for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
-    pages: the tree's TermIndex, derived from the base's), ties by path; and, apart, the
-    ``cap`` pages whose claims with a number or a negation share most of them, so that no
-    crowd of pages without either (which no rule can find contradicting) takes their place.
-    Into ``cut``: a claim.consistency_cut finding for each claim with more pages tied with
-    the last of its ``cap`` than SCAN * ``cap`` (the pages past it are not compared)."""
+    pages: the tree's TermIndex, derived from the base's); and, apart, for each kind of
+    claim that may contradict it (_contrary: another year, another figure, a denial), the
+    ``cap`` pages whose claims of that kind share most of them, so that no crowd of pages of
+    another kind (which no rule can find contradicting it) takes their place. Ties at the
+    cut are broken by a digest of the claim and the page (review 38a #6: by path, a crowd
+    named to sort first chose which side of the cut a page fell on). Into ``cut``: a
+    claim.consistency_cut finding for each claim with more pages of a kind that may
+    contradict it (or, for a denial, of any kind) tied with the last of its ``cap`` than
+    SCAN * ``cap`` (the pages past it are not compared)."""
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
-    keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
-    numbers = {k: index.numbers_of(k) for k in {k for ks in keys for k in ks}}
-    work = sum(len(numbers[k]) for ks in keys for k in ks)
+    lookups: list[tuple[int, tuple[str, ...], bool]] = [
+        (n, ks, DENIES in kinds_of(mine[n].sentence)) for n, ks in enumerate(plain)
+    ]
+    for n, ks in enumerate(plain):  # the pages of the kinds that may contradict it
+        lookups += [(n, tuple(k + v for k in ks), True) for v in _contrary(mine[n].sentence)]
+    numbers = {k: index.numbers_of(k) for k in {k for _, ks, _ in lookups for k in ks}}
+    work = sum(len(numbers[k]) for _, ks, _ in lookups for k in ks)
     bounded = work > EXACT
     postings = {k: index.pages_of(k) for k in numbers} if bounded else {}  # by path
     limit = SCAN * cap
     wanted: set[str] = set()
     tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
-    for n_claim, mine_keys in enumerate(keys):  # as _pairs scores claims: bounded per claim
+    for at, mine_keys, told in lookups:  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
         if not bounded:  # every page holding one of its keys: counted by number, in C
@@ -2062,17 +2071,17 @@ def _elsewhere(
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
         # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
-        # a crowd of pages named to sort first does not push out the page of the claim's
-        # own subject, which _pairs ranks first (review 37b)
-        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], x[0]))
+        # a crowd of pages does not push out the page of the claim's own subject, which
+        # _pairs ranks first (review 37b), whatever the crowd's pages are called
+        said = mine[at].sentence
+        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], _tie(said, x[0])))
         if len(best) > cap:
             last = best[cap - 1][1]
             best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
-            if len(best) == limit and last + common >= MIN_SHARED:
+            if told and len(best) == limit and last + common >= MIN_SHARED:
                 kept = sum(n == last for _, n in best)
                 ties = sum(n == last for n in score.values())
                 if ties > kept:  # a crowd past the bound: which of them is its subject?
-                    at = n_claim % len(mine)
                     tied[at] = max(tied.get(at, (0, 0)), (ties, kept))
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     if cut is not None:
@@ -2187,27 +2196,57 @@ def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
     """The keys of a page's claims (history aside: ``history``): what TermIndex holds of
-    it; a claim that may disagree with another (a number, a negation) also under ``key!``."""
+    it; a claim that may disagree with another also under ``key!y`` (it gives a year),
+    ``key!q`` (another figure) and ``key!-`` (it denies), as it does (kinds_of)."""
     out: set[str] = set()
     for c in current(page_claims(tree.page(path))):
         keys = keys_of(c.sentence)
         out.update(keys)
-        if decidable(c.sentence):
-            out.update(k + DECIDABLE for k in keys)
+        for v in kinds_of(c.sentence):
+            out.update(k + v for k in keys)
     return frozenset(out)
 
 
-DECIDABLE = "!"  # a key's variant: the pages whose claims holding it have a number or a negation
+# a key's variants: the pages whose claims holding it give a year, another figure (number
+# words count as both: "eighteen ninety-six"), or deny
+YEARS, FIGURES, DENIES = "!y", "!q", "!-"
 _ANY_DIGIT = re.compile(r"\d")
+
+
+def kinds_of(sentence: str) -> tuple[str, ...]:
+    """What a claim gives that a rule may find contradicting another claim (cheap: no full
+    reading): a year (YEARS), another figure (FIGURES), a denial (DENIES)."""
+    text = fold(CONFLICT.sub(" ", _said(sentence)))
+    words = _words(text)
+    spelled = not words.isdisjoint(_NUMBER_WORDS)
+    digits = [d.replace(",", "") for d in _DIGITS.findall(text)] if _ANY_DIGIT.search(text) else []
+    out: list[str] = []
+    if spelled or any(_YEAR.fullmatch(d) for d in digits):
+        out.append(YEARS)
+    if spelled or any(not _YEAR.fullmatch(d) for d in digits):
+        out.append(FIGURES)
+    if not words.isdisjoint(NEGATIONS):
+        out.append(DENIES)
+    return tuple(out)
 
 
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = fold(CONFLICT.sub(" ", _said(sentence)))
-    if _ANY_DIGIT.search(text):
-        return True
-    return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
+    return bool(kinds_of(sentence))
+
+
+def _contrary(sentence: str) -> tuple[str, ...]:
+    """The kinds of claim that may contradict it: another year, another figure, and a
+    denial of what it says (a denial's own contrary, the claim it denies, is any claim)."""
+    kinds = kinds_of(sentence)
+    return tuple(k for k in (YEARS, FIGURES) if k in kinds) + (() if DENIES in kinds else (DENIES,))
+
+
+def _tie(claim: str, other: str) -> int:
+    """The order within a tie at a candidate cap: a digest of the claim and the candidate
+    (a page's path, or a claim's page and sentence), not a name order a writer chooses."""
+    return zlib.crc32(f"{claim}\0{other}".encode())
 
 
 Signature = tuple[frozenset[str], bool, bool]  # _signature
@@ -2227,6 +2266,27 @@ def _signature_in(text: str, words: set[str]) -> Signature:
 
 
 _NUMBER_WORDS = frozenset(NUMBER_WORDS)
+
+
+@functools.lru_cache(maxsize=2**12)
+def _figures(digits: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A signature's digits: its years, its other figures."""
+    years = frozenset(d for d in digits if _YEAR.fullmatch(d))
+    return years, digits - years
+
+
+def _same_kind(a: Signature, b: Signature) -> bool:
+    """Whether a claim of signature ``b`` may contradict one of ``a`` by what ``a`` gives:
+    another year for a year, another figure for a figure (number words may be either),
+    the opposite polarity (kinds_of)."""
+    if a[2] != b[2]:
+        return True
+    ya, qa = _figures(a[0])
+    yb, qb = _figures(b[0])
+    spelled = a[1] or b[1]
+    if (ya or a[1]) and (yb or b[1]) and (ya != yb or spelled):
+        return True
+    return bool((qa or a[1]) and (qb or b[1]) and (qa != qb or spelled))
 
 
 def _may_disagree(
@@ -2253,9 +2313,12 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    4,
+                    5,
                     UPDATE.pattern,
-                    DECIDABLE,
+                    YEARS,
+                    FIGURES,
+                    DENIES,
+                    _YEAR.pattern,
                     CONFLICT.pattern,
                     CLAIM_CHARS,
                     KEYS,
@@ -2459,20 +2522,37 @@ def _pairs(
                 if stems is None:
                     stems = events[i] = _events(_stem(w) for w in said[i])
                 other[i] = a.dated.isdisjoint(stems)
-        # those that may disagree; then those saying its dated word ("lit" in "first lit in
+        # those that may disagree, those of a kind it gives first (another year for a
+        # year, another figure for a figure, the opposite polarity: review 38a #6); then
+        # those saying its dated word ("lit" in "first lit in
         # 1878"); then most keys shared, fewest of their own ("the Harbour Lighthouse keeper
         # … paid" ×25 is another thing and never spends the cap before "the Harbour
-        # Lighthouse was first lit": review 37b); a candidate's index last (none equal). The
+        # Lighthouse was first lit": review 37b); then a digest of the claim and the
+        # candidate (_tie: not the order of the pages' names), its index last. The
         # candidates by the first three (known without reading them again), and the fewest
         # keys of their own counted only for the first groups, up to ``cap`` of them
-        groups: dict[tuple[bool, bool, int], list[int]] = {}
+        groups: dict[tuple[bool, bool, bool, int], list[int]] = {}
         for i, shared in score.items():
-            groups.setdefault(
-                (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
-            ).append(i)
-        ranked: list[tuple[bool, bool, int, int, int]] = []
+            sig = signature[i]
+            group = (
+                not _may_disagree(mine_sig, sig),
+                not _same_kind(mine_sig, sig),
+                other.get(i, False),
+                -shared,
+            )
+            groups.setdefault(group, []).append(i)
+        ranked: list[tuple[bool, bool, bool, int, int, int, int]] = []
+        sentence = a.claim.sentence
         for group in sorted(groups):
-            ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
+            ranked += [
+                (
+                    *group,
+                    len(own[i] - mine_keys),
+                    _tie(sentence, f"{pool[i].page}\0{pool[i].sentence}"),
+                    i,
+                )
+                for i in groups[group]
+            ]
             if len(ranked) >= cap:
                 break  # the groups after it all rank after these
         best = heapq.nsmallest(cap, ranked)
