@@ -2348,3 +2348,86 @@ def test_review_38b_f1_a_pair_crowded_out_comes_back_when_the_crowd_changes(tmp_
         assert "claim.source_conflict" in out and "wiki/almanac.md" in out, out
     again = wg("verify", "--all")  # and the report kept says so too (its timing aside)
     assert again.stdout.splitlines()[:-1] == warm.stdout.splitlines()[:-1]
+
+
+MUSEUM = "The museum opened its doors in 1896."
+OPEN_DAYS = "The museum opened its doors 6 days a week."
+
+
+@pytest.mark.parametrize("prefix", ["aa", "zz"])
+def test_a_crowd_named_to_sort_first_does_not_hide_a_contradiction(repo, base, monkeypatch, prefix):
+    """Review 38a #6: 100 pages agreeing with everything ("… 6 days a week", a figure, no
+    year), named "aa-…" to sort before the museum's page, took every candidate place of
+    "The museum opened its doors in 1894." (ties at the cut were taken in name order): the
+    run committed. The pages giving a year come first for a claim giving a year, and a
+    tie is broken by a digest, not a name: the contradiction is found however the crowd
+    is named, and no cut is said (no page that could contradict it was left out)."""
+    monkeypatch.setitem(SOURCES, "raw/museum.txt", f"{MUSEUM} {OPEN_DAYS}\n")
+    crowd = {
+        f"wiki/{prefix}-{n:03d}.md": page(f"Days {n}", [(OPEN_DAYS, "raw/museum.txt", OPEN_DAYS)])
+        for n in range(100)
+    }
+    museum = page("Museum", [(MUSEUM, "raw/museum.txt", MUSEUM)])
+    landed = commit_files(
+        repo,
+        base.id,
+        {"raw/museum.txt": SOURCES["raw/museum.txt"], "wiki/museum.md": museum, **crowd},
+    )
+    claim = "The museum opened its doors in 1894."
+    hostile = page("Hostile", [(claim, "raw/museum.txt", MUSEUM)])
+    tip = commit_files(repo, landed.id, {"wiki/hostile.md": hostile})
+    report = verify_trees(repo, tip, landed, plan=plan_for(landed, tip, "ingest"))
+    no_errors(report)
+    found = [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")]
+    assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/hostile.md")]
+    assert "wiki/museum.md" in found[0].message
+
+
+WORDS = [
+    "harbour",
+    "mill",
+    "river",
+    "village",
+    "weaver",
+    "warehouse",
+    "charter",
+    "garrison",
+    "timber",
+    "ledger",
+]
+
+
+def _record(rng) -> str:
+    return "The record states that " + " ".join(rng.choice(WORDS) for _ in range(8)) + "."
+
+
+def test_an_honest_ten_page_run_on_a_wiki_of_repetitive_prose_has_no_cut(repo, base, monkeypatch):
+    """Review 38a's cost section: three of the ten pages of an honest run on the benchmark
+    wiki (claims of a few common words, no figure, no denial) got claim.consistency_cut,
+    though no page left out could have contradicted them. A cut is said only of the pages
+    of a kind that may contradict the claim (another year, figure, a denial), so an honest
+    run on such a wiki has none; a crowd that could hide a contradiction still has one
+    (test_a_crowd_past_the_candidate_bound_is_a_located_finding_not_silence)."""
+    import random
+
+    rng = random.Random(30)
+    said = [_record(rng) for _ in range(70)]
+    monkeypatch.setitem(SOURCES, "raw/records.txt", "\n".join(s[:-1] for s in said) + "\n")
+    pages = {
+        f"wiki/r{n:02d}.md": page(f"Records {n}", [(s, "raw/records.txt", s[:-1])])
+        for n, s in enumerate(said[:60])
+    }
+    landed = commit_files(repo, base.id, {"raw/records.txt": SOURCES["raw/records.txt"], **pages})
+    edits = {}
+    for n, s in enumerate(said[60:]):
+        path = f"wiki/r{n * 6:02d}.md"
+        claims = [
+            (said[n * 6], "raw/records.txt", said[n * 6][:-1]),
+            (s, "raw/records.txt", s[:-1]),
+        ]
+        edits[path] = page(f"Records {n * 6}", claims)
+    tip = commit_files(repo, landed.id, edits)
+    config = parse_config("[consistency]\nmax_candidates = 2\n", "wikigate.toml")
+    report = verify_trees(repo, tip, landed, config=config, plan=plan_for(landed, tip, "ingest"))
+    no_errors(report)
+    assert [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")] == []
