@@ -2041,18 +2041,20 @@ def _elsewhere(
     SCAN * ``cap`` (the pages past it are not compared)."""
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
-    lookups: list[tuple[int, tuple[str, ...], bool]] = [
-        (n, ks, DENIES in kinds_of(mine[n].sentence)) for n, ks in enumerate(plain)
+    # (the claim, its keys, the kind of claim looked up: "" any, None any but not told)
+    lookups: list[tuple[int, tuple[str, ...], str | None]] = [
+        (n, ks, "" if DENIES in kinds_of(mine[n].sentence) else None) for n, ks in enumerate(plain)
     ]
     for n, ks in enumerate(plain):  # the pages of the kinds that may contradict it
-        lookups += [(n, tuple(k + v for k in ks), True) for v in _contrary(mine[n].sentence)]
+        lookups += [(n, tuple(k + v for k in ks), v) for v in _contrary(mine[n].sentence)]
     numbers = {k: index.numbers_of(k) for k in {k for _, ks, _ in lookups for k in ks}}
     work = sum(len(numbers[k]) for _, ks, _ in lookups for k in ks)
     bounded = work > EXACT
     postings = {k: index.pages_of(k) for k in numbers} if bounded else {}  # by path
     limit = SCAN * cap
     wanted: set[str] = set()
-    tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
+    # a claim cut → the pages tied at its cut, those kept, those above the tie, their kind
+    tied: dict[int, tuple[int, int, int, str]] = {}
     for at, mine_keys, told in lookups:  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
@@ -2078,14 +2080,14 @@ def _elsewhere(
         if len(best) > cap:
             last = best[cap - 1][1]
             best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
-            if told and len(best) == limit and last + common >= MIN_SHARED:
+            if told is not None and len(best) == limit and last + common >= MIN_SHARED:
                 kept = sum(n == last for _, n in best)
                 ties = sum(n == last for n in score.values())
                 if ties > kept:  # a crowd past the bound: which of them is its subject?
-                    tied[at] = max(tied.get(at, (0, 0)), (ties, kept))
+                    tied[at] = max(tied.get(at, (0, 0, 0, "")), (ties, kept, limit - kept, told))
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     if cut is not None:
-        cut += [_cut(mine[at], ties, kept, cap) for at, (ties, kept) in sorted(tied.items())]
+        cut += [_cut(mine[at], *tie, cap) for at, tie in sorted(tied.items())]
     return _pool_claims(tip, sorted(wanted))
 
 
@@ -2181,13 +2183,16 @@ def _decoded(data: bytes, path: str) -> tuple[list[PageClaim], list[Features]] |
         return None
 
 
-def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
+def _cut(claim: PageClaim, ties: int, kept: int, above: int, kind: str, cap: int) -> Finding:
+    said = {YEARS: "a year", FIGURES: "a figure", DENIES: "a denial"}.get(kind, "anything")
+    more = f", after {above} sharing more" if above else ""
     return finding(
         "claim.consistency_cut",
         claim.page,
         claim.line,
         f"{ties} pages share this claim's words as much as the last of its {cap} candidate "
-        f"pages; only {kept} of them were compared (at most {SCAN} × [consistency] "
+        f"pages, in claims giving {said} that may contradict it; only "
+        f"{kept} of them were compared{more} (at most {SCAN} × [consistency] "
         f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
         f"{ties - kept} would not be found",
         claim=claim.sentence,
