@@ -8,8 +8,9 @@ not a stopword, a number or a negation), those that may disagree with it first (
 other than its own, the opposite polarity: a crowd that cannot disagree never takes their
 place), then the rarest words first, at most ``[consistency] max_candidates`` of them. In a
 run, the pages that may hold them are looked up in the tree's TermIndex (each word of at
-most COMMON pages → the pages whose claims hold it; ``word!`` → those whose claims with a
-number or a negation hold it), kept in the verification cache by tree and derived from the
+most COMMON pages → the pages whose claims hold it; ``word!y``, ``word!q``, ``word!-`` →
+those whose claims giving a year, another figure, a denial hold it), kept in the
+verification cache by tree and derived from the
 base's (WikiTree.term_index), and only those pages are read: their claims, and what the ranking
 reads of each, from the verification cache by page blob (_pool_claims), else parsed.
 
@@ -37,7 +38,8 @@ Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words inde
 key at most max_candidates claims of one page), and each claim scores at most SCAN *
 max_candidates others, its rarest keys first: linear in the claims. A whole-wiki verify
 compares only the claims a rule can decide on (a number, a negation), reads the others in
-full only as candidates, and keeps its findings in the verification cache by tree.
+full only as candidates, and keeps its findings in the verification cache by tree, with
+each compared claim's candidates: the next tree's pass is derived from it (_rederive).
 """
 
 from __future__ import annotations
