@@ -1520,8 +1520,9 @@ class _Source:
     def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
         raise NotImplementedError
 
-    def holding(self, keys: set[str]) -> set[str]:
-        """The pages whose claims (or gap-marked statements) hold one of ``keys``."""
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
+        """The pages (of ``among``, if given) whose claims (or gap-marked statements) hold
+        one of ``keys``."""
         raise NotImplementedError
 
 
@@ -1544,10 +1545,10 @@ class _TreeSource(_Source):
     def load(self, pages: Iterable[str]) -> None:
         super().load(p for p in pages if p in self.present)
 
-    def holding(self, keys: set[str]) -> set[str]:
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
         out = {p for k in keys for p in self.index.pages_of(k)}
         out |= {p for p, ks in self.gap_keys.items() if not keys.isdisjoint(ks)}
-        return {p for p in out if p in self.present}
+        return {p for p in out if p in self.present and (among is None or p in among)}
 
 
 class _MemorySource(_Source):
@@ -1558,7 +1559,7 @@ class _MemorySource(_Source):
     ):
         super().__init__(places)
         self.pages = pages
-        self.keys: dict[str, frozenset[str]] | None = None
+        self.keys: dict[str, frozenset[str]] = {}  # a page's claims' keys, once read
 
     def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
         return [self.pages[p] for p in pages if p in self.pages]
@@ -1566,13 +1567,17 @@ class _MemorySource(_Source):
     def load(self, pages: Iterable[str]) -> None:
         super().load(p for p in pages if p in self.pages)
 
-    def holding(self, keys: set[str]) -> set[str]:
-        if self.keys is None:
-            self.keys = {
-                p: frozenset(k for x in (*cs, *gs) for k in keys_of(x.sentence))
-                for p, (cs, gs) in self.pages.items()
-            }
-        return {p for p, ks in self.keys.items() if not ks.isdisjoint(keys)}
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
+        pages = self.pages if among is None else among
+        out = set()
+        for p in pages:
+            got = self.keys.get(p)
+            if got is None and p in self.pages:
+                cs, gs = self.pages[p]
+                got = self.keys[p] = frozenset(k for x in (*cs, *gs) for k in keys_of(x.sentence))
+            if got is not None and not got.isdisjoint(keys):
+                out.add(p)
+        return out
 
 
 def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> Parts | None:
@@ -1634,20 +1639,33 @@ def _rederive(
     candidates (a pass of an older version)."""
     old = last.lists
     places = source.places
+    reads: dict[int, Read] = {}
+
+    def full(c: PageClaim) -> Read:
+        r = reads.get(id(c))
+        if r is None:
+            r = reads[id(c)] = read(c)
+        return r
+
     here = sorted(p for p in source.cited if p in changed)
     new_cited = [c for p in here for c in source.cited[p]]
     new_gaps = [g for p in here for g in source.gaps[p]]
+    # the changed pages' claims compared (a number, a negation; every gap-marked statement)
+    compared_new = [r for r in map(full, new_cited) if r.numbers or r.negated]
+    compared_new += map(full, new_gaps)
     fresh = {k for c in new_cited for k in keys_of(c.sentence)}  # gaps are no candidates
     again: set[Place] = set()  # unchanged claims ranked again
     wide: set[Place] = set()  # ... against every claim sharing their keys
+    heads: set[str] = set()  # the unchanged pages of claims compared
     for h, cs in old.items():
         if h[1] in changed:
             continue
+        heads.add(h[1])
         if any(c[1] in changed for c in cs):
             again.add(h)
             if len(cs) >= cap:
                 wide.add(h)
-    near = source.holding(fresh) - changed
+    near = source.holding(fresh, heads) if fresh else set()
     source.load(near)
     for p in near:
         for x in (*source.cited[p], *source.gaps[p]):
@@ -1657,26 +1675,16 @@ def _rederive(
     source.load({h[1] for h in again})
     if any(h not in source.at for h in again):
         return None  # not this pass's claims: a damaged pass
-    wanted = {k for x in (*new_cited, *new_gaps) for k in keys_of(x.sentence)}
+    wanted = {k for r in compared_new for k in r.keys}
     wanted |= {k for h in wide for k in keys_of(source.at[h].sentence)}
-    pool_pages = set(here) | source.holding(wanted) | {h[1] for h in again}
+    pool_pages = set(here) | {h[1] for h in again}
+    pool_pages |= source.holding(wanted) if wanted else set()
     pool_pages |= {c[1] for h in again - wide for c in old[h]}
     source.load(pool_pages)
     pool = [c for p in sorted(pool_pages) if p in source.cited for c in source.cited[p]]
-    reads: dict[int, Read] = {}
-
-    def full(c: PageClaim) -> Read:
-        r = reads.get(id(c))
-        if r is None:
-            r = reads[id(c)] = read(c)
-        return r
-
-    mine = sorted([source.at[h] for h in again] + new_cited + new_gaps, key=lambda c: places[id(c)])
-    mine_read = [
-        r
-        for r in map(full, mine)
-        if places[id(r.claim)] in again or r.numbers or r.negated or r.claim.source == GAP
-    ]
+    mine_read = sorted(
+        [full(source.at[h]) for h in again] + compared_new, key=lambda r: places[id(r.claim)]
+    )
     counts = {p: n for p, n in last.counts.items() if p not in changed}
     for p in here:
         counts[p] = (len(source.cited[p]), 0)
@@ -2225,16 +2233,22 @@ def kinds_of(sentence: str) -> tuple[str, ...]:
     reading): a year (YEARS), another figure (FIGURES), a denial (DENIES)."""
     text = fold(CONFLICT.sub(" ", _said(sentence)))
     words = _words(text)
-    spelled = not words.isdisjoint(_NUMBER_WORDS)
+    spelled = not words.isdisjoint(_NUMBER_WORDS) or not words.isdisjoint(_FRACTIONS)
     digits = [d.replace(",", "") for d in _DIGITS.findall(text)] if _ANY_DIGIT.search(text) else []
     out: list[str] = []
     if spelled or any(_YEAR.fullmatch(d) for d in digits):
         out.append(YEARS)
     if spelled or any(not _YEAR.fullmatch(d) for d in digits):
         out.append(FIGURES)
-    if not words.isdisjoint(NEGATIONS):
+    if not words.isdisjoint(NEGATIONS) or _CONTRACTED_NOT.search(text):
         out.append(DENIES)
     return tuple(out)
+
+
+_FRACTIONS = frozenset(
+    ["half", "halves", "third", "thirds", "quarter", "quarters", "fifth", "fifths"]
+)
+_CONTRACTED_NOT = re.compile(r"n['\u2019]t\b", re.I)  # "isn't", "won't": a denial as read
 
 
 def decidable(sentence: str) -> bool:
@@ -2326,6 +2340,8 @@ class TermIndex:
                     FIGURES,
                     DENIES,
                     _YEAR.pattern,
+                    sorted(_FRACTIONS),
+                    _CONTRACTED_NOT.pattern,
                     CONFLICT.pattern,
                     CLAIM_CHARS,
                     KEYS,
