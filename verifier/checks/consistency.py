@@ -1698,14 +1698,22 @@ def _rederive(
     bounded = compared * total > EXACT  # as the full pass scores
     for a, c in _pairs(mine_read, pool, cap, bounded=bounded):
         new[places[id(a.claim)]].append(places[id(c)])
-    lists = {h: cs for h, cs in old.items() if h[1] not in changed and h not in new}
-    # the pairs to grade again: those of a claim ranked again (either side)
+    # the claims whose candidates changed (a changed page's, or another list): their pairs
+    # are graded again; a pair of two claims whose candidates did not change is as it was
+    moved = {
+        h
+        for h, cs in new.items()
+        if h[1] in changed
+        or cs != old.get(h)
+        or any(c[1] in changed for c in cs)  # the same place, maybe another claim
+    }
+    lists = {h: cs for h, cs in old.items() if h[1] not in changed and h not in moved}
     todo: set[tuple[Place, Place]] = set()
-    for h, cs in new.items():
-        todo.update((min(h, c), max(h, c)) for c in cs)
-    for h, cs in lists.items():
-        if not again.isdisjoint(cs):
-            todo.update((min(h, c), max(h, c)) for c in cs if c in again)
+    for h in moved:
+        todo.update((min(h, c), max(h, c)) for c in new[h])
+    for h, cs in lists.items():  # an unchanged list naming a claim whose list changed
+        if not moved.isdisjoint(cs):
+            todo.update((min(h, c), max(h, c)) for c in cs if c in moved)
     lists.update(new)
     source.load({p[1] for pair in todo for p in pair})
     cites: Cites = {}
@@ -1715,7 +1723,10 @@ def _rederive(
     rows = [
         r
         for r in last.rows
-        if r[0][1] not in changed and r[1][1] not in changed and r[0] not in new and r[1] not in new
+        if r[0][1] not in changed
+        and r[1][1] not in changed
+        and r[0] not in moved
+        and r[1] not in moved
     ]
     for u, v in sorted(todo):
         if v in lists.get(u, ()):
