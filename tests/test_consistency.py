@@ -1694,8 +1694,11 @@ def test_ranking_reads_each_candidate_once_whatever_the_claims_it_is_ranked_for(
         pairs = consistency._pairs(mine, [*pool, *(a.claim for a in mine)], 20)
         monkeypatch.setattr(consistency, "_said", said)
         assert reads == len(pool) + 2 * size  # each candidate once, each claim as both
-        # the dated word still ranks the page of the claim's own subject first
-        assert all([b.page for a, b in pairs if a is r][0] == "wiki/town.md" for r in mine), pairs
+        # the dated word still ranks the claims of its own subject ("lit": the town's, and
+        # the run's others, tied with it) before the keepers' crowd
+        for r in mine:
+            ranked = [b.page for a, b in pairs if a is r]
+            assert ranked.index("wiki/town.md") < size and "wiki/k" not in ranked[0], ranked
 
 
 @pytest.mark.parametrize("letter", ["\u0130", "\u0131"])
@@ -2468,3 +2471,294 @@ def test_after_a_whole_wiki_verify_a_runs_candidates_are_read_from_rows(
     assert derived == ["The pier opened in 1896."]  # the run's claim, no candidate's
     _new_process(monkeypatch)
     assert consistency.check_consistency(_context(repo, tip, landed, None)) == found
+
+
+# derived pass and ties (cons30k)
+
+LIGHT = "The Harbour Lighthouse was first lit in {}."
+VOCABULARY = [
+    LIGHT,
+    "In {} the lamp of the harbour lighthouse was first lit by the board.",
+    "The Harbour Lighthouse keeper was first paid in {}.",
+    "The pier opened in {}.",
+    "The pier is {} metres long.",
+    "The ferry runs in winter.",
+    "The ferry does not run in winter.",
+    "The Harbour Lighthouse was painted white by the board.",
+    "The Harbour Lighthouse does not stand on the pier.",
+]
+FIGURES = ["1870", "1875", "1880", "1894", "400"]
+
+
+def _crowd_source(sentences) -> str:
+    return "".join(f"{s}\n" for s in sorted(set(sentences)))
+
+
+def _crowd_page(title, sentences) -> str:
+    claims = [(s, "raw/crowd.txt", s) for s in sentences]
+    return page(title, claims)
+
+
+def _random_page(rng, n: int) -> tuple[str, list[str]]:
+    said = [rng.choice(VOCABULARY).format(rng.choice(FIGURES)) for _ in range(rng.randint(1, 3))]
+    return f"P{n}", said
+
+
+def _whole_pass(repo, commit, cache_file, cap) -> list[tuple]:
+    """The whole-wiki pass's findings of ``commit`` (through the verification cache at
+    ``cache_file``: derived from the last pass kept there; None: a fresh one)."""
+    from wikigate.verifier.checks.context import Context
+    from wikigate.verifier.judges.choose import make_judge
+    from wikigate.verifier.wiki import PageCache, WikiTree
+
+    cache = PageCache(cache_file)
+    config = parse_config(f"[consistency]\nmax_candidates = {cap}\n", "wikigate.toml")
+    judge = make_judge(config, repo=repo, cache=cache, requested="offline")
+    tree = WikiTree(repo, commit.tree, cache)
+    ctx = Context(repo, tree, None, None, "SKEPTICAL", config, judge, cache=cache)
+    try:
+        found = consistency._whole(ctx, cap)
+    finally:
+        cache.close()
+    return [(f.code, f.path, f.line, f.claim, f.message) for f in found]
+
+
+def _open_pass(repo, commit, cache, cap) -> list[tuple]:
+    from wikigate.verifier.claims import page_claims
+
+    tree = _index(repo, commit)
+    tree.load(tree.pages)
+    every = [c for p in tree.pages for c in page_claims(tree.page(p))]
+    gaps = [g for p in tree.pages for g in consistency.gap_claims(tree.page(p))]
+    found = consistency.open_contradictions(
+        every, cap, gaps=gaps, cache=cache, key=str(commit.tree_id)
+    )
+    return [(a.id, b.id, f.code, f.message) for a, b, f in found]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cap", [1, 2, 20])
+def test_a_derived_pass_equals_a_full_one_along_seeded_edits_of_crowds(
+    repo, tmp_path, monkeypatch, cap
+):
+    """Review 38b F1: the derived whole-wiki pass (`verify --all` and `wikigate health` on a
+    tree a few pages from the last one kept) reports exactly what a full pass with no cache
+    reports, along seeded histories of pages added, removed, renamed and rewritten among
+    crowds of claims about one subject, with the candidate caps binding (`max_candidates`
+    1 and 2): a pair a third page crowded out comes back when that page changes, and a pair
+    a new page crowds out goes."""
+    import random
+
+    from wikigate.verifier.wiki import PageCache
+
+    every = [v.format(f) for v in VOCABULARY for f in FIGURES]
+    source = _crowd_source(every)
+    monkeypatch.setitem(SOURCES, "raw/crowd.txt", source)
+    full = consistency._full
+    fulls: list[int] = []
+    monkeypatch.setattr(consistency, "_full", lambda *a: fulls.append(1) or full(*a))
+    derived_open = consistency._derived_open
+    opened: list[bool] = []
+    monkeypatch.setattr(
+        consistency,
+        "_derived_open",
+        lambda *a: opened.append((got := derived_open(*a)) is not None) or got,
+    )
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(f"{seed}:{cap}")
+        pages = {f"wiki/p{n:02d}.md": _random_page(rng, n) for n in range(24)}
+        files = {"raw/crowd.txt": source, "wiki/index.md": "# Index\n", "wiki/log.md": "# Log\n"}
+        files |= {p: _crowd_page(t, s) for p, (t, s) in pages.items()}
+        commit = commit_files(repo, None, files)
+        cache_file = tmp_path / f"cache-{seed}.db"
+        health = PageCache(tmp_path / f"health-{seed}.db")
+        _whole_pass(repo, commit, cache_file, cap)
+        _open_pass(repo, commit, health, cap)
+        made = 24
+        for step in range(8):
+            edits: dict[str, str | None] = {}
+            for _ in range(rng.randint(1, 2)):
+                what = rng.choice(["add", "remove", "edit", "edit", "rename"])
+                path = rng.choice(sorted(pages))
+                if what == "add" or len(pages) < 10:
+                    new = f"wiki/p{made:02d}.md"
+                    pages[new] = _random_page(rng, made)
+                    made += 1
+                    edits[new] = _crowd_page(*pages[new])
+                elif what == "remove":
+                    del pages[path]
+                    edits[path] = None
+                elif what == "edit":
+                    pages[path] = _random_page(rng, int(path[6:8]))
+                    edits[path] = _crowd_page(*pages[path])
+                elif not edits:  # a rename changes two pages: at most two a step
+                    moved = f"wiki/q{made:02d}.md"
+                    made += 1
+                    pages[moved] = pages.pop(path)
+                    edits[path], edits[moved] = None, _crowd_page(*pages[moved])
+                if len(edits) >= 2:
+                    break
+            commit = commit_files(repo, commit.id, edits)
+            before = len(fulls)
+            derived = _whole_pass(repo, commit, cache_file, cap)
+            assert len(fulls) == before, (seed, step)  # derived, not every claim compared
+            fresh = _whole_pass(repo, commit, tmp_path / f"fresh-{seed}-{step}.db", cap)
+            assert derived == fresh, (seed, step, edits)
+            assert _open_pass(repo, commit, health, cap) == _open_pass(repo, commit, None, cap)
+            checked += bool(fresh)
+        health.close()
+    assert checked >= 12  # most steps had findings to compare
+    assert sum(opened) >= 12  # and health's were derived too
+
+
+def test_review_38b_f1_a_pair_crowded_out_comes_back_when_the_crowd_changes(tmp_path):
+    """Review 38b F1's case through `wikigate verify --all` (in-process): with
+    `max_candidates = 1`, "almanac" (1875) and "millbook" (1880) were each other's
+    candidate only after "crowd1" (1701), which took both places, became a page about the
+    ferry. The warm verify (its pass derived from the last tree's) said PASS where a fresh
+    clone said revise; now both say revise, naming the pair."""
+    from support.helpers import git, in_process
+
+    root = tmp_path / "w"
+    assert in_process(["init", str(root)]).returncode == 0
+    raw = {
+        "b": "Town almanac.\nIn 1875 the lamp of the harbour lighthouse was first lit by the board.\n",
+        "c": "Mill book.\nThe Harbour Lighthouse was first lit in 1880 by the port board.\n",
+        "ferry": "Ferry notes.\nThe ferry runs every day of the year.\n",
+        "a1": "Harbour notes 1.\nThe Harbour Lighthouse was first lit in 1701 by the port board.\n",
+    }
+    for name, text in raw.items():
+        (root / "raw" / f"{name}.txt").write_text(text)
+    names = ["Alder", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Gum", "Hazel", "Ilex", "Juniper"]
+    for n, name in enumerate(names, 1):
+        text = f"Filler.\nThe {name} mill produced flour for the valley villages.\n"
+        (root / "raw" / f"f{n}.txt").write_text(text)
+    with (root / "wikigate.toml").open("a") as toml:
+        toml.write("\n[consistency]\nmax_candidates = 1\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "sources")
+
+    def wg(*args: str):
+        return in_process(["-C", str(root), *args], env={"WIKIGATE_VERIFIER": ""})
+
+    def write(name, title, claim, source, quote):
+        tail = wg("anchor", source, quote).stdout.strip()
+        body = f"---\ntitle: {title}\n---\n# {title}\n\n{claim}[^1]\n\n[^1]: {tail}\n"
+        (root / "wiki" / f"{name}.md").write_text(body)
+
+    almanac = "In 1875 the lamp of the harbour lighthouse was first lit by the board"
+    write("almanac", "Town Almanac", almanac + ".", "raw/b.txt", almanac)
+    mill = "The Harbour Lighthouse was first lit in 1880"
+    write("millbook", "Mill Book", mill + ".", "raw/c.txt", mill)
+    crowd = "The Harbour Lighthouse was first lit in 1701"
+    write("crowd1", "Harbour Notes 1", crowd + ".", "raw/a1.txt", crowd)
+    for n, name in enumerate(names, 1):
+        said = f"The {name} mill produced flour for the valley villages"
+        write(f"mill{n}", f"{name} Mill", said + ".", f"raw/f{n}.txt", said)
+    pages = sorted(p.stem for p in (root / "wiki").glob("*.md") if p.stem not in ("index", "log"))
+    links = "".join(f"- [[{p}]]\n" for p in pages)
+    (root / "wiki" / "index.md").write_text(
+        f"---\ntitle: Index\n---\n# Index\n\nLink every page from here.\n\n{links}"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "pages")
+    first = wg("verify", "--all")
+    assert "claim.source_conflict" in first.stdout + first.stderr  # the crowd against both
+    ferry = "The ferry runs every day of the year"
+    write("crowd1", "Harbour Notes 1", ferry + ".", "raw/ferry.txt", ferry)
+    git(root, "commit", "-qam", "crowd1 now about the ferry")
+
+    warm = wg("verify", "--all")
+    fresh = tmp_path / "fresh"
+    git(tmp_path, "clone", "-q", str(root), str(fresh))
+    clean = in_process(["-C", str(fresh), "verify", "--all"], env={"WIKIGATE_VERIFIER": ""})
+    assert clean.returncode == 3, clean.stdout + clean.stderr  # revise: the pair is found
+    assert warm.returncode == clean.returncode, warm.stdout + warm.stderr
+    for out in (warm.stdout, clean.stdout):
+        assert "claim.source_conflict" in out and "wiki/almanac.md" in out, out
+    again = wg("verify", "--all")  # and the report kept says so too (its timing aside)
+    assert again.stdout.splitlines()[:-1] == warm.stdout.splitlines()[:-1]
+
+
+MUSEUM = "The museum opened its doors in 1896."
+OPEN_DAYS = "The museum opened its doors 6 days a week."
+
+
+@pytest.mark.parametrize("prefix", ["aa", "zz"])
+def test_a_crowd_named_to_sort_first_does_not_hide_a_contradiction(repo, base, monkeypatch, prefix):
+    """Review 38a #6: 100 pages agreeing with everything ("… 6 days a week", a figure, no
+    year), named "aa-…" to sort before the museum's page, took every candidate place of
+    "The museum opened its doors in 1894." (ties at the cut were taken in name order): the
+    run committed. The pages giving a year come first for a claim giving a year, and a
+    tie is broken by a digest, not a name: the contradiction is found however the crowd
+    is named, and no cut is said (no page that could contradict it was left out)."""
+    monkeypatch.setitem(SOURCES, "raw/museum.txt", f"{MUSEUM} {OPEN_DAYS}\n")
+    crowd = {
+        f"wiki/{prefix}-{n:03d}.md": page(f"Days {n}", [(OPEN_DAYS, "raw/museum.txt", OPEN_DAYS)])
+        for n in range(100)
+    }
+    museum = page("Museum", [(MUSEUM, "raw/museum.txt", MUSEUM)])
+    landed = commit_files(
+        repo,
+        base.id,
+        {"raw/museum.txt": SOURCES["raw/museum.txt"], "wiki/museum.md": museum, **crowd},
+    )
+    claim = "The museum opened its doors in 1894."
+    hostile = page("Hostile", [(claim, "raw/museum.txt", MUSEUM)])
+    tip = commit_files(repo, landed.id, {"wiki/hostile.md": hostile})
+    report = verify_trees(repo, tip, landed, plan=plan_for(landed, tip, "ingest"))
+    no_errors(report)
+    found = [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")]
+    assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/hostile.md")]
+    assert "wiki/museum.md" in found[0].message
+
+
+WORDS = [
+    "harbour",
+    "mill",
+    "river",
+    "village",
+    "weaver",
+    "warehouse",
+    "charter",
+    "garrison",
+    "timber",
+    "ledger",
+]
+
+
+def _record(rng) -> str:
+    return "The record states that " + " ".join(rng.choice(WORDS) for _ in range(8)) + "."
+
+
+def test_an_honest_ten_page_run_on_a_wiki_of_repetitive_prose_has_no_cut(repo, base, monkeypatch):
+    """Review 38a's cost section: three of the ten pages of an honest run on the benchmark
+    wiki (claims of a few common words, no figure, no denial) got claim.consistency_cut,
+    though no page left out could have contradicted them. A cut is said only of the pages
+    of a kind that may contradict the claim (another year, figure, a denial), so an honest
+    run on such a wiki has none; a crowd that could hide a contradiction still has one
+    (test_a_crowd_past_the_candidate_bound_is_a_located_finding_not_silence)."""
+    import random
+
+    rng = random.Random(30)
+    said = [_record(rng) for _ in range(70)]
+    monkeypatch.setitem(SOURCES, "raw/records.txt", "\n".join(s[:-1] for s in said) + "\n")
+    pages = {
+        f"wiki/r{n:02d}.md": page(f"Records {n}", [(s, "raw/records.txt", s[:-1])])
+        for n, s in enumerate(said[:60])
+    }
+    landed = commit_files(repo, base.id, {"raw/records.txt": SOURCES["raw/records.txt"], **pages})
+    edits = {}
+    for n, s in enumerate(said[60:]):
+        path = f"wiki/r{n * 6:02d}.md"
+        claims = [
+            (said[n * 6], "raw/records.txt", said[n * 6][:-1]),
+            (s, "raw/records.txt", s[:-1]),
+        ]
+        edits[path] = page(f"Records {n * 6}", claims)
+    tip = commit_files(repo, landed.id, edits)
+    config = parse_config("[consistency]\nmax_candidates = 2\n", "wikigate.toml")
+    report = verify_trees(repo, tip, landed, config=config, plan=plan_for(landed, tip, "ingest"))
+    no_errors(report)
+    assert [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")] == []

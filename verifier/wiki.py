@@ -86,7 +86,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # semantic finding on its claim's line (issue 30 review 38a, issue 28 trial 28)
 # 38: numbered names, parts and repeats of a subject, units of one system, sizes and agents,
 # denials since a year read by the consistency rules (issue 30 reviews 38a, 38b)
-CACHE_FORMAT = 38
+# 39: a whole-wiki consistency pass keeps each compared claim's candidates (review 38b F1),
+# the term index's figure kinds (!y, !q, !-) and every page's features rows at its build
+CACHE_FORMAT = 39
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -8,8 +8,9 @@ not a stopword, a number or a negation), those that may disagree with it first (
 other than its own, the opposite polarity: a crowd that cannot disagree never takes their
 place), then the rarest words first, at most ``[consistency] max_candidates`` of them. In a
 run, the pages that may hold them are looked up in the tree's TermIndex (each word of at
-most COMMON pages → the pages whose claims hold it; ``word!`` → those whose claims with a
-number or a negation hold it), kept in the verification cache by tree and derived from the
+most COMMON pages → the pages whose claims hold it; ``word!y``, ``word!q``, ``word!-`` →
+those whose claims giving a year, another figure, a denial hold it), kept in the
+verification cache by tree and derived from the
 base's (WikiTree.term_index), and only those pages are read: their claims, and what the ranking
 reads of each, from the verification cache by page blob (_pool_claims), else parsed.
 
@@ -37,7 +38,8 @@ Bounded: a claim's first CLAIM_CHARS characters are read, KEYS of its words inde
 key at most max_candidates claims of one page), and each claim scores at most SCAN *
 max_candidates others, its rarest keys first: linear in the claims. A whole-wiki verify
 compares only the claims a rule can decide on (a number, a negation), reads the others in
-full only as candidates, and keeps its findings in the verification cache by tree.
+full only as candidates, and keeps its findings in the verification cache by tree, with
+each compared claim's candidates: the next tree's pass is derived from it (_rederive).
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ import marshal
 import operator
 import re
 import unicodedata
+import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, cast, final
 
@@ -1656,18 +1659,13 @@ def _whole(ctx: Context, cap: int) -> list[Finding]:
     last = _last_pass(ctx.cache.latest_pass(scope))
     if last is not None:
         got = _derived(ctx, cap, last, versions)
-    rows, markers, gaps = got if got is not None else _full(ctx, cap)
+    made = got if got is not None else _full(ctx, cap)
     # the tree whose TermIndex (kept in the cache) the next pass derives its index from:
     # the last one's when no page changed (no index of this tree was made)
     same = last is not None and got is not None and last.versions == versions
-    data = {
-        "tree": last.tree if same and last is not None else str(tip.tree_id),
-        "versions": versions,
-        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
-        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in markers.items()},
-        "gaps": gaps,
-    }
-    ctx.cache.store_whole_pass(scope, str(tip.tree_id), json.dumps(data).encode())
+    tree = last.tree if same and last is not None else str(tip.tree_id)
+    ctx.cache.store_whole_pass(scope, str(tip.tree_id), _stored(tree, versions, made))
+    rows, markers = made.rows, made.markers
     return [f for _, _, f in rows] + [f for p in sorted(markers) for f in markers[p]]
 
 
@@ -1676,16 +1674,47 @@ def _pass_scope(ctx: Context) -> str:
     return _scope(ctx, "pass")
 
 
+# a claim compared in a whole-wiki pass (one a rule decides on, or a gap-marked statement)
+# → its candidates' places, best first (_pairs): what a derived pass ranks again only for
+# the claims whose candidates a changed page may change (_rederive)
+Lists = dict[Place, list[Place]]
+
+
 @dataclass
-class _Pass:
-    tree: str
-    versions: dict[str, str]  # page → its blob id
+class Parts:
+    """What a whole-wiki pass finds, and what the next one is derived from."""
+
     rows: list[Row]
     markers: dict[str, list[Finding]]  # page → its claim.conflict_marker findings
     gaps: dict[str, list[str]]  # page → the keys of its gap-marked statements (keys_of)
+    lists: Lists
+    counts: dict[str, tuple[int, int]]  # page → its claims, and those compared (_sizes)
 
 
-Parts = tuple[list[Row], dict[str, list[Finding]], dict[str, list[str]]]
+@dataclass
+class _Pass(Parts):
+    tree: str = ""
+    versions: dict[str, str] = field(default_factory=dict)  # page → its blob id
+
+
+def _stored(tree: str, versions: dict[str, str], made: Parts) -> bytes:
+    pages = sorted(versions.keys() | made.counts.keys())
+    number = {p: n for n, p in enumerate(pages)}
+
+    def code(place: Place) -> int:  # a place as one number: page, nth, gap-marked
+        return (number[place[1]] << 33) | (place[2] << 1) | place[0]
+
+    data = {
+        "tree": tree,
+        "versions": versions,
+        "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in made.rows],
+        "markers": {p: [f.model_dump(mode="json") for f in fs] for p, fs in made.markers.items()},
+        "gaps": made.gaps,
+        "pages": pages,
+        "lists": [[code(h), *map(code, cs)] for h, cs in sorted(made.lists.items())],
+        "counts": made.counts,
+    }
+    return json.dumps(data).encode()
 
 
 def _last_pass(data: bytes | None) -> _Pass | None:
@@ -1710,8 +1739,19 @@ def _last_pass(data: bytes | None) -> _Pass | None:
             str(p): [Finding.model_validate(f) for f in fs] for p, fs in got["markers"].items()
         }
         gaps = {str(p): [str(k) for k in ks] for p, ks in got["gaps"].items()}
-        return _Pass(str(got["tree"]), versions, rows, markers, gaps)
-    except (ValueError, TypeError, KeyError, AttributeError):
+        pages = got["pages"]
+        if not all(isinstance(p, str) for p in pages):
+            return None
+
+        def place(code: int) -> Place:
+            if not isinstance(code, int) or code < 0:
+                raise ValueError("not a place")
+            return (code & 1, pages[code >> 33], (code >> 1) & 0xFFFFFFFF)
+
+        lists = {place(h): [place(c) for c in cs] for h, *cs in got["lists"]}
+        counts = {str(p): (int(n), int(m)) for p, (n, m) in got["counts"].items()}
+        return _Pass(rows, markers, gaps, lists, counts, str(got["tree"]), versions)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         return None
 
 
@@ -1753,13 +1793,39 @@ def _full(ctx: Context, cap: int) -> Parts:
     tip = ctx.tip
     tip.load(tip.pages)
     places: dict[int, Place] = {}
-    cited, gaps = _placed(tip, tip.pages, places)
+    cited, gaps = _placed(tip, sorted(tip.pages), places)
     tip.term_index(TermIndex)  # the next tree's pass derives its candidates from it
-    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True)[0]
+    rows, lists = _full_rows(cited, gaps, places, cap)
+    return Parts(rows, _markers(cited), _gap_keys(gaps), lists, _sizes(cited, gaps, lists))
+
+
+def _full_rows(
+    cited: list[PageClaim], gaps: list[PageClaim], places: dict[int, Place], cap: int
+) -> tuple[list[Row], Lists]:
+    """The open contradictions of ``cited`` and ``gaps`` (in place order), and each
+    compared claim's candidates."""
+    by_id: dict[int, list[PageClaim]] = {}
+    found = _compared(cited + gaps, cited, cap, decidable=True, whole=True, lists=by_id)[0]
     rows = sorted(
         ((places[id(a)], places[id(b)], f) for a, b, f in found), key=lambda r: (r[0], r[1])
     )
-    return rows, _markers(cited), _gap_keys(gaps)
+    lists = {places[k]: [places[id(c)] for c in cs] for k, cs in by_id.items()}
+    return rows, lists
+
+
+def _sizes(
+    cited: list[PageClaim], gaps: list[PageClaim], lists: Lists
+) -> dict[str, tuple[int, int]]:
+    """Per page: its claims, and its claims and statements compared (``lists``' heads):
+    whether a full pass scores bounded (_pairs) is known from them."""
+    out: dict[str, list[int]] = {}
+    for c in cited:
+        out.setdefault(c.page, [0, 0])[0] += 1
+    for g in gaps:
+        out.setdefault(g.page, [0, 0])
+    for h in lists:
+        out.setdefault(h[1], [0, 0])[1] += 1
+    return {p: (n, m) for p, (n, m) in out.items()}
 
 
 def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
@@ -1771,23 +1837,102 @@ def _gap_keys(gaps: list[PageClaim]) -> dict[str, list[str]]:
     return {p: sorted(ks) for p, ks in out.items()}
 
 
+class _Source:
+    """Where a derived pass reads the claims it compares again: whole pages (their current
+    claims and gap-marked statements, each with its place) and the pages holding a key."""
+
+    def __init__(self, places: dict[int, Place]):
+        self.places = places
+        self.at: dict[Place, PageClaim] = {}
+        self.cited: dict[str, list[PageClaim]] = {}
+        self.gaps: dict[str, list[PageClaim]] = {}
+
+    def load(self, pages: Iterable[str]) -> None:
+        wanted = sorted({p for p in pages if p not in self.cited})
+        for p, (cs, gs) in zip(wanted, self._read(wanted), strict=True):
+            self.cited[p], self.gaps[p] = cs, gs
+            for kind, xs in ((0, cs), (1, gs)):
+                for n, x in enumerate(xs):
+                    self.places[id(x)] = (kind, p, n)
+                    self.at[(kind, p, n)] = x
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        raise NotImplementedError
+
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
+        """The pages (of ``among``, if given) whose claims (or gap-marked statements) hold
+        one of ``keys``."""
+        raise NotImplementedError
+
+
+class _TreeSource(_Source):
+    """A tree's pages, parsed; the pages holding a key from its TermIndex (a key of more
+    than COMMON pages is not listed there: its other pages are not read)."""
+
+    def __init__(
+        self, tree: WikiTree, index: TermIndex, gaps: dict[str, list[str]], places: dict[int, Place]
+    ):
+        super().__init__(places)
+        self.tree, self.index, self.gap_keys = tree, index, gaps
+        self.present = set(tree.pages)
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        pages = [p for p in pages if p in self.present]
+        self.tree.load(pages)
+        return [_current_of(self.tree, p) for p in pages]
+
+    def load(self, pages: Iterable[str]) -> None:
+        super().load(p for p in pages if p in self.present)
+
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
+        out = {p for k in keys for p in self.index.pages_of(k)}
+        out |= {p for p, ks in self.gap_keys.items() if not keys.isdisjoint(ks)}
+        return {p for p in out if p in self.present and (among is None or p in among)}
+
+
+class _MemorySource(_Source):
+    """Claims at hand (``wikigate health``'s, every page's), by page."""
+
+    def __init__(
+        self, pages: dict[str, tuple[list[PageClaim], list[PageClaim]]], places: dict[int, Place]
+    ):
+        super().__init__(places)
+        self.pages = pages
+        self.keys: dict[str, frozenset[str]] = {}  # a page's claims' keys, once read
+
+    def _read(self, pages: list[str]) -> list[tuple[list[PageClaim], list[PageClaim]]]:
+        return [self.pages[p] for p in pages if p in self.pages]
+
+    def load(self, pages: Iterable[str]) -> None:
+        super().load(p for p in pages if p in self.pages)
+
+    def holding(self, keys: set[str], among: set[str] | None = None) -> set[str]:
+        pages = self.pages if among is None else among
+        out = set()
+        for p in pages:
+            got = self.keys.get(p)
+            if got is None and p in self.pages:
+                cs, gs = self.pages[p]
+                got = self.keys[p] = frozenset(k for x in (*cs, *gs) for k in keys_of(x.sentence))
+            if got is not None and not got.isdisjoint(keys):
+                out.add(p)
+        return out
+
+
 def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> Parts | None:
-    """The pass of this tree from ``last`` (another tree's): its pairs of two unchanged
-    pages kept, the changed pages' claims (a blob changed, added or removed) compared as a
-    run's are (their candidate pages from the TermIndex, ``_elsewhere``), both sides graded,
-    each pair from the side ``_full`` takes it. None: too many pages changed, or the last
-    tree is not readable."""
+    """The pass of this tree from ``last`` (another tree's), as ``_rederive`` makes it, the
+    pages holding a key read from the tree's TermIndex. None: too many pages changed, or
+    the last tree is not readable."""
     tip = ctx.tip
     changed = {
         p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
     }
     if len(changed) > WHOLE_CHANGED * len(versions):
         return None
-    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
     markers = {p: fs for p, fs in last.markers.items() if p not in changed}
     gap_keys = {p: ks for p, ks in last.gaps.items() if p not in changed}
     if not changed:
-        return kept, markers, gap_keys
+        return Parts(last.rows, markers, gap_keys, last.lists, last.counts)
     try:
         base = WikiTree(
             ctx.repo,
@@ -1798,44 +1943,41 @@ def _derived(ctx: Context, cap: int, last: _Pass, versions: dict[str, str]) -> P
         )
     except (KeyError, ValueError, TypeError, pygit2.GitError, TreeLimitError):
         return None  # the last tree is gone (or was never this repository's)
-    tip.term_index(TermIndex, base)  # derived from the last tree's: the next pass's base
+    index = tip.term_index(TermIndex, base)  # derived from the last tree's: the next's base
     here = sorted(p for p in changed if p in versions)
-    tip.load(here)
     places: dict[int, Place] = {}
-    mine_cited, mine_gaps = _placed(tip, here, places)
+    source = _TreeSource(tip, index, gap_keys, places)
+    source.load(here)
+    mine_cited = [c for p in here for c in source.cited[p]]
+    mine_gaps = [g for p in here for g in source.gaps[p]]
     gap_keys.update(_gap_keys(mine_gaps))
-    if not mine_cited and not mine_gaps:
-        return kept, markers, gap_keys
-    near = {c.page for c in _elsewhere(tip, base, mine_cited + mine_gaps, changed, cap)}
-    # the pages whose gap-marked statements share a changed claim's words
-    wanted = {k for c in mine_cited for k in keys_of(c.sentence)}
-    near |= {p for p, ks in gap_keys.items() if p not in changed and not wanted.isdisjoint(ks)}
-    tip.load(sorted(near))
-    near_cited, near_gaps = _placed(tip, sorted(near), places)
-    rows = kept + _changed_rows(
-        mine_cited, mine_gaps, near_cited + mine_cited, near_gaps + mine_gaps, places, cap
-    )
-    rows.sort(key=lambda r: (r[0], r[1]))
+    source.gap_keys = gap_keys
+    got = _rederive(last, changed, source, cap)
+    if got is None:
+        return None
+    rows, lists, counts = got
     for p, fs in _markers(mine_cited).items():
         markers[p] = fs
-    return rows, markers, gap_keys
+    return Parts(rows, markers, gap_keys, lists, counts)
 
 
-def _changed_rows(
-    mine_cited: list[PageClaim],
-    mine_gaps: list[PageClaim],
-    pool: list[PageClaim],
-    gap_pool: list[PageClaim],
-    places: dict[int, Place],
-    cap: int,
-) -> list[Row]:
-    """The open contradictions of the changed pages' claims and gap-marked statements
-    (``mine_…``) with their candidates in ``pool`` (cited claims) and ``gap_pool``: as a
-    run's (every changed claim, whatever it says), each pair from the side the full pass
-    takes it (a gap-marked statement's; else the first placed of those a rule decides on)."""
-    cites: Cites = {}
-    for c in pool:
-        cites.setdefault((c.page, c.sentence), set()).add(c.source)
+def _rederive(
+    last: _Pass, changed: set[str], source: _Source, cap: int
+) -> tuple[list[Row], Lists, dict[str, tuple[int, int]]] | None:
+    """The open contradictions, candidates and counts of a full pass of this tree, from
+    ``last`` (a pass of another tree, ``changed`` pages away; the changed pages present are
+    loaded in ``source``). A claim's candidates depend only on the claims sharing its keys
+    (and their pages' other claims: at most max_candidates of a page a key), so they are
+    ranked again only for the claims of the changed pages and for the unchanged claims
+    whose candidates a changed page's claims were (all of their keys' claims ranked again
+    when the cap bound: the next one in line is not known) or may now be (their candidates
+    ranked again with the changed pages' claims: the best of those and of the last ones are
+    the best of all). A pair is reported when one side has the other among its candidates,
+    graded from the side placed first of those that have; the pairs of two claims whose
+    candidates did not change are kept as they were. None: a last pass with no
+    candidates (a pass of an older version)."""
+    old = last.lists
+    places = source.places
     reads: dict[int, Read] = {}
 
     def full(c: PageClaim) -> Read:
@@ -1844,37 +1986,108 @@ def _changed_rows(
             r = reads[id(c)] = read(c)
         return r
 
-    mine = [full(c) for c in mine_cited + mine_gaps]
-    pairs = _pairs(mine, pool, cap)
-    # a changed claim against the gap-marked statements of its candidate pages (the pass
-    # compares those one way: from the statement's side)
-    pairs += _pairs([full(c) for c in mine_cited], gap_pool, cap)
-    seen: set[frozenset[int]] = set()
-    rows: list[Row] = []
-    for a, other in pairs:
-        pair = frozenset((id(a.claim), id(other)))
-        if pair in seen:
+    here = sorted(p for p in source.cited if p in changed)
+    new_cited = [c for p in here for c in source.cited[p]]
+    new_gaps = [g for p in here for g in source.gaps[p]]
+    # the changed pages' claims compared (a number, a negation; every gap-marked statement)
+    compared_new = [r for r in map(full, new_cited) if r.numbers or r.negated]
+    compared_new += map(full, new_gaps)
+    fresh = {k for c in new_cited for k in keys_of(c.sentence)}  # gaps are no candidates
+    again: set[Place] = set()  # unchanged claims ranked again
+    wide: set[Place] = set()  # ... against every claim sharing their keys
+    heads: set[str] = set()  # the unchanged pages of claims compared
+    for h, cs in old.items():
+        if h[1] in changed:
             continue
-        seen.add(pair)
-        b = full(other)
-        if a.claim.source == GAP or b.claim.source == GAP:
-            x, y = (a, b) if a.claim.source == GAP else (b, a)
+        heads.add(h[1])
+        if any(c[1] in changed for c in cs):
+            again.add(h)
+            if len(cs) >= cap:
+                wide.add(h)
+    near = source.holding(fresh, heads) if fresh else set()
+    source.load(near)
+    for p in near:
+        for x in (*source.cited[p], *source.gaps[p]):
+            at = places[id(x)]
+            if at in old and not fresh.isdisjoint(keys_of(x.sentence[:CLAIM_CHARS])):
+                again.add(at)
+    source.load({h[1] for h in again})
+    if any(h not in source.at for h in again):
+        return None  # not this pass's claims: a damaged pass
+    wanted = {k for r in compared_new for k in r.keys}
+    wanted |= {k for h in wide for k in keys_of(source.at[h].sentence)}
+    pool_pages = set(here) | {h[1] for h in again}
+    pool_pages |= source.holding(wanted) if wanted else set()
+    pool_pages |= {c[1] for h in again - wide for c in old[h]}
+    source.load(pool_pages)
+    pool = [c for p in sorted(pool_pages) if p in source.cited for c in source.cited[p]]
+    mine_read = sorted(
+        [full(source.at[h]) for h in again] + compared_new, key=lambda r: places[id(r.claim)]
+    )
+    counts = {p: n for p, n in last.counts.items() if p not in changed}
+    for p in here:
+        counts[p] = (len(source.cited[p]), 0)
+    new: Lists = {places[id(r.claim)]: [] for r in mine_read}
+    for h in new:
+        if h[1] in changed:
+            n, m = counts[h[1]]
+            counts[h[1]] = (n, m + 1)
+    total = sum(n for n, _ in counts.values())
+    compared = sum(m for _, m in counts.values())
+    bounded = compared * total > EXACT  # as the full pass scores
+    for a, c in _pairs(mine_read, pool, cap, bounded=bounded):
+        new[places[id(a.claim)]].append(places[id(c)])
+    # the claims whose candidates changed (a changed page's, or another list): their pairs
+    # are graded again; a pair of two claims whose candidates did not change is as it was
+    moved = {
+        h
+        for h, cs in new.items()
+        if h[1] in changed
+        or cs != old.get(h)
+        or any(c[1] in changed for c in cs)  # the same place, maybe another claim
+    }
+    lists = {h: cs for h, cs in old.items() if h[1] not in changed and h not in moved}
+    todo: set[tuple[Place, Place]] = set()
+    for h in moved:
+        todo.update((min(h, c), max(h, c)) for c in new[h])
+    for h, cs in lists.items():  # an unchanged list naming a claim whose list changed
+        if not moved.isdisjoint(cs):
+            todo.update((min(h, c), max(h, c)) for c in cs if c in moved)
+    lists.update(new)
+    source.load({p[1] for pair in todo for p in pair})
+    cites: Cites = {}
+    for p in source.cited:
+        for c in source.cited[p]:
+            cites.setdefault((c.page, c.sentence), set()).add(c.source)
+    rows = [
+        r
+        for r in last.rows
+        if r[0][1] not in changed
+        and r[1][1] not in changed
+        and r[0] not in moved
+        and r[1] not in moved
+    ]
+    for u, v in sorted(todo):
+        if v in lists.get(u, ()):
+            first, second = u, v  # the first placed that has the other among its candidates
+        elif u in lists.get(v, ()):
+            first, second = v, u
         else:
-            da, db = bool(a.numbers or a.negated), bool(b.numbers or b.negated)
-            if not (da or db):
-                continue  # no rule decides between them
-            first = da and (not db or places[id(a.claim)] < places[id(b.claim)])
-            x, y = (a, b) if first else (b, a)
-        kind = disagreement(x, y)
+            continue
+        if first not in source.at or second not in source.at:
+            return None  # a damaged pass
+        a, b = full(source.at[first]), full(source.at[second])
+        kind = disagreement(a, b)
         if kind is None:
             continue
-        if x.claim.source == GAP:
-            f = _gap_finding(x, y, kind)
+        if a.claim.source == GAP:
+            f = _gap_finding(a, b, kind)
         else:
-            f = _finding(x, y, kind, cites, whole=True)
+            f = _finding(a, b, kind, cites, whole=True)
         if f is not None:
-            rows.append((places[id(x.claim)], places[id(y.claim)], f))
-    return rows
+            rows.append((first, second, f))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows, lists, counts
 
 
 Cites = dict[tuple[str, str], set[str]]  # (page, sentence) → the sources cited on it
@@ -1914,6 +2127,7 @@ def _compared(
     decidable: bool = False,
     whole: bool = False,
     judged: bool = False,
+    lists: dict[int, list[PageClaim]] | None = None,
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
@@ -1922,7 +2136,8 @@ def _compared(
     the other side of a negation is found from the negated one); ``whole``: a whole wiki's
     claims, none of them new (_finding); ``judged``: an LLM judge decides the possible
     contradictions (``POSSIBLE``): they are not findings but the first of the undecided
-    pairs (review 37d: sent before the others, within the judge's token cap)."""
+    pairs (review 37d: sent before the others, within the judge's token cap). Into
+    ``lists``: each compared claim's candidates, best first (by the claim's object id)."""
     cites: Cites = {}
     for c in (*mine, *pool):
         if c.source != GAP:
@@ -1942,7 +2157,11 @@ def _compared(
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
     possible: list[tuple[Read, Read]] = []  # with ``judged``: the judge's to decide first
+    if lists is not None:
+        lists.update((id(a.claim), []) for a in mine_read)
     for a, other in _pairs(mine_read, pool, cap):
+        if lists is not None:
+            lists[id(a.claim)].append(other)
         pair = frozenset((a.claim.id, other.id))
         if pair in seen:
             continue
@@ -1979,7 +2198,9 @@ def open_contradictions(
     once, with the finding the check makes of it (``wikigate health``, the claims' states);
     and of each gap-marked statement of ``gaps`` (gap_claims) with the claims it
     contradicts (claim.gap_contradiction). With a ``cache`` (verifier/cache.py) and a
-    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back."""
+    ``key`` saying what ``claims`` are (a tree), the answer is kept there and read back;
+    a tree a few pages of claims away from the last one kept is derived from it
+    (``_rederive``)."""
     gaps = gaps or []
     if cap == 0:
         return []
@@ -2010,6 +2231,7 @@ def open_contradictions(
         cs, gs = by_page[p]
         past = history([*cs, *gs])
         cs, gs = [c for c in cs if c.id not in past], [g for g in gs if g.id not in past]
+        by_page[p] = cs, gs
         for kind, xs in ((0, cs), (1, gs)):
             for n, x in enumerate(xs):
                 place = (kind, p, n)
@@ -2021,25 +2243,19 @@ def open_contradictions(
         json.dumps(["open", cap, _module_digest(), rules_digest()]).encode(), digest_size=20
     ).hexdigest()
     last = _last_pass(cache.latest_pass(scope)) if cache is not None and key is not None else None
-    got: list[Row] | None = None
+    got = None
     if last is not None:
-        got = _derived_open(last, versions, cited, gapped, places, cap)
-        if got is not None and any(a not in at or b not in at for a, b, _ in got):
+        got = _derived_open(last, versions, by_page, cap)
+        if got is not None and any(a not in at or b not in at for a, b, _ in got[0]):
             got = None  # a damaged row: computed in full
     if got is None:
-        found = _compared(cited + gapped, cited, cap, decidable=True, whole=True)[0]
-        got = [(places[id(a)], places[id(b)], f) for a, b, f in found]
-    rows = sorted(got, key=lambda r: (r[0], r[1]))
+        rows, lists = _full_rows(cited, gapped, places, cap)
+        got = rows, lists, _sizes(cited, gapped, lists)
+    rows, lists, counts = got
     out = [(at[a], at[b], f) for a, b, f in rows]
     if cache is not None and key is not None:
-        data = {
-            "tree": key,
-            "versions": versions,
-            "rows": [[*a, *b, f.model_dump(mode="json")] for a, b, f in rows],
-            "markers": {},
-            "gaps": {},
-        }
-        cache.store_whole_pass(scope, key, json.dumps(data).encode())
+        made = Parts(rows, {}, {}, lists, counts)
+        cache.store_whole_pass(scope, key, _stored(key, versions, made))
         stored = [(a.id, b.id, f.model_dump(mode="json")) for a, b, f in out]
         cache.store_verdicts({key: json.dumps(stored)})
     return out
@@ -2048,24 +2264,19 @@ def open_contradictions(
 def _derived_open(
     last: _Pass,
     versions: dict[str, str],
-    cited: list[PageClaim],
-    gapped: list[PageClaim],
-    places: dict[int, Place],
+    by_page: dict[str, tuple[list[PageClaim], list[PageClaim]]],
     cap: int,
-) -> list[Row] | None:
-    """open_contradictions' pass from ``last``: as ``_derived``, every claim at hand (its
-    changed pages' claims against every claim, not the TermIndex's candidate pages)."""
+) -> tuple[list[Row], Lists, dict[str, tuple[int, int]]] | None:
+    """open_contradictions' pass from ``last``, as ``_rederive`` makes it, every claim at
+    hand. None: too many pages changed, or a damaged pass."""
     changed = {
         p for p in last.versions.keys() | versions.keys() if last.versions.get(p) != versions.get(p)
     }
     if len(changed) > WHOLE_CHANGED * len(versions):
         return None
-    kept = [r for r in last.rows if r[0][1] not in changed and r[1][1] not in changed]
-    if not changed:
-        return kept
-    mine_cited = [c for c in cited if c.page in changed]
-    mine_gaps = [g for g in gapped if g.page in changed]
-    return kept + _changed_rows(mine_cited, mine_gaps, cited, gapped, places, cap)
+    source = _MemorySource(by_page, {})
+    source.load(p for p in changed if p in by_page)
+    return _rederive(last, changed, source, cap)
 
 
 def pair_inputs(unsure: list[tuple[Read, Read]]) -> list[PairInput]:
@@ -2211,22 +2422,32 @@ def _elsewhere(
 ) -> list[PageClaim]:
     """The claims of the pages (not changed by the run) whose claims share a claim's words:
     for each claim, the ``cap`` pages sharing most of them (its words of at most COMMON
-    pages: the tree's TermIndex, derived from the base's), ties by path; and, apart, the
-    ``cap`` pages whose claims with a number or a negation share most of them, so that no
-    crowd of pages without either (which no rule can find contradicting) takes their place.
-    Into ``cut``: a claim.consistency_cut finding for each claim with more pages tied with
-    the last of its ``cap`` than SCAN * ``cap`` (the pages past it are not compared)."""
+    pages: the tree's TermIndex, derived from the base's); and, apart, for each kind of
+    claim that may contradict it (_contrary: another year, another figure, a denial), the
+    ``cap`` pages whose claims of that kind share most of them, so that no crowd of pages of
+    another kind (which no rule can find contradicting it) takes their place. Ties at the
+    cut are broken by a digest of the claim and the page (review 38a #6: by path, a crowd
+    named to sort first chose which side of the cut a page fell on). Into ``cut``: a
+    claim.consistency_cut finding for each claim with more pages of a kind that may
+    contradict it (or, for a denial, of any kind) tied with the last of its ``cap`` than
+    SCAN * ``cap`` (the pages past it are not compared)."""
     index = tip.term_index(TermIndex, base)
     plain = [keys_of(c.sentence) for c in mine]
-    keys = plain + [tuple(k + DECIDABLE for k in ks) for ks in plain]
-    numbers = {k: index.numbers_of(k) for k in {k for ks in keys for k in ks}}
-    work = sum(len(numbers[k]) for ks in keys for k in ks)
+    # (the claim, its keys, the kind of claim looked up: "" any, None any but not told)
+    lookups: list[tuple[int, tuple[str, ...], str | None]] = [
+        (n, ks, "" if DENIES in kinds_of(mine[n].sentence) else None) for n, ks in enumerate(plain)
+    ]
+    for n, ks in enumerate(plain):  # the pages of the kinds that may contradict it
+        lookups += [(n, tuple(k + v for k in ks), v) for v in _contrary(mine[n].sentence)]
+    numbers = {k: index.numbers_of(k) for k in {k for _, ks, _ in lookups for k in ks}}
+    work = sum(len(numbers[k]) for _, ks, _ in lookups for k in ks)
     bounded = work > EXACT
     postings = {k: index.pages_of(k) for k in numbers} if bounded else {}  # by path
     limit = SCAN * cap
     wanted: set[str] = set()
-    tied: dict[int, tuple[int, int]] = {}  # a claim cut → the pages tied at its cut, kept
-    for n_claim, mine_keys in enumerate(keys):  # as _pairs scores claims: bounded per claim
+    # a claim cut → the pages tied at its cut, those kept, those above the tie, their kind
+    tied: dict[int, tuple[int, int, int, str]] = {}
+    for at, mine_keys, told in lookups:  # as _pairs scores claims: bounded per claim
         common = sum(k in index.common for k in mine_keys)  # they may be shared: not known
         score: dict[str, int] = {}
         if not bounded:  # every page holding one of its keys: counted by number, in C
@@ -2244,21 +2465,21 @@ def _elsewhere(
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
         # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
-        # a crowd of pages named to sort first does not push out the page of the claim's
-        # own subject, which _pairs ranks first (review 37b)
-        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], x[0]))
+        # a crowd of pages does not push out the page of the claim's own subject, which
+        # _pairs ranks first (review 37b), whatever the crowd's pages are called
+        said = mine[at].sentence
+        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], _tie(said, x[0])))
         if len(best) > cap:
             last = best[cap - 1][1]
             best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
-            if len(best) == limit and last + common >= MIN_SHARED:
+            if told is not None and len(best) == limit and last + common >= MIN_SHARED:
                 kept = sum(n == last for _, n in best)
                 ties = sum(n == last for n in score.values())
                 if ties > kept:  # a crowd past the bound: which of them is its subject?
-                    at = n_claim % len(mine)
-                    tied[at] = max(tied.get(at, (0, 0)), (ties, kept))
+                    tied[at] = max(tied.get(at, (0, 0, 0, "")), (ties, kept, limit - kept, told))
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     if cut is not None:
-        cut += [_cut(mine[at], ties, kept, cap) for at, (ties, kept) in sorted(tied.items())]
+        cut += [_cut(mine[at], *tie, cap) for at, tie in sorted(tied.items())]
     return _pool_claims(tip, sorted(wanted))
 
 
@@ -2401,13 +2622,16 @@ def _decoded(data: bytes, path: str) -> tuple[list[PageClaim], list[Features]] |
         return None
 
 
-def _cut(claim: PageClaim, ties: int, kept: int, cap: int) -> Finding:
+def _cut(claim: PageClaim, ties: int, kept: int, above: int, kind: str, cap: int) -> Finding:
+    said = {YEARS: "a year", FIGURES: "a figure", DENIES: "a denial"}.get(kind, "anything")
+    more = f", after {above} sharing more" if above else ""
     return finding(
         "claim.consistency_cut",
         claim.page,
         claim.line,
         f"{ties} pages share this claim's words as much as the last of its {cap} candidate "
-        f"pages; only {kept} of them were compared (at most {SCAN} × [consistency] "
+        f"pages, in claims giving {said} that may contradict it; only "
+        f"{kept} of them were compared{more} (at most {SCAN} × [consistency] "
         f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
         f"{ties - kept} would not be found",
         claim=claim.sentence,
@@ -2433,13 +2657,7 @@ def _keys_keeping_features(tree: WikiTree, pages: list[str]) -> dict[str, frozen
             out[path] = _page_keys(tree, path)
             continue
         features = [_features(c.sentence) for c in claims]
-        found: set[str] = set()
-        for c, f in zip(claims, features, strict=True):
-            ks = _keys(set(f[0]))  # keys_of(c.sentence): the same words
-            found.update(ks)
-            if decidable(c.sentence):
-                found.update(k + DECIDABLE for k in ks)
-        out[path] = frozenset(found)
+        out[path] = _claims_keys(claims, [_keys(set(f[0])) for f in features])
         fresh[keys[path]] = _row(path, claims, features)
         if len(fresh) >= FEATURE_ROWS_AT_ONCE:
             tree.cache.store_features(fresh)
@@ -2450,27 +2668,68 @@ def _keys_keeping_features(tree: WikiTree, pages: list[str]) -> dict[str, frozen
 
 def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
     """The keys of a page's claims (history aside: ``history``): what TermIndex holds of
-    it; a claim that may disagree with another (a number, a negation) also under ``key!``."""
+    it; a claim that may disagree with another also under ``key!y`` (it gives a year),
+    ``key!q`` (another figure) and ``key!-`` (it denies), as it does (kinds_of)."""
+    claims = current(page_claims(tree.page(path)))
+    return _claims_keys(claims, [keys_of(c.sentence) for c in claims])
+
+
+def _claims_keys(claims: list[PageClaim], keys: list[tuple[str, ...]]) -> frozenset[str]:
+    """_page_keys of ``claims``, each claim's keys (keys_of) given."""
     out: set[str] = set()
-    for c in current(page_claims(tree.page(path))):
-        keys = keys_of(c.sentence)
-        out.update(keys)
-        if decidable(c.sentence):
-            out.update(k + DECIDABLE for k in keys)
+    for c, ks in zip(claims, keys, strict=True):
+        out.update(ks)
+        for v in kinds_of(c.sentence):
+            out.update(k + v for k in ks)
     return frozenset(out)
 
 
-DECIDABLE = "!"  # a key's variant: the pages whose claims holding it have a number or a negation
+# a key's variants: the pages whose claims holding it give a year, another figure (number
+# words count as both: "eighteen ninety-six"), or deny
+YEARS, FIGURES, DENIES = "!y", "!q", "!-"
 _ANY_DIGIT = re.compile(r"\d")
+
+
+def kinds_of(sentence: str) -> tuple[str, ...]:
+    """What a claim gives that a rule may find contradicting another claim (cheap: no full
+    reading): a year (YEARS), another figure (FIGURES), a denial (DENIES)."""
+    text = fold(CONFLICT.sub(" ", _said(sentence)))
+    words = _words(text)
+    spelled = not words.isdisjoint(_NUMBER_WORDS) or not words.isdisjoint(_FRACTIONS)
+    digits = [d.replace(",", "") for d in _DIGITS.findall(text)] if _ANY_DIGIT.search(text) else []
+    out: list[str] = []
+    if spelled or any(_YEAR.fullmatch(d) for d in digits):
+        out.append(YEARS)
+    if spelled or any(not _YEAR.fullmatch(d) for d in digits):
+        out.append(FIGURES)
+    if not words.isdisjoint(NEGATIONS) or _CONTRACTED_NOT.search(text):
+        out.append(DENIES)
+    return tuple(out)
+
+
+_FRACTIONS = frozenset(
+    ["half", "halves", "third", "thirds", "quarter", "quarters", "fifth", "fifths"]
+)
+_CONTRACTED_NOT = re.compile(r"n['\u2019]t\b", re.I)  # "isn't", "won't": a denial as read
 
 
 def decidable(sentence: str) -> bool:
     """The claim has a number or a negation (cheap: no full reading): a rule may find it
     contradicts another."""
-    text = fold(CONFLICT.sub(" ", _said(sentence)))
-    if _ANY_DIGIT.search(text):
-        return True
-    return not _words(text).isdisjoint(NEGATIONS | NUMBER_WORDS.keys())
+    return bool(kinds_of(sentence))
+
+
+def _contrary(sentence: str) -> tuple[str, ...]:
+    """The kinds of claim that may contradict it: another year, another figure, and a
+    denial of what it says (a denial's own contrary, the claim it denies, is any claim)."""
+    kinds = kinds_of(sentence)
+    return tuple(k for k in (YEARS, FIGURES) if k in kinds) + (() if DENIES in kinds else (DENIES,))
+
+
+def _tie(claim: str, other: str) -> int:
+    """The order within a tie at a candidate cap: a digest of the claim and the candidate
+    (a page's path, or a claim's page and sentence), not a name order a writer chooses."""
+    return zlib.crc32(f"{claim}\0{other}".encode())
 
 
 Signature = tuple[frozenset[str], bool, bool]  # _signature
@@ -2490,6 +2749,27 @@ def _signature_in(text: str, words: set[str]) -> Signature:
 
 
 _NUMBER_WORDS = frozenset(NUMBER_WORDS)
+
+
+@functools.lru_cache(maxsize=2**12)
+def _figures(digits: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A signature's digits: its years, its other figures."""
+    years = frozenset(d for d in digits if _YEAR.fullmatch(d))
+    return years, digits - years
+
+
+def _same_kind(a: Signature, b: Signature) -> bool:
+    """Whether a claim of signature ``b`` may contradict one of ``a`` by what ``a`` gives:
+    another year for a year, another figure for a figure (number words may be either),
+    the opposite polarity (kinds_of)."""
+    if a[2] != b[2]:
+        return True
+    ya, qa = _figures(a[0])
+    yb, qb = _figures(b[0])
+    spelled = a[1] or b[1]
+    if (ya or a[1]) and (yb or b[1]) and (ya != yb or spelled):
+        return True
+    return bool((qa or a[1]) and (qb or b[1]) and (qa != qb or spelled))
 
 
 def _may_disagree(
@@ -2516,9 +2796,14 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    4,
+                    5,
                     UPDATE.pattern,
-                    DECIDABLE,
+                    YEARS,
+                    FIGURES,
+                    DENIES,
+                    _YEAR.pattern,
+                    sorted(_FRACTIONS),
+                    _CONTRACTED_NOT.pattern,
                     CONFLICT.pattern,
                     CLAIM_CHARS,
                     KEYS,
@@ -2650,9 +2935,35 @@ def _numbers(data: bytes) -> array.array[int]:
 
 
 _SHARED = operator.itemgetter(1)
+PLAIN: Signature = (frozenset(), False, False)  # a claim with no number and no negation
 
 
-def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read, PageClaim]]:
+def _best(
+    ranked: list[tuple[bool, bool, bool, int, int, int]],
+    cap: int,
+    sentence: str,
+    pool: list[PageClaim],
+) -> list[tuple[bool, bool, bool, int, int, int, int]]:
+    """The first ``cap`` of ``ranked`` (each its group, its keys of its own, its index in
+    ``pool``) as _tie orders a tie: the digest read only for those tied at the cut (a
+    crowd of thousands tied in one group: one digest each was ~4 ms a claim)."""
+
+    def tie(i: int) -> int:
+        return _tie(sentence, f"{pool[i].page}\0{pool[i].sentence}")
+
+    first = heapq.nsmallest(cap, ranked)
+    if len(ranked) > cap:
+        cut = first[-1][:-1]
+        kept = [x for x in first if x[:-1] < cut]
+        tied = [x for x in ranked if x[:-1] == cut]
+        tied.sort(key=lambda x: (tie(x[-1]), x[-1]))
+        first = kept + tied[: cap - len(kept)]
+    return sorted((*x[:-1], tie(x[-1]), x[-1]) for x in first)
+
+
+def _pairs(
+    mine: list[Read], pool: list[PageClaim], cap: int, *, bounded: bool | None = None
+) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
     aside): the claims that may disagree with it (a number other than its own, the opposite
     negation) before the others, then those sharing most of its keys, the rarest keys
@@ -2701,7 +3012,8 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 per_page[(k, c.page)] = n + 1
                 into.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
-    bounded = len(mine) * len(pool) > EXACT
+    if bounded is None:  # a derived pass scores as the full pass it stands for (_rederive)
+        bounded = len(mine) * len(pool) > EXACT
     limit = SCAN * cap if bounded else len(pool)
     mine_ids = {id(a.claim) for a in mine}
     at: dict[int, list[int]] = {}  # a claim of ``mine`` → where it is in ``pool``
@@ -2730,37 +3042,45 @@ def _pairs(mine: list[Read], pool: list[PageClaim], cap: int) -> list[tuple[Read
                 if stems is None:
                     stems = events[i] = _events(_stem(w) for w in said[i])
                 other[i] = a.dated.isdisjoint(stems)
-        # those that may disagree; then those saying its dated word ("lit" in "first lit in
+        # those that may disagree, those of a kind it gives first (another year for a
+        # year, another figure for a figure, the opposite polarity: review 38a #6); then
+        # those saying its dated word ("lit" in "first lit in
         # 1878"); then most keys shared, fewest of their own ("the Harbour Lighthouse keeper
         # … paid" ×25 is another thing and never spends the cap before "the Harbour
-        # Lighthouse was first lit": review 37b); a candidate's index last (none equal). The
+        # Lighthouse was first lit": review 37b); then a digest of the claim and the
+        # candidate (_tie: not the order of the pages' names), its index last. The
         # candidates by the first three (known without reading them again), and the fewest
         # keys of their own counted only for the first groups, up to ``cap`` of them
-        groups: dict[tuple[bool, bool, int], list[int]] = {}
+        groups: dict[tuple[bool, bool, bool, int], list[int]] = {}
         for i, shared in scores[0].items():
-            groups.setdefault(
-                (not _may_disagree(mine_sig, signature[i]), other.get(i, False), -shared), []
-            ).append(i)
-        # a claim with no number and no negation may disagree only with a denial
-        # (_may_disagree): its group is known without a call; an undated claim's groups are
-        # those of its keys shared, most first, and only the first ``cap`` of them are read
-        plain = not mine_sig[2]
+            sig = signature[i]
+            group = (
+                not _may_disagree(mine_sig, sig),
+                not _same_kind(mine_sig, sig),
+                other.get(i, False),
+                -shared,
+            )
+            groups.setdefault(group, []).append(i)
+        # a candidate with no number and no negation: its first two are known without a
+        # call each; an undated claim's groups of them are by keys shared, most first, and
+        # only the first ``cap`` of them are read (perf28: a pool of ~4,000 such claims)
+        head = (not _may_disagree(mine_sig, PLAIN), not _same_kind(mine_sig, PLAIN))
         if a.dated:
             for i, shared in scores[1].items():
-                groups.setdefault((plain, other[i], -shared), []).append(i)
+                groups.setdefault((*head, other[i], -shared), []).append(i)
         else:
             taken, last = 0, 0
             for i, shared in sorted(scores[1].items(), key=_SHARED, reverse=True):
                 if taken >= cap and shared != last:
                     break  # the groups after it rank after these
-                groups.setdefault((plain, False, -shared), []).append(i)
+                groups.setdefault((*head, False, -shared), []).append(i)
                 taken, last = taken + 1, shared
-        ranked: list[tuple[bool, bool, int, int, int]] = []
+        ranked: list[tuple[bool, bool, bool, int, int, int]] = []
         for group in sorted(groups):
             ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
             if len(ranked) >= cap:
                 break  # the groups after it all rank after these
-        best = heapq.nsmallest(cap, ranked)
+        best = _best(ranked, cap, a.claim.sentence, pool)
         out += [(a, pool[x[-1]]) for x in best]
     return out
 

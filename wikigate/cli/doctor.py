@@ -282,7 +282,7 @@ def _pushes(repo: pygit2.Repository) -> list[Check]:
     out = []
     # with no remote, a push to a path or URL: all of the trunk since the hooks began
     # (trial 28b N8: doctor said all is well of commits a push to a bare path refused)
-    targets = [r.name for r in repo.remotes if r.name] or [None]
+    targets: list[str | None] = [r.name for r in repo.remotes if r.name] or [None]
     for remote_name in targets:
         theirs = (
             repo.references.get(f"refs/remotes/{remote_name}/{branch}") if remote_name else None
