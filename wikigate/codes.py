@@ -444,10 +444,11 @@ TABLE: tuple[Code, ...] = (
     Code(
         "claim.consistency_cut",
         "minor",
-        "more pages share a claim's words as much as the last of its candidates than the "
-        "consistency check compares (`[consistency] max_candidates` × 4): the others were not "
-        "compared, so a contradiction with one of them would go unseen (a located blind spot: "
-        "minor, since common words tie many honest pages; the rules may make it major)",
+        "more pages that could contradict a claim (a figure or date of its kind, or a denial) "
+        "share its words as much as the last of its candidates than the consistency check "
+        "compares (`[consistency] max_candidates` × 4): the others were not compared, so a "
+        "contradiction with one of them would go unseen (a located blind spot: minor by "
+        "default; the rules may make it major)",
         "name the claim's subject more specifically (a name, a date, the thing's own noun), "
         "or raise `[consistency] max_candidates`",
     ),
