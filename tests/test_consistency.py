@@ -2762,3 +2762,36 @@ def test_an_honest_ten_page_run_on_a_wiki_of_repetitive_prose_has_no_cut(repo, b
     report = verify_trees(repo, tip, landed, config=config, plan=plan_for(landed, tip, "ingest"))
     no_errors(report)
     assert [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")] == []
+
+
+@pytest.mark.parametrize("cap", [1, 3, 20])
+def test_with_no_llm_judge_the_pairs_no_rule_decides_are_not_ranked_and_nothing_is_lost(cap):
+    """perf28: with no LLM judge, a claim that does not deny is given no candidate that
+    gives a rule nothing (no year, figure or denial): the findings are the same as when
+    every candidate is ranked, on every claim of the corpus against every other (crowds
+    at the cap included)."""
+    from support import consistency_cases as cc
+
+    cases = [*cc.DEV, *cc.HELD_OUT]
+    claims = [
+        PageClaim(
+            f"wiki/p{n}{tag}.md",
+            "1",
+            6,
+            side.sentence,
+            side.source,
+            None,
+            side.quote,
+            0,
+            None,
+            False,
+        )
+        for n, case in enumerate(cases)
+        for side, tag in ((case.new, "n"), (case.old, "o"))
+    ]
+
+    def found(decisive: bool) -> list[tuple[str, str, str]]:
+        pairs = consistency._compared(claims, claims, cap, decisive=decisive)[0]
+        return [(a.id, b.id, f.code) for a, b, f in pairs]
+
+    assert found(True) == found(False) != []

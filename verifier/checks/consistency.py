@@ -1634,6 +1634,9 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         decidable=ctx.lint and compare is None,
         whole=ctx.base is None,
         judged=compare is not None,
+        # no LLM judge: only the pairs a rule may decide (the others were ranked and read
+        # for nothing: unsure pairs go only to the judge)
+        decisive=compare is None and ctx.base is not None,
     )
     out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
@@ -2128,6 +2131,7 @@ def _compared(
     whole: bool = False,
     judged: bool = False,
     lists: dict[int, list[PageClaim]] | None = None,
+    decisive: bool = False,
 ) -> tuple[list[tuple[PageClaim, PageClaim, Finding]], list[tuple[Read, Read]], Cites]:
     """The open contradictions between ``mine`` and their candidates in ``pool`` (each
     with its finding), the pairs about one subject no rule decides, what each sentence
@@ -2137,7 +2141,8 @@ def _compared(
     claims, none of them new (_finding); ``judged``: an LLM judge decides the possible
     contradictions (``POSSIBLE``): they are not findings but the first of the undecided
     pairs (review 37d: sent before the others, within the judge's token cap). Into
-    ``lists``: each compared claim's candidates, best first (by the claim's object id)."""
+    ``lists``: each compared claim's candidates, best first (by the claim's object id).
+    ``decisive``: no LLM judge reads the undecided pairs (_pairs)."""
     cites: Cites = {}
     for c in (*mine, *pool):
         if c.source != GAP:
@@ -2159,7 +2164,7 @@ def _compared(
     possible: list[tuple[Read, Read]] = []  # with ``judged``: the judge's to decide first
     if lists is not None:
         lists.update((id(a.claim), []) for a in mine_read)
-    for a, other in _pairs(mine_read, pool, cap):
+    for a, other in _pairs(mine_read, pool, cap, decisive=decisive):
         if lists is not None:
             lists[id(a.claim)].append(other)
         pair = frozenset((a.claim.id, other.id))
@@ -2484,8 +2489,9 @@ def _elsewhere(
 
 
 # what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
-# its _signature, its key set (_key_set) and its events (_events of its words' stems)
-Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str]]
+# its _signature, its key set (_key_set), its events (_events of its words' stems) and
+# what it gives a rule (kinds_of)
+Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str], tuple[str, ...]]
 # candidates' features kept in memory (by sentence): from _pool_claims to _pairs, for
 # one check (_claims clears it); the features are the pool's, in memory anyway: the memo
 # adds an entry each, up to FEATURES_KEPT (past it, _pairs reads a claim again: a pool of
@@ -2500,7 +2506,8 @@ def _features(sentence: str) -> Features:
     text = _unmarked(sentence)
     words = _words_in(text)
     events = frozenset(map(_event_stem, words))  # _events(_stem(w) for w in words)
-    return frozenset(words), _signature_in(text, words), _key_set(words), events
+    kinds = kinds_of(sentence)
+    return frozenset(words), _signature_in(text, words), _key_set(words), events, kinds
 
 
 @functools.lru_cache(maxsize=2**16)
@@ -2587,7 +2594,10 @@ def _keep(key: str, path: str, got: tuple[list[PageClaim], list[Features]]) -> N
 def _row(path: str, claims: list[PageClaim], features: list[Features]) -> bytes:
     """A page's features row (read back by _decoded): the sets as tuples (marshal writes a
     frozenset ~6x slower than a tuple, and reads it no faster)."""
-    rows = [(tuple(w), (tuple(d), n, neg), tuple(k), tuple(e)) for w, (d, n, neg), k, e in features]
+    rows = [
+        (tuple(w), (tuple(d), n, neg), tuple(k), tuple(e), g)
+        for w, (d, n, neg), k, e, g in features
+    ]
     return marshal.dumps((path, [tuple(c) for c in claims], rows))
 
 
@@ -2616,7 +2626,9 @@ def _decoded(data: bytes, path: str) -> tuple[list[PageClaim], list[Features]] |
         if at != path or len(claims) != len(rows):
             return None
         f = frozenset
-        features = [(f(w), (f(d), n, neg), f(k), f(e)) for w, (d, n, neg), k, e in rows]
+        features = [
+            (f(w), (f(d), n, neg), f(k), f(e), tuple(g)) for w, (d, n, neg), k, e, g in rows
+        ]
         return [_page_claim(c) for c in claims], features
     except (EOFError, ValueError, TypeError):
         return None
@@ -2962,7 +2974,12 @@ def _best(
 
 
 def _pairs(
-    mine: list[Read], pool: list[PageClaim], cap: int, *, bounded: bool | None = None
+    mine: list[Read],
+    pool: list[PageClaim],
+    cap: int,
+    *,
+    bounded: bool | None = None,
+    decisive: bool = False,
 ) -> list[tuple[Read, PageClaim]]:
     """Each claim of ``mine`` with its candidates in ``pool`` (on its own page too, itself
     aside): the claims that may disagree with it (a number other than its own, the opposite
@@ -2971,9 +2988,14 @@ def _pairs(
     negation scanned before the others), at most ``cap``. A key indexes at most ``cap``
     claims of one page (a page of many claims on one subject does not crowd out the
     others); a crowd of claims that cannot disagree with it (the same numbers, none, the
-    same polarity) never takes the place of one that may."""
+    same polarity) never takes the place of one that may. ``decisive``: only the pairs a
+    rule may decide (no LLM judge reads the others): a claim that does not deny is given
+    no candidate that gives no year, figure or denial (kinds_of), which no rule finds
+    contradicting it (perf28: the ~4,000 plain candidates of a 10-page run, ranked for
+    nothing)."""
     index: dict[str, list[int]] = {}  # of the keys of ``mine``: the only ones looked up
     later: dict[str, list[int]] = {}  # the same, claims with no number and no negation
+    live: dict[str, list[int]] = {}  # those of ``later`` that give a rule something
     wanted = {k for a in mine for k in a.keys}
     per_page: Counter[tuple[str, str]] = Counter()
     # what the ranking reads of a candidate, read once here (each pool claim's text is
@@ -2988,7 +3010,7 @@ def _pairs(
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
-            _, sig, keys, found = known
+            _, sig, keys, found, kinds = known
             hits = keys & wanted
             if not hits:
                 continue  # none of its keys is wanted
@@ -3005,12 +3027,16 @@ def _pairs(
             hits = keys & wanted
             if dated:
                 said[i] = words
+            kinds = kinds_of(c.sentence) if decisive and not (sig[0] or sig[1] or sig[2]) else ()
         into = index if (sig[0] or sig[1] or sig[2]) else later
+        alive = decisive and into is later and bool(kinds)
         for k in hits:
             n = per_page[(k, c.page)]
             if n < cap:
                 per_page[(k, c.page)] = n + 1
                 into.setdefault(k, []).append(i)
+                if alive:
+                    live.setdefault(k, []).append(i)
     out: list[tuple[Read, PageClaim]] = []
     if bounded is None:  # a derived pass scores as the full pass it stands for (_rederive)
         bounded = len(mine) * len(pool) > EXACT
@@ -3025,7 +3051,10 @@ def _pairs(
         scores: tuple[Counter[int], Counter[int]] = (Counter(), Counter())
         itself = at.get(id(a.claim), [])  # not its own candidate; its page's other claims are
         size = {k: len(index.get(k, ())) + len(later.get(k, ())) for k in a.keys}
-        for postings, score in zip((index, later), scores, strict=True):
+        # a claim that does not deny, when only a rule decides: no candidate that gives
+        # a rule nothing (no year, figure or denial: not in ``live``)
+        plain = later if not decisive or DENIES in kinds_of(a.claim.sentence) else live
+        for postings, score in zip((index, plain), scores, strict=True):
             for k in sorted(a.keys, key=lambda k: (size[k], k)):
                 if bounded and len(scores[0]) + len(scores[1]) >= limit:
                     break  # enough candidates from its rarer words: the common ones add noise
