@@ -431,3 +431,25 @@ def test_a_call_that_would_rewrite_the_log_is_refused_and_stages_nothing(root): 
         said = text(got)
         assert "wiki/log.md is append-only" in said and "nothing was staged" in said, said
     assert not out["appended"].is_error, text(out["appended"])
+
+
+def test_a_replace_a_write_would_be_refused_for_is_refused_and_stages_nothing(root):  # noqa: F811
+    """Trial 28c M1: `replace` staged what `write` refuses (a NUL byte; a page past the
+    5 MB limit), and finalize then rejected the whole run as page.unreadable; it is a tool
+    error with the same message as write's, staging nothing."""
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        nul = await c.call_tool(
+            "replace", {"path": "wiki/owls.md", "old": "title: Owls", "new": "title: Ow\x00ls"}
+        )
+        big = await c.call_tool(
+            "replace", {"path": "wiki/owls.md", "old": "title: Owls", "new": "x" * (5 * 2**20 + 1)}
+        )
+        read = ok(await c.call_tool("read", {"path": "wiki/owls.md"}))
+        return {"nul": nul, "big": big, "read": read}
+
+    out = session(root, body)
+    assert out["nul"].is_error and "content holds NUL bytes" in text(out["nul"])
+    assert out["big"].is_error and "over 5 MB, the limit for wiki files" in text(out["big"])
+    assert "\x00" not in out["read"]["text"] and out["read"]["total"] < 2**20

@@ -256,8 +256,15 @@ class Run:
             found = occurrences(text, old) if old else []
             if len(found) == 1:
                 at = found[0]
-                edited = text[:at] + new + text[at + len(old) :]
-                blob = self.env.repo.create_blob(edited.encode("utf-8"))
+                data = (text[:at] + new + text[at + len(old) :]).encode("utf-8")
+                # what a write of it would be refused for (trial 28c M1: a NUL byte or a
+                # page past the limit was staged, and finalize rejected the whole run)
+                if len(data) > MAX_PAGE_BYTES:
+                    what = "repository" if self.layout.area(path) == "other" else "wiki"
+                    limit = MAX_PAGE_BYTES // 2**20
+                    raise RunError(f"{path}: over {limit} MB, the limit for {what} files")
+                _check_text(path, data)
+                blob = self.env.repo.create_blob(data)
                 return self._commit("replace", path, blob)
             overlap = any(b - a < len(old) for a, b in zip(found, found[1:], strict=False))
             problem = (
