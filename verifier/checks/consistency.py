@@ -2669,7 +2669,9 @@ def _keys_keeping_features(tree: WikiTree, pages: list[str]) -> dict[str, frozen
             out[path] = _page_keys(tree, path)
             continue
         features = [_features(c.sentence) for c in claims]
-        out[path] = _claims_keys(claims, [_keys(set(f[0])) for f in features])
+        out[path] = _claims_keys(
+            claims, [_keys(set(f[0])) for f in features], [f[4] for f in features]
+        )
         fresh[keys[path]] = _row(path, claims, features)
         if len(fresh) >= FEATURE_ROWS_AT_ONCE:
             tree.cache.store_features(fresh)
@@ -2686,12 +2688,17 @@ def _page_keys(tree: WikiTree, path: str) -> frozenset[str]:
     return _claims_keys(claims, [keys_of(c.sentence) for c in claims])
 
 
-def _claims_keys(claims: list[PageClaim], keys: list[tuple[str, ...]]) -> frozenset[str]:
-    """_page_keys of ``claims``, each claim's keys (keys_of) given."""
+def _claims_keys(
+    claims: list[PageClaim],
+    keys: list[tuple[str, ...]],
+    kinds: list[tuple[str, ...]] | None = None,
+) -> frozenset[str]:
+    """_page_keys of ``claims``, each claim's keys (keys_of) given, and its kinds_of when
+    known (a features row's)."""
     out: set[str] = set()
-    for c, ks in zip(claims, keys, strict=True):
+    for n, (c, ks) in enumerate(zip(claims, keys, strict=True)):
         out.update(ks)
-        for v in kinds_of(c.sentence):
+        for v in kinds[n] if kinds is not None else kinds_of(c.sentence):
             out.update(k + v for k in ks)
     return frozenset(out)
 
