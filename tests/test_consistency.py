@@ -2795,3 +2795,37 @@ def test_with_no_llm_judge_the_pairs_no_rule_decides_are_not_ranked_and_nothing_
         return [(a.id, b.id, f.code) for a, b, f in pairs]
 
     assert found(True) == found(False) != []
+
+
+# ---------------------------------------------------------------- review 39a
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The museum first opened its doors in 1894 and opened them again in 1950.",
+            "The museum opened its doors in 1896.",
+        ),
+        (
+            "The Harbour Lighthouse was first lit in 1881 and relit in 1946.",
+            "The Harbour Lighthouse was first lit in 1870.",
+        ),
+        (
+            "The ferry, restarted after the war, does not run in winter.",
+            "The ferry runs in winter.",
+        ),
+    ],
+)
+def test_a_repeat_or_a_restart_in_a_claim_does_not_hide_its_other_date_or_its_denial(new, old):
+    """Review 39a #1: an "again" or a re- verb anywhere in a claim set aside every date in
+    it, and a participle's time ("restarted after the war") its denial; only a claim whose
+    one date is the repeat's is another event."""
+    assert _pair_code(new, old) is not None
+    # a claim whose one date is the repeat's is still another event
+    assert (
+        _pair_code(
+            "The museum opened its doors again in 1946.", "The museum opened its doors in 1896."
+        )
+        is None
+    )

@@ -872,7 +872,11 @@ def _counts(text: str) -> frozenset[str]:
 # figure is no time of the claim (review 38a #3: the denial read as one of another time)
 _DATED_APPOSITIVE = re.compile(
     r"^\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*"
-    r"(\s*\([^()]{0,80}\d[^()]{0,80}\)|,\s+[^,;:()]{0,60}\d[^,;:()]{0,60},)(?=\s)"
+    r"(\s*\([^()]{0,80}\d[^()]{0,80}\)|,\s+[^,;:()]{0,60}\d[^,;:()]{0,60},"
+    # or a participle's phrase with a time of its own: "The ferry, restarted after the war,
+    # does not run in winter" (the time is the restart's, not the denial's: review 39a #1)
+    r"|,\s+[A-Za-z]+(?:ed|en)\s+[^,;:()\d]{0,40}?\b(?:during|until|till|since|before|after"
+    r"|while|whilst|when|wartime)\b[^,;:()\d]{0,40},)(?=\s)"
 )
 _SEASONS = "winter|summer|spring|autumn|the winter|the summer|the spring|the autumn"
 _DURING_SEASON = re.compile(rf"\bduring\s+(?=(?:{_SEASONS})\b)", re.I)  # "in winter"
@@ -1411,7 +1415,10 @@ def _now(r: Read, since: int) -> bool:
 def _again(r: Read) -> bool:
     """The claim dates a repeat of its event: "opened its doors again in 1946", "reopened
     in 1950", "was rebuilt in 1921" (review 38a #8: a plain source conflict against
-    "opened its doors in 1896")."""
+    "opened its doors in 1896"); its only date, the repeat's: a claim of two dates ("first
+    opened in 1894 and again in 1950") dates its first event too (review 39a #1)."""
+    if len(r.years) + len(r.decades) > 1:
+        return False
     if r.plain & _REDONE:
         return True
     sentence = r.claim.sentence
