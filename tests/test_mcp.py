@@ -272,7 +272,7 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
 
     async def body(s: ClientSession) -> tuple[str, dict[str, Any], str]:
         first = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
-        ok(await s.call_tool("delete", {"path": "wiki/owls.md"}))
+        ok(await s.call_tool("delete", {"path": "wiki/index.md"}))
         dropped = ok(await s.call_tool("abandon", {"reason": "wrong page"}))
         # a run ended elsewhere (a person, a sweep) is refused, then the session moves on
         ended = ok(await s.call_tool("start_run", {"type": "synthesis"}))["run_id"]
@@ -299,7 +299,7 @@ def test_a_client_that_disconnects_mid_run_leaves_no_run_leased(root):
     assert dropped["reason"].startswith("abandoned: by ") and dropped["reason"].endswith(
         ": wrong page"
     )
-    assert (root / "wiki" / "owls.md").exists()
+    assert (root / "wiki" / "index.md").exists()
     # the server released the run before it exited: abandoned now, not after the timeout
     ws = Workspace.open(root)
     try:
