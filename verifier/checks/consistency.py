@@ -274,9 +274,17 @@ def current(claims: list[PageClaim]) -> list[PageClaim]:
     return [c for c in claims if c.id not in old]
 
 
+def _keyed(w: str) -> bool:
+    """A word that indexes a claim: of four letters or more, not a stopword, negation or
+    number word; or a content word of three ("bus", "inn", "dam": review 39a #2, the gate
+    never looked up the claims about them, only the whole-wiki pass compared them)."""
+    n = len(w)
+    return (n >= 4 and w not in _NOT_KEYS) or (n == 3 and w not in _SHORT_STOP)
+
+
 def _key_set(words: set[str]) -> frozenset[str]:
     """_keys(words) as a set (unsorted unless there are more than KEYS)."""
-    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    subject = [w for w in words if _keyed(w)]
     if len(subject) <= KEYS:
         return frozenset(subject)
     subject.sort(key=len, reverse=True)
@@ -286,7 +294,7 @@ def _key_set(words: set[str]) -> frozenset[str]:
 
 
 def _keys(words: set[str]) -> tuple[str, ...]:
-    subject = [w for w in words if len(w) >= 4 and w not in _NOT_KEYS]
+    subject = [w for w in words if _keyed(w)]
     subject.sort()
     subject.sort(key=len, reverse=True)  # stable: the longest first, then alphabetically
     return tuple(subject[:KEYS])
@@ -2822,7 +2830,7 @@ class TermIndex:
         + hashlib.blake2b(
             json.dumps(
                 [
-                    5,
+                    6,  # 6: content words of three letters are keys (review 39a #2)
                     UPDATE.pattern,
                     YEARS,
                     FIGURES,
@@ -2837,6 +2845,7 @@ class TermIndex:
                     sorted(STOPWORDS),
                     sorted(NEGATIONS),
                     sorted(NUMBER_WORDS),
+                    sorted(_SHORT_STOP),
                 ]
             ).encode(),
             digest_size=8,
