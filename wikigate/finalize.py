@@ -233,13 +233,10 @@ def _trace_as_pinned(run: Run) -> bool:
     pinned). An empty run whose trace is not is verified, not abandoned: the trace check
     rejects it, run.trace_tampered on record (trial 28b N4: "abandoned: the run changes
     nothing" said nothing of the tampering the server had just refused a call for)."""
-    from .trace import GENESIS, TraceTampered, trace_tip
+    from .trace import TraceTampered, pinned_tip
 
-    row = run.refresh()
     try:
-        trace_tip(
-            run.env.repo, run.run_id, row["trace_head"] or GENESIS, int(row["trace_count"] or 0)
-        )
+        pinned_tip(run.env.repo, run.run_id, run.refresh())
     except TraceTampered:
         return False
     return True

@@ -226,16 +226,10 @@ class Session:
         """TraceTampered (as a RunError naming the call) when the run's trace ref does not
         end at the event wikigate pinned last: a call on it could not be recorded."""
         from wikigate.errors import RunError
-        from wikigate.trace import GENESIS, TraceTampered, trace_tip
+        from wikigate.trace import TraceTampered, pinned_tip
 
-        row = self.ws.run(run_id).refresh()
         try:
-            trace_tip(
-                self.ws.repo,
-                run_id,
-                row.get("trace_head") or GENESIS,
-                int(row.get("trace_count") or 0),
-            )
+            pinned_tip(self.ws.repo, run_id, self.ws.run(run_id).refresh())
         except TraceTampered as e:
             raise RunError(f"{tool} was refused, nothing was done: {e}") from e
 
@@ -374,9 +368,9 @@ class Session:
                 "(read the page first); nothing was staged"
             )
         self.check_scope(path)
-        staged = run.read(normalized(path))
-        if staged is not None:
-            text = staged.decode("utf-8", "replace")
+        if normalized(path) == self.ws.config.wiki.layout().log:
+            staged = run.read(normalized(path))
+            text = staged.decode("utf-8", "replace") if staged is not None else ""
             if text.count(old) == 1:  # else str_replace says why it stages nothing
                 self.check_log(path, text.replace(old, new, 1).encode())
         try:
@@ -921,9 +915,10 @@ def _after(done: Any) -> list[str]:
     reason = done.reason or ""
     if reason.startswith("conflict:"):
         return [CONFLICT]
-    fixing = "; ".join(a.rstrip(".") for a in actions) or reason or "what the findings say"
+    from wikigate.present import fixing
+
     stuck = NO_PROGRESS if reason.startswith("no progress") else ""
-    return [CLOSED + fixing + stuck]
+    return [CLOSED + fixing(actions, reason) + stuck]
 
 
 class _ToolFailure(Exception):

@@ -3,6 +3,7 @@ CLI, the demo and the hooks (the report formats live in wikigate.verifier.report
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .kinds import MAX_LOOPS
@@ -71,10 +72,20 @@ def closed(status: str, reason: str | None, next_actions: Sequence[str]) -> list
     rejected run said "then finalize again"); another status's, as they are."""
     if status not in ("rejected", "abandoned"):
         return list(next_actions)
-    fixing = "; ".join(a.rstrip(".") for a in next_actions) or reason or "what the findings say"
     return [
-        f"the run is {status}: redo the change on a new run (`wikigate run start`), fixing: {fixing}"
+        f"the run is {status}: redo the change on a new run (`wikigate run start`), fixing: "
+        + fixing(next_actions, reason)
     ]
+
+
+def fixing(next_actions: Sequence[str], reason: str | None) -> str:
+    """What a closed run's redo must fix: its steps, each without its "then finalize again"
+    (the closed run takes no finalize; trial 28c), else the reason."""
+    steps = [_AGAIN.sub("", a.rstrip(".")) for a in next_actions]
+    return "; ".join(steps) or reason or "what the findings say"
+
+
+_AGAIN = re.compile(r",?\s*(?:and |then )+finalize again$")
 
 
 def answered(

@@ -222,10 +222,9 @@ class Run:
         data = content.encode("utf-8") if isinstance(content, str) else content
         where = self.layout.area(path)
         page = where == "wiki" and not is_attachment(path, self.layout)
-        limit = MAX_PAGE_BYTES if page or where == "other" else MAX_SOURCE_BYTES
-        if len(data) > limit:
-            what = "repository" if where == "other" else where
-            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {what} files")
+        self._within_limit(
+            path, data, MAX_PAGE_BYTES if page or where == "other" else MAX_SOURCE_BYTES
+        )
         if page or path == CONFIG_FILE:
             _check_text(path, data)
         elif self.layout.area(path) == "wiki":
@@ -234,6 +233,13 @@ class Run:
                 raise RunError(f"{path}: {problem}; an attachment must be what its name says")
         blob = self.env.repo.create_blob(data)
         return self._commit("write", path, blob)
+
+    def _within_limit(self, path: str, data: bytes, limit: int) -> None:
+        """RunError when ``data`` is past ``limit``, naming the kind of file."""
+        if len(data) > limit:
+            where = self.layout.area(path)
+            what = "repository" if where == "other" else where
+            raise RunError(f"{path}: over {limit // 2**20} MB, the limit for {what} files")
 
     def str_replace(self, path: str, old: str, new: str) -> pygit2.Oid:
         """Replace the one occurrence of ``old`` in the staged copy of ``path``.
@@ -259,10 +265,7 @@ class Run:
                 data = (text[:at] + new + text[at + len(old) :]).encode("utf-8")
                 # what a write of it would be refused for (trial 28c M1: a NUL byte or a
                 # page past the limit was staged, and finalize rejected the whole run)
-                if len(data) > MAX_PAGE_BYTES:
-                    what = "repository" if self.layout.area(path) == "other" else "wiki"
-                    limit = MAX_PAGE_BYTES // 2**20
-                    raise RunError(f"{path}: over {limit} MB, the limit for {what} files")
+                self._within_limit(path, data, MAX_PAGE_BYTES)
                 _check_text(path, data)
                 blob = self.env.repo.create_blob(data)
                 return self._commit("replace", path, blob)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import pygit2
@@ -137,6 +138,13 @@ def read_trace(repo: pygit2.Repository, run_id: str, most: int) -> list[TraceEve
         raise TraceUnreadable(f"{ref} cannot be read ({e})") from e
     events.reverse()
     return events
+
+
+def pinned_tip(repo: pygit2.Repository, run_id: str, row: Mapping[str, Any]) -> pygit2.Oid | None:
+    """``trace_tip`` of the pin the run's telemetry ``row`` holds (none yet: no event)."""
+    return trace_tip(
+        repo, run_id, row.get("trace_head") or GENESIS, int(row.get("trace_count") or 0)
+    )
 
 
 def trace_tip(repo: pygit2.Repository, run_id: str, head: str, count: int) -> pygit2.Oid | None:
