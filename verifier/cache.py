@@ -31,6 +31,9 @@ CACHE_ERRORS = (sqlite3.DatabaseError, EOFError, ValueError, TypeError, IndexErr
 GRAPHS_KEPT = 16  # link graphs of recent trees (main's, runs') kept in the cache
 REPORTS_KEPT = 4  # whole-wiki reports (reportcache.py) of recent trees
 INDEXES_KEPT = 4  # term indexes of recent trees (checks/consistency.py's): a few MB each
+# a tree's term index as its changes from another tree's (a run's, main's after a commit):
+# a few KB each, so many more are kept; read, a chain is kept as recently used
+INDEX_DELTAS_KEPT = 64
 PASSES_KEPT = 4  # whole-wiki consistency passes of recent trees (checks/consistency.py's)
 CHUNK = 900  # keys per `IN (…)`: under SQLite's bound-parameter limit
 
@@ -72,6 +75,10 @@ class Cache:
                 "reports (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
                 # a tree's index of its claims' words (the consistency check's), by tree
                 "indexes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
+                # a tree's index as its changes from the index of the tree ``base``, ``depth``
+                # changes from a whole one (WikiTree.term_index)
+                "index_deltas (tree TEXT PRIMARY KEY, v TEXT, base TEXT, depth INTEGER, "
+                "data BLOB, used REAL)",
                 # a whole-wiki consistency pass's pairs, by "scope:tree" (the next tree's
                 # is derived from the most recent of its scope: checks/consistency.py)
                 "passes (tree TEXT PRIMARY KEY, v TEXT, data BLOB, used REAL)",
@@ -103,6 +110,7 @@ class Cache:
         self.conn.execute("DELETE FROM pages WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM graphs WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM indexes WHERE v IS NOT ?", (self.tag,))
+        self.conn.execute("DELETE FROM index_deltas WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM passes WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM windows WHERE v IS NOT ?", (self.tag,))
         self.conn.execute("DELETE FROM verdicts WHERE v IS NOT ?", (self.tag,))
@@ -189,8 +197,55 @@ class Cache:
         return self._tree_row("indexes", tree)
 
     def store_index(self, tree: str, data: bytes) -> None:
-        """Keep a tree's term index, and the most recent INDEXES_KEPT others."""
+        """Keep a tree's term index, and the most recently used INDEXES_KEPT others."""
         self._store_tree_row("indexes", tree, data, INDEXES_KEPT)
+
+    def index_delta(self, tree: str) -> tuple[str, int, bytes] | None:
+        """A tree's term index stored as its changes from another tree's: that tree, how
+        many changes from a whole index, the changes (``store_index_delta``); or None."""
+        if self.conn is None:
+            return None
+        try:
+            row = self.conn.execute(
+                "SELECT base, depth, data FROM index_deltas WHERE tree = ? AND v = ?",
+                (tree, self.tag),
+            ).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        if row is None or not isinstance(row[0], str) or not isinstance(row[1], int):
+            return None
+        return row[0], row[1], bytes(row[2])
+
+    def store_index_delta(self, tree: str, base: str, depth: int, data: bytes) -> None:
+        """Keep a tree's term index as its changes from ``base``'s, and the most recently
+        used INDEX_DELTAS_KEPT others."""
+        if self.conn is None:
+            return
+        try:
+            self.conn.execute("BEGIN")
+            self.conn.execute(
+                "INSERT OR REPLACE INTO index_deltas VALUES (?, ?, ?, ?, ?, ?)",
+                (tree, self.tag, base, depth, data, time.time()),
+            )
+            self.conn.execute(
+                "DELETE FROM index_deltas WHERE tree NOT IN "
+                "(SELECT tree FROM index_deltas ORDER BY used DESC LIMIT ?)",
+                (INDEX_DELTAS_KEPT,),
+            )
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError:
+            if self.conn.in_transaction:
+                self.conn.rollback()
+
+    def used_indexes(self, whole: str, deltas: list[str]) -> None:
+        """Mark a tree's whole term index and the deltas read on it as just used (kept
+        before those of trees no longer read: main's index, read by every run's check,
+        is not dropped for the runs' own)."""
+        now = time.time()
+        self._write("UPDATE indexes SET used = ? WHERE tree = ?", [(now, whole)])
+        self._write(
+            "UPDATE index_deltas SET used = ? WHERE tree = ?", [(now, t) for t in deltas]
+        )
 
     def latest_pass(self, scope: str) -> bytes | None:
         """The most recently stored whole-wiki consistency pass of ``scope``, if any."""

@@ -2856,6 +2856,8 @@ class TermIndex:
         self.pages = pages
         self.postings = postings  # key → array("I") of page numbers, as bytes
         self.common = common
+        # derived: what changed from the base's (``delta``): pages by number, keys
+        self._changed: tuple[dict[int, str], set[str]] | None = None
 
     def pages_of(self, key: str) -> list[str]:
         """The pages whose claims hold ``key``, sorted; none for a common key."""
@@ -2907,6 +2909,8 @@ class TermIndex:
         pages, postings, common = list(base.pages), dict(base.postings), dict(base.common)
         wanted = set(changed)
         number = {p: n for n, p in enumerate(pages) if p in wanted}  # the changed pages'
+        renumbered: dict[int, str] = {}
+        touched: set[str] = set()
         for path in changed:
             old = _page_keys(base_tree, path) if path in old_pages else frozenset()
             new = _page_keys(tree, path) if path in new_pages else frozenset()
@@ -2916,8 +2920,10 @@ class TermIndex:
                     continue
                 n = number[path] = len(pages)
                 pages.append(path)
+                renumbered[n] = path
             if path not in new_pages:
-                pages[n] = ""
+                pages[n] = renumbered[n] = ""
+            touched |= old ^ new
             for k in old - new:
                 if k in common:
                     common[k] -= 1
@@ -2941,10 +2947,46 @@ class TermIndex:
                     postings[k] = _packed(hits)
         if pages.count("") * 2 > len(pages):
             return None
-        return cls(pages, postings, common)
+        derived = cls(pages, postings, common)
+        derived._changed = renumbered, touched
+        return derived
 
     def dumps(self) -> bytes:
         return marshal.dumps((self.name, self.pages, self.postings, self.common))
+
+    def delta(self) -> bytes:
+        """A derived index's changes from its base's: the page numbers given a path (or
+        ""), and each key changed, its pages (or None) and its count if common (or None)."""
+        if self._changed is None:
+            raise ValueError("not a derived index")
+        renumbered, touched = self._changed
+        keys = {k: (self.postings.get(k), self.common.get(k)) for k in sorted(touched)}
+        return marshal.dumps((self.name, len(self.pages), renumbered, keys))
+
+    def apply(self, delta: bytes) -> None:
+        """Make this index (a base's, just loaded) the one ``delta`` was taken from."""
+        name, size, renumbered, keys = marshal.loads(delta)
+        if name != self.name or not isinstance(renumbered, dict) or not isinstance(keys, dict):
+            raise ValueError("not a term index delta")
+        pages, postings, common = self.pages, self.postings, self.common
+        for n in sorted(renumbered):
+            if n == len(pages):
+                pages.append(renumbered[n])
+            elif n < len(pages):
+                pages[n] = renumbered[n]
+            else:
+                raise ValueError("a damaged term index delta")
+        if len(pages) != size:
+            raise ValueError("a damaged term index delta")
+        for k, (listed, counted) in keys.items():
+            if listed is None:
+                postings.pop(k, None)
+            else:
+                postings[k] = listed
+            if counted is None:
+                common.pop(k, None)
+            else:
+                common[k] = counted
 
     @classmethod
     def loads(cls, data: bytes) -> TermIndex:
