@@ -2853,3 +2853,45 @@ def test_a_claim_about_a_three_letter_thing_is_looked_up_by_the_gate(repo, base)
     )
     found = run(repo, landed, {"wiki/buses.md": cited("Buses", "The bus does not run on Sundays.")})
     assert [f.code for f in found] == ["claim.contradiction"], found
+
+
+# ---------------------------------------------------------------- review 39a figures (cons30n)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The pier is 1 km long.", "The pier is 600 metres long."),
+        ("The pier is 1 km long.", "The pier is 1,450 metres long."),
+        ("The road is 2 km long.", "The road is 1,500 metres long."),
+        ("The cargo weighed exactly 1 tonne.", "The cargo weighed 600 kg."),
+        ("The crossing takes 1 hour.", "The crossing takes 35 minutes."),
+        ("The voyage takes 1 day.", "The voyage takes 13 hours."),
+        ("The cargo weighed 3 tonnes.", "The cargo weighed 2,600 kg."),
+        ("The bridge is exactly 0.4 km long.", "The bridge is 402 metres long."),
+    ],
+)
+def test_a_whole_converted_figure_is_not_rough_by_half_a_unit(new, old):
+    """Review 39a #4: "1 km" agreed with anything from 500 to 1,500 metres (the rounding of
+    a whole kilometre), so "1 km" against "600 metres" and "1 hour" against "35 minutes"
+    landed; the rounding is at most an eighth of the figure, and "exactly" is exact."""
+    assert _pair_code(new, old) is not None
+    assert _pair_code(old, new) is not None
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The bridge is 0.4 km long.", "The bridge is 402 metres long."),
+        ("The bridge is 0.4 km long.", "The bridge is 400 metres long."),
+        ("The bridge is 350 metres long.", "The bridge is 0.4 km long."),
+        ("The tower is 0.04 km tall.", "The tower is 42 metres tall."),
+        ("The pier is 1 km long.", "The pier is 950 metres long."),
+        ("The crossing takes 1.5 hours.", "The crossing takes 90 minutes."),
+        ("The bridge is exactly 1 km long.", "The bridge is 1,000 metres long."),
+    ],
+)
+def test_a_converted_figure_still_agrees_within_its_rounding(new, old):
+    """The documented rounding holds: "0.4 km" is 350 to 450 metres, "1 km" 875 to 1,125."""
+    assert _pair_code(new, old) is None
+    assert _pair_code(old, new) is None

@@ -778,7 +778,9 @@ def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozense
     those units (as read_words reads them: "km", "miles")."""
     out = []
     units = set()
-    for m in _MEASURE.finditer(text.lower()):
+    low = text.lower()
+    exact = "exactly" in low or "precisely" in low
+    for m in _MEASURE.finditer(low):
         figure = m.group(1).replace(",", "")
         try:
             value = float(figure)
@@ -788,15 +790,32 @@ def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozense
         units.add(unit)
         system, factor = _FACTORS[unit]
         step = 10.0 ** -(len(figure) - figure.index(".") - 1) if "." in figure else 1.0
+        if exact and _EXACTLY.search(low, 0, m.start()):
+            step = 0.0  # "exactly 1 tonne": no rounding (review 39a #4)
         out.append((system, value * factor, step * factor / 2))
     return tuple(out), frozenset(units)
 
 
+_EXACTLY = re.compile(r"\b(?:exactly|precisely)\s+$")
+# the most a figure's rounding stretches: an eighth of it ("0.4 km" is 350 to 450 metres;
+# a whole "1 km" is 875 to 1,125 metres, not 500 to 1,500: review 39a #4)
+_ROUNDING = 1 / 8
+
+
+def _band(value: float, half: float, other_value: float, other_half: float) -> float:
+    """How far two converted figures may be apart and agree: the rounding of the less
+    precise one, at most _ROUNDING of it (a figure said "exactly" has no rounding)."""
+    if other_half > half:
+        value, half = other_value, other_half
+    return min(half, abs(value) * _ROUNDING)
+
+
 def _measures_meet(a: Read, b: Read) -> bool | None:
     """Whether each figure of ``a`` with a unit meets one of ``b``'s of the same system,
-    converted into one unit, within the rounding of the less precise one ("0.4 km" and
-    "402 metres" agree, "0.3 km" and "400 metres" do not); None when they share no system
-    (no unit, or "metres" against "feet": not compared)."""
+    converted into one unit, within the rounding of the less precise one, at most an eighth
+    of it (_band: "0.4 km" and "402 metres" agree, "0.3 km" and "400 metres" do not, nor do
+    "1 km" and "600 metres"); None when they share no system (no unit, or "metres" against
+    "feet": not compared)."""
     common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
     if not common:
         return None
@@ -805,7 +824,8 @@ def _measures_meet(a: Read, b: Read) -> bool | None:
     return any(
         all(
             any(
-                t == s and abs(v - w) <= max(half, other) * (1 + 1e-9) for t, w, other in y.measures
+                t == s and abs(v - w) <= _band(v, half, w, other) * (1 + 1e-9)
+                for t, w, other in y.measures
             )
             for s, v, half in x.measures
             if s in common
