@@ -2895,3 +2895,48 @@ def test_a_converted_figure_still_agrees_within_its_rounding(new, old):
     """The documented rounding holds: "0.4 km" is 350 to 450 metres, "1 km" 875 to 1,125."""
     assert _pair_code(new, old) is None
     assert _pair_code(old, new) is None
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The Harbour Lighthouse (No. 3) was first lit in 1881.",
+            "The Harbour Lighthouse was first lit in 1870.",
+        ),
+        ("The ferry, route number 4, does not run in winter.", "The ferry runs in winter."),
+        ("The mill, number 2 on the river, was built in 1880.", "The mill was built in 1890."),
+        (
+            "The grammar school was number 3 in the county in 1900.",
+            "The grammar school was number 5 in the county in 1900.",
+        ),
+        (
+            "The museum ranked number 3 in the county in 1900.",
+            "The museum ranked number 5 in the county in 1900.",
+        ),
+    ],
+)
+def test_a_number_in_an_appositive_names_the_subject_and_a_rank_is_a_figure(new, old):
+    """Review 39a #6: "(No. 3)" and ", route number 4," made the claim another subject's
+    (or their words did), so the contradiction landed; and "was number 3 in the county" was
+    read as a name, so two ranks were never compared."""
+    assert _pair_code(new, old) is not None
+
+
+def test_two_numbers_naming_two_things_are_still_two_things():
+    """Review 38b F3 holds: "Mill number 1" and "Mill number 2" are two mills, and so are
+    two mills each numbered in an appositive."""
+    assert (
+        _pair_code(
+            "Mill number 2 produced flour for the valley villages.",
+            "Mill number 1 produced flour for the valley villages.",
+        )
+        is None
+    )
+    assert (
+        _pair_code(
+            "The mill, number 2 on the river, was built in 1880.",
+            "The mill, number 3 on the river, was built in 1890.",
+        )
+        is None
+    )

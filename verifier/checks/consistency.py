@@ -125,6 +125,7 @@ class Read:
     # half its last digit's step in that unit): "0.4 km" is ("m", 400.0, 50.0)
     measures: tuple[tuple[str, float, float], ...] = ()
     agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
+    alias: frozenset[str] = frozenset()  # the number of an appositive: "(No. 3)", ", route 4,"
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -474,6 +475,8 @@ def _text(sentence: str) -> str:
     if "itself" in text or "that is" in text or "i.e." in text:
         # "The museum shop (the museum itself) opened …": the museum
         text = _RENAMED.sub(_renamed, text, count=1)
+    if "(" in text or "," in text:  # "The ferry, route number 4, does not run": the ferry
+        text = _NUMBER_APPOSITIVE.sub(r"\1", text, count=1)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
     if "o." in text or "r." in text or "No " in text or "#" in text:
@@ -576,7 +579,36 @@ _MONTHS = frozenset(
 )
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
-_NUMBERED = re.compile(r"\b[A-Za-z]+\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+_NUMBERED = re.compile(r"\b([A-Za-z]+)\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+# verbs before "number N" that make it a figure, a rank: "The school was number 3 in the
+# county", "ranked number 3" (review 39a #6: read as a name, never compared)
+_RANKING = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were be been being became become becomes remained remains ranked ranks "
+        "rank rated rates came comes stood stands placed finished listed",
+    )
+)
+# an appositive after the subject that numbers it, read as a name of the subject and left
+# out of the text: "The Harbour Lighthouse (No. 3) was first lit", "The ferry, route number
+# 4, does not run", "The mill, number 2 on the river, was built" (review 39a #6: the number
+# was read as another subject's, or the appositive's words as the subject's); its number is
+# the claim's alias (two claims giving two such numbers are about two things)
+_NUMBER_APPOSITIVE = re.compile(
+    r"^(\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)"
+    r"(?:\s*\(\s*(?:[A-Za-z]+\s+)?(?:number|nos?\.?|nr\.?|\#)\s*(\d+)\s*\)"
+    r"|,\s+(?:[A-Za-z]+\s+)?(?:number|nos?\.|nr\.|\#)\s*(\d+)"
+    r"(?:\s+(?:on|in|of|along|at|by)\s+(?:the\s+)?[A-Za-z]+)?,)(?=\s)",
+    re.I,
+)
+
+
+def _alias(raw: str) -> frozenset[str]:
+    """The number of an appositive numbering the subject (``_NUMBER_APPOSITIVE``)."""
+    if "(" not in raw and "," not in raw:
+        return frozenset()
+    m = _NUMBER_APPOSITIVE.match(_unmarked(raw))
+    return frozenset() if m is None else frozenset({m.group(2) or m.group(3)})
 # capitalised words before a figure that say how much, not which: "Nearly 400 people"
 _QUANTIFIERS = frozenset(
     re.findall(
@@ -611,7 +643,13 @@ def _named(text: str) -> frozenset[str]:
     "number" after a word ("Mill number 2", "the mill No. 3": review 38b F3, twenty pages
     "Mill number N produced flour …" gave 190 source conflicts)."""
     numbered = (
-        frozenset(m.group(1) for m in _NUMBERED.finditer(text)) if "umber" in text else frozenset()
+        frozenset(
+            m.group(2)
+            for m in _NUMBERED.finditer(text)
+            if m.group(1).lower() not in _RANKING  # "was number 3 in the county": a rank
+        )
+        if "umber" in text
+        else frozenset()
     )
     return numbered | frozenset(
         m.group(2)
@@ -712,6 +750,7 @@ def read(claim: PageClaim) -> Read:
         spans,
         measures,
         _agent(text),
+        _alias(raw),
     )
 
 
@@ -1364,7 +1403,7 @@ def unsure(a: Read, b: Read) -> tuple[str, str] | None:
 def _disagreement(a: Read, b: Read) -> str | None:
     if not _same_subject(a, b):
         return None
-    if a.named != b.named:
+    if a.named != b.named or (a.alias and b.alias and a.alias != b.alias):
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
