@@ -126,6 +126,9 @@ class Read:
     measures: tuple[tuple[str, float, float], ...] = ()
     agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
     alias: frozenset[str] = frozenset()  # the number of an appositive: "(No. 3)", ", route 4,"
+    # a size describing the subject outside the predicate, read as a claim of its own: "The
+    # bridge, 300 metres long, was opened in 1890": "The bridge is 300 metres long"
+    sizes: tuple[Read, ...] = ()
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -484,6 +487,9 @@ def _text(sentence: str) -> str:
     if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
         # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
         text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
+    if "stand" in text or "stood" in text:
+        # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
+        text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
     return _YEAR_WORDS.sub(_year_of, text)
 
 
@@ -521,6 +527,10 @@ _DIMENSION_OF = re.compile(
     re.I,
 )
 _BE = {"has": "is", "had": "was", "have": "are"}
+_STANDS = re.compile(
+    r"\b(stands|stood)(?=\s+(?:[a-z]+\s+)?\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+\s+(?:tall|high)\b)",
+    re.I,
+)
 
 
 def _in_dimension(m: re.Match[str]) -> str:
@@ -751,6 +761,7 @@ def read(claim: PageClaim) -> Read:
         measures,
         _agent(text),
         _alias(raw),
+        _described(claim, text) if measures or "-" in text else (),
     )
 
 
@@ -847,6 +858,56 @@ def _band(value: float, half: float, other_value: float, other_half: float) -> f
     if other_half > half:
         value, half = other_value, other_half
     return min(half, abs(value) * _ROUNDING)
+
+
+# a size describing the subject outside the predicate (review 39a #9: never compared with
+# "The bridge is 400 metres long"): in an appositive after it ("The bridge, 300 metres long,
+# was opened"), before it ("Only 300 metres long, the bridge is the shortest"), or as a
+# compound adjective ("The 300-metre bridge was opened": long, tall or high)
+_SIZE_UNIT = "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True))
+_SIZE_HEDGE = r"(?:(?:some|about|around|nearly|almost|roughly|approximately)\s+)?"
+_SIZE_ADJECTIVE = r"(long|high|tall|wide|deep)"
+# the verb after a subject of a few words: "the bridge is", "the bridge crosses"
+_SIZE_VERB = r"\s+(?=(?:is|was|are|were|has|had|[a-z]+s|[a-z]+ed)\b)"
+# a word of such a subject: no preposition or conjunction ("the 50-metre approach to the
+# bridge" is not the bridge)
+_SIZE_WORD = r"(?!(?:of|to|for|in|on|at|and|or|with|from|by|near)\s)[A-Za-z][\w'-]*"
+_SIZE_APPOSITIVE = re.compile(
+    r"^\W*((?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*),\s+"
+    rf"({_SIZE_HEDGE}\d[\d,]*(?:\.\d+)?\s*(?:{_SIZE_UNIT}))\s+{_SIZE_ADJECTIVE},\s",
+    re.I,
+)
+_SIZE_FRONTED = re.compile(
+    rf"^\W*(?:(?:only|just)\s+)?({_SIZE_HEDGE}\d[\d,]*(?:\.\d+)?\s*(?:{_SIZE_UNIT}))\s+{_SIZE_ADJECTIVE},\s+"
+    rf"((?:the|an?)\s+(?:{_SIZE_WORD}\s+){{0,3}}?{_SIZE_WORD}){_SIZE_VERB}",
+    re.I,
+)
+_SIZE_COMPOUND = re.compile(
+    rf"^\W*(the|an?)\s+(\d[\d,]*(?:\.\d+)?-(?:{_SIZE_UNIT}))(?:-{_SIZE_ADJECTIVE})?\s+"
+    rf"((?:{_SIZE_WORD}\s+){{0,3}}?{_SIZE_WORD}){_SIZE_VERB}",
+    re.I,
+)
+
+
+def _described(claim: PageClaim, text: str) -> tuple[Read, ...]:
+    """The sizes ``text`` gives its subject outside its predicate, each read as the claim
+    "<subject> is <size>" (a compound adjective with no dimension of its own, "the
+    300-metre bridge", as each of long, tall and high)."""
+    if "," in text:
+        m = _SIZE_APPOSITIVE.match(text)
+        if m is not None:
+            said = [f"{m.group(1)} is {m.group(2).lower()} {m.group(3).lower()}."]
+        elif (m := _SIZE_FRONTED.match(text)) is not None:
+            said = [f"{m.group(3)} is {m.group(1).lower()} {m.group(2).lower()}."]
+        else:
+            said = []
+    else:
+        said = []
+    if not said and "-" in text and (m := _SIZE_COMPOUND.match(text)) is not None:
+        subject, figure = f"{m.group(1)} {m.group(4)}", m.group(2).replace("-", " ").lower()
+        dimensions = (m.group(3).lower(),) if m.group(3) else ("long", "tall", "high")
+        said = [f"{subject} is {figure} {d}." for d in dimensions]
+    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:])) for x in said)
 
 
 def _measures_meet(a: Read, b: Read) -> bool | None:
@@ -1265,12 +1326,25 @@ def disagreement(a: Read, b: Read) -> str | None:
     maybe the same: ``unsure``)."""
     kind = _disagreement(a, b)
     if kind is None:
-        return None
+        # a size describing the subject: "The bridge, 300 metres long, was opened in 1890"
+        # against "The bridge is 400 metres long" (review 39a #9)
+        return _size_disagreement(a, b) if a.sizes or b.sizes else None
     if _another_place(a, b) or _another_place(b, a):
         return None  # "the museum café" against "the museum": another establishment
     if unsure(a, b) is not None:
         return POSSIBLE
     return kind
+
+
+def _size_disagreement(a: Read, b: Read) -> str | None:
+    """What a size one claim gives its subject outside its predicate (``Read.sizes``) and
+    the other's size (its own, or one of its such sizes) disagree on, or None."""
+    for x in a.sizes or (a,):
+        for y in b.sizes or (b,):
+            kind = disagreement(x, y)
+            if kind is not None and kind != POSSIBLE:  # maybe another thing: not flagged
+                return kind
+    return None
 
 
 # head nouns that, after a word naming a subject, name another establishment of it ("the
