@@ -735,7 +735,12 @@ DEV += [
     ),
     _c("S-appos", own("The bridge, 300 metres long, was opened in 1890."), SPAN, True),
     _c("S-compound", own("The 300-metre bridge was opened in 1890."), SPAN, True),
-    _c("S-fronted", own("Only 300 metres long, the bridge is the shortest in the county."), SPAN, True),
+    _c(
+        "S-fronted",
+        own("Only 300 metres long, the bridge is the shortest in the county."),
+        SPAN,
+        True,
+    ),
     _c("S-appos-ok", own("The bridge, 400 metres long, was opened in 1890."), SPAN, False),
     _c("S-compound-ok", own("The 0.4-km bridge was opened in 1890."), SPAN, False),
 ]

@@ -619,6 +619,8 @@ def _alias(raw: str) -> frozenset[str]:
         return frozenset()
     m = _NUMBER_APPOSITIVE.match(_unmarked(raw))
     return frozenset() if m is None else frozenset({m.group(2) or m.group(3)})
+
+
 # capitalised words before a figure that say how much, not which: "Nearly 400 people"
 _QUANTIFIERS = frozenset(
     re.findall(
