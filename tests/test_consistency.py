@@ -2908,6 +2908,7 @@ def test_a_converted_figure_still_agrees_within_its_rounding(new, old):
             "The Harbour Lighthouse was first lit in 1870.",
         ),
         ("The ferry, route number 4, does not run in winter.", "The ferry runs in winter."),
+        ("The ferry (route 4) does not run in winter.", "The ferry runs in winter."),
         ("The mill, number 2 on the river, was built in 1880.", "The mill was built in 1890."),
         (
             "The grammar school was number 3 in the county in 1900.",

@@ -606,7 +606,10 @@ _RANKING = frozenset(
 # the claim's alias (two claims giving two such numbers are about two things)
 _NUMBER_APPOSITIVE = re.compile(
     r"^(\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)"
-    r"(?:\s*\(\s*(?:[A-Za-z]+\s+)?(?:number|nos?\.?|nr\.?|\#)\s*(\d+)\s*\)"
+    r"(?:\s*\(\s*(?:(?:[A-Za-z]+\s+)?(?:number|nos?\.?|nr\.?|\#)\s*(\d+)"
+    # or a word and a number of three digits at most, "(route 4)", not "(built 1890)"
+    rf"|(?!(?:{_QUALIFYING}|about|around|some|nearly|almost|over|under|circa|ca?)\b)"
+    r"[A-Za-z]+\s+(\d{1,3}))\s*\)"
     r"|,\s+(?:[A-Za-z]+\s+)?(?:number|nos?\.|nr\.|\#)\s*(\d+)"
     r"(?:\s+(?:on|in|of|along|at|by)\s+(?:the\s+)?[A-Za-z]+)?,)(?=\s)",
     re.I,
@@ -618,7 +621,7 @@ def _alias(raw: str) -> frozenset[str]:
     if "(" not in raw and "," not in raw:
         return frozenset()
     m = _NUMBER_APPOSITIVE.match(_unmarked(raw))
-    return frozenset() if m is None else frozenset({m.group(2) or m.group(3)})
+    return frozenset() if m is None else frozenset(g for g in m.groups()[1:] if g)
 
 
 # capitalised words before a figure that say how much, not which: "Nearly 400 people"
