@@ -3002,3 +3002,20 @@ def test_the_gate_finds_a_size_before_the_subject_against_a_page_on_main(repo, b
     found = run(repo, base, {"wiki/walks.md": new})
     assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/walks.md")], found
     assert "The pier is 400 metres long." in found[0].message
+
+
+def test_the_gate_finds_a_numbered_appositive_against_a_page_on_main(repo, base):
+    """Review 39a #6 through a run: "(No. 3)" after the subject names it, so the claim meets
+    the town page's "The lighthouse was first lit on 3 May 1870." (it landed)."""
+    new = page(
+        "Lights",
+        [
+            (
+                "The lighthouse (No. 3) was first lit on 5 May 1870.",
+                "raw/town.txt",
+                "The lighthouse was first lit on 3 May 1870.",
+            )
+        ],
+    )
+    found = run(repo, base, {"wiki/lights.md": new})
+    assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/lights.md")], found
