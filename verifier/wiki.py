@@ -89,7 +89,9 @@ INDEX_DEPTH = 32  # a term index stored as at most this many deltas from a whole
 # denials since a year read by the consistency rules (issue 30 reviews 38a, 38b)
 # 39: a whole-wiki consistency pass keeps each compared claim's candidates (review 38b F1),
 # the term index's figure kinds (!y, !q, !-) and every page's features rows at its build
-CACHE_FORMAT = 39
+# 40: converted figures' rounding at most an eighth, numbers in appositives, ranks and sizes
+# outside the predicate read by the consistency rules (issue 30 review 39a #4, #6, #9)
+CACHE_FORMAT = 40
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

@@ -675,3 +675,72 @@ DEV += [
     ),
     _c("L-itself", own("The museum shop (the museum itself) opened in 1894."), MUSEUM, True),
 ]
+
+# review 39a #4, #6, #9 (cons30n): a whole converted figure is no rough one ("1 km" against
+# "600 metres"), "exactly" is exact; a number in an appositive or bracket names the subject
+# ("The Harbour Lighthouse (No. 3)"), "number N" after a verb is a figure (a rank); a size
+# outside the predicate ("The bridge, 300 metres long, …", "the 300-metre bridge")
+MILL_YEAR = own("The mill was built in 1890.", "raw/town.txt")
+DEV += [
+    _c("U-1km", own("The bridge is 1 km long."), own("The bridge is 600 metres long."), True),
+    _c("U-1km-b", own("The road is 1 km long."), own("The road is 1,450 metres long."), True),
+    _c("U-2km", own("The road is 2 km long."), own("The road is 1,500 metres long."), True),
+    _c(
+        "U-exactly",
+        own("The cargo weighed exactly 1 tonne."),
+        own("The cargo weighed 600 kg.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "U-hour",
+        own("The crossing takes 1 hour."),
+        own("The crossing takes 35 minutes.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "U-day",
+        own("The voyage takes 1 day."),
+        own("The voyage takes 13 hours.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "U-3t",
+        own("The cargo weighed 3 tonnes."),
+        own("The cargo weighed 2,600 kg.", "raw/town.txt"),
+        True,
+    ),
+    _c("U-350-ok", own("The bridge is 350 metres long."), own("The bridge is 0.4 km long."), False),
+    _c("U-dm-ok", own("The tower is 0.04 km tall."), own("The tower is 42 metres tall."), False),
+    _c("U-950-ok", own("The pier is 1 km long."), own("The pier is 950 metres long."), False),
+    _c("A-bracket", own("The Harbour Lighthouse (No. 3) was first lit in 1881."), LIT, True),
+    _c("A-route", own("The ferry, route number 4, does not run in winter."), WINTER, True),
+    _c("A-river", own("The mill, number 2 on the river, was built in 1880."), MILL_YEAR, True),
+    _c(
+        "A-two",
+        own("The mill, number 2 on the river, was built in 1880."),
+        own("The mill, number 3 on the river, was built in 1890.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "A-rank",
+        own("The grammar school was number 3 in the county in 1900."),
+        own("The grammar school was number 5 in the county in 1900.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "A-ranked",
+        own("The museum ranked number 3 in the county in 1900."),
+        own("The museum ranked number 5 in the county in 1900.", "raw/town.txt"),
+        True,
+    ),
+    _c("S-appos", own("The bridge, 300 metres long, was opened in 1890."), SPAN, True),
+    _c("S-compound", own("The 300-metre bridge was opened in 1890."), SPAN, True),
+    _c(
+        "S-fronted",
+        own("Only 300 metres long, the bridge is the shortest in the county."),
+        SPAN,
+        True,
+    ),
+    _c("S-appos-ok", own("The bridge, 400 metres long, was opened in 1890."), SPAN, False),
+    _c("S-compound-ok", own("The 0.4-km bridge was opened in 1890."), SPAN, False),
+]

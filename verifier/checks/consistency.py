@@ -125,6 +125,10 @@ class Read:
     # half its last digit's step in that unit): "0.4 km" is ("m", 400.0, 50.0)
     measures: tuple[tuple[str, float, float], ...] = ()
     agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
+    alias: frozenset[str] = frozenset()  # the number of an appositive: "(No. 3)", ", route 4,"
+    # a size describing the subject outside the predicate, read as a claim of its own: "The
+    # bridge, 300 metres long, was opened in 1890": "The bridge is 300 metres long"
+    sizes: tuple[Read, ...] = ()
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -474,6 +478,8 @@ def _text(sentence: str) -> str:
     if "itself" in text or "that is" in text or "i.e." in text:
         # "The museum shop (the museum itself) opened …": the museum
         text = _RENAMED.sub(_renamed, text, count=1)
+    if "(" in text or "," in text:  # "The ferry, route number 4, does not run": the ferry
+        text = _NUMBER_APPOSITIVE.sub(r"\1", text, count=1)
     if "(" in text or "," in text or "-" in text or "\u2014" in text or "\u2013" in text:
         text = _APPOSITIVE.sub(r"\1", text, count=1)
     if "o." in text or "r." in text or "No " in text or "#" in text:
@@ -481,6 +487,9 @@ def _text(sentence: str) -> str:
     if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
         # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
         text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
+    if "stand" in text or "stood" in text:
+        # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
+        text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
     return _YEAR_WORDS.sub(_year_of, text)
 
 
@@ -518,6 +527,10 @@ _DIMENSION_OF = re.compile(
     re.I,
 )
 _BE = {"has": "is", "had": "was", "have": "are"}
+_STANDS = re.compile(
+    r"\b(stands|stood)(?=\s+(?:[a-z]+\s+)?\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+\s+(?:tall|high)\b)",
+    re.I,
+)
 
 
 def _in_dimension(m: re.Match[str]) -> str:
@@ -576,7 +589,41 @@ _MONTHS = frozenset(
 )
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
-_NUMBERED = re.compile(r"\b[A-Za-z]+\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+_NUMBERED = re.compile(r"\b([A-Za-z]+)\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+# verbs before "number N" that make it a figure, a rank: "The school was number 3 in the
+# county", "ranked number 3" (review 39a #6: read as a name, never compared)
+_RANKING = frozenset(
+    re.findall(
+        r"\w+",
+        "is are was were be been being became become becomes remained remains ranked ranks "
+        "rank rated rates came comes stood stands placed finished listed",
+    )
+)
+# an appositive after the subject that numbers it, read as a name of the subject and left
+# out of the text: "The Harbour Lighthouse (No. 3) was first lit", "The ferry, route number
+# 4, does not run", "The mill, number 2 on the river, was built" (review 39a #6: the number
+# was read as another subject's, or the appositive's words as the subject's); its number is
+# the claim's alias (two claims giving two such numbers are about two things)
+_NUMBER_APPOSITIVE = re.compile(
+    r"^(\W*(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)"
+    r"(?:\s*\(\s*(?:(?:[A-Za-z]+\s+)?(?:number|nos?\.?|nr\.?|\#)\s*(\d+)"
+    # or a word and a number of three digits at most, "(route 4)", not "(built 1890)"
+    rf"|(?!(?:{_QUALIFYING}|about|around|some|nearly|almost|over|under|circa|ca?)\b)"
+    r"[A-Za-z]+\s+(\d{1,3}))\s*\)"
+    r"|,\s+(?:[A-Za-z]+\s+)?(?:number|nos?\.|nr\.|\#)\s*(\d+)"
+    r"(?:\s+(?:on|in|of|along|at|by)\s+(?:the\s+)?[A-Za-z]+)?,)(?=\s)",
+    re.I,
+)
+
+
+def _alias(raw: str) -> frozenset[str]:
+    """The number of an appositive numbering the subject (``_NUMBER_APPOSITIVE``)."""
+    if "(" not in raw and "," not in raw:
+        return frozenset()
+    m = _NUMBER_APPOSITIVE.match(_unmarked(raw))
+    return frozenset() if m is None else frozenset(g for g in m.groups()[1:] if g)
+
+
 # capitalised words before a figure that say how much, not which: "Nearly 400 people"
 _QUANTIFIERS = frozenset(
     re.findall(
@@ -611,7 +658,13 @@ def _named(text: str) -> frozenset[str]:
     "number" after a word ("Mill number 2", "the mill No. 3": review 38b F3, twenty pages
     "Mill number N produced flour …" gave 190 source conflicts)."""
     numbered = (
-        frozenset(m.group(1) for m in _NUMBERED.finditer(text)) if "umber" in text else frozenset()
+        frozenset(
+            m.group(2)
+            for m in _NUMBERED.finditer(text)
+            if m.group(1).lower() not in _RANKING  # "was number 3 in the county": a rank
+        )
+        if "umber" in text
+        else frozenset()
     )
     return numbered | frozenset(
         m.group(2)
@@ -712,6 +765,8 @@ def read(claim: PageClaim) -> Read:
         spans,
         measures,
         _agent(text),
+        _alias(raw),
+        _described(claim, text) if measures or "-" in text else (),
     )
 
 
@@ -778,7 +833,9 @@ def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozense
     those units (as read_words reads them: "km", "miles")."""
     out = []
     units = set()
-    for m in _MEASURE.finditer(text.lower()):
+    low = text.lower()
+    exact = "exactly" in low or "precisely" in low
+    for m in _MEASURE.finditer(low):
         figure = m.group(1).replace(",", "")
         try:
             value = float(figure)
@@ -788,15 +845,82 @@ def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozense
         units.add(unit)
         system, factor = _FACTORS[unit]
         step = 10.0 ** -(len(figure) - figure.index(".") - 1) if "." in figure else 1.0
+        if exact and _EXACTLY.search(low, 0, m.start()):
+            step = 0.0  # "exactly 1 tonne": no rounding (review 39a #4)
         out.append((system, value * factor, step * factor / 2))
     return tuple(out), frozenset(units)
 
 
+_EXACTLY = re.compile(r"\b(?:exactly|precisely)\s+$")
+# the most a figure's rounding stretches: an eighth of it ("0.4 km" is 350 to 450 metres;
+# a whole "1 km" is 875 to 1,125 metres, not 500 to 1,500: review 39a #4)
+_ROUNDING = 1 / 8
+
+
+def _band(value: float, half: float, other_value: float, other_half: float) -> float:
+    """How far two converted figures may be apart and agree: the rounding of the less
+    precise one, at most _ROUNDING of it (a figure said "exactly" has no rounding)."""
+    if other_half > half:
+        value, half = other_value, other_half
+    return min(half, abs(value) * _ROUNDING)
+
+
+# a size describing the subject outside the predicate (review 39a #9: never compared with
+# "The bridge is 400 metres long"): in an appositive after it ("The bridge, 300 metres long,
+# was opened"), before it ("Only 300 metres long, the bridge is the shortest"), or as a
+# compound adjective ("The 300-metre bridge was opened": long, tall or high)
+_SIZE_UNIT = "|".join(sorted(map(re.escape, _SPELLINGS), key=len, reverse=True))
+_SIZE_HEDGE = r"(?:(?:some|about|around|nearly|almost|roughly|approximately)\s+)?"
+_SIZE_ADJECTIVE = r"(long|high|tall|wide|deep)"
+# the verb after a subject of a few words: "the bridge is", "the bridge crosses"
+_SIZE_VERB = r"\s+(?=(?:is|was|are|were|has|had|[a-z]+s|[a-z]+ed)\b)"
+# a word of such a subject: no preposition or conjunction ("the 50-metre approach to the
+# bridge" is not the bridge)
+_SIZE_WORD = r"(?!(?:of|to|for|in|on|at|and|or|with|from|by|near)\s)[A-Za-z][\w'-]*"
+_SIZE_APPOSITIVE = re.compile(
+    r"^\W*((?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*),\s+"
+    rf"({_SIZE_HEDGE}\d[\d,]*(?:\.\d+)?\s*(?:{_SIZE_UNIT}))\s+{_SIZE_ADJECTIVE},\s",
+    re.I,
+)
+_SIZE_FRONTED = re.compile(
+    rf"^\W*(?:(?:only|just)\s+)?({_SIZE_HEDGE}\d[\d,]*(?:\.\d+)?\s*(?:{_SIZE_UNIT}))\s+{_SIZE_ADJECTIVE},\s+"
+    rf"((?:the|an?)\s+(?:{_SIZE_WORD}\s+){{0,3}}?{_SIZE_WORD}){_SIZE_VERB}",
+    re.I,
+)
+_SIZE_COMPOUND = re.compile(
+    rf"^\W*(the|an?)\s+(\d[\d,]*(?:\.\d+)?-(?:{_SIZE_UNIT}))(?:-{_SIZE_ADJECTIVE})?\s+"
+    rf"((?:{_SIZE_WORD}\s+){{0,3}}?{_SIZE_WORD}){_SIZE_VERB}",
+    re.I,
+)
+
+
+def _described(claim: PageClaim, text: str) -> tuple[Read, ...]:
+    """The sizes ``text`` gives its subject outside its predicate, each read as the claim
+    "<subject> is <size>" (a compound adjective with no dimension of its own, "the
+    300-metre bridge", as each of long, tall and high)."""
+    if "," in text:
+        m = _SIZE_APPOSITIVE.match(text)
+        if m is not None:
+            said = [f"{m.group(1)} is {m.group(2).lower()} {m.group(3).lower()}."]
+        elif (m := _SIZE_FRONTED.match(text)) is not None:
+            said = [f"{m.group(3)} is {m.group(1).lower()} {m.group(2).lower()}."]
+        else:
+            said = []
+    else:
+        said = []
+    if not said and "-" in text and (m := _SIZE_COMPOUND.match(text)) is not None:
+        subject, figure = f"{m.group(1)} {m.group(4)}", m.group(2).replace("-", " ").lower()
+        dimensions = (m.group(3).lower(),) if m.group(3) else ("long", "tall", "high")
+        said = [f"{subject} is {figure} {d}." for d in dimensions]
+    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:])) for x in said)
+
+
 def _measures_meet(a: Read, b: Read) -> bool | None:
     """Whether each figure of ``a`` with a unit meets one of ``b``'s of the same system,
-    converted into one unit, within the rounding of the less precise one ("0.4 km" and
-    "402 metres" agree, "0.3 km" and "400 metres" do not); None when they share no system
-    (no unit, or "metres" against "feet": not compared)."""
+    converted into one unit, within the rounding of the less precise one, at most an eighth
+    of it (_band: "0.4 km" and "402 metres" agree, "0.3 km" and "400 metres" do not, nor do
+    "1 km" and "600 metres"); None when they share no system (no unit, or "metres" against
+    "feet": not compared)."""
     common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
     if not common:
         return None
@@ -805,7 +929,8 @@ def _measures_meet(a: Read, b: Read) -> bool | None:
     return any(
         all(
             any(
-                t == s and abs(v - w) <= max(half, other) * (1 + 1e-9) for t, w, other in y.measures
+                t == s and abs(v - w) <= _band(v, half, w, other) * (1 + 1e-9)
+                for t, w, other in y.measures
             )
             for s, v, half in x.measures
             if s in common
@@ -1206,12 +1331,25 @@ def disagreement(a: Read, b: Read) -> str | None:
     maybe the same: ``unsure``)."""
     kind = _disagreement(a, b)
     if kind is None:
-        return None
+        # a size describing the subject: "The bridge, 300 metres long, was opened in 1890"
+        # against "The bridge is 400 metres long" (review 39a #9)
+        return _size_disagreement(a, b) if a.sizes or b.sizes else None
     if _another_place(a, b) or _another_place(b, a):
         return None  # "the museum café" against "the museum": another establishment
     if unsure(a, b) is not None:
         return POSSIBLE
     return kind
+
+
+def _size_disagreement(a: Read, b: Read) -> str | None:
+    """What a size one claim gives its subject outside its predicate (``Read.sizes``) and
+    the other's size (its own, or one of its such sizes) disagree on, or None."""
+    for x in a.sizes or (a,):
+        for y in b.sizes or (b,):
+            kind = disagreement(x, y)
+            if kind is not None and kind != POSSIBLE:  # maybe another thing: not flagged
+                return kind
+    return None
 
 
 # head nouns that, after a word naming a subject, name another establishment of it ("the
@@ -1344,7 +1482,7 @@ def unsure(a: Read, b: Read) -> tuple[str, str] | None:
 def _disagreement(a: Read, b: Read) -> str | None:
     if not _same_subject(a, b):
         return None
-    if a.named != b.named:
+    if a.named != b.named or (a.alias and b.alias and a.alias != b.alias):
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
