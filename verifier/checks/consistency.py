@@ -1188,12 +1188,59 @@ def _another_event(a: Read, b: Read) -> bool:
 
 
 def _another_time(a: Read, b: Read) -> bool:
-    """One says what was (``was``, ``had``), with words of its own, the other what is:
-    "The old wooden bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    """Their figures hold for other times: other seasons ("6 times a day in summer" against
+    "2 times a day in winter"), a dated past and the present ("took 3 hours in 1900"
+    against "takes 50 minutes": review 39a #5, each a source conflict); or one says what
+    was (``was``, ``had``), with words of its own, the other what is: "The old wooden
+    bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    if _other_seasons(a, b) or (_dated_past(a) and _undated_now(b)):
+        return True
+    if _dated_past(b) and _undated_now(a):
+        return True
     if {a.tense, b.tense} != {"present", "past"}:
         return False
     past, present = (a, b) if a.tense == "past" else (b, a)
     return bool(past.plain - present.plain)
+
+
+# a figure of the subject with or without its parts: "With its approaches the bridge is 500
+# metres long", "… 0.5 km long including its approaches" measure another whole than "The
+# bridge is 400 metres long" (review 39a #5: the first was a source conflict, the second none)
+_WHOLE = re.compile(r"\b(?:with|including|excluding|without)\s+(?:its|their)\s+[a-z]", re.I)
+
+
+def _another_whole(a: Read, b: Read) -> bool:
+    """One measures the subject with or without its parts, the other does not say."""
+    return (_WHOLE.search(a.claim.sentence) is None) != (_WHOLE.search(b.claim.sentence) is None)
+
+
+_SEASON = re.compile(r"\b(winter|summer|spring|autumn)s?\b", re.I)
+
+
+def _other_seasons(a: Read, b: Read) -> bool:
+    """Each names a season, none of the other's ("in summer", "in winter")."""
+    sa = {m.lower() for m in _SEASON.findall(a.claim.sentence)}
+    sb = {m.lower() for m in _SEASON.findall(b.claim.sentence)} if sa else set()
+    return bool(sa and sb and sa.isdisjoint(sb))
+
+
+def _past_form(r: Read) -> bool:
+    """The claim says what was: ``was``, ``had``, a verb's past ("took", "opened")."""
+    if r.tense:
+        return r.tense == "past"
+    return any(
+        w.endswith("ed") or w in _IRREGULAR for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
+    )
+
+
+def _dated_past(r: Read) -> bool:
+    """What was in a year: "The crossing took 3 hours in 1900"."""
+    return bool(r.years) and _past_form(r)
+
+
+def _undated_now(r: Read) -> bool:
+    """What is, with no date: "The crossing takes 50 minutes"."""
+    return not r.years and not r.decades and not _past_form(r)
 
 
 POSSIBLE = "possible"  # disagreement(): another head noun or kind word may be another thing
@@ -1348,6 +1395,8 @@ def _disagreement(a: Read, b: Read) -> str | None:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
+        if neg.period and pos.period and _times_apart(neg, pos):
+            return None  # "until 1930" ends where "since 1930" starts (review 39a #3)
         since = _since(neg) if neg.period and not pos.period else None
         if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
@@ -1387,7 +1436,7 @@ def _disagreement(a: Read, b: Read) -> str | None:
         if _scheduled(a, b) or _scheduled(b, a):
             return None
         return "date"
-    return None if _another_time(a, b) else "number"
+    return None if _another_time(a, b) or _another_whole(a, b) else "number"
 
 
 def _since(r: Read) -> int | None:
@@ -1403,6 +1452,36 @@ def _since(r: Read) -> int | None:
 
 
 _SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+
+
+def _times_apart(a: Read, b: Read) -> bool:
+    """Each claim's one period is bound to its one year, and the two times do not meet:
+    "until 1930" or "before 1930" ends where "since 1930" or "after 1930" starts ("The tram
+    ran on Sundays until 1930" against "Since 1930 the tram has not run on Sundays": review
+    39a #3, a careful history in two sentences was a major contradiction)."""
+    ta, tb = _bound(a), _bound(b)
+    if ta is None or tb is None or ta[0] == tb[0]:
+        return False
+    ends, starts = (ta, tb) if ta[0] else (tb, ta)
+    return ends[1] <= starts[1]
+
+
+def _bound(r: Read) -> tuple[bool, int] | None:
+    """(whether the claim's time ends at its year, the year): "until/till/before 1930" ends
+    there, "since/after 1930" starts there; None unless that is its only period and year."""
+    if len(r.years) != 1 or r.decades:
+        return None
+    sentence = r.claim.sentence
+    periods = _PERIOD.findall(sentence)
+    if len(periods) != 1:
+        return None
+    m = _BOUND.search(sentence)
+    if m is None:
+        return None
+    return m.group(1).lower() in ("until", "till", "before"), int(m.group(2))
+
+
+_BOUND = re.compile(r"\b(since|until|till|before|after)\s+(1\d{3}|20\d{2})\b", re.I)
 
 
 def _now(r: Read, since: int) -> bool:
