@@ -1066,6 +1066,7 @@ def _own_head(a: Read, b: Read) -> tuple[str, str] | None:
             and _plain_head(y, capital)
             and not (y in _SAME_EVENT and x not in mine)
             and not (y.startswith("re") and y[2:] in mine)  # "reopened": a verb, no head
+            and "re" + y not in mine  # "opened" against "reopened": a verb (review 39a #8)
         ):
             return _written(a.claim.sentence, i, 2)
     return None
@@ -1508,11 +1509,16 @@ def _again(r: Read) -> bool:
         return False
     if r.plain & _REDONE:
         return True
-    sentence = r.claim.sentence
-    return ("gain" in sentence or "GAIN" in sentence) and _AGAIN.search(sentence) is not None
+    return _AGAIN.search(r.claim.sentence) is not None
 
 
-_AGAIN = re.compile(r"\bagain\b", re.I)
+# "again", and its other spellings (review 39a #8: each a plain source conflict against
+# "opened its doors in 1896"): "re-opened", "once more", "for a second time", "anew"
+_AGAIN = re.compile(
+    r"\b(?:again|anew|once\s+more|(?:for\s+)?(?:a|the)\s+(?:second|third|fourth|fifth)\s+time)\b"
+    r"|\bre-(?:open|buil|lit|light|found|establish|launch|start|consecrat|dedicat|instat|erect)",
+    re.I,
+)
 
 
 # "reopened", "rebuilt", "relit", "re-founded": a verb done again (read as its stem)
