@@ -2853,3 +2853,188 @@ def test_a_claim_about_a_three_letter_thing_is_looked_up_by_the_gate(repo, base)
     )
     found = run(repo, landed, {"wiki/buses.md": cited("Buses", "The bus does not run on Sundays.")})
     assert [f.code for f in found] == ["claim.contradiction"], found
+
+
+# ---------------------------------------------------------------- review 39a time (cons30l)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Since 1930 the tram has not run on Sundays.", "The tram ran on Sundays until 1930."),
+        ("Since 1930 the tram has not run on Sundays.", "Before 1930 the tram ran on Sundays."),
+        ("The tram ran on Sundays until 1930.", "Since 1930 the tram has not run on Sundays."),
+        ("The bus has run on Sundays since 1950.", "The bus did not run on Sundays before 1950."),
+        ("Since 1990 the harbour has not handled coal.", "The harbour handled coal until 1990."),
+        ("The harbour handled coal until 1990.", "Since 1990 the harbour has not handled coal."),
+    ],
+)
+def test_until_or_before_a_year_ends_where_since_that_year_starts(new, old):
+    """Review 39a #3: a history told in two sentences ("ran … until 1930", "Since 1930 …
+    has not run") was a major contradiction; the two times do not meet."""
+    assert _pair_code(new, old) is None
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "The ferry ran in winter in 1895.",  # a year from 1890 on
+        "The ferry runs in winter.",  # now
+    ],
+)
+def test_a_denial_since_a_year_still_meets_a_later_year_or_now(old):
+    assert _pair_code("Since 1890 the ferry has not run in winter.", old) is not None
+
+
+def _hall(second: str, source: str = HALL) -> dict[str, str]:
+    """A page of two claims quoting raw/hall.txt (``source``): 1894 and ``second``."""
+    first = "The market hall was built in 1894 by the guild."
+    return {
+        "raw/hall.txt": source,
+        "wiki/hall.md": (
+            "---\ntitle: Hall\n---\n# Hall\n\n"
+            + " ".join(f"{s}[^{i}]" for i, s in enumerate((first, second), 1))
+            + "\n\n"
+            + "\n".join(
+                f"[^{i}]: {format_tail('raw/hall.txt', None, q, source.find(q))}"
+                for i, q in enumerate((first.rstrip("."), second.rstrip(".")), 1)
+            )
+            + "\n"
+        ),
+    }
+
+
+def test_one_source_saying_both_is_not_called_a_stale_claim(repo, base):
+    """Review 39a #3: two claims quoting one source that says both were told "if …'s quote
+    no longer verifies, that claim is stale" and to "correct the claim that its source does
+    not support": both quotes verify. The gate reads the other claim's quote in the source:
+    it says both; and a quote no longer in the source is stale, said plainly."""
+    found = run(repo, base, _hall("The market hall was built in 1896 by the guild."))
+    assert [f.code for f in found] == ["claim.contradiction"], found
+    message = found[0].message
+    assert "stale" not in message and "no longer verifies" not in message
+    assert "both quote raw/hall.txt, and it says both" in message
+    assert found[0].hint == consistency.SAYS_BOTH
+    # the other claim's quote gone from its source (changed since): that claim is stale
+    landed = commit_files(repo, base.id, _hall("The market hall was built in 1896 by the guild."))
+    first = "The market hall was built in 1894 by the guild"
+    mine = {
+        "raw/hall.txt": f"{first}. It was extended in 1896.\n",
+        "wiki/hall2.md": "---\ntitle: Hall two\n---\n# Hall two\n\n"
+        f"{first}.[^1]\n\n[^1]: {format_tail('raw/hall.txt', None, first, 0)}\n",
+    }
+    found = run(repo, landed, mine)
+    stale = [f for f in found if f.path == "wiki/hall2.md" and f.code == "claim.contradiction"]
+    assert stale, found
+    assert "wiki/hall.md:6's quote is no longer in it: that claim is stale" in stale[0].message
+    assert stale[0].hint != consistency.SAYS_BOTH
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The ferry runs 6 times a day in summer.", "The ferry runs 2 times a day in winter."),
+        (
+            "The ferry crossing takes 40 minutes in summer.",
+            "The ferry crossing takes 90 minutes in winter.",
+        ),
+        (
+            "The crossing to the mainland took 3 hours in 1900.",
+            "The crossing to the mainland takes 50 minutes.",
+        ),
+        (
+            "The crossing to the mainland takes 50 minutes.",
+            "The crossing to the mainland took 3 hours in 1900.",
+        ),
+        ("The ferry crossing takes 40 minutes.", "The ferry crossing took 120 minutes in 1900."),
+        ("With its approaches the bridge is 500 metres long.", "The bridge is 400 metres long."),
+        ("The bridge is 500 metres long with its approaches.", "The bridge is 400 metres long."),
+    ],
+)
+def test_figures_for_other_seasons_a_dated_past_or_another_whole_are_no_contradiction(new, old):
+    """Review 39a #5: figures for two seasons, for a year past against now, and a figure
+    of the subject with its parts were each a source conflict."""
+    assert _pair_code(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The ferry runs 6 times a day in summer.", "The ferry runs 2 times a day in summer."),
+        ("The ferry runs 6 times a day.", "The ferry runs 2 times a day."),
+        ("The ferry crossing takes 40 minutes.", "The ferry crossing takes 120 minutes."),
+        (
+            "The bridge is 300 metres long with its approaches.",
+            "The bridge is 400 metres long with its approaches.",
+        ),
+    ],
+)
+def test_figures_for_one_season_or_both_now_are_still_compared(new, old):
+    assert _pair_code(new, old) == "claim.source_conflict"
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "The museum re-opened its doors in 1950.",
+        "The museum was re-opened in 1946.",
+        "The museum opened its doors once more in 1946.",
+        "The museum opened its doors for a second time in 1946.",
+        "The museum opened its doors anew in 1946.",
+    ],
+)
+def test_other_spellings_of_a_repeat_are_a_repeat(new):
+    """Review 39a #8: "re-opened", "once more", "for a second time", "anew" were plain
+    source conflicts against "opened its doors in 1896"; a claim of two dates still dates
+    its first event (review 39a #1's rule, kept)."""
+    assert _pair_code(new, "The museum opened its doors in 1896.") is None
+    two = new.replace(" in 19", " in 1894 and again in 19")
+    assert _pair_code(two, "The museum opened its doors in 1896.") is not None
+
+
+def test_a_verb_the_other_claim_redoes_is_no_head_noun():
+    """Review 39a #8: "The museum reopened its doors in 1950" against "The museum opened
+    its doors again in 1946" was possible because "“museum opened” may be another thing
+    than “museum”": a verb read as a head noun."""
+    a = consistency.read(
+        PageClaim(
+            "wiki/a.md",
+            "1",
+            6,
+            "The museum opened its doors again in 1946.",
+            "raw/a.txt",
+            None,
+            "x",
+            0,
+            None,
+            False,
+        )
+    )
+    b = consistency.read(
+        PageClaim(
+            "wiki/b.md",
+            "1",
+            6,
+            "The museum reopened its doors in 1950.",
+            "raw/b.txt",
+            None,
+            "x",
+            0,
+            None,
+            False,
+        )
+    )
+    assert consistency.unsure(a, b) is None and consistency.unsure(b, a) is None
+    assert (
+        _pair_code(
+            "The museum reopened its doors in 1950.", "The museum opened its doors again in 1946."
+        )
+        is None
+    )
+    # a head noun of its own is still one
+    assert (
+        _pair_code(
+            "The museum hall opened its doors in 1893.", "The museum opened its doors in 1896."
+        )
+        == "claim.possible_contradiction"
+    )

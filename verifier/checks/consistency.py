@@ -80,7 +80,9 @@ from ..judges.offline import (
 )
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
+from ..sources import NOWHERE, SourceError, is_pdf_name, locate_quotes
 from ..staged import StagedTree
+from ..textview import dialect as dialect_of
 from ..wiki import WikiTree
 from .context import Context
 from .reading import fold
@@ -1230,7 +1232,8 @@ def _past_form(r: Read) -> bool:
     if r.tense:
         return r.tense == "past"
     return any(
-        w.endswith("ed") or w in _IRREGULAR for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
+        w.endswith("ed") or w in _IRREGULAR
+        for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
     )
 
 
@@ -1738,6 +1741,8 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         # for nothing: unsure pairs go only to the judge)
         decisive=compare is None and ctx.base is not None,
     )
+    if ctx.base is not None:
+        one_source_read(ctx.tip, found)
     out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
@@ -3294,14 +3299,71 @@ def _finding(
         # so the other's no longer does (its source changed: stale), unless the source says
         # both (review 38a #7: the writer citing the corrected source was told to correct
         # their own claim)
-        message += (
+        message += _one_source(ca, cb, None)
+    return finding(
+        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    )
+
+
+def _one_source(ca: PageClaim, cb: PageClaim, in_source: bool | None) -> str:
+    """What a contradiction of two claims quoting one source says of it: ``in_source``,
+    whether ``cb``'s quote is still in the source (None: not read)."""
+    if in_source is None:
+        return (
             f"; both quote {ca.source}, and their quotes disagree: if {cb.page}:{cb.line}'s "
             f"quote no longer verifies, that claim is stale (its source changed since it was "
             f"written: `wikigate claims --state stale`), and the fix is to update it"
         )
-    return finding(
-        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    if not in_source:
+        return (
+            f"; both quote {ca.source}, and {cb.page}:{cb.line}'s quote is no longer in it: "
+            f"that claim is stale (its source changed since it was written: `wikigate claims "
+            f"--state stale`), and the fix is to update it"
+        )
+    return (
+        f"; both quote {ca.source}, and it says both (each quote is in it): the claims hold "
+        f"for other times or things than these rules tell apart, or the source disagrees "
+        f"with itself"
     )
+
+
+SAYS_BOTH = (
+    "say in each claim what sets it apart (the time, place or thing it holds for), or, if "
+    "the source disagrees with itself, say so on the page"
+)
+
+
+def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Finding]]) -> None:
+    """A run's contradictions of two claims quoting one source, told whether the other
+    claim's quote is still in that source at ``tip`` (review 39a #3: "that claim is stale"
+    was said of a claim whose quote verified, the source saying both): read only for such
+    a finding, one source each."""
+    for n, (a, b, f) in enumerate(found):
+        note = _one_source(a, b, None)
+        if f.code != "claim.contradiction" or a.source != b.source or note not in f.message:
+            continue
+        there = _quote_in(tip, b)
+        if there is None:
+            continue
+        update: dict[str, Any] = {"message": f.message.replace(note, _one_source(a, b, there))}
+        if there:
+            update["hint"] = SAYS_BOTH
+        found[n] = (a, b, f.model_copy(update=update))
+
+
+def _quote_in(tip: WikiTree, c: PageClaim) -> bool | None:
+    """Whether the claim's quote is in its source at ``tip`` (as the citation check places
+    it: at its anchor, elsewhere, or in a markup source's text view); None when that cannot
+    be told (no such source, no text, a near miss only, scans spent)."""
+    try:
+        text = tip.source_text(c.source, c.pdf_page)
+    except (KeyError, SourceError, TreeLimitError):
+        return None
+    dialect = None if c.pdf_page is not None or is_pdf_name(c.source) else dialect_of(c.source)
+    where = locate_quotes(text, [(c.offset, c.quote)], 2, dialect)[0]
+    if where is None or where.offset >= 0:
+        return True
+    return False if where.offset == NOWHERE and where.near is None else None
 
 
 def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
