@@ -3038,3 +3038,121 @@ def test_a_verb_the_other_claim_redoes_is_no_head_noun():
         )
         == "claim.possible_contradiction"
     )
+
+
+# review 39a's second control wiki (t/control2.py), with seasons, a dated past, repeats
+CONTROL_39A = {
+    "tram": [
+        "The tram ran on Sundays until 1930.",
+        "Since 1930 the tram has not run on Sundays.",
+        "The tram line is 3 km long.",
+        "The tram line opened in 1899.",
+    ],
+    "bus": [
+        "The bus did not run on Sundays before 1950.",
+        "The bus has run on Sundays since 1950.",
+        "Bus number 12 runs to the station.",
+        "Bus number 14 runs to the pier.",
+    ],
+    "mills": [
+        "Mill number 1 was built in 1790.",
+        "Mill number 2 was built in 1805.",
+        "Mill No. 3 was built in 1822.",
+        "Mill number 2 was rebuilt in 1870 after a fire.",
+    ],
+    "bridge": [
+        "The bridge is 400 metres long.",
+        "The bridge is 0.4 km long, the longest in the county.",
+        "With its approaches the bridge is 500 metres long.",
+        "The bridge is 12 metres wide.",
+        "The bridge's main span is 120 metres long.",
+        "The bridge opened in 1901.",
+        "The bridge was closed in 1940 and reopened in 1946.",
+    ],
+    "library": [
+        "The library opened in 1905.",
+        "The library reopened in 1950 after a fire.",
+        "The library was rebuilt in 1949.",
+        "The new library opened in 1998.",
+        "The library has 12,000 books.",
+        "The library's reading room opened in 1910.",
+    ],
+    "harbour": [
+        "The crossing to the island takes 40 minutes.",
+        "The crossing to the mainland takes 2 hours.",
+        "The harbour wall is 1.2 km long.",
+        "The harbour wall was built in 1860.",
+        "Since 1990 the harbour has not handled coal.",
+        "The harbour handled coal until 1990.",
+    ],
+    "ferry": [
+        "The ferry runs 6 times a day in summer.",
+        "The ferry runs 2 times a day in winter.",
+        "The ferry crossing takes 40 minutes in summer.",
+        "The ferry crossing takes 90 minutes in winter.",
+        "The ferry crossing took 3 hours in 1900.",
+        "The ferry did not run in winter before 1890.",
+        "Since 1890 the ferry has run in winter.",
+    ],
+    "museum": [
+        "The museum opened its doors in 1896.",
+        "The museum closed during the war.",
+        "The museum re-opened its doors in 1946.",
+        "The museum was open on Sundays until 1960.",
+        "Since 1960 the museum has not opened on Sundays.",
+    ],
+}
+
+
+def _control_claims() -> list[PageClaim]:
+    return [
+        PageClaim(
+            f"wiki/{p}.md", str(i), 6, s, f"raw/ctl-{p}.txt", None, s.rstrip("."), 0, None, False
+        )
+        for p, sentences in CONTROL_39A.items()
+        for i, s in enumerate(sentences, 1)
+    ]
+
+
+def test_a_consistent_wiki_of_careful_history_has_no_finding(repo):
+    """Review 39a's control wiki (30 true sentences; its only findings were "until 1930"
+    against "Since 1930 …", "before 1950" against "since 1950", "until 1990" against
+    "Since 1990 …"), with seasons, a dated past against now, a figure with its parts and
+    repeats in other spellings: no pair flagged by the rules, and one run of it lands
+    with no consistency finding."""
+    claims = _control_claims()
+    flagged = [
+        (a.sentence, b.sentence)
+        for a in claims
+        for b in claims
+        if a is not b and consistency.pair_finding(a, b) is not None
+    ]
+    assert flagged == []
+    sources = {f"raw/ctl-{p}.txt": " ".join(s) + "\n" for p, s in CONTROL_39A.items()}
+    base = commit_files(
+        repo,
+        None,
+        {**sources, "wiki/index.md": "---\ntitle: Index\n---\n# Index\n", "wiki/log.md": "# Log\n"},
+    )
+    pages = {}
+    for p, sentences in CONTROL_39A.items():
+        text = sources[f"raw/ctl-{p}.txt"]
+        body = " ".join(f"{s}[^{i}]" for i, s in enumerate(sentences, 1))
+        notes = "\n".join(
+            f"[^{i}]: {format_tail(f'raw/ctl-{p}.txt', None, s.rstrip('.'), text.find(s.rstrip('.')))}"
+            for i, s in enumerate(sentences, 1)
+        )
+        pages[f"wiki/{p}.md"] = (
+            f"---\ntitle: {p.title()}\n---\n# {p.title()}\n\n{body}\n\n{notes}\n"
+        )
+    assert run(repo, base, pages) == []
+    # the run compares them: a claim of a year the "since" denial covers is found
+    planted = "The tram ran on Sundays in 1935."
+    pages["raw/tram2.txt"] = planted + "\n"
+    pages["wiki/tram2.md"] = (
+        f"---\ntitle: Tram two\n---\n# Tram two\n\n{planted}[^1]\n\n"
+        f"[^1]: {format_tail('raw/tram2.txt', None, planted.rstrip('.'), 0)}\n"
+    )
+    found = run(repo, base, pages)
+    assert all("“The tram ran on Sundays in 1935.”" in f.message for f in found)
+    assert any("“Since 1930 the tram has not run on Sundays.”" in f.message for f in found)
