@@ -88,7 +88,9 @@ SOURCE_CHARS_KEPT = 64 * 2**20  # source text kept in memory for windows and jud
 # denials since a year read by the consistency rules (issue 30 reviews 38a, 38b)
 # 39: a whole-wiki consistency pass keeps each compared claim's candidates (review 38b F1),
 # the term index's figure kinds (!y, !q, !-) and every page's features rows at its build
-CACHE_FORMAT = 39
+# 40: until/before a year against since it, seasons, a dated past, a figure with its parts,
+# spellings of a repeat read by the consistency rules (issue 30 review 39a #3, #5, #8)
+CACHE_FORMAT = 40
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (
