@@ -1208,8 +1208,15 @@ def _another_time(a: Read, b: Read) -> bool:
 
 # a figure of the subject with or without its parts: "With its approaches the bridge is 500
 # metres long", "… 0.5 km long including its approaches" measure another whole than "The
-# bridge is 400 metres long" (review 39a #5: the first was a source conflict, the second none)
-_WHOLE = re.compile(r"\b(?:with|including|excluding|without)\s+(?:its|their)\s+[a-z]", re.I)
+# bridge is 400 metres long" (review 39a #5: the first was a source conflict, the second
+# none); "with"/"without" only where it qualifies the size, at the start or just after it
+# ("The bridge, with its red railings, is 300 metres long" is compared)
+_WHOLE = re.compile(
+    r"\b(?:including|excluding)\s+(?:its|their)\s+[a-z]"
+    r"|^\W*(?:with|without)\s+(?:its|their)\s+[a-z]"
+    r"|\b(?:long|tall|high|wide|deep)\s+(?:with|without)\s+(?:its|their)\s+[a-z]",
+    re.I,
+)
 
 
 def _another_whole(a: Read, b: Read) -> bool:
