@@ -3344,33 +3344,50 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
     """A run's contradictions of two claims quoting one source, told whether the other
     claim's quote is still in that source at ``tip`` (review 39a #3: "that claim is stale"
     was said of a claim whose quote verified, the source saying both): read only for such
-    a finding, one source each."""
+    findings, each source once, a quote not at its anchor searched for at most
+    ONE_SOURCE_SCANS times a source (past that: not told, as before)."""
+    by_source: dict[tuple[str, int | None], list[int]] = {}
     for n, (a, b, f) in enumerate(found):
-        note = _one_source(a, b, None)
-        if f.code != "claim.contradiction" or a.source != b.source or note not in f.message:
-            continue
-        there = _quote_in(tip, b)
-        if there is None:
-            continue
-        update: dict[str, Any] = {"message": f.message.replace(note, _one_source(a, b, there))}
-        if there:
-            update["hint"] = SAYS_BOTH
-        found[n] = (a, b, f.model_copy(update=update))
+        one = f.code == "claim.contradiction" and a.source == b.source
+        if one and _one_source(a, b, None) in f.message:
+            by_source.setdefault((b.source, b.pdf_page), []).append(n)
+    for (source, pdf_page), ns in by_source.items():
+        there = _quotes_in(tip, source, pdf_page, [found[n][1] for n in ns])
+        for n, told in zip(ns, there, strict=True):
+            if told is None:
+                continue
+            a, b, f = found[n]
+            note = _one_source(a, b, told)
+            update: dict[str, Any] = {"message": f.message.replace(_one_source(a, b, None), note)}
+            if told:
+                update["hint"] = SAYS_BOTH
+            found[n] = (a, b, f.model_copy(update=update))
 
 
-def _quote_in(tip: WikiTree, c: PageClaim) -> bool | None:
-    """Whether the claim's quote is in its source at ``tip`` (as the citation check places
+ONE_SOURCE_SCANS = 8
+
+
+def _quotes_in(
+    tip: WikiTree, source: str, pdf_page: int | None, claims: list[PageClaim]
+) -> list[bool | None]:
+    """Whether each claim's quote is in the source at ``tip`` (as the citation check places
     it: at its anchor, elsewhere, or in a markup source's text view); None when that cannot
-    be told (no such source, no text, a near miss only, scans spent)."""
+    be told (no such source, no text, a near miss only, the scans spent)."""
     try:
-        text = tip.source_text(c.source, c.pdf_page)
+        text = tip.source_text(source, pdf_page)
     except (KeyError, SourceError, TreeLimitError):
-        return None
-    dialect = None if c.pdf_page is not None or is_pdf_name(c.source) else dialect_of(c.source)
-    where = locate_quotes(text, [(c.offset, c.quote)], 2, dialect)[0]
-    if where is None or where.offset >= 0:
-        return True
-    return False if where.offset == NOWHERE and where.near is None else None
+        return [None] * len(claims)
+    dialect = None if pdf_page is not None or is_pdf_name(source) else dialect_of(source)
+    quotes = [(c.offset, c.quote) for c in claims]
+    out: list[bool | None] = []
+    for where in locate_quotes(text, quotes, ONE_SOURCE_SCANS, dialect):
+        if where is None or where.offset >= 0:
+            out.append(True)
+        elif where.offset == NOWHERE and where.near is None:
+            out.append(False)
+        else:
+            out.append(None)
+    return out
 
 
 def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
