@@ -91,7 +91,10 @@ INDEX_DEPTH = 32  # a term index stored as at most this many deltas from a whole
 # the term index's figure kinds (!y, !q, !-) and every page's features rows at its build
 # 40: converted figures' rounding at most an eighth, numbers in appositives, ranks and sizes
 # outside the predicate read by the consistency rules (issue 30 review 39a #4, #6, #9)
-CACHE_FORMAT = 40
+
+# 41: until/before a year against since it, seasons, a dated past, a figure with its parts,
+# spellings of a repeat read by the consistency rules (issue 30 review 39a #3, #5, #8)
+CACHE_FORMAT = 41
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

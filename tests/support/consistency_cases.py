@@ -744,3 +744,84 @@ DEV += [
     _c("S-appos-ok", own("The bridge, 400 metres long, was opened in 1890."), SPAN, False),
     _c("S-compound-ok", own("The 0.4-km bridge was opened in 1890."), SPAN, False),
 ]
+
+# review 39a #3, #5, #8 (cons30l): "until"/"before" a year against "since" it, other
+# seasons, a dated past against now, a figure with its parts, other spellings of a repeat
+DENIED = own("Since 1890 the ferry has not run in winter.", "raw/town.txt")
+DEV += [
+    _c(
+        "W-until",
+        own("Since 1930 the tram has not run on Sundays."),
+        own("The tram ran on Sundays until 1930.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-before",
+        own("Since 1930 the tram has not run on Sundays."),
+        own("Before 1930 the tram ran on Sundays.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-bus",
+        own("The bus has run on Sundays since 1950."),
+        own("The bus did not run on Sundays before 1950.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-coal",
+        own("The harbour handled coal until 1990."),
+        own("Since 1990 the harbour has not handled coal.", "raw/town.txt"),
+        False,
+    ),
+    _c("W-since-later", own("The ferry ran in winter in 1895."), DENIED, True),
+    _c("W-since-now", own("The ferry runs in winter."), DENIED, True),
+    _c(
+        "W-season",
+        own("The ferry runs 6 times a day in summer."),
+        own("The ferry runs 2 times a day in winter.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-season-min",
+        own("The ferry crossing takes 40 minutes in summer."),
+        own("The ferry crossing takes 90 minutes in winter.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-season-same",
+        own("The ferry runs 6 times a day in summer."),
+        own("The ferry runs 2 times a day in summer.", "raw/town.txt"),
+        True,
+    ),
+    _c(
+        "W-past",
+        own("The crossing to the mainland takes 50 minutes."),
+        own("The crossing to the mainland took 3 hours in 1900.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "W-now",
+        own("The crossing to the mainland takes 50 minutes."),
+        own("The crossing to the mainland takes 3 hours.", "raw/town.txt"),
+        True,
+    ),
+    _c("W-whole", own("With its approaches the bridge is 500 metres long."), SPAN, False),
+    _c(
+        "W-whole-both",
+        own("The bridge is 300 metres long with its approaches."),
+        own("The bridge is 400 metres long with its approaches.", "raw/town.txt"),
+        True,
+    ),
+    _c("RP-hyphen", own("The museum re-opened its doors in 1950."), MUSEUM, False),
+    _c("RP-was", own("The museum was re-opened in 1946."), MUSEUM, False),
+    _c("RP-oncemore", own("The museum opened its doors once more in 1946."), MUSEUM, False),
+    _c("RP-second", own("The museum opened its doors for a second time in 1946."), MUSEUM, False),
+    _c("RP-anew", own("The museum opened its doors anew in 1946."), MUSEUM, False),
+    _c(
+        "RP-two",
+        own("The museum reopened its doors in 1950."),
+        own("The museum opened its doors again in 1946.", "raw/town.txt"),
+        False,
+    ),
+    _c("RP-first", own("The museum opened its doors in 1894 and once more in 1950."), MUSEUM, True),
+]

@@ -80,7 +80,9 @@ from ..judges.offline import (
 )
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
+from ..sources import NOWHERE, SourceError, is_pdf_name, locate_quotes
 from ..staged import StagedTree
+from ..textview import dialect as dialect_of
 from ..wiki import WikiTree
 from .context import Context
 from .reading import fold
@@ -1191,6 +1193,7 @@ def _own_head(a: Read, b: Read) -> tuple[str, str] | None:
             and _plain_head(y, capital)
             and not (y in _SAME_EVENT and x not in mine)
             and not (y.startswith("re") and y[2:] in mine)  # "reopened": a verb, no head
+            and "re" + y not in mine  # "opened" against "reopened": a verb (review 39a #8)
         ):
             return _written(a.claim.sentence, i, 2)
     return None
@@ -1313,12 +1316,67 @@ def _another_event(a: Read, b: Read) -> bool:
 
 
 def _another_time(a: Read, b: Read) -> bool:
-    """One says what was (``was``, ``had``), with words of its own, the other what is:
-    "The old wooden bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    """Their figures hold for other times: other seasons ("6 times a day in summer" against
+    "2 times a day in winter"), a dated past and the present ("took 3 hours in 1900"
+    against "takes 50 minutes": review 39a #5, each a source conflict); or one says what
+    was (``was``, ``had``), with words of its own, the other what is: "The old wooden
+    bridge was 250 metres long" against "The bridge is 400 metres long"."""
+    if _other_seasons(a, b) or (_dated_past(a) and _undated_now(b)):
+        return True
+    if _dated_past(b) and _undated_now(a):
+        return True
     if {a.tense, b.tense} != {"present", "past"}:
         return False
     past, present = (a, b) if a.tense == "past" else (b, a)
     return bool(past.plain - present.plain)
+
+
+# a figure of the subject with or without its parts: "With its approaches the bridge is 500
+# metres long", "… 0.5 km long including its approaches" measure another whole than "The
+# bridge is 400 metres long" (review 39a #5: the first was a source conflict, the second
+# none); "with"/"without" only where it qualifies the size, at the start or just after it
+# ("The bridge, with its red railings, is 300 metres long" is compared)
+_WHOLE = re.compile(
+    r"\b(?:including|excluding)\s+(?:its|their)\s+[a-z]"
+    r"|^\W*(?:with|without)\s+(?:its|their)\s+[a-z]"
+    r"|\b(?:long|tall|high|wide|deep)\s+(?:with|without)\s+(?:its|their)\s+[a-z]",
+    re.I,
+)
+
+
+def _another_whole(a: Read, b: Read) -> bool:
+    """One measures the subject with or without its parts, the other does not say."""
+    return (_WHOLE.search(a.claim.sentence) is None) != (_WHOLE.search(b.claim.sentence) is None)
+
+
+_SEASON = re.compile(r"\b(winter|summer|spring|autumn)s?\b", re.I)
+
+
+def _other_seasons(a: Read, b: Read) -> bool:
+    """Each names a season, none of the other's ("in summer", "in winter")."""
+    sa = {m.lower() for m in _SEASON.findall(a.claim.sentence)}
+    sb = {m.lower() for m in _SEASON.findall(b.claim.sentence)} if sa else set()
+    return bool(sa and sb and sa.isdisjoint(sb))
+
+
+def _past_form(r: Read) -> bool:
+    """The claim says what was: ``was``, ``had``, a verb's past ("took", "opened")."""
+    if r.tense:
+        return r.tense == "past"
+    return any(
+        w.endswith("ed") or w in _IRREGULAR
+        for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
+    )
+
+
+def _dated_past(r: Read) -> bool:
+    """What was in a year: "The crossing took 3 hours in 1900"."""
+    return bool(r.years) and _past_form(r)
+
+
+def _undated_now(r: Read) -> bool:
+    """What is, with no date: "The crossing takes 50 minutes"."""
+    return not r.years and not r.decades and not _past_form(r)
 
 
 POSSIBLE = "possible"  # disagreement(): another head noun or kind word may be another thing
@@ -1486,6 +1544,8 @@ def _disagreement(a: Read, b: Read) -> str | None:
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
         neg, pos = (a, b) if a.negated else (b, a)
+        if neg.period and pos.period and _times_apart(neg, pos):
+            return None  # "until 1930" ends where "since 1930" starts (review 39a #3)
         since = _since(neg) if neg.period and not pos.period else None
         if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
@@ -1525,7 +1585,7 @@ def _disagreement(a: Read, b: Read) -> str | None:
         if _scheduled(a, b) or _scheduled(b, a):
             return None
         return "date"
-    return None if _another_time(a, b) else "number"
+    return None if _another_time(a, b) or _another_whole(a, b) else "number"
 
 
 def _since(r: Read) -> int | None:
@@ -1541,6 +1601,36 @@ def _since(r: Read) -> int | None:
 
 
 _SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+
+
+def _times_apart(a: Read, b: Read) -> bool:
+    """Each claim's one period is bound to its one year, and the two times do not meet:
+    "until 1930" or "before 1930" ends where "since 1930" or "after 1930" starts ("The tram
+    ran on Sundays until 1930" against "Since 1930 the tram has not run on Sundays": review
+    39a #3, a careful history in two sentences was a major contradiction)."""
+    ta, tb = _bound(a), _bound(b)
+    if ta is None or tb is None or ta[0] == tb[0]:
+        return False
+    ends, starts = (ta, tb) if ta[0] else (tb, ta)
+    return ends[1] <= starts[1]
+
+
+def _bound(r: Read) -> tuple[bool, int] | None:
+    """(whether the claim's time ends at its year, the year): "until/till/before 1930" ends
+    there, "since/after 1930" starts there; None unless that is its only period and year."""
+    if len(r.years) != 1 or r.decades:
+        return None
+    sentence = r.claim.sentence
+    periods = _PERIOD.findall(sentence)
+    if len(periods) != 1:
+        return None
+    m = _BOUND.search(sentence)
+    if m is None:
+        return None
+    return m.group(1).lower() in ("until", "till", "before"), int(m.group(2))
+
+
+_BOUND = re.compile(r"\b(since|until|till|before|after)\s+(1\d{3}|20\d{2})\b", re.I)
 
 
 def _now(r: Read, since: int) -> bool:
@@ -1567,11 +1657,16 @@ def _again(r: Read) -> bool:
         return False
     if r.plain & _REDONE:
         return True
-    sentence = r.claim.sentence
-    return ("gain" in sentence or "GAIN" in sentence) and _AGAIN.search(sentence) is not None
+    return _AGAIN.search(r.claim.sentence) is not None
 
 
-_AGAIN = re.compile(r"\bagain\b", re.I)
+# "again", and its other spellings (review 39a #8: each a plain source conflict against
+# "opened its doors in 1896"): "re-opened", "once more", "for a second time", "anew"
+_AGAIN = re.compile(
+    r"\b(?:again|anew|once\s+more|(?:for\s+)?(?:a|the)\s+(?:second|third|fourth|fifth)\s+time)\b"
+    r"|\bre-(?:open|buil|lit|light|found|establish|launch|start|consecrat|dedicat|instat|erect)",
+    re.I,
+)
 
 
 # "reopened", "rebuilt", "relit", "re-founded": a verb done again (read as its stem)
@@ -1791,6 +1886,8 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         # for nothing: unsure pairs go only to the judge)
         decisive=compare is None and ctx.base is not None,
     )
+    if ctx.base is not None:
+        one_source_read(ctx.tip, found)
     out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
         out += _judged(ctx, compare, unsure, cites)
@@ -3389,14 +3486,88 @@ def _finding(
         # so the other's no longer does (its source changed: stale), unless the source says
         # both (review 38a #7: the writer citing the corrected source was told to correct
         # their own claim)
-        message += (
+        message += _one_source(ca, cb, None)
+    return finding(
+        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    )
+
+
+def _one_source(ca: PageClaim, cb: PageClaim, in_source: bool | None) -> str:
+    """What a contradiction of two claims quoting one source says of it: ``in_source``,
+    whether ``cb``'s quote is still in the source (None: not read)."""
+    if in_source is None:
+        return (
             f"; both quote {ca.source}, and their quotes disagree: if {cb.page}:{cb.line}'s "
             f"quote no longer verifies, that claim is stale (its source changed since it was "
             f"written: `wikigate claims --state stale`), and the fix is to update it"
         )
-    return finding(
-        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    if not in_source:
+        return (
+            f"; both quote {ca.source}, and {cb.page}:{cb.line}'s quote is no longer in it: "
+            f"that claim is stale (its source changed since it was written: `wikigate claims "
+            f"--state stale`), and the fix is to update it"
+        )
+    return (
+        f"; both quote {ca.source}, and it says both (each quote is in it): the claims hold "
+        f"for other times or things than these rules tell apart, or the source disagrees "
+        f"with itself"
     )
+
+
+SAYS_BOTH = (
+    "say in each claim what sets it apart (the time, place or thing it holds for), or, if "
+    "the source disagrees with itself, say so on the page"
+)
+
+
+def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Finding]]) -> None:
+    """A run's contradictions of two claims quoting one source, told whether the other
+    claim's quote is still in that source at ``tip`` (review 39a #3: "that claim is stale"
+    was said of a claim whose quote verified, the source saying both): read only for such
+    findings, each source once, a quote not at its anchor searched for at most
+    ONE_SOURCE_SCANS times a source (past that: not told, as before)."""
+    by_source: dict[tuple[str, int | None], list[int]] = {}
+    for n, (a, b, f) in enumerate(found):
+        one = f.code == "claim.contradiction" and a.source == b.source
+        if one and _one_source(a, b, None) in f.message:
+            by_source.setdefault((b.source, b.pdf_page), []).append(n)
+    for (source, pdf_page), ns in by_source.items():
+        there = _quotes_in(tip, source, pdf_page, [found[n][1] for n in ns])
+        for n, told in zip(ns, there, strict=True):
+            if told is None:
+                continue
+            a, b, f = found[n]
+            note = _one_source(a, b, told)
+            update: dict[str, Any] = {"message": f.message.replace(_one_source(a, b, None), note)}
+            if told:
+                update["hint"] = SAYS_BOTH
+            found[n] = (a, b, f.model_copy(update=update))
+
+
+ONE_SOURCE_SCANS = 8
+
+
+def _quotes_in(
+    tip: WikiTree, source: str, pdf_page: int | None, claims: list[PageClaim]
+) -> list[bool | None]:
+    """Whether each claim's quote is in the source at ``tip`` (as the citation check places
+    it: at its anchor, elsewhere, or in a markup source's text view); None when that cannot
+    be told (no such source, no text, a near miss only, the scans spent)."""
+    try:
+        text = tip.source_text(source, pdf_page)
+    except (KeyError, SourceError, TreeLimitError):
+        return [None] * len(claims)
+    dialect = None if pdf_page is not None or is_pdf_name(source) else dialect_of(source)
+    quotes = [(c.offset, c.quote) for c in claims]
+    out: list[bool | None] = []
+    for where in locate_quotes(text, quotes, ONE_SOURCE_SCANS, dialect):
+        if where is None or where.offset >= 0:
+            out.append(True)
+        elif where.offset == NOWHERE and where.near is None:
+            out.append(False)
+        else:
+            out.append(None)
+    return out
 
 
 def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
