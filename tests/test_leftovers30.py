@@ -6,14 +6,28 @@ and the advice as a report derives it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcp import Client
-from test_mcp_trace import root, session  # noqa: F401 - root: the fixture
+from support.helpers import in_process
+from support.trees import commit_files, no_errors
+from support.verifying import plan_for, verify_trees
+from test_consistency import KEEPER, SOURCES, base, page  # noqa: F401 - base: the fixture
+from test_mcp import ok
+from test_mcp_trace import TAIL, root, session  # noqa: F401 - root: the fixture
 
 from wikigate.codes import finding
+from wikigate.config import parse_config
 from wikigate.models import Finding
 from wikigate.verifier.advice import next_actions
+
+CONSISTENCY = {
+    "claim.contradiction",
+    "claim.source_conflict",
+    "claim.possible_contradiction",
+    "claim.consistency_cut",
+}
 
 # ---------------------------------------------------------------- #3 a near miss's tail
 
@@ -76,3 +90,64 @@ def test_every_field_of_every_tools_output_schema_has_a_description(root):  # no
     finding_schema = schemas["finalize"]["$defs"]["FindingResult"]
     assert "<= claim_line" in finding_schema["properties"]["claim_start_line"]["description"]
     assert schemas["list"]["properties"]["total"]["description"].startswith("how many matched")
+
+
+# ---------------------------------------------------------------- #1 a consistency finding's lines
+
+# a claim whose sentence spans lines 6 and 7, denying what wiki/owls.md says (and its quote)
+DENIAL = "Barn owls cannot hear\na mouse under snow."
+
+
+def test_a_consistency_finding_names_the_line_its_claims_sentence_starts_on(root):  # noqa: F811
+    """Trial 28b N6: a contradiction's `claim_start_line` was null while every other claim
+    finding names it: through finalize's structured content and `wikigate verify --format
+    json` of the same commit, it is the line the claim's sentence starts on (6), and
+    `claim_line` the line of its reference (7)."""
+    page = f"---\ntitle: Deaf\n---\n# Deaf\n\n{DENIAL}[^1]\n\n[^1]: {TAIL}\n"
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        ok(await c.call_tool("read", {"path": "raw/owls.txt"}))
+        ok(await c.call_tool("write", {"path": "wiki/deaf.md", "content": page}))
+        index = "- [[Owls]]\n"
+        ok(await c.call_tool("replace", {"path": "wiki/index.md", "old": index, "new": index + "- [[Deaf]]\n"}))
+        return ok(await c.call_tool("finalize", {}))
+
+    done = session(root, body)
+    found = [f for f in done["findings"] if f["code"] in CONSISTENCY]
+    assert found, done["findings"]
+    for f in found:
+        assert (f["path"], f["claim_line"], f["claim_start_line"]) == ("wiki/deaf.md", 7, 6), f
+    said = in_process(
+        ["-C", str(root), "verify", done["tip"], "--base", "main", "--format", "json"],
+        env={"WIKIGATE_VERIFIER": ""},
+    )
+    report = json.loads(said.stdout)
+    again = [f for f in report["findings"] if f["code"] in CONSISTENCY]
+    assert [(f["code"], f["claim_line"], f["claim_start_line"]) for f in again] == [
+        (f["code"], 7, 6) for f in found
+    ]
+
+
+def test_a_cut_of_a_claims_candidates_names_the_claims_lines(repo, base, monkeypatch):  # noqa: F811
+    """The crowd of test_consistency.py past the candidate bound: the located
+    claim.consistency_cut names the claim's lines as the contradiction beside it does (it
+    named neither), the claim's sentence spanning lines 6 and 7."""
+    monkeypatch.setitem(SOURCES, "raw/keeper.txt", KEEPER + "\n")
+    crowd = {
+        f"wiki/aa-k{n:02d}.md": page(f"K {n}", [(KEEPER, "raw/keeper.txt", KEEPER)])
+        for n in range(40)
+    }
+    crowded = commit_files(repo, base.id, {"raw/keeper.txt": KEEPER + "\n", **crowd})
+    claim = "The lighthouse was first lit in 1878."
+    new = page("Lights", [(claim, "raw/town.txt", "The lighthouse was first lit on 3 May 1870.")])
+    new = new.replace("was first lit in", "was first\nlit in", 1)
+    tip = commit_files(repo, crowded.id, {"wiki/lights.md": new})
+    config = parse_config("[consistency]\nmax_candidates = 4\n", "wikigate.toml")
+    report = verify_trees(repo, tip, crowded, config=config, plan=plan_for(crowded, tip, "ingest"))
+    no_errors(report)
+    found = [f for f in report.findings if f.code in CONSISTENCY]
+    assert sorted((f.code, f.claim_line, f.claim_start_line) for f in found) == [
+        ("claim.consistency_cut", 7, 6),
+        ("claim.contradiction", 7, 6),
+    ]
