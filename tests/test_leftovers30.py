@@ -110,7 +110,11 @@ def test_a_consistency_finding_names_the_line_its_claims_sentence_starts_on(root
         ok(await c.call_tool("read", {"path": "raw/owls.txt"}))
         ok(await c.call_tool("write", {"path": "wiki/deaf.md", "content": page}))
         index = "- [[Owls]]\n"
-        ok(await c.call_tool("replace", {"path": "wiki/index.md", "old": index, "new": index + "- [[Deaf]]\n"}))
+        ok(
+            await c.call_tool(
+                "replace", {"path": "wiki/index.md", "old": index, "new": index + "- [[Deaf]]\n"}
+            )
+        )
         return ok(await c.call_tool("finalize", {}))
 
     done = session(root, body)
