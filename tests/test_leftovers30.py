@@ -9,18 +9,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from mcp import Client
 from support.helpers import in_process
 from support.trees import commit_files, no_errors
 from support.verifying import plan_for, verify_trees
 from test_consistency import KEEPER, SOURCES, base, page  # noqa: F401 - base: the fixture
-from test_mcp import ok
+from test_mcp import ok, text
 from test_mcp_trace import TAIL, root, session  # noqa: F401 - root: the fixture
 
 from wikigate.codes import finding
 from wikigate.config import parse_config
 from wikigate.models import Finding
 from wikigate.verifier.advice import next_actions
+from wikigate.verifier.checks.runs import log_continued
+from wikigate.workspace import Workspace
 
 CONSISTENCY = {
     "claim.contradiction",
@@ -155,3 +158,132 @@ def test_a_cut_of_a_claims_candidates_names_the_claims_lines(repo, base, monkeyp
         ("claim.consistency_cut", 7, 6),
         ("claim.contradiction", 7, 6),
     ]
+
+
+# ---------------------------------------------------------------- #2 an append the last entry swallows
+
+ENTRY = "2026-11-27 owls: a page on what they hear"
+
+
+def test_an_append_right_under_the_logs_last_entry_is_a_located_rewrite(root):  # noqa: F811
+    """Trial 28c M2: a line appended right under the log's last entry (no blank line) is
+    byte for byte an append, but markdown renders it as part of that entry: the run is
+    rejected with run.log_rewrite on the appended line, saying to leave a blank line; the
+    same line after a blank line lands."""
+    ws = Workspace.open(root)
+    try:
+        log = ws.config.wiki.layout().log
+        old = (root / log).read_text()
+        last = len(old.splitlines())  # the entry "Append-only record of changes …"
+        run = ws.start_run("synthesis", "cli:test")
+        run.stage_write(log, f"{old}{ENTRY}\n")
+        bad = run.finalize()
+        good = ws.start_run("synthesis", "cli:test")
+        good.stage_write(log, f"{old}\n{ENTRY}\n")
+        landed = good.finalize()
+    finally:
+        ws.close()
+    assert bad.status == "rejected"
+    (f,) = [
+        Finding.model_validate(f) for f in bad.report["findings"] if f["code"] == "run.log_rewrite"
+    ]
+    assert (f.path, f.line, f.severity) == (log, last + 1, "critical")
+    assert f"appended after the entry starting on line {last}" in f.message
+    assert "leave a blank line" in f.message and "blank line" in (f.hint or "")
+    assert landed.status == "committed", landed.report
+    assert (root / log).read_text() == f"{old}\n{ENTRY}\n"
+
+
+def test_an_mcp_call_appending_into_the_logs_last_entry_is_refused(root):  # noqa: F811
+    """The MCP tools refuse the same append at call time, as a rewrite is (replace and
+    write), staging nothing; after a blank line it stages."""
+    log = (root / "wiki" / "log.md").read_text()
+    last = log.rstrip("\n").rsplit("\n", 1)[-1]
+
+    async def body(c: Client) -> dict[str, Any]:
+        ok(await c.call_tool("start_run", {"type": "synthesis"}))
+        refused = [
+            await c.call_tool(
+                "replace", {"path": "wiki/log.md", "old": last, "new": f"{last}\n{ENTRY}"}
+            ),
+            await c.call_tool("write", {"path": "wiki/log.md", "content": f"{log}  {ENTRY}\n"}),
+        ]
+        staged = await c.call_tool(
+            "replace", {"path": "wiki/log.md", "old": last, "new": f"{last}\n\n{ENTRY}"}
+        )
+        read = ok(await c.call_tool("read", {"path": "wiki/log.md"}))
+        return {"refused": refused, "staged": staged, "read": read}
+
+    out = session(root, body)
+    for got in out["refused"]:
+        assert got.is_error, got
+        said = text(got)
+        assert "renders as part of that entry" in said and "leave a blank line" in said, said
+        assert "nothing was staged" in said, said
+    assert not out["staged"].is_error, text(out["staged"])
+    assert out["read"]["text"] == f"{log}\n{ENTRY}\n"
+
+
+BASE_LOG = "# Log\n\n- 2026-11-26 owls: landed\n"
+
+
+@pytest.mark.parametrize(
+    ("appended", "line"),
+    [
+        ("- 2026-11-27 larks: landed\n", None),  # the list's next item
+        ("\n2026-11-27 larks\n", None),  # a paragraph of its own
+        ("  and the barn owl\n", 4),  # the item's continuation
+        ("and the barn owl\n", 4),  # a lazy continuation line
+        ("\n  a second paragraph of it\n", 5),  # a paragraph of the last item
+        ("  - a sub-item\n", 4),  # a list inside the last item
+    ],
+)
+def test_what_the_logs_last_entry_swallows_is_read_as_markdown_renders_it(appended, line):
+    said = log_continued("wiki/log.md", BASE_LOG.encode(), (BASE_LOG + appended).encode())
+    assert (said[0] if said else None) == line, said
+
+
+@pytest.mark.parametrize(
+    ("before", "appended", "line"),
+    [
+        ("# Log\n\nOwls landed.\n", "---\n", 4),  # a setext underline: the entry a heading
+        ("# Log\n\nOwls landed.\n", "2. larks\n", 4),  # no list: a 2. cannot interrupt
+        ("# Log\n\nOwls landed.\n", "1. larks\n", None),  # a list that interrupts
+        ("# Log\n\n```\nowls\n", "larks\n```\n", 5),  # a fence left open
+        ("# Log\n\nOwls landed.", " Larks too.\n", 3),  # the old last line, no newline
+        ("# Log\n\nOwls landed.", "\n\nLarks.\n", None),
+        ("# Log\r\n\r\nOwls landed.\r\n", "Larks.\r\n", 4),  # CRLF: markdown-it's lines
+        ("", "Owls landed.\n", None),  # no entry to continue
+        ("# Log\n\n[^1]: raw/a.txt\n", "\n    more of it\n", 5),  # a footnote's paragraph
+    ],
+)
+def test_other_blocks_an_append_may_continue(before, appended, line):
+    said = log_continued("wiki/log.md", before.encode(), (before + appended).encode())
+    assert (said[0] if said else None) == line, said
+
+
+def test_a_log_markdown_it_cannot_parse_in_linear_time_fails_closed():
+    """A hostile log (markdown-it's quadratic nested quotes) is not parsed: the append is
+    not known to stand alone, and said so, at once."""
+    before = b"# Log\n\nOwls landed.\n"
+    said = log_continued("wiki/log.md", before, before + b"\n" + b"> >\n" * 50_000)
+    assert said is not None and "is not read as markdown" in said[1]
+
+
+def test_the_log_checks_block_parse_reads_blocks_as_pages_are_parsed():
+    """The log check parses blocks only (no inline parse): its blocks and their lines are
+    those of the page parser's markdown-it (verifier/markdown.py), plugins included."""
+    from wikigate.verifier.checks.runs import _blocks
+    from wikigate.verifier.markdown import markdown
+
+    text = (
+        "---\ntitle: Log\n---\n# Log\n\nOwls[^1] landed\nlazily.\n\n::: disputed\nold\n:::\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\nlazy\n\n- item\n  more\n\n    code\n\n"
+        '```\nfence\n```\n\n<div>\nhtml\n</div>\n\n[^1]: raw/a.txt — "q"\n    more\n'
+    )
+    blocks = [(t.type, t.map) for t in _blocks().parse(text, {})]
+    full = [(t.type, t.map) for t in markdown().parse(text, {})]
+    assert blocks == full
+    assert {"front_matter", "container_disputed_open", "table_open", "footnote_reference_open"} <= {
+        t for t, _ in blocks
+    }

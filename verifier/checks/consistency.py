@@ -3252,7 +3252,7 @@ def _started(ctx: Context, found: list[Finding]) -> list[Finding]:
             ends.setdefault((path, ref.at_line), []).append((text, shown, ref.start_line))
     out: list[Finding] = []
     for f in found:
-        here = ends.get((str(f.path), f.claim_line), []) if id(f) in todo else []
+        here = ends.get((str(f.path), f.claim_line or 0), []) if id(f) in todo else []
         starts = {n for *_, n in here}
         if len(starts) > 1:  # the claim as the finding shows it (claimed, or as it is)
             starts = {n for text, shown, n in here if f.claim in (text, shown)}
