@@ -95,7 +95,7 @@ def test_every_field_of_every_tools_output_schema_has_a_description(root):  # no
     assert schemas["list"]["properties"]["total"]["description"].startswith("how many matched")
 
 
-# ---------------------------------------------------------------- #1 a consistency finding's lines
+# ---------------------------------------------------------------- #1 consistency lines
 
 # a claim whose sentence spans lines 6 and 7, denying what wiki/owls.md says (and its quote)
 DENIAL = "Barn owls cannot hear\na mouse under snow."
@@ -160,7 +160,7 @@ def test_a_cut_of_a_claims_candidates_names_the_claims_lines(repo, base, monkeyp
     ]
 
 
-# ---------------------------------------------------------------- #2 an append the last entry swallows
+# ---------------------------------------------------------------- #2 a swallowed append
 
 ENTRY = "2026-11-27 owls: a page on what they hear"
 
@@ -241,6 +241,9 @@ BASE_LOG = "# Log\n\n- 2026-11-26 owls: landed\n"
 def test_what_the_logs_last_entry_swallows_is_read_as_markdown_renders_it(appended, line):
     said = log_continued("wiki/log.md", BASE_LOG.encode(), (BASE_LOG + appended).encode())
     assert (said[0] if said else None) == line, said
+    if said is not None:  # what to do: a blank line, or not indenting what follows one
+        fix = "start the new entry at the left margin" if appended[0] == "\n" else "leave a blank"
+        assert fix in said[1], said
 
 
 @pytest.mark.parametrize(

@@ -401,7 +401,7 @@ class Session:
         (``content``: the log it would stage; None: deleted) is refused before it stages:
         finalize would reject the whole run (run.log_rewrite, critical; trial 28b N7)."""
         from wikigate.gitrepo import blob_at, commit_at
-        from wikigate.verifier.checks.runs import CONTINUED_HINT, log_continued
+        from wikigate.verifier.checks.runs import log_continued
 
         log = self.ws.config.wiki.layout().log
         if normalized(path) != log:
@@ -418,8 +418,8 @@ class Session:
             if continued is None:
                 return
             raise LookupError(
-                f"{continued[1]} (finalize rejects that: run.log_rewrite): nothing was staged "
-                f"and the run stays open; {CONTINUED_HINT}"
+                f"{continued[1]} (finalize rejects that: run.log_rewrite); nothing was staged "
+                "and the run stays open"
             )
         what = "delete" if content is None else "change what is already in"
         raise LookupError(

@@ -687,13 +687,19 @@ def log_continued(log: str, before: bytes, after: bytes) -> tuple[int, str] | No
         if start >= first or end <= first:
             continue
         swallowed = next((n for n in range(first, min(end, len(lines))) if lines[n].strip()), None)
-        if swallowed is not None:
-            return swallowed + 1, (
-                f"line {swallowed + 1} of {log}, appended after the entry starting on line "
-                f"{start + 1}, renders as part of that entry (markdown reads it as more of "
-                "it), so the append changes an entry already in the append-only log: leave a "
-                "blank line before the new entry"
-            )
+        if swallowed is None:
+            continue
+        if tok.type in ("fence", "html_block"):
+            fix = "that entry leaves a fence or an HTML block open, taking in every line after it"
+        elif any(not lines[n].strip() for n in range(first, swallowed)):
+            fix = "start the new entry at the left margin (indented, it is more of that entry)"
+        else:
+            fix = "leave a blank line before the new entry"
+        return swallowed + 1, (
+            f"line {swallowed + 1} of {log}, appended after the entry starting on line "
+            f"{start + 1}, renders as part of that entry (markdown reads it as more of it), "
+            f"so the append changes an entry already in the append-only log: {fix}"
+        )
     return None
 
 
