@@ -80,7 +80,18 @@ def _grouped(code: str, path: str | None, found: list[Finding]) -> str:
     if code == "page.uncited":
         return f"cite a raw source on {page} (or mark what has none with [gap: …])"
     if code == "citation.quote_not_found":
-        return f"quote the source verbatim in the footnote on {at}, or cite what it does say"
+        fix = "quote the source verbatim in the footnote on {}, or cite what it does say"
+        # a near miss the check matched character for character (typographic quotes and
+        # dashes): the finding carries the footnote as the source has it (mcp28i)
+        tailed = sorted({f.line for f in found if f.line and f.suggested_tail})
+        if not tailed:
+            return fix.format(at)
+        step = (
+            f"replace the text after '[^n]: ' of the footnote on {where(path, tailed)} with "
+            f"its finding's suggested_tail (the quote as the source has it, anchored)"
+        )
+        rest = [n for n in lines if n not in tailed]
+        return f"{step}; {fix.format(where(path, rest))}" if rest else step
     known = CODES.get(code)
     # the finding's own hint (a check's words, which may quote the page: escaped and cut),
     # else its code's

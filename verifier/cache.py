@@ -243,9 +243,7 @@ class Cache:
         is not dropped for the runs' own)."""
         now = time.time()
         self._write("UPDATE indexes SET used = ? WHERE tree = ?", [(now, whole)])
-        self._write(
-            "UPDATE index_deltas SET used = ? WHERE tree = ?", [(now, t) for t in deltas]
-        )
+        self._write("UPDATE index_deltas SET used = ? WHERE tree = ?", [(now, t) for t in deltas])
 
     def latest_pass(self, scope: str) -> bytes | None:
         """The most recently stored whole-wiki consistency pass of ``scope``, if any."""

@@ -401,6 +401,7 @@ class Session:
         (``content``: the log it would stage; None: deleted) is refused before it stages:
         finalize would reject the whole run (run.log_rewrite, critical; trial 28b N7)."""
         from wikigate.gitrepo import blob_at, commit_at
+        from wikigate.verifier.checks.runs import log_continued
 
         log = self.ws.config.wiki.layout().log
         if normalized(path) != log:
@@ -411,7 +412,15 @@ class Session:
         except KeyError:
             return  # no log on the base: a new one is the run's to write
         if content is not None and content.startswith(before):
-            return
+            # bytes kept, but an entry changed as it renders (trial 28c M2): finalize
+            # rejects it as a rewrite
+            continued = log_continued(log, before, content)
+            if continued is None:
+                return
+            raise LookupError(
+                f"{continued[1]} (finalize rejects that: run.log_rewrite); nothing was staged "
+                "and the run stays open"
+            )
         what = "delete" if content is None else "change what is already in"
         raise LookupError(
             f"{log} is append-only: this call would {what} it (finalize rejects that: "

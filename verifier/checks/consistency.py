@@ -1799,7 +1799,7 @@ def check_consistency(ctx: Context) -> list[Finding]:
                 return [Finding.model_validate(f) for f in json.loads(hit)]
             except (ValueError, TypeError):
                 pass  # a damaged row: checked again
-    out = _capped(_check(ctx, compare))
+    out = _started(ctx, _capped(_check(ctx, compare)))
     if key is not None:
         ctx.cache.store_verdicts({key: json.dumps([f.model_dump(mode="json") for f in out])})
     return out
@@ -2897,6 +2897,7 @@ def _cut(claim: PageClaim, ties: int, kept: int, above: int, kind: str, cap: int
         f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
         f"{ties - kept} would not be found",
         claim=claim.sentence,
+        claim_line=claim.line,
     )
 
 
@@ -3567,6 +3568,48 @@ def _quotes_in(
             out.append(False)
         else:
             out.append(None)
+    return out
+
+
+# the findings about a claim of a run's page (claim_line set): their claim_start_line too
+_ON_CLAIM = frozenset(
+    (
+        "claim.contradiction",
+        "claim.source_conflict",
+        "claim.possible_contradiction",
+        "claim.consistency_cut",
+    )
+)
+
+
+def _started(ctx: Context, found: list[Finding]) -> list[Finding]:
+    """``found``, each finding about a claim given the line its claim's sentence starts on
+    (``claim_start_line``, as citation findings have it: trial 28b N6), read from its
+    page's references on the claim's line; by the claim's text when claims of several
+    start lines end there, else left None. Only the pages holding such findings are read."""
+    todo = {id(f) for f in found if f.code in _ON_CLAIM and f.path and f.claim_line is not None}
+    if not todo:
+        return found
+    pages = sorted({str(f.path) for f in found if id(f) in todo})
+    ctx.tip.load(pages)
+    ends: dict[tuple[str, int], list[tuple[str, str, int]]] = {}
+    for path in pages:
+        page = ctx.tip.page(path)
+        for ref in page.refs if page is not None else []:
+            text = " ".join((ref.row or ref.claim).split())
+            shown = claimed(
+                PageClaim(path, ref.label, ref.at_line, text, "", None, "", None, None, False)
+            )
+            ends.setdefault((path, ref.at_line), []).append((text, shown, ref.start_line))
+    out: list[Finding] = []
+    for f in found:
+        here = ends.get((str(f.path), f.claim_line or 0), []) if id(f) in todo else []
+        starts = {n for *_, n in here}
+        if len(starts) > 1:  # the claim as the finding shows it (claimed, or as it is)
+            starts = {n for text, shown, n in here if f.claim in (text, shown)}
+        if len(starts) == 1:
+            f = f.model_copy(update={"claim_start_line": starts.pop()})
+        out.append(f)
     return out
 
 
