@@ -1737,7 +1737,9 @@ def test_a_crowd_past_the_candidate_bound_is_a_located_finding_not_silence(
     pages tied at the cut (here 4 * 4 = 16) the page saying "the lighthouse was first lit
     on 3 May 1870" is still compared; past it, which page is the claim's subject is not
     known from the index, and a located claim.consistency_cut says the candidates were cut
-    (a located blind spot, not a silent pass)."""
+    (a located blind spot, not a silent pass). A tie of pages of the claim's kind is read
+    whole up to TIE_PAGES (review 39a #7), here 16."""
+    monkeypatch.setattr(consistency, "TIE_PAGES", 16)
     monkeypatch.setitem(SOURCES, "raw/keeper.txt", KEEPER + "\n")
     crowd = {
         f"wiki/aa-k{n:02d}.md": page(f"K {n}", [(KEEPER, "raw/keeper.txt", KEEPER)])
@@ -1764,7 +1766,7 @@ def test_a_crowd_past_the_candidate_bound_is_a_located_finding_not_silence(
     (cut,) = [f for f in found if f.code == "claim.consistency_cut"]
     assert cut.claim == claim
     assert "40 pages share this claim's words" in cut.message  # the crowd, town.md above it
-    assert "= 16 pages a claim" in cut.message
+    assert "(at most 16 pages a claim in a tie" in cut.message
 
 
 @pytest.mark.timing
@@ -2818,6 +2820,49 @@ def test_a_crowd_named_to_sort_first_does_not_hide_a_contradiction(repo, base, m
     found = [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")]
     assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/hostile.md")]
     assert "wiki/museum.md" in found[0].message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "crowded",
+    ["The museum opened its doors again in 1950.", "The new museum opened its doors in 1975."],
+)
+def test_a_crowd_the_rules_set_aside_does_not_take_the_candidate_places(
+    repo, base, monkeypatch, crowded
+):
+    """Review 39a #7: 100 pages of a claim the rules set aside ("again": a repeat; "the new
+    museum": a successor), giving a year about the museum and sharing every word of
+    "The museum opened its doors in 1896.", tied with it past the candidate bound; five
+    of six wordings of "… in 1894" landed (a minor cut finding). The whole tie of claims
+    of its kind is compared, and a mark the claim lacks ranks a candidate after it: each
+    wording is a contradiction with the museum's page, with no cut said."""
+    monkeypatch.setitem(SOURCES, "raw/museum.txt", f"{MUSEUM} {crowded}\n")
+    crowd = {
+        f"wiki/c-{n:03d}.md": page(f"C {n}", [(crowded, "raw/museum.txt", crowded)])
+        for n in range(100)
+    }
+    museum = page("Museum", [(MUSEUM, "raw/museum.txt", MUSEUM)])
+    landed = commit_files(
+        repo,
+        base.id,
+        {"raw/museum.txt": SOURCES["raw/museum.txt"], "wiki/museum.md": museum, **crowd},
+    )
+    wordings = [
+        "The museum opened its doors in 1894.",
+        "The museum first opened its doors in 1894.",
+        "In 1894 the museum opened its doors.",
+        "The museum opened its doors to visitors in 1894.",
+        "The town museum opened its doors in 1894.",
+        "The museum opened its doors in May 1894.",
+    ]
+    for n, claim in enumerate(wordings):
+        hostile = page("Hostile", [(claim, "raw/museum.txt", MUSEUM)])
+        tip = commit_files(repo, landed.id, {f"wiki/hostile{n}.md": hostile})
+        report = verify_trees(repo, tip, landed, plan=plan_for(landed, tip, "ingest"))
+        no_errors(report)
+        found = [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")]
+        assert [f.code for f in found] == ["claim.contradiction"], (claim, found)
+        assert "wiki/museum.md" in found[0].message, claim
 
 
 WORDS = [

@@ -91,6 +91,9 @@ from .runs import STOPWORDS
 CLAIM_CHARS = 2000  # of a claim's sentence read
 KEYS = 12  # words of a claim that index it
 SCAN = 4  # claims scored per key: SCAN * max_candidates
+# pages tied at a claim's cut, in claims of a kind that may contradict it, read whole up to
+# this many (a crowd of pages the rules set aside took the places: review 39a #7)
+TIE_PAGES = 1000
 SAME_SUBJECT = 0.6  # the share of words two claims about one subject have in common
 MIN_SHARED = 2  # and at least this many words
 COMMON = 1000  # a key of more pages than this is too common to index (counted, not listed)
@@ -2719,19 +2722,27 @@ def _elsewhere(
             for path in postings[k][:limit]:
                 if path not in changed:
                     score[path] = score.get(path, 0) + 1
-        # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap):
+        # the best ``cap`` pages, and those tied with the last of them (up to SCAN * cap;
+        # of a kind that may contradict it, up to TIE_PAGES: review 39a #7, a crowd of
+        # pages the rules set aside, "opened its doors again in 1950", took the places):
         # a crowd of pages does not push out the page of the claim's own subject, which
-        # _pairs ranks first (review 37b), whatever the crowd's pages are called
-        said = mine[at].sentence
-        best = heapq.nsmallest(limit, score.items(), key=lambda x: (-x[1], _tie(said, x[0])))
-        if len(best) > cap:
-            last = best[cap - 1][1]
-            best = [x for n, x in enumerate(best) if n < cap or x[1] == last]
-            if told is not None and len(best) == limit and last + common >= MIN_SHARED:
-                kept = sum(n == last for _, n in best)
-                ties = sum(n == last for n in score.values())
-                if ties > kept:  # a crowd past the bound: which of them is its subject?
-                    tied[at] = max(tied.get(at, (0, 0, 0, "")), (ties, kept, limit - kept, told))
+        # _pairs ranks first (review 37b), whatever the crowd's pages are called; the
+        # digest that orders a tie (_tie) read only for a tie past its room
+        if len(score) > cap:
+            last = heapq.nlargest(cap, score.values())[-1]
+            best = [(path, n) for path, n in score.items() if n > last]
+            ties = [path for path, n in score.items() if n == last]
+            room = (limit if told is None else TIE_PAGES) - len(best)
+            if len(ties) > room:
+                if told is not None and last + common >= MIN_SHARED:
+                    # a crowd past the bound: which of them is its subject?
+                    cut_at = (len(ties), room, len(best), told)
+                    tied[at] = max(tied.get(at, (0, 0, 0, "")), cut_at)
+                said = mine[at].sentence
+                ties = heapq.nsmallest(room, ties, key=lambda path: (_tie(said, path), path))
+            best += [(path, last) for path in ties]
+        else:
+            best = list(score.items())
         wanted.update(path for path, n in best if n + common >= MIN_SHARED)
     if cut is not None:
         cut += [_cut(mine[at], *tie, cap) for at, tie in sorted(tied.items())]
@@ -2893,9 +2904,9 @@ def _cut(claim: PageClaim, ties: int, kept: int, above: int, kind: str, cap: int
         claim.line,
         f"{ties} pages share this claim's words as much as the last of its {cap} candidate "
         f"pages, in claims giving {said} that may contradict it; only "
-        f"{kept} of them were compared{more} (at most {SCAN} × [consistency] "
-        f"max_candidates = {SCAN * cap} pages a claim): a contradiction with one of the other "
-        f"{ties - kept} would not be found",
+        f"{kept} of them were compared{more} (at most {TIE_PAGES} pages a claim in a "
+        f"tie of such claims): a contradiction with one of the other {ties - kept} would not "
+        f"be found",
         claim=claim.sentence,
         claim_line=claim.line,
     )
@@ -3248,6 +3259,9 @@ def _numbers(data: bytes) -> array.array[int]:
 
 
 _SHARED = operator.itemgetter(1)
+# words that are no keys and set a claim apart from one without them (_again, _new_one):
+# ranked as a candidate's own words (_pairs)
+_MARKS = frozenset({"again", "anew", "new", "re"})
 PLAIN: Signature = (frozenset(), False, False)  # a claim with no number and no negation
 
 
@@ -3269,8 +3283,12 @@ def _best(
         cut = first[-1][:-1]
         kept = [x for x in first if x[:-1] < cut]
         tied = [x for x in ranked if x[:-1] == cut]
-        tied.sort(key=lambda x: (tie(x[-1]), x[-1]))
-        first = kept + tied[: cap - len(kept)]
+        # a tie of candidates that may contradict it, of its kind: compared whole (up to
+        # TIE_PAGES; review 39a #7: a crowd the rules set aside took the places by digest)
+        room = cap - len(kept) if cut[0] or cut[1] else max(cap - len(kept), TIE_PAGES)
+        if len(tied) > room:
+            tied.sort(key=lambda x: (tie(x[-1]), x[-1]))
+        first = kept + tied[:room]
     return sorted((*x[:-1], tie(x[-1]), x[-1]) for x in first)
 
 
@@ -3307,17 +3325,20 @@ def _pairs(
     own: dict[int, frozenset[str]] = {}
     said: dict[int, set[str]] = {}
     events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
+    marked: dict[int, frozenset[str] | set[str]] = {}  # a candidate's _MARKS
     dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
-            _, sig, keys, found, kinds = known
+            held, sig, keys, found, kinds = known
             hits = keys & wanted
             if not hits:
                 continue  # none of its keys is wanted
             signature[i], own[i] = sig, keys
             if dated:
                 events[i] = found
+            if not _MARKS.isdisjoint(held):
+                marked[i] = _MARKS & held
         else:
             text = _unmarked(c.sentence)
             words = _words_in(text)
@@ -3329,6 +3350,8 @@ def _pairs(
             if dated:
                 said[i] = words
             kinds = kinds_of(c.sentence) if decisive and not (sig[0] or sig[1] or sig[2]) else ()
+            if not _MARKS.isdisjoint(words):
+                marked[i] = _MARKS & words
         into = index if (sig[0] or sig[1] or sig[2]) else later
         alive = decisive and into is later and bool(kinds)
         for k in hits:
@@ -3363,7 +3386,8 @@ def _pairs(
                 for i in itself:
                     score.pop(i, None)
         text = _unmarked(a.claim.sentence)
-        mine_sig = _signature_in(text, _words_in(text))
+        mine_words = _words_in(text)
+        mine_sig = _signature_in(text, mine_words)
         mine_keys = frozenset(a.keys)
         other: dict[int, bool] = {}  # not saying its dated word
         if a.dated:
@@ -3405,9 +3429,16 @@ def _pairs(
                     break  # the groups after it rank after these
                 groups.setdefault((*head, False, -shared), []).append(i)
                 taken, last = taken + 1, shared
+        # a mark the claim lacks ("again", "new") counts as a word of the candidate's own:
+        # "The museum opened its doors again in 1950" ×100 ranked with "The museum opened
+        # its doors in 1896" and took the places (review 39a #7)
+        mine_marks = _MARKS & mine_words
         ranked: list[tuple[bool, bool, bool, int, int, int]] = []
         for group in sorted(groups):
-            ranked += [(*group, len(own[i] - mine_keys), i) for i in groups[group]]
+            ranked += [
+                (*group, len(own[i] - mine_keys) + len(marked.get(i, mine_marks) - mine_marks), i)
+                for i in groups[group]
+            ]
             if len(ranked) >= cap:
                 break  # the groups after it all rank after these
         best = _best(ranked, cap, a.claim.sentence, pool)
