@@ -620,6 +620,8 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
             if at is not None and at.offset < 0 and at.offset != UNSEARCHED:
                 where = _pieces(ctx, p, at)
             found = _quote_finding(ctx, p, where, verified)
+            if found is not None and found.code == "citation.quote_not_found":
+                found = _stale_or(ctx, p, found)
             if found is not None:
                 out.append(on_claim(found, p.ref))
             if isinstance(where, _Pieces):
@@ -820,6 +822,86 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
         f"verbatim; use [^{p.label}]: {tail}"
     )
     return found.model_copy(update={"hint": hint, "suggested_tail": tail})
+
+
+STALE_FIX = (
+    "update the claim to what the source now says (with a quote it holds: a run may update "
+    "or remove a claim stale on main), re-anchor it if its words moved "
+    "(`wikigate anchor --fix`), or keep it in a `::: disputed` block as history"
+)
+
+
+def _stale_or(ctx: Context, p: _Pending, found: Finding) -> Finding | None:
+    """A quote not found: the writer's error, unless the claim is stale at the base. The
+    gate decides that from the base tree alone: the claim (its sentences and its footnote,
+    byte for byte) is on the base's page, citing the same source blob, so its quote fails
+    there as it fails here (a run cannot change raw/). Such a claim is not the run's: it
+    is citation.stale (a note), and nothing in a ``::: disputed`` block (kept as history,
+    not held to the changed source). A new or changed claim is checked in full."""
+    if not unchanged_since_base(ctx, p.path, p.label, p.citation, p.blob):
+        return found
+    refs = [r for r in ctx.tip.page(p.path).refs if r.label == p.label]  # type: ignore[union-attr]
+    if refs and all(r.disputed for r in refs):
+        return None
+    return finding(
+        "citation.stale",
+        p.path,
+        p.line,
+        f"[^{p.label}]: the claim is stale: its source {p.source} changed since the claim "
+        f"was written, and the quote {_clip(p.citation.quote)!r} is no longer in it "
+        "(the claim is unchanged from the base: not this run's doing)",
+        hint=STALE_FIX,
+    )
+
+
+def unchanged_since_base(ctx: Context, path: str, label: str, c: Citation, blob: str) -> bool:
+    """Whether the footnote ``label`` of ``path`` and every sentence citing it are on the
+    base's page as they are on the tip's, citing the same source blob ``blob``."""
+    base = ctx.base
+    if base is None or path not in base.entries or path not in ctx.tip.entries:
+        return False
+    hits, acl = resolve_source(base, path, c)
+    if acl or len(hits) != 1 or base.entries[hits[0]].oid != blob:
+        return False
+    before, after = base.page(path), ctx.tip.page(path)
+    if before is None or after is None:
+        return False
+    now = _cited(after, label)
+    return now[0] is not None and now[1] == c and _cited(before, label) == now
+
+
+def quote_fails(tree: WikiTree, page_path: str, c: Citation) -> bool:
+    """Whether the citation's quote is, for certain, nowhere in its source in ``tree``:
+    not verbatim, not in its text view, not as an ellipsis quote's pieces (a source that
+    cannot be read, or a search cut short, is no certain failure)."""
+    hits, acl = resolve_source(tree, page_path, c)
+    if acl or len(hits) != 1:
+        return False
+    entry = tree.entries[hits[0]]
+    if entry.is_link or entry.is_submodule:
+        return False
+    ((error, located),) = tree.locate([(hits[0], c.page, [(c.offset, c.quote)])])
+    if error is not None or not located or located[0] is None:
+        return False
+    at = located[0]
+    if at.offset >= 0 or at.offset == UNSEARCHED:
+        return False
+    pieces = c.pieces
+    if not pieces:
+        return True
+    try:
+        text = tree.source_text(hits[0], c.page)
+    except SourceError:
+        return False
+    return find_pieces(text, pieces) is None
+
+
+def _cited(page: ParsedPage, label: str) -> tuple[str | None, Citation | None, list[str]]:
+    """The footnote ``label`` on ``page`` (its first definition's text, parsed) and the
+    sentences citing it, in order."""
+    d = next((d for d in page.definitions if d.label == label), None)
+    said = [" ".join((r.row or r.claim).split()) for r in page.refs if r.label == label]
+    return (d.tail, d.citation, said) if d is not None else (None, None, said)
 
 
 def _near_hint(fold: str) -> str:

@@ -38,7 +38,7 @@ from ..markdown import ParseLimit, _bounded
 from ..report import ClaimCheck, DirectionReport, PresentationResult, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .citations import resolve_source
+from .citations import quote_fails, resolve_source
 from .context import REGULAR, Context
 from .pages import invisible_in_path
 from .presentation import added_lines, followup_message, pages_failing
@@ -774,6 +774,8 @@ def check_convergence(ctx: Context) -> list[Finding]:
         out += _dangling_frozen(path, before, ledger.frozen)
         for c in compare(before, after, archived=archived and frozen_page is None):
             frozen = ledger.frozen_claim(path, c.claim.label)
+            if c.result == "fail" and frozen is None and not deleted and _stale(base, c.claim):
+                c = c._replace(result="warn", reason=f"{c.reason}: {STALE}")
             ctx.claim_checks.append(ClaimCheck.of(c, frozen))
             out += _claim_finding(c, frozen, deleted=deleted, page_frozen=frozen_page is not None)
     for path in sorted(changed - set(pages)):  # a frozen folder's other files
@@ -781,6 +783,22 @@ def check_convergence(ctx: Context) -> list[Finding]:
         if frozen_page is not None:
             out.append(_frozen_page_change(ctx, path, frozen_page))
     return out
+
+
+STALE = (
+    "it was stale on main (its source changed and its quote is no longer in it), so the "
+    "run may update or remove it"
+)
+
+
+def _stale(base: WikiTree, claim: PageClaim) -> bool:
+    """Whether a claim on the base's page is stale there: its quote fails against the
+    base's own source (decided from the base tree, never from what the run wrote)."""
+    page = base.page(claim.page)
+    if page is None:
+        return False
+    d = next((d for d in page.definitions if d.label == claim.label), None)
+    return d is not None and d.citation is not None and quote_fails(base, claim.page, d.citation)
 
 
 def _resolver(tree: WikiTree, path: str) -> Callable[[Citation], str]:

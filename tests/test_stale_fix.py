@@ -1,0 +1,149 @@
+"""Claims that go stale (issue 30, trial 40 findings 1, 3, 4, 5): once a person changes a
+source on main, a run can repair the stale claims through the gate. A real workspace, the
+product's default verifier, runs written and finalized as a writer does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pygit2
+import pytest
+from support.helpers import git, start, wikigate
+from support.trees import commit_files
+
+from wikigate.verifier.citation import format_tail
+from wikigate.workspace import Workspace
+
+PRODUCT = {"WIKIGATE_VERIFIER": ""}
+TOWN = "The pier opened in 1894. The pier is 400 metres long. The hall has a clock.\n"
+CHANGED = TOWN.replace("400 metres", "420 metres")  # a person's edit of the source
+
+
+def cite(text: str, quote: str) -> str:
+    at = text.find(quote)
+    return format_tail("raw/town.txt", None, quote, at if at >= 0 else None)
+
+
+def page(claims: list[tuple[str, str]], source: str = TOWN, disputed: str = "") -> str:
+    """The pier page: each (sentence, quote) a claim citing raw/town.txt."""
+    cited = " ".join(f"{s}[^{i}]" for i, (s, _) in enumerate(claims, 1))
+    notes = "\n".join(f"[^{i}]: {cite(source, q)}" for i, (_, q) in enumerate(claims, 1))
+    return f"---\ntitle: Pier\n---\n# Pier\n\n{cited}\n{disputed}\n{notes}\n"
+
+
+OPENED = ("The pier opened in 1894.", "The pier opened in 1894.")
+LONG = ("The pier is 400 metres long.", "The pier is 400 metres long.")
+CLOCK = ("The hall has a clock.", "The hall has a clock.")
+PIER = page([OPENED, LONG])
+
+
+@pytest.fixture
+def wiki(tmp_path: Path) -> Path:
+    """main: the pier page verified, then a person's commit changing its source so that
+    the claim [^2] (400 metres) is stale."""
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
+    advance(root, {"raw/town.txt": TOWN, "wiki/pier.md": PIER, "wiki/index.md": index})
+    advance(root, {"raw/town.txt": CHANGED})
+    return root
+
+
+def advance(root: Path, files: dict[str, str]) -> str:
+    """A commit on main (as a person's override would land it)."""
+    repo = pygit2.Repository(str(root))
+    main = repo.references["refs/heads/main"]
+    commit = commit_files(repo, main.target, files)
+    main.set_target(commit.id)
+    git(root, "reset", "-q", "--hard", "main")  # the checked-out main follows
+    return str(commit.id)
+
+
+def run_writing(root: Path, files: dict[str, str]):
+    """A run writing ``files``, finalized through the product's verifier."""
+    run = start(root, run_type="cascade")
+    for path, text in files.items():
+        done = wikigate(root, "run", "write", run, path, "--from", "-", stdin=text)
+        assert done.returncode == 0, done.stderr
+    return run, wikigate(root, "run", "finalize", run, env=PRODUCT)
+
+
+def main_file(root: Path, path: str) -> str:
+    return git(root, "show", f"main:{path}").stdout
+
+
+def test_a_run_touching_a_page_with_a_stale_claim_lands_and_says_it_is_stale(wiki):
+    """Trial 40 #1, row 1: an unrelated cited sentence added to the page was rejected
+    (critical citation.quote_not_found blaming a paraphrase)."""
+    text = page([OPENED, LONG, CLOCK])
+    run, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(f"committed {run}")
+    assert "quote_not_found" not in done.stdout
+    assert "minor citation.stale" in done.stdout
+    assert "the claim is stale: its source raw/town.txt changed" in done.stdout
+    assert main_file(wiki, "wiki/pier.md") == text
+
+
+def test_a_run_may_update_a_claim_stale_on_main(wiki):
+    """Trial 40 #1, row 2: updating the stale claim to what the source now says was
+    rejected (critical run.convergence): "the fix is to update it" was untrue."""
+    update = ("The pier is 420 metres long.", "The pier is 420 metres long.")
+    text = page([OPENED, update], source=CHANGED)
+    run, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "run.convergence" not in done.stdout
+    assert main_file(wiki, "wiki/pier.md") == text
+    health = json.loads(wikigate(wiki, "health", "--format", "json", env=PRODUCT).stdout)
+    assert health["wiki"]["stale"] == 0
+
+
+def test_a_run_may_remove_a_claim_stale_on_main(wiki):
+    text = page([OPENED])
+    _, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert main_file(wiki, "wiki/pier.md") == text
+
+
+def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
+    """Trial 40 #1, row 3: the old claim kept in `::: disputed` next to the update was
+    rejected (its quote held to the changed source)."""
+    new = "The pier is 420 metres long."
+    text = PIER.replace(
+        "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n",
+        "The pier opened in 1894.[^1]\n\n::: disputed\nThe pier is 400 metres long.[^2]\n"
+        f":::\n\n**Updated per raw/town.txt:** {new}[^3]\n",
+    ) + f"[^3]: {cite(CHANGED, new)}\n"
+    _, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "quote_not_found" not in done.stdout and "citation.stale" not in done.stdout
+    assert main_file(wiki, "wiki/pier.md") == text
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        # the stale footnote under a new sentence
+        [OPENED, ("The pier is 400 metres long and wide.", LONG[1])],
+        # a new claim quoting what the source no longer says
+        [OPENED, LONG, ("The pier is long.", "The pier is 400 metres long.")],
+    ],
+    ids=["changed-sentence", "new-claim"],
+)
+def test_a_new_or_changed_claim_whose_quote_fails_is_still_rejected(wiki, claims):
+    """The trust boundary: only a claim byte-identical on the base, failing there, is
+    stale; whatever the run writes is checked in full."""
+    before = git(wiki, "rev-parse", "main").stdout
+    _, done = run_writing(wiki, {"wiki/pier.md": page(claims)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "critical citation.quote_not_found" in done.stdout
+    assert git(wiki, "rev-parse", "main").stdout == before
+
+
+def test_a_claim_that_verifies_on_main_may_not_be_altered(wiki):
+    """Only a claim stale on main escapes run.convergence: the fresh [^1] does not."""
+    text = page([("The pier opened in 1895.", OPENED[1]), LONG])
+    _, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode != 0
+    assert "run.convergence" in done.stdout
