@@ -147,3 +147,63 @@ def test_a_claim_that_verifies_on_main_may_not_be_altered(wiki):
     _, done = run_writing(wiki, {"wiki/pier.md": text})
     assert done.returncode != 0
     assert "run.convergence" in done.stdout
+
+
+def states(root: Path) -> dict[str, str]:
+    done = wikigate(root, "claims", "--format", "json", "--states", env=PRODUCT)
+    assert done.returncode == 0, done.stderr
+    return {r["claim_id"]: r["state"] for r in json.loads(done.stdout)}
+
+
+@pytest.fixture
+def shifted(tmp_path: Path) -> Path:
+    """Trial 40 #3: a person inserts a line at the top of the source and changes one
+    figure: [^1]'s and [^3]'s quotes are still verbatim in it, at other offsets; [^2]'s is
+    gone."""
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
+    pier = page([OPENED, LONG, CLOCK])
+    advance(root, {"raw/town.txt": TOWN, "wiki/pier.md": pier, "wiki/index.md": index})
+    advance(root, {"raw/town.txt": "A history of the town.\n" + CHANGED})
+    return root
+
+
+def test_a_quote_only_moved_in_its_changed_source_is_not_stale(shifted):
+    assert states(shifted) == {
+        "wiki/pier.md#^1": "unverified",  # re-anchorable: `wikigate anchor --fix`
+        "wiki/pier.md#^2": "stale",
+        "wiki/pier.md#^3": "unverified",
+    }
+    health = json.loads(wikigate(shifted, "health", "--format", "json", env=PRODUCT).stdout)
+    assert health["wiki"]["stale"] == 1
+    done = wikigate(shifted, "pages", "--state", "stale", env=PRODUCT)
+    assert [line.split(", 0 open")[0] for line in done.stdout.splitlines()] == [
+        "wiki/pier.md  stale  3 claims, 1 stale"
+    ]
+
+
+def test_anchor_fix_lands_what_it_can_beside_a_stale_claim(shifted):
+    """Trial 40 #3's second half: `anchor --fix` re-anchored the two quotes that moved,
+    and its run was rejected for the stale claim on the same page."""
+    done = wikigate(shifted, "anchor", "--fix", env=PRODUCT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert states(shifted) == {
+        "wiki/pier.md#^1": "fresh",
+        "wiki/pier.md#^2": "stale",
+        "wiki/pier.md#^3": "fresh",
+    }
+
+
+def test_a_later_edit_of_the_page_leaves_a_stale_claim_stale(wiki):
+    """Trial 40 #4: a person's line added to the page relabelled the stale claim
+    `unverified` (staleness was decided by the page's last commit, not the claim's)."""
+    assert states(wiki)["wiki/pier.md#^2"] == "stale"
+    pier = main_file(wiki, "wiki/pier.md").replace("# Pier\n", "# Pier\n\nA pier [gap: x].\n")
+    advance(wiki, {"wiki/pier.md": pier})
+    assert states(wiki) == {"wiki/pier.md#^1": "fresh", "wiki/pier.md#^2": "stale"}
+    # a claim the writer wrote with a wrong quote is still the writer's, not the source's
+    wrong = pier.replace("The pier opened in 1894.[^1]", "The pier opened in 1893.[^1]")
+    wrong = wrong.replace('"The pier opened in 1894."', '"The pier opened in 1893."')
+    advance(wiki, {"wiki/pier.md": wrong})
+    assert states(wiki)["wiki/pier.md#^1"] == "unverified"
