@@ -207,3 +207,26 @@ def test_a_later_edit_of_the_page_leaves_a_stale_claim_stale(wiki):
     wrong = wrong.replace('"The pier opened in 1894."', '"The pier opened in 1893."')
     advance(wiki, {"wiki/pier.md": wrong})
     assert states(wiki)["wiki/pier.md#^1"] == "unverified"
+
+
+@pytest.mark.parametrize("lazy_at", [None, 0], ids=["cards", "compact"])
+def test_the_ledger_page_shows_each_claims_state(wiki, lazy_at):
+    """Trial 40 #5: `wikigate report html` never said stale, contested or fresh."""
+    import base64
+    import gzip
+    import re
+
+    from wikigate.ledgerview import ledger_page
+
+    ws = Workspace.open(wiki)
+    try:
+        doc = ledger_page(ws, title="ledger", lazy_at=lazy_at)
+    finally:
+        ws.close()
+    assert "<p>states: 1 fresh, 1 stale, 0 contested, 0 unverified</p>" in doc
+    if lazy_at == 0:
+        packed = re.search(r'<pre id="ledger-data" hidden>([^<]+)</pre>', doc)
+        assert packed
+        doc = gzip.decompress(base64.b64decode(packed.group(1))).decode()
+    assert "state: stale (a source it cites changed; its quote is no longer in it)" in doc
+    assert "state: fresh" in doc
