@@ -110,11 +110,14 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
     """Trial 40 #1, row 3: the old claim kept in `::: disputed` next to the update was
     rejected (its quote held to the changed source)."""
     new = "The pier is 420 metres long."
-    text = PIER.replace(
-        "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n",
-        "The pier opened in 1894.[^1]\n\n::: disputed\nThe pier is 400 metres long.[^2]\n"
-        f":::\n\n**Updated per raw/town.txt:** {new}[^3]\n",
-    ) + f"[^3]: {cite(CHANGED, new)}\n"
+    text = (
+        PIER.replace(
+            "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n",
+            "The pier opened in 1894.[^1]\n\n::: disputed\nThe pier is 400 metres long.[^2]\n"
+            f":::\n\n**Updated per raw/town.txt:** {new}[^3]\n",
+        )
+        + f"[^3]: {cite(CHANGED, new)}\n"
+    )
     _, done = run_writing(wiki, {"wiki/pier.md": text})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "quote_not_found" not in done.stdout and "citation.stale" not in done.stdout

@@ -35,7 +35,7 @@ from .verifier.checks.consistency import gap_claims, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
-from .verifier.markdown import ParseLimit, ParsedPage, parse_page
+from .verifier.markdown import ParsedPage, ParseLimit, parse_page
 from .verifier.wiki import PageCache, WikiTree
 from .verify import Request, verify
 
