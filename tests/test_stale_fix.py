@@ -233,3 +233,15 @@ def test_the_ledger_page_shows_each_claims_state(wiki, lazy_at):
         doc = gzip.decompress(base64.b64decode(packed.group(1))).decode()
     assert "state: stale (a source it cites changed; its quote is no longer in it)" in doc
     assert "state: fresh" in doc
+
+
+def test_verify_all_says_a_quote_not_found_may_be_stale(wiki):
+    """Trial 40 #5: `verify --all` (no base to tell a stale claim by) blamed a paraphrase
+    only; it now names the other cause and its fixes."""
+    done = wikigate(wiki, "verify", "--all", "--format", "json", env=PRODUCT)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["path"] == "wiki/pier.md"]
+    assert [f["code"] for f in found] == ["citation.quote_not_found"]
+    assert (
+        "if raw/town.txt changed since the claim was written, the claim is stale"
+        in (found[0]["hint"])
+    )

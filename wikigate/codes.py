@@ -92,8 +92,8 @@ TABLE: tuple[Code, ...] = (
         "(its sentence and footnote) as the base has it. Not the run's doing, so a note; "
         "kept in a `::: disputed` block it is history and gets no finding. Decided from "
         "the base tree: a new or changed claim is checked in full (citation.quote_not_found)",
-        "update the claim to what the source now says (a run may update or remove a claim "
-        "stale on main), re-anchor it, or keep it in a `::: disputed` block",
+        "update the claim to what the source now says, quoting it (a run may update or "
+        "remove a claim stale on main), or keep it in a `::: disputed` block as history",
         presets=(("PARANOID", "major"),),
     ),
     Code(

@@ -778,6 +778,7 @@ def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuot
 
 
 FIX = "then run `wikigate anchor --fix` to anchor it"
+VERBATIM = "quote the source verbatim; paraphrases and invented quotes are rejected"
 NEAR_MISS_HINTS = {
     "Unicode normalization (NFC)": "the source and the quote encode accents differently",
     "Unicode normalization (NFKC)": "the source and the quote write compatibility characters "
@@ -804,7 +805,7 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
         + f": {_clip(c.quote)!r}"
         + (f"; {pieces}" if pieces else "")
     )
-    hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
+    hint = VERBATIM
     if near is not None:
         how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
         message += f"; it matches {how} at offset {near.offset}, line {near.line}"
@@ -825,9 +826,9 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
 
 
 STALE_FIX = (
-    "update the claim to what the source now says (with a quote it holds: a run may update "
-    "or remove a claim stale on main), re-anchor it if its words moved "
-    "(`wikigate anchor --fix`), or keep it in a `::: disputed` block as history"
+    "update the claim to what the source now says, quoting it (`wikigate anchor {source} "
+    '"QUOTE"` prints the footnote to add; a run may update or remove a claim stale on main), '
+    "or keep it unchanged in a `::: disputed` block as history beside the update"
 )
 
 
@@ -838,6 +839,12 @@ def _stale_or(ctx: Context, p: _Pending, found: Finding) -> Finding | None:
     there as it fails here (a run cannot change raw/). Such a claim is not the run's: it
     is citation.stale (a note), and nothing in a ``::: disputed`` block (kept as history,
     not held to the changed source). A new or changed claim is checked in full."""
+    if ctx.base is None and found.hint == VERBATIM:  # lint mode: no base to tell by
+        hint = (
+            f"{VERBATIM}; if {p.source} changed since the claim was written, the claim is "
+            f"stale (`wikigate claims --state stale`): {STALE_FIX.format(source=p.source)}"
+        )
+        return found.model_copy(update={"hint": hint})
     if not unchanged_since_base(ctx, p.path, p.label, p.citation, p.blob):
         return found
     refs = [r for r in ctx.tip.page(p.path).refs if r.label == p.label]  # type: ignore[union-attr]
@@ -850,7 +857,7 @@ def _stale_or(ctx: Context, p: _Pending, found: Finding) -> Finding | None:
         f"[^{p.label}]: the claim is stale: its source {p.source} changed since the claim "
         f"was written, and the quote {_clip(p.citation.quote)!r} is no longer in it "
         "(the claim is unchanged from the base: not this run's doing)",
-        hint=STALE_FIX,
+        hint=STALE_FIX.format(source=p.source),
     )
 
 
