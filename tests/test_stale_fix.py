@@ -114,7 +114,7 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
         PIER.replace(
             "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n",
             "The pier opened in 1894.[^1]\n\n::: disputed\nThe pier is 400 metres long.[^2]\n"
-            f":::\n\n**Updated per raw/town.txt:** {new}[^3]\n",
+            f"\n**Updated 2026-11-27 per raw/town.txt:** {new}[^3]\n:::\n",
         )
         + f"[^3]: {cite(CHANGED, new)}\n"
     )
@@ -122,6 +122,12 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "quote_not_found" not in done.stdout and "citation.stale" not in done.stdout
     assert main_file(wiki, "wiki/pier.md") == text
+    # history, not stale: the health a CI holds is back to no stale claim
+    assert states(wiki) == {
+        "wiki/pier.md#^1": "fresh",
+        "wiki/pier.md#^2": "unverified",
+        "wiki/pier.md#^3": "fresh",
+    }
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,11 @@ statements (cited, gap-marked, neither), its claims and whether each quote is at
 anchor, and the orphans; the consistency check's rules over every claim give the open
 contradictions. A claim is
 
-- ``stale``: its quote no longer verifies, though it did when its page last changed: a
-  source it cites changed under it;
+- ``stale``: its quote is nowhere in its source, though it verified at the commit that gave
+  the claim its present text: a source it cites changed under it (a quote still in the
+  source at another offset is re-anchorable: unverified; a claim kept as history in a
+  ``::: disputed`` block, before the dated update replacing it, is not held to the changed
+  source: unverified);
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
   claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it) or of
   a possible one (claim.possible_contradiction: maybe another thing, counted apart);
@@ -31,7 +34,7 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.consistency import gap_claims, open_contradictions
+from .verifier.checks.consistency import gap_claims, history, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
@@ -246,9 +249,11 @@ def measure(
     possible = sum(f.code == POSSIBLE for _, _, f in pairs)
     # a quote found nowhere: stale if it verified when the claim was written; a quote still
     # in its source at another offset is re-anchorable (unverified: `anchor --fix`), not stale
-    stale = _stale(
-        repo, commit, config, cache_path, [c for c in every if (c.page, c.label) not in anchors]
-    )
+    # and a claim kept as history in a disputed block (before its block's dated update
+    # replacing it: consistency.history) is not held to its changed source either
+    past = history(every)
+    failing = [c for c in every if (c.page, c.label) not in anchors and c.id not in past]
+    stale = _stale(repo, commit, config, cache_path, failing)
     health = Health(
         str(commit.id), contradictions=len(pairs) - possible, possible_contradictions=possible
     )
