@@ -873,42 +873,67 @@ def unchanged_since_base(ctx: Context, path: str, label: str, c: Citation, blob:
     before, after = base.page(path), ctx.tip.page(path)
     if before is None or after is None:
         return False
-    now = _cited(after, label)
-    return now[0] is not None and now[1] == c and _cited(before, label) == now
+    now = _cited(after).get(label)
+    return now is not None and now[1] == c and _cited(before).get(label) == now
 
 
-def quote_fails(tree: WikiTree, page_path: str, c: Citation) -> bool:
-    """Whether the citation's quote is, for certain, nowhere in its source in ``tree``:
-    not verbatim, not in its text view, not as an ellipsis quote's pieces (a source that
-    cannot be read, or a search cut short, is no certain failure)."""
-    hits, acl = resolve_source(tree, page_path, c)
-    if acl or len(hits) != 1:
-        return False
-    entry = tree.entries[hits[0]]
-    if entry.is_link or entry.is_submodule:
-        return False
-    ((error, located),) = tree.locate([(hits[0], c.page, [(c.offset, c.quote)])])
-    if error is not None or not located or located[0] is None:
-        return False
-    at = located[0]
-    if at.offset >= 0 or at.offset == UNSEARCHED:
-        return False
-    pieces = c.pieces
-    if not pieces:
-        return True
-    try:
-        text = tree.source_text(hits[0], c.page)
-    except SourceError:
-        return False
-    return find_pieces(text, pieces) is None
+def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> list[bool]:
+    """For each citation of ``page_path``: whether its quote is, for certain, nowhere in its
+    source in ``tree``: not verbatim, not in its text view, not as an ellipsis quote's
+    pieces (a source that cannot be read, or a search cut short, is no certain failure).
+    Each source is read once, whatever the number of citations."""
+    out = [False] * len(cited)
+    groups: dict[tuple[str, int | None], list[int]] = {}
+    for n, c in enumerate(cited):
+        hits, acl = resolve_source(tree, page_path, c)
+        if acl or len(hits) != 1:
+            continue
+        entry = tree.entries[hits[0]]
+        if not (entry.is_link or entry.is_submodule):
+            groups.setdefault((hits[0], c.page), []).append(n)
+    wanted = [
+        (src, pg, [(cited[n].offset, cited[n].quote) for n in ns])
+        for (src, pg), ns in groups.items()
+    ]
+    found = tree.locate(wanted) if wanted else []
+    for ((src, pg), ns), (error, located) in zip(groups.items(), found, strict=True):
+        if error is not None:
+            continue
+        for n, at in zip(ns, located, strict=True):
+            if at is None or at.offset >= 0 or at.offset == UNSEARCHED:
+                continue
+            pieces = cited[n].pieces
+            if not pieces:
+                out[n] = True
+                continue
+            try:
+                text = tree.source_text(src, pg)
+            except SourceError:
+                continue
+            out[n] = find_pieces(text, pieces) is None
+    return out
 
 
-def _cited(page: ParsedPage, label: str) -> tuple[str | None, Citation | None, list[str]]:
-    """The footnote ``label`` on ``page`` (its first definition's text, parsed) and the
-    sentences citing it, in order."""
-    d = next((d for d in page.definitions if d.label == label), None)
-    said = [" ".join((r.row or r.claim).split()) for r in page.refs if r.label == label]
-    return (d.tail, d.citation, said) if d is not None else (None, None, said)
+_Cited = tuple[str, Citation | None, list[str]]
+_CITED: dict[int, tuple[ParsedPage, dict[str, _Cited]]] = {}  # the last pages read
+
+
+def _cited(page: ParsedPage) -> dict[str, _Cited]:
+    """Each footnote label of ``page``: its first definition's text, parsed, and the
+    sentences citing it, in order (one pass over the page, kept for its next label)."""
+    kept = _CITED.get(id(page))
+    if kept is not None and kept[0] is page:
+        return kept[1]
+    out: dict[str, _Cited] = {}
+    for d in page.definitions:
+        out.setdefault(d.label, (d.tail, d.citation, []))
+    for r in page.refs:
+        if r.label in out:
+            out[r.label][2].append(" ".join((r.row or r.claim).split()))
+    if len(_CITED) >= 4:
+        _CITED.clear()
+    _CITED[id(page)] = (page, out)
+    return out
 
 
 def _near_hint(fold: str) -> str:

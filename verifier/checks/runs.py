@@ -38,7 +38,7 @@ from ..markdown import ParseLimit, _bounded
 from ..report import ClaimCheck, DirectionReport, PresentationResult, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .citations import quote_fails, resolve_source
+from .citations import quotes_failing, resolve_source
 from .context import REGULAR, Context
 from .pages import invisible_in_path
 from .presentation import added_lines, followup_message, pages_failing
@@ -772,9 +772,11 @@ def check_convergence(ctx: Context) -> list[Finding]:
                 )
             )
         out += _dangling_frozen(path, before, ledger.frozen)
-        for c in compare(before, after, archived=archived and frozen_page is None):
+        compared = compare(before, after, archived=archived and frozen_page is None)
+        stale = _stale(base, path, [c.claim for c in compared if c.result == "fail"])
+        for c in compared:
             frozen = ledger.frozen_claim(path, c.claim.label)
-            if c.result == "fail" and frozen is None and not deleted and _stale(base, c.claim):
+            if c.claim.id in stale and frozen is None and not deleted:
                 c = c._replace(result="warn", reason=f"{c.reason}: {STALE}")
             ctx.claim_checks.append(ClaimCheck.of(c, frozen))
             out += _claim_finding(c, frozen, deleted=deleted, page_frozen=frozen_page is not None)
@@ -791,14 +793,20 @@ STALE = (
 )
 
 
-def _stale(base: WikiTree, claim: PageClaim) -> bool:
-    """Whether a claim on the base's page is stale there: its quote fails against the
-    base's own source (decided from the base tree, never from what the run wrote)."""
-    page = base.page(claim.page)
+def _stale(base: WikiTree, path: str, claims: list[PageClaim]) -> set[str]:
+    """The ids of the claims of the base's page ``path`` that are stale there: their quote
+    fails against the base's own source (decided from the base tree, never from what the
+    run wrote). Each source is read once."""
+    page = base.page(path) if claims else None
     if page is None:
-        return False
-    d = next((d for d in page.definitions if d.label == claim.label), None)
-    return d is not None and d.citation is not None and quote_fails(base, claim.page, d.citation)
+        return set()
+    defs: dict[str, Citation] = {}
+    for d in page.definitions:
+        if d.label not in defs and d.citation is not None:
+            defs[d.label] = d.citation
+    mine = [c for c in claims if c.label in defs]
+    failing = quotes_failing(base, path, [defs[c.label] for c in mine])
+    return {c.id for c, fails in zip(mine, failing, strict=True) if fails}
 
 
 def _resolver(tree: WikiTree, path: str) -> Callable[[Citation], str]:
