@@ -150,6 +150,21 @@ def test_a_new_or_changed_claim_whose_quote_fails_is_still_rejected(wiki, claims
     assert git(wiki, "rev-parse", "main").stdout == before
 
 
+def test_a_new_claim_in_a_disputed_block_whose_quote_fails_is_still_rejected(wiki):
+    """A disputed block is history only for what main had: a claim the run puts in one,
+    quoting what the source no longer says, is checked in full."""
+    text = page([OPENED, LONG, ("The pier was 400 metres long.", LONG[1])])
+    text = text.replace(
+        "The pier was 400 metres long.[^3]",
+        "\n::: disputed\nThe pier was 400 metres long.[^3]\n:::\n",
+    )
+    before = git(wiki, "rev-parse", "main").stdout
+    _, done = run_writing(wiki, {"wiki/pier.md": text})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "wiki/pier.md:14: citation.quote_not_found: [^3]" in done.stdout
+    assert git(wiki, "rev-parse", "main").stdout == before
+
+
 def test_a_claim_that_verifies_on_main_may_not_be_altered(wiki):
     """Only a claim stale on main escapes run.convergence: the fresh [^1] does not."""
     text = page([("The pier opened in 1895.", OPENED[1]), LONG])
