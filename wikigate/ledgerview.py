@@ -5,6 +5,10 @@ A big ledger (past ``LAZY_AT`` claims: the 10k-page wiki's 100,000) is read as J
 by SQLite itself, one array per page, each claim's status decided in the query (the same
 rules as ``html_ledger.status_of``, which tests/test_html_report.py holds it to): building
 100,000 Python rows and encoding them again would cost seconds.
+
+Each claim's state on main (``ledger.states``: fresh, stale, contested, unverified, as
+``wikigate health`` measures it, through its caches) is on its card, and the states are
+counted in the page's heading (docs/health.md).
 """
 
 from __future__ import annotations
