@@ -22,6 +22,7 @@ from wikigate.codes import finding
 from wikigate.config import parse_config
 from wikigate.models import Finding
 from wikigate.verifier.advice import next_actions
+from wikigate.verifier.checks import consistency
 from wikigate.verifier.checks.runs import log_continued
 from wikigate.workspace import Workspace
 
@@ -139,7 +140,8 @@ def test_a_consistency_finding_names_the_line_its_claims_sentence_starts_on(root
 def test_a_cut_of_a_claims_candidates_names_the_claims_lines(repo, base, monkeypatch):  # noqa: F811
     """The crowd of test_consistency.py past the candidate bound: the located
     claim.consistency_cut names the claim's lines as the contradiction beside it does (it
-    named neither), the claim's sentence spanning lines 6 and 7."""
+    named neither), the claim's sentence spanning lines 6 and 7 (ties read up to 16 pages)."""
+    monkeypatch.setattr(consistency, "TIE_PAGES", 16)
     monkeypatch.setitem(SOURCES, "raw/keeper.txt", KEEPER + "\n")
     crowd = {
         f"wiki/aa-k{n:02d}.md": page(f"K {n}", [(KEEPER, "raw/keeper.txt", KEEPER)])
