@@ -3471,11 +3471,8 @@ def _finding(
     )
     if reason:
         message += f"; the LLM judge: {_excerpt(reason, 300)}"
-    if any(
-        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
-        for c, other in ((ca, cb), (cb, ca))
-    ):
-        return None  # the claim cites both sources: the wiki states the conflict
+    if _cites_both(a, b, cites):
+        return None  # the claim cites both sources and gives both figures: stated
     if (
         kind != "judge"
         and ca.source != cb.source
@@ -3522,6 +3519,19 @@ def _finding(
     return finding(
         "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
     )
+
+
+def _cites_both(a: Read, b: Read, cites: Cites) -> bool:
+    """One claim's sentence cites both claims' sources and states their conflict: it gives
+    the other claim's figure too ("The pier opened in 1894 or in 1899.[^1][^2]"), or the
+    other has none. A sentence of one figure citing a source of another states nothing
+    (trial 40 #2: "The pier opened in 1899.[^1][^2]" passed as a stated conflict)."""
+    for x, y in ((a, b), (b, a)):
+        said = cites.get((x.claim.page, x.claim.sentence), set())
+        stated = not y.numbers or not x.numbers.isdisjoint(y.numbers)
+        if len(said) > 1 and y.claim.source in said and stated:
+            return True
+    return False
 
 
 def _one_source(ca: PageClaim, cb: PageClaim, in_source: bool | None) -> str:
@@ -3648,11 +3658,8 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
     """claim.possible_contradiction: the two claims disagree if they are about one thing,
     and only a head noun or kind word of one's own says they may not be (``unsure``)."""
     ca, cb = a.claim, b.claim
-    if any(
-        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
-        for c, other in ((ca, cb), (cb, ca))
-    ):
-        return None  # the claim cites both sources: the wiki states the conflict
+    if _cites_both(a, b, cites):
+        return None  # the claim cites both sources and gives both figures: stated
     if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
         return None
     word, phrase = unsure(a, b) or ("", "")

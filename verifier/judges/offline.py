@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -863,6 +864,34 @@ def conflicts(
         out += _attribution(claim, f"{source}\n{quote}\n{window}")
     out += _names(claim, quote, window, at, source)
     return out
+
+
+NUMBER_HINT = "number: "  # how a number conflict's hint starts (Conflict.describe)
+
+
+def figures_stated(claim: str, quotes: Sequence[str]) -> bool:
+    """Whether a claim citing several quotes (one sentence, ``[^1][^2]``) states the
+    figures its sources disagree on: it gives more than one figure, each of its figures is
+    given by one of its quotes, and each quote gives one of its figures ("The pier opened
+    in 1894 or in 1899.[^1][^2]", quotes of 1894 and of 1899).  Then a quote lacking a
+    figure another quote gives is no conflict (trial 40 #2: each footnote was held to the
+    whole claim).  A claim of one figure citing a source of another states no conflict,
+    and a figure no quote gives is still the claim's own (the trust boundary): False."""
+    if len(quotes) < 2:
+        return False
+    given: list[frozenset[str]] = []
+    figures: set[str] = set()
+    for quote in quotes:
+        numbers = _read(_as_claimed(claim, quote)).numbers
+        if figures and numbers != figures:
+            return False  # read against another quote it says other figures: unsure
+        figures = set(numbers)
+        given.append(_read(quote).numbers)
+    if len(figures) < 2:
+        return False
+    if any(not figures & q for q in given):
+        return False
+    return not figures - frozenset().union(*given)
 
 
 # a capitalised word inside a sentence: a name ("Jane Hill", "the Thames"); the
