@@ -411,8 +411,9 @@ TABLE: tuple[Code, ...] = (
         "major",
         "two claims contradict each other and each is what its own source says: the sources "
         "disagree, and the page does not say so",
-        "say so on the page: cite both sources on the claim, or add `[conflict: SOURCE A says "
-        "X, SOURCE B says Y]` to its sentence",
+        "say so on the page: give both figures and cite both sources on the claim (`The pier "
+        "opened in 1894 or in 1899.[^1][^2]`), or add a marker inside its sentence, before its "
+        "footnote (`The pier opened in 1899 [conflict: raw/town.txt says 1894].[^1]`)",
     ),
     Code(
         "claim.gap_contradiction",

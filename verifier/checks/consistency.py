@@ -3488,13 +3488,7 @@ def _finding(
         # a marker naming any file under raw/ took its claim out of every comparison)
         if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
-        named = sorted(marker_sources(ca.sentence) | marker_sources(cb.sentence))
-        note = (
-            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source "
-            "with its figure)"
-            if named
-            else ""
-        )
+        note = _marker_note(a, b)
         return finding(
             "claim.source_conflict",
             ca.page,
@@ -3519,6 +3513,31 @@ def _finding(
     return finding(
         "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
     )
+
+
+def _marker_note(a: Read, b: Read) -> str:
+    """What is wrong with the pair's ``[conflict: …]`` markers that state nothing: one names
+    the other claim's source with another figure than that claim's (trial 40 #10: that was
+    told as naming another source), or names other sources only; '' without a marker."""
+    parts: list[str] = []
+    for x, y in ((a, b), (b, a)):
+        said = _said_by(x.claim.sentence) if x.marked else {}
+        if not said:
+            continue
+        figures = said.get(y.claim.source)
+        if figures:
+            given = ", ".join(sorted(figures))
+            its = ", ".join(sorted(y.numbers)) or "another figure"
+            parts.append(
+                f"the [conflict: …] marker of {x.claim.id} gives {given} for "
+                f"{y.claim.source}, which says {its} ({y.claim.id}): correct the figure"
+            )
+        else:
+            parts.append(
+                f"a [conflict: …] marker names {', '.join(sorted(said))}, not the other "
+                f"claim's source with its figure"
+            )
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _cites_both(a: Read, b: Read, cites: Cites) -> bool:
