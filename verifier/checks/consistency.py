@@ -64,7 +64,7 @@ from typing import Any, ClassVar, cast, final
 import pygit2
 
 from wikigate.codes import finding
-from wikigate.models import Finding
+from wikigate.models import Finding, OtherClaim
 from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
@@ -1890,6 +1890,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         decisive=compare is None and ctx.base is not None,
     )
     if ctx.base is not None:
+        found = writers_side(found, mine)
         one_source_read(ctx.tip, found)
     out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
@@ -3489,14 +3490,16 @@ def _finding(
         if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
         note = _marker_note(a, b)
-        return finding(
-            "claim.source_conflict",
-            ca.page,
-            ca.line,
-            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
-            f"{note}; " + message,
-            claim=claimed(ca),
-            claim_line=ca.line,
+        return _sides(ca, cb)(
+            finding(
+                "claim.source_conflict",
+                ca.page,
+                ca.line,
+                f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
+                f"{note}; " + message,
+                claim=claimed(ca),
+                claim_line=ca.line,
+            )
         )
     if (
         kind not in ("judge", POSSIBLE)
@@ -3510,9 +3513,47 @@ def _finding(
         # both (review 38a #7: the writer citing the corrected source was told to correct
         # their own claim)
         message += _one_source(ca, cb, None)
-    return finding(
-        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+    return _sides(ca, cb)(
+        finding(
+            "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+        )
     )
+
+
+def _sides(ca: PageClaim, cb: PageClaim) -> Callable[[Finding], Finding]:
+    """A contradiction's finding given both sides as fields (trial 40 #6: the other claim
+    was only in the message): the claim's own source, and the other claim."""
+    other = OtherClaim(
+        page=cb.page, line=cb.line, claim_id=cb.id, claim=claimed(cb), source=cb.source
+    )
+    return lambda f: f.model_copy(update={"source": ca.source or None, "other": other})
+
+
+def writers_side(
+    found: list[tuple[PageClaim, PageClaim, Finding]], mine: list[PageClaim]
+) -> list[tuple[PageClaim, PageClaim, Finding]]:
+    """A run's contradictions between two of its own claims, each on the side of the
+    writer's error: when the claim it sits on says what its quote says and the other's
+    quote does not give the other's figure (or denial), the finding is made from that
+    other claim's side, so that it and its next step name the claim to correct (trial 40
+    #8: it sat on whichever side was compared first, often the correct one)."""
+    new = {c.id for c in mine}
+    out: list[tuple[PageClaim, PageClaim, Finding]] = []
+    for a, b, f in found:
+        if f.code == "claim.contradiction" and b.id in new and GAP not in (a.source, b.source):
+            ra, rb = _read_of(a), _read_of(b)
+            kind = disagreement(rb, ra)
+            if (
+                kind in ("number", "date", "negation")
+                and _backed(ra, rb, kind)
+                and not _backed(rb, ra, kind)
+            ):
+                g = _finding(rb, ra, kind, {})
+                if g is not None and g.code == "claim.contradiction":
+                    out.append((b, a, g))
+                    continue
+        out.append((a, b, f))
+    return out
 
 
 def _marker_note(a: Read, b: Read) -> str:
@@ -3683,7 +3724,7 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
         return None
     word, phrase = unsure(a, b) or ("", "")
     side = f"{ca.source}" if ca.source != GAP else "no source: a statement marked [gap: …]"
-    return finding(
+    found = finding(
         "claim.possible_contradiction",
         ca.page,
         ca.line,
@@ -3694,6 +3735,9 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
         claim=claimed(ca),
         claim_line=ca.line if ca.source != GAP else None,  # a gap-marked statement: no claim
     )
+    if ca.source == GAP:  # its sentence starts on its line (trial 40 #9)
+        found = found.model_copy(update={"claim_start_line": ca.line})
+    return _sides(ca, cb)(found)
 
 
 _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
@@ -3732,7 +3776,7 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         "date": "a different date",
         "judge": "something else (the LLM judge)",
     }.get(kind, "the opposite")
-    return finding(
+    found = finding(
         "claim.gap_contradiction",
         ca.page,
         ca.line,
@@ -3741,6 +3785,8 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
         claim=ca.sentence,
     )
+    # no footnote reference (claim_line null); its sentence starts on its line (trial 40 #9)
+    return _sides(ca, cb)(found.model_copy(update={"claim_start_line": ca.line}))
 
 
 # what a [conflict: …] marker may say: which source says what, part by part
