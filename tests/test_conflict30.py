@@ -173,9 +173,7 @@ def test_a_runs_own_contradiction_sits_on_the_claim_its_quote_does_not_back(repo
     # either page may be compared first: both orders of names put it on the yard
     for first, second in (("wiki/a.md", "wiki/b.md"), ("wiki/b.md", "wiki/a.md")):
         tip = commit_files(repo, tip0.id, {first: right, second: wrong})
-        report = verify_trees(
-            repo, tip, base, config=Config(), plan=plan_for(base, tip, "ingest")
-        )
+        report = verify_trees(repo, tip, base, config=Config(), plan=plan_for(base, tip, "ingest"))
         no_errors(report)
         found = [f for f in report.findings if f.code in CODES]
         assert [(f.code, f.path) for f in found] == [("claim.contradiction", second)], found
