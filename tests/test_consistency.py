@@ -168,9 +168,10 @@ def test_sources_that_disagree_are_a_source_conflict_the_page_must_state(repo, b
     # ("… in 1901 never": a denial of the claim its quote does not hold)
     assert "citation.semantic_conflict" in {f.code for f in report.findings}
 
-    # or with both sources cited on the claim
+    # or with both figures and both sources cited on the claim (one figure citing both
+    # states no conflict: trial 40 #2, tests/test_conflict30.py)
     both = (
-        "---\ntitle: Music\n---\n# Music\n\nThe bandstand was built in 1901.[^1][^2]\n\n"
+        "---\ntitle: Music\n---\n# Music\n\nThe bandstand was built in 1901 or in 1899.[^1][^2]\n\n"
         f"[^1]: {cite('raw/guide.txt', 'The bandstand was built in 1901.')}\n"
         f"[^2]: {cite('raw/town.txt', 'The bandstand was built in 1899.')}\n"
     )

@@ -77,6 +77,7 @@ from ..judges.offline import (
     UNITS,
     read_words,
     rules_digest,
+    spoken_figures,
 )
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
@@ -321,6 +322,39 @@ _YEAR_WORDS = re.compile(
     re.I,
 )
 _WORD_VALUE = {w: int(v) for w, v in NUMBER_WORDS.items() if int(v) < 100}
+# a number in words before a word, read as digits (trial 40 #7: "takes forty minutes" made
+# "forty" a word of the subject, "“takes forty” may be another thing than “takes”"): tens
+# with their unit ("twenty-five"), teens, two to nine; "one" only before a unit ("one of
+# them" stays), none before a scale word or "and" (text2num reads "two thousand")
+_SMALL = "two|three|four|five|six|seven|eight|nine"
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({_TENS})(?:[\s-]+({_UNITS_W}))?|({_TEENS}|{_SMALL}))\b"
+    r"(?=\s+(?!(?:and|hundred|thousand|million|billion|of)\b)[a-z])"
+)
+_ONE_UNIT = re.compile(r"\bone(?=\s+(?:hour|minute|second|day|week|mile|yard|metre|meter)s?\b)")
+
+
+_SCALE_WORDS = frozenset({"and", "hundred", "thousand", "million", "billion"})
+_LAST_WORD = re.compile(r"([a-z]+)[\s-]*$")
+
+
+def _number_word(m: re.Match[str]) -> str:
+    before = _LAST_WORD.search(m.string, max(0, m.start() - 20), m.start())
+    if before is not None and (before.group(1) in _SCALE_WORDS or before.group(1) in _WORD_VALUE):
+        return m.group(0)  # part of a longer number: "four hundred and twenty" (text2num's)
+    if m.group(3):
+        return str(_WORD_VALUE[m.group(3)])
+    return str(_WORD_VALUE[m.group(1)] + (_WORD_VALUE[m.group(2)] if m.group(2) else 0))
+
+
+def _numbers_in_words(text: str) -> str:
+    """Numbers in words as digits where the rules read a figure (``_NUMBER_WORD``, and the
+    offline judge's ``spoken_figures``: "half an hour", "one and a half thousand"); lower-case words only (a name, "Seven Sisters",
+    stays)."""
+    text = spoken_figures(text)
+    if "one " in text:
+        text = _ONE_UNIT.sub("1", text)
+    return _NUMBER_WORD.sub(_number_word, text)
 
 
 def _year_of(m: re.Match[str]) -> str:
@@ -495,7 +529,7 @@ def _text(sentence: str) -> str:
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
-    return _YEAR_WORDS.sub(_year_of, text)
+    return _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
 
 
 # an appositive just after the subject that names the subject again, "the X itself" or
