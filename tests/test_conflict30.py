@@ -19,7 +19,10 @@ from test_consistency import (  # noqa: F401 - the fixture base
 
 from wikigate.codes import CODES as REGISTERED
 from wikigate.config import Config
+from wikigate.verifier.checks import consistency
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.claims import PageClaim
+from wikigate.verifier.judges.offline import conflicts
 from wikigate.verifier.report import VerificationReport
 
 GUIDE_QUOTE = "The bandstand was built in 1901."
@@ -192,3 +195,45 @@ def test_a_marker_s_wrong_figure_is_told_as_a_wrong_figure(repo, base):  # noqa:
     assert "gives 1850 for raw/town.txt, which says 1899" in message
     assert "correct the figure" in message
     assert "not the other claim's source" not in message
+
+
+def _claim(i: int, sentence: str, page: str) -> PageClaim:
+    return PageClaim(page, str(i), 6, sentence, "raw/s.txt", None, sentence, 0, None, False)
+
+
+def test_numbers_in_words_are_read_as_figures():
+    """Trial 40 #7: "thirty/forty/ninety minutes" was a possible contradiction ("“takes
+    forty” may be another thing than “takes”"), "half an hour" and "a quarter of an hour"
+    were not read, "one and a half thousand" was read as 1 and 50,000."""
+    crossing = _claim(1, "The crossing takes 20 minutes.", "wiki/ferry.md")
+    for said in (
+        "thirty minutes",
+        "forty minutes",
+        "ninety minutes",
+        "five minutes",
+        "half an hour",
+        "a quarter of an hour",
+        "an hour and a half",
+    ):
+        f = consistency.pair_finding(
+            _claim(2, f"The crossing takes {said}.", "wiki/w.md"), crossing
+        )
+        assert f is not None and f.code == "claim.contradiction", (said, f)
+        assert "a different number" in f.message, (said, f.message)
+    same = _claim(2, "The crossing takes twenty minutes.", "wiki/w.md")
+    assert consistency.pair_finding(same, crossing) is None
+    objects = _claim(1, "The museum holds 1,500 objects.", "wiki/museum.md")
+    one_and_a_half = _claim(2, "The museum holds one and a half thousand objects.", "wiki/w.md")
+    assert consistency.pair_finding(one_and_a_half, objects) is None
+    more = _claim(2, "The museum holds two and a half thousand objects.", "wiki/w.md")
+    assert consistency.pair_finding(more, objects) is not None
+    # a longer number and a name keep their words
+    span = _claim(1, "The bridge is 400 metres long.", "wiki/bridge.md")
+    longer = _claim(2, "The bridge is four hundred and twenty metres long.", "wiki/w.md")
+    assert consistency.pair_finding(longer, span) is not None
+    # and the offline judge reads them as the consistency check does
+    assert conflicts(one_and_a_half.sentence, objects.sentence) == []
+    assert conflicts("The crossing takes half an hour.", "The crossing takes 30 minutes.") == []
+    assert [k.kind for k in conflicts("The crossing takes half an hour.", "takes 20 minutes")] == [
+        "number"
+    ]
