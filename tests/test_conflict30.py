@@ -16,6 +16,7 @@ from test_consistency import (  # noqa: F401 - the fixture base
     page,
     run,
 )
+from test_reporters import schema_errors
 
 from wikigate.codes import CODES as REGISTERED
 from wikigate.config import Config
@@ -24,6 +25,7 @@ from wikigate.verifier.citation import format_tail
 from wikigate.verifier.claims import PageClaim
 from wikigate.verifier.judges.offline import conflicts
 from wikigate.verifier.report import VerificationReport
+from wikigate.verifier.reporters import render
 
 GUIDE_QUOTE = "The bandstand was built in 1901."
 TOWN_QUOTE = "The bandstand was built in 1899."
@@ -236,4 +238,29 @@ def test_numbers_in_words_are_read_as_figures():
     assert conflicts("The crossing takes half an hour.", "The crossing takes 30 minutes.") == []
     assert [k.kind for k in conflicts("The crossing takes half an hour.", "takes 20 minutes")] == [
         "number"
+    ]
+
+
+def test_sarif_and_rdjson_give_the_other_claim_as_a_related_location(repo, base):  # noqa: F811
+    """Trial 40 #6: a code scanning alert or a reviewdog comment points at both claims."""
+    claim = ("The bandstand was built in 1901.", "raw/guide.txt", GUIDE_QUOTE)
+    report = verified(repo, base, {"wiki/music.md": page("Music", [claim])})
+    assert [f.code for f in report.findings] == ["claim.source_conflict"]
+    sarif = json.loads(render(report, "sarif"))
+    assert schema_errors("sarif-2.1.0.json", sarif) == []
+    (result,) = sarif["runs"][0]["results"]
+    (related,) = result["relatedLocations"]
+    assert related["physicalLocation"] == {
+        "artifactLocation": {"uri": "wiki/town.md"},
+        "region": {"startLine": 6},
+    }
+    assert "wiki/town.md#^5" in related["message"]["text"]
+    rd = json.loads(render(report, "rdjson"))
+    assert schema_errors("rdjson.json", rd, strict=True) == []
+    (diagnostic,) = rd["diagnostics"]
+    assert diagnostic["related_locations"] == [
+        {
+            "message": "the other claim, wiki/town.md#^5, citing raw/town.txt",
+            "location": {"path": "wiki/town.md", "range": {"start": {"line": 6}}},
+        }
     ]
