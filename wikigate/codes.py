@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .models import SEVERITY_RANK, Finding, Severity, Verdict
+from .models import SEVERITY_RANK, Finding, OtherClaim, Severity, Verdict
 
 
 class Code(NamedTuple):
@@ -671,6 +671,8 @@ def finding(
     severity: Severity | None = None,
     claim: str | None = None,
     claim_line: int | None = None,
+    source: str | None = None,
+    other: OtherClaim | None = None,
 ) -> Finding:
     """A finding of a registered code: its default severity and hint unless given."""
     entry = CODES[code]  # KeyError: register the code in TABLE first
@@ -685,6 +687,8 @@ def finding(
         hint=hint if hint is not None else entry.hint,
         claim=claim,
         claim_line=claim_line,
+        source=source,
+        other=other,
     )
 
 

@@ -59,7 +59,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, cast, final
+from typing import Any, ClassVar, TypedDict, cast, final
 
 import pygit2
 
@@ -3524,16 +3524,15 @@ def _finding(
         if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
         note = _marker_note(a, b)
-        return _sides(ca, cb)(
-            finding(
-                "claim.source_conflict",
-                ca.page,
-                ca.line,
-                f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
-                f"{note}; " + message,
-                claim=claimed(ca),
-                claim_line=ca.line,
-            )
+        return finding(
+            "claim.source_conflict",
+            ca.page,
+            ca.line,
+            f"the sources disagree: {ca.source} and {cb.source} each say what its claim says"
+            f"{note}; " + message,
+            claim=claimed(ca),
+            claim_line=ca.line,
+            **_sides(ca, cb),
         )
     if (
         kind not in ("judge", POSSIBLE)
@@ -3547,20 +3546,29 @@ def _finding(
         # both (review 38a #7: the writer citing the corrected source was told to correct
         # their own claim)
         message += _one_source(ca, cb, None)
-    return _sides(ca, cb)(
-        finding(
-            "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
-        )
+    return finding(
+        "claim.contradiction",
+        ca.page,
+        ca.line,
+        message,
+        claim=claimed(ca),
+        claim_line=ca.line,
+        **_sides(ca, cb),
     )
 
 
-def _sides(ca: PageClaim, cb: PageClaim) -> Callable[[Finding], Finding]:
-    """A contradiction's finding given both sides as fields (trial 40 #6: the other claim
+class _Sides(TypedDict):
+    source: str | None
+    other: OtherClaim
+
+
+def _sides(ca: PageClaim, cb: PageClaim) -> _Sides:
+    """A contradiction's two sides as its finding's fields (trial 40 #6: the other claim
     was only in the message): the claim's own source, and the other claim."""
     other = OtherClaim(
         page=cb.page, line=cb.line, claim_id=cb.id, claim=claimed(cb), source=cb.source
     )
-    return lambda f: f.model_copy(update={"source": ca.source or None, "other": other})
+    return {"source": ca.source or None, "other": other}
 
 
 def writers_side(
@@ -3768,10 +3776,11 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
         f"“{phrase}” may be another thing than “{word}”",
         claim=claimed(ca),
         claim_line=ca.line if ca.source != GAP else None,  # a gap-marked statement: no claim
+        **_sides(ca, cb),
     )
     if ca.source == GAP:  # its sentence starts on its line (trial 40 #9)
         found = found.model_copy(update={"claim_start_line": ca.line})
-    return _sides(ca, cb)(found)
+    return found
 
 
 _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
@@ -3818,9 +3827,10 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         f"the same subject as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): "
         f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
         claim=ca.sentence,
+        **_sides(ca, cb),
     )
     # no footnote reference (claim_line null); its sentence starts on its line (trial 40 #9)
-    return _sides(ca, cb)(found.model_copy(update={"claim_start_line": ca.line}))
+    return found.model_copy(update={"claim_start_line": ca.line})
 
 
 # what a [conflict: …] marker may say: which source says what, part by part
