@@ -85,6 +85,18 @@ TABLE: tuple[Code, ...] = (
         "quote the source verbatim; paraphrases and invented quotes are rejected",
     ),
     Code(
+        "citation.stale",
+        "minor",
+        "a claim stale on main: its quote no longer occurs in its source, which changed "
+        "since (a person's commit: runs may not write raw/), and the run leaves the claim "
+        "(its sentence and footnote) as the base has it. Not the run's doing, so a note; "
+        "kept in a `::: disputed` block it is history and gets no finding. Decided from "
+        "the base tree: a new or changed claim is checked in full (citation.quote_not_found)",
+        "update the claim to what the source now says, quoting it (a run may update or "
+        "remove a claim stale on main), or keep it in a `::: disputed` block as history",
+        presets=(("PARANOID", "major"),),
+    ),
+    Code(
         "citation.quote_too_short",
         "major",
         "the quote is in the source but shorter than `[citations] min_quote_chars` (default 6, "

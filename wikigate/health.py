@@ -7,8 +7,11 @@ statements (cited, gap-marked, neither), its claims and whether each quote is at
 anchor, and the orphans; the consistency check's rules over every claim give the open
 contradictions. A claim is
 
-- ``stale``: its quote no longer verifies, though it did when its page last changed: a
-  source it cites changed under it;
+- ``stale``: its quote is nowhere in its source, though it verified at the commit that gave
+  the claim its present text: a source it cites changed under it (a quote still in the
+  source at another offset is re-anchorable: unverified; a claim kept as history in a
+  ``::: disputed`` block, before the dated update replacing it, is not held to the changed
+  source: unverified);
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
   claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it) or of
   a possible one (claim.possible_contradiction: maybe another thing, counted apart);
@@ -31,11 +34,11 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.consistency import gap_claims, open_contradictions
+from .verifier.checks.consistency import gap_claims, history, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
-from .verifier.markdown import ParsedPage
+from .verifier.markdown import ParsedPage, ParseLimit, parse_page
 from .verifier.wiki import PageCache, WikiTree
 from .verify import Request, verify
 
@@ -244,7 +247,13 @@ def measure(
         for where in {a.page, b.page}:
             counts[where] = counts.get(where, 0) + 1
     possible = sum(f.code == POSSIBLE for _, _, f in pairs)
-    stale = _stale(repo, commit, config, cache_path, [c for c in every if not anchored(c)])
+    # a quote found nowhere: stale if it verified when the claim was written; a quote still
+    # in its source at another offset is re-anchorable (unverified: `anchor --fix`), not stale
+    # and a claim kept as history in a disputed block (before its block's dated update
+    # replacing it: consistency.history) is not held to its changed source either
+    past = history(every)
+    failing = [c for c in every if (c.page, c.label) not in anchors and c.id not in past]
+    stale = _stale(repo, commit, config, cache_path, failing)
     health = Health(
         str(commit.id), contradictions=len(pairs) - possible, possible_contradictions=possible
     )
@@ -322,52 +331,89 @@ def _stale(
     cache_path: Path | None,
     failing: list[PageClaim],
 ) -> set[str]:
-    """Of the claims whose quote does not verify at ``commit``, those whose quote verified
-    at the commit that gave their page its present text: a source changed under them."""
+    """Of the claims whose quote is nowhere in its source at ``commit``, those whose quote
+    verified at the commit that gave the claim its present text (its sentences and its
+    footnote, not the rest of its page: a later edit elsewhere on the page leaves it
+    stale): a source changed under them."""
     by_page: dict[str, list[PageClaim]] = {}
     for c in failing:
         if c.offset is not None:  # an unanchored claim never verified
             by_page.setdefault(c.page, []).append(c)
     out: set[str] = set()
     for path, mine in sorted(by_page.items()):
-        since = _page_since(repo, commit, path)
-        if since is None or since.id == commit.id:
-            continue  # the commit wrote this page as it is: the writer's, not a source's
-        done = verify(
-            Request(
-                repo,
-                since,
-                None,
-                strictness="CALM",
-                rules=Config(limits=config.limits, wiki=config.wiki),
-                only=frozenset({"citations"}),
-                pages=(path,),
-                cache_path=cache_path,
-            ),
-            verifier=DeterministicVerifier(),
-        )
-        anchors = done.anchors or {}
-        for c in mine:
-            found = anchors.get((path, c.label))
-            if found is not None and getattr(found, "code", 1) is None:
-                out.add(c.id)
+        by_since: dict[pygit2.Oid, tuple[pygit2.Commit, list[PageClaim]]] = {}
+        for c, since in _claims_since(repo, commit, path, mine).items():
+            if since is not None and since.id != commit.id:  # else the writer's, not a source's
+                by_since.setdefault(since.id, (since, []))[1].append(c)
+        for since, theirs in by_since.values():
+            done = verify(
+                Request(
+                    repo,
+                    since,
+                    None,
+                    strictness="CALM",
+                    rules=Config(limits=config.limits, wiki=config.wiki),
+                    only=frozenset({"citations"}),
+                    pages=(path,),
+                    cache_path=cache_path,
+                ),
+                verifier=DeterministicVerifier(),
+            )
+            anchors = done.anchors or {}
+            for c in theirs:
+                found = anchors.get((path, c.label))
+                if found is not None and getattr(found, "code", 1) is None:
+                    out.add(c.id)
     return out
 
 
-def _page_since(repo: pygit2.Repository, commit: pygit2.Commit, path: str) -> pygit2.Commit | None:
-    """The first-parent commit that gave ``path`` the blob it has at ``commit``."""
-    blob = _blob(commit, path)
+def _claims_since(
+    repo: pygit2.Repository, commit: pygit2.Commit, path: str, claims: list[PageClaim]
+) -> dict[PageClaim, pygit2.Commit | None]:
+    """For each claim of ``path`` at ``commit``: the first-parent commit that gave it its
+    present text (its footnote and the sentences citing it), or None when too far back."""
+    page = _parse(repo, _blob(commit, path), path)
+    want = {c: _claim_text(page, c.label) for c in claims}
+    out: dict[PageClaim, pygit2.Commit | None] = {}
+    open_ = dict(want)
+    at, blob = commit, _blob(commit, path)
+    for _ in range(STALE_HISTORY):
+        if not open_:
+            return out
+        if not at.parents:
+            out.update(dict.fromkeys(open_, at))
+            return out
+        parent = at.parents[0]
+        before = _blob(parent, path)
+        if before != blob:
+            earlier = _parse(repo, before, path)
+            for c in list(open_):
+                if earlier is None or _claim_text(earlier, c.label) != open_[c]:
+                    out[c] = at
+                    del open_[c]
+            blob = before
+        at = parent
+    out.update(dict.fromkeys(open_))  # too far back to say
+    return out
+
+
+def _parse(repo: pygit2.Repository, blob: pygit2.Oid | None, path: str) -> ParsedPage | None:
     if blob is None:
         return None
-    at = commit
-    for _ in range(STALE_HISTORY):
-        if not at.parents:
-            return at
-        parent = at.parents[0]
-        if _blob(parent, path) != blob:
-            return at
-        at = parent
-    return None  # too far back to say
+    data = repo[blob].data  # type: ignore[attr-defined]
+    try:
+        return parse_page(path, data.decode("utf-8"))
+    except (UnicodeDecodeError, ParseLimit):
+        return None  # no claim text to compare: the claim's text is taken to start here
+
+
+def _claim_text(page: ParsedPage | None, label: str) -> tuple[str | None, list[str]]:
+    """A claim's own text on ``page``: its footnote's definition and the sentences citing it."""
+    if page is None:
+        return None, []
+    d = next((d for d in page.definitions if d.label == label), None)
+    said = [" ".join((r.row or r.claim).split()) for r in page.refs if r.label == label]
+    return (d.tail if d is not None else None), said
 
 
 def _blob(commit: pygit2.Commit, path: str) -> pygit2.Oid | None:

@@ -620,6 +620,8 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
             if at is not None and at.offset < 0 and at.offset != UNSEARCHED:
                 where = _pieces(ctx, p, at)
             found = _quote_finding(ctx, p, where, verified)
+            if found is not None and found.code == "citation.quote_not_found":
+                found = _stale_or(ctx, p, found)
             if found is not None:
                 out.append(on_claim(found, p.ref))
             if isinstance(where, _Pieces):
@@ -776,6 +778,7 @@ def _verified(p: _Pending, offset: int, code: str | None = None) -> VerifiedQuot
 
 
 FIX = "then run `wikigate anchor --fix` to anchor it"
+VERBATIM = "quote the source verbatim; paraphrases and invented quotes are rejected"
 NEAR_MISS_HINTS = {
     "Unicode normalization (NFC)": "the source and the quote encode accents differently",
     "Unicode normalization (NFKC)": "the source and the quote write compatibility characters "
@@ -802,7 +805,7 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
         + f": {_clip(c.quote)!r}"
         + (f"; {pieces}" if pieces else "")
     )
-    hint = "quote the source verbatim; paraphrases and invented quotes are rejected"
+    hint = VERBATIM
     if near is not None:
         how = near.fold if near.fold == ELLIPSIS else f"after {near.fold}"
         message += f"; it matches {how} at offset {near.offset}, line {near.line}"
@@ -820,6 +823,117 @@ def _not_found(p: _Pending, near: NearMiss | None, pieces: str | None = None) ->
         f"verbatim; use [^{p.label}]: {tail}"
     )
     return found.model_copy(update={"hint": hint, "suggested_tail": tail})
+
+
+STALE_FIX = (
+    "update the claim to what the source now says, quoting it (`wikigate anchor {source} "
+    '"QUOTE"` prints the footnote to add; a run may update or remove a claim stale on main), '
+    "or keep it unchanged in a `::: disputed` block as history beside the update"
+)
+
+
+def _stale_or(ctx: Context, p: _Pending, found: Finding) -> Finding | None:
+    """A quote not found: the writer's error, unless the claim is stale at the base. The
+    gate decides that from the base tree alone: the claim (its sentences and its footnote,
+    byte for byte) is on the base's page, citing the same source blob, so its quote fails
+    there as it fails here (a run cannot change raw/). Such a claim is not the run's: it
+    is citation.stale (a note), and nothing in a ``::: disputed`` block (kept as history,
+    not held to the changed source). A new or changed claim is checked in full."""
+    if ctx.base is None and found.hint == VERBATIM:  # lint mode: no base to tell by
+        hint = (
+            f"{VERBATIM}; if {p.source} changed since the claim was written, the claim is "
+            f"stale (`wikigate claims --state stale`): {STALE_FIX.format(source=p.source)}"
+        )
+        return found.model_copy(update={"hint": hint})
+    if not unchanged_since_base(ctx, p.path, p.label, p.citation, p.blob):
+        return found
+    refs = [r for r in ctx.tip.page(p.path).refs if r.label == p.label]  # type: ignore[union-attr]
+    if refs and all(r.disputed for r in refs):
+        return None
+    return finding(
+        "citation.stale",
+        p.path,
+        p.line,
+        f"[^{p.label}]: the claim is stale: its source {p.source} changed since the claim "
+        f"was written, and the quote {_clip(p.citation.quote)!r} is no longer in it "
+        "(the claim is unchanged from the base: not this run's doing)",
+        hint=STALE_FIX.format(source=p.source),
+    )
+
+
+def unchanged_since_base(ctx: Context, path: str, label: str, c: Citation, blob: str) -> bool:
+    """Whether the footnote ``label`` of ``path`` and every sentence citing it are on the
+    base's page as they are on the tip's, citing the same source blob ``blob``."""
+    base = ctx.base
+    if base is None or path not in base.entries or path not in ctx.tip.entries:
+        return False
+    hits, acl = resolve_source(base, path, c)
+    if acl or len(hits) != 1 or base.entries[hits[0]].oid != blob:
+        return False
+    before, after = base.page(path), ctx.tip.page(path)
+    if before is None or after is None:
+        return False
+    now = _cited(after).get(label)
+    return now is not None and now[1] == c and _cited(before).get(label) == now
+
+
+def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> list[bool]:
+    """For each citation of ``page_path``: whether its quote is, for certain, nowhere in its
+    source in ``tree``: not verbatim, not in its text view, not as an ellipsis quote's
+    pieces (a source that cannot be read, or a search cut short, is no certain failure).
+    Each source is read once, whatever the number of citations."""
+    out = [False] * len(cited)
+    groups: dict[tuple[str, int | None], list[int]] = {}
+    for n, c in enumerate(cited):
+        hits, acl = resolve_source(tree, page_path, c)
+        if acl or len(hits) != 1:
+            continue
+        entry = tree.entries[hits[0]]
+        if not (entry.is_link or entry.is_submodule):
+            groups.setdefault((hits[0], c.page), []).append(n)
+    wanted = [
+        (src, pg, [(cited[n].offset, cited[n].quote) for n in ns])
+        for (src, pg), ns in groups.items()
+    ]
+    found = tree.locate(wanted) if wanted else []
+    for ((src, pg), ns), (error, located) in zip(groups.items(), found, strict=True):
+        if error is not None:
+            continue
+        for n, at in zip(ns, located, strict=True):
+            if at is None or at.offset >= 0 or at.offset == UNSEARCHED:
+                continue
+            pieces = cited[n].pieces
+            if not pieces:
+                out[n] = True
+                continue
+            try:
+                text = tree.source_text(src, pg)
+            except SourceError:
+                continue
+            out[n] = find_pieces(text, pieces) is None
+    return out
+
+
+_Cited = tuple[str, Citation | None, list[str]]
+_CITED: dict[int, tuple[ParsedPage, dict[str, _Cited]]] = {}  # the last pages read
+
+
+def _cited(page: ParsedPage) -> dict[str, _Cited]:
+    """Each footnote label of ``page``: its first definition's text, parsed, and the
+    sentences citing it, in order (one pass over the page, kept for its next label)."""
+    kept = _CITED.get(id(page))
+    if kept is not None and kept[0] is page:
+        return kept[1]
+    out: dict[str, _Cited] = {}
+    for d in page.definitions:
+        out.setdefault(d.label, (d.tail, d.citation, []))
+    for r in page.refs:
+        if r.label in out:
+            out[r.label][2].append(" ".join((r.row or r.claim).split()))
+    if len(_CITED) >= 4:
+        _CITED.clear()
+    _CITED[id(page)] = (page, out)
+    return out
 
 
 def _near_hint(fold: str) -> str:

@@ -56,7 +56,7 @@ import re
 import unicodedata
 import zlib
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict, cast, final
@@ -1575,8 +1575,15 @@ def unsure(a: Read, b: Read) -> tuple[str, str] | None:
 
 
 def _disagreement(a: Read, b: Read) -> str | None:
-    if not _same_subject(a, b):
-        return None
+    """What the rules find ``a`` and ``b`` disagree on when they are about one subject:
+    the figures and polarity read first, the subject (_same_subject, the dearer, with
+    its head nouns: ``unsure``) only for a pair they find disagreeing (most candidate
+    pairs do not: a run's check on the 10k benchmark wiki, 59 of 600)."""
+    kind = _disagreeing(a, b)
+    return kind if kind is not None and _same_subject(a, b) else None
+
+
+def _disagreeing(a: Read, b: Read) -> str | None:
     if a.named != b.named or (a.alias and b.alias and a.alias != b.alias):
         return None  # "Zebra 40" and "Zebra 39", "Pier 40" and "the pier": two things
     if a.negated != b.negated:
@@ -2787,7 +2794,11 @@ def _elsewhere(
 # what _pairs reads of a candidate, a pure function of its sentence: its words (_words),
 # its _signature, its key set (_key_set), its events (_events of its words' stems) and
 # what it gives a rule (kinds_of)
-Features = tuple[frozenset[str], "Signature", frozenset[str], frozenset[str], tuple[str, ...]]
+# (a row read back keeps the words, keys and events as the tuples it stored: made sets
+# for ~4,000 claims of a 10-page run's pool, they were a tenth of its check)
+Features = tuple[
+    "Collection[str]", "Signature", "Collection[str]", "Collection[str]", tuple[str, ...]
+]
 # candidates' features kept in memory (by sentence): from _pool_claims to _pairs, for
 # one check (_claims clears it); the features are the pool's, in memory anyway: the memo
 # adds an entry each, up to FEATURES_KEPT (past it, _pairs reads a claim again: a pool of
@@ -2921,9 +2932,9 @@ def _decoded(data: bytes, path: str) -> tuple[list[PageClaim], list[Features]] |
         at, claims, rows = marshal.loads(data)
         if at != path or len(claims) != len(rows):
             return None
-        f = frozenset
-        features = [
-            (f(w), (f(d), n, neg), f(k), f(e), tuple(g)) for w, (d, n, neg), k, e, g in rows
+        f, none = frozenset, frozenset[str]()
+        features: list[Features] = [
+            (w, (f(d) if d else none, n, neg), k, e, g) for w, (d, n, neg), k, e, g in rows
         ]
         return [_page_claim(c) for c in claims], features
     except (EOFError, ValueError, TypeError):
@@ -3318,12 +3329,9 @@ def _best(
         cut = first[-1][:-1]
         kept = [x for x in first if x[:-1] < cut]
         tied = [x for x in ranked if x[:-1] == cut]
-        # a tie of candidates that may contradict it, of its kind: compared whole (up to
-        # TIE_PAGES; review 39a #7: a crowd the rules set aside took the places by digest)
-        room = cap - len(kept) if cut[0] or cut[1] else max(cap - len(kept), TIE_PAGES)
-        if len(tied) > room:
+        if len(tied) > cap - len(kept):
             tied.sort(key=lambda x: (tie(x[-1]), x[-1]))
-        first = kept + tied[:room]
+        first = kept + tied[: cap - len(kept)]
     return sorted((*x[:-1], tie(x[-1]), x[-1]) for x in first)
 
 
@@ -3357,23 +3365,23 @@ def _pairs(
     # cost): its signature, its keys, and its words for its events (only for a dated claim)
     # (the candidates of _pool_claims: their features read from the cache, _FEATURES)
     signature: dict[int, Signature] = {}
-    own: dict[int, frozenset[str]] = {}
+    own: dict[int, Collection[str]] = {}  # its keys, each once
     said: dict[int, set[str]] = {}
-    events: dict[int, frozenset[str]] = {}  # a candidate's events (_events), once
-    marked: dict[int, frozenset[str] | set[str]] = {}  # a candidate's _MARKS
+    events: dict[int, Collection[str]] = {}  # a candidate's events (_events), once
+    marked: dict[int, frozenset[str]] = {}  # a candidate's _MARKS
     dated = any(a.dated for a in mine)
     for i, c in enumerate(pool):
         known = _FEATURES.get(c.sentence)
         if known is not None:
             held, sig, keys, found, kinds = known
-            hits = keys & wanted
+            hits = wanted.intersection(keys)
             if not hits:
                 continue  # none of its keys is wanted
             signature[i], own[i] = sig, keys
             if dated:
                 events[i] = found
             if not _MARKS.isdisjoint(held):
-                marked[i] = _MARKS & held
+                marked[i] = _MARKS.intersection(held)
         else:
             text = _unmarked(c.sentence)
             words = _words_in(text)
@@ -3381,12 +3389,12 @@ def _pairs(
                 continue  # none of its keys is wanted
             sig = signature[i] = _signature_in(text, words)
             keys = own[i] = _key_set(words)
-            hits = keys & wanted
+            hits = wanted.intersection(keys)
             if dated:
                 said[i] = words
             kinds = kinds_of(c.sentence) if decisive and not (sig[0] or sig[1] or sig[2]) else ()
             if not _MARKS.isdisjoint(words):
-                marked[i] = _MARKS & words
+                marked[i] = _MARKS.intersection(words)
         into = index if (sig[0] or sig[1] or sig[2]) else later
         alive = decisive and into is later and bool(kinds)
         for k in hits:
@@ -3471,7 +3479,13 @@ def _pairs(
         ranked: list[tuple[bool, bool, bool, int, int, int]] = []
         for group in sorted(groups):
             ranked += [
-                (*group, len(own[i] - mine_keys) + len(marked.get(i, mine_marks) - mine_marks), i)
+                (
+                    *group,
+                    len(own[i])
+                    - len(mine_keys.intersection(own[i]))
+                    + len(marked.get(i, mine_marks) - mine_marks),
+                    i,
+                )
                 for i in groups[group]
             ]
             if len(ranked) >= cap:

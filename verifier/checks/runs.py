@@ -38,7 +38,7 @@ from ..markdown import ParseLimit, _bounded
 from ..report import ClaimCheck, DirectionReport, PresentationResult, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .citations import resolve_source
+from .citations import quotes_failing, resolve_source
 from .context import REGULAR, Context
 from .pages import invisible_in_path
 from .presentation import added_lines, followup_message, pages_failing
@@ -772,8 +772,12 @@ def check_convergence(ctx: Context) -> list[Finding]:
                 )
             )
         out += _dangling_frozen(path, before, ledger.frozen)
-        for c in compare(before, after, archived=archived and frozen_page is None):
+        compared = compare(before, after, archived=archived and frozen_page is None)
+        stale = _stale(base, path, [c.claim for c in compared if c.result == "fail"])
+        for c in compared:
             frozen = ledger.frozen_claim(path, c.claim.label)
+            if c.claim.id in stale and frozen is None and not deleted:
+                c = c._replace(result="warn", reason=f"{c.reason}: {STALE}")
             ctx.claim_checks.append(ClaimCheck.of(c, frozen))
             out += _claim_finding(c, frozen, deleted=deleted, page_frozen=frozen_page is not None)
     for path in sorted(changed - set(pages)):  # a frozen folder's other files
@@ -781,6 +785,28 @@ def check_convergence(ctx: Context) -> list[Finding]:
         if frozen_page is not None:
             out.append(_frozen_page_change(ctx, path, frozen_page))
     return out
+
+
+STALE = (
+    "it was stale on main (its source changed and its quote is no longer in it), so the "
+    "run may update or remove it"
+)
+
+
+def _stale(base: WikiTree, path: str, claims: list[PageClaim]) -> set[str]:
+    """The ids of the claims of the base's page ``path`` that are stale there: their quote
+    fails against the base's own source (decided from the base tree, never from what the
+    run wrote). Each source is read once."""
+    page = base.page(path) if claims else None
+    if page is None:
+        return set()
+    defs: dict[str, Citation] = {}
+    for d in page.definitions:
+        if d.label not in defs and d.citation is not None:
+            defs[d.label] = d.citation
+    mine = [c for c in claims if c.label in defs]
+    failing = quotes_failing(base, path, [defs[c.label] for c in mine])
+    return {c.id for c, fails in zip(mine, failing, strict=True) if fails}
 
 
 def _resolver(tree: WikiTree, path: str) -> Callable[[Citation], str]:

@@ -49,8 +49,19 @@ LAZY_AT = 5000  # claims: past this, the compact page
 PER_PAGE = 50  # wiki pages drawn at a time in the compact page
 
 
+# a claim's state on main (wikigate health, docs/health.md), its card's last reason
+STATE_REASONS = {
+    "fresh": "state: fresh",
+    "stale": "state: stale (a source it cites changed; its quote is no longer in it)",
+    "contested": "state: contested (one side of an open contradiction)",
+    "unverified": "state: unverified (its quote is not at its anchor, or the judge's vote "
+    "was not supports)",
+}
+
+
 def status_of(r: dict[str, Any]) -> tuple[str, list[str]]:
-    """A ledger row's status: its anchor, the judge's last vote, a frozen entry."""
+    """A ledger row's status: its anchor, the judge's last vote, a frozen entry; its
+    state on main (``state``, when known) is its last reason (stale: its first)."""
     status, reasons = "pass", []
     anchor = r["anchor_status"]
     if anchor == "mismatched":
@@ -64,6 +75,11 @@ def status_of(r: dict[str, Any]) -> tuple[str, list[str]]:
         status = "warn"
     if r.get("frozen") and status == "pass":
         status, reasons = "frozen", [f"frozen by [ledger] {r['frozen']}"]
+    state = r.get("state")
+    if state == "stale":  # why its quote is not at its anchor: first
+        reasons = [STATE_REASONS[state], *reasons]
+    elif state in STATE_REASONS:
+        reasons = [*reasons, STATE_REASONS[state]]
     return status, reasons
 
 
@@ -76,6 +92,7 @@ def ledger_html(
 ) -> str:
     pages = len({r["page"] for r in rows} | {g["page"] for g in gaps})
     heading = f"<p>{len(rows)} claims, {len(gaps)} gap markers on {pages} pages</p>"
+    heading += states_line(Counter(r["state"] for r in rows if r.get("state")))
     if len(rows) > lazy_at:
         return _compact(rows, gaps, title=title, heading=heading)
     views: dict[str, PageView] = {}
@@ -98,6 +115,14 @@ def ledger_html(
             ClaimView("gap", g["page"], g["line"], g["reason"], status="gap")
         )
     return render_views(list(views.values()), title=title, findings=[], heading=heading)
+
+
+def states_line(states: Counter[str]) -> str:
+    """The claims' states on main, counted (docs/health.md), as a paragraph; "" when unknown."""
+    if not states:
+        return ""
+    said = ", ".join(f"{states[s]} {s}" for s in ("fresh", "stale", "contested", "unverified"))
+    return f"<p>states: {esc(said)}</p>"
 
 
 def _compact(
@@ -228,4 +253,4 @@ new Response(stream).text().then(function(t){data=JSON.parse(t);filter();},
 """
 )
 
-__all__ = ["LAZY_AT", "compact_page", "ledger_html", "status_of"]
+__all__ = ["LAZY_AT", "STATE_REASONS", "compact_page", "ledger_html", "status_of"]
