@@ -264,3 +264,30 @@ def test_sarif_and_rdjson_give_the_other_claim_as_a_related_location(repo, base)
             "location": {"path": "wiki/town.md", "range": {"start": {"line": 6}}},
         }
     ]
+
+
+def test_where_a_conflict_marker_goes_is_as_format_md_says(repo, base):  # noqa: F811
+    """Trial 40 #10: inside the sentence before its footnote (before the stop, or at the
+    start) it states the conflict; after the footnote it is no part of the claim, and
+    between the stop and the footnote the claim loses its footnote."""
+    pier = "The pier opened in 1899."
+    tip = commit_files(repo, base.id, {"raw/gazette.txt": f"{pier}\n"})
+    note = f"[^1]: {format_tail('raw/gazette.txt', None, pier, 0)}\n"
+    marker = "[conflict: raw/town.txt says 1894]"
+    head = "---\ntitle: Opening\n---\n# Opening\n\n"
+    cases = {
+        f"The pier opened in 1899 {marker}.[^1]": set(),
+        f"{marker} The pier opened in 1899.[^1]": set(),
+        f"The pier opened in 1899.[^1] {marker}": {"claim.source_conflict"},
+        f"The pier opened in 1899. {marker}[^1]": {"page.unsupported_statement"},
+    }
+    for sentence, codes in cases.items():
+        after = commit_files(
+            repo, tip.id, linked({"wiki/opening.md": f"{head}{sentence}\n\n{note}"})
+        )
+        report = verify_trees(
+            repo, after, base, config=Config(), plan=plan_for(base, after, "ingest")
+        )
+        no_errors(report)
+        got = {f.code for f in report.findings if f.severity != "minor"}
+        assert got == codes, (sentence, report.findings)
