@@ -168,9 +168,10 @@ def test_sources_that_disagree_are_a_source_conflict_the_page_must_state(repo, b
     # ("… in 1901 never": a denial of the claim its quote does not hold)
     assert "citation.semantic_conflict" in {f.code for f in report.findings}
 
-    # or with both sources cited on the claim
+    # or with both figures and both sources cited on the claim (one figure citing both
+    # states no conflict: trial 40 #2, tests/test_conflict30.py)
     both = (
-        "---\ntitle: Music\n---\n# Music\n\nThe bandstand was built in 1901.[^1][^2]\n\n"
+        "---\ntitle: Music\n---\n# Music\n\nThe bandstand was built in 1901 or in 1899.[^1][^2]\n\n"
         f"[^1]: {cite('raw/guide.txt', 'The bandstand was built in 1901.')}\n"
         f"[^2]: {cite('raw/town.txt', 'The bandstand was built in 1899.')}\n"
     )
@@ -716,7 +717,10 @@ def test_the_corpus_figures_are_the_documented_ones():
     kinds = ["O-girls", "O-boys", "O-infant", "O-grammar"]
     wrong = ["R6", *soft, *kinds]  # R6: "stops running"
     # both merged: 97 of 98 caught, 8 of 97 flagged (all possible)
-    assert corpus_figures(DEV) == (97, 98, 8, 97, wrong)
+    # trial 40 #7's number words (T40-…), before their reading: 100 of 103 caught (T40-half,
+    # T40-quarter missed; T40-thirty, T40-five only possible), 9 of 99 flagged (T40-thousand
+    # plain) (conflict30)
+    assert corpus_figures(DEV) == (102, 103, 8, 99, wrong)
     soft += kinds
     assert corpus_figures(HELD_OUT) == (6, 6, 0, 6, [])
 

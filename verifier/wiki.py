@@ -96,7 +96,9 @@ INDEX_DEPTH = 32  # a term index stored as at most this many deltas from a whole
 # spellings of a repeat read by the consistency rules (issue 30 review 39a #3, #5, #8)
 # 42: a quote not found in a claim unchanged from the base, stale there, is citation.stale
 # (issue 30 trial 40 #1)
-CACHE_FORMAT = 42
+# 43: contradiction findings carry source and other (the other claim), number words read by
+# the consistency rules (issue 30 trial 40, conflict30)
+CACHE_FORMAT = 43
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

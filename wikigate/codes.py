@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .models import SEVERITY_RANK, Finding, Severity, Verdict
+from .models import SEVERITY_RANK, Finding, OtherClaim, Severity, Verdict
 
 
 class Code(NamedTuple):
@@ -423,8 +423,9 @@ TABLE: tuple[Code, ...] = (
         "major",
         "two claims contradict each other and each is what its own source says: the sources "
         "disagree, and the page does not say so",
-        "say so on the page: cite both sources on the claim, or add `[conflict: SOURCE A says "
-        "X, SOURCE B says Y]` to its sentence",
+        "say so on the page: give both figures and cite both sources on the claim (`The pier "
+        "opened in 1894 or in 1899.[^1][^2]`), or add a marker inside its sentence, before its "
+        "footnote (`The pier opened in 1899 [conflict: raw/town.txt says 1894].[^1]`)",
     ),
     Code(
         "claim.gap_contradiction",
@@ -682,6 +683,8 @@ def finding(
     severity: Severity | None = None,
     claim: str | None = None,
     claim_line: int | None = None,
+    source: str | None = None,
+    other: OtherClaim | None = None,
 ) -> Finding:
     """A finding of a registered code: its default severity and hint unless given."""
     entry = CODES[code]  # KeyError: register the code in TABLE first
@@ -696,6 +699,8 @@ def finding(
         hint=hint if hint is not None else entry.hint,
         claim=claim,
         claim_line=claim_line,
+        source=source,
+        other=other,
     )
 
 

@@ -179,6 +179,21 @@ class UsageResult(TypedDict):
     rejects the run (run.budget); empty: within it"""
 
 
+class OtherClaimResult(TypedDict):
+    """The other side of a contradiction: the claim a finding's claim disagrees with."""
+
+    page: str
+    """the page holding the other claim"""
+    line: int
+    """the line of its footnote reference [^n]"""
+    claim_id: str
+    """its id, <page>#^<label>"""
+    claim: str
+    """its text"""
+    source: str
+    """the source it cites (under raw/)"""
+
+
 class FindingResult(TypedDict):
     """One finding: the report's Finding fields, and the id of the claim it is about."""
 
@@ -201,6 +216,11 @@ class FindingResult(TypedDict):
     definition, for citation findings)"""
     claim_start_line: int | None
     """the line where that claim's sentence starts (<= claim_line)"""
+    source: str | None
+    """for a contradiction (claim.*), the source the finding's claim cites; null for a
+    statement marked [gap: …]"""
+    other: OtherClaimResult | None
+    """for a contradiction (claim.*), the other claim: its page, line, id, text, source"""
     suggested_tail: str | None
     """the footnote's text after `[^n]: ` that fixes it: replace it with this"""
     signature: str
@@ -270,6 +290,7 @@ RESULTS: tuple[type, ...] = (
     StartRunResult,
     StagedResult,
     UsageResult,
+    OtherClaimResult,
     FindingResult,
     FinalizeResult,
     AbandonResult,

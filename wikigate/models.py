@@ -144,6 +144,17 @@ class Plan(Plain):
 
 
 @plain(frozen=True)
+class OtherClaim(Plain):
+    """The other side of a contradiction: the claim a finding's claim disagrees with."""
+
+    page: str = rule(description="the page holding the other claim")
+    line: int = rule(description="the line of its footnote reference [^n]")
+    claim_id: str = rule(description="its id, <page>#^<label>")
+    claim: str = rule(description="its text")
+    source: str = rule(description="the source it cites (under raw/)")
+
+
+@plain(frozen=True)
 class Finding(Plain):
     """One located problem the verifier (or the engine) found."""
 
@@ -163,6 +174,16 @@ class Finding(Plain):
         default=None,
         description="the line where that claim's sentence starts (<= claim_line; "
         "less when the sentence spans lines)",
+    )
+    source: str | None = rule(
+        default=None,
+        description="for a contradiction (claim.*), the source the finding's claim cites; "
+        "null for a statement marked [gap: …], which cites none",
+    )
+    other: OtherClaim | None = rule(
+        default=None,
+        description="for a contradiction (claim.*), the other claim: its page, line, id, "
+        "text and source",
     )
     suggested_tail: str | None = rule(
         default=None,

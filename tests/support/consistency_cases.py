@@ -825,3 +825,31 @@ DEV += [
     ),
     _c("RP-first", own("The museum opened its doors in 1894 and once more in 1950."), MUSEUM, True),
 ]
+
+# trial 40 #7 (conflict30): numbers in words, parts of an hour, "N and a half" of a scale
+CROSSING = own("The crossing to the mainland takes 20 minutes.", "raw/town.txt")
+OBJECTS = own("The museum holds 1,500 objects.", "raw/town.txt")
+DEV += [
+    _c("T40-thirty", own("The crossing to the mainland takes thirty minutes."), CROSSING, True),
+    _c("T40-five", own("The crossing to the mainland takes five minutes."), CROSSING, True),
+    _c("T40-half", own("The crossing to the mainland takes half an hour."), CROSSING, True),
+    _c(
+        "T40-quarter",
+        own("The crossing to the mainland takes a quarter of an hour."),
+        CROSSING,
+        True,
+    ),
+    _c(
+        "T40-half-same",
+        own("The crossing to the mainland takes half an hour."),
+        own("The crossing to the mainland takes 30 minutes.", "raw/town.txt"),
+        False,
+    ),
+    _c("T40-thousand", own("The museum holds one and a half thousand objects."), OBJECTS, False),
+    _c(
+        "T40-thousand-other",
+        own("The museum holds two and a half thousand objects."),
+        OBJECTS,
+        True,
+    ),
+]

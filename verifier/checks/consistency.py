@@ -59,12 +59,12 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, cast, final
+from typing import Any, ClassVar, TypedDict, cast, final
 
 import pygit2
 
 from wikigate.codes import finding
-from wikigate.models import Finding
+from wikigate.models import Finding, OtherClaim
 from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER, PageClaim, page_claims
@@ -77,6 +77,7 @@ from ..judges.offline import (
     UNITS,
     read_words,
     rules_digest,
+    spoken_figures,
 )
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
@@ -321,6 +322,39 @@ _YEAR_WORDS = re.compile(
     re.I,
 )
 _WORD_VALUE = {w: int(v) for w, v in NUMBER_WORDS.items() if int(v) < 100}
+# a number in words before a word, read as digits (trial 40 #7: "takes forty minutes" made
+# "forty" a word of the subject, "“takes forty” may be another thing than “takes”"): tens
+# with their unit ("twenty-five"), teens, two to nine; "one" only before a unit ("one of
+# them" stays), none before a scale word or "and" (text2num reads "two thousand")
+_SMALL = "two|three|four|five|six|seven|eight|nine"
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({_TENS})(?:[\s-]+({_UNITS_W}))?|({_TEENS}|{_SMALL}))\b"
+    r"(?=\s+(?!(?:and|hundred|thousand|million|billion|of)\b)[a-z])"
+)
+_ONE_UNIT = re.compile(r"\bone(?=\s+(?:hour|minute|second|day|week|mile|yard|metre|meter)s?\b)")
+
+
+_SCALE_WORDS = frozenset({"and", "hundred", "thousand", "million", "billion"})
+_LAST_WORD = re.compile(r"([a-z]+)[\s-]*$")
+
+
+def _number_word(m: re.Match[str]) -> str:
+    before = _LAST_WORD.search(m.string, max(0, m.start() - 20), m.start())
+    if before is not None and (before.group(1) in _SCALE_WORDS or before.group(1) in _WORD_VALUE):
+        return m.group(0)  # part of a longer number: "four hundred and twenty" (text2num's)
+    if m.group(3):
+        return str(_WORD_VALUE[m.group(3)])
+    return str(_WORD_VALUE[m.group(1)] + (_WORD_VALUE[m.group(2)] if m.group(2) else 0))
+
+
+def _numbers_in_words(text: str) -> str:
+    """Numbers in words as digits where the rules read a figure (``_NUMBER_WORD``, and the
+    offline judge's ``spoken_figures``: "half an hour", "one and a half thousand"); lower-case words only (a name, "Seven Sisters",
+    stays)."""
+    text = spoken_figures(text)
+    if "one " in text:
+        text = _ONE_UNIT.sub("1", text)
+    return _NUMBER_WORD.sub(_number_word, text)
 
 
 def _year_of(m: re.Match[str]) -> str:
@@ -495,7 +529,7 @@ def _text(sentence: str) -> str:
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
-    return _YEAR_WORDS.sub(_year_of, text)
+    return _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
 
 
 # an appositive just after the subject that names the subject again, "the X itself" or
@@ -1897,6 +1931,7 @@ def _check(ctx: Context, compare: Any) -> list[Finding]:
         decisive=compare is None and ctx.base is not None,
     )
     if ctx.base is not None:
+        found = writers_side(found, mine)
         one_source_read(ctx.tip, found)
     out = [f for _, _, f in found] + _marker_findings(mine) + cut
     if compare is not None and unsure:
@@ -3485,11 +3520,8 @@ def _finding(
     )
     if reason:
         message += f"; the LLM judge: {_excerpt(reason, 300)}"
-    if any(
-        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
-        for c, other in ((ca, cb), (cb, ca))
-    ):
-        return None  # the claim cites both sources: the wiki states the conflict
+    if _cites_both(a, b, cites):
+        return None  # the claim cites both sources and gives both figures: stated
     if (
         kind != "judge"
         and ca.source != cb.source
@@ -3505,13 +3537,7 @@ def _finding(
         # a marker naming any file under raw/ took its claim out of every comparison)
         if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
             return None
-        named = sorted(marker_sources(ca.sentence) | marker_sources(cb.sentence))
-        note = (
-            f" (a [conflict: …] marker names {', '.join(named)}, not the other claim's source "
-            "with its figure)"
-            if named
-            else ""
-        )
+        note = _marker_note(a, b)
         return finding(
             "claim.source_conflict",
             ca.page,
@@ -3520,6 +3546,7 @@ def _finding(
             f"{note}; " + message,
             claim=claimed(ca),
             claim_line=ca.line,
+            **_sides(ca, cb),
         )
     if (
         kind not in ("judge", POSSIBLE)
@@ -3534,8 +3561,93 @@ def _finding(
         # their own claim)
         message += _one_source(ca, cb, None)
     return finding(
-        "claim.contradiction", ca.page, ca.line, message, claim=claimed(ca), claim_line=ca.line
+        "claim.contradiction",
+        ca.page,
+        ca.line,
+        message,
+        claim=claimed(ca),
+        claim_line=ca.line,
+        **_sides(ca, cb),
     )
+
+
+class _Sides(TypedDict):
+    source: str | None
+    other: OtherClaim
+
+
+def _sides(ca: PageClaim, cb: PageClaim) -> _Sides:
+    """A contradiction's two sides as its finding's fields (trial 40 #6: the other claim
+    was only in the message): the claim's own source, and the other claim."""
+    other = OtherClaim(
+        page=cb.page, line=cb.line, claim_id=cb.id, claim=claimed(cb), source=cb.source
+    )
+    return {"source": ca.source or None, "other": other}
+
+
+def writers_side(
+    found: list[tuple[PageClaim, PageClaim, Finding]], mine: list[PageClaim]
+) -> list[tuple[PageClaim, PageClaim, Finding]]:
+    """A run's contradictions between two of its own claims, each on the side of the
+    writer's error: when the claim it sits on says what its quote says and the other's
+    quote does not give the other's figure (or denial), the finding is made from that
+    other claim's side, so that it and its next step name the claim to correct (trial 40
+    #8: it sat on whichever side was compared first, often the correct one)."""
+    new = {c.id for c in mine}
+    out: list[tuple[PageClaim, PageClaim, Finding]] = []
+    for a, b, f in found:
+        if f.code == "claim.contradiction" and b.id in new and GAP not in (a.source, b.source):
+            ra, rb = _read_of(a), _read_of(b)
+            kind = disagreement(rb, ra)
+            if (
+                kind in ("number", "date", "negation")
+                and _backed(ra, rb, kind)
+                and not _backed(rb, ra, kind)
+            ):
+                g = _finding(rb, ra, kind, {})
+                if g is not None and g.code == "claim.contradiction":
+                    out.append((b, a, g))
+                    continue
+        out.append((a, b, f))
+    return out
+
+
+def _marker_note(a: Read, b: Read) -> str:
+    """What is wrong with the pair's ``[conflict: …]`` markers that state nothing: one names
+    the other claim's source with another figure than that claim's (trial 40 #10: that was
+    told as naming another source), or names other sources only; '' without a marker."""
+    parts: list[str] = []
+    for x, y in ((a, b), (b, a)):
+        said = _said_by(x.claim.sentence) if x.marked else {}
+        if not said:
+            continue
+        figures = said.get(y.claim.source)
+        if figures:
+            given = ", ".join(sorted(figures))
+            its = ", ".join(sorted(y.numbers)) or "another figure"
+            parts.append(
+                f"the [conflict: …] marker of {x.claim.id} gives {given} for "
+                f"{y.claim.source}, which says {its} ({y.claim.id}): correct the figure"
+            )
+        else:
+            parts.append(
+                f"a [conflict: …] marker names {', '.join(sorted(said))}, not the other "
+                f"claim's source with its figure"
+            )
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _cites_both(a: Read, b: Read, cites: Cites) -> bool:
+    """One claim's sentence cites both claims' sources and states their conflict: it gives
+    the other claim's figure too ("The pier opened in 1894 or in 1899.[^1][^2]"), or the
+    other has none. A sentence of one figure citing a source of another states nothing
+    (trial 40 #2: "The pier opened in 1899.[^1][^2]" passed as a stated conflict)."""
+    for x, y in ((a, b), (b, a)):
+        said = cites.get((x.claim.page, x.claim.sentence), set())
+        stated = not y.numbers or not x.numbers.isdisjoint(y.numbers)
+        if len(said) > 1 and y.claim.source in said and stated:
+            return True
+    return False
 
 
 def _one_source(ca: PageClaim, cb: PageClaim, in_source: bool | None) -> str:
@@ -3662,16 +3774,13 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
     """claim.possible_contradiction: the two claims disagree if they are about one thing,
     and only a head noun or kind word of one's own says they may not be (``unsure``)."""
     ca, cb = a.claim, b.claim
-    if any(
-        len(said := cites.get((c.page, c.sentence), set())) > 1 and other.source in said
-        for c, other in ((ca, cb), (cb, ca))
-    ):
-        return None  # the claim cites both sources: the wiki states the conflict
+    if _cites_both(a, b, cites):
+        return None  # the claim cites both sources and gives both figures: stated
     if (a.marked and _states(ca.sentence, b)) or (b.marked and _states(cb.sentence, a)):
         return None
     word, phrase = unsure(a, b) or ("", "")
     side = f"{ca.source}" if ca.source != GAP else "no source: a statement marked [gap: …]"
-    return finding(
+    found = finding(
         "claim.possible_contradiction",
         ca.page,
         ca.line,
@@ -3681,7 +3790,11 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
         f"“{phrase}” may be another thing than “{word}”",
         claim=claimed(ca),
         claim_line=ca.line if ca.source != GAP else None,  # a gap-marked statement: no claim
+        **_sides(ca, cb),
     )
+    if ca.source == GAP:  # its sentence starts on its line (trial 40 #9)
+        found = found.model_copy(update={"claim_start_line": ca.line})
+    return found
 
 
 _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
@@ -3720,7 +3833,7 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         "date": "a different date",
         "judge": "something else (the LLM judge)",
     }.get(kind, "the opposite")
-    return finding(
+    found = finding(
         "claim.gap_contradiction",
         ca.page,
         ca.line,
@@ -3728,7 +3841,10 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         f"the same subject as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): "
         f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
         claim=ca.sentence,
+        **_sides(ca, cb),
     )
+    # no footnote reference (claim_line null); its sentence starts on its line (trial 40 #9)
+    return found.model_copy(update={"claim_start_line": ca.line})
 
 
 # what a [conflict: …] marker may say: which source says what, part by part

@@ -18,9 +18,11 @@ from wikigate.text import shown
 
 from ..claims import CONFLICT_MARKER
 from ..judges.offline import (
+    NUMBER_HINT,
     SOURCE_HEAD,
     Conflict,
     conflicts,
+    figures_stated,
     rules_digest,
     source_label,
 )
@@ -102,6 +104,7 @@ def claims_to_judge(
         hints = {c.claim_id: _hints(ctx, c) for c in by_source(candidates)}
     else:
         hints = _cached_hints(ctx, candidates)
+    hints = _stated(candidates, hints)
     out: list[ClaimInput] = []
     lines: dict[str, list[str]] = {}
     for c in candidates:
@@ -135,6 +138,35 @@ def claims_to_judge(
             )
         )
     return out
+
+
+def _stated(
+    candidates: list[_Candidate], hints: Mapping[str, _Hints | None]
+) -> Mapping[str, _Hints | None]:
+    """``hints`` without the number hints of a claim that states its sources' conflict:
+    one sentence citing several sources, each of its figures given by one of its quotes
+    (``figures_stated``: "in 1894 or in 1899.[^1][^2]"; trial 40 #2)."""
+    groups: dict[tuple[str, int, str], list[_Candidate]] = {}
+    for c in candidates:
+        groups.setdefault((c.path, c.ref.at_line, c.claim), []).append(c)
+    out = dict(hints)
+    for (_, _, claim), group in groups.items():
+        numbered = [c for c in group if (h := hints.get(c.claim_id)) and _numbered(h.hints)]
+        if not numbered or len({c.vq.source for c in group}) < 2:
+            continue
+        if not figures_stated(claim, [c.vq.quote for c in group]):
+            continue
+        for c in numbered:
+            h = hints[c.claim_id]
+            if h is None:
+                continue
+            kept = tuple(x for x in h.hints if not x.startswith(NUMBER_HINT))
+            out[c.claim_id] = h._replace(hints=kept)
+    return out
+
+
+def _numbered(hints: tuple[str, ...]) -> bool:
+    return any(x.startswith(NUMBER_HINT) for x in hints)
 
 
 def _candidates(ctx: Context, verified: VerifiedQuotes) -> list[_Candidate]:

@@ -27,6 +27,14 @@ class RdjsonReporter:
                 "code": {"value": f.code},
                 "location": location,
             }
+            if f.other is not None:  # a contradiction's other claim (trial 40 #6)
+                o = f.other
+                diagnostic["related_locations"] = [
+                    {
+                        "message": f"the other claim, {o.claim_id}, citing {o.source}",
+                        "location": {"path": o.page, "range": {"start": {"line": o.line}}},
+                    }
+                ]
             fixed = fixed_line(f)
             if fixed is not None and f.line is not None:
                 # linewise (no columns): the footnote's line, its line end included

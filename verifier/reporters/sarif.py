@@ -73,6 +73,18 @@ class SarifReporter:
                 "message": {"text": f.message + (f" Hint: {f.hint}" if f.hint else "")},
                 "locations": [{"physicalLocation": location}],
             }
+            if f.other is not None:  # a contradiction's other claim (trial 40 #6)
+                o = f.other
+                result["relatedLocations"] = [
+                    {
+                        "id": 1,
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": artifact_uri(o.page)},
+                            "region": {"startLine": o.line},
+                        },
+                        "message": {"text": f"the other claim, {o.claim_id}, citing {o.source}"},
+                    }
+                ]
             fixed = fixed_line(f)
             if fixed is not None and suppression is None:
                 result["fixes"] = [fix_of(f.path, f.line, fixed)]
