@@ -379,3 +379,35 @@ def test_a_possible_contradiction_is_counted_apart(wiki):
     Draft202012Validator(health_module.schema()).validate(data)
     text = cli(wiki, "health").stdout
     assert "possible_contradictions 1" in " ".join(text.split())
+
+
+def test_fail_over_holds_a_count_to_a_ceiling(wiki):
+    """Trial 40: a CI could hold "no open contradictions" only as "no more than at the
+    baseline" (one fixed and one new passed); `--fail-over contradictions=0` exits 1 with
+    the fixture's one open contradiction, and names it; a count at its ceiling passes."""
+    over = cli(wiki, "health", "--fail-over", "contradictions=0,stale=0")
+    assert over.returncode == 1, over.stderr
+    assert "over its ceiling: contradictions 1 > 0" in over.stderr
+    assert "stale" not in over.stderr  # 0 stale: at its ceiling
+    assert cli(wiki, "health", "--fail-over", "contradictions=1,orphans=1").returncode == 0
+    code, data = health_json(wiki, "--fail-over", "contradictions=0")
+    assert code == 1 and data["failures"]["over"] == ["contradictions 1 > 0"]
+    Draft202012Validator(health_module.schema()).validate(data)
+    # usage errors: a ratio, a fraction, a figure twice, an empty part
+    for bad in ("coverage=0", "contradictions=0.5", "stale=0,stale=1", "", "contradictions=-1"):
+        done = cli(wiki, "health", "--fail-over", bad)
+        assert done.returncode == 2, (bad, done.stdout)
+        assert "--fail-over" in done.stderr
+
+
+def test_a_ratios_change_reads_in_points(wiki):
+    """Trial 40: "anchored 94.1%  (-0.0588)" read as 0.06 points; a ratio's change is
+    given in percentage points beside its percentage, a count's as a number."""
+    before = advance(wiki, {"wiki/log.md": "# Log\n"})
+    town = FILES["wiki/town.md"].replace("old hall.", "old hall. The mayor lives by the pier.")
+    advance(wiki, {"wiki/town.md": town})
+    shown = cli(wiki, "health", "--baseline", before).stdout
+    coverage = next(line for line in shown.splitlines() if line.strip().startswith("coverage"))
+    assert coverage.split() == ["coverage", "75.0%", "(-10.7", "pts)"], coverage
+    orphans = next(line for line in shown.splitlines() if line.strip().startswith("orphans"))
+    assert orphans.split() == ["orphans", "1", "(+0)"], orphans

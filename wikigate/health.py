@@ -159,32 +159,58 @@ def parse_floors(*texts: str) -> dict[str, float]:
     """``coverage=0.9,anchored=0.95`` (each ``--fail-under`` given) → {"coverage": 0.9,
     "anchored": 0.95}. Spaces around a name or a value are read past, the same on either
     side of ``=``; an error quotes the option as it was given."""
+    return _limits("--fail-under", RATIOS, texts)
+
+
+def parse_ceilings(*texts: str) -> dict[str, float]:
+    """``contradictions=0,stale=0`` (each ``--fail-over`` given) → {"contradictions": 0,
+    "stale": 0}: the counts a CI holds to at most a number (trial 40: "no open
+    contradictions" could not be held, only "no more than at the baseline")."""
+    return _limits("--fail-over", COUNTS, texts)
+
+
+def _limits(option: str, names: tuple[str, ...], texts: tuple[str, ...]) -> dict[str, float]:
+    ratio = names == RATIOS
     out: dict[str, float] = {}
     for text in texts:
         for part in (p.strip() for p in text.split(",")):
             if not part:  # review 37b: "" or "a,,b" (an empty CI variable) set no floor unseen
                 raise UsageError(
-                    f"--fail-under: {text!r} has an empty part: give NAME=VALUE, "
-                    f"NAME one of {', '.join(RATIOS)}"
+                    f"{option}: {text!r} has an empty part: give NAME=VALUE, "
+                    f"NAME one of {', '.join(names)}"
                 )
             name, sep, value = (s.strip() for s in part.partition("="))
-            if not sep or name not in RATIOS:
+            if not sep or name not in names:
                 raise UsageError(
-                    f"--fail-under: {part!r} is not NAME=VALUE with NAME one of {', '.join(RATIOS)}"
+                    f"{option}: {part!r} is not NAME=VALUE with NAME one of {', '.join(names)}"
                 )
             try:  # ASCII only: float() reads "\u0661" (review 37b)
-                floor = float(value) if value.isascii() else -1.0
+                limit = float(value) if value.isascii() else -1.0
             except ValueError:
-                floor = -1.0
-            if not 0 <= floor <= 1:
-                raise UsageError(f"--fail-under: {name} takes a number from 0 to 1, not {value!r}")
+                limit = -1.0
+            if ratio and not 0 <= limit <= 1:
+                raise UsageError(f"{option}: {name} takes a number from 0 to 1, not {value!r}")
+            if not ratio and not (value.isascii() and value.isdigit()):
+                raise UsageError(
+                    f"{option}: {name} takes a whole number (0 or more), not {value!r}"
+                )
             if name in out:  # review 36b: the last silently won, a CI's floor lost unseen
                 raise UsageError(
-                    f"--fail-under: {name} is given twice ({name}={out[name]:g} and {part!r}): "
-                    "give each figure one floor"
+                    f"{option}: {name} is given twice ({name}={out[name]:g} and {part!r}): "
+                    "give each figure one limit"
                 )
-            out[name] = floor
+            out[name] = limit
     return out
+
+
+def above(health: Health, ceilings: Mapping[str, float]) -> list[str]:
+    """The counts over their ceiling (``--fail-over``), as "contradictions 2 > 0"."""
+    figures = health.figures()
+    return [
+        f"{name} {figures[name]} > {ceiling:g}"
+        for name, ceiling in ceilings.items()
+        if (figures[name] or 0) > ceiling
+    ]
 
 
 # ---------------------------------------------------------------- measuring
@@ -491,9 +517,10 @@ def schema() -> dict[str, Any]:
                 "type": "object",
                 "properties": {
                     "under": {"type": "array", "items": {"type": "string"}},
+                    "over": {"type": "array", "items": {"type": "string"}},
                     "regressed": {"type": "array", "items": {"enum": [*RATIOS, *COUNTS]}},
                 },
-                "required": ["under", "regressed"],
+                "required": ["under", "over", "regressed"],
                 "additionalProperties": False,
             },
         },
