@@ -443,8 +443,8 @@ TABLE: tuple[Code, ...] = (
         "are about one thing, and only a head noun or kind word of one's own says they may "
         'not be ("the museum hall" against "the museum"): no rule can tell offline '
         "(`[consistency]`)",
-        "name the thing unambiguously, cite the other page's source too, or add a "
-        "`[conflict: …]` marker if they are one thing",
+        "name the thing unambiguously, as the claim's source names it, cite the other "
+        "page's source too, or add a `[conflict: …]` marker if they are one thing",
     ),
     Code(
         "claim.conflict_marker",
