@@ -881,9 +881,12 @@ def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> lis
     """For each citation of ``page_path``: whether its quote is, for certain, nowhere in its
     source in ``tree``: not verbatim, not in its text view, not as an ellipsis quote's
     pieces (a source that cannot be read, or a search cut short, is no certain failure).
-    Each source is read once, whatever the number of citations."""
+    Each source is read once, whatever the number of citations; none for a citation whose
+    anchor verified before (the verification cache's anchors: an edit of a claim around
+    its footnote reads no source)."""
     out = [False] * len(cited)
     groups: dict[tuple[str, int | None], list[int]] = {}
+    keys: dict[int, str] = {}
     for n, c in enumerate(cited):
         hits, acl = resolve_source(tree, page_path, c)
         if acl or len(hits) != 1:
@@ -891,6 +894,16 @@ def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> lis
         entry = tree.entries[hits[0]]
         if not (entry.is_link or entry.is_submodule):
             groups.setdefault((hits[0], c.page), []).append(n)
+            if c.anchored:
+                reading = tree.reading(hits[0])
+                keys[n] = tree.cache.anchor_key(reading, c.page, c.offset, quote_hash(c.quote))
+    verified = tree.cache.verified_anchors(list(keys.values())) if keys else set()
+    if verified:
+        groups = {
+            where: kept
+            for where, ns in groups.items()
+            if (kept := [n for n in ns if keys.get(n) not in verified])
+        }
     wanted = [
         (src, pg, [(cited[n].offset, cited[n].quote) for n in ns])
         for (src, pg), ns in groups.items()
