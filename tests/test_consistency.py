@@ -3470,3 +3470,108 @@ def test_a_consistent_wiki_of_careful_history_has_no_finding(repo):
     found = run(repo, base, pages)
     assert all("“The tram ran on Sundays in 1935.”" in f.message for f in found)
     assert any("“Since 1930 the tram has not run on Sundays.”" in f.message for f in found)
+
+
+# ---------------------------------------------------------------- review 40a (lead)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # #1: a year of another event in the sentence hid a present figure
+        (
+            "The bridge, which was built in 1890, is 300 metres long.",
+            "The bridge is 400 metres long.",
+        ),
+        ("The bridge was built in 1890 and is 300 metres long.", "The bridge is 400 metres long."),
+        ("The school, which was founded in 1852, has 300 pupils.", "The school has 200 pupils."),
+        ("The school has 300 pupils and was founded in 1852.", "The school has 200 pupils."),
+        (
+            "The museum, which was opened in 1896, is 20 metres tall.",
+            "The museum is 25 metres tall.",
+        ),
+        (
+            "The ferry, launched in 1890, takes 2 hours to the island.",
+            "The ferry takes 40 minutes to the island.",
+        ),
+        # #2: two periods that overlap
+        ("Since 1930 the tram has not run on Sundays.", "The tram ran on Sundays until 1935."),
+        ("The bus did not run on Sundays before 1950.", "The bus has run on Sundays since 1940."),
+        # #3: a coordinated past event hid a denial
+        ("The ferry was launched in 1890 and does not run in winter.", "The ferry runs in winter."),
+        ("The ferry does not run in winter and was launched in 1890.", "The ferry runs in winter."),
+        # #4: a second clause next to a figure hid it
+        (
+            "The bridge is 300 metres long and is closed in winter.",
+            "The bridge is 400 metres long.",
+        ),
+        (
+            "The ferry, which does not run in winter, takes 90 minutes to the island.",
+            "The ferry takes 40 minutes to the island.",
+        ),
+    ],
+)
+def test_a_clause_of_another_event_hides_no_figure_or_denial(new, old):
+    """Review 40a #1–#4: the year, tense or words of another clause ("which was built in
+    1890", "and is closed in winter", "was launched in 1890 and") made a claim another
+    time or another subject, and a real contradiction landed. Each clause is read as a
+    claim of the subject too, and a present verb anywhere makes no dated past."""
+    assert _pair_code(new, old) == "claim.source_conflict", (new, old)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The crossing to the mainland took 3 hours in 1900.",
+            "The crossing to the mainland takes 50 minutes.",
+        ),
+        ("Since 1930 the tram has not run on Sundays.", "The tram ran on Sundays until 1930."),
+        # #5: a dated past affirmation and a present denial
+        ("The ferry does not run in winter.", "The ferry ran in winter until 1950."),
+        ("The ferry does not run in winter.", "The ferry ran in winter in 1900."),
+        # #6: a timetable's general figure and its seasonal or Sunday one
+        ("The launch runs 2 times a day.", "In summer the launch runs 6 times a day."),
+        ("The launch runs 2 times a day.", "On Sundays the launch runs 4 times a day."),
+        ("The castle is open 6 days a week.", "In winter the castle is open 3 days a week."),
+        ("The museum opened in 1894 and was rebuilt in 1950.", "The museum was rebuilt in 1950."),
+    ],
+)
+def test_a_time_series_a_timetable_and_a_clause_agreeing_are_no_finding(new, old):
+    """Review 40a #5, #6 (careful prose refused): a dated past against the present, either
+    polarity; a figure for a season, a weekday or a holiday against the usual one."""
+    assert _pair_code(new, old) is None, (new, old)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("Since 1890 the ferry has not run in winter.", "The ferry ran in winter in 1895."),
+        ("The launch runs 2 times a day.", "The launch runs 4 times a day."),
+        ("The ferry runs 6 times a day in summer.", "The ferry runs 2 times a day in summer."),
+        ("The bridge is 300 metres long in winter.", "The bridge is 400 metres long."),
+        ("The museum opened in 1894 and was rebuilt in 1950.", "The museum opened in 1896."),
+    ],
+)
+def test_the_same_time_or_a_size_is_still_compared(new, old):
+    """What the new time rules keep: a since-denial against a later year, one season on
+    both sides, a size whatever the season, a clause's own date."""
+    assert _pair_code(new, old) == "claim.source_conflict", (new, old)
+
+
+def test_the_gate_finds_a_figure_beside_a_founding_year(repo, base):
+    """Review 40a #1 through a run: "The pier, which was built in 1890, is 300 metres long."
+    against the town page's "The pier is 400 metres long." landed (rc 0)."""
+    new = page(
+        "Walks",
+        [
+            (
+                "The pier, which was built in 1890, is 300 metres long.",
+                "raw/town.txt",
+                "The pier opened in 1894.",
+            )
+        ],
+    )
+    found = run(repo, base, {"wiki/walks.md": new})
+    assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/walks.md")], found
+    assert "The pier is 400 metres long." in found[0].message

@@ -133,7 +133,8 @@ class Read:
     agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
     alias: frozenset[str] = frozenset()  # the number of an appositive: "(No. 3)", ", route 4,"
     # a size describing the subject outside the predicate, read as a claim of its own: "The
-    # bridge, 300 metres long, was opened in 1890": "The bridge is 300 metres long"
+    # bridge, 300 metres long, was opened in 1890": "The bridge is 300 metres long"; and the
+    # claim's clauses, each read as a claim of the subject (_clauses)
     sizes: tuple[Read, ...] = ()
 
 
@@ -805,7 +806,7 @@ def read(claim: PageClaim) -> Read:
         measures,
         _agent(text),
         _alias(raw),
-        _described(claim, text) if measures or "-" in text else (),
+        (_described(claim, text) if measures or "-" in text else ()) + _clauses(claim, raw),
     )
 
 
@@ -952,6 +953,44 @@ def _described(claim: PageClaim, text: str) -> tuple[Read, ...]:
         dimensions = (m.group(3).lower(),) if m.group(3) else ("long", "tall", "high")
         said = [f"{subject} is {figure} {d}." for d in dimensions]
     return tuple(read(claim._replace(sentence=x[0].upper() + x[1:])) for x in said)
+
+
+# a claim's clauses, each a claim of its subject (review 40a #1, #3, #4: "The bridge was
+# built in 1890 and is 300 metres long", "The ferry was launched in 1890 and does not run in
+# winter", "The bridge is 300 metres long and is closed in winter" hid their figure or
+# denial behind the other clause's year or words): a second clause joined by "and" and a
+# verb, and the claim with a relative or participle clause between commas left out ("The
+# bridge, which was built in 1890, is 300 metres long": "The bridge is 300 metres long")
+_AUXILIARIES = "is|are|was|were|has|have|had|does|do|did|can|will|remains|stands|takes|runs"
+_SECOND = re.compile(rf"\s*,?\s+and\s+(?=(?:{_AUXILIARIES}|never|still|also|\w+ed)\b)", re.I)
+_RELATIVE = re.compile(
+    r"^(?P<subject>[^,]{3,80}?),\s+(?:(?:which|who|that)\s+[^,]{3,120}?|(?:\w+ed|"
+    + "|".join(sorted(_IRREGULAR))
+    + r")\s+[^,]{3,120}?),\s+(?P<rest>[^,]{3,})$",
+    re.I,
+)
+_SUBJECT = re.compile(rf"^(?P<subject>.{{3,80}}?)\s+(?=(?:{_AUXILIARIES}|\w+ed)\b)", re.I)
+CLAUSES = 3  # clauses read of a claim at most
+
+
+def _clauses(claim: PageClaim, raw: str) -> tuple[Read, ...]:
+    """The claim's clauses (``_SECOND``, ``_RELATIVE``), each read as a claim of its own
+    subject; none for a claim of one clause. Read only with "and" or a comma (cheap)."""
+    if " and " not in raw and ", " not in raw:
+        return ()
+    text = raw.strip().rstrip(".")
+    said: list[str] = []
+    m = _RELATIVE.match(text) if ", " in text else None
+    if m is not None:
+        said.append(f"{m.group('subject')} {m.group('rest')}")
+    if " and " in text:
+        parts = _SECOND.split(text, maxsplit=1)
+        if len(parts) == 2 and (head := _SUBJECT.match(parts[0])) is not None:
+            subject = head.group("subject")
+            if "," not in subject:
+                said += [parts[0], f"{subject} {parts[1]}"]
+    said = [x for x in said if x != text][:CLAUSES]
+    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:] + ".")) for x in said)
 
 
 def _measures_meet(a: Read, b: Read) -> bool | None:
@@ -1240,6 +1279,7 @@ def _plain_head(y: str, capital: bool) -> bool:
     return (
         not capital
         and y not in _NOT_HEAD
+        and y not in _UNIT_STEMS  # "takes 2 hours" against "takes 40 minutes": a unit
         and y not in _SAME_THING
         and y not in _NOT_PLAIN
         and y not in STOPWORDS
@@ -1262,6 +1302,7 @@ def _written(sentence: str, at: int, n: int) -> tuple[str, str]:
 
 
 _FILLERS = _NOT_HEAD | NEGATIONS | _NEGATION_HELPERS
+_UNIT_STEMS = frozenset(map(_stem, UNITS)) | frozenset(UNITS)
 # head nouns that name the same thing as the word before them ("the museum building", "the
 # ferry service", "the lighthouse tower"): no other thing (review 37b: "The museum building
 # opened its doors in 1894" landed against "The museum opened its doors in 1896")
@@ -1360,6 +1401,8 @@ def _another_time(a: Read, b: Read) -> bool:
     bridge was 250 metres long" against "The bridge is 400 metres long"."""
     if _other_seasons(a, b) or (_dated_past(a) and _undated_now(b)):
         return True
+    if _one_qualified(a, b):
+        return True
     if _dated_past(b) and _undated_now(a):
         return True
     if {a.tense, b.tense} != {"present", "past"}:
@@ -1400,10 +1443,10 @@ def _past_form(r: Read) -> bool:
     """The claim says what was: ``was``, ``had``, a verb's past ("took", "opened")."""
     if r.tense:
         return r.tense == "past"
-    return any(
-        w.endswith("ed") or w in _IRREGULAR
-        for w in map(str.lower, _TOKEN.findall(r.claim.sentence))
-    )
+    tokens = [w.lower() for w in _TOKEN.findall(r.claim.sentence)]
+    if _PRESENT.intersection(tokens):
+        return False  # "The bridge, which was built in 1890, is 300 metres long" (review 40a #1)
+    return any(w.endswith("ed") or w in _IRREGULAR for w in tokens)
 
 
 def _dated_past(r: Read) -> bool:
@@ -1590,6 +1633,10 @@ def _disagreeing(a: Read, b: Read) -> str | None:
         neg, pos = (a, b) if a.negated else (b, a)
         if neg.period and pos.period and _times_apart(neg, pos):
             return None  # "until 1930" ends where "since 1930" starts (review 39a #3)
+        if neg.period and pos.period and _times_overlap(neg, pos):
+            return "negation"  # "ran … until 1935" and "Since 1930 … has not run" (review 40a #2)
+        if _dated_past(pos) and _undated_now(neg):
+            return None  # "ran in winter until 1950" and "does not run in winter" (review 40a #5)
         since = _since(neg) if neg.period and not pos.period else None
         if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
@@ -1645,6 +1692,41 @@ def _since(r: Read) -> int | None:
 
 
 _SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+
+
+def _times_overlap(a: Read, b: Read) -> bool:
+    """Each claim's one period is bound to its one year, one ending ("until 1935") after
+    the other starts ("since 1930"): the two times meet (review 40a #2)."""
+    ta, tb = _bound(a), _bound(b)
+    if ta is None or tb is None or ta[0] == tb[0]:
+        return False
+    ends, starts = (ta, tb) if ta[0] else (tb, ta)
+    return ends[1] > starts[1]
+
+
+# a time a frequency or duration may be given for, apart from the usual one: "In summer the
+# launch runs 6 times a day" against "The launch runs 2 times a day" (review 40a #6: a
+# timetable's general figure and its seasonal or Sunday one were a contradiction)
+_QUALIFIED_TIME = re.compile(
+    r"\b(?:(?:in|during|over)\s+(?:the\s+)?(?:winter|summer|spring|autumn)s?"
+    r"|(?:on|at)\s+(?:sundays|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays|weekends"
+    r"|easter|christmas|public holidays|bank holidays|holidays)"
+    r"|from\s+(?:january|february|march|april|may|june|july|august|september|october"
+    r"|november|december)\s+to\s+\w+)\b",
+    re.I,
+)
+_FREQUENCY = re.compile(
+    r"\b(?:times|minutes?|hours?|days?|weeks?|sailings|trains|services)\b", re.I
+)
+
+
+def _one_qualified(a: Read, b: Read) -> bool:
+    """One claim gives its frequency or duration for a time of year, week or holiday
+    (``_QUALIFIED_TIME``), the other for none: another time."""
+    sa, sb = a.claim.sentence, b.claim.sentence
+    if _FREQUENCY.search(sa) is None or _FREQUENCY.search(sb) is None:
+        return False
+    return (_QUALIFIED_TIME.search(sa) is None) != (_QUALIFIED_TIME.search(sb) is None)
 
 
 def _times_apart(a: Read, b: Read) -> bool:
