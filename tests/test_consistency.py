@@ -3535,6 +3535,15 @@ def test_a_clause_of_another_event_hides_no_figure_or_denial(new, old):
         ("The launch runs 2 times a day.", "On Sundays the launch runs 4 times a day."),
         ("The castle is open 6 days a week.", "In winter the castle is open 3 days a week."),
         ("The museum opened in 1894 and was rebuilt in 1950.", "The museum was rebuilt in 1950."),
+        # #7: a duration in hours and minutes
+        (
+            "The crossing to the rock takes 1 hour and 20 minutes.",
+            "The crossing to the rock takes 80 minutes.",
+        ),
+        (
+            "The walk to the point takes 1 hour 30 minutes.",
+            "The walk to the point takes 90 minutes.",
+        ),
     ],
 )
 def test_a_time_series_a_timetable_and_a_clause_agreeing_are_no_finding(new, old):
@@ -3551,6 +3560,10 @@ def test_a_time_series_a_timetable_and_a_clause_agreeing_are_no_finding(new, old
         ("The ferry runs 6 times a day in summer.", "The ferry runs 2 times a day in summer."),
         ("The bridge is 300 metres long in winter.", "The bridge is 400 metres long."),
         ("The museum opened in 1894 and was rebuilt in 1950.", "The museum opened in 1896."),
+        (
+            "The walk to the point takes 1 hour 30 minutes.",
+            "The walk to the point takes 50 minutes.",
+        ),
     ],
 )
 def test_the_same_time_or_a_size_is_still_compared(new, old):

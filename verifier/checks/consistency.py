@@ -530,7 +530,19 @@ def _text(sentence: str) -> str:
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
-    return _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
+    text = _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
+    if "our" in text and "min" in text:  # "1 hour and 20 minutes": "80 minutes" (review 40a #7)
+        text = _HOURS_MINUTES.sub(_in_minutes, text)
+    return text
+
+
+_HOURS_MINUTES = re.compile(
+    r"\b(\d{1,3})\s*(?:hours?|hrs?|h)\s*(?:,\s*|and\s+)?(\d{1,2})\s*(?:minutes?|mins?)\b", re.I
+)
+
+
+def _in_minutes(m: re.Match[str]) -> str:
+    return f"{int(m.group(1)) * 60 + int(m.group(2))} minutes"
 
 
 # an appositive just after the subject that names the subject again, "the X itself" or
