@@ -3588,3 +3588,19 @@ def test_the_gate_finds_a_figure_beside_a_founding_year(repo, base):
     found = run(repo, base, {"wiki/walks.md": new})
     assert [(f.code, f.path) for f in found] == [("claim.contradiction", "wiki/walks.md")], found
     assert "The pier is 400 metres long." in found[0].message
+
+
+@pytest.mark.timing
+def test_a_claim_of_many_clauses_is_read_in_bounded_time():
+    """A claim's clauses are read as claims of their own (review 40a), but not their
+    clauses again: a claim of hundreds of "and is" clauses costs linear time, and at most
+    CLAUSES reads of its parts."""
+
+    def go(n: int) -> None:
+        consistency.read(
+            _claim(1, "The pier" + " and is".join(f" {k} metres long" for k in range(n)) + ".")
+        )
+
+    assert_linear(go, 2_000, "a claim of many clauses")
+    r = consistency.read(_claim(1, "The pier is 1 metres long and is 2 metres wide and is 3."))
+    assert len(r.sizes) <= consistency.CLAUSES and all(not x.sizes for x in r.sizes)

@@ -736,7 +736,10 @@ def _tense(words: set[str] | frozenset[str]) -> str:
     return "present" if present and not past else "past" if past and not present else ""
 
 
-def read(claim: PageClaim) -> Read:
+def read(claim: PageClaim, *, whole: bool = True) -> Read:
+    """What the rules read of a claim; ``whole``: with the reads of its parts (a size
+    outside its predicate, its clauses), which are read without theirs (bounded: a claim of
+    many clauses is read at most 1 + CLAUSES + 3 times)."""
     raw = claim.sentence[:CLAIM_CHARS]
     text = _text(raw)
     dated = _events(
@@ -818,7 +821,11 @@ def read(claim: PageClaim) -> Read:
         measures,
         _agent(text),
         _alias(raw),
-        (_described(claim, text) if measures or "-" in text else ()) + _clauses(claim, raw),
+        (
+            (_described(claim, text) if measures or "-" in text else ()) + _clauses(claim, raw)
+            if whole
+            else ()
+        ),
     )
 
 
@@ -964,7 +971,7 @@ def _described(claim: PageClaim, text: str) -> tuple[Read, ...]:
         subject, figure = f"{m.group(1)} {m.group(4)}", m.group(2).replace("-", " ").lower()
         dimensions = (m.group(3).lower(),) if m.group(3) else ("long", "tall", "high")
         said = [f"{subject} is {figure} {d}." for d in dimensions]
-    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:])) for x in said)
+    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:]), whole=False) for x in said)
 
 
 # a claim's clauses, each a claim of its subject (review 40a #1, #3, #4: "The bridge was
@@ -1002,7 +1009,9 @@ def _clauses(claim: PageClaim, raw: str) -> tuple[Read, ...]:
             if "," not in subject:
                 said += [parts[0], f"{subject} {parts[1]}"]
     said = [x for x in said if x != text][:CLAUSES]
-    return tuple(read(claim._replace(sentence=x[0].upper() + x[1:] + ".")) for x in said)
+    return tuple(
+        read(claim._replace(sentence=x[0].upper() + x[1:] + "."), whole=False) for x in said
+    )
 
 
 def _measures_meet(a: Read, b: Read) -> bool | None:
