@@ -6,8 +6,14 @@ from __future__ import annotations
 
 from support.github_world import World
 from support.helpers import git
+from support.trees import commit_files
+from support.verifying import plan_for, verify_trees
 
+from wikigate.bot.review import summary_body
+from wikigate.config import Config
+from wikigate.models import Finding
 from wikigate.verifier.citation import format_tail
+from wikigate.verifier.reporters import render
 
 TOWN = "The pier opened in 1894. The pier is 400 metres long. The hall has a clock.\n"
 GUIDE = "The pier opened in 1896.\n"
@@ -88,3 +94,54 @@ def test_a_clean_pull_request_shows_no_states(world: World):
     for body in summaries(world):
         assert "### wikigate: commit" in body, body
         assert SECTION not in body
+
+
+def stale_report(repo):
+    """A run adding a claim to the pier page, whose claim [^2] a person's change of its
+    source made stale on the base: the report ``wikigate verify`` makes of it."""
+    index = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
+    sentences = ["The pier opened in 1894.", "The pier is 400 metres long."]
+    first = commit_files(
+        repo,
+        None,
+        {
+            "raw/town.txt": TOWN,
+            "wiki/pier.md": pier(sentences),
+            "wiki/index.md": index,
+            "wiki/log.md": "# Log\n",
+        },
+    )
+    base = commit_files(repo, first.id, {"raw/town.txt": TOWN.replace("400", "420")})
+    tip = commit_files(repo, base.id, {"wiki/pier.md": pier([*sentences, "The hall has a clock."])})
+    return verify_trees(repo, tip, base, config=Config(), plan=plan_for(base, tip, "cascade"))
+
+
+def test_the_text_report_ends_with_the_pages_not_fresh(repo):
+    report = stale_report(repo)
+    assert {f.code for f in report.findings} == {"citation.stale"}
+    lines = render(report, "text").splitlines()
+    at = lines.index("pages not fresh:")
+    assert lines[at + 1] == "  wiki/pier.md: stale (1 claim whose source changed)"
+    assert at + 2 == len(lines) - 1  # then the one summary line, last
+
+
+def test_at_most_twenty_pages_are_listed_then_counted(repo):
+    report = stale_report(repo)
+    contested = [
+        Finding(
+            code="claim.contradiction",
+            severity="major",
+            path=f"wiki/p{n:02}.md",
+            line=6,
+            message="contradicts",
+        )
+        for n in range(25)
+    ]
+    many = report.model_copy(update={"findings": [*report.findings, *contested]})
+    body = summary_body(many, "revise")
+    listed = body.split(SECTION, 1)[1].split("\n\n**", 1)[0].strip().splitlines()
+    assert listed[0] == "- ` wiki/pier.md `: stale (1 claim whose source changed)"  # worst first
+    assert listed[1] == "- ` wiki/p00.md `: contested (1 open contradiction)"
+    assert len(listed) == 21 and listed[-1] == "- … and 6 more"
+    text = render(many, "text").splitlines()
+    assert text[-2] == "  … and 6 more"
