@@ -327,6 +327,7 @@ def summary_body(
     ]
     if html:
         lines.append(html)
+    lines += page_states_section(report)
     for title, said, numbered in (
         ("Next", steps, True),
         ("Not ruled out", report.blind_spots, False),
@@ -360,6 +361,27 @@ def summary_body(
             lines.append(f"- … and {len(folded) - MAX_LISTED} more (see the check run)")
         lines += ["", "</details>"]
     return "\n".join(lines)
+
+
+PATH_SHOWN = 200  # characters of a page's path in the states section
+
+
+def page_states_section(report: VerificationReport) -> list[str]:
+    """The summary's lines naming each page the pull request touches that is not fresh
+    (stale, contested: the verification's own findings, wikigate/verifier/reporters/text.py
+    ``page_states``), at most ``STATES_LISTED`` of them; none when every one is fresh."""
+    from wikigate.verifier.reporters.text import STATES_LISTED, page_states, state_of
+
+    states = page_states(report.findings)
+    if not states:
+        return []
+    lines = ["", "**Pages this pull request touches that are not fresh:**", ""]
+    for page, stale, contested in states[:STATES_LISTED]:
+        cut = page if len(page) <= PATH_SHOWN else page[: PATH_SHOWN - 1] + "…"
+        lines.append(f"- {shown(cut)}: {state_of(stale, contested)}")
+    if len(states) > STATES_LISTED:
+        lines.append(f"- … and {len(states) - STATES_LISTED} more")
+    return lines
 
 
 def html_line(artifact: str, run_url: str, download: str | None = None) -> str:

@@ -5,10 +5,22 @@ from __future__ import annotations
 import collections
 from itertools import groupby
 
+from wikigate.models import Finding
 from wikigate.text import plural, shown
 
 from ..report import VerificationReport
 
+# the findings that make a page the run touches other than fresh (docs/health.md)
+STALE = frozenset({"citation.stale"})
+CONTESTED = frozenset(
+    {
+        "claim.contradiction",
+        "claim.source_conflict",
+        "claim.gap_contradiction",
+        "claim.possible_contradiction",
+    }
+)
+STATES_LISTED = 20  # pages listed by state; the rest are counted
 COLORS = {"critical": "\033[31m", "major": "\033[33m", "minor": "\033[36m"}
 RESET, BOLD = "\033[0m", "\033[1m"
 
@@ -82,6 +94,14 @@ class TextReporter:
         if report.blind_spots:
             lines.append("not ruled out:")
             lines += [f"  - {spot}" for spot in report.blind_spots]
+        states = page_states(report.findings)
+        if states:
+            lines.append("pages not fresh:")
+            lines += [
+                f"  {shown(page)}: {state_of(st, co)}" for page, st, co in states[:STATES_LISTED]
+            ]
+            if len(states) > STATES_LISTED:
+                lines.append(f"  … and {len(states) - STATES_LISTED} more")
         lines.append(
             f"{verdict}: {c['critical']} critical, {c['major']} major, {c['minor']} minor · "
             f"{s.pages_checked}/{s.pages} pages, {s.citations} citations, "
@@ -89,6 +109,35 @@ class TextReporter:
             f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)
+
+
+def page_states(findings: list[Finding]) -> list[tuple[str, int, int]]:
+    """Each page the findings name that they make other than fresh, worst first (stale,
+    then contested; by path): (page, its stale claims: ``citation.stale``, its open
+    contradictions: ``claim.contradiction`` and the like).  Decided from the findings
+    alone (a verification's own), never from what a writer says of a page."""
+    stale: collections.Counter[str] = collections.Counter()
+    contested: collections.Counter[str] = collections.Counter()
+    for f in findings:
+        if f.path is None:
+            continue
+        if f.code in STALE:
+            stale[f.path] += 1
+        elif f.code in CONTESTED:
+            contested[f.path] += 1
+    pages = sorted(set(stale) | set(contested), key=lambda p: (not stale[p], p))
+    return [(p, stale[p], contested[p]) for p in pages]
+
+
+def state_of(stale: int, contested: int) -> str:
+    """``stale (2 claims whose source changed)``, ``contested (1 open contradiction)``, or
+    both: a page's state as :func:`page_states` counts it."""
+    parts = []
+    if stale:
+        parts.append(f"stale ({plural(stale, 'claim')} whose source changed)")
+    if contested:
+        parts.append(f"contested ({plural(contested, 'open contradiction')})")
+    return ", ".join(parts)
 
 
 def _headline(report: VerificationReport) -> str:
