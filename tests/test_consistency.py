@@ -3564,6 +3564,14 @@ def test_a_time_series_a_timetable_and_a_clause_agreeing_are_no_finding(new, old
             "The walk to the point takes 1 hour 30 minutes.",
             "The walk to the point takes 50 minutes.",
         ),
+        # review 40b: one season or weekday in other spellings; a present "still does"
+        ("The ferry runs 6 times a day in summertime.", "The ferry runs 2 times a day in summer."),
+        ("The ferry runs 2 times a day each winter.", "The ferry runs 5 times a day in winter."),
+        (
+            "The launch runs 4 times a day every Sunday.",
+            "On Sundays the launch runs 2 times a day.",
+        ),
+        ("The tram ran on Sundays in 1900 and still does so.", "The tram does not run on Sundays."),
     ],
 )
 def test_the_same_time_or_a_size_is_still_compared(new, old):

@@ -692,6 +692,7 @@ _DATED = re.compile(
 )
 _TOKEN = re.compile(r"[A-Za-z]+")
 _PRESENT = frozenset({"is", "are", "has", "have"})
+_PRESENT_NOW = _PRESENT | {"does", "do", "still"}  # a present verb: no dated past (_past_form)
 _PAST = frozenset({"was", "were", "had"})
 # words that may stand between a subject and its verb without naming another thing
 _NOT_HEAD = frozenset(
@@ -1468,8 +1469,10 @@ def _past_form(r: Read) -> bool:
     if r.tense:
         return r.tense == "past"
     tokens = [w.lower() for w in _TOKEN.findall(r.claim.sentence)]
-    if _PRESENT.intersection(tokens):
-        return False  # "The bridge, which was built in 1890, is 300 metres long" (review 40a #1)
+    if _PRESENT_NOW.intersection(tokens):
+        # "The bridge, which was built in 1890, is 300 metres long" (review 40a #1); "ran in
+        # 1900 and still does so" (review 40b)
+        return False
     return any(w.endswith("ed") or w in _IRREGULAR for w in tokens)
 
 
@@ -1730,13 +1733,20 @@ def _times_overlap(a: Read, b: Read) -> bool:
 
 # a time a frequency or duration may be given for, apart from the usual one: "In summer the
 # launch runs 6 times a day" against "The launch runs 2 times a day" (review 40a #6: a
-# timetable's general figure and its seasonal or Sunday one were a contradiction)
+# timetable's general figure and its seasonal or Sunday one were a contradiction); any
+# spelling ("summertime", "each winter", "every Sunday": review 40b, each then exempt
+# against "in summer"); and a figure said for every time is not the usual one ("all year
+# round", "always", "every day": compared with a seasonal one)
 _QUALIFIED_TIME = re.compile(
-    r"\b(?:(?:in|during|over)\s+(?:the\s+)?(?:winter|summer|spring|autumn)s?"
-    r"|(?:on|at)\s+(?:sundays|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays|weekends"
-    r"|easter|christmas|public holidays|bank holidays|holidays)"
-    r"|from\s+(?:january|february|march|april|may|june|july|august|september|october"
-    r"|november|december)\s+to\s+\w+)\b",
+    r"\b(?:winters?|summers?|springs?|autumns?|summertime|wintertime|springtime"
+    r"|sundays?|saturdays?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|weekends?"
+    r"|weekdays?|easter|christmas|holidays?"
+    r"|january|february|march|april|june|july|august|september|october|november|december)\b",
+    re.I,
+)
+_ALL_TIMES = re.compile(
+    r"\b(?:all\s+(?:the\s+)?year(?:\s+round)?|year[\s-]+round|always|every\s+day|daily"
+    r"|throughout\s+the\s+year|all\s+week)\b",
     re.I,
 )
 _FREQUENCY = re.compile(
@@ -1749,6 +1759,8 @@ def _one_qualified(a: Read, b: Read) -> bool:
     (``_QUALIFIED_TIME``), the other for none: another time."""
     sa, sb = a.claim.sentence, b.claim.sentence
     if _FREQUENCY.search(sa) is None or _FREQUENCY.search(sb) is None:
+        return False
+    if _ALL_TIMES.search(sa) is not None or _ALL_TIMES.search(sb) is not None:
         return False
     return (_QUALIFIED_TIME.search(sa) is None) != (_QUALIFIED_TIME.search(sb) is None)
 
