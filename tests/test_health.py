@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pygit2
 import pytest
 from jsonschema import Draft202012Validator
 from support.helpers import wikigate
-from support.trees import commit_files
+from support.trees import advance_main as advance
 
 from wikigate import health as health_module
 from wikigate.verifier.citation import format_tail
@@ -64,15 +63,6 @@ def wiki(tmp_path: Path) -> Path:
     Workspace.init(root).close()
     advance(root, FILES)
     return root
-
-
-def advance(root: Path, files: dict[str, str]) -> str:
-    """A commit on main (as an override would land it)."""
-    repo = pygit2.Repository(str(root))
-    main = repo.references["refs/heads/main"]
-    commit = commit_files(repo, main.target, files)
-    main.set_target(commit.id)
-    return str(commit.id)
 
 
 def cli(root: Path, *args: str):

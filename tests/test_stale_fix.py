@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pygit2
 import pytest
 from support.helpers import git, start, wikigate
-from support.trees import commit_files
+from support.trees import advance_main
 
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
@@ -51,13 +50,10 @@ def wiki(tmp_path: Path) -> Path:
 
 
 def advance(root: Path, files: dict[str, str]) -> str:
-    """A commit on main (as a person's override would land it)."""
-    repo = pygit2.Repository(str(root))
-    main = repo.references["refs/heads/main"]
-    commit = commit_files(repo, main.target, files)
-    main.set_target(commit.id)
+    """A commit on main (as a person's override would land it), checked out."""
+    commit = advance_main(root, files)
     git(root, "reset", "-q", "--hard", "main")  # the checked-out main follows
-    return str(commit.id)
+    return commit
 
 
 def run_writing(root: Path, files: dict[str, str]):

@@ -33,6 +33,16 @@ def commit_files(
     return repo[oid]
 
 
+def advance_main(root, files: dict[str, str | None]) -> str:  # type: ignore[no-untyped-def]
+    """A commit of ``files`` on main of the workspace at ``root`` (as a person's override
+    would land it), the checked-out tree left as it was; its id."""
+    repo = pygit2.Repository(str(root))
+    main = repo.references["refs/heads/main"]
+    commit = commit_files(repo, main.target, files)
+    main.set_target(commit.id)
+    return str(commit.id)
+
+
 def _with_mode(repo, tree, path, blob, mode):
     head, _, rest = path.partition("/")
     builder = repo.TreeBuilder(tree)

@@ -81,9 +81,8 @@ from ..judges.offline import (
 )
 from ..judges.protocol import PairInput, PairVotes
 from ..markdown import ParsedPage
-from ..sources import NOWHERE, SourceError, is_pdf_name, locate_quotes
+from ..sources import NOWHERE
 from ..staged import StagedTree
-from ..textview import dialect as dialect_of
 from ..wiki import WikiTree
 from .context import Context
 from .reading import fold
@@ -3829,14 +3828,17 @@ def _quotes_in(
     """Whether each claim's quote is in the source at ``tip`` (as the citation check places
     it: at its anchor, elsewhere, or in a markup source's text view); None when that cannot
     be told (no such source, no text, a near miss only, the scans spent)."""
-    try:
-        text = tip.source_text(source, pdf_page)
-    except (KeyError, SourceError, TreeLimitError):
+    if source not in tip.entries:
         return [None] * len(claims)
-    dialect = None if pdf_page is not None or is_pdf_name(source) else dialect_of(source)
     quotes = [(c.offset, c.quote) for c in claims]
+    try:  # the citation check reads it as this does (a PDF's page, a markup's text view)
+        ((error, located),) = tip.locate([(source, pdf_page, quotes)], ONE_SOURCE_SCANS)
+    except TreeLimitError:
+        return [None] * len(claims)
+    if error is not None:
+        return [None] * len(claims)
     out: list[bool | None] = []
-    for where in locate_quotes(text, quotes, ONE_SOURCE_SCANS, dialect):
+    for where in located:
         if where is None or where.offset >= 0:
             out.append(True)
         elif where.offset == NOWHERE and where.near is None:
