@@ -3612,3 +3612,177 @@ def test_a_claim_of_many_clauses_is_read_in_bounded_time():
     assert_linear(go, 2_000, "a claim of many clauses")
     r = consistency.read(_claim(1, "The pier is 1 metres long and is 2 metres wide and is 3."))
     assert len(r.sizes) <= consistency.CLAUSES and all(not x.sizes for x in r.sizes)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # a present verb and its object before the clause with the figure
+        ("The bridge crosses the river and is 300 metres long.", "The bridge is 450 metres long."),
+        ("The museum houses 300 paintings and is 20 metres tall.", "The museum is 25 metres tall."),
+        (
+            "The museum houses 300 paintings and is 20 metres tall.",
+            "The museum houses 250 paintings.",
+        ),
+        # a denial after "but", its pronoun said; a list of three clauses
+        ("The tram runs every day, but it does not run in winter.", "The tram runs in winter."),
+        (
+            "The tram serves the pier, runs in summer and does not run in winter.",
+            "The tram runs in winter.",
+        ),
+        # a period between two years, or since an event of a year, meets the other's
+        ("The tram ran from 1900 to 1935.", "Since 1930 the tram has not run."),
+        ("The tram ran between 1900 and 1935.", "Since 1930 the tram has not run."),
+        ("The line ran from 1900 to 1960.", "The line has not run since it was closed in 1950."),
+        ("The tram has not run since it was rebuilt in 1950.", "The tram ran in 1960."),
+        # one time of year in any spelling; a figure for all of it against a season's
+        (
+            "The ferry runs 6 times a day in the summer months.",
+            "The ferry runs 4 times a day in summer.",
+        ),
+        ("The ferry runs 6 times a day all year round.", "The ferry runs 4 times a day in summer."),
+        # durations: hours and minutes in words, a bound in another unit
+        ("The crossing takes an hour and ten minutes.", "The crossing takes 50 minutes."),
+        ("The crossing takes less than 1 hour.", "The crossing takes 80 minutes."),
+        ("The crossing takes more than 2 hours.", "The crossing takes 90 minutes."),
+        # the same period on both sides; another clause's subject is still compared
+        ("The pier was 300 m long until 1950.", "The pier was 450 m long until 1950."),
+        (
+            "The museum opened in 1894, and the pier is 300 metres long.",
+            "The pier is 450 metres long.",
+        ),
+        (
+            "The museum opened in 1894 and the pier is 300 metres long.",
+            "The museum opened in 1896.",
+        ),
+        # a time the main clause is denied for, and a clause after "but" that affirms
+        ("The ferry runs, but not in winter.", "The ferry runs in winter."),
+        ("The museum is open daily, except on Mondays.", "The museum is open on Mondays."),
+        (
+            "The ferry sails from the harbour, but it runs in winter.",
+            "The ferry does not run in winter.",
+        ),
+    ],
+)
+def test_review_40b_contradictions_in_clauses_periods_and_times_are_found(new, old):
+    """Review 40b (each landed): a clause after a present verb or "but", a period of two
+    years or since an event, a season's other spelling, "all year round", durations in
+    words or bounds. Found either way round."""
+    assert _pair_code(new, old) == "claim.source_conflict", (new, old)
+    assert _pair_code(old, new) == "claim.source_conflict", (old, new)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # the second clause is the object's, or has a subject of its own
+        (
+            "The museum has a lamp that was made in 1870 and is 2 metres tall.",
+            "The museum is 20 metres tall.",
+        ),
+        (
+            "The bridge was built in 1890 and the pier is 300 metres long.",
+            "The bridge is 450 metres long.",
+        ),
+        (
+            "The museum opened in 1894, and the pier is 300 metres long.",
+            "The pier is 300 metres long.",
+        ),
+        ("The bridge crosses the river and the railway.", "The bridge is 450 metres long."),
+        # the same duration, or one within a bound
+        ("The crossing takes an hour and 20 minutes.", "The crossing takes 80 minutes."),
+        ("The crossing takes less than 1 hour.", "The crossing takes 50 minutes."),
+        ("The crossing takes under 2 hours.", "The crossing takes 90 minutes."),
+        # periods that do not meet
+        ("The pier was 300 m long until 1950.", "The pier has been 450 m long since 1950."),
+        ("The tram ran from 1900 to 1925.", "Since 1930 the tram has not run."),
+        ("The tram ran between 1900 and 1930.", "Since 1930 the tram has not run."),
+        ("The tram has not run since it was closed in 1950.", "The tram ran in 1940."),
+        # other times of the year or week
+        ("In summer the ferry runs 6 times a day.", "On Sundays the ferry runs 4 times a day."),
+        (
+            "The ferry runs 4 times a day on Sundays in summer.",
+            "The ferry runs 6 times a day in summer.",
+        ),
+        ("The ferry ran 6 times a day for many years.", "The ferry runs 4 times a day in summer."),
+        # a clause that agrees
+        ("The ferry runs in summer, but it does not run in winter.", "The ferry runs in summer."),
+        (
+            "The tower has stood for 300 years and is 40 metres tall.",
+            "The tower is 40 metres tall.",
+        ),
+        ("The line opened in 1900 and closed in 1935.", "Since 1935 the line has not run."),
+        # a qualifier's denial is no affirmation of what it denies
+        ("The ferry runs, but not in winter.", "The ferry does not run in winter."),
+        (
+            "The ferry sails from the harbour, but it does not run in winter.",
+            "The ferry does not run in winter.",
+        ),
+        ("The ferry runs every day except in winter.", "The ferry does not run in winter."),
+        ("The museum is open daily, except on Mondays.", "The museum is open daily."),
+        ("The museum is open daily, except on Mondays.", "The museum is not open on Mondays."),
+    ],
+)
+def test_review_40b_clauses_of_other_things_bounds_and_other_times_are_no_finding(new, old):
+    """Review 40b's other side: what the new readings must not flag (a writer's careful
+    prose refused is a defect too)."""
+    assert _pair_code(new, old) is None, (new, old)
+    assert _pair_code(old, new) is None, (old, new)
+
+
+def test_the_gate_finds_a_figure_after_a_present_verb_and_a_denial_after_but(repo, base):
+    """Review 40b through a run: a figure after "crosses the beach and", an affirmation and
+    a denial after ", but it", each against the town page on main; each landed before."""
+    new = page(
+        "Walks",
+        [
+            (
+                "The pier crosses the beach and is 450 metres long.",
+                "raw/guide.txt",
+                "The pier is 450 metres long.",
+            ),
+            (
+                "The ferry sails from the harbour, but it runs in winter.",
+                "raw/guide.txt",
+                "The ferry runs in winter.",
+            ),
+            (
+                "The bandstand draws crowds, but it was not built in 1899.",
+                "raw/guide.txt",
+                "The bandstand was built in 1901.",
+            ),
+        ],
+    )
+    found = run(repo, base, {"wiki/walks.md": new})
+    claims = sorted((f.code, f.claim) for f in found)
+    assert claims == [
+        # its quote says 1901 but denies nothing: the writer's error, as for a plain denial
+        ("claim.contradiction", "The bandstand draws crowds, but it was not built in 1899."),
+        ("claim.source_conflict", "The ferry sails from the harbour, but it runs in winter."),
+        ("claim.source_conflict", "The pier crosses the beach and is 450 metres long."),
+    ], found
+
+
+def test_the_gate_reads_a_denial_in_a_clause_of_a_claim_with_no_figure(repo, base):
+    """A claim with no figure whose denial is in its clause after ", but it" is compared
+    (the check had passed over claims with neither a figure nor a main-clause denial)."""
+    guide = page(
+        "Guide", [("The ferry runs in winter.", "raw/guide.txt", "The ferry runs in winter.")]
+    )
+    main = commit_files(repo, base.id, {"wiki/guide.md": guide})
+    new = page(
+        "Walks",
+        [
+            (
+                "The ferry sails from the harbour, but it does not run in winter.",
+                "raw/town.txt",
+                "The ferry does not run in winter.",
+            )
+        ],
+    )
+    found = run(repo, main, {"wiki/walks.md": new})
+    # against the guide's "runs", not the town page's own denial: a source conflict, as
+    # its source and the guide's disagree
+    assert [(f.code, f.other.page if f.other else None) for f in found] == [
+        ("claim.source_conflict", "wiki/guide.md")
+    ], found

@@ -51,6 +51,7 @@ import hashlib
 import heapq
 import json
 import marshal
+import math
 import operator
 import re
 import unicodedata
@@ -127,14 +128,23 @@ class Read:
     counts: frozenset[str] = frozenset()  # year-like numbers that count: "1,500 books"
     spans: tuple[tuple[float, float], ...] = ()  # "between 5,000 and 5,500", "before 1900"
     # each figure with a unit of _FACTORS: (its system, its value in the system's base unit,
-    # half its last digit's step in that unit): "0.4 km" is ("m", 400.0, 50.0)
-    measures: tuple[tuple[str, float, float], ...] = ()
+    # half its last digit's step in that unit, and -1 for a figure it is at most, 1 for one
+    # it is at least, else 0): "0.4 km" is ("m", 400.0, 50.0, 0), "less than 1 hour" is
+    # ("min", 60.0, 30.0, -1)
+    measures: tuple[tuple[str, float, float, int], ...] = ()
     agent: frozenset[str] = frozenset()  # "The town opened the museum": "town" (stems)
     alias: frozenset[str] = frozenset()  # the number of an appositive: "(No. 3)", ", route 4,"
     # a size describing the subject outside the predicate, read as a claim of its own: "The
     # bridge, 300 metres long, was opened in 1890": "The bridge is 300 metres long"; and the
     # claim's clauses, each read as a claim of the subject (_clauses)
     sizes: tuple[Read, ...] = ()
+    # two clauses of two subjects ("The bridge was built in 1890 and the pier is 300 metres
+    # long"): compared only clause by clause (its ``sizes``), never as one claim
+    joined: bool = False
+    # the words of its main clause (stems) where a qualifier follows it (", but not in
+    # winter", ", but it does not run in winter", "except in winter"): what it affirms
+    # (empty: all of ``plain``)
+    main: frozenset[str] = frozenset()
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")  # letters of any script (review 38a #2: "[a-z]+")
@@ -382,8 +392,16 @@ _QUALIFIER = re.compile(
     r",\s*(?:but|except|though|although|unless|not|save|apart|only)\b|\s(?:but\s+not|except)\b",
     re.I,
 )
+_Y = r"(?:1\d{3}|20\d{2})"
+# a period between two years: "from 1900 to 1935", "between 1900 and 1935", "1900–1935"
+_RANGE = re.compile(
+    rf"\bfrom\s+({_Y})\s+(?:to|until|till)\s+({_Y})\b|\bbetween\s+({_Y})\s+and\s+({_Y})\b"
+    rf"|(?<![\d,.])({_Y})\s*[\u2013\u2014-]\s*({_Y})(?![\d,.]*\d)",
+    re.I,
+)
 _PERIOD = re.compile(
-    r"\b(?:during|until|till|since|before|after|while|whilst|when|wartime)\b", re.I
+    _RANGE.pattern + r"|\b(?:during|until|till|since|before|after|while|whilst|when|wartime)\b",
+    re.I,
 )
 _NAME_RUN = re.compile(r"(?:[A-Z][\w'&-]*\s+)*[A-Z][\w'&-]*")
 # short words that say no more than the negation they go with ("does not", "no longer")
@@ -535,13 +553,22 @@ def _text(sentence: str) -> str:
     return text
 
 
+# "1 hour and 20 minutes", "an hour and twenty minutes" (review 40b: no digit)
+_MINUTE_WORDS = rf"(?:{_TENS})(?:[\s-]+(?:{_UNITS_W}))?|{_TEENS}|{_UNITS_W}"
 _HOURS_MINUTES = re.compile(
-    r"\b(\d{1,3})\s*(?:hours?|hrs?|h)\s*(?:,\s*|and\s+)?(\d{1,2})\s*(?:minutes?|mins?)\b", re.I
+    rf"\b(\d{{1,3}}|an?|one)\s*(?:hours?|hrs?|h)\s*(?:,\s*|and\s+)?(\d{{1,2}}|{_MINUTE_WORDS})"
+    r"\s*(?:minutes?|mins?)\b",
+    re.I,
 )
 
 
 def _in_minutes(m: re.Match[str]) -> str:
-    return f"{int(m.group(1)) * 60 + int(m.group(2))} minutes"
+    hours = int(m.group(1)) if m.group(1).isdigit() else 1
+    said = m.group(2).lower()
+    minutes = (
+        int(said) if said.isdigit() else sum(_WORD_VALUE[w] for w in re.split(r"[\s-]+", said))
+    )
+    return f"{hours * 60 + minutes} minutes"
 
 
 # an appositive just after the subject that names the subject again, "the X itself" or
@@ -793,6 +820,18 @@ def read(claim: PageClaim, *, whole: bool = True) -> Read:
         - _SHORT_STEMS
     )
     plain = _events(_stem(w) for w in content if w not in _NOT_PLAIN)
+    parts = (
+        (_described(claim, text) if measures or "-" in text else ())
+        # a clause can hide only a figure or a denial: a claim with neither has none to
+        # read (the 10k benchmark wiki's candidates: a fifth of a run's check)
+        + (
+            _clauses(claim, raw)
+            if numbers or qualified or not words.isdisjoint(NEGATIONS) or "except" in words
+            else ()
+        )
+        if whole
+        else ()
+    )
     names = tuple(
         run
         for m in _NAME_RUN.finditer(text)
@@ -802,7 +841,7 @@ def read(claim: PageClaim, *, whole: bool = True) -> Read:
         claim,
         subject,
         numbers,
-        words & UNITS,
+        _units(text, words),
         bool(main_words & NEGATIONS),
         keys_of(raw),
         CONFLICT.search(raw) is not None,
@@ -821,15 +860,41 @@ def read(claim: PageClaim, *, whole: bool = True) -> Read:
         measures,
         _agent(text),
         _alias(raw),
-        (
-            (_described(claim, text) if measures or "-" in text else ())
-            # a clause can hide only a figure or a denial: a claim with neither has none to
-            # read (the 10k benchmark wiki's candidates: a fifth of a run's check)
-            + (_clauses(claim, raw) if numbers or main_words & NEGATIONS else ())
-            if whole
-            else ()
+        parts,
+        joined=bool(parts) and _OTHER_SUBJECT.search(raw) is not None,
+        main=(
+            _events(
+                _stem(w)
+                for w in main_words
+                if len(w) >= 3
+                and not w[0].isdigit()
+                and w not in STOPWORDS
+                and w not in _NOT_PLAIN
+                and w != "since"
+            )
+            if qualified
+            else frozenset()
         ),
     )
+
+
+def _units(text: str, words: frozenset[str]) -> frozenset[str]:
+    """The units of a claim's figures: a time word said of no figure is none ("all year
+    round", "in the summer months": review 40b, "year" and "months" made the claim's units
+    another's, and its figure was never compared)."""
+    units = words & UNITS
+    loose = units & _LOOSE_UNITS
+    if loose:
+        units = (units - loose) | {m.group(1).lower() for m in _FIGURED_TIME.finditer(text)} & loose
+    return units
+
+
+_LOOSE_UNITS = frozenset({"year", "years", "month", "months", "week", "weeks", "day", "days"})
+_FIGURED_TIME = re.compile(
+    rf"(?:\d|\b(?:a|an|per|each|every|{_TENS}|{_TEENS}|{_UNITS_W}|hundred|thousand|dozen))"
+    r"\s+(years?|months?|weeks?|days?)\b",
+    re.I,
+)
 
 
 # an agent before an event's verb and its object, at the start of a claim: "The town
@@ -890,9 +955,9 @@ _MEASURE = re.compile(
 )
 
 
-def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozenset[str]]:
-    """The figures of ``text`` with a unit of _FACTORS ("0.3 kilometres", "400 m"), and
-    those units (as read_words reads them: "km", "miles")."""
+def _measures(text: str) -> tuple[tuple[tuple[str, float, float, int], ...], frozenset[str]]:
+    """The figures of ``text`` with a unit of _FACTORS ("0.3 kilometres", "400 m", "less
+    than 1 hour": a bound), and those units (as read_words reads them: "km", "miles")."""
     out = []
     units = set()
     low = text.lower()
@@ -909,10 +974,17 @@ def _measures(text: str) -> tuple[tuple[tuple[str, float, float], ...], frozense
         step = 10.0 ** -(len(figure) - figure.index(".") - 1) if "." in figure else 1.0
         if exact and _EXACTLY.search(low, 0, m.start()):
             step = 0.0  # "exactly 1 tonne": no rounding (review 39a #4)
-        out.append((system, value * factor, step * factor / 2))
+        before = low[max(0, m.start() - 16) : m.start()]
+        way = -1 if _AT_MOST.search(before) else 1 if _AT_LEAST.search(before) else 0
+        out.append((system, value * factor, step * factor / 2, way))
     return tuple(out), frozenset(units)
 
 
+# a bound said of a figure with a unit (review 40b: "less than 1 hour" against "50 minutes")
+_AT_MOST = re.compile(
+    r"\b(?:fewer than|less than|under|below|up to|at most|no more than|within)\s+$"
+)
+_AT_LEAST = re.compile(r"\b(?:more than|over|above|at least|no fewer than|no less than)\s+$")
 _EXACTLY = re.compile(r"\b(?:exactly|precisely)\s+$")
 # the most a figure's rounding stretches: an eighth of it ("0.4 km" is 350 to 450 metres;
 # a whole "1 km" is 875 to 1,125 metres, not 500 to 1,500: review 39a #4)
@@ -984,34 +1056,68 @@ def _described(claim: PageClaim, text: str) -> tuple[Read, ...]:
 # verb, and the claim with a relative or participle clause between commas left out ("The
 # bridge, which was built in 1890, is 300 metres long": "The bridge is 300 metres long")
 _AUXILIARIES = "is|are|was|were|has|have|had|does|do|did|can|will|remains|stands|takes|runs"
-_SECOND = re.compile(rf"\s*,?\s+and\s+(?=(?:{_AUXILIARIES}|never|still|also|\w+ed)\b)", re.I)
+_VERB = rf"(?:{_AUXILIARIES}|never|still|also|\w+ed)\b"
+# a clause of the subject after "and" or "but", its pronoun said or not ("and is 300 metres
+# long", ", but it does not run in winter": review 40b), or after a comma in a list ("The
+# bridge carries a railway, is 300 metres long and …")
+_SECOND = re.compile(
+    rf"\s*(?:,\s*(?:and|but)|\s+(?:and|but)|,(?=\s+{_VERB}))\s+(?:(?:it|they)\s+)?(?={_VERB})",
+    re.I,
+)
+# a second clause with a subject of its own: "… in 1890 and the pier is 300 metres long"
+# (review 40b: its figure was read as the first subject's)
+_OTHER_SUBJECT = re.compile(
+    rf"\s*,?\s+(?:and|but|while|whereas)\s+(?=(?:the|its|their|his|her|a|an)\s+"
+    rf"(?:[\w'-]+\s+){{0,3}}?{_VERB})",
+    re.I,
+)
 _RELATIVE = re.compile(
     r"^(?P<subject>[^,]{3,80}?),\s+(?:(?:which|who|that)\s+[^,]{3,120}?|(?:\w+ed|"
     + "|".join(sorted(_IRREGULAR))
     + r")\s+[^,]{3,120}?),\s+(?P<rest>[^,]{3,})$",
     re.I,
 )
-_SUBJECT = re.compile(rf"^(?P<subject>.{{3,80}}?)\s+(?=(?:{_AUXILIARIES}|\w+ed)\b)", re.I)
+# the subject: the words before the first verb, an auxiliary, a past or a present one
+# ("The bridge crosses the river and is 300 metres long": review 40b); a present verb
+# (in -s, not -ss) only after a word besides the article ("The trams cross": no subject)
+_SUBJECT = re.compile(
+    rf"^(?P<subject>.{{3,80}}?)\s+(?={_VERB})"
+    rf"|^(?P<named>(?:the\s+|a\s+|an\s+)?[\w'-]+(?:\s+[\w'-]+){{0,5}}?)\s+(?=[a-z]+(?<!s)s\b)",
+    re.I,
+)
+# an object's own relative clause the second clause may go with: "The museum has a lamp
+# that was made in 1870 and is 2 metres tall" (the lamp is, not the museum: review 40b)
+_OBJECT_CLAUSE = re.compile(r"\b(?:that|which|who|whose|whom)\b", re.I)
+# a time or place a claim's main clause is denied for: ", but not in winter", "except on
+# Mondays": read as its clause "<main clause> not in winter" (a denial of it)
+_EXCEPT = re.compile(
+    r",?\s+(?:but\s+not|except)\s+(?P<rest>(?:in|on|at|during|for)\b[^,;]{1,60})$", re.I
+)
 CLAUSES = 3  # clauses read of a claim at most
 
 
 def _clauses(claim: PageClaim, raw: str) -> tuple[Read, ...]:
-    """The claim's clauses (``_SECOND``, ``_RELATIVE``), each read as a claim of its own
-    subject; none for a claim of one clause. Read only with "and" or a comma (cheap)."""
-    if " and " not in raw and ", " not in raw:
+    """The claim's clauses (``_SECOND``, ``_RELATIVE``, ``_OTHER_SUBJECT``), each read as a
+    claim of its own subject; none for a claim of one clause. Read only with "and", "but"
+    or a comma (cheap)."""
+    if " and " not in raw and ", " not in raw and " but " not in raw and " except " not in raw:
         return ()
     text = raw.strip().rstrip(".")
     said: list[str] = []
+    if (q := _EXCEPT.search(text)) is not None:
+        said.append(f"{text[: q.start()]} not {q.group('rest')}")
     m = _RELATIVE.match(text) if ", " in text else None
     if m is not None:
         said.append(f"{m.group('subject')} {m.group('rest')}")
-    if " and " in text:
-        parts = _SECOND.split(text, maxsplit=1)
-        if len(parts) == 2 and (head := _SUBJECT.match(parts[0])) is not None:
-            subject = head.group("subject")
-            if "," not in subject:
-                said += [parts[0], f"{subject} {parts[1]}"]
-    said = [x for x in said if x != text][:CLAUSES]
+    own = _OTHER_SUBJECT.split(text, maxsplit=1)
+    if len(own) == 2:
+        said += own  # each clause with its own subject
+    parts = _SECOND.split(own[0], maxsplit=CLAUSES)
+    if len(parts) >= 2 and (head := _SUBJECT.match(parts[0])) is not None:
+        subject = head.group("subject") or head.group("named")
+        if "," not in subject and _OBJECT_CLAUSE.search(parts[0], head.end()) is None:
+            said += [parts[0], *(f"{subject} {p}" for p in parts[1:])]
+    said = [x for x in dict.fromkeys(said) if x != text][:CLAUSES]
     return tuple(
         read(claim._replace(sentence=x[0].upper() + x[1:] + "."), whole=False) for x in said
     )
@@ -1021,24 +1127,40 @@ def _measures_meet(a: Read, b: Read) -> bool | None:
     """Whether each figure of ``a`` with a unit meets one of ``b``'s of the same system,
     converted into one unit, within the rounding of the less precise one, at most an eighth
     of it (_band: "0.4 km" and "402 metres" agree, "0.3 km" and "400 metres" do not, nor do
-    "1 km" and "600 metres"); None when they share no system (no unit, or "metres" against
-    "feet": not compared)."""
-    common = {s for s, _, _ in a.measures} & {s for s, _, _ in b.measures}
+    "1 km" and "600 metres"), or within its bound ("less than 1 hour" and "50 minutes");
+    None when they share no system (no unit, or "metres" against "feet": not compared)."""
+    common = {m[0] for m in a.measures} & {m[0] for m in b.measures}
     if not common:
         return None
     # one side's figures all among the other's, as _quantities_meet ("42 metres tall and 2
     # km from the pier" holds "42 metres tall")
     return any(
-        all(
-            any(
-                t == s and abs(v - w) <= _band(v, half, w, other) * (1 + 1e-9)
-                for t, w, other in y.measures
-            )
-            for s, v, half in x.measures
-            if s in common
-        )
+        all(any(_measure_meets(m, n) for n in y.measures) for m in x.measures if m[0] in common)
         for x, y in ((a, b), (b, a))
     )
+
+
+def _measure_meets(m: tuple[str, float, float, int], n: tuple[str, float, float, int]) -> bool:
+    """Two figures of one system agree: within rounding (``_band``), or the figures' ranges
+    meet where one is a bound ("under 60 minutes": up to 60)."""
+    s, v, half, way = m
+    t, w, other, way2 = n
+    if s != t:
+        return False
+    if way == way2 == 0:
+        return abs(v - w) <= _band(v, half, w, other) * (1 + 1e-9)
+    lo_v, hi_v = _range(v, half, way)
+    lo_w, hi_w = _range(w, other, way2)
+    return max(lo_v, lo_w) <= min(hi_v, hi_w)
+
+
+def _range(v: float, half: float, way: int) -> tuple[float, float]:
+    if way < 0:
+        return -math.inf, v
+    if way > 0:
+        return v, math.inf
+    band = min(half, abs(v) * _ROUNDING)
+    return v - band, v + band
 
 
 # a range or a bound: "between 5,000 and 5,500", "5,000–5,500", "fewer than 6,000",
@@ -1453,14 +1575,12 @@ def _another_whole(a: Read, b: Read) -> bool:
     return (_WHOLE.search(a.claim.sentence) is None) != (_WHOLE.search(b.claim.sentence) is None)
 
 
-_SEASON = re.compile(r"\b(winter|summer|spring|autumn)s?\b", re.I)
-
-
 def _other_seasons(a: Read, b: Read) -> bool:
-    """Each names a season, none of the other's ("in summer", "in winter")."""
-    sa = {m.lower() for m in _SEASON.findall(a.claim.sentence)}
-    sb = {m.lower() for m in _SEASON.findall(b.claim.sentence)} if sa else set()
-    return bool(sa and sb and sa.isdisjoint(sb))
+    """Each names times of year or week (``_times_named``), not the same ones ("in summer"
+    and "in winter", "in summer" and "on Sundays in summer": review 40b)."""
+    sa = _times_named(a.claim.sentence)
+    sb = _times_named(b.claim.sentence) if sa else frozenset()
+    return bool(sa and sb and sa != sb)
 
 
 def _past_form(r: Read) -> bool:
@@ -1493,6 +1613,8 @@ def disagreement(a: Read, b: Read) -> str | None:
     another subject, or compatible; ``POSSIBLE`` when only a head noun or kind word of one's
     own tells them apart ("the museum hall", "the railway bridge": maybe another thing,
     maybe the same: ``unsure``)."""
+    if a.joined or b.joined:
+        return _size_disagreement(a, b)  # clause by clause: each of its own subject
     kind = _disagreement(a, b)
     if kind is None:
         # a size describing the subject: "The bridge, 300 metres long, was opened in 1890"
@@ -1503,6 +1625,11 @@ def disagreement(a: Read, b: Read) -> str | None:
     if unsure(a, b) is not None:
         return POSSIBLE
     return kind
+
+
+def _denies(r: Read) -> bool:
+    """The claim, or one of its clauses, denies ("…, but it does not run in winter")."""
+    return r.negated or any(s.negated for s in r.sizes)
 
 
 def _size_disagreement(a: Read, b: Read) -> str | None:
@@ -1666,7 +1793,8 @@ def _disagreeing(a: Read, b: Read) -> str | None:
         since = _since(neg) if neg.period and not pos.period else None
         if not neg.numbers - neg.described - {str(since)} <= pos.numbers:
             return None  # "was not opened in 1899" against "opened in 1894": it agrees
-        if neg.plain - pos.plain and pos.plain - neg.plain:
+        affirmed = pos.main or pos.plain  # not what its qualifier denies or excepts
+        if neg.plain - affirmed and affirmed - neg.plain:
             return None  # it denies another thing ("… in summer" against "… in winter")
         if neg.period and not pos.period and not (since is not None and _now(pos, since)):
             return None  # another time
@@ -1675,6 +1803,8 @@ def _disagreeing(a: Read, b: Read) -> str | None:
         return "negation"
     if a.negated:
         return None  # two denials do not contradict each other
+    if a.period and b.period and _times_apart(a, b):
+        return None  # "300 m long until 1950" and "450 m long since 1950" (review 40b)
     dated = (a.years or a.decades) and (b.years or b.decades)
     qa, qb = _quantities(a), _quantities(b)
     if (
@@ -1690,10 +1820,11 @@ def _disagreeing(a: Read, b: Read) -> str | None:
     if days and not dated:
         dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
     quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
-    if not quantities_ok and a.units != b.units:
-        # "0.3 km" and "400 metres": one unit of a system; "400 m" and "1312 feet": other
-        # systems, not compared
-        quantities_ok = _measures_meet(a, b) is not False
+    if a.units != b.units:
+        # "0.3 km" and "400 metres", "more than 2 hours" and "90 minutes": one system's
+        # units, converted; "400 m" and "1312 feet": other systems, not compared
+        meet = _measures_meet(a, b) if a.measures and b.measures else None
+        quantities_ok = True if meet is None else meet
     if dates_ok and quantities_ok:
         return None
     if quantities_ok:
@@ -1717,17 +1848,19 @@ def _since(r: Read) -> int | None:
     return int(m.group(1))
 
 
-_SINCE = re.compile(r"\bsince\s+(1\d{3}|20\d{2})\b", re.I)
+# the event a period starts or ends at, said as a clause: "since it was rebuilt in 1950"
+_EVENT = r"(?:(?:it|they|he|she)\s+(?:was|were|had\s+been)\s+[a-z]+\s+(?:in\s+)?)?"
+_SINCE = re.compile(rf"\bsince\s+{_EVENT}(1\d{{3}}|20\d{{2}})\b", re.I)
 
 
 def _times_overlap(a: Read, b: Read) -> bool:
-    """Each claim's one period is bound to its one year, one ending ("until 1935") after
-    the other starts ("since 1930"): the two times meet (review 40a #2)."""
-    ta, tb = _bound(a), _bound(b)
-    if ta is None or tb is None or ta[0] == tb[0]:
+    """Each claim's one period (``_interval``) meets the other's for a while: "ran …
+    until 1935" or "from 1900 to 1935" and "Since 1930 … has not run" (review 40a #2,
+    40b); two periods open the same way ("until 1930", "until 1935") are not read."""
+    ta, tb = _interval(a), _interval(b)
+    if ta is None or tb is None or _same_way(ta, tb):
         return False
-    ends, starts = (ta, tb) if ta[0] else (tb, ta)
-    return ends[1] > starts[1]
+    return min(ta[1], tb[1]) > max(ta[0], tb[0])
 
 
 # a time a frequency or duration may be given for, apart from the usual one: "In summer the
@@ -1761,37 +1894,65 @@ def _one_qualified(a: Read, b: Read) -> bool:
         return False
     if _ALL_TIMES.search(sa) is not None or _ALL_TIMES.search(sb) is not None:
         return False
-    return (_QUALIFIED_TIME.search(sa) is None) != (_QUALIFIED_TIME.search(sb) is None)
+    return bool(_times_named(sa)) != bool(_times_named(sb))
+
+
+@functools.lru_cache(maxsize=4096)
+def _times_named(sentence: str) -> frozenset[str]:
+    """The times of year, week or holiday a claim names, each in one spelling ("summers",
+    "summertime", "the summer months": "summer"; "Sundays": "sunday")."""
+    if _QUALIFIED_TIME.search(sentence) is None:
+        return frozenset()
+    return frozenset(
+        _ONE_TIME.sub("", m.group(0).lower()) for m in _QUALIFIED_TIME.finditer(sentence)
+    )
+
+
+_ONE_TIME = re.compile(r"(?:time|s)$")  # "summertime", "summers", "sundays": one spelling
 
 
 def _times_apart(a: Read, b: Read) -> bool:
-    """Each claim's one period is bound to its one year, and the two times do not meet:
-    "until 1930" or "before 1930" ends where "since 1930" or "after 1930" starts ("The tram
-    ran on Sundays until 1930" against "Since 1930 the tram has not run on Sundays": review
-    39a #3, a careful history in two sentences was a major contradiction)."""
-    ta, tb = _bound(a), _bound(b)
-    if ta is None or tb is None or ta[0] == tb[0]:
+    """Each claim's one period (``_interval``), and the two do not meet: "until 1930" or
+    "before 1930" ends where "since 1930" or "after 1930" starts ("The tram ran on Sundays
+    until 1930" against "Since 1930 the tram has not run on Sundays": review 39a #3, a
+    careful history in two sentences was a major contradiction)."""
+    ta, tb = _interval(a), _interval(b)
+    if ta is None or tb is None or _same_way(ta, tb):
         return False
-    ends, starts = (ta, tb) if ta[0] else (tb, ta)
-    return ends[1] <= starts[1]
+    return min(ta[1], tb[1]) <= max(ta[0], tb[0])
 
 
-def _bound(r: Read) -> tuple[bool, int] | None:
-    """(whether the claim's time ends at its year, the year): "until/till/before 1930" ends
-    there, "since/after 1930" starts there; None unless that is its only period and year."""
-    if len(r.years) != 1 or r.decades:
+def _same_way(ta: tuple[float, float], tb: tuple[float, float]) -> bool:
+    """Both periods open to the past, or both to the future."""
+    return (ta[0] == tb[0] == -math.inf) or (ta[1] == tb[1] == math.inf)
+
+
+def _interval(r: Read) -> tuple[float, float] | None:
+    """The claim's one period as years (lo, hi): "until/till/before 1930" (-inf, 1930),
+    "since/after 1930" (1930, inf), "from 1900 to 1935" (1900, 1935); None unless that is
+    its only period and its years are the period's."""
+    if r.decades:
         return None
     sentence = r.claim.sentence
     periods = _PERIOD.findall(sentence)
     if len(periods) != 1:
         return None
+    m = _RANGE.search(sentence)
+    if m is not None:
+        lo, hi = (int(y) for y in m.groups() if y is not None)
+        return (lo, hi) if lo < hi and r.years == {lo, hi} else None
+    if len(r.years) != 1:
+        return None
     m = _BOUND.search(sentence)
     if m is None:
         return None
-    return m.group(1).lower() in ("until", "till", "before"), int(m.group(2))
+    year = int(m.group(2))
+    return (
+        (-math.inf, year) if m.group(1).lower() in ("until", "till", "before") else (year, math.inf)
+    )
 
 
-_BOUND = re.compile(r"\b(since|until|till|before|after)\s+(1\d{3}|20\d{2})\b", re.I)
+_BOUND = re.compile(rf"\b(since|until|till|before|after)\s+{_EVENT}(1\d{{3}}|20\d{{2}})\b", re.I)
 
 
 def _now(r: Read, since: int) -> bool:
@@ -1893,10 +2054,13 @@ def _denies_more(neg: Read, pos: Read) -> bool:
     something more ("does not run on Sundays in winter" against "runs in winter"); words
     of its own before it describe the subject ("The small ferry does not run", "still",
     "regularly": review 38a #2, now compared as words of three letters count)."""
-    extra = neg.plain - pos.plain
+    extra = neg.plain - (pos.main or pos.plain)
     if not extra:
         return False
-    tokens = _tokens(neg.claim.sentence)
+    sentence = neg.claim.sentence
+    if "since" in sentence.lower():  # the event its period starts at: "since it was rebuilt"
+        sentence = _SINCE.sub(lambda m: f"since {m.group(1)}", sentence)
+    tokens = _tokens(sentence)
     at = next((i for i, (w, _) in enumerate(tokens) if w in _NEGATION_TOKENS), None)
     if at is None:
         return False
@@ -1941,7 +2105,13 @@ def _backed(r: Read, other: Read, kind: str, *, piece: bool = False) -> bool:
     if len(shared & q.words) * 2 <= len(shared) and not piece:
         return False
     if kind == "negation":
-        return q.negated == r.negated
+        # the polarity of the part that disagrees: "The ferry sails daily, but it does not
+        # run in winter" denies, in its clause, what "The ferry runs in winter" says
+        parts = [x for x in r.sizes if disagreement(x, other) not in (None, POSSIBLE)]
+        if not parts:
+            return q.negated == r.negated
+        said = {q.negated} | {y.negated for y in q.sizes}  # its quote, or a part of it, says
+        return any(x.negated in said for x in parts)
     return r.numbers <= q.numbers or (
         _quantities_meet(r, q) and _dates_meet(r, q) and bool(r.numbers)
     )
@@ -2405,7 +2575,7 @@ def _rederive(
     new_cited = [c for p in here for c in source.cited[p]]
     new_gaps = [g for p in here for g in source.gaps[p]]
     # the changed pages' claims compared (a number, a negation; every gap-marked statement)
-    compared_new = [r for r in map(full, new_cited) if r.numbers or r.negated]
+    compared_new = [r for r in map(full, new_cited) if r.numbers or _denies(r)]
     compared_new += map(full, new_gaps)
     fresh = {k for c in new_cited for k in keys_of(c.sentence)}  # gaps are no candidates
     again: set[Place] = set()  # unchanged claims ranked again
@@ -2569,7 +2739,7 @@ def _compared(
 
     mine_read = [full(c) for c in mine]
     if decidable:  # a gap-marked statement is compared one way: its other side never is
-        mine_read = [r for r in mine_read if r.numbers or r.negated or r.claim.source == GAP]
+        mine_read = [r for r in mine_read if r.numbers or _denies(r) or r.claim.source == GAP]
     found: list[tuple[PageClaim, PageClaim, Finding]] = []
     seen: set[frozenset[str]] = set()
     unsure: list[tuple[Read, Read]] = []  # about one subject, no rule sees a disagreement
