@@ -544,15 +544,26 @@ def _text(sentence: str) -> str:
     if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
         # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
         text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
+    if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
+        # "the bridge length is 300 metres" (its possessive read): "is 300 metres long"
+        text = _DIMENSION_IS.sub(_dimension_is, text)
+    if "measure" in text or "rise" in text or "rose" in text:
+        # "measures 300 metres": "is 300 metres long"; "rises 40 metres": "is 40 metres tall"
+        text = _MEASURES.sub(_measured, text)
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
+    if "ann" in text or "year" in text:  # "annually", "per year": "a year"
+        text = _A_YEAR.sub("a year", text)
     text = _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
     if "our" in text and "min" in text:  # "1 hour and 20 minutes": "80 minutes" (review 40a #7)
         text = _HOURS_MINUTES.sub(_in_minutes, text)
     return text
 
 
+_A_YEAR = re.compile(
+    r"\b(?:annually|yearly|per\s+annum|per\s+year|each\s+year|every\s+year)\b", re.I
+)
 # "1 hour and 20 minutes", "an hour and twenty minutes" (review 40b: no digit)
 _MINUTE_WORDS = rf"(?:{_TENS})(?:[\s-]+(?:{_UNITS_W}))?|{_TEENS}|{_UNITS_W}"
 _HOURS_MINUTES = re.compile(
@@ -605,6 +616,27 @@ _DIMENSION_OF = re.compile(
     re.I,
 )
 _BE = {"has": "is", "had": "was", "have": "are"}
+_DIMENSION_IS = re.compile(
+    r"\b(length|height|width|depth)\s+(is|was)\s+((?:[a-z]+\s+){0,2}\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+)\b",
+    re.I,
+)
+_MEASURES = re.compile(
+    r"\b(measures|measured|rises|rose)\s+((?:[a-z]+\s+){0,2}\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+)\b"
+    r"(?!\s+(?:long|tall|high|wide|deep|in|across|from|above|over)\b)",
+    re.I,
+)
+
+
+def _dimension_is(m: re.Match[str]) -> str:
+    return f"{m.group(2)} {m.group(3)} {_ADJECTIVE[m.group(1).lower()]}"
+
+
+def _measured(m: re.Match[str]) -> str:
+    verb = m.group(1).lower()
+    be = "was" if verb in ("measured", "rose") else "is"
+    return f"{be} {m.group(2)} {'long' if verb.startswith('measure') else 'tall'}"
+
+
 _STANDS = re.compile(
     r"\b(stands|stood)(?=\s+(?:[a-z]+\s+)?\d[\d,]*(?:\.\d+)?\s*[A-Za-z]+\s+(?:tall|high)\b)",
     re.I,
@@ -853,7 +885,7 @@ def read(claim: PageClaim, *, whole: bool = True) -> Read:
         _PERIOD.search(_DURING_SEASON.sub("in ", main)) is not None,
         named,
         dated,
-        _tense(words),
+        _tense(words if ", " not in text else _unrelated(text, words)),
         described,
         counts,
         spans,
@@ -1071,10 +1103,16 @@ _OTHER_SUBJECT = re.compile(
     rf"(?:[\w'-]+\s+){{0,3}}?{_VERB})",
     re.I,
 )
+_PARTICIPLE = r"(?:\w+ed|" + "|".join(sorted(_IRREGULAR)) + r")"
 _RELATIVE = re.compile(
-    r"^(?P<subject>[^,]{3,80}?),\s+(?:(?:which|who|that)\s+[^,]{3,120}?|(?:\w+ed|"
-    + "|".join(sorted(_IRREGULAR))
-    + r")\s+[^,]{3,120}?),\s+(?P<rest>[^,]{3,})$",
+    r"^(?P<subject>[^,]{3,80}?),\s+(?:(?:which|who|that)\s+(?P<said>[^,]{3,120}?)|"
+    rf"(?P<participle>{_PARTICIPLE}\s+[^,]{{3,120}}?)),\s+(?P<rest>[^,]{{3,}})$",
+    re.I,
+)
+# a participle's phrase before the subject: "Founded in 1850, the museum holds …"
+_FRONTED = re.compile(
+    rf"^(?P<participle>{_PARTICIPLE}\s+[^,]{{3,80}}?),\s+(?P<subject>(?:the|a|an)\s+[^,]{{1,60}}?)"
+    rf"\s+(?P<rest>(?:{_AUXILIARIES}|\w+ed|[a-z]+(?<!s)s)\b[^,]*)$",
     re.I,
 )
 # the subject: the words before the first verb, an auxiliary, a past or a present one
@@ -1108,7 +1146,15 @@ def _clauses(claim: PageClaim, raw: str) -> tuple[Read, ...]:
         said.append(f"{text[: q.start()]} not {q.group('rest')}")
     m = _RELATIVE.match(text) if ", " in text else None
     if m is not None:
-        said.append(f"{m.group('subject')} {m.group('rest')}")
+        # "The pier, which opened in 1894, is …": "The pier is …", "The pier opened in 1894";
+        # "The museum, founded in 1850, holds …": "The museum was founded in 1850"
+        subject = m.group("subject")
+        said.append(f"{subject} {m.group('rest')}")
+        what = m.group("said") or f"was {m.group('participle')}"
+        said.append(f"{subject} {what}")
+    elif ", " in text and (m := _FRONTED.match(text)) is not None:
+        subject = m.group("subject")
+        said += [f"{subject} {m.group('rest')}", f"{subject} was {m.group('participle')}"]
     own = _OTHER_SUBJECT.split(text, maxsplit=1)
     if len(own) == 2:
         said += own  # each clause with its own subject
@@ -1587,12 +1633,25 @@ def _past_form(r: Read) -> bool:
     """The claim says what was: ``was``, ``had``, a verb's past ("took", "opened")."""
     if r.tense:
         return r.tense == "past"
-    tokens = [w.lower() for w in _TOKEN.findall(r.claim.sentence)]
+    sentence = r.claim.sentence
+    if ", " in sentence:  # not a relative clause's verb: "The ferry, which is still in
+        sentence = _RELATIVE_SPAN.sub("", sentence)  # service, took 3 hours in 1900"
+    tokens = [w.lower() for w in _TOKEN.findall(sentence)]
     if _PRESENT_NOW.intersection(tokens):
         # "The bridge, which was built in 1890, is 300 metres long" (review 40a #1); "ran in
         # 1900 and still does so" (review 40b)
         return False
     return any(w.endswith("ed") or w in _IRREGULAR for w in tokens)
+
+
+_RELATIVE_SPAN = re.compile(r",\s+(?:which|who|that)\s+[^,]{1,120},", re.I)
+
+
+def _unrelated(text: str, words: frozenset[str]) -> frozenset[str]:
+    """``words`` without a relative clause's between commas (its tense is not the claim's)."""
+    if _RELATIVE_SPAN.search(text) is None:
+        return words
+    return frozenset(w.lower() for w in _TOKEN.findall(_RELATIVE_SPAN.sub("", text)))
 
 
 def _dated_past(r: Read) -> bool:
@@ -1622,6 +1681,8 @@ def disagreement(a: Read, b: Read) -> str | None:
         return _size_disagreement(a, b) if a.sizes or b.sizes else None
     if _another_place(a, b) or _another_place(b, a):
         return None  # "the museum café" against "the museum": another establishment
+    if _own_object(a, b) or _own_object(b, a):
+        return None  # "opened its new wing in 1950" against "opened in 1894": another thing
     if unsure(a, b) is not None:
         return POSSIBLE
     return kind
@@ -1630,6 +1691,30 @@ def disagreement(a: Read, b: Read) -> str | None:
 def _denies(r: Read) -> bool:
     """The claim, or one of its clauses, denies ("…, but it does not run in winter")."""
     return r.negated or any(s.negated for s in r.sizes)
+
+
+# an event's object of its own, after the subject's verb: "The museum opened its new wing
+# in 1950", "… opened a café in 1950" are about the wing and the café, not the museum's
+# opening ("its doors", "its gates": the opening itself; "The town opened the museum": the
+# object is the other claim's subject, compared)
+_OBJECT = re.compile(
+    r"\b(?:(?:re)?open|found|buil|complet|clos|extend|add|launch|unveil|restor|demolish)[a-z]*"
+    r"\s+(?:its|their|a|an|the)\s+((?:[^\W\d_]+\s+){0,2}?[^\W\d_]{3,})"
+    r"(?=\s+(?:in|on|at|to|for|from|with|by|after|before|during|until|since)\b|\W*$|\s*[,;(])",
+    re.I,
+)
+_OPENING = frozenset({"door", "gate", "doors", "gates"})
+
+
+def _own_object(a: Read, b: Read) -> bool:
+    """``a``'s event has an object ``b`` does not name (``_OBJECT``); its doors or gates
+    are the event itself ("opened its public doors to visitors")."""
+    m = _OBJECT.search(a.claim.sentence)
+    if m is None:
+        return False
+    said = m.group(1).lower().split()
+    head = said[-1]
+    return _OPENING.isdisjoint(said) and _stem(head) not in b.plain and head not in b.words
 
 
 def _size_disagreement(a: Read, b: Read) -> str | None:
