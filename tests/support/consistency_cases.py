@@ -1479,6 +1479,18 @@ DEV += [
         own("The museum opened in 1894.", "raw/town.txt"),
         False,
     ),
+    _c(
+        "R40-104",
+        own("The bridge opened to traffic in 1890."),
+        own("The bridge opened to pedestrians in 1888.", "raw/town.txt"),
+        False,
+    ),
+    _c(
+        "R40-105",
+        own("The bridge opened to traffic in 1890."),
+        own("The bridge opened to pedestrians in 1892.", "raw/town.txt"),
+        False,
+    ),
 ]
 
 

@@ -553,6 +553,8 @@ def _text(sentence: str) -> str:
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
+    if " to " in text:  # "opened to the public in 1894": opened in 1894 (not "to traffic")
+        text = _AUDIENCE.sub("", text)
     if "ann" in text or "year" in text:  # "annually", "per year": "a year"
         text = _A_YEAR.sub("a year", text)
     text = _numbers_in_words(_YEAR_WORDS.sub(_year_of, text))
@@ -561,6 +563,10 @@ def _text(sentence: str) -> str:
     return text
 
 
+_AUDIENCE = re.compile(
+    r"(?<=\w)\s+to\s+(?:the\s+)?(?:general\s+)?(?:public|visitors)\b",
+    re.I,
+)
 _A_YEAR = re.compile(
     r"\b(?:annually|yearly|per\s+annum|per\s+year|each\s+year|every\s+year)\b", re.I
 )
