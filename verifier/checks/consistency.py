@@ -543,9 +543,8 @@ def _text(sentence: str) -> str:
         text = _NUMBER_SIGN.sub("number ", text)  # "Mill No. 3": "Mill number 3"
     if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
         # "is 300 metres in length", "has a length of 300 metres": "is 300 metres long"
+        # and "the bridge's length is 300 metres" (its possessive read as "the bridge length")
         text = _DIMENSION_OF.sub(_dimension_of, _IN_DIMENSION.sub(_in_dimension, text))
-    if "ength" in text or "eight" in text or "idth" in text or "epth" in text:
-        # "the bridge length is 300 metres" (its possessive read): "is 300 metres long"
         text = _DIMENSION_IS.sub(_dimension_is, text)
     if "measure" in text or "rise" in text or "rose" in text:
         # "measures 300 metres": "is 300 metres long"; "rises 40 metres": "is 40 metres tall"
@@ -1141,9 +1140,11 @@ CLAUSES = 3  # clauses read of a claim at most
 
 
 def _clauses(claim: PageClaim, raw: str) -> tuple[Read, ...]:
-    """The claim's clauses (``_SECOND``, ``_RELATIVE``, ``_OTHER_SUBJECT``), each read as a
-    claim of its own subject; none for a claim of one clause. Read only with "and", "but"
-    or a comma (cheap)."""
+    """The claim's clauses, each read as a claim of its own subject (at most CLAUSES): what
+    it denies its main clause for (``_EXCEPT``), a relative or participle clause about its
+    subject (``_RELATIVE``, ``_FRONTED``), a clause with a subject of its own
+    (``_OTHER_SUBJECT``), the subject's further clauses (``_SECOND``); none for a claim of
+    one clause. Read only with "and", "but", "except" or a comma (cheap)."""
     if " and " not in raw and ", " not in raw and " but " not in raw and " except " not in raw:
         return ()
     text = raw.strip().rstrip(".")
@@ -1207,6 +1208,7 @@ def _measure_meets(m: tuple[str, float, float, int], n: tuple[str, float, float,
 
 
 def _range(v: float, half: float, way: int) -> tuple[float, float]:
+    """The values a figure stands for: up to it, from it, or within its rounding."""
     if way < 0:
         return -math.inf, v
     if way > 0:
