@@ -11,7 +11,6 @@ import click
 
 from wikigate.errors import UsageError
 from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
-from wikigate.present import outcome
 
 from . import progress
 from .app import cli
@@ -20,6 +19,7 @@ from .base import (
     DefaultGroup,
     judge_option,
     open_workspace,
+    outcome_text,
     report_options,
     run_id_argument,
     stand_in,
@@ -255,7 +255,7 @@ def verify_approve(ctx: click.Context, run_id: str, reason: str) -> None:
     result = ws.decide(run_id, reason, approve=True)
     if result.status == "committed":
         sync_ledger(ws)
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
@@ -267,7 +267,7 @@ def verify_reject(ctx: click.Context, run_id: str, reason: str) -> None:
     """Reject a run that waits for a person; its tip is kept at refs/wikigate/failed/<id>
     and your name and reason are recorded (verdict reject_reviewed). Exit 1."""
     result = open_workspace(ctx).decide(run_id, reason, approve=False)
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
@@ -342,7 +342,7 @@ def anchor(
         click.echo("nothing to anchor")
         return
     result = opened.finalize()
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
