@@ -163,6 +163,30 @@ def test_through_verification_a_flip_is_found_and_a_nearby_date_is_not(tmp_path)
     assert "claim has [rejected], quote has [adopt]" in flag.message
 
 
+def test_a_semantic_conflict_is_located_at_its_footnote_with_its_claim_kept(tmp_path):
+    """As ``citation.quote_not_found`` is: the finding's line is the footnote's definition
+    (the conflict is about what that footnote quotes), the claim's text and lines kept."""
+    repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
+    source = "Minutes, Q3 2024.\nAfter a long debate the committee decided to adopt the plan.\n"
+    quote = "the committee decided to adopt the plan"
+    tail = format_tail("raw/m.txt", None, quote, source.find(quote))
+    base = commit_files(repo, None, {"raw/m.txt": source})
+    page = (
+        "---\ntitle: P\n---\n# P\n\n"  # lines 1-5
+        "The committee met in Q3 2024.[^1]\n\n"  # line 6
+        "The committee rejected\nthe plan.[^2]\n\n"  # lines 8-9
+        "[^1]: raw/m.txt\n"  # line 11: an unquoted reference
+        f"[^2]: {tail}\n"  # line 12
+    )
+    tip = commit_files(repo, base.id, {"wiki/p.md": page})
+    report = verify_trees(repo, tip, base, config=Config())
+    (flag,) = at(report, "citation.semantic_conflict")
+    assert flag.message.startswith("[^2] may not support the claim"), flag.message
+    assert flag.line == 12  # the footnote's definition
+    assert (flag.claim_start_line, flag.claim_line) == (8, 9)  # the claim's sentence
+    assert flag.claim == "The committee rejected the plan."
+
+
 def _page_citing(repo, sources: dict[str, str], claims: list[tuple[str, str, str]]):
     """A base holding ``sources`` and a tip adding a page whose claims cite them:
     (claim, source path, quote)."""
@@ -861,7 +885,8 @@ def test_through_verification_a_swapped_name_blocks_and_a_restated_denial_lands(
     tip = commit_files(repo, base.id, {"wiki/p.md": page})
     report = verify_trees(repo, tip, base, config=Config())
     (flag,) = at(report, "citation.semantic_conflict")
-    assert flag.line == 6 and "name" in flag.message and "smith" in flag.message
+    assert flag.claim_line == 6 and flag.line == 10  # its claim; its footnote
+    assert "name" in flag.message and "smith" in flag.message
 
 
 def test_through_verification_a_hedge_in_the_next_table_cell_is_the_claims(tmp_path):

@@ -208,7 +208,7 @@ def test_a_person_s_command_in_next_actions_names_the_run(root):  # noqa: F811
 
 def test_a_semantic_finding_points_at_its_claims_line_in_a_wrapped_paragraph(tmp_path):
     """F3: in a hard-wrapped paragraph, the offline judge's finding on the second claim
-    names the line that claim is on, not the paragraph's first line."""
+    names the line that claim is on (its claim_line), not the paragraph's first line."""
     repo = pygit2.init_repository(str(tmp_path / "r"), bare=True)
     source = "Minutes, Q3 2024.\nAfter a long debate the committee decided to adopt the plan.\n"
     quote = "the committee decided to adopt the plan"
@@ -224,7 +224,8 @@ def test_a_semantic_finding_points_at_its_claims_line_in_a_wrapped_paragraph(tmp
     report = verify_trees(repo, tip, base, config=Config())
     (flag,) = at(report, "citation.semantic_conflict")
     assert flag.message.startswith("[^2]"), flag.message
-    assert flag.line == 7 == flag.claim_line  # line 6 holds the first claim
+    assert flag.claim_line == 7  # line 6 holds the first claim
+    assert flag.line == 10  # located at its footnote, as the citation findings are
 
 
 def test_an_http_client_that_goes_away_keeps_its_run_till_the_server_stops(root):  # noqa: F811

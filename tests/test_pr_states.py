@@ -1,11 +1,12 @@
 """Issue 30 part 2 on GitHub: the bot's summary (the summary comment and the check run's)
 names each page the pull request touches that is not fresh, stale or contested, from the
-verification's own findings; a clean pull request gets no such section."""
+verification's own findings; a clean pull request gets no such section. `wikigate verify`'s
+text report and `wikigate run finalize`'s text end with the same pages, in the same lines."""
 
 from __future__ import annotations
 
 from support.github_world import World
-from support.helpers import git
+from support.helpers import git, wikigate
 from support.trees import commit_files
 from support.verifying import plan_for, verify_trees
 
@@ -145,3 +146,55 @@ def test_at_most_twenty_pages_are_listed_then_counted(repo):
     assert len(listed) == 21 and listed[-1] == "- … and 6 more"
     text = render(many, "text").splitlines()
     assert text[-2] == "  … and 6 more"
+
+
+def test_finalize_lists_the_pages_not_fresh_as_verify_does(tmp_path):
+    """`wikigate run finalize`'s text ends with the pages the run touched that are stale or
+    contested, in the lines `wikigate verify`'s text report ends with (low41 #1)."""
+    root = tmp_path / "w"
+    assert wikigate(tmp_path, "init", str(root)).returncode == 0
+
+    def cli(*args: str, stdin: str | None = None):
+        return wikigate(root, *args, stdin=stdin, env={"WIKIGATE_VERIFIER": ""})
+
+    def run_writing(files: dict[str, str], run_type: str) -> str:
+        run = cli("run", "start", "--type", run_type, "--triggered-by", "cli:test").stdout.strip()
+        for path, text in files.items():
+            assert cli("run", "write", run, path, "--from", "-", stdin=text).returncode == 0
+        return run
+
+    index = (root / "wiki" / "index.md").read_text() + "\n- [[pier]]\n"
+    sentences = ["The pier opened in 1894.", "The pier is 400 metres long."]
+    first = run_writing(
+        {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE, "wiki/pier.md": pier(sentences)}
+        | {"wiki/index.md": index},
+        "ingest",
+    )
+    assert cli("run", "finalize", first).stdout.startswith(f"committed {first}")
+    (root / "raw" / "town.txt").write_text(TOWN.replace("400", "420"))  # a person's change
+    git(root, "commit", "-qam", "the source")
+    opened = "The pier opened in 1896."
+    hall = (
+        f"---\ntitle: Hall\n---\n# Hall\n\n{opened}[^1]\n\n"
+        f"[^1]: {cite('raw/guide.txt', GUIDE, opened)}\n"
+    )
+    run = run_writing(
+        {
+            "wiki/pier.md": pier([*sentences, "The hall has a clock."]),  # [^2] is stale
+            "wiki/hall.md": hall,  # contradicts the pier page's opening
+            "wiki/index.md": index + "- [[hall]]\n",
+        },
+        "cascade",
+    )
+    shown = cli("verify", f"wikigate/runs/{run}").stdout.splitlines()
+    done = cli("run", "finalize", run)
+    assert done.returncode == 3 and done.stdout.startswith(f"revise {run}"), done.stdout
+    said = done.stdout.splitlines()
+    states = [
+        "pages not fresh:",
+        "  wiki/pier.md: stale (1 claim whose source changed)",
+        "  wiki/hall.md: contested (1 open contradiction)",
+    ]
+    assert said[-3:] == states  # last, after the feedback, as the text report has them
+    at = shown.index("pages not fresh:")
+    assert shown[at : at + 3] == states  # then verify's summary line

@@ -54,6 +54,41 @@ def test_verify_branch_formats_and_exit_codes(tmp_path):
     assert branch.returncode == 3 and "link.broken" in branch.stdout
 
 
+def test_verify_of_a_commit_on_main_checks_its_own_change(tmp_path):
+    """`wikigate verify REF` without --base, REF on main (main itself or a past commit of
+    it): its merge-base with main is itself, so it verified 0 pages and said nothing; it
+    verifies the commit's own change, against its parent, and says so (low41 #2)."""
+    root = tmp_path / "w"
+    assert wg(tmp_path, "init", str(root)).returncode == 0
+    first = git(root, "rev-parse", "HEAD").stdout.strip()
+    (root / "wiki" / "index.md").write_text("---\ntitle: Index\n---\n# Index\n\n[[Missing]]\n")
+    git(root, "commit", "-qam", "break a link")  # a person's commit on main
+    broke = git(root, "rev-parse", "HEAD").stdout.strip()
+    head = wg(root, "verify")  # HEAD is main
+    assert head.returncode == 3 and "link.broken" in head.stdout, head.stdout
+    assert "1/2 pages" in head.stdout.splitlines()[-1]  # the index of the two
+    assert (
+        f"HEAD is already on main: verifying its commit's own change, against its parent HEAD~1 ({first[:12]})"
+        in head.stderr
+    )
+    assert "`--base REF`" in head.stderr and "`--all`" in head.stderr
+    (root / "raw" / "a.txt").write_text("A source.\n")
+    git(root, "add", "raw/a.txt")
+    git(root, "commit", "-qm", "a source")
+    past = wg(root, "verify", "main~1", "--format", "json")  # a past commit of main
+    assert past.returncode == 3
+    report = json.loads(past.stdout)
+    assert (report["base"], report["tip"]) == (first, broke)
+    assert "link.broken" in {f["code"] for f in report["findings"]}
+    assert wg(root, "verify", "main").returncode == 0  # the last commit's change is clean
+    given = wg(root, "verify", "main", "--base", first)  # --base: as given, no note
+    assert given.returncode == 3 and given.stderr == ""
+    root_commit = wg(root, "verify", first)
+    assert root_commit.returncode == 2
+    assert "first commit of main" in root_commit.stderr
+    assert f"`wikigate verify --all {first}`" in root_commit.stderr
+
+
 def test_anchor_command(tmp_path):
     demo = tmp_path / "demo"
     wg(tmp_path, "demo", str(demo))

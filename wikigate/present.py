@@ -45,14 +45,32 @@ def outcome_line(result: FinalizeResult) -> str:
     return f"pending {run_id}: {result.reason}"
 
 
-def outcome(result: FinalizeResult) -> str:
+def outcome(
+    result: FinalizeResult, *, not_fresh: Sequence[tuple[str, str]] = (), unlisted: int = 0
+) -> str:
     """The outcome line and every finding, indented under it; then what an inline
-    suppression set aside, with its reason."""
+    suppression set aside, with its reason; the feedback; then the pages the run touched
+    that are not fresh (``not_fresh``: each page and its state, ``unlisted`` more), as
+    ``wikigate verify``'s text report ends. The surfaces give them from the text reporter's
+    ``page_states`` and ``state_of`` (``cli.base.outcome_text``): the engine knows the
+    verifier only by its protocol."""
     lines = [outcome_line(result)]
     lines += [finding_line(f, indent="  ") for f in result.findings]
     lines += suppressed_lines((result.report or {}).get("suppressed"))
     lines += advice_lines(after_a_decision(result), result.blind_spots, result.questions)
+    lines += not_fresh_lines(not_fresh, unlisted)
     return "\n".join(lines)
+
+
+def not_fresh_lines(pages: Sequence[tuple[str, str]], unlisted: int = 0) -> list[str]:
+    """``pages not fresh:``, each page with its state (the page escaped: a writer named
+    it), then how many more were not listed; none when every page is fresh."""
+    from .text import shown
+
+    if not pages and not unlisted:
+        return []
+    lines = ["pages not fresh:", *(f"  {shown(page)}: {state}" for page, state in pages)]
+    return lines + ([f"  … and {unlisted} more"] if unlisted else [])
 
 
 DECIDED = ("commit_approved", "commit_override", "reject_reviewed")  # a person's word

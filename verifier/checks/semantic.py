@@ -30,7 +30,7 @@ from ..judges.protocol import HEURISTIC, ClaimInput, Vote
 from ..markdown import Ref
 from ..sources import SourceError
 from ..staged import StagedTree
-from .citations import VerifiedQuote, VerifiedQuotes
+from .citations import VerifiedQuote, VerifiedQuotes, parsed_definitions
 from .consistency import capped
 from .context import Context
 
@@ -61,7 +61,7 @@ def check_semantic(ctx: Context, verified_quotes: VerifiedQuotes) -> list[Findin
         )
         found = _finding(ctx.judge.name, c, vote)
         if found is not None:
-            out.append(found)
+            out.append(_at_note(ctx, found, c))
     # the offline judge's hints: at most PER_PAGE a page, then one counting the rest (review
     # 37b: a page of 5,000 claims gave 5,000 of them, a 2.9 MB report)
     return capped(out, frozenset({"citation.semantic_conflict"}))
@@ -372,13 +372,25 @@ def _finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
     )
 
 
+def _at_note(ctx: Context, found: Finding, c: ClaimInput) -> Finding:
+    """A ``citation.semantic_conflict`` located as the other citation findings are
+    (``citation.quote_not_found``): on its footnote's definition line, the claim (its text,
+    ``claim_line``, ``claim_start_line``) kept in the finding."""
+    if found.code != "citation.semantic_conflict":
+        return found
+    page = ctx.tip.page(c.page)
+    note = parsed_definitions(page).get(c.label) if page is not None else None
+    return found if note is None else found.model_copy(update={"line": note[0]})
+
+
 def _vote_finding(judge: str, c: ClaimInput, vote: Vote) -> Finding | None:
     if vote.vote == "supports":
         return None
     reason = shown(vote.reason)[:REASON_MAX]
     label = f"[^{c.label}]"
-    # the claim's line (the one holding its reference), as the citation checks name it,
-    # not the paragraph's first: a hard-wrapped paragraph holds several claims
+    # the claim's line (the one holding its reference), not the paragraph's first: a
+    # hard-wrapped paragraph holds several claims (the heuristic's finding is then moved to
+    # its footnote's definition, `_at_note`, the claim's line kept as its claim_line)
     line = c.claim_line if c.claim_line is not None else c.line
     if judge == HEURISTIC:
         return finding(

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import click
 
-from wikigate.present import outcome
-
 from . import progress
 from .app import cli
-from .base import open_workspace
+from .base import open_workspace, outcome_text
 
 RULES = '[verifier.severity]\n"citation.unquoted" = "minor"'
 
@@ -60,5 +58,5 @@ def adopt(ctx: click.Context, write: bool) -> None:
     if run is None:
         return
     result = run.finalize()
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)

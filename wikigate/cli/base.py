@@ -12,6 +12,7 @@ import click
 from wikigate.kinds import REPORT_FORMATS
 
 if TYPE_CHECKING:  # the engine is imported when a command runs, not when the CLI starts
+    from wikigate.finalize import FinalizeResult
     from wikigate.workspace import Workspace
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -167,3 +168,17 @@ def sync_ledger(ws: Workspace) -> None:
     except Exception as e:  # noqa: BLE001 - main has landed; the index can wait
         behind = f"the claim ledger is behind {branch_name(ws.env.main)}"
         click.echo(f"warning: {behind} ({type(e).__name__}: {e})", err=True)
+
+
+def outcome_text(result: FinalizeResult) -> str:
+    """A run's outcome as text (``present.outcome``) ending with the pages it touched that
+    are not fresh, stale or contested, as ``wikigate verify``'s text report lists them: its
+    ``page_states`` and ``state_of``, at most ``STATES_LISTED`` pages, then a count."""
+    from wikigate.present import outcome
+    from wikigate.verifier.reporters.text import STATES_LISTED, page_states, state_of
+
+    states = page_states(result.findings)
+    listed = [(page, state_of(stale, contested)) for page, stale, contested in states]
+    return outcome(
+        result, not_fresh=listed[:STATES_LISTED], unlisted=max(0, len(listed) - STATES_LISTED)
+    )

@@ -11,7 +11,7 @@ import click
 from wikigate.errors import RunError, UsageError
 from wikigate.kinds import RUN_TYPES, STATUSES
 from wikigate.paths import MAX_SOURCE_BYTES
-from wikigate.present import outcome, runs_table
+from wikigate.present import runs_table
 
 from .app import cli
 from .base import (
@@ -20,6 +20,7 @@ from .base import (
     format_option,
     judge_option,
     open_workspace,
+    outcome_text,
     run_id_argument,
     sync_ledger,
 )
@@ -182,7 +183,7 @@ def run_finalize(
 
         finalize_judge(ws, run, judge)
     result = run.finalize(verify=not no_verify, draft_only=draft_only, judge=judge)
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     if result.status == "committed":
         sync_ledger(ws)
     ctx.exit(result.exit_code)

@@ -11,7 +11,6 @@ import click
 
 from wikigate.errors import UsageError
 from wikigate.kinds import FILTER_MODES, STRICTNESSES, VERDICT_EXIT
-from wikigate.present import outcome
 
 from . import progress
 from .app import cli
@@ -20,6 +19,7 @@ from .base import (
     DefaultGroup,
     judge_option,
     open_workspace,
+    outcome_text,
     report_options,
     run_id_argument,
     stand_in,
@@ -28,6 +28,7 @@ from .base import (
 
 if TYPE_CHECKING:
     from wikigate.anchors import AnchorFix
+    from wikigate.verifier.protocol import Request
     from wikigate.verifier.report import VerificationReport
     from wikigate.verifier.shard import Shard
 
@@ -56,8 +57,9 @@ SHARD = ShardType()
 @cli.group(cls=DefaultGroup)
 def verify() -> None:
     """Verify REF (default: the current branch) against the trunk (main) without committing
-    anything; exit 0 commit, 1 reject, 3 revise, 5 needs_human_review.  Or override,
-    approve or reject a run (below)."""
+    anything (a REF already on the trunk: its commit's own change, against its parent);
+    exit 0 commit, 1 reject, 3 revise, 5 needs_human_review.  Or override, approve or
+    reject a run (below)."""
 
 
 @verify.command("check", cls=DefaultCommand, hidden=True)
@@ -69,7 +71,8 @@ def verify() -> None:
 @click.option(
     "--base",
     metavar="REF",
-    help="Compare against this commit (default: the merge-base with the trunk).",
+    help="Compare against this commit (default: the merge-base with the trunk; for a REF "
+    "already on the trunk, its parent).",
 )
 @click.option(
     "--strictness",
@@ -140,8 +143,11 @@ def verify_check(
             "--judge-dry-run shows the anthropic judge's requests; not with --judge offline"
         )
     ws = open_workspace(ctx, reading=True)
+    request = change_request(ws, ref, base, whole=lint)
+    if base is None and not lint:
+        request = own_change(request, ref or "HEAD", ws.env.main)
     request = replace(
-        change_request(ws, ref, base, whole=lint),
+        request,
         strictness=strictness.upper() if strictness else None,
         shard=shard,
         judge=judge,
@@ -172,6 +178,34 @@ def verify_check(
         report = apply_filter(report, ws.repo, filter_mode)
     emit(report, fmt, output, ws=ws)
     ctx.exit(VERDICT_EXIT[report.verdict])
+
+
+def own_change(request: Request, ref: str, main: str) -> Request:
+    """A REF already on the trunk (main, or a past commit of it: its merge-base with the
+    trunk is itself) has no change against it: its commit's own change is verified, against
+    its first parent, said on stderr with what to pass for another comparison. The trunk's
+    first commit, which has no parent, is a usage error naming ``--all``."""
+    from dataclasses import replace
+
+    from wikigate.gitrepo import branch_name
+
+    tip = request.tip
+    if request.base is None or request.base.id != tip.id:
+        return request
+    trunk = branch_name(main)
+    if not tip.parents:
+        raise UsageError(
+            f"{ref} is the first commit of {trunk}: it has no parent to compare it with; "
+            f"`wikigate verify --all {ref}` checks the whole wiki at it"
+        )
+    parent = tip.parents[0]
+    click.echo(
+        f"wikigate verify: {ref} is already on {trunk}: verifying its commit's own change, "
+        f"against its parent {ref}~1 ({str(parent.id)[:12]}); `--base REF` compares with "
+        "another commit, `--all` checks the whole wiki",
+        err=True,
+    )
+    return replace(request, base=parent)
 
 
 def emit(
@@ -255,7 +289,7 @@ def verify_approve(ctx: click.Context, run_id: str, reason: str) -> None:
     result = ws.decide(run_id, reason, approve=True)
     if result.status == "committed":
         sync_ledger(ws)
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
@@ -267,7 +301,7 @@ def verify_reject(ctx: click.Context, run_id: str, reason: str) -> None:
     """Reject a run that waits for a person; its tip is kept at refs/wikigate/failed/<id>
     and your name and reason are recorded (verdict reject_reviewed). Exit 1."""
     result = open_workspace(ctx).decide(run_id, reason, approve=False)
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
@@ -342,7 +376,7 @@ def anchor(
         click.echo("nothing to anchor")
         return
     result = opened.finalize()
-    click.echo(outcome(result))
+    click.echo(outcome_text(result))
     ctx.exit(result.exit_code)
 
 
