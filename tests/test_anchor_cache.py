@@ -91,7 +91,7 @@ def test_a_changed_source_or_offset_is_checked_again(repo, tmp_path):
     found, reads = verified(repo, moved, cache)
     assert reads and set(reads) == {"raw/m.txt"}
     assert [code for code, *_ in found if code.startswith("citation.")] == [
-        "citation.quote_not_found"
+        "citation.stale"  # the quote held before the source changed
     ]
     assert found == verified(repo, moved, None)[0]
     # a footnote's offset moves by one: that anchor is checked again, and is wrong

@@ -121,7 +121,7 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
     # history, not stale: the health a CI holds is back to no stale claim
     assert states(wiki) == {
         "wiki/pier.md#^1": "fresh",
-        "wiki/pier.md#^2": "unverified",
+        "wiki/pier.md#^2": "disputed",
         "wiki/pier.md#^3": "fresh",
     }
 
@@ -254,11 +254,8 @@ def test_the_ledger_page_shows_each_claims_state(wiki, lazy_at):
 
 def test_verify_all_says_a_quote_not_found_may_be_stale(wiki):
     """Trial 40 #5: `verify --all` (no base to tell a stale claim by) blamed a paraphrase
-    only; it now names the other cause and its fixes."""
+    only; it now tells a stale claim by main's history (session 41) and names its fixes."""
     done = wikigate(wiki, "verify", "--all", "--format", "json", env=PRODUCT)
     found = [f for f in json.loads(done.stdout)["findings"] if f["path"] == "wiki/pier.md"]
-    assert [f["code"] for f in found] == ["citation.quote_not_found"]
-    assert (
-        "if raw/town.txt changed since the claim was written, the claim is stale"
-        in (found[0]["hint"])
-    )
+    assert [f["code"] for f in found] == ["citation.stale"]
+    assert "keep it unchanged in a `::: disputed` block" in found[0]["hint"]

@@ -132,6 +132,7 @@ def checks_of(request: Request, judge: Judge | None = None) -> Verification:
             cache=cache,
             scope=shard.pages(tip_tree.pages) if shard is not None else scope,
             tip_commit=str(tip.id),
+            base_commit=str(base.id) if base is not None else None,
             heartbeat=clock,
             declared_scope=request.declared_scope,
             declared_direction=request.declared_direction,

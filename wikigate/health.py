@@ -7,11 +7,12 @@ statements (cited, gap-marked, neither), its claims and whether each quote is at
 anchor, and the orphans; the consistency check's rules over every claim give the open
 contradictions. A claim is
 
-- ``stale``: its quote is nowhere in its source, though it verified at the commit that gave
-  the claim its present text: a source it cites changed under it (a quote still in the
-  source at another offset is re-anchorable: unverified; a claim kept as history in a
-  ``::: disputed`` block, before the dated update replacing it, is not held to the changed
-  source: unverified);
+- ``stale``: its quote is nowhere in its source, and a source it cites changed under it
+  since the commit that gave the claim its present text, its quote in it then (the gate's
+  one rule: verifier/checks/citations.py ``staleness``; a quote still in the source at
+  another offset is re-anchorable: unverified; a quote never in its source: unverified);
+- ``disputed``: kept as history in a ``::: disputed`` block: stale there, or verifying
+  and not the block's dated update (it gets no finding, and leaves its page's state alone);
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
   claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it) or of
   a possible one (claim.possible_contradiction: maybe another thing, counted apart);
@@ -19,7 +20,8 @@ contradictions. A claim is
   vote on it was not ``supports``;
 - ``fresh``: none of these.
 
-A page's state is its worst claim's (stale, contested, unverified, fresh).
+A page's state is its worst claim's (stale, contested, unverified, fresh), its disputed
+claims left out.
 """
 
 from __future__ import annotations
@@ -34,22 +36,24 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.consistency import gap_claims, history, open_contradictions
+from .verifier.checks.citations import staleness
+from .verifier.checks.consistency import gap_claims, is_update, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
+from .verifier.citation import Citation
 from .verifier.claims import PageClaim, page_claims
 from .verifier.default import DeterministicVerifier
-from .verifier.markdown import ParsedPage, ParseLimit, parse_page
+from .verifier.markdown import ParsedPage
 from .verifier.wiki import PageCache, WikiTree
 from .verify import Request, verify
 
-State = Literal["fresh", "stale", "contested", "unverified"]
-STATES: tuple[State, ...] = ("stale", "contested", "unverified", "fresh")  # worst first
+State = Literal["fresh", "stale", "contested", "unverified", "disputed"]
+# a page's, worst first (a disputed claim is history: it leaves its page's state alone)
+STATES: tuple[State, ...] = ("stale", "contested", "unverified", "fresh")
 RATIOS = ("coverage", "anchored", "supported")  # higher is better, 0..1
 COUNTS = ("contradictions", "possible_contradictions", "stale", "orphans")  # lower is better
 POSSIBLE = "claim.possible_contradiction"  # counted apart from the contradictions
 # shown, with their deltas, never a regression: a gap marker is an honest "no source"
 FIGURES = ("pages", "claims", "statements", "gaps", "judged")
-STALE_HISTORY = 10_000  # first-parent commits walked back to where a page last changed
 SCHEMA_VERSION = 1
 CHECKS = frozenset({"citations", "pages", "links"})
 NOT_SUPPORTED = frozenset({"partial", "contradicts", "unsupported", "inconclusive", "flaky"})
@@ -273,13 +277,19 @@ def measure(
         for where in {a.page, b.page}:
             counts[where] = counts.get(where, 0) + 1
     possible = sum(f.code == POSSIBLE for _, _, f in pairs)
-    # a quote found nowhere: stale if it verified when the claim was written; a quote still
-    # in its source at another offset is re-anchorable (unverified: `anchor --fix`), not stale
-    # and a claim kept as history in a disputed block (before its block's dated update
-    # replacing it: consistency.history) is not held to its changed source either
-    past = history(every)
-    failing = [c for c in every if (c.page, c.label) not in anchors and c.id not in past]
-    stale = _stale(repo, commit, config, cache_path, failing)
+    # a quote found nowhere: stale if a source it cites changed under it since the claim was
+    # given its text (citations.staleness, the gate's rule); a quote still in its source at
+    # another offset is re-anchorable (unverified: `anchor --fix`), not stale. A claim in a
+    # disputed block is history (no finding: docs/ledger.md): stale there, or verifying and
+    # not the block's dated update, it is `disputed`, its own state, not the page's
+    failing = [c for c in every if (c.page, c.label) not in anchors]
+    changed = _stale(repo, commit, config, cache_path, failing)
+    kept = {
+        c.id
+        for c in every
+        if c.disputed and (c.id in changed or (anchored(c) and not is_update(c.sentence)))
+    }
+    stale = changed - kept
     health = Health(
         str(commit.id), contradictions=len(pairs) - possible, possible_contradictions=possible
     )
@@ -294,7 +304,9 @@ def measure(
                 judged += 1
                 supported += vote[0] == "supports"
             state: State
-            if c.id in stale:
+            if c.id in kept:
+                state = "disputed"
+            elif c.id in stale:
                 state = "stale"
             elif c.id in contested:
                 state = "contested"
@@ -357,96 +369,34 @@ def _stale(
     cache_path: Path | None,
     failing: list[PageClaim],
 ) -> set[str]:
-    """Of the claims whose quote is nowhere in its source at ``commit``, those whose quote
-    verified at the commit that gave the claim its present text (its sentences and its
-    footnote, not the rest of its page: a later edit elsewhere on the page leaves it
-    stale): a source changed under them."""
+    """Of the claims whose quote is nowhere in its source at ``commit``, those that are
+    stale: a source changed under them since the commit that gave the claim its present
+    text (its sentences and its footnote, not the rest of its page: a later edit elsewhere
+    on the page leaves it stale), and their quote was in it then. The gate's one rule
+    (verifier/checks/citations.py: ``staleness``)."""
     by_page: dict[str, list[PageClaim]] = {}
     for c in failing:
-        if c.offset is not None:  # an unanchored claim never verified
-            by_page.setdefault(c.page, []).append(c)
+        by_page.setdefault(c.page, []).append(c)
+    if not by_page:
+        return set()
     out: set[str] = set()
-    for path, mine in sorted(by_page.items()):
-        by_since: dict[pygit2.Oid, tuple[pygit2.Commit, list[PageClaim]]] = {}
-        for c, since in _claims_since(repo, commit, path, mine).items():
-            if since is not None and since.id != commit.id:  # else the writer's, not a source's
-                by_since.setdefault(since.id, (since, []))[1].append(c)
-        for since, theirs in by_since.values():
-            done = verify(
-                Request(
-                    repo,
-                    since,
-                    None,
-                    strictness="CALM",
-                    rules=Config(limits=config.limits, wiki=config.wiki),
-                    only=frozenset({"citations"}),
-                    pages=(path,),
-                    cache_path=cache_path,
-                ),
-                verifier=DeterministicVerifier(),
-            )
-            anchors = done.anchors or {}
-            for c in theirs:
-                found = anchors.get((path, c.label))
-                if found is not None and getattr(found, "code", 1) is None:
-                    out.add(c.id)
-    return out
-
-
-def _claims_since(
-    repo: pygit2.Repository, commit: pygit2.Commit, path: str, claims: list[PageClaim]
-) -> dict[PageClaim, pygit2.Commit | None]:
-    """For each claim of ``path`` at ``commit``: the first-parent commit that gave it its
-    present text (its footnote and the sentences citing it), or None when too far back."""
-    page = _parse(repo, _blob(commit, path), path)
-    want = {c: _claim_text(page, c.label) for c in claims}
-    out: dict[PageClaim, pygit2.Commit | None] = {}
-    open_ = dict(want)
-    at, blob = commit, _blob(commit, path)
-    for _ in range(STALE_HISTORY):
-        if not open_:
-            return out
-        if not at.parents:
-            out.update(dict.fromkeys(open_, at))
-            return out
-        parent = at.parents[0]
-        before = _blob(parent, path)
-        if before != blob:
-            earlier = _parse(repo, before, path)
-            for c in list(open_):
-                if earlier is None or _claim_text(earlier, c.label) != open_[c]:
-                    out[c] = at
-                    del open_[c]
-            blob = before
-        at = parent
-    out.update(dict.fromkeys(open_))  # too far back to say
-    return out
-
-
-def _parse(repo: pygit2.Repository, blob: pygit2.Oid | None, path: str) -> ParsedPage | None:
-    if blob is None:
-        return None
-    data = repo[blob].data  # type: ignore[attr-defined]
+    cache = PageCache(cache_path)
     try:
-        return parse_page(path, data.decode("utf-8"))
-    except (UnicodeDecodeError, ParseLimit):
-        return None  # no claim text to compare: the claim's text is taken to start here
-
-
-def _claim_text(page: ParsedPage | None, label: str) -> tuple[str | None, list[str]]:
-    """A claim's own text on ``page``: its footnote's definition and the sentences citing it."""
-    if page is None:
-        return None, []
-    d = next((d for d in page.definitions if d.label == label), None)
-    said = [" ".join((r.row or r.claim).split()) for r in page.refs if r.label == label]
-    return (d.tail if d is not None else None), said
-
-
-def _blob(commit: pygit2.Commit, path: str) -> pygit2.Oid | None:
-    try:
-        return commit.tree[path].id
-    except KeyError:
-        return None
+        tree = WikiTree(repo, commit.tree, cache, limits=config.limits, layout=config.wiki.layout())
+        for path, mine in sorted(by_page.items()):
+            page = tree.page(path)
+            if page is None:
+                continue
+            defs: dict[str, Citation] = {}
+            for d in page.definitions:
+                if d.label not in defs and d.citation is not None:
+                    defs[d.label] = d.citation
+            cited = [(c.label, defs[c.label]) for c in mine if c.label in defs]
+            said = staleness(repo, str(commit.id), tree, path, cited, config.limits)
+            out.update(c.id for c in mine if c.label in said and said[c.label].stale)
+    finally:
+        cache.close()
+    return out
 
 
 def schema() -> dict[str, Any]:

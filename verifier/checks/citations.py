@@ -7,7 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import pygit2
+
 from wikigate.codes import finding
+from wikigate.config import LimitsSection
 from wikigate.models import Finding
 
 from ..citation import (
@@ -28,6 +31,7 @@ from ..citation import (
 from ..links import FileNames, source_link
 from ..markdown import ParsedPage, Ref
 from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED, SourceError
+from ..stale import claims_since
 from ..wiki import Located, WikiTree
 from .context import Context
 
@@ -599,6 +603,7 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
     ]
     results = ctx.tip.locate(wanted, ctx.config.limits.quote_scans)
     ends: dict[tuple[str, str], int] = {}  # where an ellipsis quote's last piece ends
+    unfound: list[tuple[_Pending, Finding]] = []  # quotes not found
     for group, (error, located) in zip(groups.values(), results, strict=True):
         if error is not None:
             ctx.unsettled.update(p.path for p in group)
@@ -621,11 +626,12 @@ def _check_quotes(ctx: Context, pending: list[_Pending], verified: VerifiedQuote
                 where = _pieces(ctx, p, at)
             found = _quote_finding(ctx, p, where, verified)
             if found is not None and found.code == "citation.quote_not_found":
-                found = _stale_or(ctx, p, found)
-            if found is not None:
+                unfound.append((p, found))  # the writer's, or stale: decided below
+            elif found is not None:
                 out.append(on_claim(found, p.ref))
             if isinstance(where, _Pieces):
                 ends[(p.path, p.label)] = where.end
+    out += [on_claim(f, p.ref) for p, f in _stale_or(ctx, unfound)]
     for p in sorted(pending, key=_by_source):  # the notes of the quotes found, cached or not
         vq = verified.get((p.path, p.label))
         if vq is None or (p.citation.lines is None and p.citation.section is None):
@@ -832,33 +838,147 @@ STALE_FIX = (
 )
 
 
-def _stale_or(ctx: Context, p: _Pending, found: Finding) -> Finding | None:
-    """A quote not found: the writer's error, unless the claim is stale at the base. The
-    gate decides that from the base tree alone: the claim (its sentences and its footnote,
-    byte for byte) is on the base's page, citing the same source blob, so its quote fails
-    there as it fails here (a run cannot change raw/). Such a claim is not the run's: it
-    is citation.stale (a note), and nothing in a ``::: disputed`` block (kept as history,
-    not held to the changed source). A new or changed claim is checked in full."""
-    if ctx.base is None and found.hint == VERBATIM:  # lint mode: no base to tell by
-        hint = (
-            f"{VERBATIM}; if {p.source} changed since the claim was written, the claim is "
-            f"stale (`wikigate claims --state stale`): {STALE_FIX.format(source=p.source)}"
+def _stale_or(
+    ctx: Context, unfound: list[tuple[_Pending, Finding]]
+) -> list[tuple[_Pending, Finding]]:
+    """Quotes not found: the writer's error, unless the claim is stale (``staleness``): a
+    source changed under it since the commit that gave the claim its text. In a run, only a
+    claim unchanged from the base (its sentences and its footnote, byte for byte, citing the
+    same source blob: a run cannot change raw/) is judged so, from the base's history; a
+    new or changed claim is checked in full. In lint mode (no base: ``verify --all``) the
+    tip's history judges it. A stale claim is citation.stale (a note), and nothing in a
+    ``::: disputed`` block (kept as history, not held to the changed source). A claim that
+    never verified stays the writer's error, said so (fail-closed for a run touching it).
+    Each page's history is walked once."""
+    tree, commit = (ctx.tip, ctx.tip_commit) if ctx.base is None else (ctx.base, ctx.base_commit)
+    judged: dict[str, list[tuple[_Pending, Finding]]] = {}
+    out: list[tuple[_Pending, Finding]] = []
+    for p, found in unfound:
+        if ctx.base is None or unchanged_since_base(ctx, p.path, p.label, p.citation, p.blob):
+            judged.setdefault(p.path, []).append((p, found))
+        else:
+            out.append((p, found))
+    for path, theirs in judged.items():
+        cited = [(p.label, p.citation) for p, _ in theirs]
+        said = (
+            staleness(ctx.repo, commit, tree, path, cited, ctx.config.limits)
+            if commit is not None
+            else {}
         )
-        return found.model_copy(update={"hint": hint})
-    if not unchanged_since_base(ctx, p.path, p.label, p.citation, p.blob):
-        return found
+        for p, found in theirs:
+            one = said.get(p.label, Staleness(None, False))
+            stale = _stale(ctx, p, one)
+            if not one.stale and (one.since is None or one.since != ctx.tip_commit):
+                message = f"{found.message}; {one.why_not(p.source)}"  # main's, not this one's
+                out.append((p, found.model_copy(update={"message": message})))
+            elif not one.stale:
+                out.append((p, found))  # written by the commit at hand: the plain finding
+            elif stale is not None:
+                out.append((p, stale))
+    return out
+
+
+def _stale(ctx: Context, p: _Pending, said: Staleness) -> Finding | None:
+    """A stale claim's note; None in a ``::: disputed`` block (history)."""
     refs = [r for r in ctx.tip.page(p.path).refs if r.label == p.label]  # type: ignore[union-attr]
-    if refs and all(r.disputed for r in refs):
+    if not said.stale or (refs and all(r.disputed for r in refs)):
         return None
+    assert said.since is not None
+    whose = (
+        "the claim is unchanged from the base: not this run's doing"
+        if ctx.base is not None
+        else f"the claim's text is as commit {said.since[:12]} wrote it"
+    )
     return finding(
         "citation.stale",
         p.path,
         p.line,
         f"[^{p.label}]: the claim is stale: its source {p.source} changed since the claim "
         f"was written, and the quote {_clip(p.citation.quote)!r} is no longer in it "
-        "(the claim is unchanged from the base: not this run's doing)",
+        f"({whose})",
         hint=STALE_FIX.format(source=p.source),
     )
+
+
+class Staleness(NamedTuple):
+    """Of one claim whose quote fails: the commit that gave it its present text (None:
+    too far back, or no history), and whether it is stale."""
+
+    since: str | None
+    stale: bool
+    changed: bool = False  # the source's blob changed since
+
+    def why_not(self, source: str) -> str:
+        """Why a claim that is not stale is the writer's: as a message's tail."""
+        if self.since is None:
+            return (
+                "the claim is not known to have verified (its history is too long or "
+                "shallow to tell when it was written)"
+            )
+        then = (
+            f"its quote was not in {source} then either"
+            if self.changed
+            else f"{source} has not changed since"
+        )
+        return f"the claim never verified: its text is as commit {self.since[:12]} wrote it, and {then}"
+
+
+def staleness(
+    repo: pygit2.Repository,
+    commit_id: str,
+    tree: WikiTree,
+    path: str,
+    cited: list[tuple[str, Citation]],
+    limits: LimitsSection | None = None,
+) -> dict[str, Staleness]:
+    """For each (label, citation) of the page ``path`` at ``commit_id`` (whose tree is
+    ``tree``), a claim whose quote fails there: whether it is stale. The one rule the gate,
+    ``wikigate verify --all`` and the ledger's states (wikigate/health.py) decide it by,
+    from git alone (commits and trees, never a writer's trailers or notes): stale when
+    the source the claim cites at the commit that gave it its present text
+    (verifier/stale.py: ``claims_since``) is another blob than now, and its quote was in
+    that blob: a source changed under a claim that held. Otherwise the claim never
+    verified (nothing changed since, or its quote was not in its source then either, or
+    the history is too long to say): the writer's error. Each commit a claim's text began
+    at is read once, its sources once."""
+    out = {label: Staleness(None, False) for label, _ in cited}
+    try:
+        commit = repo[commit_id]
+    except (KeyError, ValueError):
+        return out
+    if not isinstance(commit, pygit2.Commit):
+        return out
+    try:
+        since = claims_since(repo, commit, path, [label for label, _ in cited])
+    except (KeyError, pygit2.GitError):  # a shallow history: not known, not stale
+        return out
+    by_since: dict[pygit2.Oid, list[tuple[str, Citation]]] = {}
+    for label, c in cited:
+        then = since.get(label)
+        if then is None:
+            continue
+        out[label] = Staleness(str(then.id), False)
+        if then.id == commit.id:
+            continue  # written here: nothing changed since
+        hits, acl = resolve_source(tree, path, c)
+        if acl or len(hits) != 1:
+            continue
+        by_since.setdefault(then.id, []).append((label, c))
+    for oid, theirs in by_since.items():
+        then_commit = repo[oid]
+        assert isinstance(then_commit, pygit2.Commit)
+        old = WikiTree(repo, then_commit.tree_id, tree.cache, tree.workers, limits, tree.layout)
+        changed: list[tuple[str, Citation]] = []
+        for label, c in theirs:
+            now, _ = resolve_source(tree, path, c)
+            was, acl = resolve_source(old, path, c)
+            if acl or len(was) != 1 or old.entries[was[0]].oid == tree.entries[now[0]].oid:
+                continue  # the same source blob: the quote failed when it was written too
+            changed.append((label, c))
+        found = quotes_found(old, path, [c for _, c in changed]) if changed else []
+        for (label, _), held in zip(changed, found, strict=True):
+            out[label] = Staleness(str(oid), held, changed=True)
+    return out
 
 
 def unchanged_since_base(ctx: Context, path: str, label: str, c: Citation, blob: str) -> bool:
@@ -880,11 +1000,24 @@ def unchanged_since_base(ctx: Context, path: str, label: str, c: Citation, blob:
 def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> list[bool]:
     """For each citation of ``page_path``: whether its quote is, for certain, nowhere in its
     source in ``tree``: not verbatim, not in its text view, not as an ellipsis quote's
-    pieces (a source that cannot be read, or a search cut short, is no certain failure).
-    Each source is read once, whatever the number of citations; none for a citation whose
-    anchor verified before (the verification cache's anchors: an edit of a claim around
-    its footnote reads no source)."""
-    out = [False] * len(cited)
+    pieces (a source that cannot be read, or a search cut short, is no certain failure)."""
+    return [held is False for held in _quotes_held(tree, page_path, cited)]
+
+
+def quotes_found(tree: WikiTree, page_path: str, cited: list[Citation]) -> list[bool]:
+    """For each citation of ``page_path``: whether its quote is, for certain, in its
+    source in ``tree`` (at its anchor or elsewhere, verbatim, in its text view or as an
+    ellipsis quote's pieces)."""
+    return [held is True for held in _quotes_held(tree, page_path, cited)]
+
+
+def _quotes_held(tree: WikiTree, page_path: str, cited: list[Citation]) -> list[bool | None]:
+    """For each citation of ``page_path``: whether its quote is in its source in ``tree``
+    (None: not known: no single readable source, or a search cut short). Each source is
+    read once, whatever the number of citations; none for a citation whose anchor verified
+    before (the verification cache's anchors: an edit of a claim around its footnote reads
+    no source)."""
+    out: list[bool | None] = [None] * len(cited)
     groups: dict[tuple[str, int | None], list[int]] = {}
     keys: dict[int, str] = {}
     for n, c in enumerate(cited):
@@ -899,6 +1032,9 @@ def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> lis
                 keys[n] = tree.cache.anchor_key(reading, c.page, c.offset, quote_hash(c.quote))
     verified = tree.cache.verified_anchors(list(keys.values())) if keys else set()
     if verified:
+        for n, key in keys.items():
+            if key in verified:
+                out[n] = True
         groups = {
             where: kept
             for where, ns in groups.items()
@@ -913,17 +1049,20 @@ def quotes_failing(tree: WikiTree, page_path: str, cited: list[Citation]) -> lis
         if error is not None:
             continue
         for n, at in zip(ns, located, strict=True):
-            if at is None or at.offset >= 0 or at.offset == UNSEARCHED:
+            if at is None or at.offset >= 0:
+                out[n] = True
+                continue
+            if at.offset == UNSEARCHED:
                 continue
             pieces = cited[n].pieces
             if not pieces:
-                out[n] = True
+                out[n] = False
                 continue
             try:
                 text = tree.source_text(src, pg)
             except SourceError:
                 continue
-            out[n] = find_pieces(text, pieces) is None
+            out[n] = find_pieces(text, pieces) is not None
     return out
 
 

@@ -50,6 +50,7 @@ class Context:
     new_anchors: set[str] = field(default_factory=set)
     scope: list[str] | None = None  # restrict per-page checks to these pages
     tip_commit: str | None = None  # the tip's commit id (the judge's history tool)
+    base_commit: str | None = None  # the base's (whether a claim is stale: its history)
     judgment: Judgment | None = None  # the semantic judge's, once it has run
     claim_checks: list[ClaimCheck] = field(default_factory=list)  # the convergence check's
     declared_scope: tuple[str, ...] | None = None  # a pull request's Wikigate-Scope line

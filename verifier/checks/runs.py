@@ -38,7 +38,7 @@ from ..markdown import ParseLimit, _bounded
 from ..report import ClaimCheck, DirectionReport, PresentationResult, RubricResult
 from ..staged import StagedTree
 from ..wiki import SourceError, WikiTree
-from .citations import quotes_failing, resolve_source
+from .citations import quotes_failing, resolve_source, staleness
 from .context import REGULAR, Context
 from .pages import invisible_in_path
 from .presentation import added_lines, followup_message, pages_failing
@@ -773,11 +773,12 @@ def check_convergence(ctx: Context) -> list[Finding]:
             )
         out += _dangling_frozen(path, before, ledger.frozen)
         compared = compare(before, after, archived=archived and frozen_page is None)
-        stale = _stale(base, path, [c.claim for c in compared if c.result == "fail"])
+        failed = _failing(ctx, path, [c.claim for c in compared if c.result == "fail"])
         for c in compared:
             frozen = ledger.frozen_claim(path, c.claim.label)
-            if c.claim.id in stale and frozen is None and not deleted:
-                c = c._replace(result="warn", reason=f"{c.reason}: {STALE}")
+            why = failed.get(c.claim.id)
+            if why is not None and frozen is None and not deleted:
+                c = c._replace(result="warn", reason=f"{c.reason}: {why}")
             ctx.claim_checks.append(ClaimCheck.of(c, frozen))
             out += _claim_finding(c, frozen, deleted=deleted, page_frozen=frozen_page is not None)
     for path in sorted(changed - set(pages)):  # a frozen folder's other files
@@ -791,22 +792,58 @@ STALE = (
     "it was stale on main (its source changed and its quote is no longer in it), so the "
     "run may update or remove it"
 )
+FAILED = (
+    "its quote did not verify on main (it never did: its source did not change under it), "
+    "so the run may update or remove it"
+)
 
 
-def _stale(base: WikiTree, path: str, claims: list[PageClaim]) -> set[str]:
-    """The ids of the claims of the base's page ``path`` that are stale there: their quote
-    fails against the base's own source (decided from the base tree, never from what the
-    run wrote). Each source is read once."""
-    page = base.page(path) if claims else None
-    if page is None:
-        return set()
+def _failing(ctx: Context, path: str, claims: list[PageClaim]) -> dict[str, str]:
+    """Of the claims of the base's page ``path`` the run removes or alters, those it may:
+    their quote fails against the base's own source (decided from the base, never from what
+    the run wrote), each with why: stale (citations.staleness, the one rule) or never
+    verified. A claim sharing its sentence with such a claim (``[^1][^2]``, one source
+    changed) may go with it: the sentence is one statement, and a run can update or remove
+    it only whole. Each source is read once."""
+    base = ctx.base
+    page = base.page(path) if base is not None and claims else None
+    if base is None or page is None:
+        return {}
     defs: dict[str, Citation] = {}
     for d in page.definitions:
         if d.label not in defs and d.citation is not None:
             defs[d.label] = d.citation
     mine = [c for c in claims if c.label in defs]
     failing = quotes_failing(base, path, [defs[c.label] for c in mine])
-    return {c.id for c, fails in zip(mine, failing, strict=True) if fails}
+    bad = [c for c, fails in zip(mine, failing, strict=True) if fails]
+    if not bad:
+        return {}
+    said = (
+        staleness(
+            ctx.repo,
+            ctx.base_commit,
+            base,
+            path,
+            [(c.label, defs[c.label]) for c in bad],
+            ctx.config.limits,
+        )
+        if ctx.base_commit is not None
+        else {}
+    )
+    out: dict[str, str] = {}
+    for c in bad:
+        stale = said.get(c.label)
+        out[c.id] = STALE if stale is not None and stale.stale else FAILED
+    sentences = {(c.line, c.sentence): c for c in bad}
+    for c in claims:
+        first = sentences.get((c.line, c.sentence))
+        if c.id not in out and first is not None:
+            how = "was stale" if out[first.id] == STALE else "did not verify"
+            out[c.id] = (
+                f"it shares its sentence with [^{first.label}], whose quote {how} on main, so "
+                "the run may update or remove the sentence"
+            )
+    return out
 
 
 def _resolver(tree: WikiTree, path: str) -> Callable[[Citation], str]:

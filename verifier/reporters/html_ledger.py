@@ -56,6 +56,7 @@ STATE_REASONS = {
     "contested": "state: contested (one side of an open contradiction)",
     "unverified": "state: unverified (its quote is not at its anchor, or the judge's vote "
     "was not supports)",
+    "disputed": "state: disputed (kept as history in a ::: disputed block; no finding)",
 }
 
 
@@ -121,7 +122,14 @@ def states_line(states: Counter[str]) -> str:
     """The claims' states on main, counted (docs/health.md), as a paragraph; "" when unknown."""
     if not states:
         return ""
-    said = ", ".join(f"{states[s]} {s}" for s in ("fresh", "stale", "contested", "unverified"))
+    shown = (
+        "fresh",
+        "stale",
+        "contested",
+        "unverified",
+        *(("disputed",) if states["disputed"] else ()),
+    )
+    said = ", ".join(f"{states[s]} {s}" for s in shown)
     return f"<p>states: {esc(said)}</p>"
 
 

@@ -70,10 +70,16 @@ class TextReporter:
             else "\033[32m",
         )
         checks = collections.Counter(c.result for c in report.claim_checks)
+        removed = [c for c in report.claim_checks if c.result == "warn" and c.now is None]
         if checks:
             lines.append(
-                f"claims on changed pages: {checks['pass']} kept, {checks['warn']} reworded, "
-                f"{checks['fail']} removed or altered"
+                f"claims on changed pages: {checks['pass']} kept, "
+                f"{checks['warn'] - len(removed)} reworded, {checks['fail']} removed or altered"
+            )
+        if removed:  # a warn with nothing standing for it: a claim failing on main, removed
+            lines.append(
+                "removed, not verifying on main: "
+                + "; ".join(f"{c.claim_id} {c.claim[:60]!r} ({_failed(c.reason)})" for c in removed)
             )
         if s.gaps:
             lines.append(f"gap markers: {s.gaps}")
@@ -109,6 +115,13 @@ class TextReporter:
             f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)
+
+
+def _failed(reason: str) -> str:
+    """Why main's claim did not verify, from its claim check's reason (checks/runs.py)."""
+    if "shares its sentence" in reason:
+        return "its sentence's other quote did not verify"
+    return "stale" if "stale on main" in reason else "never verified"
 
 
 def page_states(findings: list[Finding]) -> list[tuple[str, int, int]]:

@@ -30,9 +30,10 @@ from .base import format_option, open_workspace
 )
 @click.option(
     "--state",
-    type=click.Choice(("fresh", "stale", "contested", "unverified")),
+    type=click.Choice(("fresh", "stale", "contested", "unverified", "disputed")),
     help="Only claims in this state (stale: a cited source changed and the quote no longer "
-    "verifies; contested: one side of an open contradiction).",
+    "verifies; contested: one side of an open contradiction; disputed: kept as history in "
+    "a `::: disputed` block).",
 )
 @click.option(
     "--states",
@@ -55,7 +56,7 @@ def claims(
 ) -> None:
     """Every cited claim on the trunk (main): id, sentence, source, quote and its hash and offset, anchor
     status, the commits that introduced and last changed it, the judge's last vote; with
-    --states its state (fresh, stale, contested, unverified; docs/health.md).
+    --states its state (fresh, stale, contested, unverified, disputed; docs/health.md).
 
     The ledger is brought up to main's tip first (only the pages each new commit
     changed are read)."""
