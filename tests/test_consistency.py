@@ -722,12 +722,23 @@ def test_the_corpus_figures_are_the_documented_ones():
     # plain) (conflict30)
     # review 40b's cases and session 41's probes (R40-…), before their rules (33ae638): 132
     # of 163 caught, 23 of 144 flagged (9 possible, 14 plain)
-    assert corpus_figures(DEV) == (162, 163, 8, 144, wrong)
+    # review 41a's cases (R41-…), before their rules (34cb27d): 79 of 108 caught, 20 of 97
+    # flagged (5 possible, 15 plain); the whole development half then 241 of 271, 28 of 241
+    # (at 33ae638: 213 of 271, 43 of 241). Still wrong: a pronoun (P8, PR1), two terms of
+    # office (P5), an exception (B6, E1, E2), weekdays as values (H5), fractions (H7, F40),
+    # "like the baths" (L2), centuries (R5), "no later than" (R7), "dates from" (PV4), other
+    # conditions or kinds ("in water", "on Everest", "express": F66, F67, G18), "Hale's son"
+    # (G9, possible)
+    r41 = ["R41-P5", "R41-P8", "R41-B6", "R41-H5", "R41-H7", "R41-L2", "R41-E1", "R41-E2"]
+    r41 += ["R41-R5", "R41-R7", "R41-PV4", "R41-PR1", "R41-F40", "R41-F66", "R41-F67"]
+    r41 += ["R41-G9", "R41-G18"]
+    assert corpus_figures(DEV) == (258, 271, 13, 241, [*wrong, *r41])
     soft += kinds
     # session 41's held-out block (Z41-…), written at 466293e before any rule changed for
     # it: 5 of 10 caught, 1 of 10 flagged (possible; at 33ae638: 3 of 10, 1 of 10)
-    missed = ["Z41-1", "Z41-5", "Z41-6", "Z41-7", "Z41-9"]
-    assert corpus_figures(HELD_OUT) == (11, 16, 1, 16, [*missed, "Z41-12"])
+    # after review 41a's rules (not tuned on it): Z41-7 ("has never been cancelled") caught
+    missed = ["Z41-1", "Z41-5", "Z41-6", "Z41-9"]
+    assert corpus_figures(HELD_OUT) == (12, 16, 1, 16, [*missed, "Z41-12"])
     assert corpus_soft(HELD_OUT) == ["Z41-12"]
 
 
@@ -3843,3 +3854,22 @@ def test_an_object_of_its_own_or_a_dated_past_beside_a_present_clause_is_no_find
     a present verb in a relative clause does not make a dated past the present."""
     assert _pair_code(new, old) is None, (new, old)
     assert _pair_code(old, new) is None, (old, new)
+
+
+def test_the_gate_finds_a_date_behind_a_passive_agent(repo, base):
+    """Review 41a #1 through a run: "built by the town council in 1901" against the town
+    page's "The bandstand was built in 1899." landed (the agent hid the date)."""
+    new = page(
+        "Parks",
+        [
+            (
+                "The bandstand was built by the town council in 1901.",
+                "raw/guide.txt",
+                "The bandstand was built in 1901.",
+            )
+        ],
+    )
+    found = run(repo, base, {"wiki/parks.md": new})
+    assert [(f.code, f.other.page if f.other else None) for f in found] == [
+        ("claim.source_conflict", "wiki/town.md")
+    ], found
