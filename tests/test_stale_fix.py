@@ -124,6 +124,11 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
         "wiki/pier.md#^2": "disputed",
         "wiki/pier.md#^3": "fresh",
     }
+    # and the claim kept as history is not counted unanchored (review 41a #20: `anchored`
+    # stayed below 1 for good, so a CI floor near 1 failed after the documented repair)
+    done = wikigate(wiki, "health", "--format", "json", "--fail-under", "anchored=1", env=PRODUCT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["wiki"]["anchored"] == 1.0
 
 
 @pytest.mark.parametrize(

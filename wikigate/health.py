@@ -327,7 +327,9 @@ def measure(
                 accounted=counted.accounted,
                 gaps=counted.gaps,
                 claims=len(mine),
-                anchored=sum(anchored(c) for c in mine),
+                # a claim kept as history is no unanchored one (review 41a #20: the
+                # documented repair lowered `anchored` for good)
+                anchored=sum(anchored(c) or c.id in kept for c in mine),
                 judged=judged,
                 supported=supported,
                 contradictions=per_page.get(path, 0),
