@@ -726,13 +726,13 @@ def test_the_corpus_figures_are_the_documented_ones():
     # flagged (5 possible, 15 plain); the whole development half then 241 of 271, 28 of 241
     # (at 33ae638: 213 of 271, 43 of 241). Still wrong: a pronoun (P8, PR1), two terms of
     # office (P5), an exception (B6, E1, E2), weekdays as values (H5), fractions (H7, F40),
-    # "like the baths" (L2), centuries (R5), "no later than" (R7), "dates from" (PV4), other
+    # "like the baths" (L2), centuries (R5), "dates from" (PV4), other
     # conditions or kinds ("in water", "on Everest", "express": F66, F67, G18), "Hale's son"
     # (G9, possible)
     r41 = ["R41-P5", "R41-P8", "R41-B6", "R41-H5", "R41-H7", "R41-L2", "R41-E1", "R41-E2"]
-    r41 += ["R41-R5", "R41-R7", "R41-PV4", "R41-PR1", "R41-F40", "R41-F66", "R41-F67"]
+    r41 += ["R41-R5", "R41-PV4", "R41-PR1", "R41-F40", "R41-F66", "R41-F67"]
     r41 += ["R41-G9", "R41-G18"]
-    assert corpus_figures(DEV) == (258, 271, 13, 241, [*wrong, *r41])
+    assert corpus_figures(DEV) == (259, 271, 13, 241, [*wrong, *r41])
     soft += kinds
     # session 41's held-out block (Z41-…), written at 466293e before any rule changed for
     # it: 5 of 10 caught, 1 of 10 flagged (possible; at 33ae638: 3 of 10, 1 of 10)

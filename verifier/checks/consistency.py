@@ -549,6 +549,14 @@ def _text(sentence: str) -> str:
     if "stand" in text or "stood" in text:
         # "stands 42 metres tall": "is 42 metres tall" (review 39a #9: only possible)
         text = _STANDS.sub(lambda m: "is" if m.group(1).lower() == "stands" else "was", text)
+    if (
+        "o later" in text
+        or "o earlier" in text
+        or "o more" in text
+        or "o fewer" in text
+        or ("o less" in text)
+    ):  # "no later than 1800": before 1800, no denial (review 41a #9)
+        text = _NO_MORE.sub(lambda m: _BOUNDS_SAID[m.group(1).lower()], text)
     if "no one" in text or "nobody" in text or "No one" in text or "Nobody" in text:
         text = _NO_ONE.sub("0 people", text)  # a count of none (review 41a #5)
     if " by " in text:  # "founded by Sir John Lowe in 1552": founded in 1552 (review 41a #1)
@@ -583,6 +591,14 @@ _BY_AGENT = re.compile(
     r"|architect|builder|builders|firm|town|city|parish|church|crown|state|county|king|queen"
     r"|bishop|monks|guild|fishermen|villagers|townspeople|navy|army))\b",
 )
+_NO_MORE = re.compile(r"\b[Nn]o\s+(later|earlier|more|fewer|less)\s+than\b")
+_BOUNDS_SAID = {
+    "later": "before",
+    "earlier": "after",
+    "more": "at most",
+    "fewer": "at least",
+    "less": "at least",
+}
 _NO_ONE = re.compile(r"\b(?:[Nn]o[\s-]one|[Nn]obody)\b")
 _NOT_UNTIL = re.compile(
     r"\b(was|were|did|had)\s+not\s+([a-z]+)\s+until\s+((?:1\d{3}|20\d{2})\b)", re.I
