@@ -102,9 +102,9 @@ def test_a_run_may_remove_a_claim_stale_on_main(wiki):
     assert main_file(wiki, "wiki/pier.md") == text
 
 
-def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
-    """Trial 40 #1, row 3: the old claim kept in `::: disputed` next to the update was
-    rejected (its quote held to the changed source)."""
+def disputed_repair(root: Path) -> str:
+    """The stale claim kept in a `::: disputed` block beside its dated update, landed by a
+    run: the page's text."""
     new = "The pier is 420 metres long."
     text = (
         PIER.replace(
@@ -114,9 +114,16 @@ def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
         )
         + f"[^3]: {cite(CHANGED, new)}\n"
     )
-    _, done = run_writing(wiki, {"wiki/pier.md": text})
+    _, done = run_writing(root, {"wiki/pier.md": text})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "quote_not_found" not in done.stdout and "citation.stale" not in done.stdout
+    return text
+
+
+def test_a_stale_claim_kept_in_a_disputed_block_is_history(wiki):
+    """Trial 40 #1, row 3: the old claim kept in `::: disputed` next to the update was
+    rejected (its quote held to the changed source)."""
+    text = disputed_repair(wiki)
     assert main_file(wiki, "wiki/pier.md") == text
     # history, not stale: the health a CI holds is back to no stale claim
     assert states(wiki) == {

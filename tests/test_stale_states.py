@@ -22,6 +22,7 @@ from test_stale_fix import (
     TOWN,
     advance,
     cite,
+    disputed_repair,
     main_file,
     page,
     run_writing,
@@ -90,21 +91,6 @@ def test_a_stale_claim_is_stale_in_verify_all_and_its_page_listed(wiki):
     found, text = verify_all(wiki)
     assert [f["code"] for f in found] == ["citation.stale"]
     assert "pages not fresh:\n  wiki/pier.md: stale (1 claim whose source changed)" in text
-
-
-def disputed_repair(root: Path) -> str:
-    new = "The pier is 420 metres long."
-    text = (
-        PIER.replace(
-            "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n",
-            "The pier opened in 1894.[^1]\n\n::: disputed\nThe pier is 400 metres long.[^2]\n"
-            f"\n**Updated 2026-11-27 per raw/town.txt:** {new}[^3]\n:::\n",
-        )
-        + f"[^3]: {cite(CHANGED, new)}\n"
-    )
-    _, done = run_writing(root, {"wiki/pier.md": text})
-    assert done.returncode == 0, done.stdout + done.stderr
-    return text
 
 
 def test_a_disputed_claim_is_history_in_verify_all_and_the_ledger(wiki):
