@@ -1224,3 +1224,26 @@ def test_through_verification_a_cited_section_number_is_no_quantity(tmp_path):
     report = verify_trees(repo, tip, base, config=Config())
     flags = at(report, "citation.semantic_conflict")
     assert [f.message.split(" ")[0] for f in flags] == ["[^2]"], flags
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        # "May" of a date is the month, no hedge (trial 41: a major modal conflict)
+        ("The year 1872 saw the lighthouse first lit.", "first lit on 5 May 1872"),
+        # full-width or other-script digits are the same number
+        ("The pier opened in \uff11\uff18\uff19\uff19.", "The pier opened in 1899"),
+        ("The pier opened in 1899.", "The pier opened in \u0661\u0668\u0669\u0669"),
+    ],
+)
+def test_a_month_and_other_digits_are_no_conflict(claim, quote):
+    """Trial 41: the offline judge read "5 May 1872"'s month as the hedge "may", and
+    "１８９９" as another number than 1899; each a major citation.semantic_conflict."""
+    assert conflicts(claim, quote) == []
+
+
+def test_may_as_a_verb_is_still_a_hedge():
+    assert [
+        c.kind
+        for c in conflicts("The council approved the plan.", "The council may approve the plan")
+    ]

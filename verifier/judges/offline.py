@@ -531,6 +531,12 @@ _MONTHS_TITLE = (
 # a day of a month, "3 may" (the text is lower case), read as the date "3 may"
 _DATE_DAY = re.compile(r"\b([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?\s+(" + _MONTHS + r")\b")
 _AGAINST = re.compile(r"\b(vot(?:e|ed|es|ing))\s+against\b")
+
+
+def _month_word(m: re.Match[str]) -> str:
+    """A day's month, kept as a word; but "may" is no hedge ("lit on 5 May 1872": trial 41,
+    a modal conflict)."""
+    return " " if m.group(2).startswith("may") else f" {m.group(2)} "
 _PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of the text
 
 
@@ -598,6 +604,8 @@ _LETTERS = re.compile(r"[a-z]+")
 
 
 def _read_text(text: str) -> _Words:
+    if not text.isascii():  # "１８９９", "١٨٩٩": digits as ASCII ones (trial 41)
+        text = "".join(str(int(ch)) if ch.isdecimal() and not ch.isascii() else ch for ch in text)
     text = text.lower().replace("n't", " not").replace("per cent", "percent")
     if "against" in text:
         text = _AGAINST.sub(r"\1 refused", text)
@@ -605,7 +613,7 @@ def _read_text(text: str) -> _Words:
     # "3 May": a day, not a count of three (the pattern's day starts with a digit 1-9)
     if _ascii_digit(text) and _DATE_DAY.search(text):
         dates = {f"{m.group(1)} {m.group(2)[:3]}" for m in _DATE_DAY.finditer(text)}
-        text = _DATE_DAY.sub(r" \2 ", text)
+        text = _DATE_DAY.sub(_month_word, text)
     digits = _numbers_spelled(text)
     # no letter A-Z is left in ``text`` by ``str.lower``; text2num's output is not known so
     words = set((_WORD_LOWER if digits is text else _WORD).findall(digits))
