@@ -3873,3 +3873,16 @@ def test_the_gate_finds_a_date_behind_a_passive_agent(repo, base):
     assert [(f.code, f.other.page if f.other else None) for f in found] == [
         ("claim.source_conflict", "wiki/town.md")
     ], found
+
+
+def test_a_finding_shows_an_update_without_its_dated_marker():
+    """Trial 41: a finding quoted “Updated 2026-11-21 per raw/guide.txt: The pier opened in
+    1899.”; the dated marker is the page's note (read as no part of the claim)."""
+    update = "**Updated 2026-11-21 per raw/guide.txt:** The pier opened in 1899."
+    said = "The pier opened in 1894."
+    new = PageClaim("wiki/t.md", "2", 8, update, "raw/guide.txt", None, update, 0, None, True)
+    old = PageClaim("wiki/p.md", "1", 6, said, "raw/town.txt", None, said, 0, None, False)
+    found = consistency.pair_finding(new, old)
+    assert found is not None
+    assert "“The pier opened in 1899.” against “The pier opened in 1894.”" in found.message
+    assert "Updated" not in found.message

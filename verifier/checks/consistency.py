@@ -4316,11 +4316,14 @@ _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
 
 
 def claimed(claim: PageClaim) -> str:
-    """A claim's sentence as a finding shows it: its ``[conflict: raw/…]`` marker left out
-    (the page's note, not the claim's words)."""
-    if CONFLICT.search(claim.sentence) is None:
-        return claim.sentence
-    return _BEFORE_STOP.sub(r"\1", " ".join(CONFLICT.sub(" ", claim.sentence).split()))
+    """A claim's sentence as a finding shows it: its ``[conflict: raw/…]`` marker and an
+    update's dated marker left out (the page's notes, not the claim's words: trial 41)."""
+    sentence = claim.sentence
+    if (m := UPDATE.match(sentence)) is not None:
+        sentence = sentence[m.end() :]
+    if CONFLICT.search(sentence) is None:
+        return sentence
+    return _BEFORE_STOP.sub(r"\1", " ".join(CONFLICT.sub(" ", sentence).split()))
 
 
 GAP = ""  # the source of a gap-marked statement (gap_claims): none
@@ -4354,7 +4357,7 @@ def _gap_finding(a: Read, b: Read, kind: str) -> Finding | None:
         ca.line,
         f"{ca.page}:{ca.line} (a statement marked [gap: …], citing no source) says {what} of "
         f"the same subject as {cb.page}:{cb.line} ({cb.id}, citing {cb.source}): "
-        f"“{_excerpt(ca.sentence)}” against “{_excerpt(claimed(cb))}”",
+        f"“{_excerpt(claimed(ca))}” against “{_excerpt(claimed(cb))}”",
         claim=ca.sentence,
         **_sides(ca, cb),
     )
