@@ -3886,3 +3886,31 @@ def test_a_finding_shows_an_update_without_its_dated_marker():
     assert found is not None
     assert "“The pier opened in 1899.” against “The pier opened in 1894.”" in found.message
     assert "Updated" not in found.message
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (
+            "The lighthouse was first lit on 5 May 1872.",
+            "The lighthouse was first lit on 3 May 1870.",
+        ),
+        ("The ferry does not run in winter.", "The ferry runs in winter."),
+        ("The pier is 450 metres long.", "The pier is 400 metres long."),
+    ],
+)
+def test_a_source_conflict_s_hint_gives_the_marker_for_its_own_pair_and_it_passes(new, old):
+    """Trial 41: the hint was one fixed example about a pier ("give both figures" for a
+    denial too); it is now the claim with its marker, which passes as printed."""
+    found = consistency.pair_finding(_claim_of(new, new), _claim_of(old, old, "raw/town.txt"))
+    assert found is not None and found.code == "claim.source_conflict"
+    assert found.hint is not None and "pier opened in 1894" not in found.hint
+    marked = found.hint.split("`")[1]
+    assert marked.startswith(new.rstrip("."))
+    after = _claim_of(marked, new)
+    assert consistency.pair_finding(after, _claim_of(old, old, "raw/town.txt")) is None
+
+
+def _claim_of(sentence: str, quote: str, source: str = "raw/a.txt") -> PageClaim:
+    said = quote.rstrip(".")
+    return PageClaim("wiki/p.md", "1", 6, sentence, source, None, said, 0, None, False)

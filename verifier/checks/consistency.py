@@ -4058,6 +4058,7 @@ def _finding(
             f"{note}; " + message,
             claim=claimed(ca),
             claim_line=ca.line,
+            hint=_conflict_hint(a, b, kind),
             **_sides(ca, cb),
         )
     if (
@@ -4313,6 +4314,27 @@ def _possible(a: Read, b: Read, cites: Cites) -> Finding | None:
 
 
 _BEFORE_STOP = re.compile(r"\s+([.,;:!?])")
+
+
+def _conflict_hint(a: Read, b: Read, kind: str) -> str:
+    """claim.source_conflict's next step, built from the pair (trial 41: one fixed example
+    about a pier, "both figures" for a denial): the marker to add to this claim, with what
+    the other source says."""
+    said = _BEFORE_STOP.sub(r"\1", claimed(a.claim)).rstrip(" .")
+    theirs = sorted(b.numbers - a.numbers - b.described, key=lambda n: (" " not in n, n))[:2]
+    shown = [n[:-3] + n[-3:].capitalize() if _MONTH_DAY.fullmatch(n) else n for n in theirs]
+    joiner = " " if any(_MONTH_DAY.fullmatch(n) for n in theirs) else " and "
+    what = joiner.join(shown) if shown and kind != "negation" else "otherwise"
+    marker = f"{said} [conflict: {b.claim.source} says {what}]."
+    if kind == "negation":
+        return (
+            "say so on the page: add a marker inside the claim's sentence, before its "
+            f"footnote (`{_excerpt(marker, 200)}`), or cite both sources on the claim"
+        )
+    return (
+        "say so on the page: give both figures and cite both sources on the claim, or add a "
+        f"marker inside its sentence, before its footnote (`{_excerpt(marker, 200)}`)"
+    )
 
 
 def claimed(claim: PageClaim) -> str:
