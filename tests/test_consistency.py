@@ -3914,3 +3914,38 @@ def test_a_source_conflict_s_hint_gives_the_marker_for_its_own_pair_and_it_passe
 def _claim_of(sentence: str, quote: str, source: str = "raw/a.txt") -> PageClaim:
     said = quote.rstrip(".")
     return PageClaim("wiki/p.md", "1", 6, sentence, source, None, said, 0, None, False)
+
+
+@pytest.mark.slow
+def test_a_figure_of_a_year_is_compared_with_the_one_page_of_that_year_among_a_hundred(repo):
+    """Review 41b H1: a hundred season pages ("The club scored N league goals in YEAR."),
+    all sharing the run's claim's words; the claim "scored 71 league goals in 1932" was
+    ranked with all of them by words alone, and the 1932 page ("31") cut: it landed."""
+    lines = [f"The club scored {30 + y % 50} league goals in {1900 + y}." for y in range(100)]
+    season = "\n".join(lines) + "\n"
+    files = {
+        "raw/seasons.txt": season,
+        "raw/history.txt": "The club scored 71 league goals in 1932.\n",
+        "wiki/index.md": "---\ntitle: Index\n---\n# Index\n\n"
+        + "".join(f"- [[s{1900 + y}]]\n" for y in range(100)),
+        "wiki/log.md": "# Log\n",
+    }
+    for y, line in enumerate(lines):
+        tail = format_tail("raw/seasons.txt", None, line.rstrip("."), season.find(line))
+        files[f"wiki/s{1900 + y}.md"] = (
+            f"---\ntitle: S{1900 + y}\n---\n# S{1900 + y}\n\n{line}[^1]\n\n[^1]: {tail}\n"
+        )
+    main = commit_files(repo, None, files)
+    claim = "The club scored 71 league goals in 1932."
+    tail = format_tail("raw/history.txt", None, claim.rstrip("."), 0)
+    new = f"---\ntitle: History\n---\n# History\n\n{claim}[^1]\n\n[^1]: {tail}\n"
+    tip = commit_files(
+        repo,
+        main.id,
+        {"wiki/history.md": new, "wiki/index.md": files["wiki/index.md"] + "- [[history]]\n"},
+    )
+    report = verify_trees(repo, tip, main, config=Config(), plan=plan_for(main, tip, "ingest"))
+    found = [f for f in report.findings if f.code in CODES]
+    assert [(f.code, f.other.page if f.other else None) for f in found] == [
+        ("claim.source_conflict", "wiki/s1932.md")
+    ], found

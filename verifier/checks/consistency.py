@@ -3611,6 +3611,18 @@ def _same_kind(a: Signature, b: Signature) -> bool:
     return bool((qa or a[1]) and (qb or b[1]) and (qa != qb or spelled))
 
 
+def _aligned(a: Signature, b: Signature) -> bool:
+    """A claim of signature ``b`` gives another figure than ``a`` for a year ``a`` gives:
+    the likeliest contradiction of a figure of a year ("scored 71 goals in 1932" against
+    one season page of a hundred, "scored 31 goals in 1932": review 41b H1, ranked with the
+    other 99 by words alone, it was cut)."""
+    ya, qa = _figures(a[0])
+    if not ya or not qa:
+        return False
+    yb, qb = _figures(b[0])
+    return bool(qb) and not ya.isdisjoint(yb) and qa != qb
+
+
 def _may_disagree(
     a: tuple[frozenset[str], bool, bool], b: tuple[frozenset[str], bool, bool]
 ) -> bool:
@@ -3824,11 +3836,11 @@ PLAIN: Signature = (frozenset(), False, False)  # a claim with no number and no 
 
 
 def _best(
-    ranked: list[tuple[bool, bool, bool, int, int, int]],
+    ranked: list[tuple[bool, bool, bool, bool, int, int, int]],
     cap: int,
     sentence: str,
     pool: list[PageClaim],
-) -> list[tuple[bool, bool, bool, int, int, int, int]]:
+) -> list[tuple[bool, bool, bool, bool, int, int, int, int]]:
     """The first ``cap`` of ``ranked`` (each its group, its keys of its own, its index in
     ``pool``) as _tie orders a tie: the digest read only for those tied at the cut (a
     crowd of thousands tied in one group: one digest each was ~4 ms a claim)."""
@@ -3960,12 +3972,13 @@ def _pairs(
         # candidate (_tie: not the order of the pages' names), its index last. The
         # candidates by the first three (known without reading them again), and the fewest
         # keys of their own counted only for the first groups, up to ``cap`` of them
-        groups: dict[tuple[bool, bool, bool, int], list[int]] = {}
+        groups: dict[tuple[bool, bool, bool, bool, int], list[int]] = {}
         for i, shared in scores[0].items():
             sig = signature[i]
             group = (
                 not _may_disagree(mine_sig, sig),
                 not _same_kind(mine_sig, sig),
+                not _aligned(mine_sig, sig),
                 other.get(i, False),
                 -shared,
             )
@@ -3973,7 +3986,7 @@ def _pairs(
         # a candidate with no number and no negation: its first two are known without a
         # call each; an undated claim's groups of them are by keys shared, most first, and
         # only the first ``cap`` of them are read (perf28: a pool of ~4,000 such claims)
-        head = (not _may_disagree(mine_sig, PLAIN), not _same_kind(mine_sig, PLAIN))
+        head = (not _may_disagree(mine_sig, PLAIN), not _same_kind(mine_sig, PLAIN), True)
         if a.dated:
             for i, shared in scores[1].items():
                 groups.setdefault((*head, other[i], -shared), []).append(i)
@@ -3988,7 +4001,7 @@ def _pairs(
         # "The museum opened its doors again in 1950" ×100 ranked with "The museum opened
         # its doors in 1896" and took the places (review 39a #7)
         mine_marks = _MARKS & mine_words
-        ranked: list[tuple[bool, bool, bool, int, int, int]] = []
+        ranked: list[tuple[bool, bool, bool, bool, int, int, int]] = []
         for group in sorted(groups):
             ranked += [
                 (
