@@ -732,13 +732,18 @@ def test_the_corpus_figures_are_the_documented_ones():
     r41 = ["R41-P5", "R41-P8", "R41-B6", "R41-H5", "R41-H7", "R41-L2", "R41-E1", "R41-E2"]
     r41 += ["R41-R5", "R41-PV4", "R41-PR1", "R41-F40", "R41-F66", "R41-F67"]
     r41 += ["R41-G9", "R41-G18"]
-    assert corpus_figures(DEV) == (259, 271, 13, 241, [*wrong, *r41])
+    # after review 41b's rules: R41-AG1 ("The club, aged 40 years, has 300 members." against
+    # "The club has 120 members.") is missed: "the club" on two pages whose names share no
+    # word is each page's own club (review 41b H2), and the corpus's pages are new.md, old.md
+    assert corpus_figures(DEV) == (258, 271, 13, 241, [*wrong, *r41[:11], "R41-AG1", *r41[11:]])
     soft += kinds
     # session 41's held-out block (Z41-…), written at 466293e before any rule changed for
     # it: 5 of 10 caught, 1 of 10 flagged (possible; at 33ae638: 3 of 10, 1 of 10)
     # after review 41a's rules (not tuned on it): Z41-7 ("has never been cancelled") caught
-    missed = ["Z41-1", "Z41-5", "Z41-6", "Z41-9"]
-    assert corpus_figures(HELD_OUT) == (12, 16, 1, 16, [*missed, "Z41-12"])
+    # and after review 41b's (a present verb's clause after "and"): Z41-6 ("has 24 arches
+    # and carries the main line") caught
+    missed = ["Z41-1", "Z41-5", "Z41-9"]
+    assert corpus_figures(HELD_OUT) == (13, 16, 1, 16, [*missed, "Z41-12"])
     assert corpus_soft(HELD_OUT) == ["Z41-12"]
 
 
@@ -3949,3 +3954,116 @@ def test_a_figure_of_a_year_is_compared_with_the_one_page_of_that_year_among_a_h
     assert [(f.code, f.other.page if f.other else None) for f in found] == [
         ("claim.source_conflict", "wiki/s1932.md")
     ], found
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # H4: a dotted version names the thing, and its dates are compared
+        ("Firefox 3.0 was released in 2008.", "Firefox 3.0 was released in 2009."),
+        (
+            "Version 2.0 of the compiler was released in 2014.",
+            "Version 2.0 of the compiler was released in 2016.",
+        ),
+        # H5: a present verb's clause after "and", an adverb before it, a figure's comma
+        ("The ground opened in 1899 and holds 25,000 people.", "The ground opened in 1903."),
+        (
+            "Rubber Soul was released in 1973 and contains 10 tracks.",
+            "Rubber Soul contains 12 tracks.",
+        ),
+        (
+            "The interpreter was rewritten in Rust in 2019 and now has 48 modules.",
+            "The interpreter has 63 modules.",
+        ),
+        ("The ground, which opened in 1899, holds 25,000 people.", "The ground opened in 1903."),
+        # H3's control: an ordinal says which time
+        ("Albion first won the league in 1923.", "Albion first won the league in 1931."),
+    ],
+)
+def test_review_41b_versions_and_clauses_are_compared(new, old):
+    """Review 41b H4, H5 (each landed through the gate)."""
+    assert _pair_code(new, old) == "claim.source_conflict", (new, old)
+    assert _pair_code(old, new) == "claim.source_conflict", (old, new)
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        # H3: an event that happens again by nature
+        ("The club won the league in 1923.", "The club won the league in 1931."),
+        ("The band toured Japan in 1978.", "The band toured Japan in 1982."),
+        (
+            "The city hosted the Olympic Games in 1908.",
+            "The city hosted the Olympic Games in 1948.",
+        ),
+        ("The river flooded the town in 1947.", "The river flooded the town in 2007."),
+        ("The club were relegated in 1986.", "The club were relegated in 1994."),
+        # H4: other versions are other things
+        (
+            "Version 1.4 added support for 12 languages.",
+            "Version 1.6 added support for 20 languages.",
+        ),
+        ("The 1.4 release added 12 languages.", "The 1.6 release added 20 languages."),
+    ],
+)
+def test_review_41b_repeated_events_and_other_versions_are_no_finding(new, old):
+    """Review 41b H3, H4 (each refused an honest writer)."""
+    assert _pair_code(new, old) is None, (new, old)
+    assert _pair_code(old, new) is None, (old, new)
+
+
+@pytest.mark.parametrize(
+    ("new", "new_page", "old", "old_page", "flag"),
+    [
+        (
+            "The club was founded in 1878.",
+            "wiki/albion-fc.md",
+            "The club was founded in 1902.",
+            "wiki/rovers-fc.md",
+            False,
+        ),
+        (
+            "The company was founded in 1976.",
+            "wiki/acme-ltd.md",
+            "The company was founded in 1902.",
+            "wiki/zenith-plc.md",
+            False,
+        ),
+        (
+            "It was first released in 2003.",
+            "wiki/blue-album.md",
+            "It was first released in 2008.",
+            "wiki/red-record.md",
+            False,
+        ),
+        # the same thing's pages, or the thing named: still compared
+        (
+            "The company was founded in 1976.",
+            "wiki/acme.md",
+            "The company was founded in 1978.",
+            "wiki/acme-history.md",
+            True,
+        ),
+        (
+            "Acme was founded in 1976.",
+            "wiki/acme.md",
+            "Acme was founded in 1978.",
+            "wiki/zenith.md",
+            True,
+        ),
+        (
+            "The pier opened in 1896.",
+            "wiki/walks.md",
+            "The pier opened in 1894.",
+            "wiki/town.md",
+            True,
+        ),
+    ],
+)
+def test_a_subject_said_only_by_its_kind_is_its_page_s_thing(new, new_page, old, old_page, flag):
+    """Review 41b H2: "The club was founded in 1878." on Albion's page against "… 1902." on
+    Rovers' was a source conflict, and its hint led the writer to a false marker."""
+    a = PageClaim(new_page, "1", 6, new, "raw/a.txt", None, new.rstrip("."), 0, None, False)
+    b = PageClaim(old_page, "1", 6, old, "raw/b.txt", None, old.rstrip("."), 0, None, False)
+    assert (consistency.pair_finding(a, b) is not None) is flag
+    assert (consistency.pair_finding(b, a) is not None) is flag

@@ -747,6 +747,10 @@ _MONTHS = frozenset(
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
 _NUMBERED = re.compile(r"\b([A-Za-z]+)\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+_VERSION = re.compile(
+    r"(?:\b[A-Z][\w+#-]*\s+|\b[Vv]ersion\s+|\bv)(\d+(?:\.\d+)+)\b(?![.,]\d)"
+    r"|(?<![\d.,])(\d+(?:\.\d+)+)(?=\s+(?:release|version|update|edition)s?\b)"
+)
 # verbs before "number N" that make it a figure, a rank: "The school was number 3 in the
 # county", "ranked number 3" (review 39a #6: read as a name, never compared)
 _RANKING = frozenset(
@@ -824,6 +828,10 @@ def _named(text: str) -> frozenset[str]:
         if "umber" in text
         else frozenset()
     )
+    if "." in text:
+        # "Firefox 3.0", "version 2.0", "the 1.4 release": a version names the thing (review
+        # 41b H4: "Firefox 3.0 was released in 2008" against "… 2009" was a time series)
+        numbered |= frozenset(m.group(1) or m.group(2) for m in _VERSION.finditer(text))
     return numbered | frozenset(
         m.group(2)
         for m in _NAMED_NUMBER.finditer(text)
@@ -1143,7 +1151,10 @@ _VERB = rf"(?:{_AUXILIARIES}|never|still|also|\w+ed)\b"
 # long", ", but it does not run in winter": review 40b), or after a comma in a list ("The
 # bridge carries a railway, is 300 metres long and …")
 _SECOND = re.compile(
-    rf"\s*(?:,\s*(?:and|but)|\s+(?:and|but)|,(?=\s+{_VERB}))\s+(?:(?:it|they)\s+)?(?={_VERB})",
+    rf"\s*(?:,\s*(?:and|but)|\s+(?:and|but)|,(?=\s+{_VERB}))\s+(?:(?:it|they)\s+)?"
+    # or a present verb after "and", an adverb before it ("and holds 25,000 people", "and
+    # now has 48 modules": review 41b H5)
+    rf"(?:(?=(?:now|today|also|still|later)\s+)|(?<=and\s)(?=[a-z]{{3,}}(?<![su]s)(?<!ss)s\b)|(?={_VERB}))",
     re.I,
 )
 # a second clause with a subject of its own: "… in 1890 and the pier is 300 metres long"
@@ -1154,15 +1165,16 @@ _OTHER_SUBJECT = re.compile(
     re.I,
 )
 _PARTICIPLE = r"(?:\w+ed|" + "|".join(sorted(_IRREGULAR)) + r")"
+_NO_COMMA = r"(?:[^,]|(?<=\d),(?=\d{3}))"  # no comma but a figure's ("25,000")
 _RELATIVE = re.compile(
     r"^(?P<subject>[^,]{3,80}?),\s+(?:(?:which|who|that)\s+(?P<said>[^,]{3,120}?)|"
-    rf"(?P<participle>{_PARTICIPLE}\s+[^,]{{3,120}}?)),\s+(?P<rest>[^,]{{3,}})$",
+    rf"(?P<participle>{_PARTICIPLE}\s+[^,]{{3,120}}?)),\s+(?P<rest>{_NO_COMMA}{{3,}})$",
     re.I,
 )
 # a participle's phrase before the subject: "Founded in 1850, the museum holds …"
 _FRONTED = re.compile(
     rf"^(?P<participle>{_PARTICIPLE}\s+[^,]{{3,80}}?),\s+(?P<subject>(?:the|a|an)\s+[^,]{{1,60}}?)"
-    rf"\s+(?P<rest>(?:{_AUXILIARIES}|\w+ed|[a-z]+(?<!s)s)\b[^,]*)$",
+    rf"\s+(?P<rest>(?:{_AUXILIARIES}|\w+ed|[a-z]+(?<!s)s)\b{_NO_COMMA}*)$",
     re.I,
 )
 # the subject: the words before the first verb, an auxiliary, a past or a present one
@@ -1809,6 +1821,8 @@ def disagreement(a: Read, b: Read) -> str | None:
         return None  # "Thomas Hale junior" against "Thomas Hale": another person
     if _own_object(a, b) or _own_object(b, a):
         return None  # "opened its new wing in 1950" against "opened in 1894": another thing
+    if _pages_apart(a, b):
+        return None  # "The club was founded in 1878." on two clubs' pages (review 41b H2)
     if unsure(a, b) is not None:
         return POSSIBLE
     return kind
@@ -1831,6 +1845,37 @@ _OBJECT = re.compile(
 )
 _OPENING = frozenset({"door", "gate", "doors", "gates"})
 _GENERATION = re.compile(r"\b(?:junior|senior|jnr|snr|jr|sr|the\s+younger|the\s+elder)\b\.?", re.I)
+
+
+# a subject that only says what kind of thing the page is about ("The company was founded in
+# 1976" on Acme's page, "It was first released in 2003" on an album's): it is the page's
+# thing (review 41b H2: two clubs' pages were one club). Kinds named for an organisation or
+# a work, not a town's buildings ("the pier", "the school": one thing in a town's wiki)
+_PAGE_KINDS = (
+    "company|firm|corporation|business|club|team|band|album|single|song|film|movie|book|"
+    "novel|game|series|show|programme|ship|vessel|aircraft|party|newspaper|magazine|label|"
+    "brand|project|software"
+)
+_PAGE_SUBJECT = re.compile(
+    rf"^\W*(?:(?:the|this)\s+({_PAGE_KINDS})|(it|they))\s+"
+    rf"(?=(?:{_AUXILIARIES}|first|also|now|never|still|\w+ed|[a-z]+s)\b)",
+    re.I,
+)
+
+
+def _pages_apart(a: Read, b: Read) -> bool:
+    """Each claim's subject is its page's thing, said only by its kind or a pronoun, the
+    same in both (``_PAGE_SUBJECT``), and the two pages' names share no word: two things."""
+    ma = _PAGE_SUBJECT.match(a.claim.sentence)
+    mb = _PAGE_SUBJECT.match(b.claim.sentence) if ma is not None else None
+    if mb is None or (ma.group(1) or ma.group(2)).lower() != (mb.group(1) or mb.group(2)).lower():
+        return False
+    return _page_words(a.claim.page).isdisjoint(_page_words(b.claim.page))
+
+
+def _page_words(path: str) -> frozenset[str]:
+    name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", name) if len(w) >= 3)
 
 
 def _own_object(a: Read, b: Read) -> bool:
@@ -2051,6 +2096,8 @@ def _disagreeing(a: Read, b: Read) -> str | None:
             return None
         if _scheduled(a, b) or _scheduled(b, a):
             return None
+        if _recurs(a) and _recurs(b):
+            return None  # "won the league in 1923" and "… in 1931" (review 41b H3)
         return "date"
     return None if _another_time(a, b) or _another_whole(a, b) else "number"
 
@@ -2257,6 +2304,31 @@ def _scheduled(a: Read, b: Read) -> bool:
 _RECURRING_STEMS = _events(
     _stem(w) for w in re.findall(r"\(\?:([a-z|]+)\)", _RECURRING.pattern)[0].split("|")
 )
+
+
+# events that happen again by nature: a title won, a tour, a visit, a flood, a relegation
+# (review 41b H3: each pair of years was a source conflict); not with an ordinal ("first
+# won the league in 1923" against "… in 1931" still differ)
+_RECURS = _events(
+    _stem(w)
+    for w in re.findall(
+        r"\w+",
+        "win won wins winning champion champions tour toured tours visit visited visits "
+        "adapt adapted host hosted hosts flood flooded floods relegate relegated promote "
+        "promoted play played perform performed acquire acquired award awarded defeat "
+        "defeated beat erupt erupted strike struck raid raided bomb bombed stage staged "
+        "perform performs tour reissue reissued revive revived",
+    )
+)
+
+
+def _recurs(r: Read) -> bool:
+    """The claim dates an event that happens again by nature (``_RECURS``), no ordinal
+    ("first", "last") or "only" saying which."""
+    return not r.plain.isdisjoint(_RECURS) and r.plain.isdisjoint(_ORDINALS | _ONLY)
+
+
+_ONLY = frozenset({"only", "once", "never"})
 
 
 _ORDINALS = frozenset(
