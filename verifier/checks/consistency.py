@@ -1867,8 +1867,9 @@ def _pages_apart(a: Read, b: Read) -> bool:
     """Each claim's subject is its page's thing, said only by its kind or a pronoun, the
     same in both (``_PAGE_SUBJECT``), and the two pages' names share no word: two things."""
     ma = _PAGE_SUBJECT.match(a.claim.sentence)
-    mb = _PAGE_SUBJECT.match(b.claim.sentence) if ma is not None else None
-    if mb is None or (ma.group(1) or ma.group(2)).lower() != (mb.group(1) or mb.group(2)).lower():
+    if ma is None or (mb := _PAGE_SUBJECT.match(b.claim.sentence)) is None:
+        return False
+    if (ma.group(1) or ma.group(2)).lower() != (mb.group(1) or mb.group(2)).lower():
         return False
     return _page_words(a.claim.page).isdisjoint(_page_words(b.claim.page))
 

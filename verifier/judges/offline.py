@@ -537,6 +537,8 @@ def _month_word(m: re.Match[str]) -> str:
     """A day's month, kept as a word; but "may" is no hedge ("lit on 5 May 1872": trial 41,
     a modal conflict)."""
     return " " if m.group(2).startswith("may") else f" {m.group(2)} "
+
+
 _PIECES = re.compile(r"\S*\s*(?:\S+\s*){0,47}", re.S)  # up to 48 words, all of the text
 
 
