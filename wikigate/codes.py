@@ -416,9 +416,13 @@ TABLE: tuple[Code, ...] = (
         "major",
         "a claim the run adds or changes says of the same subject a different number, date or "
         "quantity than another claim (on another page or its own), or denies it; the finding "
-        "names both claims (page, line, claim id) and both sources (`[consistency]`)",
+        "names both claims (page, line, claim id) and both sources (`[consistency]`). Minor "
+        "when the other side is stale (its quote, of the source the claim cites, is no longer "
+        "in it; or its sentence's, citing two sources): the run's claim says what its source "
+        "now says, and the finding names the stale claim to update too",
         "correct the claim that its source does not support, or keep the old one in a "
         "`::: disputed` block",
+        also="minor",
     ),
     Code(
         "claim.source_conflict",

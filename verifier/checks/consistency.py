@@ -4262,12 +4262,32 @@ def _one_source(ca: PageClaim, cb: PageClaim, in_source: bool | None) -> str:
         return (
             f"; both quote {ca.source}, and {cb.page}:{cb.line}'s quote is no longer in it: "
             f"that claim is stale (its source changed since it was written: `wikigate claims "
-            f"--state stale`), and the fix is to update it"
+            f"--state stale`), not this claim's error: update it too"
         )
     return (
         f"; both quote {ca.source}, and it says both (each quote is in it): the claims hold "
         f"for other times or things than these rules tell apart, or the source disagrees "
         f"with itself"
+    )
+
+
+def _stale_sentence(cb: PageClaim, stale: PageClaim) -> str:
+    """What a contradiction says of the other side's sentence citing two sources, one of
+    them this claim's, whose quote there is no longer in it (``stale``)."""
+    return (
+        f"; {cb.page}:{cb.line}'s sentence cites {stale.source} too ([^{stale.label}]), and "
+        f"that quote is no longer in it: the sentence is stale (its source changed since it "
+        f"was written: `wikigate claims --state stale`), not this claim's error: update it too"
+    )
+
+
+def _update_too(stale: PageClaim) -> str:
+    """The hint of a contradiction whose other side is stale (trial 41: "correct the claim
+    that its source does not support" sent the writer of a correct update to undo it)."""
+    return (
+        f"update the stale claim {stale.id} ({stale.page}:{stale.line}) too, to what "
+        f"{stale.source} now says (quoting it), or keep it in a `::: disputed` block as "
+        f"history; this claim says what its source says"
     )
 
 
@@ -4282,23 +4302,67 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
     claim's quote is still in that source at ``tip`` (review 39a #3: "that claim is stale"
     was said of a claim whose quote verified, the source saying both): read only for such
     findings, each source once, a quote not at its anchor searched for at most
-    ONE_SOURCE_SCANS times a source (past that: not told, as before)."""
-    by_source: dict[tuple[str, int | None], list[int]] = {}
+    ONE_SOURCE_SCANS times a source (past that: not told, as before). So is the other
+    side's sentence when it cites two sources, one of them the claim's (``_sentence_side``).
+    A contradiction whose other side is stale (its quote is no longer in its source) is
+    minor, its hint to update that claim too (trial 41: a correct update of one stale copy
+    was blocked by another copy, and told to correct itself); the stale claim is
+    citation.stale's, and a claim the run wrote quoting what its source does not say is
+    citation.quote_not_found's."""
+    by_source: dict[tuple[str, int | None], list[tuple[int, PageClaim]]] = {}
+    sides: dict[int, list[PageClaim]] = {}
     for n, (a, b, f) in enumerate(found):
-        one = f.code == "claim.contradiction" and a.source == b.source
-        if one and _one_source(a, b, None) in f.message:
-            by_source.setdefault((b.source, b.pdf_page), []).append(n)
-    for (source, pdf_page), ns in by_source.items():
-        there = _quotes_in(tip, source, pdf_page, [found[n][1] for n in ns])
-        for n, told in zip(ns, there, strict=True):
-            if told is None:
+        if f.code != "claim.contradiction":
+            continue
+        if a.source == b.source and _one_source(a, b, None) in f.message:
+            by_source.setdefault((b.source, b.pdf_page), []).append((n, b))
+            continue
+        side = _sentence_side(tip, a, b)
+        if side:
+            sides[n] = side
+            for c in side:
+                by_source.setdefault((c.source, c.pdf_page), []).append((n, c))
+    told: dict[tuple[int, str], bool | None] = {}
+    for (source, pdf_page), items in by_source.items():
+        there = _quotes_in(tip, source, pdf_page, [c for _, c in items])
+        told.update(((n, c.id), t) for (n, c), t in zip(items, there, strict=True))
+    for n, (a, b, f) in enumerate(found):
+        update: dict[str, Any]
+        if n in sides:
+            stale = next((c for c in sides[n] if told.get((n, c.id)) is False), None)
+            if stale is None:
                 continue
-            a, b, f = found[n]
-            note = _one_source(a, b, told)
-            update: dict[str, Any] = {"message": f.message.replace(_one_source(a, b, None), note)}
-            if told:
+            message = f.message + _stale_sentence(b, stale)
+            update = {"message": message, "severity": "minor", "hint": _update_too(stale)}
+        elif told.get((n, b.id)) is not None:
+            here = bool(told[(n, b.id)])
+            note = _one_source(a, b, here)
+            update = {"message": f.message.replace(_one_source(a, b, None), note)}
+            if here:
                 update["hint"] = SAYS_BOTH
-            found[n] = (a, b, f.model_copy(update=update))
+            else:
+                update.update(severity="minor", hint=_update_too(b))
+        else:
+            continue
+        found[n] = (a, b, f.model_copy(update=update))
+
+
+def _sentence_side(tip: WikiTree, a: PageClaim, b: PageClaim) -> list[PageClaim]:
+    """The claims of ``b``'s sentence that cite ``a``'s source, when that sentence cites two
+    sources or more (``The pier opened in 1894 or in 1899.[^1][^2]``) and ``a`` says what
+    its quote says of what they disagree on: the ones whose quote, once no longer in that
+    source, make the sentence stale (trial 41: the update met such a sentence was called
+    the writer's error twice, once for each footnote, with no word of the stale one)."""
+    ra, rb = _read_of(a), _read_of(b)
+    kind = disagreement(ra, rb)
+    if kind not in ("number", "date", "negation") or not _backed(ra, rb, kind):
+        return []
+    same = [
+        c for c in page_claims(tip.page(b.page)) if (c.line, c.sentence) == (b.line, b.sentence)
+    ]
+    if len({c.source for c in same}) < 2:
+        return []
+    return [c for c in same if c.source == a.source]
 
 
 ONE_SOURCE_SCANS = 8
