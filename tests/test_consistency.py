@@ -3978,6 +3978,10 @@ def test_a_figure_of_a_year_is_compared_with_the_one_page_of_that_year_among_a_h
         ("The ground, which opened in 1899, holds 25,000 people.", "The ground opened in 1903."),
         # H3's control: an ordinal says which time
         ("Albion first won the league in 1923.", "Albion first won the league in 1931."),
+        # a range and a rounding still hold a figure apart; a named year's own date
+        ("The tower is 40 to 45 metres tall.", "The tower is 52 metres tall."),
+        ("The road is 354 km long.", "The road is 380 km long."),
+        ("The 2012 Olympics opened on 27 July.", "The 2012 Olympics opened on 25 July."),
     ],
 )
 def test_review_41b_versions_and_clauses_are_compared(new, old):
@@ -4004,6 +4008,10 @@ def test_review_41b_versions_and_clauses_are_compared(new, old):
             "Version 1.6 added support for 20 languages.",
         ),
         ("The 1.4 release added 12 languages.", "The 1.6 release added 20 languages."),
+        # a range "40 to 45", a figure within its rounding, a year that names the thing
+        ("The tower is 40 to 45 metres tall.", "The tower is 42 metres tall."),
+        ("The road is 354 km long.", "The road is 354.2 km long."),
+        ("The 2012 Olympics were held in London.", "The 1948 Olympics were held in London."),
     ],
 )
 def test_review_41b_repeated_events_and_other_versions_are_no_finding(new, old):

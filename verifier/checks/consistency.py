@@ -747,6 +747,7 @@ _MONTHS = frozenset(
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
 _NUMBERED = re.compile(r"\b([A-Za-z]+)\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+_YEAR_NAMED = re.compile(r"\b[Tt]he\s+(1\d{3}|20\d{2})\s+(?=[A-Z][a-z])")
 _VERSION = re.compile(
     r"(?:\b[A-Z][\w+#-]*\s+|\b[Vv]ersion\s+|\bv)(\d+(?:\.\d+)+)\b(?![.,]\d)"
     r"|(?<![\d.,])(\d+(?:\.\d+)+)(?=\s+(?:release|version|update|edition)s?\b)"
@@ -828,6 +829,8 @@ def _named(text: str) -> frozenset[str]:
         if "umber" in text
         else frozenset()
     )
+    if "he " in text:  # "the 2012 Olympics", "the 1966 World Cup": a year in a name
+        numbered |= frozenset(_YEAR_NAMED.findall(text))
     if "." in text:
         # "Firefox 3.0", "version 2.0", "the 1.4 release": a version names the thing (review
         # 41b H4: "Firefox 3.0 was released in 2008" against "… 2009" was a time series)
@@ -1295,7 +1298,7 @@ def _range(v: float, half: float, way: int) -> tuple[float, float]:
 _NUM = r"(\d[\d,]*(?:\.\d+)?)"
 _SPAN = re.compile(
     rf"\b(?:between|from)\s+{_NUM}\s+(?:and|to|until|till)\s+{_NUM}"
-    rf"|(?<![\d,.]){_NUM}\s*[\u2013\u2014-]\s*{_NUM}(?![\d,.]*\d)"
+    rf"|(?<![\d,.]){_NUM}\s*(?:[\u2013\u2014-]|\s+to\s+)\s*{_NUM}(?![\d,.]*\d)"
     rf"|\b(fewer than|less than|under|below|before|up to|at most|no more than|no later than)\s+{_NUM}"
     rf"|\b(more than|over|above|after|at least|no fewer than|no less than|no earlier than)\s+{_NUM}",
     re.I,
@@ -2085,9 +2088,10 @@ def _disagreeing(a: Read, b: Read) -> str | None:
     if days and not dated:
         dates_ok = _dates_meet(a, b) or _dates_meet(b, a)
     quantities_ok = not (qa and qb) or _quantities_meet(a, b) or _quantities_meet(b, a)
-    if a.units != b.units:
+    if a.units != b.units or (not quantities_ok and a.measures and b.measures):
         # "0.3 km" and "400 metres", "more than 2 hours" and "90 minutes": one system's
-        # units, converted; "400 m" and "1312 feet": other systems, not compared
+        # units, converted; "354 km" and "354.2 km": within rounding (review 41b); "400 m"
+        # and "1312 feet": other systems, not compared
         meet = _measures_meet(a, b) if a.measures and b.measures else None
         quantities_ok = True if meet is None else meet
     if dates_ok and quantities_ok:
