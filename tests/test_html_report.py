@@ -223,8 +223,8 @@ def test_reporter_without_pages_renders_the_report_alone(hostile: Path) -> None:
     assert bad.returncode == 2 and "not a wikigate verification report" in bad.stderr
 
 
-def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:
-    """A run's last verification as HTML from its stored report; the whole ledger."""
+def _owls(tmp_path: Path) -> tuple[Path, str]:
+    """A workspace whose one run landed wiki/owls.md (one cited claim) and the index."""
     root = tmp_path / "w"
     assert wg(tmp_path, "init", str(root)).returncode == 0
     run = wg(root, "run", "start", "--type", "ingest", "--triggered-by", "cli:test").stdout.strip()
@@ -242,6 +242,12 @@ def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:
     wg(root, "run", "usage", run, "--input-tokens", "10", "--output-tokens", "5", "--usd", "0.01")
     done = wg(root, "run", "finalize", run)
     assert done.returncode == 0, done.stdout + done.stderr
+    return root, run
+
+
+def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:
+    """A run's last verification as HTML from its stored report; the whole ledger."""
+    root, run = _owls(tmp_path)
     shown = wg(root, "runs", "show", run, "--html")
     assert shown.returncode == 0, shown.stderr
     assert_inert(shown.stdout)
@@ -253,6 +259,23 @@ def test_runs_show_html_and_report_html_of_the_ledger(tmp_path: Path) -> None:
     assert_inert(doc)
     assert "1 claims" in doc and "wiki/owls.md#^1" not in doc  # cards name page and label
     assert re.search(r'data-status="pass" data-codes="" data-page="wiki/owls.md"', doc)
+
+
+def test_the_ledger_page_shows_a_page_on_main_with_its_claims(tmp_path: Path) -> None:
+    """Trial 41: the ledger's page said "not in this commit (deleted, or not read)" under
+    every page, the README tour's too: the ledger reads no page's text, and the page view's
+    note was a verification's, for a page its commit does not hold."""
+    root, _ = _owls(tmp_path)
+    out = tmp_path / "ledger.html"
+    done = wg(root, "report", "html", "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    doc = out.read_text(encoding="utf-8")
+    assert_inert(doc)
+    section = re.search(r'<section class="page"[^>]*data-page="wiki/owls.md">(.*?)</section>', doc)
+    assert section, doc
+    assert "not in this commit" not in doc
+    assert "its claims on main, as the claim ledger keeps them" in section.group(1)
+    assert '<p class="claim">Barn owls hear very well.</p>' in section.group(1)
 
 
 # ---------------------------------------------------------------- a real browser

@@ -96,6 +96,11 @@ def test_a_pdf_cited_on_every_page_is_parsed_once(repo, parses):
         repo, {paper: pdf(PAGES), "wiki/birds.md": page_citing(*tails)}
     )
     assert verified == 1
+    # a whole-tree verification (no base) says of a claim the tip wrote that it never
+    # verified, naming that commit (docs/ledger.md)
+    never = "; the claim never verified: its text is as commit "
+    assert [never in message for _, _, message in found] == [False, False, True]
+    found = [(code, line, message.split(never)[0]) for code, line, message in found]
     assert found == [
         (
             "citation.anchor_mismatch",

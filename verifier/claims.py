@@ -16,6 +16,7 @@ a page on main against the page a run leaves (docs/ledger.md):
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable, Iterable
 from typing import Literal, NamedTuple
@@ -30,6 +31,25 @@ Result = Literal["pass", "warn", "fail"]
 # disagree (checks/consistency.py); its words are the page's note, not the claim's
 # (it names a source under raw/ first: "[conflict: not]" is no note, and stays the claim's)
 CONFLICT_MARKER = re.compile(r"\[conflict:\s*(raw/[^\[\]\x00]*)\]", re.I)
+
+# an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
+# (its sentence as read: "Updated 2026-11-21 per raw/records.pdf: The bridge …"): what the
+# consistency check sets an old claim aside for, and what keeps a stale claim as history
+UPDATE = re.compile(
+    r"\s*\**\s*Updated\s+(\d{4}-\d{2}-\d{2})\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I
+)
+
+
+def is_update(sentence: str) -> bool:
+    """The sentence begins with an update's dated marker, its date a real day."""
+    m = UPDATE.match(sentence)
+    if m is None:
+        return False
+    try:
+        datetime.date.fromisoformat(m.group(1))
+    except ValueError:
+        return False  # "2026-13-45": no date
+    return True
 
 
 class PageClaim(NamedTuple):

@@ -45,6 +45,10 @@ class Ref(NamedTuple):
     # statement a cited cell makes ("| Old cats | 16[^1] |" says nothing without its row);
     # the row's other cited cells are claims of their own and left out
     row: str = ""
+    # the ``::: disputed`` block holding it: its number on the page (the outermost block,
+    # counted from 1 in the order they open), 0 outside one: which claims share a block
+    # (a stale claim is history only beside its block's dated update: checks/citations.py)
+    block: int = 0
 
 
 class Statement(NamedTuple):
@@ -403,6 +407,8 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
     invisible = invisible_chars(src, INVISIBLE_KEPT)
     page = ParsedPage(path=path, text=text, invisible=invisible)
     disputed = 0
+    opened = 0  # the ::: disputed blocks opened so far, nested ones not counted
+    in_block = 0  # the number of the outermost open one, 0 outside one
     quoted = 0  # inside a block quote: the words of someone else, not statements
     quotes: list[bool] = []  # the open block quotes, each whether it is a quote (no callout)
     aside = 0  # the level of a "See also"-style heading whose section we are in, else 0
@@ -427,9 +433,13 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
         elif tok.type == "front_matter":
             _front_matter(page, tok, segmented)
         elif tok.type == "container_disputed_open":
+            if disputed == 0:
+                opened += 1
+                in_block = opened
             disputed += 1
         elif tok.type == "container_disputed_close":
             disputed -= 1
+            in_block = in_block if disputed > 0 else 0
         elif tok.type in ("bullet_list_open", "ordered_list_open", "table_open"):
             listed += 1
         elif tok.type in ("bullet_list_close", "ordered_list_close", "table_close"):
@@ -492,7 +502,7 @@ def _page(path: str, text: str, tokens: list[Token], tail: list[Definition]) -> 
                 page,
                 tok,
                 line,
-                disputed > 0,
+                in_block,
                 heading=heading,
                 asserts=asserts,
                 left=segmented,
@@ -828,7 +838,7 @@ def _inline(
     page: ParsedPage,
     tok: Token,
     line: int,
-    disputed: bool,
+    in_block: int,
     *,
     heading: bool,
     asserts: bool,
@@ -976,7 +986,7 @@ def _inline(
         for m in gaps:
             page.gaps.append((line_at(start + m.start()), " ".join(m.group(1).split())))
         if gaps and MARK not in sentence:
-            _gapped(page, line_at(start + gaps[0].start()), sentence, disputed)
+            _gapped(page, line_at(start + gaps[0].start()), sentence, in_block > 0)
         lead = len(sentence) - len(sentence.lstrip())
         first = line_at(start + lead)
         if MARK not in sentence:
@@ -994,7 +1004,10 @@ def _inline(
             uncited.append((start + tail, end))
         claim = _strip_marks(sentence).replace("\n", " ").strip()
         for idx, at in _marks(sentence):
-            page.refs.append(Ref(labels[idx], line, claim, disputed, line_at(start + at), first))
+            at_line = line_at(start + at)
+            page.refs.append(
+                Ref(labels[idx], line, claim, in_block > 0, at_line, first, block=in_block)
+            )
     if not covered:
         page.bare += len(uncited)
     block = (first_link, len(page.links)) if link_at else (0, 0)

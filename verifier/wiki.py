@@ -98,7 +98,9 @@ INDEX_DEPTH = 32  # a term index stored as at most this many deltas from a whole
 # (issue 30 trial 40 #1)
 # 43: contradiction findings carry source and other (the other claim), number words read by
 # the consistency rules (issue 30 trial 40, conflict30)
-CACHE_FORMAT = 43
+# 44: a reference's ::: disputed block (Ref.block): a stale claim is history only beside its
+# block's dated update (issue 30 trial 41)
+CACHE_FORMAT = 44
 # what produces cached rows: wikigate, the parsers of pages and front matter, the sentence
 # segmenter, the PDF reader, the number reader of the offline judge's hints
 PRODUCERS = (

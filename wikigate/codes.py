@@ -91,8 +91,9 @@ TABLE: tuple[Code, ...] = (
         "since the commit that gave the claim its text, the quote in it then (a person's "
         "commit: runs may not write raw/), and the run leaves the claim (its sentence and "
         "footnote) as the base has it (`verify --all`: as main has it). Not the run's "
-        "doing, so a note; kept in a `::: disputed` block it is history and gets no "
-        "finding. Decided from git's history, one rule with the ledger's `stale`: a claim "
+        "doing, so a note; kept in a `::: disputed` block with the block's dated update "
+        "after it citing its source, it is history and gets no finding (a block without "
+        "one keeps nothing, and the note says so). Decided from git's history, one rule with the ledger's `stale`: a claim "
         "that never verified, and a new or changed claim, are citation.quote_not_found",
         "update the claim to what the source now says, quoting it (a run may update or "
         "remove a claim stale on main), or keep it in a `::: disputed` block as history",

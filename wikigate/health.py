@@ -11,8 +11,10 @@ contradictions. A claim is
   since the commit that gave the claim its present text, its quote in it then (the gate's
   one rule: verifier/checks/citations.py ``staleness``; a quote still in the source at
   another offset is re-anchorable: unverified; a quote never in its source: unverified);
-- ``disputed``: kept as history in a ``::: disputed`` block: stale there, or verifying
-  and not the block's dated update (it gets no finding, and leaves its page's state alone);
+- ``disputed``: kept as history in a ``::: disputed`` block: stale there beside the
+  block's dated update citing its source (after it; a block alone keeps it stale), or
+  verifying and not the block's dated update (it gets no finding, and leaves its page's
+  state alone);
 - ``contested``: it is one side of an open contradiction (claim.contradiction,
   claim.source_conflict, claim.gap_contradiction: a gap-marked statement against it) or of
   a possible one (claim.possible_contradiction: maybe another thing, counted apart);
@@ -36,11 +38,11 @@ import pygit2
 
 from .config import Config
 from .errors import UsageError, WikigateError
-from .verifier.checks.citations import staleness
-from .verifier.checks.consistency import gap_claims, is_update, open_contradictions
+from .verifier.checks.citations import kept_as_history, staleness
+from .verifier.checks.consistency import gap_claims, open_contradictions
 from .verifier.checks.pages import accounting, prose_sources
 from .verifier.citation import Citation
-from .verifier.claims import PageClaim, page_claims
+from .verifier.claims import PageClaim, is_update, page_claims
 from .verifier.default import DeterministicVerifier
 from .verifier.markdown import ParsedPage
 from .verifier.wiki import PageCache, WikiTree
@@ -280,14 +282,20 @@ def measure(
     # a quote found nowhere: stale if a source it cites changed under it since the claim was
     # given its text (citations.staleness, the gate's rule); a quote still in its source at
     # another offset is re-anchorable (unverified: `anchor --fix`), not stale. A claim in a
-    # disputed block is history (no finding: docs/ledger.md): stale there, or verifying and
-    # not the block's dated update, it is `disputed`, its own state, not the page's
+    # disputed block is history (no finding: docs/ledger.md): stale there beside its
+    # block's dated update citing its source (citations.kept_as_history, the gate's rule;
+    # a block alone keeps it stale), or verifying and not the block's dated update, it is
+    # `disputed`, its own state, not the page's
     failing = [c for c in every if (c.page, c.label) not in anchors]
-    changed = _stale(repo, commit, config, cache_path, failing)
+    changed, history = _stale(repo, commit, config, cache_path, failing)
     kept = {
         c.id
         for c in every
-        if c.disputed and (c.id in changed or (anchored(c) and not is_update(c.sentence)))
+        if c.disputed
+        and (
+            (c.id in changed and (c.label, c.use) in history.get(c.page, ()))
+            or (anchored(c) and not is_update(c.sentence))
+        )
     }
     stale = changed - kept
     health = Health(
@@ -370,18 +378,21 @@ def _stale(
     config: Config,
     cache_path: Path | None,
     failing: list[PageClaim],
-) -> set[str]:
+) -> tuple[set[str], dict[str, set[tuple[str, int]]]]:
     """Of the claims whose quote is nowhere in its source at ``commit``, those that are
     stale: a source changed under them since the commit that gave the claim its present
     text (its sentences and its footnote, not the rest of its page: a later edit elsewhere
     on the page leaves it stale), and their quote was in it then. The gate's one rule
-    (verifier/checks/citations.py: ``staleness``)."""
+    (verifier/checks/citations.py: ``staleness``). With them, of each page holding one,
+    the references a stale claim is kept as history at (``kept_as_history``: in a
+    ``::: disputed`` block beside its dated update), the gate's rule too."""
     by_page: dict[str, list[PageClaim]] = {}
     for c in failing:
         by_page.setdefault(c.page, []).append(c)
     if not by_page:
-        return set()
+        return set(), {}
     out: set[str] = set()
+    history: dict[str, set[tuple[str, int]]] = {}
     cache = PageCache(cache_path)
     try:
         tree = WikiTree(repo, commit.tree, cache, limits=config.limits, layout=config.wiki.layout())
@@ -395,10 +406,13 @@ def _stale(
                     defs[d.label] = d.citation
             cited = [(c.label, defs[c.label]) for c in mine if c.label in defs]
             said = staleness(repo, str(commit.id), tree, path, cited, config.limits)
-            out.update(c.id for c in mine if c.label in said and said[c.label].stale)
+            stale = {c.id for c in mine if c.label in said and said[c.label].stale}
+            out |= stale
+            if stale and any(c.disputed for c in mine):
+                history[path] = kept_as_history(tree, page)
     finally:
         cache.close()
-    return out
+    return out, history
 
 
 def schema() -> dict[str, Any]:

@@ -46,17 +46,23 @@ def outcome_line(result: FinalizeResult) -> str:
 
 
 def outcome(
-    result: FinalizeResult, *, not_fresh: Sequence[tuple[str, str]] = (), unlisted: int = 0
+    result: FinalizeResult,
+    *,
+    removed: Sequence[str] = (),
+    not_fresh: Sequence[tuple[str, str]] = (),
+    unlisted: int = 0,
 ) -> str:
     """The outcome line and every finding, indented under it; then what an inline
-    suppression set aside, with its reason; the feedback; then the pages the run touched
-    that are not fresh (``not_fresh``: each page and its state, ``unlisted`` more), as
-    ``wikigate verify``'s text report ends. The surfaces give them from the text reporter's
-    ``page_states`` and ``state_of`` (``cli.base.outcome_text``): the engine knows the
-    verifier only by its protocol."""
+    suppression set aside, with its reason; the claims the run removed that did not verify
+    on main (``removed``: lines); the feedback; then the pages the run touched that are not
+    fresh (``not_fresh``: each page and its state, ``unlisted`` more), as ``wikigate
+    verify``'s text report ends. The surfaces give them from the text reporter's
+    ``removed_lines``, ``page_states`` and ``state_of`` (``cli.base.outcome_text``): the
+    engine knows the verifier only by its protocol."""
     lines = [outcome_line(result)]
     lines += [finding_line(f, indent="  ") for f in result.findings]
     lines += suppressed_lines((result.report or {}).get("suppressed"))
+    lines += removed
     lines += advice_lines(after_a_decision(result), result.blind_spots, result.questions)
     lines += not_fresh_lines(not_fresh, unlisted)
     return "\n".join(lines)

@@ -28,6 +28,7 @@ from ..citation import (
     source_names,
     typographic_differences,
 )
+from ..claims import is_update
 from ..links import FileNames, source_link
 from ..markdown import ParsedPage, Ref
 from ..sources import CASE_AND_SPACE, ELLIPSIS, MARKUP, UNSEARCHED, SourceError
@@ -846,10 +847,11 @@ def _stale_or(
     claim unchanged from the base (its sentences and its footnote, byte for byte, citing the
     same source blob: a run cannot change raw/) is judged so, from the base's history; a
     new or changed claim is checked in full. In lint mode (no base: ``verify --all``) the
-    tip's history judges it. A stale claim is citation.stale (a note), and nothing in a
-    ``::: disputed`` block (kept as history, not held to the changed source). A claim that
-    never verified stays the writer's error, said so (fail-closed for a run touching it).
-    Each page's history is walked once."""
+    tip's history judges it. A stale claim is citation.stale (a note), and nothing kept as
+    history in a ``::: disputed`` block beside its dated update (``kept_as_history``: not
+    held to the changed source). A claim that never verified stays the writer's error, said
+    so, naming the commit that wrote it (fail-closed for a run touching it). Each page's
+    history is walked once."""
     tree, commit = (ctx.tip, ctx.tip_commit) if ctx.base is None else (ctx.base, ctx.base_commit)
     judged: dict[str, list[tuple[_Pending, Finding]]] = {}
     out: list[tuple[_Pending, Finding]] = []
@@ -865,23 +867,33 @@ def _stale_or(
             if commit is not None
             else {}
         )
+        kept: set[tuple[str, int]] | None = None  # read only for a page with a stale claim
         for p, found in theirs:
             one = said.get(p.label, Staleness(None, False))
-            stale = _stale(ctx, p, one)
-            if not one.stale and (one.since is None or one.since != ctx.tip_commit):
-                message = f"{found.message}; {one.why_not(p.source)}"  # main's, not this one's
+            if not one.stale and (
+                ctx.base is None or one.since is None or one.since != ctx.tip_commit
+            ):  # on main (verify --all: also a claim its tip wrote), not this change's
+                message = f"{found.message}; {one.why_not(p.source)}"
                 out.append((p, found.model_copy(update={"message": message})))
             elif not one.stale:
-                out.append((p, found))  # written by the commit at hand: the plain finding
-            elif stale is not None:
-                out.append((p, stale))
+                out.append((p, found))  # written by the change at hand: the plain finding
+            else:
+                page = ctx.tip.page(p.path)
+                if kept is None:
+                    kept = kept_as_history(ctx.tip, page) if page is not None else set()
+                stale = _stale(ctx, p, one, page, kept)
+                if stale is not None:
+                    out.append((p, stale))
     return out
 
 
-def _stale(ctx: Context, p: _Pending, said: Staleness) -> Finding | None:
-    """A stale claim's note; None in a ``::: disputed`` block (history)."""
-    refs = [r for r in ctx.tip.page(p.path).refs if r.label == p.label]  # type: ignore[union-attr]
-    if not said.stale or (refs and all(r.disputed for r in refs)):
+def _stale(
+    ctx: Context, p: _Pending, said: Staleness, page: ParsedPage | None, kept: set[tuple[str, int]]
+) -> Finding | None:
+    """A stale claim's note; None where each of its references is kept as history
+    (``kept_as_history``: in a ``::: disputed`` block beside its dated update)."""
+    refs = [r for r in page.refs if r.label == p.label] if page is not None else []
+    if refs and all((p.label, n) in kept for n in range(1, len(refs) + 1)):
         return None
     assert said.since is not None
     whose = (
@@ -889,15 +901,69 @@ def _stale(ctx: Context, p: _Pending, said: Staleness) -> Finding | None:
         if ctx.base is not None
         else f"the claim's text is as commit {said.since[:12]} wrote it"
     )
-    return finding(
-        "citation.stale",
-        p.path,
-        p.line,
+    message = (
         f"[^{p.label}]: the claim is stale: its source {p.source} changed since the claim "
         f"was written, and the quote {_clip(p.citation.quote)!r} is no longer in it "
-        f"({whose})",
-        hint=STALE_FIX.format(source=p.source),
+        f"({whose})"
     )
+    hint = STALE_FIX.format(source=p.source)
+    if any(r.block for r in refs):  # wrapped in a block, but no update beside it
+        message += (
+            f"; its `::: disputed` block holds no dated update citing {p.source} after it, "
+            "so it is not kept as history"
+        )
+        hint = DISPUTED_FIX.format(source=p.source)
+    return finding("citation.stale", p.path, p.line, message, hint=hint)
+
+
+DISPUTED_FIX = (
+    "add the update after it in its `::: disputed` block: `**Updated YYYY-MM-DD per "
+    "{source}:** …` and what {source} now says, quoting it (`wikigate anchor {source} "
+    '"QUOTE"` prints the footnote to add); or update or remove the claim'
+)
+
+
+def kept_as_history(tree: WikiTree, page: ParsedPage) -> set[tuple[str, int]]:
+    """The references of ``page`` (label, its Nth use on the page) at which a stale claim is
+    kept as history (docs/ledger.md, "When a source changes"): in a ``::: disputed`` block
+    that holds, after it, a dated update (``**Updated YYYY-MM-DD per raw/…:** …``,
+    ``claims.is_update``) in another sentence citing the same source (the file it resolves
+    to in ``tree``). A block with no update, or with updates citing other sources only,
+    keeps nothing: its stale claim stays stale (trial 41: a block alone hid it, and the
+    page read fresh). The one rule of the gate, ``verify --all``, the ledger's states and
+    ``health`` (wikigate/health.py). Linear in the page's references; a source resolved
+    once per label."""
+    defs = parsed_definitions(page)
+    resolved: dict[str, tuple[str, ...]] = {}
+
+    def source(label: str) -> tuple[str, ...]:
+        if label not in resolved:
+            c = defs.get(label, (0, ""))[1]
+            hits, acl = resolve_source(tree, page.path, c) if isinstance(c, Citation) else ([], "")
+            resolved[label] = tuple(hits) if hits and not acl else ()
+        return resolved[label]
+
+    # each block's updates: (the index of its reference, its sentence, its source)
+    updates: dict[int, list[tuple[int, tuple[int, str], tuple[str, ...]]]] = {}
+    for n, r in enumerate(page.refs):
+        if r.block and is_update(" ".join((r.row or r.claim).split())):
+            cited = source(r.label)
+            if cited:
+                updates.setdefault(r.block, []).append((n, (r.start_line, r.claim), cited))
+    out: set[tuple[str, int]] = set()
+    uses: dict[str, int] = {}
+    for n, r in enumerate(page.refs):
+        uses[r.label] = uses.get(r.label, 0) + 1
+        theirs = updates.get(r.block) if r.block else None
+        if not theirs:
+            continue
+        mine = source(r.label)
+        if any(
+            at > n and said != (r.start_line, r.claim) and cited == mine
+            for at, said, cited in theirs
+        ):
+            out.add((r.label, uses[r.label]))
+    return out
 
 
 class Staleness(NamedTuple):

@@ -45,7 +45,6 @@ each compared claim's candidates: the next tree's pass is derived from it (_rede
 from __future__ import annotations
 
 import array
-import datetime
 import functools
 import hashlib
 import heapq
@@ -68,7 +67,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding, OtherClaim
 from wikigate.text import shown
 
-from ..claims import CONFLICT_MARKER, PageClaim, page_claims
+from ..claims import CONFLICT_MARKER, UPDATE, PageClaim, is_update, page_claims
 from ..entries import TreeLimitError
 from ..judges.offline import (
     DIMENSIONS,
@@ -182,13 +181,6 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-# an update in a disputed block: "**Updated 2026-11-21 per raw/records.pdf:** The bridge …"
-# (its sentence as read: "Updated 2026-11-21 per raw/records.pdf: The bridge …")
-UPDATE = re.compile(
-    r"\s*\**\s*Updated\s+(\d{4}-\d{2}-\d{2})\s+per\s+[^:\n]{1,300}?:\s*\**\s*", re.I
-)
-
-
 def _said(sentence: str) -> str:
     """What a claim says (its first CLAIM_CHARS characters): an update's dated marker left
     out ("Updated 2026-11-21 per raw/…:" names when and where from, not what); digits of
@@ -269,18 +261,6 @@ def history(claims: Iterable[PageClaim]) -> set[str]:
 
 
 PENDING = 20  # the claims before an update it may make history (the nearest ones)
-
-
-def is_update(sentence: str) -> bool:
-    """The sentence begins with an update's dated marker, its date a real day."""
-    m = UPDATE.match(sentence)
-    if m is None:
-        return False
-    try:
-        datetime.date.fromisoformat(m.group(1))
-    except ValueError:
-        return False  # "2026-13-45": no date (review 37c #1)
-    return True
 
 
 def _replaces(new: Read, old: Read) -> bool:

@@ -46,6 +46,9 @@ COLUMNS = dict(
     )
 )
 LAZY_AT = 5000  # claims: past this, the compact page
+# where a page's text would be: the ledger reads no page (PageView's own note, "not in this
+# commit (deleted, or not read)", is a verification's, and called every page gone: trial 41)
+NO_BODY = "its claims on main, as the claim ledger keeps them (beside); its text is not shown here"
 PER_PAGE = 50  # wiki pages drawn at a time in the compact page
 
 
@@ -110,9 +113,9 @@ def ledger_html(
             vote_reason=r.get("judge_reason") or "",
             **{name: r[column] for name, column in COLUMNS.items()},
         )
-        views.setdefault(r["page"], PageView(r["page"], None)).spots.append(spot)
+        views.setdefault(r["page"], PageView(r["page"], None, note=NO_BODY)).spots.append(spot)
     for g in gaps:
-        views.setdefault(g["page"], PageView(g["page"], None)).spots.append(
+        views.setdefault(g["page"], PageView(g["page"], None, note=NO_BODY)).spots.append(
             ClaimView("gap", g["page"], g["line"], g["reason"], status="gap")
         )
     return render_views(list(views.values()), title=title, findings=[], heading=heading)

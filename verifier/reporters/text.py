@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import collections
+from collections.abc import Sequence
 from itertools import groupby
 
 from wikigate.models import Finding
 from wikigate.text import plural, shown
 
-from ..report import VerificationReport
+from ..report import ClaimCheck, VerificationReport
 
 # the findings that make a page the run touches other than fresh (docs/health.md)
 STALE = frozenset({"citation.stale"})
@@ -70,17 +71,13 @@ class TextReporter:
             else "\033[32m",
         )
         checks = collections.Counter(c.result for c in report.claim_checks)
-        removed = [c for c in report.claim_checks if c.result == "warn" and c.now is None]
+        removed = _removed(report.claim_checks)
         if checks:
             lines.append(
                 f"claims on changed pages: {checks['pass']} kept, "
                 f"{checks['warn'] - len(removed)} reworded, {checks['fail']} removed or altered"
             )
-        if removed:  # a warn with nothing standing for it: a claim failing on main, removed
-            lines.append(
-                "removed, not verifying on main: "
-                + "; ".join(f"{c.claim_id} {c.claim[:60]!r} ({_failed(c.reason)})" for c in removed)
-            )
+        lines += removed_lines(report.claim_checks)
         if s.gaps:
             lines.append(f"gap markers: {s.gaps}")
         part = (
@@ -115,6 +112,24 @@ class TextReporter:
             f"{s.elapsed_ms / 1000:.2f}s{part}"
         )
         return "\n".join(lines)
+
+
+def _removed(checks: Sequence[ClaimCheck]) -> list[ClaimCheck]:
+    """The claims a change removed that did not verify on main: a warn with nothing
+    standing for it (checks/runs.py)."""
+    return [c for c in checks if c.result == "warn" and c.now is None]
+
+
+def removed_lines(checks: Sequence[ClaimCheck]) -> list[str]:
+    """``removed, not verifying on main: wiki/pier.md#^2 '…' (stale); …``: the claims a
+    change removed that failed on main (docs/ledger.md), one line; none when there are
+    none. `wikigate verify`'s text report and `run finalize`'s text (cli/base.py:
+    ``outcome_text``) both end their claims so."""
+    removed = _removed(checks)
+    if not removed:
+        return []
+    said = "; ".join(f"{c.claim_id} {c.claim[:60]!r} ({_failed(c.reason)})" for c in removed)
+    return [f"removed, not verifying on main: {said}"]
 
 
 def _failed(reason: str) -> str:

@@ -171,14 +171,25 @@ def sync_ledger(ws: Workspace) -> None:
 
 
 def outcome_text(result: FinalizeResult) -> str:
-    """A run's outcome as text (``present.outcome``) ending with the pages it touched that
-    are not fresh, stale or contested, as ``wikigate verify``'s text report lists them: its
-    ``page_states`` and ``state_of``, at most ``STATES_LISTED`` pages, then a count."""
+    """A run's outcome as text (``present.outcome``) ending with the claims it removed that
+    did not verify on main and the pages it touched that are not fresh, stale or contested,
+    as ``wikigate verify``'s text report says them: its ``removed_lines``, ``page_states``
+    and ``state_of``, at most ``STATES_LISTED`` pages, then a count."""
     from wikigate.present import outcome
-    from wikigate.verifier.reporters.text import STATES_LISTED, page_states, state_of
+    from wikigate.verifier.report import ClaimCheck
+    from wikigate.verifier.reporters.text import (
+        STATES_LISTED,
+        page_states,
+        removed_lines,
+        state_of,
+    )
 
     states = page_states(result.findings)
     listed = [(page, state_of(stale, contested)) for page, stale, contested in states]
+    checks = [ClaimCheck.model_validate(c) for c in (result.report or {}).get("claim_checks", [])]
     return outcome(
-        result, not_fresh=listed[:STATES_LISTED], unlisted=max(0, len(listed) - STATES_LISTED)
+        result,
+        removed=removed_lines(checks),
+        not_fresh=listed[:STATES_LISTED],
+        unlisted=max(0, len(listed) - STATES_LISTED),
     )
