@@ -42,6 +42,7 @@ CODES = (
     "claim.consistency_unjudged",
     "claim.conflict_marker",
     "claim.possible_contradiction",
+    "claim.stale_other",
 )
 
 
@@ -3260,7 +3261,7 @@ def test_one_source_saying_both_is_not_called_a_stale_claim(repo, base):
         f"{first}.[^1]\n\n[^1]: {format_tail('raw/hall.txt', None, first, 0)}\n",
     }
     found = run(repo, landed, mine)
-    stale = [f for f in found if f.path == "wiki/hall2.md" and f.code == "claim.contradiction"]
+    stale = [f for f in found if f.path == "wiki/hall2.md" and f.code == "claim.stale_other"]
     assert stale, found
     assert "wiki/hall.md:6's quote is no longer in it: that claim is stale" in stale[0].message
     assert stale[0].hint != consistency.SAYS_BOTH

@@ -417,13 +417,19 @@ TABLE: tuple[Code, ...] = (
         "major",
         "a claim the run adds or changes says of the same subject a different number, date or "
         "quantity than another claim (on another page or its own), or denies it; the finding "
-        "names both claims (page, line, claim id) and both sources (`[consistency]`). Minor "
-        "when the other side is stale (its quote, of the source the claim cites, is no longer "
-        "in it; or its sentence's, citing two sources): the run's claim says what its source "
-        "now says, and the finding names the stale claim to update too",
+        "names both claims (page, line, claim id) and both sources (`[consistency]`)",
         "correct the claim that its source does not support, or keep the old one in a "
         "`::: disputed` block",
-        also="minor",
+    ),
+    Code(
+        "claim.stale_other",
+        "minor",
+        "a claim the run adds or changes says what its source now says, and disagrees with "
+        "another claim whose quote, of that same source, is no longer in it (that claim is "
+        "stale: its sentence's, when it cites two sources); the finding names the stale claim "
+        "(not this claim's error, and no open contradiction of this page)",
+        "update the stale claim too, to what its source now says, or keep it in a "
+        "`::: disputed` block as history",
     ),
     Code(
         "claim.source_conflict",

@@ -63,7 +63,7 @@ from typing import Any, ClassVar, TypedDict, cast, final
 
 import pygit2
 
-from wikigate.codes import finding
+from wikigate.codes import CODES, finding
 from wikigate.models import Finding, OtherClaim
 from wikigate.text import shown
 
@@ -4289,7 +4289,7 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
     ONE_SOURCE_SCANS times a source (past that: not told, as before). So is the other
     side's sentence when it cites two sources, one of them the claim's (``_sentence_side``).
     A contradiction whose other side is stale (its quote is no longer in its source) is
-    minor, its hint to update that claim too (trial 41: a correct update of one stale copy
+    claim.stale_other (minor), its hint to update that claim too (trial 41: a correct update of one stale copy
     was blocked by another copy, and told to correct itself); the stale claim is
     citation.stale's, and a claim the run wrote quoting what its source does not say is
     citation.quote_not_found's."""
@@ -4317,7 +4317,7 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
             if stale is None:
                 continue
             message = f.message + _stale_sentence(b, stale)
-            update = {"message": message, "severity": "minor", "hint": _update_too(stale)}
+            update = {"message": message, "hint": _update_too(stale), "code": STALE_OTHER}
         elif told.get((n, b.id)) is not None:
             here = bool(told[(n, b.id)])
             note = _one_source(a, b, here)
@@ -4325,10 +4325,17 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
             if here:
                 update["hint"] = SAYS_BOTH
             else:
-                update.update(severity="minor", hint=_update_too(b))
+                update.update(hint=_update_too(b), code=STALE_OTHER)
         else:
             continue
-        found[n] = (a, b, f.model_copy(update=update))
+        if "code" in update:  # another code: a finding of its own (its severity, signature)
+            update["severity"] = CODES[STALE_OTHER].severity
+            found[n] = (a, b, Finding.model_validate({**f.model_dump(), **update}))
+        else:
+            found[n] = (a, b, f.model_copy(update=update))
+
+
+STALE_OTHER = "claim.stale_other"  # a contradiction whose other side is stale (trial 41)
 
 
 def _sentence_side(tip: WikiTree, a: PageClaim, b: PageClaim) -> list[PageClaim]:
