@@ -9,8 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-from support.helpers import git, start, wikigate
+from support.helpers import git, wikigate
 from support.trees import advance_main
+from test_stale_fix import main_file
+from test_stale_fix import run_writing as stale_fix_run
 
 from wikigate.verifier.citation import format_tail
 from wikigate.workspace import Workspace
@@ -44,18 +46,9 @@ def advance(root: Path, files: dict[str, str]) -> str:
 
 
 def run_writing(root: Path, files: dict[str, str]):
-    """A run writing ``files``, finalized through the product's verifier; main before it
-    is tagged ``before``."""
+    """test_stale_fix's run writing ``files``; main before it tagged ``before``."""
     git(root, "tag", "-f", "before", "main")
-    run = start(root, run_type="cascade")
-    for path, text in files.items():
-        done = wikigate(root, "run", "write", run, path, "--from", "-", stdin=text)
-        assert done.returncode == 0, done.stderr
-    return run, wikigate(root, "run", "finalize", run, env=PRODUCT)
-
-
-def main_file(root: Path, path: str) -> str:
-    return git(root, "show", f"main:{path}").stdout
+    return stale_fix_run(root, files)
 
 
 def landed(root: Path) -> dict:
