@@ -30,6 +30,7 @@ from wikigate.verifier.markdown import parse_page
 NEW = "The pier is 420 metres long."
 GUIDE = "A guide to the town. The bandstand was built in 1901.\n"
 BANDSTAND = "The bandstand was built in 1901."
+CLOCK = "The hall has a clock."
 STALE = "The pier opened in 1894.[^1] The pier is 400 metres long.[^2]\n"
 UPDATE = f"**Updated 2026-11-27 per raw/town.txt:** {NEW}[^3]"
 TOWN_NOTE = f"[^3]: {cite(CHANGED, NEW)}\n"
@@ -45,6 +46,12 @@ NOT_KEPT = {
         "The pier opened in 1894.[^1]\n\n::: disputed\n{stale}\n"
         f"**Updated 2026-11-27 per raw/guide.txt:** {BANDSTAND}[^3]\n:::\n",
         GUIDE_NOTE,
+    ),
+    # trial 41b: an "update" citing the same source, about another thing
+    "another-thing": (
+        "The pier opened in 1894.[^1]\n\n::: disputed\n{stale}\n"
+        f"**Updated 2026-11-27 per raw/town.txt:** {CLOCK}[^3]\n:::\n",
+        f"[^3]: {cite(CHANGED, CLOCK)}\n",
     ),
     # the update in another block: blocks are told apart
     "another-block": (

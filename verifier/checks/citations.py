@@ -3,6 +3,7 @@ quotes they verified to the semantic judge (semantic.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -959,11 +960,36 @@ def kept_as_history(tree: WikiTree, page: ParsedPage) -> set[tuple[str, int]]:
             continue
         mine = source(r.label)
         if any(
-            at > n and said != (r.start_line, r.claim) and cited == mine
+            at > n
+            and said != (r.start_line, r.claim)
+            and cited == mine
+            and _about(said[1], r.row or r.claim)
             for at, said, cited in theirs
         ):
             out.add((r.label, uses[r.label]))
     return out
+
+
+def _about(update: str, claim: str) -> bool:
+    """The update speaks of the claim's subject: at least half of the claim's words (of
+    four letters or more, by their first four) are in it (trial 41b: an update about the
+    lighthouse kept a stale claim about the ferry as history)."""
+    said = _stems(claim)
+    return bool(said) and len(said & _stems(update)) * 2 >= len(said)
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:4] for w in _WORDS4.findall(text.lower()) if w not in _COMMON}
+
+
+_WORDS4 = re.compile(r"[^\W\d_]{4,}")
+_COMMON = frozenset(
+    re.findall(
+        r"\w+",
+        "that this with from have were been their which there they them than when what into "
+        "also only once later after before about over under some such does updated",
+    )
+)
 
 
 class Staleness(NamedTuple):
