@@ -1854,12 +1854,29 @@ def _pages_apart(a: Read, b: Read) -> bool:
         return False
     if (ma.group(1) or ma.group(2)).lower() != (mb.group(1) or mb.group(2)).lower():
         return False
-    return _page_words(a.claim.page).isdisjoint(_page_words(b.claim.page))
+    wa, wb = _page_words(a.claim.page), _page_words(b.claim.page)
+    return bool(wa and wb) and wa.isdisjoint(wb)
 
 
 def _page_words(path: str) -> frozenset[str]:
+    """The words of a page's file name that may name its thing ("albion-fc": albion; not
+    "history", "s1932", "timeline": a page of any thing's, whose "the club" is the wiki's)."""
     name = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    return frozenset(w for w in re.split(r"[^a-z0-9]+", name) if len(w) >= 3)
+    return frozenset(
+        w
+        for w in re.split(r"[^a-z0-9]+", name)
+        if len(w) >= 3 and w.isalpha() and w not in _PAGE_TOPICS
+    )
+
+
+_PAGE_TOPICS = frozenset(
+    re.findall(
+        r"\w+",
+        "history timeline overview index log season seasons notes summary list records facts "
+        "about home main intro introduction background chronology town city village people "
+        "places events early later modern today new old",
+    )
+)
 
 
 def _own_object(a: Read, b: Read) -> bool:
