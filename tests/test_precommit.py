@@ -223,7 +223,7 @@ def test_the_commit_hook_refuses_what_the_push_refuses_for_a_page(wiki):
     )
     assert bad.returncode != 0
     out = bad.stdout + bad.stderr
-    assert "wiki/council.md:6: citation.semantic_conflict: [^1] may not support the claim" in out
+    assert "wiki/council.md:8: citation.semantic_conflict: [^1] may not support the claim" in out
     assert "number: claim has [4], quote has [1901, 3]" in out
     assert "wiki/council.md:4: page.invisible_chars:" in out
     assert git(wiki, "log", "-1", "--format=%s").stdout.strip() == "source"
