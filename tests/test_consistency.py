@@ -4075,3 +4075,20 @@ def test_a_subject_said_only_by_its_kind_is_its_page_s_thing(new, new_page, old,
     b = PageClaim(old_page, "1", 6, old, "raw/b.txt", None, old.rstrip("."), 0, None, False)
     assert (consistency.pair_finding(a, b) is not None) is flag
     assert (consistency.pair_finding(b, a) is not None) is flag
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("The film was nominated for 14 Academy Awards.", "The film won 11 Academy Awards."),
+        (
+            "The Reform Act 1867 extended the franchise.",
+            "The Reform Act 1832 extended the franchise.",
+        ),
+    ],
+)
+def test_counts_of_other_events_and_a_law_s_year_are_no_finding(new, old):
+    """Review 41c: a count of nominations against one of wins, and an Act's year in its
+    name, were each a source conflict (an honest writer refused)."""
+    assert _pair_code(new, old) is None, (new, old)
+    assert _pair_code(old, new) is None, (old, new)

@@ -727,6 +727,10 @@ _MONTHS = frozenset(
 # "Zebra 40", "Route 66", "Platform 3": a number naming the thing (not a year, not a day)
 _NAMED_NUMBER = re.compile(r"\b([A-Z][a-z]+)\s+(\d+)\b(?![.,]\d)(?:\s+([a-z]+))?")
 _NUMBERED = re.compile(r"\b([A-Za-z]+)\s+[Nn]umber\s+(\d+)\b(?![.,]\d)")
+_LAW_YEAR = re.compile(
+    r"\b(?:Act|Acts|Treaty|Convention|Accord|Agreement|Order|Regulations|Statute|Charter)"
+    r"\s+(1\d{3}|20\d{2})\b"
+)
 _YEAR_NAMED = re.compile(r"\b[Tt]he\s+(1\d{3}|20\d{2})\s+(?=[A-Z][a-z])")
 _VERSION = re.compile(
     r"(?:\b[A-Z][\w+#-]*\s+|\b[Vv]ersion\s+|\bv)(\d+(?:\.\d+)+)\b(?![.,]\d)"
@@ -811,6 +815,8 @@ def _named(text: str) -> frozenset[str]:
     )
     if "he " in text:  # "the 2012 Olympics", "the 1966 World Cup": a year in a name
         numbered |= frozenset(_YEAR_NAMED.findall(text))
+    if "Act" in text or "Treaty" in text or "Convention" in text or "Order" in text:
+        numbered |= frozenset(_LAW_YEAR.findall(text))  # "the Reform Act 1867" (review 41c)
     if "." in text:
         # "Firefox 3.0", "version 2.0", "the 1.4 release": a version names the thing (review
         # 41b H4: "Firefox 3.0 was released in 2008" against "… 2009" was a time series)
@@ -1709,6 +1715,23 @@ _WHOLE = re.compile(
 )
 
 
+def _other_verbs(a: Read, b: Read) -> bool:
+    """Their figures count what other verbs do: "was nominated for 14 Academy Awards"
+    against "won 11 Academy Awards" (review 41c): each claim's first past verb is one the
+    other does not say (a synonym is the same: ``_SAME_EVENT``)."""
+    va, vb = _first_past(a), _first_past(b)
+    return bool(va and vb and va != vb and va not in b.plain and vb not in a.plain)
+
+
+def _first_past(r: Read) -> str:
+    """The stem (its event's, ``_events``) of the claim's first past verb, or ""."""
+    for w in _TOKEN.findall(r.claim.sentence):
+        w = w.lower()
+        if _a_past(w):
+            return next(iter(_events([_IRREGULAR.get(w) or _stem(w)])))
+    return ""
+
+
 def _another_whole(a: Read, b: Read) -> bool:
     """One measures the subject with or without its parts, the other does not say."""
     return (_WHOLE.search(a.claim.sentence) is None) != (_WHOLE.search(b.claim.sentence) is None)
@@ -2101,7 +2124,9 @@ def _disagreeing(a: Read, b: Read) -> str | None:
         if _recurs(a) and _recurs(b):
             return None  # "won the league in 1923" and "… in 1931" (review 41b H3)
         return "date"
-    return None if _another_time(a, b) or _another_whole(a, b) else "number"
+    if _another_time(a, b) or _another_whole(a, b) or _other_verbs(a, b):
+        return None
+    return "number"
 
 
 # a denial of every time up to now: "has never been drained", "has not been demolished"
