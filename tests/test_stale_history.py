@@ -141,3 +141,42 @@ def test_run_finalize_says_which_claims_it_removed_that_failed_on_main(wiki):  #
     assert done.stdout.startswith(f"committed {run}")
     line = f"removed, not verifying on main: wiki/pier.md#^2 {LONG[0]!r} (stale)"
     assert line in done.stdout.splitlines()
+
+
+def test_leaving_a_sentence_of_two_figures_and_sources_one_stale_is_no_semantic_conflict(
+    tmp_path,
+):
+    """Trial 41b: "The pier is 400 or 450 metres long.[^1][^2]" citing the town (400) and a
+    guide (450); once the town's source changed, a run that only edited something else on
+    the page was sent to revise: the guide's footnote judged alone (a major
+    citation.semantic_conflict, "claim has [400]"), though its source never changed."""
+    from test_stale_fix import TOWN
+    from test_stale_states import INDEX
+
+    from wikigate.workspace import Workspace
+
+    guide = "A guide to the town. The pier is 450 metres long.\n"
+    said = "The pier is 400 or 450 metres long."
+    town_quote, guide_quote = "The pier is 400 metres long.", "The pier is 450 metres long."
+    text = (
+        f"---\ntitle: Pier\n---\n# Pier\n\n{said}[^1][^2]\n\n"
+        f"[^1]: {cite(TOWN, town_quote)}\n"
+        f"[^2]: {format_tail('raw/guide.txt', None, guide_quote.rstrip('.'), guide.find(guide_quote))}\n"
+    )
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    advance(
+        root,
+        {
+            "raw/town.txt": TOWN,
+            "raw/guide.txt": guide,
+            "wiki/pier.md": text,
+            "wiki/index.md": INDEX,
+        },
+    )
+    advance(root, {"raw/town.txt": CHANGED})
+    left = text.replace(f"{said}[^1][^2]\n", f"{said}[^1][^2] See [[index]].\n")
+    _, done = run_writing(root, {"wiki/pier.md": left})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "semantic_conflict" not in done.stdout, done.stdout
+    assert "minor citation.stale: [^1]" in done.stdout, done.stdout

@@ -16,6 +16,7 @@ from wikigate.codes import finding
 from wikigate.models import Finding
 from wikigate.text import shown
 
+from ..citation import Citation
 from ..claims import CONFLICT_MARKER
 from ..judges.offline import (
     NUMBER_HINT,
@@ -104,7 +105,7 @@ def claims_to_judge(
         hints = {c.claim_id: _hints(ctx, c) for c in by_source(candidates)}
     else:
         hints = _cached_hints(ctx, candidates)
-    hints = _stated(candidates, hints)
+    hints = _stated(ctx, candidates, hints)
     out: list[ClaimInput] = []
     lines: dict[str, list[str]] = {}
     for c in candidates:
@@ -141,20 +142,25 @@ def claims_to_judge(
 
 
 def _stated(
-    candidates: list[_Candidate], hints: Mapping[str, _Hints | None]
+    ctx: Context, candidates: list[_Candidate], hints: Mapping[str, _Hints | None]
 ) -> Mapping[str, _Hints | None]:
     """``hints`` without the number hints of a claim that states its sources' conflict:
     one sentence citing several sources, each of its figures given by one of its quotes
-    (``figures_stated``: "in 1894 or in 1899.[^1][^2]"; trial 40 #2)."""
+    (``figures_stated``: "in 1894 or in 1899.[^1][^2]"; trial 40 #2). Its footnotes'
+    quotes as written, a quote that no longer verifies too (trial 41b: once one source
+    changed, the other footnote's quote was judged alone, a major semantic conflict)."""
     groups: dict[tuple[str, int, str], list[_Candidate]] = {}
     for c in candidates:
         groups.setdefault((c.path, c.ref.at_line, c.claim), []).append(c)
     out = dict(hints)
-    for (_, _, claim), group in groups.items():
+    for (path, at_line, claim), group in groups.items():
         numbered = [c for c in group if (h := hints.get(c.claim_id)) and _numbered(h.hints)]
-        if not numbered or len({c.vq.source for c in group}) < 2:
+        if not numbered:
             continue
-        if not figures_stated(claim, [c.vq.quote for c in group]):
+        cited = _sentence_citations(ctx, path, at_line, group[0].ref.claim)
+        if len({c.source for c in cited}) < 2:
+            continue
+        if not figures_stated(claim, [c.quote for c in cited]):
             continue
         for c in numbered:
             h = hints[c.claim_id]
@@ -163,6 +169,21 @@ def _stated(
             kept = tuple(x for x in h.hints if not x.startswith(NUMBER_HINT))
             out[c.claim_id] = h._replace(hints=kept)
     return out
+
+
+def _sentence_citations(ctx: Context, path: str, at_line: int, sentence: str) -> list[Citation]:
+    """The citations of the sentence at ``at_line`` of ``path``, as its footnotes write
+    them (a quote that no longer verifies included)."""
+    page = ctx.tip.page(path)
+    if page is None:
+        return []
+    defs = parsed_definitions(page)
+    labels = [r.label for r in page.refs if r.at_line == at_line and r.claim == sentence]
+    return [
+        c
+        for label in dict.fromkeys(labels)
+        if isinstance(c := defs.get(label, (0, ""))[1], Citation)
+    ]
 
 
 def _numbered(hints: tuple[str, ...]) -> bool:
