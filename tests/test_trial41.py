@@ -215,3 +215,23 @@ def test_updating_one_stale_copy_is_not_blocked_by_the_other(copies, tmp_path):
         assert "no longer in it" in f["message"] and "update it too" in f["message"], f
         assert "not this claim's error" in f["message"], f
         assert f["hint"].startswith("update the stale claim wiki/b.md#^1 (wiki/b.md:6) too")
+
+
+def test_a_stale_claim_is_not_what_its_source_says_for_a_source_conflict(tmp_path):
+    """Trial 41b H2: after the town's records changed (1894 to 1895), a page citing the
+    guide's 1899 was told the sources disagree, the town saying 1894 (a stale copy), and its
+    hint's marker (`says 1894`) landed a false statement; the true marker was refused."""
+    root = tmp_path / "wiki"
+    Workspace.init(root).close()
+    files = {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE, "wiki/pier.md": plain("Pier", OLD, OLD)}
+    advance(root, {**files, "wiki/index.md": index("pier", "guide")})
+    advance(root, {"raw/town.txt": CHANGED})
+    said = "The pier opened in 1899."
+    guide = page("Guide", f"{said}[^1]", [cite("raw/guide.txt", GUIDE, said)])
+    run, done = run_writing(root, {"wiki/guide.md": guide})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "claim.source_conflict" not in done.stdout and "says 1894" not in done.stdout
+    found = [f for f in landed(root)["findings"] if f["code"] == "claim.stale_other"]
+    assert [f["other"]["page"] for f in found] == ["wiki/pier.md"], found
+    assert "no longer in raw/town.txt" in found[0]["message"]
+    assert found[0]["hint"].startswith("update the stale claim wiki/pier.md#^1")

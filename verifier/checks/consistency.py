@@ -4338,6 +4338,12 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
     by_source: dict[tuple[str, int | None], list[tuple[int, PageClaim]]] = {}
     sides: dict[int, list[PageClaim]] = {}
     for n, (a, b, f) in enumerate(found):
+        if f.code == "claim.source_conflict" and b.source != GAP:
+            # what the other source "says" is a claim of it that may be stale (trial 41b:
+            # the hint asked for a marker naming a stale copy's figure, and the true one
+            # was refused)
+            by_source.setdefault((b.source, b.pdf_page), []).append((n, b))
+            continue
         if f.code != "claim.contradiction":
             continue
         if a.source == b.source and _one_source(a, b, None) in f.message:
@@ -4354,7 +4360,16 @@ def one_source_read(tip: WikiTree, found: list[tuple[PageClaim, PageClaim, Findi
         told.update(((n, c.id), t) for (n, c), t in zip(items, there, strict=True))
     for n, (a, b, f) in enumerate(found):
         update: dict[str, Any]
-        if n in sides:
+        if f.code == "claim.source_conflict":
+            if told.get((n, b.id)) is not False:
+                continue
+            message = (
+                f.message + f"; {b.page}:{b.line}'s quote is no longer in {b.source}: that "
+                f"claim is stale (its source changed since it was written: `wikigate claims "
+                f"--state stale`), not what {b.source} says now: update it too"
+            )
+            update = {"message": message, "hint": _update_too(b), "code": STALE_OTHER}
+        elif n in sides:
             stale = next((c for c in sides[n] if told.get((n, c.id)) is False), None)
             if stale is None:
                 continue
