@@ -4092,3 +4092,13 @@ def test_counts_of_other_events_and_a_law_s_year_are_no_finding(new, old):
     name, were each a source conflict (an honest writer refused)."""
     assert _pair_code(new, old) is None, (new, old)
     assert _pair_code(old, new) is None, (old, new)
+
+
+def test_a_passive_verb_s_named_agent_against_the_active_voice_is_flagged():
+    """Review 41c: "Penicillin was discovered by Alexander Fleming in 1928." against
+    "Alexander Fleming discovered penicillin in 1926." landed (at least possible now: the
+    agent's name is a word of one side only)."""
+    new = "Penicillin was discovered by Alexander Fleming in 1928."
+    old = "Alexander Fleming discovered penicillin in 1926."
+    assert _pair_code(new, old) is not None
+    assert _pair_code(old, new) is not None

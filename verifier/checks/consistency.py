@@ -979,8 +979,13 @@ _FIGURED_TIME = re.compile(
 _AGENT = re.compile(
     r"^\W*(?:the\s+)?((?:[A-Za-z][\w'-]*\s+){1,3}?)"
     r"(?:(?:re)?(?:open|found|establish|erect|construct|clos|demolish|launch|complet|finish|"
-    r"inaugurat|unveil|design|dedicat|consecrat)ed|(?:re)?built|(?:re)?lit|bought|sold)"
-    r"\s+(?:the|an?)\s+",
+    r"inaugurat|unveil|design|dedicat|consecrat|discover|invent|publish|patent|paint|compos|"
+    r"adapt|direct|record|produc|creat|develop|isolat|identifi|describ|nam|film)ed"
+    r"|(?:re)?built|(?:re)?lit|bought|sold|wrote)"
+    # its object: after an article, or a word that is no preposition ("Alexander Fleming
+    # discovered penicillin in 1926": review 41c; not "The town opened in 1894")
+    r"\s+(?:(?:the|an?)\s+|(?!(?:in|on|at|by|to|for|from|with|after|before|during|until|since"
+    r"|its|their|his|her)\b)(?=[a-z]))",
     re.I,
 )
 
