@@ -41,11 +41,17 @@ PIER = page([OPENED, LONG])
 def wiki(tmp_path: Path) -> Path:
     """main: the pier page verified, then a person's commit changing its source so that
     the claim [^2] (400 metres) is stale."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
     index = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
-    advance(root, {"raw/town.txt": TOWN, "wiki/pier.md": PIER, "wiki/index.md": index})
-    advance(root, {"raw/town.txt": CHANGED})
+    files = {"raw/town.txt": TOWN, "wiki/pier.md": PIER, "wiki/index.md": index}
+    return changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
+
+
+def changed_wiki(root: Path, files: dict[str, str], changed: dict[str, str]) -> Path:
+    """A workspace at ``root``: ``files`` on main, then a person's commit of ``changed``
+    (a source edited under the claims citing it)."""
+    Workspace.init(root).close()
+    advance(root, files)
+    advance(root, changed)
     return root
 
 
@@ -192,13 +198,15 @@ def shifted(tmp_path: Path) -> Path:
     """Trial 40 #3: a person inserts a line at the top of the source and changes one
     figure: [^1]'s and [^3]'s quotes are still verbatim in it, at other offsets; [^2]'s is
     gone."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
     index = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
-    pier = page([OPENED, LONG, CLOCK])
-    advance(root, {"raw/town.txt": TOWN, "wiki/pier.md": pier, "wiki/index.md": index})
-    advance(root, {"raw/town.txt": "A history of the town.\n" + CHANGED})
-    return root
+    files = {
+        "raw/town.txt": TOWN,
+        "wiki/pier.md": page([OPENED, LONG, CLOCK]),
+        "wiki/index.md": index,
+    }
+    return changed_wiki(
+        tmp_path / "wiki", files, {"raw/town.txt": "A history of the town.\n" + CHANGED}
+    )
 
 
 def test_a_quote_only_moved_in_its_changed_source_is_not_stale(shifted):

@@ -16,6 +16,7 @@ from test_stale_fix import (
     PIER,
     PRODUCT,
     advance,
+    changed_wiki,
     cite,
     main_file,
     page,
@@ -153,8 +154,6 @@ def test_leaving_a_sentence_of_two_figures_and_sources_one_stale_is_no_semantic_
     from test_stale_fix import TOWN
     from test_stale_states import INDEX
 
-    from wikigate.workspace import Workspace
-
     guide = "A guide to the town. The pier is 450 metres long.\n"
     said = "The pier is 400 or 450 metres long."
     town_quote, guide_quote = "The pier is 400 metres long.", "The pier is 450 metres long."
@@ -163,18 +162,13 @@ def test_leaving_a_sentence_of_two_figures_and_sources_one_stale_is_no_semantic_
         f"[^1]: {cite(TOWN, town_quote)}\n"
         f"[^2]: {format_tail('raw/guide.txt', None, guide_quote.rstrip('.'), guide.find(guide_quote))}\n"
     )
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
-    advance(
-        root,
-        {
-            "raw/town.txt": TOWN,
-            "raw/guide.txt": guide,
-            "wiki/pier.md": text,
-            "wiki/index.md": INDEX,
-        },
-    )
-    advance(root, {"raw/town.txt": CHANGED})
+    files = {
+        "raw/town.txt": TOWN,
+        "raw/guide.txt": guide,
+        "wiki/pier.md": text,
+        "wiki/index.md": INDEX,
+    }
+    root = changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
     left = text.replace(f"{said}[^1][^2]\n", f"{said}[^1][^2] See [[index]].\n")
     _, done = run_writing(root, {"wiki/pier.md": left})
     assert done.returncode == 0, done.stdout + done.stderr

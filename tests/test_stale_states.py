@@ -21,6 +21,7 @@ from test_stale_fix import (
     PRODUCT,
     TOWN,
     advance,
+    changed_wiki,
     cite,
     disputed_repair,
     main_file,
@@ -39,11 +40,8 @@ INDEX = "---\ntitle: Index\n---\n# Index\n\n- [[pier]]\n"
 def wiki(tmp_path: Path) -> Path:
     """main: the pier page verified, then a person's commit changing its source so that
     [^2] (400 metres) is stale."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
-    advance(root, {"raw/town.txt": TOWN, "wiki/pier.md": PIER, "wiki/index.md": INDEX})
-    advance(root, {"raw/town.txt": CHANGED})
-    return root
+    files = {"raw/town.txt": TOWN, "wiki/pier.md": PIER, "wiki/index.md": INDEX}
+    return changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
 
 
 @pytest.fixture
@@ -123,12 +121,13 @@ BOTH = (
 def two(tmp_path: Path) -> Path:
     """main: one sentence citing two sources; a person's change of one leaves [^1] stale
     and [^2] verifying."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
-    files = {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE, "wiki/pier.md": BOTH}
-    advance(root, {**files, "wiki/index.md": INDEX})
-    advance(root, {"raw/town.txt": CHANGED})
-    return root
+    files = {
+        "raw/town.txt": TOWN,
+        "raw/guide.txt": GUIDE,
+        "wiki/pier.md": BOTH,
+        "wiki/index.md": INDEX,
+    }
+    return changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
 
 
 def test_a_claim_citing_a_stale_and_a_fresh_source_can_be_updated(two):

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 from support.helpers import git, wikigate
 from support.trees import advance_main
-from test_stale_fix import main_file
+from test_stale_fix import changed_wiki, main_file
 from test_stale_fix import run_writing as stale_fix_run
 
 from wikigate.verifier.citation import format_tail
-from wikigate.workspace import Workspace
 
 PRODUCT = {"WIKIGATE_VERIFIER": ""}
 TOWN = "Records of the town. The pier opened in 1894. The hall has a clock.\n"
@@ -83,20 +82,14 @@ def conflicted(figure: str) -> str:
 def marked(tmp_path: Path) -> Path:
     """main: the pier (town: 1894) and the guide's page (1899, its marker: the town says
     1894), then a person's commit changing the town's figure to 1895."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
-    advance(
-        root,
-        {
-            "raw/town.txt": TOWN,
-            "raw/guide.txt": GUIDE,
-            "wiki/pier.md": pier(TOWN, "1894"),
-            "wiki/guide.md": conflicted("1894"),
-            "wiki/index.md": index("pier", "guide"),
-        },
-    )
-    advance(root, {"raw/town.txt": CHANGED})
-    return root
+    files = {
+        "raw/town.txt": TOWN,
+        "raw/guide.txt": GUIDE,
+        "wiki/pier.md": pier(TOWN, "1894"),
+        "wiki/guide.md": conflicted("1894"),
+        "wiki/index.md": index("pier", "guide"),
+    }
+    return changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
 
 
 def test_a_run_may_correct_a_conflict_markers_figure(marked):
@@ -163,30 +156,23 @@ def both(source: str = TOWN) -> str:
 def copies(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     """main: two pages saying the pier opened in 1894 (the town's figure), and a sentence
     citing the town and the guide; then a person's commit changing the town's figure."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
-    advance(
-        root,
-        {
-            "raw/town.txt": TOWN,
-            "raw/guide.txt": GUIDE,
-            "wiki/a.md": plain("A", OLD, OLD),
-            "wiki/b.md": plain("B", OLD, OLD) if request.param == "one-source" else both(),
-            "wiki/index.md": index("a", "b"),
-        },
-    )
-    advance(root, {"raw/town.txt": CHANGED})
-    return root
+    files = {
+        "raw/town.txt": TOWN,
+        "raw/guide.txt": GUIDE,
+        "wiki/a.md": plain("A", OLD, OLD),
+        "wiki/b.md": plain("B", OLD, OLD) if request.param == "one-source" else both(),
+        "wiki/index.md": index("a", "b"),
+    }
+    return changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
 
 
 def says_both(root: Path) -> Path:
     """main: the two-source sentence, then the town's records saying 1895 as well (the
     sentence's quote of the town still in it: not stale)."""
-    Workspace.init(root).close()
     files = {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE, "wiki/b.md": both()}
-    advance(root, {**files, "wiki/index.md": index("a", "b")})
-    advance(root, {"raw/town.txt": TOWN + "Later records: The pier opened in 1895.\n"})
-    return root
+    files["wiki/index.md"] = index("a", "b")
+    later = TOWN + "Later records: The pier opened in 1895.\n"
+    return changed_wiki(root, files, {"raw/town.txt": later})
 
 
 def test_updating_one_stale_copy_is_not_blocked_by_the_other(copies, tmp_path):
@@ -221,11 +207,9 @@ def test_a_stale_claim_is_not_what_its_source_says_for_a_source_conflict(tmp_pat
     """Trial 41b H2: after the town's records changed (1894 to 1895), a page citing the
     guide's 1899 was told the sources disagree, the town saying 1894 (a stale copy), and its
     hint's marker (`says 1894`) landed a false statement; the true marker was refused."""
-    root = tmp_path / "wiki"
-    Workspace.init(root).close()
     files = {"raw/town.txt": TOWN, "raw/guide.txt": GUIDE, "wiki/pier.md": plain("Pier", OLD, OLD)}
-    advance(root, {**files, "wiki/index.md": index("pier", "guide")})
-    advance(root, {"raw/town.txt": CHANGED})
+    files["wiki/index.md"] = index("pier", "guide")
+    root = changed_wiki(tmp_path / "wiki", files, {"raw/town.txt": CHANGED})
     said = "The pier opened in 1899."
     guide = page("Guide", f"{said}[^1]", [cite("raw/guide.txt", GUIDE, said)])
     run, done = run_writing(root, {"wiki/guide.md": guide})

@@ -1279,7 +1279,7 @@ def _range(v: float, half: float, way: int) -> tuple[float, float]:
         return -math.inf, v
     if way > 0:
         return v, math.inf
-    band = min(half, abs(v) * _ROUNDING)
+    band = _band(v, half, v, half)
     return v - band, v + band
 
 

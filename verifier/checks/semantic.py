@@ -153,11 +153,14 @@ def _stated(
     for c in candidates:
         groups.setdefault((c.path, c.ref.at_line, c.claim), []).append(c)
     out = dict(hints)
+    cited_by: dict[str, dict[tuple[int, str], list[Citation]]] = {}  # per page, read once
     for (path, at_line, claim), group in groups.items():
         numbered = [c for c in group if (h := hints.get(c.claim_id)) and _numbered(h.hints)]
         if not numbered:
             continue
-        cited = _sentence_citations(ctx, path, at_line, group[0].ref.claim)
+        if path not in cited_by:
+            cited_by[path] = _sentence_citations(ctx, path)
+        cited = cited_by[path].get((at_line, group[0].ref.claim), [])
         if len({c.source for c in cited}) < 2:
             continue
         if not figures_stated(claim, [c.quote for c in cited]):
@@ -171,19 +174,21 @@ def _stated(
     return out
 
 
-def _sentence_citations(ctx: Context, path: str, at_line: int, sentence: str) -> list[Citation]:
-    """The citations of the sentence at ``at_line`` of ``path``, as its footnotes write
-    them (a quote that no longer verifies included)."""
+def _sentence_citations(ctx: Context, path: str) -> dict[tuple[int, str], list[Citation]]:
+    """Each sentence of ``path`` (its line, its text) → its citations, as its footnotes write
+    them (a quote that no longer verifies included): one pass over the page's references."""
     page = ctx.tip.page(path)
     if page is None:
-        return []
+        return {}
     defs = parsed_definitions(page)
-    labels = [r.label for r in page.refs if r.at_line == at_line and r.claim == sentence]
-    return [
-        c
-        for label in dict.fromkeys(labels)
-        if isinstance(c := defs.get(label, (0, ""))[1], Citation)
-    ]
+    out: dict[tuple[int, str], list[Citation]] = {}
+    seen: set[tuple[int, str, str]] = set()
+    for r in page.refs:
+        c = defs.get(r.label, (0, ""))[1]
+        if isinstance(c, Citation) and (r.at_line, r.claim, r.label) not in seen:
+            seen.add((r.at_line, r.claim, r.label))
+            out.setdefault((r.at_line, r.claim), []).append(c)
+    return out
 
 
 def _numbered(hints: tuple[str, ...]) -> bool:
