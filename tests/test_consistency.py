@@ -2941,6 +2941,7 @@ def test_an_honest_ten_page_run_on_a_wiki_of_repetitive_prose_has_no_cut(repo, b
     assert [f for f in report.findings if f.code in (*CODES, "claim.consistency_cut")] == []
 
 
+@pytest.mark.slow  # the whole corpus against itself (~540 claims since session 41): 2-5 s each
 @pytest.mark.parametrize("cap", [1, 3, 20])
 def test_with_no_llm_judge_the_pairs_no_rule_decides_are_not_ranked_and_nothing_is_lost(cap):
     """perf28: with no LLM judge, a claim that does not deny is given no candidate that
